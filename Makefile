@@ -1,0 +1,35 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_TEST := $(VENV)/.installed-test
+
+.PHONY: run test bench integration clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_TEST): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP_RUN)
+
+run: $(STAMP_RUN)
+	$(BIN)/arena run configs/checkers_round_robin.json
+
+test: $(STAMP_TEST)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP_TEST)
+	$(BIN)/python bench/run_all.py
+
+integration: $(STAMP_TEST)
+	bash integration_script.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

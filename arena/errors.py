@@ -1,0 +1,51 @@
+"""The one exception hierarchy of arena.
+
+Every error arena raises on purpose derives from :class:`ArenaError`. Only the CLI maps them to
+messages and exit codes. Rules errors (:class:`MoveSyntaxError`, :class:`IllegalMoveError`,
+:class:`StateError`) are defined in :mod:`arena.games.base`, because the rules package may import
+only the standard library; :class:`ArenaError` itself is defined there too and re-exported here.
+"""
+
+from __future__ import annotations
+
+# The root class lives in games.base so that the rules package stands alone on the standard library.
+from arena.games.base import (
+    ArenaError,
+    GameError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    StateError,
+)
+
+__all__ = [
+    "ArenaError",
+    "GameError",
+    "IllegalMoveError",
+    "MoveSyntaxError",
+    "StateError",
+    "UsageError",
+    "ConfigError",
+    "InputError",
+    "BotError",
+    "Interrupted",
+]
+
+
+class UsageError(ArenaError):
+    """A bad command-line argument. Exit status 2."""
+
+
+class ConfigError(ArenaError):
+    """A tournament or agent config mistake; the message names the key. Exit status 2."""
+
+
+class InputError(ArenaError):
+    """Malformed input on stdin to a rules tool. Exit status 2."""
+
+
+class BotError(ArenaError):
+    """A bot could not be started at all (e.g. its executable does not exist)."""
+
+
+class Interrupted(ArenaError):
+    """The user interrupted the run (Ctrl-C / SIGTERM). Exit status 130."""

@@ -1,0 +1,198 @@
+"""The forward model every game implements, and the data that describes how a game ends.
+
+This module, like all of :mod:`arena.games`, imports only the standard library: the rules can be
+used (and tested) without trio, click or rich.
+
+Contract of a :class:`Game` (one stateless rules object per game; states are immutable values):
+
+- ``initial_state()`` -> the start position.
+- ``to_move(state)`` -> the :class:`Color` whose turn it is; ``ply(state)`` -> the move counter
+  (the protocol's ``turnNumber``).
+- ``legal_moves(state)`` -> every legal move, in a deterministic order, empty when the game is over.
+- ``apply(state, move)`` -> the next state. ``move`` must be legal (from ``legal_moves`` or checked
+  by ``validate_move``); ``state`` is never modified.
+- ``outcome(state)`` -> ``None`` while the game goes on by the rules, else an :class:`Outcome`
+  (``WIN`` or ``NO_LEGAL_MOVES``). The move cap (``maxMoves``) is the match's business, not the rules'.
+- ``parse_move(wire)`` -> a move from what a bot sends (Shobu: the turn payload object; checkers:
+  the protocol string), raising :class:`MoveSyntaxError` when its shape is wrong.
+- ``validate_move(state, move)`` -> the canonical legal move, or :class:`IllegalMoveError` saying why.
+- ``move_to_wire(move)`` / ``move_to_record(move)`` / ``describe_move(move)``: the bot's form, the
+  record's turn object, a short human notation.
+- ``state_to_json(state)`` / ``state_from_json(obj)``: the record's state object
+  (``{"board", "turn", "turnNumber"}``); the latter raises :class:`StateError` naming the problem.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+
+class ArenaError(Exception):
+    """Root of every error arena raises on purpose (re-exported by :mod:`arena.errors`)."""
+
+
+class GameError(ArenaError):
+    """A rules-level error."""
+
+
+class MoveSyntaxError(GameError):
+    """A move whose wire form has the wrong shape (not a move at all): a malformed reply."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class StateError(GameError):
+    """A state object (JSON form) that does not describe a valid position."""
+
+
+class Color(str, enum.Enum):
+    """A side. Black moves first in both shipped games."""
+
+    BLACK = "BLACK"
+    WHITE = "WHITE"
+
+    @property
+    def other(self) -> Color:
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @property
+    def lower(self) -> str:
+        return self.value.lower()
+
+
+class Termination(str, enum.Enum):
+    """How a game ended: exactly the record's ``termination`` values."""
+
+    WIN = "win"
+    NO_LEGAL_MOVES = "no_legal_moves"
+    MAX_MOVES = "max_moves"
+    TIMEOUT = "timeout"
+    ILLEGAL_MOVE = "illegal_move"
+    MALFORMED_REPLY = "malformed_reply"
+    CRASH = "crash"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as data. ``winner`` is ``None`` for a draw or an interrupted game."""
+
+    termination: Termination
+    winner: Color | None
+    reason: str = ""
+
+    @property
+    def winner_name(self) -> str:
+        """``"BLACK"``, ``"WHITE"`` or ``"NONE"``, as records spell it."""
+        return self.winner.value if self.winner is not None else "NONE"
+
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Game(abc.ABC, Generic[S, M]):
+    """The forward model. See the module docstring for the full contract."""
+
+    name: ClassVar[str]
+    default_max_moves: ClassVar[int]
+
+    @abc.abstractmethod
+    def initial_state(self) -> S: ...
+
+    @abc.abstractmethod
+    def to_move(self, state: S) -> Color: ...
+
+    @abc.abstractmethod
+    def ply(self, state: S) -> int: ...
+
+    @abc.abstractmethod
+    def legal_moves(self, state: S) -> list[M]: ...
+
+    @abc.abstractmethod
+    def apply(self, state: S, move: M) -> S: ...
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abc.abstractmethod
+    def parse_move(self, wire: Any) -> M: ...
+
+    @abc.abstractmethod
+    def move_to_wire(self, move: M) -> Any: ...
+
+    @abc.abstractmethod
+    def move_to_record(self, move: M) -> Any: ...
+
+    @abc.abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    def state_from_json(self, obj: Any) -> S: ...
+
+    def describe_move(self, move: M) -> str:
+        """A short human notation of ``move`` (defaults to its wire form)."""
+        return str(self.move_to_wire(move))
+
+    def validate_move(self, state: S, move: M) -> M:
+        """Return ``move`` if legal in ``state``; raise :class:`IllegalMoveError` otherwise.
+
+        Games override this to say precisely why a move is illegal.
+        """
+        if move in self.legal_moves(state):
+            return move
+        raise IllegalMoveError(f"{self.describe_move(move)} is not a legal move in this position")
+
+    def is_terminal(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def play_wire(self, state: S, wire: Any) -> tuple[M, S]:
+        """Parse, check and apply a bot's move. Raises MoveSyntaxError or IllegalMoveError."""
+        move = self.validate_move(state, self.parse_move(wire))
+        return move, self.apply(state, move)
+
+    def perft(self, state: S, depth: int) -> int:
+        """Number of leaf move sequences of length ``depth`` from ``state`` (plain recursion).
+
+        Games override this with a faster counter; the result must be the same.
+        """
+        if depth == 0:
+            return 1
+        moves = self.legal_moves(state)
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(self.apply(state, m), depth - 1) for m in moves)
+
+    def divide(self, state: S, depth: int) -> list[tuple[M, int]]:
+        """perft(depth - 1) below each legal move, in ``legal_moves`` order (``depth >= 1``)."""
+        return [(m, self.perft(self.apply(state, m), depth - 1)) for m in self.legal_moves(state)]
+
+
+def random_opening(game: Game[S, M], plies: int, rng: random.Random, state: S | None = None) -> S:
+    """Play ``plies`` uniformly random legal moves from ``state`` (default: the start).
+
+    Stops early, before a position where the game would be over, so the bots always get a live game:
+    a move that ends the game is avoided when another exists.
+    """
+    current = game.initial_state() if state is None else state
+    for _ in range(plies):
+        moves = game.legal_moves(current)
+        if not moves:
+            break
+        rng.shuffle(moves)
+        nxt = None
+        for move in moves:
+            candidate = game.apply(current, move)
+            if game.outcome(candidate) is None:
+                nxt = candidate
+                break
+        if nxt is None:
+            break
+        current = nxt
+    return current
