@@ -1,0 +1,76 @@
+"""The JSON object splitter: framing of concatenated and pretty-printed objects."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.jsonstream import JsonObjectSplitter, Junk
+
+
+def split_all(data: bytes, chunk: int = 7, limit: int = 1 << 20) -> list[bytes | Junk]:
+    s = JsonObjectSplitter(limit)
+    items: list[bytes | Junk] = []
+    for i in range(0, len(data), chunk):
+        items += s.feed(data[i : i + chunk])
+    return items + s.close()
+
+
+def test_one_object_per_line_and_pretty_printed() -> None:
+    a = {"a": 1, "b": {"c": [1, 2, {"d": "}{"}]}}
+    data = (json.dumps(a) + "\n" + json.dumps(a, indent=2) + json.dumps(a) + "\n\n").encode()
+    items = split_all(data)
+    assert [json.loads(i) for i in items] == [a, a, a]
+
+
+def test_braces_and_escaped_quotes_inside_strings() -> None:
+    obj = {"s": 'a "quoted" } { \\ brace'}
+    assert [json.loads(i) for i in split_all(json.dumps(obj).encode(), chunk=1)] == [obj]
+
+
+def test_junk_between_objects_is_reported_and_skipped_to_next_line() -> None:
+    items = split_all(b'{"a":1}\nhello world\n{"b":2}\n')
+    assert items[0] == b'{"a":1}'
+    assert isinstance(items[1], Junk) and items[1].problem == "not a JSON object"
+    assert items[2] == b'{"b":2}'
+
+
+def test_truncated_object_at_end() -> None:
+    items = split_all(b'{"a": {"b": 1}')
+    assert len(items) == 1 and isinstance(items[0], Junk)
+    assert "truncated" in items[0].problem
+
+
+def test_trailing_junk_without_newline() -> None:
+    items = split_all(b'{"a":1} 42')
+    assert items[0] == b'{"a":1}' and isinstance(items[1], Junk)
+
+
+def test_oversize_object_is_junk_and_stream_continues() -> None:
+    big = b'{"x": "' + b"y" * 5000 + b'"}'
+    items = split_all(big + b'\n{"ok": true}\n', chunk=1000, limit=1000)
+    assert isinstance(items[0], Junk) and "size limit" in items[0].problem
+    assert items[1] == b'{"ok": true}'
+
+
+def test_empty_input_gives_nothing() -> None:
+    assert split_all(b"") == [] and split_all(b"  \n\t\n") == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=5), st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=3), kids, max_size=3),
+    max_leaves=6), max_size=4), max_size=5), st.integers(min_value=1, max_value=50), st.booleans())
+def test_any_sequence_of_objects_round_trips(objs: list[dict], chunk: int, pretty: bool) -> None:
+    data = "".join(json.dumps(o, indent=2 if pretty else None) + "\n" for o in objs).encode()
+    assert [json.loads(i) for i in split_all(data, chunk)] == objs
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.integers(min_value=1, max_value=40))
+def test_arbitrary_bytes_never_raise(data: bytes, chunk: int) -> None:
+    for item in split_all(data, chunk, limit=100):
+        assert isinstance(item, (bytes, Junk))
