@@ -20,7 +20,7 @@ $(STAMP_TEST): $(BIN)/python pyproject.toml
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)
-	$(BIN)/arena run configs/checkers_round_robin.json
+	$(BIN)/arena run configs/checkers_round_robin.json $(ARGS)
 
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest -q
