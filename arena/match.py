@@ -1,0 +1,355 @@
+"""One game between two agents: turns, clocks, judging replies, the outcome and the record.
+
+:func:`play_game` is the engine's entry point. It never raises for a bot's misbehaviour: every fault
+becomes the record's ``termination`` (see :mod:`arena.records`). If the surrounding scope is
+cancelled (Ctrl-C, a tournament stopping) both bots are killed, shielded, and ``trio.Cancelled``
+propagates: an interrupted game has no record.
+
+Time (arena.md "Time"): each bot has ``time_limit_ms`` for the whole game, charged from the moment a
+turn's input is fully written until the reply is read. A reply later than time left + margin (capped
+by ``move_time_limit_ms`` if set) loses on time; the margin is never added to the budget. A bot's
+first reply gets ``startup_ms`` on top, uncharged. ``increment_ms`` is added after each move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.errors import BotError
+from arena.games.base import Color, Game, IllegalMoveError, MoveSyntaxError, Outcome, Termination
+from arena.players import make_player
+from arena.players.base import ClockView, MoveReply, Player
+from arena.protocols import quote_raw
+from arena.records import build_record, player_entry, utc_now_iso
+
+# Past the allowance, the match stops waiting for a player even if the player itself does not.
+_BACKSTOP_SLACK_S = 2.0
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Clock settings, in milliseconds (see the module docstring)."""
+
+    time_limit_ms: int = 60000
+    time_margin_ms: int = 50
+    startup_ms: int = 2000
+    move_time_limit_ms: int | None = None
+    increment_ms: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``time_control`` object (config-file spelling)."""
+        return {
+            "timeLimit": self.time_limit_ms,
+            "timeMargin": self.time_margin_ms,
+            "startupTime": self.startup_ms,
+            "moveTimeLimit": self.move_time_limit_ms,
+            "increment": self.increment_ms,
+        }
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """Who plays: ``kind`` is ``executable`` (``command``, or ``path`` as in the checkers seed's
+    configs), ``hyperparameters`` (``path`` of the JSON file) or ``player`` (a human)."""
+
+    id: str
+    kind: str = "executable"
+    command: str | None = None
+    path: str | None = None
+    cwd: str | None = None
+
+
+class GameClock:
+    """One side's clock. The only place where time is charged."""
+
+    def __init__(self, tc: TimeControl) -> None:
+        self.tc = tc
+        self.left_ms: float = float(tc.time_limit_ms)
+        self.moves = 0
+
+    def _cap_ms(self) -> float:
+        cap = self.left_ms
+        if self.tc.move_time_limit_ms is not None:
+            cap = min(cap, float(self.tc.move_time_limit_ms))
+        return cap
+
+    def allowance_ms(self) -> float:
+        """How long the next reply may take (margin and, for the first move, start-up included)."""
+        extra = self.tc.startup_ms if self.moves == 0 else 0
+        return self._cap_ms() + self.tc.time_margin_ms + extra
+
+    def view(self, ply: int) -> ClockView:
+        return ClockView(
+            time_limit_ms=self.tc.time_limit_ms,
+            time_left_ms=self.left_ms,
+            allowance_s=self.allowance_ms() / 1000.0,
+            first_move=self.moves == 0,
+            ply=ply,
+        )
+
+    def thinking_ms(self, elapsed_s: float) -> float:
+        """The chargeable part of a reply that took ``elapsed_s`` (start-up allowance removed)."""
+        elapsed_ms = max(0.0, elapsed_s * 1000.0)
+        if self.moves == 0:
+            elapsed_ms -= self.tc.startup_ms
+        return max(0.0, elapsed_ms)
+
+    def is_late(self, thinking_ms: float) -> bool:
+        """Whether that much thinking exceeds time left (or the move cap) plus the margin."""
+        return thinking_ms > self._cap_ms() + self.tc.time_margin_ms
+
+    def charge(self, thinking_ms: float) -> None:
+        """Take ``thinking_ms`` off the budget (never below 0: the margin is not credit), add the
+        increment."""
+        self.moves += 1
+        self.left_ms = max(0.0, self.left_ms - thinking_ms) + self.tc.increment_ms
+
+
+# -- observer events ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game: Game
+    state: Any
+    players: dict[Color, AgentSpec]
+    game_index: int | None
+
+
+@dataclass(frozen=True)
+class MovePlayed:
+    game: Game
+    ply: int
+    color: Color
+    agent_id: str
+    move_text: str
+    state: Any
+    charged_ms: float
+    clocks_left_ms: dict[Color, float]
+    game_index: int | None
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    game: Game
+    state: Any
+    record: dict[str, Any]
+    game_index: int | None
+
+
+Observer = Callable[[Any], None]
+
+
+def _who(color: Color, spec: AgentSpec) -> str:
+    return f"{color.value} bot {spec.id!r}"
+
+
+def _rules_outcome(game: Game, state: Any, specs: dict[Color, AgentSpec]) -> Outcome | None:
+    ruled = game.outcome(state)
+    if ruled is None:
+        return None
+    if ruled.termination is Termination.NO_LEGAL_MOVES:
+        loser = game.to_move(state)
+        reason = f"{_who(loser, specs[loser])} had no legal move and lost"
+    elif ruled.winner is not None:
+        reason = f"{_who(ruled.winner, specs[ruled.winner])} won by the rules"
+    else:
+        reason = "the game ended by the rules"
+    if ruled.reason:
+        reason += f": {ruled.reason}"
+    return Outcome(ruled.termination, ruled.winner, reason)
+
+
+def _timeout_reason(who: str, clock: GameClock, allowance_ms: float, elapsed_ms: float, partial: bytes) -> str:
+    parts = f"{clock.left_ms:.0f} ms left"
+    if clock.tc.move_time_limit_ms is not None and clock.tc.move_time_limit_ms < clock.left_ms:
+        parts = f"move limit {clock.tc.move_time_limit_ms} ms"
+    parts += f" + {clock.tc.time_margin_ms} ms margin"
+    if clock.moves == 0:
+        parts += f" + {clock.tc.startup_ms} ms start-up"
+    reason = f"{who} did not reply within {allowance_ms:.0f} ms ({parts}; waited {elapsed_ms:.0f} ms)"
+    if partial.strip():
+        reason += f"; it had sent only {quote_raw(partial)}"
+    return reason
+
+
+def _stderr_hint(player: Player) -> str:
+    """'; its last stderr line: ...' for a crashed bot, so the reason says why it died."""
+    text = player.stderr_text()
+    if not text:
+        return ""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    last = lines[-1].strip()
+    if len(last) > 160:
+        last = last[:160] + "..."
+    return f"; its last stderr line: {last!r}"
+
+
+def _stderr_path(stderr_dir: Path | None, game_index: int | None, color: Color, agent_id: str) -> Path | None:
+    if stderr_dir is None:
+        return None
+    return Path(stderr_dir) / f"{(game_index or 0):05d}-{color.lower}-{agent_id}.log"
+
+
+async def _request(player: Player, state: Any, clock: GameClock, ply: int) -> MoveReply:
+    view = clock.view(ply)
+    # Write and read each get the allowance inside the player; this is only a backstop.
+    with trio.move_on_after(2 * view.allowance_s + _BACKSTOP_SLACK_S):
+        return await player.request_move(state, view)
+    now = trio.current_time()
+    return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=now - view.allowance_s,
+                            received_at=now)
+
+
+async def play_game(
+    game: Game,
+    black: AgentSpec,
+    white: AgentSpec,
+    *,
+    time_control: TimeControl,
+    max_moves: int | None = None,
+    start_state: Any = None,
+    opening_plies: int = 0,
+    seed: int | None = None,
+    stderr_dir: Path | None = None,
+    game_index: int | None = None,
+    observer: Observer | None = None,
+    player_opts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play one game and return its record (see :mod:`arena.records`).
+
+    ``start_state`` (default: the start position) already includes ``opening_plies`` random plies,
+    which are only recorded. ``max_moves`` (default ``game.default_max_moves``) caps the state's move
+    counter (``turnNumber``); reaching it is a draw, but a win on the capping move counts.
+    ``stderr_dir``: each bot's stderr goes to ``<dir>/<game_index:05d>-<colour>-<id>.log`` (capped);
+    otherwise a capped tail is kept and put in the record for a bot that faulted. ``observer`` gets
+    :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded` events. ``player_opts`` are
+    extra keyword arguments for :func:`arena.players.make_player` (e.g. ``kill_grace``).
+    """
+    cap = game.default_max_moves if max_moves is None else max_moves
+    specs = {Color.BLACK: black, Color.WHITE: white}
+    clocks = {c: GameClock(time_control) for c in Color}
+    state = game.initial_state() if start_state is None else start_state
+    turns: list[Any] = []
+    states: list[dict[str, Any]] = [game.state_to_json(state)]
+    move_times: list[float] = []
+    started_at = utc_now_iso()
+    begun = trio.current_time()
+    outcome: Outcome | None = None
+    faulted: Color | None = None
+    players: dict[Color, Player] = {}
+    entries = [player_entry(specs[c].id, specs[c].kind, specs[c].command or specs[c].path, c) for c in Color]
+    logs: dict[Color, str] = {}
+
+    def emit(event: Any) -> None:
+        if observer is not None:
+            observer(event)
+
+    def fault(color: Color, termination: Termination, reason: str) -> Outcome:
+        nonlocal faulted
+        faulted = color
+        return Outcome(termination, color.other, reason)
+
+    async with contextlib.AsyncExitStack() as stack:
+        for color in Color:
+            path = _stderr_path(stderr_dir, game_index, color, specs[color].id)
+            opts = dict(player_opts or {})
+            if path is not None:
+                opts["stderr_path"] = path
+                logs[color] = str(path)
+            try:
+                player = make_player(specs[color], game, color, **opts)
+                players[color] = await stack.enter_async_context(player)
+            except BotError as exc:
+                outcome = fault(color, Termination.CRASH, f"{_who(color, specs[color])} could not be started: {exc}")
+                break
+            if player.command is not None:
+                entries[list(Color).index(color)]["command"] = player.command
+        emit(GameStarted(game, state, dict(specs), game_index))
+
+        while outcome is None:
+            outcome = _rules_outcome(game, state, specs)
+            if outcome is not None:
+                break
+            if game.ply(state) >= cap:
+                outcome = Outcome(Termination.MAX_MOVES, None,
+                                  f"draw: the game reached maxMoves ({cap} moves) without a winner")
+                break
+            color = game.to_move(state)
+            who = _who(color, specs[color])
+            clock = clocks[color]
+            allowance_ms = clock.allowance_ms()
+            reply = await _request(players[color], state, clock, game.ply(state))
+            elapsed_s = reply.received_at - reply.sent_at
+            if reply.fault is not None:
+                if reply.fault.termination is Termination.TIMEOUT:
+                    reason = _timeout_reason(who, clock, allowance_ms, elapsed_s * 1000, reply.fault.partial)
+                    outcome = fault(color, Termination.TIMEOUT, reason)
+                    clock.left_ms = max(0.0, clock.left_ms - clock.thinking_ms(elapsed_s))
+                elif reply.fault.termination is Termination.INTERRUPTED:
+                    outcome = Outcome(Termination.INTERRUPTED, None, f"{who} {reply.fault.detail}")
+                else:
+                    reason = f"{who} {reply.fault.detail}"
+                    if reply.fault.termination is Termination.CRASH:
+                        reason += _stderr_hint(players[color])
+                    outcome = fault(color, reply.fault.termination, reason)
+                break
+            charged = clock.thinking_ms(elapsed_s)
+            if clock.is_late(charged):
+                outcome = fault(color, Termination.TIMEOUT,
+                                _timeout_reason(who, clock, allowance_ms, elapsed_s * 1000, b""))
+                clock.left_ms = max(0.0, clock.left_ms - charged)
+                break
+            clock.charge(charged)
+            try:
+                move = game.validate_move(state, game.parse_move(reply.wire))
+            except MoveSyntaxError as exc:
+                outcome = fault(color, Termination.MALFORMED_REPLY,
+                                f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}")
+                break
+            except IllegalMoveError as exc:
+                outcome = fault(color, Termination.ILLEGAL_MOVE,
+                                f"{who} played an illegal move {quote_raw(reply.raw)}: {exc}")
+                break
+            state = game.apply(state, move)
+            turns.append(game.move_to_record(move))
+            states.append(game.state_to_json(state))
+            move_times.append(charged)
+            if observer is not None:
+                emit(MovePlayed(game, len(turns), color, specs[color].id, game.describe_move(move), state,
+                                charged, {c: clocks[c].left_ms for c in Color}, game_index))
+
+    # Both players are closed (processes killed and reaped) at this point.
+    tails: dict[Color, str] = {}
+    if faulted is not None and stderr_dir is None and faulted in players:
+        text = players[faulted].stderr_text()
+        if text:
+            tails[faulted] = text
+    record = build_record(
+        game_name=game.name,
+        outcome=outcome,
+        players=entries,
+        turns=turns,
+        game_states=states,
+        move_times_ms=move_times,
+        clocks_left_ms={c: clocks[c].left_ms for c in Color},
+        time_control=time_control.to_json(),
+        max_moves=cap,
+        opening_plies=opening_plies,
+        seed=seed,
+        game_index=game_index,
+        started_at=started_at,
+        duration_s=trio.current_time() - begun,
+        stderr_logs=logs or None,
+        stderr_tail=tails or None,
+    )
+    emit(GameEnded(game, state, record, game_index))
+    return record

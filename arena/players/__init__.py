@@ -1,0 +1,83 @@
+"""Players: the sides of a game. :func:`make_player` builds one from an agent spec.
+
+- ``executable``: a :class:`ProcessPlayer` running the spec's command (``command``, or ``path`` as in
+  the checkers seed's configs), split like a shell would (``shlex``) but never run through a shell.
+  A command that is the path of an existing file is taken whole, so paths with spaces work.
+- ``hyperparameters``: arena's search bot as a process:
+  ``python -m arena.agents.search_bot --game G --hyperparameters PATH``.
+- ``player``: a human at the terminal (:mod:`arena.players.human`).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import BotError, ConfigError
+from arena.games.base import Color, Game
+from arena.players.base import ClockView, Fault, MoveReply, Player
+from arena.players.process_player import ProcessPlayer
+
+if TYPE_CHECKING:
+    from arena.match import AgentSpec
+
+_PROCESS_ONLY_OPTS = frozenset({"stderr_path", "max_reply_bytes", "kill_grace", "env", "protocol"})
+
+
+def split_command(command: str, cwd: str | None = None) -> list[str]:
+    """argv for a bot command: the whole string if it names an existing file, else ``shlex.split``.
+
+    Raises BotError for an empty command or unbalanced quotes.
+    """
+    stripped = command.strip()
+    candidate = os.path.join(cwd, stripped) if cwd and not os.path.isabs(stripped) else stripped
+    if stripped and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+        return [stripped]
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise BotError(f"cannot split bot command {command!r}: {exc}") from None
+    if not argv:
+        raise BotError("empty bot command")
+    return argv
+
+
+def agent_argv(spec: AgentSpec, game: Game) -> list[str]:
+    """The argv a process agent runs (executable or hyperparameters); ConfigError for other kinds."""
+    if spec.kind == "executable":
+        command = spec.command if spec.command is not None else spec.path
+        if not command:
+            raise ConfigError(f"agent {spec.id!r}: an executable needs a command")
+        return split_command(command, spec.cwd)
+    if spec.kind == "hyperparameters":
+        if not spec.path:
+            raise ConfigError(f"agent {spec.id!r}: hyperparameters needs a path")
+        return [sys.executable, "-m", "arena.agents.search_bot", "--game", game.name,
+                "--hyperparameters", spec.path]
+    raise ConfigError(f"agent {spec.id!r}: kind {spec.kind!r} is not a process")
+
+
+def make_player(spec: AgentSpec, game: Game, color: Color, **opts: Any) -> Player:
+    """A :class:`Player` for ``spec`` playing ``color``; ``opts`` go to the player's constructor
+    (for processes: ``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``).
+
+    Raises ConfigError for an unknown kind, BotError for an unusable command.
+    """
+    if spec.kind in ("executable", "hyperparameters"):
+        argv = agent_argv(spec, game)
+        shown = (spec.command or spec.path) if spec.kind == "executable" else shlex.join(argv)
+        return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
+    if spec.kind == "player":
+        try:
+            from arena.players.human import HumanPlayer  # type: ignore[import-not-found]
+        except ImportError:
+            raise ConfigError(f"agent {spec.id!r}: human players are not available in this build") from None
+        human_opts = {k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS}
+        return HumanPlayer(spec, game, color, **human_opts)  # type: ignore[no-any-return]
+    raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, player)")
+
+
+__all__ = ["ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "make_player",
+           "split_command"]

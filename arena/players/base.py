@@ -1,0 +1,110 @@
+"""The player contract: one side of one game, whatever is behind it (a process, a human...).
+
+A :class:`Player` is used as ``async with player:``. Entering starts it (``start``; may raise
+:class:`arena.errors.BotError` if it cannot start at all); leaving always releases everything —
+processes killed and reaped — even under cancellation (``aclose`` must shield itself).
+
+Each turn the match calls :meth:`Player.request_move` with the state and a :class:`ClockView`. The
+player writes the turn to its bot (or shows it to its human), waits at most ``clock.allowance_s``
+seconds *after the input was delivered*, and returns a :class:`MoveReply`:
+
+- a move: ``wire`` is the bot's wire form (Shobu: the turn payload dict; checkers: the path
+  string), ``raw`` what it sent, ``sent_at``/``received_at`` the ``trio.current_time()`` when its
+  input was fully delivered and when its reply was read (the match charges the difference);
+- or a fault: ``fault`` holds the termination and a phrase that completes "BLACK bot 'x' ..."
+  (e.g. ``"exited with code 1 before replying"``). A player never raises for a bot's misbehaviour.
+
+Players do not judge moves (the match parses and validates the wire move) and do not keep clocks
+(the match charges time and decides timeouts; it gives the player the allowance to enforce).
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from arena.games.base import Color, Termination
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """What a player may know about its clock for one move (times in ms unless said otherwise).
+
+    ``allowance_s``: seconds from delivering the input until the reply must be read, margin and (on
+    the first move) start-up allowance included; past it the move is a timeout.
+    ``time_left_ms``: the budget left, as told to bots (no margin, no start-up allowance).
+    """
+
+    time_limit_ms: int
+    time_left_ms: float
+    allowance_s: float
+    first_move: bool
+    ply: int
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A bot misbehaved: it loses with ``termination``; ``detail`` completes "BLACK bot 'x' ..."."""
+
+    termination: Termination
+    detail: str
+    partial: bytes = b""
+
+
+@dataclass(frozen=True)
+class MoveReply:
+    """A player's answer for one turn: a wire move or a fault (see module docstring)."""
+
+    wire: Any = None
+    raw: bytes = b""
+    fault: Fault | None = None
+    sent_at: float = 0.0
+    received_at: float = 0.0
+
+    @classmethod
+    def failed(cls, termination: Termination, detail: str, *, sent_at: float = 0.0,
+               received_at: float = 0.0, partial: bytes = b"") -> MoveReply:
+        return cls(fault=Fault(termination, detail, partial), sent_at=sent_at, received_at=received_at)
+
+
+class Player(abc.ABC):
+    """One side of one game. Subclasses implement ``start``, ``request_move`` and ``aclose``."""
+
+    def __init__(self, agent_id: str, color: Color, *, command: str | None = None) -> None:
+        self.id = agent_id
+        self.color = color
+        self.command = command
+
+    @abc.abstractmethod
+    async def start(self) -> None:
+        """Get ready to play (start the process...). Raise BotError if that is impossible."""
+
+    @abc.abstractmethod
+    async def request_move(self, state: Any, clock: ClockView) -> MoveReply:
+        """One turn: see the module docstring. Never raises for the bot's faults."""
+
+    @abc.abstractmethod
+    async def aclose(self) -> None:
+        """Release everything (kill and reap processes); shielded from cancellation; idempotent."""
+
+    def stderr_text(self) -> str | None:
+        """What the player wrote to stderr (capped), for a record when it faulted; None if nothing."""
+        return None
+
+    async def __aenter__(self) -> Player:
+        try:
+            await self.start()
+        except BaseException:
+            await self.aclose()
+            raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

@@ -1,0 +1,62 @@
+"""Wire protocols: how a state is written for a bot and how its reply is read. Pure, no I/O.
+
+A :class:`Protocol` is a dialect over a byte stream. The process transport (:mod:`arena.process`) moves
+the bytes; the protocol says which framing a reply uses (``"line"`` or ``"json_object"``), what to
+write at the start of a game and before each turn, and turns the raw reply into the game's *wire
+move* — what :meth:`arena.games.base.Game.parse_move` accepts. ``decode_reply`` raises
+:class:`arena.games.base.MoveSyntaxError` (a ``malformed_reply``) with a reason naming the problem.
+
+A new game adds one module here and one entry in :func:`protocol_for`.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any, ClassVar, Literal
+
+from arena.games.base import Color, Game
+
+Framing = Literal["line", "json_object"]
+
+
+class Protocol(abc.ABC):
+    """One wire dialect. Stateless: one instance serves every game and every bot."""
+
+    name: ClassVar[str]
+    framing: ClassVar[Framing]
+
+    def opening(self, color: Color, time_limit_ms: int) -> bytes:
+        """Bytes sent once, before the first turn's input (default: nothing)."""
+        return b""
+
+    @abc.abstractmethod
+    def encode_turn(self, game: Game, state: Any, time_left_ms: int) -> bytes:
+        """The input for one turn of the bot to move in ``state``, ending with a newline."""
+
+    @abc.abstractmethod
+    def decode_reply(self, raw: bytes) -> Any:
+        """The wire move in one framed reply; MoveSyntaxError when it is not a reply at all."""
+
+
+def protocol_for(game_name: str) -> Protocol:
+    """The protocol bots speak for ``game_name``; ValueError for a game without one."""
+    if game_name == "shobu":
+        from arena.protocols.shobu_json import ShobuJsonProtocol
+
+        return ShobuJsonProtocol()
+    if game_name == "checkers":
+        from arena.protocols.checkers_lines import CheckersLineProtocol
+
+        return CheckersLineProtocol()
+    raise ValueError(f"no bot protocol for game {game_name!r}")
+
+
+def quote_raw(raw: bytes, limit: int = 120) -> str:
+    """A short printable quotation of a bot's raw output for a reason (lenient decoding, capped)."""
+    text = raw[: limit * 4].decode("utf-8", "backslashreplace")
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return repr(text)
+
+
+__all__ = ["Framing", "Protocol", "protocol_for", "quote_raw"]
