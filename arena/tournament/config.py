@@ -1,0 +1,358 @@
+"""Tournament configs: load, validate and resolve a JSON file into a :class:`TournamentConfig`.
+
+The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``id``/``path``,
+``tournamentType``, ``timeLimit``, ``maxMoves``, ``visualize``); arena adds ``game``, ``gamesPerPair``,
+``matches``, ``concurrency``, ``seed``, ``timeMargin``, ``startupTime``, ``moveTimeLimit``,
+``increment`` and ``openingPlies``.
+
+Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
+(``agents[1].path: ...``).
+
+How relative paths are resolved (always against the folder of the config file, never the current
+directory):
+
+- ``hyperparameters`` agents: ``path`` is a file; it must exist.
+- ``executable`` agents: ``path`` is a command, split like a shell would (shlex) but never run
+  through one. If the whole string names an existing file it is one program (so a path with spaces
+  works). Otherwise the first word is the program: with a ``/`` it must be an existing file,
+  without one it must be found on ``PATH`` (``python3``). Every later word that names an existing
+  file or folder relative to the config folder is made absolute; a later word that looks like a
+  file (contains ``/`` or ends in a script suffix such as ``.py``) but does not exist is an error,
+  because that is nearly always a typo. Options (words starting with ``-``) are left alone.
+- ``player`` agents need no path (one given is ignored, as in the seed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from arena.errors import ConfigError
+
+AGENT_TYPES = ("executable", "hyperparameters", "player")
+TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
+GAMES = ("checkers", "shobu")
+
+#: Per-game default ``maxMoves`` (spec table); used when the config has none.
+DEFAULT_MAX_MOVES = {"shobu": 60, "checkers": 100}
+
+#: Keys whose change between runs of one id is harmless: they do not alter any game already played.
+#: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
+#: finished game is where the new schedule puts it.
+HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches")
+
+_TOP_KEYS = (
+    "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
+    "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
+    "moveTimeLimit", "increment", "openingPlies",
+)  # fmt: skip
+_AGENT_KEYS = ("type", "id", "path")
+
+# Ids become file and folder names: keep them to a portable, unsurprising alphabet.
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+# Agent ids become <id>.json next to these files in the log folder.
+_RESERVED_AGENT_IDS = frozenset({"config", "standings", "games", "stderr"})
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".rb", ".pl", ".sh", ".jar", ".lua", ".php", ".exe", ".json")
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """One competitor.
+
+    ``command`` is the argv of an executable agent (paths made absolute); ``path`` the absolute
+    file of a hyperparameters agent (``None`` for the other kinds); ``raw_path`` what the file said.
+    """
+
+    id: str
+    type: str
+    raw_path: str | None
+    command: tuple[str, ...] | None = None
+    path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolved form written to ``config.json``."""
+        out: dict[str, Any] = {"type": self.type, "id": self.id}
+        if self.raw_path is not None:
+            out["path"] = self.raw_path
+        if self.command is not None:
+            out["command"] = list(self.command)
+        if self.path is not None:
+            out["resolvedPath"] = self.path
+        return out
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament config with every default filled in. Times are milliseconds."""
+
+    id: str
+    agents: tuple[AgentConfig, ...]
+    tournament_type: str = "roundRobin"
+    game: str = "checkers"
+    time_limit_ms: int = 60000
+    max_moves: int = 100
+    visualize: bool = False
+    games_per_pair: int = 2
+    matches: int | None = None
+    concurrency: int | None = None
+    seed: int = 0
+    time_margin_ms: int = 50
+    startup_ms: int = 2000
+    move_time_limit_ms: int | None = None
+    increment_ms: int = 0
+    opening_plies: int = 0
+    source: str | None = None  # the config file, for messages only
+
+    @property
+    def agent_ids(self) -> list[str]:
+        return [a.id for a in self.agents]
+
+    def agent(self, agent_id: str) -> AgentConfig:
+        for a in self.agents:
+            if a.id == agent_id:
+                return a
+        raise KeyError(agent_id)
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolved config, as ``config.json`` stores it (the file's own key names)."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "tournamentType": self.tournament_type,
+            "agents": [a.to_json() for a in self.agents],
+            "timeLimit": self.time_limit_ms,
+            "maxMoves": self.max_moves,
+            "visualize": self.visualize,
+            "gamesPerPair": self.games_per_pair,
+            "matches": self.matches,
+            "concurrency": self.concurrency,
+            "seed": self.seed,
+            "timeMargin": self.time_margin_ms,
+            "startupTime": self.startup_ms,
+            "moveTimeLimit": self.move_time_limit_ms,
+            "increment": self.increment_ms,
+            "openingPlies": self.opening_plies,
+        }
+
+
+def comparable(resolved: dict[str, Any]) -> dict[str, Any]:
+    """``resolved`` (a :meth:`TournamentConfig.to_json`) without the keys that may change harmlessly."""
+    return {k: v for k, v in resolved.items() if k not in HARMLESS_KEYS}
+
+
+def default_seed(tournament_id: str) -> int:
+    """The seed used when the config has none: stable per id, so reruns and resumes agree."""
+    return int.from_bytes(hashlib.sha256(tournament_id.encode()).digest()[:4], "big")
+
+
+def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read, validate and resolve the config file at ``path``. Raises ConfigError (one line)."""
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not valid JSON ({exc})") from None
+    return parse_config(obj, base_dir=file.resolve().parent, source=str(path))
+
+
+def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> TournamentConfig:
+    """Validate the decoded config ``obj``; relative paths resolve against ``base_dir``."""
+    if not isinstance(obj, dict):
+        raise ConfigError("config: the top level must be a JSON object")
+    for key in obj:
+        if key not in _TOP_KEYS:
+            raise ConfigError(f"{key}: unknown key (known keys: {', '.join(_TOP_KEYS)})")
+
+    tid = _require(obj, "id", str, "a string")
+    if not _SAFE_ID.match(tid):
+        raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
+                          "starting with a letter or digit; at most 64 characters)")
+    game = _optional(obj, "game", str, "a string", "checkers")
+    if game not in GAMES:
+        raise ConfigError(f"game: {game!r} is not a game arena knows (expected one of {', '.join(GAMES)})")
+    ttype = _optional(obj, "tournamentType", str, "a string", "roundRobin")
+    if ttype not in TOURNAMENT_TYPES:
+        raise ConfigError(f"tournamentType: {ttype!r} is not one of {', '.join(TOURNAMENT_TYPES)}")
+
+    agents = _parse_agents(obj.get("agents"), base_dir, "agents" in obj)
+    if ttype == "randomMatches" and "gamesPerPair" in obj:
+        raise ConfigError("gamesPerPair: not used by randomMatches (each match is one colour-swapped "
+                          "pair of games); use 'matches' to set how many")
+    if ttype != "randomMatches" and "matches" in obj:
+        raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use 'gamesPerPair')")
+
+    return TournamentConfig(
+        id=tid,
+        agents=agents,
+        tournament_type=ttype,
+        game=game,
+        time_limit_ms=_int(obj, "timeLimit", 60000, minimum=1),
+        max_moves=_int(obj, "maxMoves", DEFAULT_MAX_MOVES[game], minimum=1),
+        visualize=_optional(obj, "visualize", bool, "true or false", False),
+        games_per_pair=_int(obj, "gamesPerPair", 2, minimum=1),
+        matches=_int_or_none(obj, "matches", minimum=1),
+        concurrency=_int_or_none(obj, "concurrency", minimum=1),
+        seed=_int(obj, "seed", default_seed(tid), minimum=0),
+        time_margin_ms=_int(obj, "timeMargin", 50, minimum=0),
+        startup_ms=_int(obj, "startupTime", 2000, minimum=0),
+        move_time_limit_ms=_int_or_none(obj, "moveTimeLimit", minimum=1),
+        increment_ms=_int(obj, "increment", 0, minimum=0),
+        opening_plies=_int(obj, "openingPlies", 0, minimum=0),
+        source=source,
+    )
+
+
+def _require(obj: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    if key not in obj:
+        raise ConfigError(f"{key}: missing (required)")
+    return _typed(obj[key], key, kind, what)
+
+
+def _optional(obj: dict[str, Any], key: str, kind: type, what: str, default: Any) -> Any:
+    if key not in obj or obj[key] is None:
+        return default
+    return _typed(obj[key], key, kind, what)
+
+
+def _typed(value: Any, key: str, kind: type, what: str) -> Any:
+    # bool is a subclass of int in Python: `"timeLimit": true` must not pass as 1.
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise ConfigError(f"{key}: must be {what}, got {_show(value)}")
+    return value
+
+
+def _int(obj: dict[str, Any], key: str, default: int, *, minimum: int) -> int:
+    value = _int_or_none(obj, key, minimum=minimum)
+    return default if value is None else value
+
+
+def _int_or_none(obj: dict[str, Any], key: str, *, minimum: int) -> int | None:
+    if key not in obj or obj[key] is None:
+        return None
+    value = obj[key]
+    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds.
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    what = "a positive integer" if minimum >= 1 else "a non-negative integer"
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{key}: must be {what}, got {_show(obj[key])}")
+    if value < minimum:
+        raise ConfigError(f"{key}: must be {what}, got {value}")
+    return value
+
+
+def _show(value: Any) -> str:
+    text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig, ...]:
+    if not present:
+        raise ConfigError("agents: missing (required: a list of at least two agents)")
+    if not isinstance(raw, list):
+        raise ConfigError(f"agents: must be a list of agent objects, got {_show(raw)}")
+    if len(raw) < 2:
+        raise ConfigError(f"agents: a tournament needs at least two agents, got {len(raw)}")
+    agents: list[AgentConfig] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        where = f"agents[{i}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: must be an object with type, id and path, got {_show(entry)}")
+        for key in entry:
+            if key not in _AGENT_KEYS:
+                raise ConfigError(f"{where}.{key}: unknown key (known keys: {', '.join(_AGENT_KEYS)})")
+        if "id" not in entry:
+            raise ConfigError(f"{where}.id: missing (required)")
+        aid = _typed(entry["id"], f"{where}.id", str, "a string")
+        if not _SAFE_ID.match(aid) or aid.lower() in _RESERVED_AGENT_IDS:
+            reason = ("is reserved for a log file" if aid.lower() in _RESERVED_AGENT_IDS
+                      else "is not a safe file name (letters, digits, '.', '_', '-'; starting with a "
+                      "letter or digit; at most 64 characters)")
+            raise ConfigError(f"{where}.id: {aid!r} {reason}")
+        # Case-insensitive, because <id>.json files would collide on case-insensitive file systems.
+        if aid.lower() in seen:
+            raise ConfigError(f"{where}.id: duplicate id {aid!r}")
+        seen.add(aid.lower())
+        kind = entry.get("type", "executable")
+        kind = _typed(kind, f"{where}.type", str, "a string")
+        if kind not in AGENT_TYPES:
+            raise ConfigError(f"{where}.type: {kind!r} is not one of {', '.join(AGENT_TYPES)}")
+        raw_path = entry.get("path")
+        if raw_path is not None:
+            raw_path = _typed(raw_path, f"{where}.path", str, "a string")
+        if kind == "player":
+            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path))
+            continue
+        if not raw_path or not raw_path.strip():
+            raise ConfigError(f"{where}.path: missing (a {kind} agent needs a path)")
+        if kind == "hyperparameters":
+            file = _resolve(base_dir, raw_path)
+            if not file.is_file():
+                raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {file})")
+            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file)))
+        else:
+            command = resolve_command(raw_path, base_dir, f"{where}.path")
+            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, command=command))
+    return tuple(agents)
+
+
+def _resolve(base_dir: Path, word: str) -> Path:
+    return Path(os.path.normpath(base_dir / os.path.expanduser(word)))
+
+
+def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str, ...]:
+    """The argv of an executable agent's ``path``, with file words made absolute (module docstring)."""
+    whole = _resolve(base_dir, text.strip())
+    if whole.is_file():
+        _check_executable(whole, text, where)
+        return (str(whole),)
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: cannot split the command {text!r} ({exc})") from None
+    if not words:
+        raise ConfigError(f"{where}: empty command")
+    program, *args = words
+    if "/" in program:
+        file = _resolve(base_dir, program)
+        if not file.is_file():
+            raise ConfigError(f"{where}: program {program!r} not found (looked at {file})")
+        _check_executable(file, program, where)
+        resolved = [str(file)]
+    else:
+        if shutil.which(program) is None:
+            raise ConfigError(f"{where}: program {program!r} not found on PATH")
+        resolved = [program]
+    for word in args:
+        if word.startswith("-"):
+            resolved.append(word)
+            continue
+        candidate = _resolve(base_dir, word)
+        if candidate.exists():
+            resolved.append(str(candidate))
+        elif "/" in word or word.lower().endswith(_SCRIPT_SUFFIXES):
+            raise ConfigError(f"{where}: file {word!r} not found (looked at {candidate})")
+        else:
+            resolved.append(word)
+    return tuple(resolved)
+
+
+def _check_executable(file: Path, shown: str, where: str) -> None:
+    if not os.access(file, os.X_OK):
+        raise ConfigError(f"{where}: {shown!r} is not executable (chmod +x it, or start the command "
+                          "with its interpreter, e.g. 'python3 bot.py')")

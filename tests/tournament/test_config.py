@@ -1,0 +1,206 @@
+"""Config loading: the seed's format as it is, our keys, and one-line errors that name the key."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.errors import ConfigError
+from arena.tournament.config import (
+    DEFAULT_MAX_MOVES,
+    TournamentConfig,
+    comparable,
+    default_seed,
+    load_config,
+    resolve_command,
+)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "checkers_random.py").write_text("print('hi')\n")
+    (tmp_path / "hyp.json").write_text("{}\n")
+    exe = tmp_path / "bots" / "my bot"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    return tmp_path
+
+
+def write(folder: Path, obj: Any, name: str = "t.json") -> Path:
+    path = folder / name
+    path.write_text(json.dumps(obj))
+    return path
+
+
+SEED_EXAMPLE = {
+    "id": "test",
+    "agents": [
+        {"type": "hyperparameters", "id": "hyp1", "path": "hyp.json"},
+        {"type": "executable", "id": "bot2", "path": "python3 bots/checkers_random.py"},
+    ],
+    "tournamentType": "roundRobin",
+    "visualize": False,
+    "timeLimit": 100000,
+    "maxMoves": 100,
+}
+
+
+def test_seed_example_loads_as_is(folder: Path) -> None:
+    config = load_config(write(folder, SEED_EXAMPLE))
+    assert config.id == "test"
+    assert config.game == "checkers"
+    assert config.tournament_type == "roundRobin"
+    assert config.time_limit_ms == 100000
+    assert config.max_moves == 100
+    assert config.games_per_pair == 2
+    hyp, bot = config.agents
+    assert hyp.type == "hyperparameters" and hyp.path == str(folder / "hyp.json")
+    assert bot.command == ("python3", str(folder / "bots" / "checkers_random.py"))
+    assert bot.raw_path == "python3 bots/checkers_random.py"
+
+
+def test_paths_resolve_against_the_config_folder_not_the_cwd(folder: Path, tmp_path_factory: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    sub = folder / "configs"
+    sub.mkdir()
+    obj = json.loads(json.dumps(SEED_EXAMPLE))
+    obj["agents"][0]["path"] = "../hyp.json"
+    obj["agents"][1]["path"] = "python3 ../bots/checkers_random.py --depth 3 fast"
+    path = write(sub, obj)
+    monkeypatch.chdir(tmp_path_factory.mktemp("elsewhere"))
+    config = load_config(os.path.relpath(path))
+    assert config.agents[0].path == str(folder / "hyp.json")
+    assert config.agents[1].command == (
+        "python3", str(folder / "bots" / "checkers_random.py"), "--depth", "3", "fast")
+
+
+def test_a_single_executable_path_with_spaces_is_one_program(folder: Path) -> None:
+    assert resolve_command("bots/my bot", folder) == (str(folder / "bots" / "my bot"),)
+    assert resolve_command("'bots/my bot' --x", folder) == (str(folder / "bots" / "my bot"), "--x")
+
+
+def test_defaults_and_our_keys(folder: Path) -> None:
+    obj = {**SEED_EXAMPLE, "game": "shobu", "gamesPerPair": 4, "concurrency": 3, "seed": 7,
+           "timeMargin": 20, "startupTime": 500, "moveTimeLimit": 1000, "increment": 10,
+           "openingPlies": 4}
+    del obj["maxMoves"]
+    config = load_config(write(folder, obj))
+    assert config.game == "shobu" and config.max_moves == DEFAULT_MAX_MOVES["shobu"] == 60
+    assert (config.games_per_pair, config.concurrency, config.seed) == (4, 3, 7)
+    assert (config.time_margin_ms, config.startup_ms, config.move_time_limit_ms) == (20, 500, 1000)
+    assert (config.increment_ms, config.opening_plies) == (10, 4)
+    plain = load_config(write(folder, {"id": "x", "agents": SEED_EXAMPLE["agents"]}))
+    assert plain.seed == default_seed("x") and plain.concurrency is None and plain.matches is None
+
+
+def test_random_matches_keys(folder: Path) -> None:
+    obj = {**SEED_EXAMPLE, "tournamentType": "randomMatches", "matches": 5}
+    assert load_config(write(folder, obj)).matches == 5
+    obj = {**SEED_EXAMPLE, "tournamentType": "randomMatches"}
+    assert load_config(write(folder, obj)).matches is None
+
+
+def test_player_needs_no_path(folder: Path) -> None:
+    obj = {**SEED_EXAMPLE, "agents": [{"type": "player", "id": "me"}, SEED_EXAMPLE["agents"][1]]}
+    config = load_config(write(folder, obj))
+    assert config.agents[0].type == "player" and config.agents[0].command is None
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"colour": "red"}, "colour: unknown key"),
+        ({"timeLimit": "fast"}, "timeLimit: must be a positive integer"),
+        ({"timeLimit": True}, "timeLimit: must be a positive integer"),
+        ({"timeLimit": 0}, "timeLimit: must be a positive integer"),
+        ({"timeLimit": 12.5}, "timeLimit: must be a positive integer"),
+        ({"maxMoves": -1}, "maxMoves: must be a positive integer"),
+        ({"visualize": "no"}, "visualize: must be true or false"),
+        ({"id": "../x"}, "id: '../x' is not a safe folder name"),
+        ({"id": ""}, "id: '' is not a safe folder name"),
+        ({"id": 5}, "id: must be a string"),
+        ({"game": "chess"}, "game: 'chess' is not a game"),
+        ({"tournamentType": "swiss"}, "tournamentType: 'swiss' is not one of"),
+        ({"agents": {}}, "agents: must be a list"),
+        ({"agents": [SEED_EXAMPLE["agents"][1]]}, "agents: a tournament needs at least two agents, got 1"),
+        ({"matches": 3}, "matches: only used by randomMatches"),
+        ({"openingPlies": -2}, "openingPlies: must be a non-negative integer"),
+        ({"concurrency": 0}, "concurrency: must be a positive integer"),
+    ],
+)
+def test_top_level_mistakes_are_one_line_naming_the_key(folder: Path, change: dict[str, Any], key: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(write(folder, {**SEED_EXAMPLE, **change}))
+    message = str(info.value)
+    assert message.startswith(key), message
+    assert "\n" not in message
+
+
+def bot(**fields: Any) -> dict[str, Any]:
+    return {"type": "executable", "id": "b", "path": "python3 bots/checkers_random.py", **fields}
+
+
+@pytest.mark.parametrize(
+    ("agents", "key"),
+    [
+        ([bot(id="a"), bot(id="a")], "agents[1].id: duplicate id 'a'"),
+        ([bot(id="a"), bot(id="A")], "agents[1].id: duplicate id 'A'"),
+        ([bot(id="a"), bot(id="../x")], "agents[1].id: '../x' is not a safe file name"),
+        ([bot(id="a"), bot(id="a/b")], "agents[1].id: 'a/b' is not a safe file name"),
+        ([bot(id="a"), bot(id="standings")], "agents[1].id: 'standings' is reserved"),
+        ([bot(id="a"), {"type": "executable", "path": "x"}], "agents[1].id: missing"),
+        ([bot(id="a"), bot(id="c", type="robot")], "agents[1].type: 'robot' is not one of"),
+        ([bot(id="a"), bot(id="c", flavour=1)], "agents[1].flavour: unknown key"),
+        ([bot(id="a"), bot(id="c", path="python3 bots/missing.py")], "agents[1].path: file 'bots/missing.py' not found"),
+        ([bot(id="a"), bot(id="c", path="./bots/nothing")], "agents[1].path: program './bots/nothing' not found"),
+        ([bot(id="a"), bot(id="c", path="no-such-program-xyz --go")], "agents[1].path: program 'no-such-program-xyz' not found on PATH"),
+        ([bot(id="a"), bot(id="c", path="bots/checkers_random.py")], "agents[1].path: 'bots/checkers_random.py' is not executable"),
+        ([bot(id="a"), bot(id="c", path="python3 'unbalanced")], "agents[1].path: cannot split"),
+        ([bot(id="a"), bot(id="c", path="")], "agents[1].path: missing"),
+        ([bot(id="a"), bot(id="c", path=3)], "agents[1].path: must be a string"),
+        ([bot(id="a"), {"type": "hyperparameters", "id": "h", "path": "nope.json"}], "agents[1].path: file 'nope.json' not found"),
+        ([bot(id="a"), {"type": "hyperparameters", "id": "h"}], "agents[1].path: missing"),
+        ([bot(id="a"), "bot"], "agents[1]: must be an object"),
+    ],
+)
+def test_agent_mistakes_are_one_line_naming_the_key(folder: Path, agents: list[Any], key: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(write(folder, {"id": "t", "agents": agents}))
+    message = str(info.value)
+    assert message.startswith(key), message
+    assert "\n" not in message
+
+
+def test_file_level_mistakes(folder: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(folder / "absent.json")
+    (folder / "bad.json").write_text("{nope")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        load_config(folder / "bad.json")
+    (folder / "list.json").write_text("[]")
+    with pytest.raises(ConfigError, match="top level must be a JSON object"):
+        load_config(folder / "list.json")
+    with pytest.raises(ConfigError, match="^id: missing"):
+        load_config(write(folder, {"agents": SEED_EXAMPLE["agents"]}))
+
+
+def test_resolved_form_round_trips_and_ignores_harmless_keys(folder: Path) -> None:
+    a = load_config(write(folder, {**SEED_EXAMPLE, "concurrency": 1}))
+    b = load_config(write(folder, {**SEED_EXAMPLE, "concurrency": 4, "gamesPerPair": 6}))
+    c = load_config(write(folder, {**SEED_EXAMPLE, "timeLimit": 5}))
+    assert comparable(a.to_json()) == comparable(b.to_json())
+    assert comparable(a.to_json()) != comparable(c.to_json())
+    assert json.loads(json.dumps(a.to_json()))["agents"][1]["command"][0] == "python3"
+    assert isinstance(a, TournamentConfig)
+
+
+def test_python_interpreter_by_absolute_path(folder: Path) -> None:
+    cmd = resolve_command(f"{sys.executable} -u bots/checkers_random.py", folder)
+    assert cmd == (sys.executable, "-u", str(folder / "bots" / "checkers_random.py"))
