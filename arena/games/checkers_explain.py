@@ -69,8 +69,6 @@ def explain_illegal(
     if not legal:
         return f"{mover.value} has no legal move"
     king = bool(state.kings & start_bit)
-    forward = 1 if black else -1
-    piece = "king" if king else "man"
     hops = list(zip(path, path[1:]))
     for a, b in hops:
         dc, dr = b[0] - a[0], b[1] - a[1]
@@ -79,18 +77,25 @@ def explain_illegal(
                 f"{square_name(a)} to {square_name(b)} is neither a diagonal step nor a jump"
                 " (no flying kings: one square, or two when jumping)"
             )
-        if not king and dr != forward:
-            direction = "down (row+1)" if black else "up (row-1)"
-            return (
-                f"{square_name(a)} to {square_name(b)} goes backwards: a {mover.value} man moves"
-                f" and captures forward only, {direction}"
-            )
+
+    def backwards(a: tuple[int, int], b: tuple[int, int]) -> str | None:
+        if king or (b[1] > a[1]) == black:
+            return None
+        direction = "down (row+1)" if black else "up (row-1)"
+        return (
+            f"{square_name(a)} to {square_name(b)} goes backwards: a {mover.value} man moves"
+            f" and captures forward only, {direction}"
+        )
+
     captures = [m for m in legal if m.captured]
     empty = FULL ^ (state.black | state.white) | start_bit
     if any(abs(b[0] - a[0]) == 1 for a, b in hops):
         if len(path) > 2:
             return "a step moves one square and ends the move: only jumps can be chained"
         target = path[1]
+        wrong_way = backwards(start, target)
+        if wrong_way:
+            return wrong_way
         if not empty & _bit(target):
             return f"{square_name(target)} is occupied"
         if captures:
@@ -104,13 +109,16 @@ def explain_illegal(
     for number, (a, b) in enumerate(hops):
         over = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
         over_bit, land_bit = _bit(over), _bit(b)
+        wrong_way = backwards(a, b)
+        if wrong_way:
+            return wrong_way
         if jumped & over_bit:
             return (
                 f"the piece on {square_name(over)} was already jumped in this move: a piece is"
                 " jumped at most once"
             )
         if not remaining & over_bit:
-            owner = "your own piece" if me & over_bit else "an empty square"
+            owner = f"a {mover.value} piece" if me & over_bit else "an empty square"
             return f"{square_name(a)} to {square_name(b)} jumps over {owner} on {square_name(over)}"
         if not empty & land_bit:
             return f"the landing square {square_name(b)} is occupied"
