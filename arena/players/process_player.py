@@ -100,35 +100,36 @@ class ProcessPlayer(Player):
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
         begun = trio.current_time()
         # The write gets the same allowance as the read: a bot that stops reading cannot block us.
-        with trio.move_on_at(begun + clock.allowance_s):
+        with trio.move_on_at(begun + clock.allowance_s) as write_scope:
             try:
                 await bot.send(data)
             except BotGone:
                 return await self._died("before reading its input", bot.pending(), begun)
-            sent_at = trio.current_time()
-            with trio.move_on_at(sent_at + clock.allowance_s):
-                try:
-                    if self._json_framing:
-                        raw = await bot.read_json_object(self.max_reply_bytes)
-                    else:
-                        raw = await bot.read_line(self.max_reply_bytes)
-                except EndOfOutput as eof:
-                    return await self._died("before replying", eof.partial, sent_at)
-                except ReplyTooLong as too_long:
-                    return MoveReply.failed(
-                        Termination.MALFORMED_REPLY,
-                        f"sent a reply longer than {too_long.limit} bytes, starting {quote_raw(too_long.head, 60)}",
-                        sent_at=sent_at, received_at=trio.current_time(),
-                    )
-                received_at = trio.current_time()
-                try:
-                    wire = self.protocol.decode_reply(raw)
-                except MoveSyntaxError as exc:
-                    return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
-                                            sent_at=sent_at, received_at=received_at)
-                return MoveReply(wire=wire, raw=raw, sent_at=sent_at, received_at=received_at)
+        if write_scope.cancelled_caught:
             now = trio.current_time()
-            return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=sent_at,
-                                    received_at=now, partial=bot.pending())
-        now = trio.current_time()
-        return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=now, received_at=now)
+            return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=begun,
+                                    received_at=now)
+        sent_at = trio.current_time()
+        with trio.move_on_at(sent_at + clock.allowance_s):
+            try:
+                if self._json_framing:
+                    raw = await bot.read_json_object(self.max_reply_bytes)
+                else:
+                    raw = await bot.read_line(self.max_reply_bytes)
+            except EndOfOutput as eof:
+                return await self._died("before replying", eof.partial, sent_at)
+            except ReplyTooLong as too_long:
+                return MoveReply.failed(
+                    Termination.MALFORMED_REPLY,
+                    f"sent a reply longer than {too_long.limit} bytes, starting {quote_raw(too_long.head, 60)}",
+                    sent_at=sent_at, received_at=trio.current_time(),
+                )
+            received_at = trio.current_time()
+            try:
+                wire = self.protocol.decode_reply(raw)
+            except MoveSyntaxError as exc:
+                return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
+                                        sent_at=sent_at, received_at=received_at)
+            return MoveReply(wire=wire, raw=raw, sent_at=sent_at, received_at=received_at)
+        return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=sent_at,
+                                received_at=trio.current_time(), partial=bot.pending())
