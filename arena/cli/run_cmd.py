@@ -1,17 +1,165 @@
-"""`arena run` and `arena standings` (placeholders until the tournament work lands)."""
+"""`arena run CONFIG` and `arena standings LOGDIR`: a thin click layer over :mod:`arena.tournament`.
+
+Exit codes: 0 the run finished (or, for randomMatches without ``matches``, never happens: it ends
+with Ctrl-C and 130); 1 a run failed; 2 a usage, config or log-folder mistake (one line, before any
+game); 130 interrupted, after finished games, per-agent files and standings were written.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
 import click
+import orjson
+import trio
+from rich.console import Console
+
+from arena.errors import ArenaError
+from arena.signals import INTERRUPTED_EXIT_CODE, interruptible
+from arena.tournament.config import load_config
+from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
+from arena.tournament.logs import standings_from_folder
+from arena.tournament.runner import RunOptions, RunSummary, Tournament, effective_concurrency
+
+DEFAULT_LOGS = Path("tournament_logs")
 
 
-@click.command("run")
-def run_command() -> None:
-    """Run a tournament from a JSON config (not built yet)."""
-    raise click.ClickException("arena run is not built yet")
+def _fail(console: Console, message: str, code: int) -> NoReturn:
+    console.print(f"arena: error: {message}", markup=False, highlight=False, soft_wrap=True)
+    sys.exit(code)
 
 
-@click.command("standings")
-def standings_command() -> None:
-    """Recompute standings from a tournament's logs (not built yet)."""
-    raise click.ClickException("arena standings is not built yet")
+def _print_json(obj: Any) -> None:
+    sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.flush()
+
+
+@click.command(
+    "run",
+    epilog="""\b
+Examples:
+  arena run configs/checkers_round_robin.json
+  arena run my_tournament.json --concurrency 4 --logs /tmp/logs --json > summary.json
+\b
+Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
+(roundRobin|randomMatches|gauntlet), game (checkers|shobu), timeLimit, maxMoves, visualize,
+gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
+openingPlies. Relative paths resolve against the config file's folder.""",
+)
+@click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.option("--concurrency", "-j", type=click.IntRange(min=1), default=None,
+              help="Games played at once (default: the config's 'concurrency', else the number of cores).")
+@click.option("--logs", "logs_root", type=click.Path(file_okay=False), default=None,
+              help="Folder that holds the logs: they go to DIR/<id>/ (default: ./tournament_logs).")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary on stdout at the end.")
+@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Bootstrap samples for the Elo intervals.")
+def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
+                bootstrap_samples: int) -> None:
+    """Run the tournament described by the JSON file CONFIG.
+
+    Games are written to tournament_logs/<id>/ as they finish. Running the same config again
+    resumes: only games missing from games.jsonl are played. Ctrl-C stops starting games, cancels
+    the running ones (they are not counted), writes the standings and exits with 130; a second
+    Ctrl-C stops at once. The checkers seed's tournament files work unchanged.
+    """
+    console = Console(stderr=True)
+    try:
+        config = load_config(config_path)
+    except ArenaError as exc:
+        _fail(console, str(exc), 2)
+    workers = effective_concurrency(config, concurrency)
+    live_board = config.visualize and workers == 1 and console.is_terminal
+    if config.visualize and not live_board:
+        console.print("note: visualize shows the board only with one game at a time on a terminal; ignored",
+                      markup=False, highlight=False)
+    cores = os.cpu_count() or 1
+    if workers > cores:
+        console.print(f"note: concurrency {workers} is above the {cores} cores: bots thinking at the same "
+                      "time share cores while their clocks run", markup=False, highlight=False)
+    # A live bar and a live board do not mix; plain lines when stderr is not a terminal.
+    reporter: RichReporter | PlainReporter = (
+        RichReporter(console) if console.is_terminal and not live_board else PlainReporter(console))
+    options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=workers,
+                         bootstrap_samples=bootstrap_samples,
+                         observer=BoardObserver(console) if live_board else None)
+    tournament = Tournament(config, options, reporter)
+    try:
+        tournament.prepare()
+    except ArenaError as exc:
+        _fail(console, str(exc), 2)
+
+    summary, failure = _run(tournament, reporter)
+    reporter.close()
+    if summary is not None:
+        print_standings(console, summary.standings)
+        where = f"logs: {summary.folder}"
+        if summary.interrupted:
+            console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "
+                          f"command again to resume. {where}", markup=False, highlight=False)
+        else:
+            console.print(f"{summary.finished} of {_of(summary)} games finished. {where}",
+                          markup=False, highlight=False)
+        if as_json:
+            _print_json(summary.to_json())
+    if failure is not None:
+        _fail(console, f"the run failed: {failure}", 1)
+    if summary is None or summary.interrupted:
+        sys.exit(INTERRUPTED_EXIT_CODE)
+
+
+def _of(summary: RunSummary) -> str:
+    return "an open-ended number of" if summary.total is None else str(summary.total)
+
+
+def _run(tournament: Tournament, reporter: RichReporter | PlainReporter) -> tuple[RunSummary | None, str | None]:
+    """Play under signal handling; always write the final statistics. Returns (summary, failure)."""
+
+    async def main() -> tuple[RunSummary, str | None]:
+        failure: str | None = None
+        interrupted = False
+        try:
+            async with interruptible(lambda _signum: reporter.stopped()) as state:
+                await tournament.play()
+            interrupted = state.interrupted
+        except ArenaError as exc:
+            failure = str(exc)
+        except Exception as exc:  # a bug must not lose the finished games' statistics nor show a traceback
+            failure = f"{type(exc).__name__}: {exc}"
+        summary = await tournament.finish(interrupted=interrupted)
+        return summary, failure
+
+    try:
+        return trio.run(main)
+    except KeyboardInterrupt:
+        # Ctrl-C before the watcher was installed, or after it was gone.
+        return tournament.finish_sync(interrupted=True), None
+
+
+@click.command(
+    "standings",
+    epilog="""\b
+Examples:
+  arena standings tournament_logs/test
+  arena standings tournament_logs/test --json | jq '.standings[0]'""",
+)
+@click.argument("logdir", metavar="LOGDIR", type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the standings object (as standings.json) on stdout.")
+@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Bootstrap samples for the Elo intervals.")
+def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> None:
+    """Recompute the standings of a tournament from its log folder alone (games.jsonl and
+    config.json): Bradley-Terry Elo with 95% intervals, W/D/L, the seed's ratings, the crosstable
+    with likelihood of superiority, and how games ended."""
+    console = Console(stderr=True)
+    try:
+        standings, stats = standings_from_folder(Path(logdir), bootstrap_samples)
+    except ArenaError as exc:
+        _fail(console, str(exc), 2)
+    if as_json:
+        _print_json({**standings, "agents": stats})
+    else:
+        print_standings(Console(), standings)

@@ -12,7 +12,7 @@ Layout (spec: arena.md)::
 Crash safety. ``games.jsonl`` is the source of truth for which games are finished. A game's record
 file is written first (temporary file + rename), then its line is appended and flushed, so a line
 never points at a missing record. If arena is killed while appending, the last line may be cut
-off: :func:`read_rows` drops such a tail and :meth:`TournamentLog.open` rewrites the file without
+off: :func:`read_rows` drops such a tail and :meth:`TournamentLog.begin` rewrites the file without
 it, so that game is simply played again. Per-agent files and ``standings.json`` are derived data,
 rewritten whole (atomically) from all finished games, so nothing accumulates twice across reruns.
 """
@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from arena.errors import ArenaError, ConfigError
-from arena.ratings import GameResult, elo_update, result_from_row
+from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
 
 GAMES_FILE = "games.jsonl"
@@ -106,18 +106,18 @@ class TournamentLog:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._games: BinaryIO | None = None
+        self._good_bytes: int | None = None  # set by prepare when games.jsonl has a cut-off tail
 
     @property
     def stderr_dir(self) -> Path:
         return self.folder / "stderr"
 
-    def open(self, config: TournamentConfig) -> list[dict[str, Any]]:
-        """Create or reopen the folder for ``config``; return the finished games' rows.
+    def prepare(self, config: TournamentConfig) -> list[dict[str, Any]]:
+        """Check the folder fits ``config`` and return its finished games' rows. Writes nothing.
 
-        Raises :class:`ConfigError` when the folder holds a different tournament under this id.
-        Repairs a cut-off last line of ``games.jsonl``. Writes ``config.json``.
+        Raises :class:`ConfigError` when the folder holds a different tournament under this id, and
+        :class:`LogError` when its files are unusable.
         """
-        resolved = config.to_json()
         old_path = self.folder / CONFIG_FILE
         if old_path.exists():
             try:
@@ -127,27 +127,31 @@ class TournamentLog:
             if not isinstance(old, dict):
                 raise LogError(f"{old_path} is unreadable; remove {self.folder} to start over, or pass "
                                "--logs DIR to write elsewhere")
-            differences = config_differences(old, resolved)
+            differences = config_differences(old, config.to_json())
             if differences:
                 raise ConfigError(
                     f"{self.folder} already holds a different tournament with id {config.id!r} "
                     f"({differences[0]}); change 'id' in the config, pass --logs DIR to write "
                     f"elsewhere, or remove {self.folder} to start over"
                 )
+        read = read_rows(self.folder)
+        self._good_bytes = read.good_bytes if read.good_bytes != read.file_bytes else None
+        return read.rows
+
+    def begin(self, config: TournamentConfig) -> None:
+        """Create the folder, cut off a broken last line of ``games.jsonl``, write ``config.json``."""
         for sub in (self.folder, self.folder / "games", self.stderr_dir):
             sub.mkdir(parents=True, exist_ok=True)
-        read = read_rows(self.folder)
-        if read.good_bytes != read.file_bytes:
+        if self._good_bytes is not None:
             with open(self.folder / GAMES_FILE, "r+b") as handle:
-                handle.truncate(read.good_bytes)
-        atomic_write(old_path, dumps(resolved))
+                handle.truncate(self._good_bytes)
+        atomic_write(self.folder / CONFIG_FILE, dumps(config.to_json()))
         self._games = open(self.folder / GAMES_FILE, "ab")
-        return read.rows
 
     def write_game(self, index: int, record: dict[str, Any], row: dict[str, Any]) -> None:
         """Persist one finished game: its record file first, then its line (flushed)."""
         if self._games is None:
-            raise RuntimeError("TournamentLog.open was not called")
+            raise RuntimeError("TournamentLog.begin was not called")
         atomic_write(self.folder / record_name(index), orjson.dumps(record) + b"\n")
         self._games.write(orjson.dumps(row) + b"\n")
         self._games.flush()
@@ -229,3 +233,44 @@ class SeedStats:
         for game in self._tail:
             elo_update(ratings, game, self._k)
         return {a: {**c, "rating": round(ratings[a])} for a, c in self._counts.items()}
+
+
+def standings_object(
+    tournament_id: str, game: str, agent_ids: Sequence[str], results: Sequence[GameResult], *,
+    seed: int, bootstrap_samples: int = 200,
+) -> dict[str, Any]:
+    """The ``standings.json`` object (the runner and ``arena standings`` both build it here)."""
+    return {"id": tournament_id, "game": game,
+            **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
+
+
+def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Recompute ``(standings, per-agent seed statistics)`` from a log folder alone (read-only).
+
+    Uses ``config.json`` for the agents' order and the bootstrap seed when it is there; otherwise
+    the agents seen in ``games.jsonl``. Raises LogError when ``folder`` is not a tournament's logs.
+    """
+    if not (folder / GAMES_FILE).exists() and not (folder / CONFIG_FILE).exists():
+        raise LogError(f"{folder}: no {GAMES_FILE} or {CONFIG_FILE} here; expected a "
+                       "tournament_logs/<id> folder")
+    config: dict[str, Any] = {}
+    if (folder / CONFIG_FILE).exists():
+        try:
+            loaded = orjson.loads((folder / CONFIG_FILE).read_bytes())
+        except (OSError, ValueError) as exc:
+            raise LogError(f"{folder / CONFIG_FILE}: unreadable ({exc})") from None
+        if isinstance(loaded, dict):
+            config = loaded
+    results = load_results(read_rows(folder).rows)
+    agent_ids: list[str] = [a["id"] for a in config.get("agents", []) if isinstance(a, dict) and "id" in a]
+    for g in results:
+        for aid in (g.black, g.white):
+            if aid not in agent_ids:
+                agent_ids.append(aid)
+    seed = config.get("seed", 0) if isinstance(config.get("seed"), int) else 0
+    standings = standings_object(str(config.get("id", folder.name)), str(config.get("game", "checkers")),
+                                 agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples)
+    stats = SeedStats(agent_ids)
+    for g in results:
+        stats.add(g)
+    return standings, stats.snapshot(None)
