@@ -142,32 +142,16 @@ _INSIDE = re.compile(rb'["\\]')
 _NON_SPACE = re.compile(rb"[^ \t\r\n]")
 
 
-class BotProcess:
-    """The pipes of one running bot. Build it with :func:`open_bot_process`."""
+class ReplyReader:
+    """Bounded framing over a receive stream: lines, or JSON objects found by brace matching.
 
-    def __init__(self, proc: trio.Process, argv: Sequence[str], sink: StderrSink) -> None:
-        self.proc = proc
-        self.argv = list(argv)
-        self.stderr = sink
-        self.pid = proc.pid
+    Memory stays bounded by about ``limit`` plus one receive chunk, whatever the peer sends.
+    """
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self._stream = stream
         self._buffer = bytearray()
         self._eof = False
-        self._killed = False
-        self.drained = trio.Event()
-        assert proc.stdin is not None and proc.stdout is not None
-        self._stdin = proc.stdin
-        self._stdout = proc.stdout
-
-    # -- writing ---------------------------------------------------------------------------------
-
-    async def send(self, data: bytes) -> None:
-        """Write all of ``data``. Raises :class:`BotGone` if the bot's stdin is closed."""
-        try:
-            await self._stdin.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-            raise BotGone("the bot's stdin is closed") from exc
-
-    # -- reading ---------------------------------------------------------------------------------
 
     def pending(self) -> bytes:
         """Bytes received but not consumed yet (e.g. half a reply at a timeout)."""
@@ -180,7 +164,7 @@ class BotProcess:
         # Never ask for more than the limit allows, so memory stays bounded by ~limit + one chunk.
         want = max(1, min(_RECEIVE_CHUNK, limit + 1 - len(self._buffer)))
         try:
-            chunk = await self._stdout.receive_some(want)
+            chunk = await self._stream.receive_some(want)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             chunk = b""
         if not chunk:
@@ -266,6 +250,35 @@ class BotProcess:
                 raise self._too_long(limit)
             pos = max(0, min(pos, len(self._buffer)))
             await self._fill(limit)
+
+
+class BotProcess:
+    """The pipes of one running bot. Build it with :func:`open_bot_process`."""
+
+    def __init__(self, proc: trio.Process, argv: Sequence[str], sink: StderrSink) -> None:
+        self.proc = proc
+        self.argv = list(argv)
+        self.stderr = sink
+        self.pid = proc.pid
+        self._killed = False
+        self.drained = trio.Event()
+        assert proc.stdin is not None and proc.stdout is not None
+        self._stdin = proc.stdin
+        self._stdout = proc.stdout
+        self.reader = ReplyReader(proc.stdout)
+        # The reader's methods, directly on the process for callers' convenience.
+        self.read_line = self.reader.read_line
+        self.read_json_object = self.reader.read_json_object
+        self.pending = self.reader.pending
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    async def send(self, data: bytes) -> None:
+        """Write all of ``data``. Raises :class:`BotGone` if the bot's stdin is closed."""
+        try:
+            await self._stdin.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            raise BotGone("the bot's stdin is closed") from exc
 
     # -- exit status -----------------------------------------------------------------------------
 
