@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shlex
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,7 +51,7 @@ class ProcessPlayer(Player):
         kill_grace: float = DEFAULT_KILL_GRACE_S,
         env: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(agent_id, color, command=command if command is not None else " ".join(argv))
+        super().__init__(agent_id, color, command=command if command is not None else shlex.join(argv))
         self.game = game
         self.argv = list(argv)
         self.cwd = cwd
