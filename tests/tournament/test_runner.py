@@ -1,0 +1,234 @@
+"""The runner with real processes: log layout, concurrency, honest clocks, faults, openings."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from arena.errors import ConfigError
+from arena.ratings import GameResult, online_elo
+from arena.tournament import runner as runner_module
+from arena.tournament.config import load_config
+from arena.tournament.logs import SeedStats, standings_from_folder
+from arena.tournament.runner import RunOptions, SilentReporter, Tournament, run_tournament
+from arena.tournament.schedule import round_robin
+
+from conftest import bot_command, read_jsonl, shobu_config
+
+FAST = {"kill_grace": 0.05}
+
+
+def options(tmp_path: Path, **kw: Any) -> RunOptions:
+    return RunOptions(logs_root=tmp_path / "logs", player_opts=FAST, standings_interval_s=0.05, **kw)
+
+
+async def test_round_robin_writes_the_log_layout(tmp_path: Path, bot_file: Path) -> None:
+    config = load_config(shobu_config(tmp_path, bot_file, agents=3))
+    summary = await run_tournament(config, options(tmp_path, concurrency=2))
+    folder = tmp_path / "logs" / "t"
+    assert summary.complete and summary.finished == 6 and not summary.interrupted
+    rows = read_jsonl(folder / "games.jsonl")
+    assert sorted(r["index"] for r in rows) == list(range(6))
+    schedule = {g.index: g for g in round_robin(["b0", "b1", "b2"], 2, config.seed)}
+    for row in rows:
+        assert (row["black"], row["white"]) == (schedule[row["index"]].black, schedule[row["index"]].white)
+        record = json.loads((folder / row["record"]).read_text())
+        assert record["winner"] == row["winner"] and record["game_index"] == row["index"]
+        assert [p["id"] for p in record["players"]] == [row["black"], row["white"]]
+        for log in record["stderr_logs"].values():
+            assert (folder / log).is_file()  # relative to the log folder
+    saved = json.loads((folder / "config.json").read_text())
+    assert saved == config.to_json() and saved["agents"][0]["command"][1] == str(bot_file)
+    total = {"games": 0, "wins": 0, "draws": 0, "losses": 0}
+    for aid in ("b0", "b1", "b2"):
+        stats = json.loads((folder / f"{aid}.json").read_text())
+        assert stats["games"] == 4 and stats["wins"] + stats["draws"] + stats["losses"] == 4
+        assert isinstance(stats["rating"], int)
+        for k in total:
+            total[k] += stats[k]
+    assert total["wins"] == total["losses"]
+    standings = json.loads((folder / "standings.json").read_text())
+    assert standings == summary.standings
+    recomputed, _ = standings_from_folder(folder)
+    assert recomputed == standings
+    assert standings["terminations"]["total"] == {"max_moves": 6}
+
+
+async def test_games_overlap_and_clocks_stay_honest(tmp_path: Path, bot_file: Path) -> None:
+    # Sleeping bots: four at once must not slow each other's measured thinking time.
+    obj = {"id": "clock", "game": "shobu", "tournamentType": "roundRobin", "timeLimit": 5000,
+           "maxMoves": 6, "timeMargin": 50,
+           "agents": [{"id": f"s{i}", "path": bot_command(bot_file, "--sleep-ms", "60")} for i in range(3)]}
+    path = tmp_path / "clock.json"
+    path.write_text(json.dumps(obj))
+    await run_tournament(load_config(path), options(tmp_path, concurrency=4))
+    folder = tmp_path / "logs" / "clock"
+    records = [json.loads(p.read_text()) for p in sorted((folder / "games").glob("*.json"))]
+    assert len(records) == 6
+    assert all(r["termination"] == "max_moves" for r in records)
+    times = [t for r in records for t in r["move_times_ms"][2:]]  # past the start-up moves
+    # Charged about its sleep: never near the 50 ms margin of error, whatever the load.
+    assert all(45 <= t < 60 + 50 for t in times), times
+    assert 55 <= sorted(times)[len(times) // 2] < 60 + 25
+    # at least two games ran at the same time
+
+    def interval(r: dict[str, Any]) -> tuple[float, float]:
+        start = datetime.fromisoformat(r["started_at"].replace("Z", "+00:00")).timestamp()
+        return start, start + r["duration_s"]
+
+    intervals = sorted(interval(r) for r in records)
+    assert any(b[0] < a[1] for a, b in zip(intervals, intervals[1:]))
+
+
+async def test_a_crashing_bot_loses_and_the_tournament_goes_on(tmp_path: Path, bot_file: Path) -> None:
+    obj = {"id": "faults", "game": "shobu", "maxMoves": 8, "timeLimit": 20000,
+           "agents": [{"id": "good", "path": bot_command(bot_file)},
+                      {"id": "crashy", "path": bot_command(bot_file, "--crash-at", "2")}]}
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(obj))
+    summary = await run_tournament(load_config(path), options(tmp_path, concurrency=2))
+    assert summary.finished == 2
+    assert summary.standings["terminations"]["total"] == {"crash": 2}
+    assert summary.standings["terminations"]["faults"] == {"crashy": {"crash": 2}}
+    top = summary.standings["standings"][0]
+    assert top["id"] == "good" and top["wins"] == 2
+
+
+async def test_openings_are_shared_within_a_pair(tmp_path: Path, bot_file: Path) -> None:
+    config = load_config(shobu_config(tmp_path, bot_file, id="open", agents=3, openingPlies=4, seed=3))
+    await run_tournament(config, options(tmp_path, concurrency=2))
+    folder = tmp_path / "logs" / "open"
+    rows = {r["index"]: r for r in read_jsonl(folder / "games.jsonl")}
+    first = {i: json.loads((folder / rows[i]["record"]).read_text())["game_states"][0] for i in rows}
+    for i in range(0, 6, 2):
+        assert first[i]["board"] == first[i + 1]["board"]
+        assert first[i]["turnNumber"] == 4
+    assert len({first[i]["board"] for i in rows}) == 3  # and they differ from pair to pair
+
+
+class StopAfter(SilentReporter):
+    """Cancels ``scope`` once ``count`` games have finished: a stand-in for Ctrl-C."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.scope = trio.CancelScope()
+
+    def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
+        self.count -= 1
+        if self.count == 0:
+            self.scope.cancel()
+
+
+async def run_until(config_path: Path, tmp_path: Path, count: int, concurrency: int = 2) -> Any:
+    reporter = StopAfter(count)
+    tournament = Tournament(load_config(config_path), options(tmp_path, concurrency=concurrency), reporter)
+    tournament.prepare()
+    with reporter.scope:
+        await tournament.play()
+    return await tournament.finish(interrupted=True)
+
+
+async def test_a_cancelled_run_keeps_finished_games_only_and_resumes(tmp_path: Path, bot_file: Path) -> None:
+    path = shobu_config(tmp_path, bot_file, id="resume", agents=4)  # 12 games
+    first = await run_until(path, tmp_path, 3)
+    folder = tmp_path / "logs" / "resume"
+    rows = read_jsonl(folder / "games.jsonl")
+    assert first.interrupted and first.finished == len(rows) >= 3 and len(rows) < 12
+    assert len(list((folder / "games").glob("*.json"))) >= len(rows)
+    second = await run_tournament(load_config(path), options(tmp_path, concurrency=2))
+    rows = read_jsonl(folder / "games.jsonl")
+    assert second.already_done == first.finished and second.played_now == 12 - first.finished
+    assert sorted(r["index"] for r in rows) == list(range(12))
+    stats = [json.loads((folder / f"b{i}.json").read_text()) for i in range(4)]
+    assert sum(s["games"] for s in stats) == 24
+
+
+async def test_a_cut_off_last_line_is_dropped_and_that_game_replayed(tmp_path: Path, bot_file: Path) -> None:
+    path = shobu_config(tmp_path, bot_file, id="cut", agents=3)
+    await run_until(path, tmp_path, 2, concurrency=1)
+    games = tmp_path / "logs" / "cut" / "games.jsonl"
+    rows = read_jsonl(games)
+    cut = json.dumps({**rows[-1], "index": 4})[:37]  # an append killed half-way
+    with open(games, "a") as handle:
+        handle.write(cut)
+    await run_tournament(load_config(path), options(tmp_path, concurrency=2))
+    text = games.read_text()
+    assert cut not in text and text.endswith("\n")
+    assert sorted(r["index"] for r in read_jsonl(games)) == list(range(6))
+
+
+async def test_a_different_config_under_the_same_id_is_refused(tmp_path: Path, bot_file: Path) -> None:
+    path = shobu_config(tmp_path, bot_file, id="same", agents=2)
+    await run_tournament(load_config(path), options(tmp_path, concurrency=1))
+    other = shobu_config(tmp_path, bot_file, id="same", agents=2, name="other.json", timeLimit=999)
+    with pytest.raises(ConfigError) as info:
+        Tournament(load_config(other), options(tmp_path)).prepare()
+    message = str(info.value)
+    assert "already holds a different tournament" in message and "timeLimit was 20000, now 999" in message
+    assert "change 'id'" in message and "--logs" in message
+    # concurrency may change, and gamesPerPair may grow: the new games are appended
+    grown = shobu_config(tmp_path, bot_file, id="same", agents=2, name="grown.json", concurrency=3,
+                         gamesPerPair=4)
+    summary = await run_tournament(load_config(grown), options(tmp_path))
+    assert (summary.already_done, summary.played_now, summary.finished) == (2, 2, 4)
+    shrunk = shobu_config(tmp_path, bot_file, id="same", agents=2, name="shrunk.json", gamesPerPair=1)
+    with pytest.raises(ConfigError, match="schedule does not have"):
+        Tournament(load_config(shrunk), options(tmp_path)).prepare()
+
+
+async def test_open_ended_random_matches_stop_on_cancel_and_resume(tmp_path: Path, bot_file: Path) -> None:
+    path = shobu_config(tmp_path, bot_file, id="rm", agents=3, tournamentType="randomMatches", seed=5)
+    first = await run_until(path, tmp_path, 4)
+    assert first.total is None and first.finished >= 4
+    folder = tmp_path / "logs" / "rm"
+    done = {r["index"] for r in read_jsonl(folder / "games.jsonl")}
+    second = await run_until(path, tmp_path, 3)
+    rows = read_jsonl(folder / "games.jsonl")
+    indices = [r["index"] for r in rows]
+    assert len(indices) == len(set(indices)) == first.finished + second.played_now
+    assert done <= set(indices)
+    # a fixed count under the same id continues the same stream
+    fixed = shobu_config(tmp_path, bot_file, id="rm", agents=3, tournamentType="randomMatches", seed=5,
+                         matches=max(indices) // 2 + 2, name="fixed.json")
+    summary = await run_tournament(load_config(fixed), options(tmp_path))
+    assert summary.complete and sorted(r["index"] for r in read_jsonl(folder / "games.jsonl")) == list(
+        range(summary.total or 0))
+
+
+async def test_unavailable_agent_kinds_are_named(tmp_path: Path, bot_file: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "hyp.json").write_text("{}")
+    obj = {"id": "kinds", "game": "shobu", "agents": [
+        {"type": "hyperparameters", "id": "h", "path": "hyp.json"},
+        {"type": "executable", "id": "e", "path": bot_command(bot_file)}]}
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(obj))
+    monkeypatch.setitem(runner_module._KIND_MODULES, "hyperparameters", "arena.no_such_module_yet")
+    with pytest.raises(ConfigError, match=r"^agents\[0\]\.type: 'hyperparameters' agents are not available"):
+        Tournament(load_config(path), options(tmp_path)).prepare()
+    assert not (tmp_path / "logs" / "kinds").exists()
+
+
+def test_seed_stats_match_the_batch_rating_whatever_the_finishing_order() -> None:
+    rng = random.Random(4)
+    games = [GameResult(i, *rng.sample("abcd", 2), rng.choice([0.0, 0.5, 1.0])) for i in range(60)]
+    order = games[:]
+    # finish roughly in order with a window of 3 games in flight, like the runner
+    for i in range(0, 60, 3):
+        window = order[i:i + 3]
+        rng.shuffle(window)
+        order[i:i + 3] = window
+    stats = SeedStats("abcd")
+    for n, g in enumerate(order):
+        stats.add(g)
+        pending = [x.index for x in order[n + 1:]]
+        snap = stats.snapshot(min(pending) if pending else None)
+        expected = online_elo([x for x in order[: n + 1]], "abcd")
+        assert {a: s["rating"] for a, s in snap.items()} == {a: round(r) for a, r in expected.items()}
+    assert sum(s["games"] for s in snap.values()) == 120
