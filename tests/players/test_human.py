@@ -1,0 +1,291 @@
+"""The human player driven by scripted lines, its output captured on a colourless rich Console."""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import Any
+
+import pytest
+import trio
+from rich.console import Console
+
+from arena.games import Color, Termination, get_game
+from arena.match import AgentSpec, TimeControl, play_game
+from arena.players import make_player
+from arena.players.base import ClockView, MoveReply
+from arena.players.human import (
+    FdLineReader,
+    HumanPlayer,
+    ThreadedLines,
+    format_clock,
+    parse_human_move,
+)
+
+SPEC = AgentSpec(id="alice", kind="player")
+
+
+def console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, force_terminal=False, color_system=None, width=100), out
+
+
+def clock(left_ms: float = 90_000.0, allowance_s: float = 30.0) -> ClockView:
+    return ClockView(time_limit_ms=100_000, time_left_ms=left_ms, allowance_s=allowance_s, first_move=True, ply=0)
+
+
+async def ask(game_name: str, script: str, state: Any = None, view: ClockView | None = None,
+              color: Color | None = None) -> tuple[MoveReply, str]:
+    """One request_move of a fresh HumanPlayer reading ``script``; the reply and all output."""
+    game = get_game(game_name)
+    state = game.initial_state() if state is None else state
+    con, out = console()
+    lines = ThreadedLines(io.StringIO(script).readline)
+    player = make_player(SPEC, game, color or game.to_move(state), console=con, lines=lines)
+    assert isinstance(player, HumanPlayer)
+    async with player:
+        reply = await player.request_move(state, view or clock())
+    return reply, out.getvalue()
+
+
+def checkers_wire(text: str) -> str:
+    game = get_game("checkers")
+    return game.move_to_wire(game.parse_notation(text, game.initial_state()))
+
+
+async def test_checkers_legal_move_is_returned_in_wire_form() -> None:
+    reply, out = await ask("checkers", "11-15\n")
+    assert reply.fault is None
+    assert reply.wire == "2 5 2 4 3" == checkers_wire("11-15")
+    assert reply.raw == b"11-15"
+    assert reply.received_at >= reply.sent_at
+    # The board with its PDN numbers, the clock and the prompt were shown.
+    assert "○32" in out and "squares 29-32" in out
+    assert "BLACK ● 1:30.0 > 11-15" in out
+    assert "You played 11-15" in out
+
+
+async def test_question_mark_lists_the_legal_moves() -> None:
+    reply, out = await ask("checkers", "?\n9-13\n")
+    assert "7 legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16" in out
+    assert reply.wire == checkers_wire("9-13")
+
+
+async def test_question_mark_with_a_square_lists_that_piece_only() -> None:
+    _, out = await ask("checkers", "? 11\n?12\n?5\n11-15\n")
+    assert "2 legal moves: 11-15, 11-16" in out
+    assert "1 legal move: 12-16" in out
+    assert "No legal move with the piece on 5." in out
+
+
+async def test_garbage_is_explained_then_a_legal_move_succeeds() -> None:
+    reply, out = await ask("checkers", "hello\n\n11-15\n")
+    assert "✗ Cannot read that: 'hello' is not a move" in out
+    assert reply.fault is None and reply.wire == checkers_wire("11-15")
+    assert reply.raw == b"11-15"
+
+
+async def test_illegal_move_gives_the_rules_reason() -> None:
+    reply, out = await ask("checkers", "11-14\n22-18\n10-15\n")
+    explanations = [line for line in out.splitlines() if line.startswith("✗ Not legal")]
+    assert len(explanations) == 2, out
+    # The game's own reasons, naming the squares.
+    assert "PDN 14" in out and "PDN 22" in out
+    assert reply.wire == checkers_wire("10-15")
+
+
+async def test_eof_is_a_clean_resignation() -> None:
+    reply, out = await ask("checkers", "")
+    assert reply.fault is not None
+    assert reply.fault.termination is Termination.CRASH
+    assert "input ended" in reply.fault.detail
+    assert "End of input" in out
+
+
+async def test_eof_after_wrong_entries() -> None:
+    reply, _ = await ask("shobu", "nonsense\n")
+    assert reply.fault is not None and reply.fault.termination is Termination.CRASH
+
+
+async def test_resign_asks_for_confirmation() -> None:
+    reply, out = await ask("checkers", "resign\nn\nquit\ny\n")
+    assert "Resign this game?" in out
+    assert reply.fault is not None and reply.fault.termination is Termination.CRASH
+    assert reply.fault.detail == "resigned at the terminal (typed 'quit')"
+    assert out.count("Resign this game?") == 2 and "You resigned." in out
+
+
+async def test_help_explains_the_notation() -> None:
+    _, out = await ask("checkers", "help\n11-15\n")
+    assert "22x15x8" in out and "Captures are compulsory" in out
+    _, out = await ask("shobu", "HELP\n07 43 N\n")
+    assert "<passive stone> <aggressive stone> <direction>[2]" in out
+    assert "bottom two" in out
+
+
+async def test_board_command_redraws() -> None:
+    _, out = await ask("checkers", "board\n11-15\n")
+    assert out.count("squares 1-4") == 2
+
+
+async def test_shobu_move_in_notation() -> None:
+    game = get_game("shobu")
+    reply, out = await ask("shobu", "07 43 n\n")
+    assert reply.fault is None
+    assert reply.wire == {
+        "passive": {"origin": {"x": 0, "y": 7}, "heading": {"x": 0, "y": -1}},
+        "aggressive": {"origin": {"x": 4, "y": 3}, "heading": {"x": 0, "y": -1}},
+    }
+    assert game.validate_move(game.initial_state(), game.parse_move(reply.wire))
+    assert "BLACK's home boards" in out and "WHITE's home boards" in out
+
+
+async def test_shobu_two_step_move() -> None:
+    reply, _ = await ask("shobu", "17 53 NE2\n")
+    assert reply.wire["passive"] == {"origin": {"x": 1, "y": 7}, "heading": {"x": 2, "y": -2}}
+    assert reply.wire["aggressive"]["origin"] == {"x": 5, "y": 3}
+
+
+async def test_shobu_swapped_stones_get_a_hint() -> None:
+    reply, out = await ask("shobu", "43 07 N\n07 43 N\n")
+    assert "✗ Not legal" in out and "Did you mean 07 43 N?" in out
+    assert reply.fault is None
+
+
+async def test_shobu_wrong_entries() -> None:
+    _, out = await ask("shobu", "07 43 Q\n07 03 N\n07 43 N\n")
+    assert "✗ Cannot read that" in out and "e.g. '07 43 N'" in out
+    # 07 and 03 are on the two left boards: the same colour, which the rules forbid.
+    assert "✗ Not legal" in out
+    assert out.count("✗") == 2
+
+
+async def test_shobu_move_list_is_grouped() -> None:
+    _, out = await ask("shobu", "?\n? 07\n07 43 N\n")
+    assert "232 legal turns" in out
+    assert "07 N:   43 53 63 73 47 57 67 77" in out
+    # "? 07" lists the turns moving that stone (passively or aggressively) only.
+    filtered = out.split("? 07")[1]
+    assert "07 N:" in filtered and "17 N:" not in filtered
+
+
+async def test_white_sees_the_opponents_last_move() -> None:
+    game = get_game("checkers")
+    opened = game.apply(game.initial_state(), game.parse_notation("11-15", game.initial_state()))
+    reply, out = await ask("checkers", "22-18\n", state=opened, color=Color.WHITE)
+    assert "BLACK played 11-15" in out
+    assert "[●15]" in out and "·11" in out
+    assert "WHITE ○" in out
+    assert reply.wire == game.move_to_wire(game.parse_notation("22-18", opened))
+
+
+async def test_last_move_is_followed_across_turns_with_a_shobu_push() -> None:
+    game = get_game("shobu")
+    con, out = console()
+    lines = ThreadedLines(io.StringIO("07 43 N\n17 53 N\n").readline)
+    player = HumanPlayer(SPEC, game, Color.BLACK, console=con, lines=lines)
+    async with player:
+        state = game.initial_state()
+        reply = await player.request_move(state, clock())
+        state = game.apply(state, game.parse_move(reply.wire))
+        # White pushes the stone black just moved (0,7)->(0,6) back to (0,7), which is empty now.
+        white_move = parse_human_move(game, state, "50 04 S2")
+        after_white = game.apply(state, white_move)
+        reply = await player.request_move(after_white, clock())
+    text = out.getvalue()
+    assert "WHITE played 50 04 S2, pushing your ● from 06 to 07" in text
+    assert "{●}" in text  # the pushed stone is marked on the board
+    assert reply.fault is None
+
+
+async def test_timeout_when_the_human_does_not_answer() -> None:
+    read_fd, write_fd = os.pipe()
+    try:
+        game = get_game("checkers")
+        con, out = console()
+        lines = ThreadedLines(FdLineReader(read_fd))
+        player = HumanPlayer(SPEC, game, Color.BLACK, console=con, lines=lines)
+        with trio.fail_after(5):
+            async with player:
+                reply = await player.request_move(game.initial_state(), clock(allowance_s=0.2))
+        assert reply.fault is not None and reply.fault.termination is Termination.TIMEOUT
+        assert "Time is up" in out.getvalue()
+        assert reply.received_at - reply.sent_at >= 0.19
+        # The line typed too late is not lost: it is the next answer.
+        os.write(write_fd, b"11-15\n")
+        with trio.fail_after(5):
+            assert await lines.readline() == "11-15"
+    finally:
+        os.close(write_fd)
+        os.close(read_fd)
+
+
+def test_fd_reader_lines_partial_last_line_and_bad_utf8() -> None:
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, b"11-15\r\n\xff\xfe x\nlast")
+    os.close(write_fd)
+    reader = FdLineReader(read_fd)
+    assert [reader(), reader(), reader(), reader()] == ["11-15\r\n", "\ufffd\ufffd x\n", "last", ""]
+    os.close(read_fd)
+
+
+def test_threaded_lines_survive_successive_trio_runs() -> None:
+    lines = ThreadedLines(io.StringIO("a\n\nb\n").readline)
+    assert trio.run(lines.readline) == "a"
+    assert trio.run(lines.readline) == ""
+    assert trio.run(lines.readline) == "b"
+    assert trio.run(lines.readline) is None
+    assert trio.run(lines.readline) is None
+
+
+def test_parse_human_move_raises_game_errors() -> None:
+    from arena.games import IllegalMoveError, MoveSyntaxError
+
+    checkers = get_game("checkers")
+    with pytest.raises(MoveSyntaxError):
+        parse_human_move(checkers, checkers.initial_state(), "e2-e4")
+    with pytest.raises(IllegalMoveError):
+        parse_human_move(checkers, checkers.initial_state(), "1-5")
+    shobu = get_game("shobu")
+    with pytest.raises(IllegalMoveError):
+        parse_human_move(shobu, shobu.initial_state(), "07 43 S")
+
+
+def test_format_clock() -> None:
+    assert format_clock(90_000) == "1:30.0"
+    assert format_clock(5_432) == "0:05.4"
+    assert format_clock(-10) == "0:00.0"
+    assert format_clock(3_725_000) == "1:02:05"
+
+
+async def test_human_against_human_through_play_game() -> None:
+    """Two humans share one input: the match loop accepts their wire moves like a bot's."""
+    con, out = console()
+    lines = ThreadedLines(io.StringIO("11-15\n22-18\n15x22\n").readline)
+    record = await play_game(
+        get_game("checkers"),
+        AgentSpec(id="alice", kind="player"),
+        AgentSpec(id="bob", kind="player"),
+        time_control=TimeControl(time_limit_ms=60_000),
+        max_moves=3,
+        player_opts={"console": con, "lines": lines},
+    )
+    assert record["termination"] == "max_moves", record["reason"]
+    assert [turn["pdn"] for turn in record["turns"]] == ["11-15", "22-18", "15x22"]
+    # Each human sees the other's move: bob (white) from the start, alice after her own move.
+    assert "BLACK played 11-15" in out.getvalue() and "WHITE played 22-18" in out.getvalue()
+
+
+async def test_resignation_through_play_game() -> None:
+    con, _ = console()
+    lines = ThreadedLines(io.StringIO("resign\ny\n").readline)
+    record = await play_game(
+        get_game("shobu"),
+        AgentSpec(id="alice", kind="player"),
+        AgentSpec(id="bob", kind="player"),
+        time_control=TimeControl(time_limit_ms=60_000),
+        player_opts={"console": con, "lines": lines},
+    )
+    assert record["termination"] == "crash"
+    assert record["winner"] == "WHITE"
+    assert "resigned at the terminal" in record["reason"]
