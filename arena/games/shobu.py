@@ -101,13 +101,16 @@ def _fmt(pair: Any) -> str:
     return repr(pair)
 
 
+def _cap(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _show(value: Any) -> str:
     """A value as a bot wrote it (JSON spelling where possible), capped."""
     try:
-        text = json.dumps(value)
+        return _cap(json.dumps(value))
     except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+        return _cap(repr(value))
 
 
 def _is_int(value: Any) -> bool:
@@ -122,7 +125,7 @@ def _check_keys(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]
             raise MoveSyntaxError(f"{where}: missing key {key!r}")
     for key in value:
         if key not in keys:
-            raise MoveSyntaxError(f"{where}: unexpected key {_show(key)}")
+            raise MoveSyntaxError(f"{where}: unexpected key {_cap(repr(key))}")
     return value
 
 
@@ -356,7 +359,7 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
                 raise StateError(f"game state: missing key {key!r}")
         for key in obj:
             if key not in keys:
-                raise StateError(f"game state: unexpected key {_show(key)}")
+                raise StateError(f"game state: unexpected key {_cap(repr(key))}")
         board, turn, turn_number = obj["board"], obj["turn"], obj["turnNumber"]
         _check_board(board)
         if not (isinstance(turn, str) and turn in ("BLACK", "WHITE")):
