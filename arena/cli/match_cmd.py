@@ -1,11 +1,166 @@
-"""`arena match` (placeholder until the engine lands; owned by the engine work)."""
+"""`arena match CMD1 CMD2`: play one or more games between two bot commands.
+
+Output contract: one game -> its record (a JSON object) on stdout; several -> a JSON array of
+records. With ``--out PATH`` the same JSON goes to that file instead (stdout stays empty). Progress,
+the board and the result go to stderr. A program that cannot be found is a usage error (exit 2)
+before any game; a bot that starts and then fails is a recorded game (e.g. ``crash``).
+Exit codes: 0 games were played (whatever the results), 2 usage error, 130 interrupted (the
+records of finished games are still written, the interrupted game is dropped).
+"""
 
 from __future__ import annotations
 
+import os
+import random
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
+import orjson
+from rich.console import Console
+
+from arena.errors import BotError
+from arena.games import GAME_NAMES, get_game, random_opening
+from arena.match import AgentSpec, TimeControl, play_game
+from arena.players import split_command
+from arena.signals import run_trio_interruptibly
+from arena.ui import MatchView, result_line
+
+EPILOG = """\b
+Examples:
+  arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py"
+  arena match ./my_bot "python3 bots/checkers_random.py" --game checkers --games 4 --time-limit 10000
+  arena match "python3 a.py" "python3 b.py" --games 2 --out records.json
+"""
 
 
-@click.command("match")
-def match_command() -> None:
-    """Play games between two bot commands (not built yet)."""
-    raise click.ClickException("arena match is not built yet")
+def _check_program(command: str) -> list[str]:
+    """argv of ``command``; click.UsageError if it is empty or its program cannot be found."""
+    try:
+        argv = split_command(command)
+    except BotError as exc:
+        raise click.UsageError(str(exc)) from None
+    program = argv[0]
+    found = os.path.isfile(program) and os.access(program, os.X_OK) if os.sep in program else shutil.which(program)
+    if not found:
+        raise click.UsageError(f"bot program not found or not executable: {program!r} (in {command!r})")
+    return argv
+
+
+def _agent_id(argv: list[str]) -> str:
+    """A short name for a command: the stem of its script (or program)."""
+    candidates = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
+    name = Path(candidates[0] if candidates else argv[0]).stem
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bot"
+
+
+def _ids(argv1: list[str], argv2: list[str]) -> tuple[str, str]:
+    first, second = _agent_id(argv1), _agent_id(argv2)
+    if first == second:
+        return f"{first}-1", f"{second}-2"
+    return first, second
+
+
+def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
+    payload: Any = records[0] if single else records
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+@click.command("match", epilog=EPILOG)
+@click.argument("cmd1")
+@click.argument("cmd2")
+@click.option("--game", "game_name", type=click.Choice(GAME_NAMES), default="shobu", show_default=True,
+              help="Which game to play.")
+@click.option("--games", "games_count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of games; colours alternate game by game (CMD1 is BLACK in game 1).")
+@click.option("--time-limit", type=click.IntRange(min=1), default=60000, show_default=True,
+              help="Each bot's thinking budget for the whole game, in ms.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=None,
+              help="Move cap (a draw when reached). Default: the game's (Shobu 60, checkers 100).")
+@click.option("--seed", type=int, default=None, help="Seed for the random openings (recorded).")
+@click.option("--opening-plies", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Random legal plies played before the bots take over (same opening for each "
+                   "colour-swapped pair of games).")
+@click.option("--time-margin", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Grace for OS jitter in ms (never added to the budget).")
+@click.option("--startup-time", type=click.IntRange(min=0), default=2000, show_default=True,
+              help="Uncharged start-up allowance for each bot's first reply, in ms.")
+@click.option("--move-time-limit", type=click.IntRange(min=1), default=None, help="Hard cap per move, in ms.")
+@click.option("--increment", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Added to a bot's budget after each of its moves, in ms.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the record (one game) or the JSON array (several) to this file instead of stdout.")
+@click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Keep each bot's stderr in this folder (capped), one file per game and colour.")
+@click.option("--quiet", "-q", is_flag=True, help="No live view; only the result lines on stderr.")
+def match_command(
+    cmd1: str,
+    cmd2: str,
+    game_name: str,
+    games_count: int,
+    time_limit: int,
+    max_moves: int | None,
+    seed: int | None,
+    opening_plies: int,
+    time_margin: int,
+    startup_time: int,
+    move_time_limit: int | None,
+    increment: int,
+    out: Path | None,
+    stderr_dir: Path | None,
+    quiet: bool,
+) -> None:
+    """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
+    a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
+    the results go to stderr."""
+    argv1, argv2 = _check_program(cmd1), _check_program(cmd2)
+    id1, id2 = _ids(argv1, argv2)
+    game = get_game(game_name)
+    tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
+                     move_time_limit_ms=move_time_limit, increment_ms=increment)
+    if opening_plies and seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    first = AgentSpec(id1, command=cmd1)
+    second = AgentSpec(id2, command=cmd2)
+    console = Console(stderr=True)
+    view = MatchView(console, total_games=games_count, live=False if quiet else None)
+    records: list[dict[str, Any]] = []
+
+    async def run_all() -> None:
+        for index in range(games_count):
+            black, white = (first, second) if index % 2 == 0 else (second, first)
+            start = None
+            if opening_plies:
+                rng = random.Random(f"{seed}:{index // 2}")
+                start = random_opening(game, opening_plies, rng)
+            record = await play_game(
+                game, black, white, time_control=tc, max_moves=max_moves, start_state=start,
+                opening_plies=opening_plies, seed=seed, stderr_dir=stderr_dir,
+                game_index=index if games_count > 1 or stderr_dir else None, observer=view,
+            )
+            records.append(record)
+
+    def on_signal(signum: int) -> None:
+        view.close()
+        console.print("[bold]interrupted[/]: stopping the bots...", highlight=False)
+
+    _, interrupted = run_trio_interruptibly(run_all, on_first_signal=on_signal)
+    view.close()
+    if records:
+        data = _dump(records, single=games_count == 1)
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = out.with_name(out.name + ".tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, out)  # never a half-written file
+        else:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+    if games_count > 1 and records:
+        console.print(f"result: {result_line(records, (id1, id2))}", highlight=False, soft_wrap=True)
+    if interrupted:
+        console.print(f"interrupted: {len(records)} of {games_count} games finished", highlight=False)
+        click.get_current_context().exit(130)

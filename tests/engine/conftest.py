@@ -102,12 +102,13 @@ def bot_command(marker: str, game: str, mode: str = "good", at: int = 0) -> str:
     return shlex.join([sys.executable, "-u", "-c", BOT_SOURCE, marker, game, mode, str(at)])
 
 
-def processes_matching(marker: str) -> list[int]:
-    """Pids whose command line contains ``marker`` (zombies have an empty cmdline: see below)."""
+def processes_matching(marker: str, exclude: tuple[int, ...] = ()) -> list[int]:
+    """Pids whose command line contains ``marker`` (zombies have an empty cmdline: see below),
+    except this process and ``exclude`` (e.g. an `arena match` whose arguments carry the marker)."""
     found = []
-    me = os.getpid()
+    skip = {os.getpid(), *exclude}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me:
+        if not entry.isdigit() or int(entry) in skip:
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:

@@ -1,0 +1,143 @@
+"""Everything rich draws for matches. The core never imports this; the CLI hands a view in as observer.
+
+:class:`MatchView` is a :func:`arena.match.play_game` observer. On a terminal it shows a live panel
+(the board, the last move, both clocks) refreshed a few times per second however fast the bots
+play; otherwise it prints one line per finished game. :func:`result_line` summarises a series.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.text import Text
+
+from arena.games.base import Color
+from arena.match import GameEnded, GameStarted, MovePlayed
+
+_SHOBU_STYLE = {"x": "bold white on grey23", "o": "bold red on grey23", ".": "grey50 on grey23"}
+_CHECKERS_STYLE = {"b": "bold white", "B": "bold white underline", "w": "bold red", "W": "bold red underline",
+                   ".": "grey50"}
+
+
+def render_board(board: Any) -> Text:
+    """A board from a record state's ``board``: Shobu's 64-char string (four 4x4 boards) or
+    checkers' 8 protocol lines."""
+    text = Text()
+    if isinstance(board, str) and len(board) == 64:
+        for y in range(8):
+            if y == 4:
+                text.append("\n")
+            for x in range(8):
+                if x == 4:
+                    text.append("  ")
+                cell = board[x + 8 * y]
+                text.append(f" {cell} ", style=_SHOBU_STYLE.get(cell, ""))
+            text.append("\n")
+        return text
+    for row, line in enumerate(board):
+        text.append(f"{row} ", style="dim")
+        for cell in str(line).split():
+            text.append(f"{cell} ", style=_CHECKERS_STYLE.get(cell, ""))
+        text.append("\n")
+    text.append("  " + " ".join(str(c) for c in range(8)) + "\n", style="dim")
+    return text
+
+
+def describe_result(record: dict[str, Any]) -> str:
+    """'BLACK (alpha) wins: <reason>' / 'draw: <reason>' for one record."""
+    names = {p["colour"]: p["id"] for p in record["players"]}
+    winner = record["winner"]
+    if winner == "NONE":
+        head = "interrupted" if record["termination"] == "interrupted" else "draw"
+    else:
+        head = f"{winner} ({names[winner]}) wins"
+    return f"{head} [{record['termination']}] after {record['plies']} plies: {record['reason']}"
+
+
+def result_line(records: list[dict[str, Any]], ids: tuple[str, str]) -> str:
+    """'alpha 2.5 - 1.5 beta (W-D-L 2-1-1)' over a series, from the first id's point of view."""
+    wins = draws = losses = 0
+    for record in records:
+        names = {p["colour"]: p["id"] for p in record["players"]}
+        if record["winner"] == "NONE":
+            draws += 1
+        elif names[record["winner"]] == ids[0]:
+            wins += 1
+        else:
+            losses += 1
+    first = wins + draws / 2
+    second = losses + draws / 2
+    return f"{ids[0]} {first:g} - {second:g} {ids[1]}  (W-D-L {wins}-{draws}-{losses} for {ids[0]})"
+
+
+class _LivePanel:
+    """Renders the latest event lazily, at the refresh rate, not at the move rate."""
+
+    def __init__(self) -> None:
+        self.started: GameStarted | None = None
+        self.last: MovePlayed | None = None
+        self.header = ""
+
+    def __rich__(self) -> RenderableType:
+        if self.started is None:
+            return Text("")
+        game = self.started.game
+        state = self.last.state if self.last is not None else self.started.state
+        board = game.state_to_json(state)["board"]
+        lines: list[RenderableType] = [Text(self.header, style="bold"), render_board(board)]
+        if self.last is not None:
+            clocks = "  ".join(f"{c.value} {self.last.clocks_left_ms[c] / 1000:.1f}s" for c in Color)
+            lines.append(Text(f"ply {self.last.ply}: {self.last.color.value} ({self.last.agent_id}) "
+                              f"played {self.last.move_text} in {self.last.charged_ms:.0f} ms"))
+            lines.append(Text(f"clocks: {clocks}", style="dim"))
+        else:
+            lines.append(Text("waiting for the first move...", style="dim"))
+        return Group(*lines)
+
+
+class MatchView:
+    """Observer for a series of games. ``live`` defaults to whether the console is a terminal."""
+
+    def __init__(self, console: Console, *, total_games: int = 1, live: bool | None = None) -> None:
+        self.console = console
+        self.total = total_games
+        self.live_mode = console.is_terminal if live is None else live
+        self._live: Live | None = None
+        self._panel = _LivePanel()
+
+    def __call__(self, event: Any) -> None:
+        if isinstance(event, GameStarted):
+            self._on_start(event)
+        elif isinstance(event, MovePlayed):
+            self._panel.last = event
+        elif isinstance(event, GameEnded):
+            self._on_end(event)
+
+    def _label(self, index: int | None) -> str:
+        number = (index or 0) + 1
+        return f"game {number}/{self.total}" if self.total > 1 else "game"
+
+    def _on_start(self, event: GameStarted) -> None:
+        black, white = event.players[Color.BLACK].id, event.players[Color.WHITE].id
+        self._panel = _LivePanel()
+        self._panel.started = event
+        self._panel.header = f"{self._label(event.game_index)}: {event.game.name}, {black} (BLACK) vs {white} (WHITE)"
+        if self.live_mode:
+            self._live = Live(self._panel, console=self.console, refresh_per_second=8, transient=False)
+            self._live.start()
+
+    def _on_end(self, event: GameEnded) -> None:
+        if self._live is not None:
+            self._live.update(self._panel, refresh=True)
+            self._live.stop()
+            self._live = None
+        self.console.print(Text(f"{self._label(event.game_index)}: {describe_result(event.record)}"),
+                           soft_wrap=True)
+
+    def close(self) -> None:
+        """Stop a live display left running (e.g. after an interruption)."""
+        if self._live is not None:
+            self._live.stop()
+            self._live = None

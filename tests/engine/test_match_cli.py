@@ -1,0 +1,156 @@
+"""`arena match`: output shapes, usage errors, the live view and Ctrl-C."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import assert_no_leftovers, bot_command
+from rich.console import Console
+
+from arena.cli import cli
+from arena.games import get_game
+from arena.ui import MatchView, render_board
+
+
+def _invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["match", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_one_game_prints_its_record(marker: str) -> None:
+    code, out, err = _invoke(bot_command(marker, "shobu"), bot_command(marker, "shobu"),
+                             "--max-moves", "4", "--time-limit", "5000")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["termination"] == "max_moves" and record["plies"] == 4
+    assert [p["colour"] for p in record["players"]] == ["BLACK", "WHITE"]
+    assert "draw [max_moves] after 4 plies" in err
+    assert_no_leftovers(marker)
+
+
+def test_several_games_alternate_colours_and_go_to_out(marker: str, tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "records.json"
+    code, out, err = _invoke(bot_command(marker + "-a", "checkers"), bot_command(marker + "-b", "checkers", "crash", -1),
+                             "--game", "checkers", "--games", "3", "--max-moves", "6", "--out", str(target),
+                             "--seed", "5", "--opening-plies", "2")
+    assert code == 0, err
+    assert out == ""
+    records = json.loads(target.read_text())
+    assert len(records) == 3
+    first_ids = [r["players"][0]["command"] for r in records]
+    assert first_ids[0] == first_ids[2] != first_ids[1]
+    assert [r["termination"] for r in records] == ["crash"] * 3
+    # The crashing bot is CMD2: WHITE in games 1 and 3, BLACK in game 2.
+    assert [r["winner"] for r in records] == ["BLACK", "WHITE", "BLACK"]
+    assert records[0]["game_states"][0] == records[1]["game_states"][0]  # same opening for a pair
+    assert records[0]["seed"] == 5 and records[0]["opening_plies"] == 2
+    assert "result: " in err and "W-D-L 3-0-0" in err
+    assert_no_leftovers(marker)
+
+
+def test_missing_program_is_a_usage_error() -> None:
+    code, out, err = _invoke("/no/such/bot", "python3 x.py")
+    assert code == 2 and out == ""
+    assert "bot program not found or not executable: '/no/such/bot'" in err
+    assert "Traceback" not in err
+
+
+def test_help_has_an_example() -> None:
+    result = CliRunner().invoke(cli, ["match", "--help"])
+    assert result.exit_code == 0 and "arena match \"python3 bots/shobu_greedy.py\"" in result.output
+
+
+def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
+    from arena.match import GameEnded, GameStarted, MovePlayed, AgentSpec
+    from arena.games import Color
+
+    game = get_game("checkers")
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, width=100, color_system=None)
+    view = MatchView(console, total_games=2)
+    assert view.live_mode
+    state = game.initial_state()
+    specs = {Color.BLACK: AgentSpec("alpha"), Color.WHITE: AgentSpec("beta")}
+    view(GameStarted(game, state, specs, 0))
+    move = game.legal_moves(state)[0]
+    after = game.apply(state, move)
+    view(MovePlayed(game, 1, Color.BLACK, "alpha", game.describe_move(move), after, 3.0,
+                    {Color.BLACK: 999.0, Color.WHITE: 1000.0}, 0))
+    record = {"players": [{"id": "alpha", "colour": "BLACK"}, {"id": "beta", "colour": "WHITE"}],
+              "winner": "BLACK", "termination": "win", "plies": 1, "reason": "BLACK bot 'alpha' won by the rules"}
+    view(GameEnded(game, after, record, 0))
+    text = buffer.getvalue()
+    assert "game 1/2: checkers, alpha (BLACK) vs beta (WHITE)" in text
+    assert "ply 1: BLACK (alpha) played" in text
+    assert "game 1/2: BLACK (alpha) wins [win] after 1 plies" in text
+    assert render_board(get_game("shobu").state_to_json(get_game("shobu").initial_state())["board"]).plain.count("o") == 16
+
+
+def _wait_for(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_ctrl_c_stops_at_once_kills_bots_and_exits_130(marker: str, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    # CMD1 plays; CMD2 never answers its first move. Game 1 ends at the move cap before CMD2 has to
+    # move; game 2 (CMD2 is BLACK) hangs until we press Ctrl-C.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "match", bot_command(marker + "-good", "shobu"),
+         bot_command(marker + "-silent", "shobu", "silent", 0), "--games", "3", "--max-moves", "1",
+         "--stderr-dir", str(logs), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        assert _wait_for(lambda: any(logs.glob("00001-black-*.log")), 20.0)
+        time.sleep(0.5)
+        sent = time.monotonic()
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert took < 2.0
+    records = json.loads(out)
+    assert len(records) == 1 and records[0]["termination"] == "max_moves"
+    assert b"interrupted: 1 of 3 games finished" in err
+    assert b"Traceback" not in err
+    assert_no_leftovers(marker)
+
+
+def test_ctrl_c_during_a_single_game_writes_nothing(marker: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "match", bot_command(marker + "-x", "shobu", "silent", 0),
+         bot_command(marker + "-y", "shobu", "ignore_term", 0), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        from conftest import processes_matching
+
+        assert _wait_for(lambda: processes_matching(marker + "-x", (proc.pid,))
+                         and processes_matching(marker + "-y", (proc.pid,)), 20.0)
+        time.sleep(0.3)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert out == b""
+    assert_no_leftovers(marker)
