@@ -1,0 +1,6 @@
+"""Arena's own players: the search engine, its game adapters and evaluations, and the
+``hyperparameters`` agent (:mod:`arena.agents.search_bot`).
+
+Everything here imports only the standard library and :mod:`arena.games`, so the search bots start
+quickly and run with any Python 3.11+ that can import arena. Importing this package loads nothing.
+"""

@@ -1,0 +1,153 @@
+"""Checkers for the search engine: a fast adapter over :mod:`arena.games.checkers_board` and its
+evaluation.
+
+Standard library only. A position is ``(me, them, kings, black_to_move, turn_number)`` with the
+32-bit masks of :mod:`arena.games.checkers_board` (bit ``i`` = dark square index ``i``) seen from
+the side to move; a move is ``(path of square indices, captured mask)`` (0 for a step).
+
+The evaluation, from the side to move's view, adds up (weights by name, see :data:`DEFAULT_WEIGHTS`):
+
+- ``man``, ``king``: material;
+- ``advance``: per row a man has advanced towards its crowning row;
+- ``backRank``: men still on their own back row, which keep the opponent from crowning there;
+- ``centre``: pieces on the eight middle squares (rows 3-4, columns 2-5);
+- ``mobility``: the difference in legal moves;
+- ``trade``: when ahead in material, per piece already off the board (so trading down is good);
+- ``hunt``: when ahead in material, per square of distance between our kings and the nearest enemy
+  piece (subtracted: kings go after what is left, so a won ending gets finished before the cap).
+
+Captures are never left hanging at the horizon: a position where the side to move must capture is
+not quiet, so the search plays the captures out (quiescence). Forced single replies are extended.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from arena.games.checkers_board import (
+    BLACK_CROWN,
+    COORDS,
+    WHITE_CROWN,
+    count_moves_rel,
+    has_jump_rel,
+    jumps_rel,
+    steps_rel,
+)
+
+Position = tuple[int, int, int, bool, int]
+Move = tuple[tuple[int, ...], int]
+
+DEFAULT_WEIGHTS: dict[str, int] = {
+    "man": 100,
+    "king": 150,
+    "advance": 3,
+    "backRank": 10,
+    "centre": 4,
+    "mobility": 2,
+    "trade": 4,
+    "hunt": 3,
+}
+
+_ROW_MASKS = tuple(sum(1 << i for i in range(32) if COORDS[i][1] == row) for row in range(8))
+_CENTRE = sum(1 << i for i in range(32) if 3 <= COORDS[i][1] <= 4 and 2 <= COORDS[i][0] <= 5)
+_BLACK_BACK, _WHITE_BACK = _ROW_MASKS[0], _ROW_MASKS[7]
+
+
+def _squares(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+class CheckersSearch:
+    """The :class:`arena.agents.search.SearchGame` adapter for checkers with evaluation ``weights``."""
+
+    extend_single_reply = True
+
+    def __init__(self, weights: Mapping[str, int] | None = None) -> None:
+        merged = dict(DEFAULT_WEIGHTS)
+        merged.update(weights or {})
+        self.weights = merged
+        w = merged
+        self._man, self._king, self._advance = w["man"], w["king"], w["advance"]
+        self._back, self._centre, self._mobility = w["backRank"], w["centre"], w["mobility"]
+        self._trade, self._hunt = w["trade"], w["hunt"]
+
+    @staticmethod
+    def position(black: int, white: int, kings: int, black_to_move: bool, turn_number: int) -> Position:
+        """The adapter's position from arena's masks (``CheckersState``'s fields)."""
+        if black_to_move:
+            return (black, white, kings, True, turn_number)
+        return (white, black, kings, False, turn_number)
+
+    def moves(self, pos: Position) -> list[Move]:
+        me, them, kings, black = pos[0], pos[1], pos[2], pos[3]
+        if has_jump_rel(me, them, kings, black):
+            return jumps_rel(me, them, kings, black)
+        return [((a, b), 0) for a, b in steps_rel(me, them, kings, black)]
+
+    def play(self, pos: Position, move: Move) -> Position:
+        me, them, kings, black, turn_number = pos
+        path, captured = move
+        origin, target = 1 << path[0], 1 << path[-1]
+        kings &= ~captured
+        if kings & origin:
+            kings = (kings ^ origin) | target
+        elif target & (BLACK_CROWN if black else WHITE_CROWN):
+            kings |= target
+        return (them & ~captured, (me ^ origin) | target, kings, not black, turn_number + 1)
+
+    def key(self, pos: Position) -> Position:
+        return pos
+
+    def ply(self, pos: Position) -> int:
+        return pos[4]
+
+    def quiet(self, pos: Position, moves: list[Move]) -> bool:
+        return moves[0][1] == 0  # captures are compulsory: all moves capture or none does
+
+    def tactical(self, pos: Position, move: Move) -> int:
+        path, captured = move
+        rank = 8 * captured.bit_count()
+        target = 1 << path[-1]
+        if not pos[2] & (1 << path[0]) and target & (BLACK_CROWN if pos[3] else WHITE_CROWN):
+            rank += 4  # a man crowns
+        return rank
+
+    def evaluate(self, pos: Position, moves: list[Move]) -> int:
+        me, them, kings, black = pos[0], pos[1], pos[2], pos[3]
+        my_kings, their_kings = me & kings, them & kings
+        my_men, their_men = me ^ my_kings, them ^ their_kings
+        my_material = self._man * my_men.bit_count() + self._king * my_kings.bit_count()
+        their_material = self._man * their_men.bit_count() + self._king * their_kings.bit_count()
+        score = my_material - their_material
+
+        rows = _ROW_MASKS
+        black_men, white_men = (my_men, their_men) if black else (their_men, my_men)
+        # Rows advanced: black men from row 0 downwards, white men from row 7 upwards.
+        advance = sum(r * (black_men & rows[r]).bit_count() - (7 - r) * (white_men & rows[r]).bit_count()
+                      for r in range(1, 7))
+        back = (black_men & _BLACK_BACK).bit_count() - (white_men & _WHITE_BACK).bit_count()
+        sign = 1 if black else -1
+        score += sign * (self._advance * advance + self._back * back)
+        score += self._centre * ((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count())
+        if self._mobility:
+            score += self._mobility * (len(moves) - count_moves_rel(them, me, kings, not black))
+
+        if my_material != their_material:
+            off_board = 24 - (me | them).bit_count()
+            ahead = my_material > their_material
+            score += (self._trade * off_board) if ahead else -(self._trade * off_board)
+            hunters = my_kings if ahead else their_kings
+            prey = them if ahead else me
+            if hunters and self._hunt:
+                distance = 0
+                targets = [COORDS[i] for i in _squares(prey)]
+                for i in _squares(hunters):
+                    col, row = COORDS[i]
+                    distance += min(max(abs(col - c), abs(row - r)) for c, r in targets)
+                score += -self._hunt * distance if ahead else self._hunt * distance
+        return score

@@ -1,0 +1,154 @@
+"""The hyperparameters file of arena's built-in search agent: its keys, defaults and checks.
+
+A hyperparameters file is a JSON object; every key is optional:
+
+============================  ==================================================================
+key                           meaning
+============================  ==================================================================
+``algorithm``                 ``"alphabeta"`` (default), ``"minimax"`` (no pruning), ``"greedy"``
+                              (best move by the evaluation one move ahead) or ``"random"``
+``maxDepth``                  deepest iteration of the search, 1-64 (default 64: the clock decides)
+``moveTimeMs``                thinking time per move in ms, 1-600000, or ``null`` (default): derive
+                              it from the clock (checkers: the time left; Shobu, which sends no
+                              clock: a 60000 ms game budget spread over the turns to play)
+``evaluation``                evaluation weights, integers in -100000..100000, by name; the names
+                              depend on the game (see :data:`WEIGHT_NAMES`); unnamed weights keep
+                              their defaults
+``transpositionTable``        ``true`` (default) or ``false``
+``seed``                      integer seed for tie-breaks and the random/greedy choices, or ``null``
+``description``               free text, ignored
+============================  ==================================================================
+
+Unknown keys, wrong types and out-of-range values are errors (:class:`arena.errors.ConfigError`)
+whose message names the file and the key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.agents import eval_checkers, eval_shobu
+from arena.errors import ConfigError
+
+ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
+MAX_DEPTH_LIMIT = 64
+MOVE_TIME_LIMIT_MS = 600_000
+WEIGHT_LIMIT = 100_000
+WEIGHT_NAMES: dict[str, tuple[str, ...]] = {
+    "shobu": tuple(eval_shobu.DEFAULT_WEIGHTS),
+    "checkers": tuple(eval_checkers.DEFAULT_WEIGHTS),
+}
+KEYS = ("algorithm", "maxDepth", "moveTimeMs", "evaluation", "transpositionTable", "seed", "description")
+
+
+@dataclass(frozen=True)
+class Hyperparameters:
+    """A checked hyperparameters file (defaults for absent keys)."""
+
+    algorithm: str = "alphabeta"
+    max_depth: int = MAX_DEPTH_LIMIT
+    move_time_ms: int | None = None
+    evaluation: dict[str, int] = field(default_factory=dict)
+    transposition_table: bool = True
+    seed: int | None = None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -> Hyperparameters:
+    """A :class:`Hyperparameters` from a parsed JSON value; ConfigError naming the key otherwise.
+
+    ``where`` prefixes every message (e.g. the file name).
+    """
+    if game not in WEIGHT_NAMES:
+        raise ConfigError(f"{where}: unknown game {game!r} (expected {' or '.join(WEIGHT_NAMES)})")
+    if not isinstance(obj, dict):
+        raise ConfigError(f"{where}: must be a JSON object, got {_show(obj)}")
+    for key in obj:
+        if key not in KEYS:
+            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(KEYS)})")
+
+    algorithm = obj.get("algorithm", "alphabeta")
+    if algorithm not in ALGORITHMS:
+        raise ConfigError(f"{where}: key 'algorithm' must be one of {', '.join(ALGORITHMS)}, got {_show(algorithm)}")
+
+    max_depth = obj.get("maxDepth", MAX_DEPTH_LIMIT)
+    if not _is_int(max_depth) or not 1 <= max_depth <= MAX_DEPTH_LIMIT:
+        raise ConfigError(f"{where}: key 'maxDepth' must be an integer from 1 to {MAX_DEPTH_LIMIT}, got {_show(max_depth)}")
+
+    move_time = obj.get("moveTimeMs")
+    if move_time is not None and (not _is_int(move_time) or not 1 <= move_time <= MOVE_TIME_LIMIT_MS):
+        raise ConfigError(
+            f"{where}: key 'moveTimeMs' must be an integer from 1 to {MOVE_TIME_LIMIT_MS} or null, got {_show(move_time)}"
+        )
+
+    weights = obj.get("evaluation", {})
+    if not isinstance(weights, dict):
+        raise ConfigError(f"{where}: key 'evaluation' must be an object of weights, got {_show(weights)}")
+    names = WEIGHT_NAMES[game]
+    for name, value in weights.items():
+        if name not in names:
+            raise ConfigError(
+                f"{where}: key 'evaluation': unknown {game} weight {name!r} (known: {', '.join(names)})"
+            )
+        if not _is_int(value) or not -WEIGHT_LIMIT <= value <= WEIGHT_LIMIT:
+            raise ConfigError(
+                f"{where}: key 'evaluation.{name}' must be an integer from {-WEIGHT_LIMIT} to {WEIGHT_LIMIT}, got {_show(value)}"
+            )
+
+    table = obj.get("transpositionTable", True)
+    if not isinstance(table, bool):
+        raise ConfigError(f"{where}: key 'transpositionTable' must be true or false, got {_show(table)}")
+
+    seed = obj.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise ConfigError(f"{where}: key 'seed' must be an integer or null, got {_show(seed)}")
+
+    description = obj.get("description", "")
+    if not isinstance(description, str):
+        raise ConfigError(f"{where}: key 'description' must be a string, got {_show(description)}")
+
+    return Hyperparameters(algorithm, max_depth, move_time, dict(weights), table, seed)
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
+
+
+def load_hyperparameters(path: str | Path, game: Any) -> Hyperparameters:
+    """Read and check the hyperparameters file at ``path`` for ``game`` (a name such as
+    ``"checkers"`` or a :class:`arena.games.base.Game`). Raises ConfigError naming the problem."""
+    game_name = game if isinstance(game, str) else getattr(game, "name", str(game))
+    where = f"hyperparameters file {str(path)!r}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{where}: cannot be read ({error.__class__.__name__}: {error})") from None
+    try:
+        obj = json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as duplicate:
+        raise ConfigError(f"{where}: key {duplicate.args[0]!r} appears twice") from None
+    except ValueError as error:
+        raise ConfigError(f"{where}: not valid JSON ({error})") from None
+    return check_hyperparameters(obj, game_name, where)

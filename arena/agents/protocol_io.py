@@ -1,0 +1,138 @@
+"""The bot side of both wire protocols, for arena's own bots (the search bots): read what arena
+sends, hand a rules state to a chooser, write the move back and flush.
+
+Standard library only. The standalone example bots in ``bots/`` do not use this module on purpose:
+each of them shows the protocol in full.
+
+- Shobu (``shobu.md``): JSON objects ``{"type": "game_state", "payload": {board, turn, turnNumber}}``,
+  one per line or spread over lines; the reply is one line ``{"type": "turn", "payload": ...}``.
+  Shobu sends no clock, so :attr:`Request.time_left_ms` is ``None``.
+- Checkers (``checkers.md``): the total time and our colour once, then per turn the time left and 8
+  board lines; the reply is the path line. Blank lines and stray spaces are tolerated.
+
+A state arena sends that is not valid (which arena never does) stops the bot with a one-line
+message on stderr and exit status 1, rather than a wrong reply.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO, TextIO
+
+from arena.games import Color, StateError, get_game
+from arena.jsonstream import JsonObjectSplitter, Junk
+
+
+@dataclass(frozen=True)
+class Request:
+    """One turn to play: the rules ``state`` (``ShobuState`` or ``CheckersState``), the clock as
+    far as the protocol tells it, and when the request was read (``time.perf_counter()``)."""
+
+    state: Any
+    time_left_ms: float | None
+    total_time_ms: float | None
+    received_at: float
+
+
+Chooser = Callable[[Request], Any]  # returns a legal move of the game (ShobuMove / CheckersMove)
+
+
+def _say(name: str, message: str) -> None:
+    print(f"{name}: {message}", file=sys.stderr, flush=True)
+
+
+def serve_shobu(choose: Chooser, *, name: str = "bot", stdin: BinaryIO | None = None,
+                stdout: TextIO | None = None) -> int:
+    """Answer every ``game_state`` on ``stdin`` until it closes; returns the exit status."""
+    game = get_game("shobu")
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout
+    splitter = JsonObjectSplitter()
+    for line in source:
+        for item in splitter.feed(line):
+            if isinstance(item, Junk):
+                _say(name, f"ignoring input that is not a JSON object ({item.problem})")
+                continue
+            received = time.perf_counter()
+            try:
+                message = json.loads(item)
+            except ValueError as error:
+                _say(name, f"ignoring bad JSON: {error}")
+                continue
+            if not isinstance(message, dict) or message.get("type") != "game_state":
+                _say(name, "ignoring a message that is not a game_state")
+                continue
+            try:
+                state = game.state_from_json(message.get("payload"))
+            except StateError as error:
+                _say(name, f"bad game state from arena: {error}")
+                return 1
+            if game.is_terminal(state):
+                _say(name, "asked to move in a finished game")
+                return 1
+            move = choose(Request(state, None, None, received))
+            sink.write(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}) + "\n")
+            sink.flush()
+    return 0
+
+
+def _content_lines(source: TextIO) -> Iterator[str]:
+    for line in source:
+        line = line.strip()
+        if line:
+            yield line
+
+
+def serve_checkers(choose: Chooser, *, name: str = "bot", stdin: TextIO | None = None,
+                   stdout: TextIO | None = None) -> int:
+    """Play the checkers line protocol on ``stdin``/``stdout``; returns the exit status.
+
+    The protocol does not send the move counter: it is estimated from the number of requests
+    (both sides alternate from the start), which only matters near the draw cap.
+    """
+    game = get_game("checkers")
+    from arena.games.checkers import state_from_board
+
+    lines = _content_lines(stdin if stdin is not None else sys.stdin)
+    sink = stdout if stdout is not None else sys.stdout
+    try:
+        total = float(next(lines))
+        colour_word = next(lines).lower()
+    except StopIteration:
+        return 0
+    except ValueError:
+        _say(name, "the first line must be the total time in ms")
+        return 1
+    if colour_word not in ("black", "white"):
+        _say(name, f"the second line must be black or white, got {colour_word[:20]!r}")
+        return 1
+    colour = Color.BLACK if colour_word == "black" else Color.WHITE
+    asked = 0
+    for time_line in lines:
+        received = time.perf_counter()
+        try:
+            time_left = float(time_line)
+            board = [next(lines) for _ in range(8)]
+        except StopIteration:
+            return 0
+        except ValueError:
+            _say(name, f"expected the time left, got {time_line[:40]!r}")
+            return 1
+        turn_number = 2 * asked + (0 if colour is Color.BLACK else 1)
+        asked += 1
+        try:
+            state = state_from_board(board, colour, turn_number)
+        except StateError as error:
+            _say(name, f"bad board from arena: {error}")
+            return 1
+        if game.is_terminal(state):
+            _say(name, "asked to move without a legal move")
+            return 1
+        move = choose(Request(state, time_left, total, received))
+        sink.write(game.move_to_wire(move) + "\n")
+        sink.flush()
+    return 0

@@ -1,0 +1,198 @@
+"""Arena's built-in search bot: the ``hyperparameters`` agent, and the engine of the alpha-beta bots.
+
+Run as ``python -m arena.agents.search_bot --game G --hyperparameters FILE [--time-limit MS]
+[--max-moves N]``; it speaks the game's protocol on stdin/stdout (see
+:mod:`arena.agents.protocol_io`) and writes one line per move to stderr (depth, score, nodes, time).
+The file's keys are documented in :mod:`arena.agents.hyperparameters`; a bad file is a one-line
+message on stderr and exit status 2.
+
+``bots/shobu_alphabeta.py`` and ``bots/checkers_alphabeta.py`` call :func:`run_alphabeta_bot`,
+which takes the same settings as command-line options.
+
+Time per move. With ``moveTimeMs`` set, that is the budget (checkers: never more than a quarter of
+the time left). Otherwise the time left is spread over the moves still to play before the move cap:
+``0.85 * left / own moves left``, less a 30 ms safety margin. Checkers tells the time left each turn;
+Shobu does not, so the bot counts its own thinking time against ``--time-limit`` (default 60000 ms,
+arena's default budget) and the cap against ``--max-moves`` (default: the game's, 60 turns). Pass
+the tournament's values when they differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from typing import Any, NoReturn
+
+from arena.agents.eval_checkers import CheckersSearch
+from arena.agents.eval_shobu import ShobuSearch
+from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters
+from arena.agents.protocol_io import Request, serve_checkers, serve_shobu
+from arena.agents.search import Searcher
+from arena.errors import ConfigError
+from arena.games import GameError, get_game
+
+DEFAULT_TIME_LIMIT_MS = 60_000
+_SAFETY_MS = 30.0
+_SPEND = 0.85
+
+
+class SearchAgent:
+    """Chooses moves for one game of ``game_name`` as ``hyperparameters`` say."""
+
+    def __init__(self, game_name: str, hyperparameters: Hyperparameters, *,
+                 time_limit_ms: float | None = None, max_moves: int | None = None,
+                 name: str = "search_bot", verbose: bool = True) -> None:
+        self.game = get_game(game_name)
+        self.hp = hyperparameters
+        self.name = name
+        self.verbose = verbose
+        self.max_moves = max_moves if max_moves is not None else self.game.default_max_moves
+        self.time_limit_ms = float(time_limit_ms if time_limit_ms is not None else DEFAULT_TIME_LIMIT_MS)
+        self.used_ms = 0.0  # our own thinking, for protocols that send no clock
+        self.rng = random.Random(hyperparameters.seed)
+        self.adapter: Any = (ShobuSearch if game_name == "shobu" else CheckersSearch)(hyperparameters.evaluation)
+        algorithm = "minimax" if hyperparameters.algorithm == "minimax" else "alphabeta"
+        self.searcher = Searcher(self.adapter, algorithm=algorithm, use_table=hyperparameters.transposition_table,
+                                 max_moves=self.max_moves, rng=self.rng)
+
+    # --- positions and moves between arena's rules objects and the search adapters -------------
+
+    def _position(self, state: Any) -> Any:
+        black_to_move = state.turn.value == "BLACK"
+        if self.game.name == "shobu":
+            return ShobuSearch.position(state.black, state.white, black_to_move, state.turn_number)
+        return CheckersSearch.position(state.black, state.white, state.kings, black_to_move, state.turn_number)
+
+    def _to_game_move(self, move: Any) -> Any:
+        if self.game.name == "shobu":
+            from arena.games import shobu_core as core
+            from arena.games.shobu import ShobuMove
+
+            passive, aggressive, heading = move
+            return ShobuMove(core.XY_OF_PACKED[passive], core.XY_OF_PACKED[aggressive], core.HEADINGS[heading], None)
+        from arena.games.checkers import CheckersMove
+        from arena.games.checkers_board import COORDS
+
+        return CheckersMove.from_path([COORDS[i] for i in move[0]])
+
+    # --- time ---------------------------------------------------------------------------------
+
+    def budget_ms(self, request: Request) -> float:
+        """Thinking time for this move (see the module docstring)."""
+        left = request.time_left_ms if request.time_left_ms is not None else self.time_limit_ms - self.used_ms
+        own_moves_left = max(1, (self.max_moves - self.game.ply(request.state) + 1) // 2)
+        spread = _SPEND * left / own_moves_left - _SAFETY_MS
+        if self.hp.move_time_ms is not None:
+            budget = float(self.hp.move_time_ms)
+            if request.time_left_ms is not None:
+                budget = min(budget, request.time_left_ms / 4)
+        else:
+            budget = spread
+        return max(5.0, budget)
+
+    # --- choosing -----------------------------------------------------------------------------
+
+    def choose(self, request: Request) -> Any:
+        """A legal move for ``request.state`` (never raises for a position with legal moves)."""
+        state = request.state
+        algorithm = self.hp.algorithm
+        if algorithm == "random":
+            move = self.rng.choice(self.game.legal_moves(state))
+            self._charge(request)
+            return move
+        pos = self._position(state)
+        if algorithm == "greedy":
+            result = self.searcher.search(pos, time_ms=None, max_depth=1)
+        else:
+            result = self.searcher.search(pos, time_ms=self.budget_ms(request), max_depth=self.hp.max_depth)
+        try:
+            move = self.game.validate_move(state, self._to_game_move(result.move))
+        except GameError as error:  # a bug in an adapter must not lose the game
+            self._log(f"search chose an illegal move ({error}); playing a random one")
+            move = self.rng.choice(self.game.legal_moves(state))
+        self._charge(request)
+        self._log(f"ply {self.game.ply(state)}: {self.game.describe_move(move)} score {result.score} "
+                  f"depth {result.depth} nodes {result.nodes} in {result.seconds * 1000:.0f} ms")
+        return move
+
+    def _charge(self, request: Request) -> None:
+        self.used_ms += (time.perf_counter() - request.received_at) * 1000.0
+
+    def _log(self, message: str) -> None:
+        if self.verbose:
+            print(f"{self.name}: {message}", file=sys.stderr, flush=True)
+
+    def serve(self) -> int:
+        """Play the game's protocol on stdin/stdout until arena closes stdin."""
+        serve = serve_shobu if self.game.name == "shobu" else serve_checkers
+        return serve(self.choose, name=self.name)
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one line on stderr (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def _run(agent_factory: Any) -> int:
+    try:
+        agent = agent_factory()
+    except ConfigError as error:
+        print(f"search_bot: {error}", file=sys.stderr)
+        return 2
+    try:
+        return agent.serve()
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0  # arena went away: nothing left to say
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m arena.agents.search_bot``: the hyperparameters agent."""
+    parser = _OneLineParser(prog="search_bot", description="Arena's configurable search bot.")
+    parser.add_argument("--game", required=True, choices=("shobu", "checkers"))
+    parser.add_argument("--hyperparameters", required=True, metavar="FILE", help="JSON settings file")
+    parser.add_argument("--time-limit", type=_positive, default=None, metavar="MS",
+                        help="the game's time budget when the protocol does not send it (Shobu)")
+    parser.add_argument("--max-moves", type=_positive, default=None, metavar="N",
+                        help="the match's move cap (default: the game's)")
+    parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
+    args = parser.parse_args(argv)
+    return _run(lambda: SearchAgent(
+        args.game, load_hyperparameters(args.hyperparameters, args.game),
+        time_limit_ms=args.time_limit, max_moves=args.max_moves, verbose=not args.quiet))
+
+
+def run_alphabeta_bot(game_name: str, argv: list[str], *, name: str) -> int:
+    """The command line of ``bots/<game>_alphabeta.py``: alpha-beta with default weights."""
+    parser = _OneLineParser(prog=name, description=f"Alpha-beta {game_name} bot (arena's search engine).")
+    parser.add_argument("--move-time", type=_positive, default=None, metavar="MS",
+                        help="thinking time per move (default: spread the game budget over the moves)")
+    parser.add_argument("--time-limit", type=_positive, default=None, metavar="MS",
+                        help=f"the game's time budget, for Shobu, which sends no clock (default {DEFAULT_TIME_LIMIT_MS})")
+    parser.add_argument("--max-moves", type=_positive, default=None, metavar="N",
+                        help="the match's move cap (default: the game's)")
+    parser.add_argument("--depth", type=_positive, default=64, metavar="N", help="deepest iteration (1-64)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for tie-breaks")
+    parser.add_argument("--no-table", action="store_true", help="search without a transposition table")
+    parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
+    args = parser.parse_args(argv)
+    if args.depth > 64 or (args.move_time is not None and args.move_time > 600_000):
+        parser.error("--depth is at most 64 and --move-time at most 600000")
+    hp = Hyperparameters(algorithm="alphabeta", max_depth=args.depth, move_time_ms=args.move_time,
+                         transposition_table=not args.no_table, seed=args.seed)
+    return _run(lambda: SearchAgent(game_name, hp, time_limit_ms=args.time_limit,
+                                    max_moves=args.max_moves, name=name, verbose=not args.quiet))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
