@@ -161,6 +161,29 @@ def has_jump_rel(me: int, them: int, kings: int, black: bool) -> bool:
     )
 
 
+def jumpers_rel(me: int, them: int, kings: int, black: bool) -> int:
+    """Mask of the pieces of the side to move that can capture (0 when none can)."""
+    empty = FULL ^ (me | them)
+    down = me if black else me & kings
+    up = me & kings if black else me
+    found = 0
+    if down:
+        found = (
+            (((down & DJ34) << 3 & them) << 4 & empty) >> 7
+            | (((down & DJ43) << 4 & them) << 3 & empty) >> 7
+            | (((down & DJ45) << 4 & them) << 5 & empty) >> 9
+            | (((down & DJ54) << 5 & them) << 4 & empty) >> 9
+        )
+    if up:
+        found |= (
+            (((up & UJ34) >> 3 & them) >> 4 & empty) << 7
+            | (((up & UJ43) >> 4 & them) >> 3 & empty) << 7
+            | (((up & UJ45) >> 4 & them) >> 5 & empty) << 9
+            | (((up & UJ54) >> 5 & them) >> 4 & empty) << 9
+        )
+    return found
+
+
 def count_steps_rel(me: int, them: int, kings: int, black: bool) -> int:
     """Number of non-capturing moves of the side to move (ignores the capture obligation)."""
     empty = FULL ^ (me | them)
@@ -258,23 +281,21 @@ def jumps_rel(me: int, them: int, kings: int, black: bool) -> list[tuple[tuple[i
     Ordered by starting square, then direction (up-left, up-right, down-left, down-right),
     depth first. Empty when there is no capture.
     """
+    out: list[tuple[tuple[int, ...], int]] = []
+    pieces = jumpers_rel(me, them, kings, black)
+    if not pieces:
+        return out
     empty = FULL ^ (me | them)
     man_table = BLACK_MAN_JUMPS if black else WHITE_MAN_JUMPS
     crown = BLACK_CROWN if black else WHITE_CROWN
-    out: list[tuple[tuple[int, ...], int]] = []
-    pieces = me
     while pieces:
         low = pieces & -pieces
         pieces ^= low
         index = low.bit_length() - 1
         if kings & low:
-            table, piece_crown = KING_JUMPS, 0
+            _jump_paths(index, (index,), them, empty | low, 0, KING_JUMPS, 0, out)
         else:
-            table, piece_crown = man_table, crown
-        for over, land_bit, _ in table[index]:
-            if them & over and empty & land_bit:
-                _jump_paths(index, (index,), them, empty | low, 0, table, piece_crown, out)
-                break
+            _jump_paths(index, (index,), them, empty | low, 0, man_table, crown, out)
     return out
 
 
@@ -297,13 +318,13 @@ def steps_rel(me: int, them: int, kings: int, black: bool) -> list[tuple[int, in
 
 def count_moves_rel(me: int, them: int, kings: int, black: bool) -> int:
     """Number of legal moves of the side to move (bulk count: no move is built)."""
-    if not has_jump_rel(me, them, kings, black):
+    pieces = jumpers_rel(me, them, kings, black)
+    if not pieces:
         return count_steps_rel(me, them, kings, black)
     empty = FULL ^ (me | them)
     man_table = BLACK_MAN_JUMPS if black else WHITE_MAN_JUMPS
     crown = BLACK_CROWN if black else WHITE_CROWN
     count = 0
-    pieces = me
     while pieces:
         low = pieces & -pieces
         pieces ^= low
@@ -319,8 +340,9 @@ def children_rel(me: int, them: int, kings: int, black: bool) -> list[tuple[int,
     (the caller swaps the roles for the next ply). Order is unspecified (used by perft)."""
     crown = BLACK_CROWN if black else WHITE_CROWN
     out: list[tuple[int, int, int]] = []
-    if has_jump_rel(me, them, kings, black):
-        for path, captured in jumps_rel(me, them, kings, black):
+    captures = jumps_rel(me, them, kings, black)
+    if captures:
+        for path, captured in captures:
             origin = 1 << path[0]
             target = 1 << path[-1]
             new_kings = kings & ~captured
