@@ -13,7 +13,9 @@ Input is a list of :class:`GameResult` (built from ``games.jsonl`` rows or full 
   keeps 100% and 0% scorers finite and the fit unique. Solved by Newton's method with step halving
   (the log-likelihood is strictly concave). Elo = ``400/ln(10) * r``, centred so the agents' mean is 0.
 - :func:`bootstrap_intervals`: 95% intervals by resampling colour-swapped game pairs with replacement
-  and refitting (percentile method).
+  and refitting (percentile method); :func:`normal_intervals`: Elo ± 1.96 standard errors from the
+  observed information. Standings report the union of the two, because the bootstrap sees no
+  uncertainty when all resamples are alike (a single pair, a 100% score).
 - :func:`likelihood_of_superiority`: ``0.5 * (1 + erf((w - l) / sqrt(2 (w + l))))`` over the
   decisive games of a couple, as engine-testing tools report it.
 - :func:`crosstable`, :func:`termination_counts`, and :func:`compute_standings` that puts them all into
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -169,30 +172,7 @@ def _fit_cells(
     theta = list(start) if start is not None else [0.0] * dim
     current = _objective(theta, cells, n, colour, prior)
     for iteration in range(1, max_iterations + 1):
-        grad = [0.0] * dim
-        hess = [[0.0] * dim for _ in range(dim)]  # the negated Hessian (positive definite)
-        h = theta[n] if colour else 0.0
-        for (b, w), (games, points) in cells.items():
-            p = _sigmoid(theta[b] - theta[w] + h)
-            g = points - games * p
-            c = games * p * (1.0 - p)
-            grad[b] += g
-            grad[w] -= g
-            hess[b][b] += c
-            hess[w][w] += c
-            hess[b][w] -= c
-            hess[w][b] -= c
-            if colour:
-                grad[n] += g
-                hess[n][n] += c
-                hess[n][b] += c
-                hess[b][n] += c
-                hess[n][w] -= c
-                hess[w][n] -= c
-        for i in range(dim):
-            p = _sigmoid(theta[i])
-            grad[i] += prior * (0.5 - p)
-            hess[i][i] += prior * p * (1.0 - p)
+        grad, hess = _derivatives(theta, cells, n, colour, prior)
         step = _solve(hess, grad)
         scale = 1.0
         while True:
@@ -207,6 +187,38 @@ def _fit_cells(
         if max(abs(scale * s) for s in step) < tolerance:
             return theta, iteration
     return theta, max_iterations
+
+
+def _derivatives(
+    theta: list[float], cells: Cells, n: int, colour: bool, prior: float
+) -> tuple[list[float], list[list[float]]]:
+    """The gradient of the log-posterior and its *negated* Hessian (positive definite)."""
+    dim = n + (1 if colour else 0)
+    grad = [0.0] * dim
+    hess = [[0.0] * dim for _ in range(dim)]
+    h = theta[n] if colour else 0.0
+    for (b, w), (games, points) in cells.items():
+        p = _sigmoid(theta[b] - theta[w] + h)
+        g = points - games * p
+        c = games * p * (1.0 - p)
+        grad[b] += g
+        grad[w] -= g
+        hess[b][b] += c
+        hess[w][w] += c
+        hess[b][w] -= c
+        hess[w][b] -= c
+        if colour:
+            grad[n] += g
+            hess[n][n] += c
+            hess[n][b] += c
+            hess[b][n] += c
+            hess[n][w] -= c
+            hess[w][n] -= c
+    for i in range(dim):
+        p = _sigmoid(theta[i])
+        grad[i] += prior * (0.5 - p)
+        hess[i][i] += prior * p * (1.0 - p)
+    return grad, hess
 
 
 def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
@@ -284,6 +296,31 @@ def bootstrap_intervals(
     return {a: (_quantile(v, tail), _quantile(v, 1.0 - tail)) for a, v in draws.items()}
 
 
+def normal_intervals(
+    results: Sequence[GameResult], agents: Sequence[str] | None = None, *, level: float = 0.95,
+    colour_advantage: bool = True, prior_draws: float = 2.0,
+) -> dict[str, tuple[float, float]]:
+    """Elo ± z·SE of each agent, the standard error from the inverse observed information at the
+    fit (prior included) of the agent's rating minus the mean rating."""
+    names = _agents_of(results, agents)
+    n = len(names)
+    if n == 0:
+        return {}
+    number = {a: i for i, a in enumerate(names)}
+    cells = _cells(results, number)
+    theta, _ = _fit_cells(cells, n, colour_advantage, prior_draws)
+    _, information = _derivatives(theta, cells, n, colour_advantage, prior_draws)
+    z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
+    centred = _centred(theta, names)
+    out = {}
+    for i, a in enumerate(names):
+        contrast = [(1.0 if j == i else 0.0) - 1.0 / n for j in range(n)] + [0.0] * (len(theta) - n)
+        variance = sum(c * x for c, x in zip(contrast, _solve(information, contrast)))
+        half = z * ELO_PER_NAT * math.sqrt(max(variance, 0.0))
+        out[a] = (centred[a] - half, centred[a] + half)
+    return out
+
+
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     pos = q * (len(ordered) - 1)
@@ -357,8 +394,12 @@ def compute_standings(
     """Everything ``standings.json`` holds; ``standings`` is sorted best first."""
     names = _agents_of(results, agents)
     fit = bradley_terry(results, names, colour_advantage=colour_advantage, prior_draws=prior_draws)
-    intervals = bootstrap_intervals(results, names, samples=bootstrap_samples, seed=seed,
-                                    colour_advantage=colour_advantage, prior_draws=prior_draws)
+    boot = bootstrap_intervals(results, names, samples=bootstrap_samples, seed=seed,
+                               colour_advantage=colour_advantage, prior_draws=prior_draws)
+    normal = normal_intervals(results, names, colour_advantage=colour_advantage, prior_draws=prior_draws)
+    # The bootstrap is blind when every resample is alike (one pair, a 100% score): never report an
+    # interval narrower than the normal approximation from the fit's curvature.
+    intervals = {a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in names}
     seed_elo = online_elo(results, names)
     counts = wdl(results, names)
     rows = []
@@ -386,7 +427,8 @@ def compute_standings(
             "elo_centre": "mean of the agents = 0",
             "first_move_advantage": colour_advantage,
             "prior_draws": prior_draws,
-            "interval": f"95% percentile bootstrap over colour-swapped pairs, {bootstrap_samples} samples",
+            "interval": (f"95%: percentile bootstrap over colour-swapped pairs ({bootstrap_samples} samples), "
+                         "widened where needed to the normal approximation from the fit's curvature"),
         },
         "first_move_elo": None if fit.first_move_elo is None else round(fit.first_move_elo, 1),
         "standings": rows,

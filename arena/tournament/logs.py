@@ -142,6 +142,9 @@ class TournamentLog:
         """Create the folder, cut off a broken last line of ``games.jsonl``, write ``config.json``."""
         for sub in (self.folder, self.folder / "games", self.stderr_dir):
             sub.mkdir(parents=True, exist_ok=True)
+        for sub in (self.folder, self.folder / "games"):
+            for stale in sub.glob(".*.tmp"):  # an atomic write cut short by a kill
+                stale.unlink(missing_ok=True)
         if self._good_bytes is not None:
             with open(self.folder / GAMES_FILE, "r+b") as handle:
                 handle.truncate(self._good_bytes)

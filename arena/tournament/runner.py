@@ -132,7 +132,8 @@ class RunSummary:
 
 
 def check_agent_kinds(config: TournamentConfig) -> None:
-    """ConfigError when an agent's kind needs a part of arena this build does not have yet."""
+    """ConfigError when an agent's kind needs a part of arena this build does not have yet, or when a
+    hyperparameters file is wrong (checked once here rather than failing every game)."""
     for number, agent in enumerate(config.agents):
         module = _KIND_MODULES.get(agent.type)
         if module is not None and importlib.util.find_spec(module) is None:
@@ -140,6 +141,15 @@ def check_agent_kinds(config: TournamentConfig) -> None:
                 f"agents[{number}].type: {agent.type!r} agents are not available in this build of "
                 f"arena yet ({module} is missing); use an executable agent for {agent.id!r} for now"
             )
+        if agent.type == "hyperparameters" and agent.path is not None:
+            try:
+                from arena.agents.hyperparameters import load_hyperparameters
+            except ImportError:
+                continue  # the search bot checks its own file when it starts
+            try:
+                load_hyperparameters(agent.path, config.game)
+            except ConfigError as exc:
+                raise ConfigError(f"agents[{number}].path: {exc}") from None
 
 
 def effective_concurrency(config: TournamentConfig, requested: int | None) -> int:

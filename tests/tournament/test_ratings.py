@@ -15,6 +15,7 @@ from arena.ratings import (
     compute_standings,
     crosstable,
     likelihood_of_superiority,
+    normal_intervals,
     online_elo,
     result_from_row,
     termination_counts,
@@ -180,3 +181,22 @@ def test_result_from_rows_and_records() -> None:
     assert result_from_row(record) == GameResult(4, "q", "p", 0.5, "max_moves", None)
     with pytest.raises(ValueError):
         result_from_row({"index": 1, "black": "x", "white": "y", "winner": "RED"})
+
+
+def test_normal_intervals_by_hand_for_two_players() -> None:
+    # Two players, no colour term, no prior: Var(r_a - r_b) = 1 / (n p (1 - p)), and the centred
+    # rating r_a - mean = (r_a - r_b) / 2 has a quarter of that variance.
+    spec = [("a", "b", 1.0)] * 6 + [("b", "a", 1.0)] * 2 + [("a", "b", 0.0)] * 2
+    fit = bradley_terry(games(spec), colour_advantage=False, prior_draws=1e-9)
+    low, high = normal_intervals(games(spec), colour_advantage=False, prior_draws=1e-9)["a"]
+    se = ELO_PER_NAT * math.sqrt(1 / (10 * 0.6 * 0.4)) / 2
+    assert (high - low) / 2 == pytest.approx(1.959964 * se, rel=1e-4)
+    assert (low + high) / 2 == pytest.approx(fit.elo["a"], abs=1e-6)
+
+
+def test_standings_intervals_are_never_degenerate() -> None:
+    # one colour-swapped pair, both won by a: every bootstrap resample is identical
+    out = compute_standings(games([("a", "b", 1.0), ("b", "a", 0.0)]), bootstrap_samples=50)
+    for row in out["standings"]:
+        assert row["elo_high"] - row["elo_low"] > 100
+        assert row["elo_low"] < row["elo"] < row["elo_high"]

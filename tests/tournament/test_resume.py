@@ -1,0 +1,74 @@
+"""kill -9 of arena in the middle of a tournament, then resume: nothing lost, nothing doubled."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.tournament.config import load_config
+from arena.tournament.schedule import round_robin
+
+from conftest import REPO, read_jsonl, shobu_config
+
+
+def start_arena(config: Path, logs: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena", "run", str(config), "--logs", str(logs), "--concurrency", "2"],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_for_lines(games: Path, count: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if games.exists() and games.read_bytes().count(b"\n") >= count:
+            return
+        assert proc.poll() is None, "arena ended before it could be killed"
+        time.sleep(0.01)
+    raise AssertionError(f"fewer than {count} games after {timeout} s")
+
+
+def signature(folder: Path) -> list[tuple[int, str, str]]:
+    return sorted((r["index"], r["black"], r["white"]) for r in read_jsonl(folder / "games.jsonl"))
+
+
+@pytest.mark.slow
+def test_sigkill_twice_then_resume_equals_an_uninterrupted_run(tmp_path: Path, bot_file: Path) -> None:
+    config = shobu_config(tmp_path, bot_file, id="crash", agents=4, gamesPerPair=2)  # 12 games
+    logs = tmp_path / "logs"
+    folder = logs / "crash"
+    for stop_at in (3, 7):
+        proc = start_arena(config, logs)
+        wait_for_lines(folder / "games.jsonl", stop_at, proc)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL
+        done = read_jsonl(folder / "games.jsonl")  # readable: every complete line is valid
+        assert len(done) < 12
+    finish = start_arena(config, logs)
+    _, err = finish.communicate(timeout=60)
+    assert finish.returncode == 0, err.decode()
+
+    reference_logs = tmp_path / "reference"
+    reference = start_arena(config, reference_logs)
+    _, err = reference.communicate(timeout=60)
+    assert reference.returncode == 0, err.decode()
+
+    resumed = signature(folder)
+    assert len(resumed) == len({index for index, _, _ in resumed}) == 12  # none doubled
+    assert resumed == signature(reference_logs / "crash")
+    planned = round_robin([f"b{i}" for i in range(4)], 2, load_config(config).seed)
+    assert resumed == [(g.index, g.black, g.white) for g in planned]
+    for row in read_jsonl(folder / "games.jsonl"):
+        record = json.loads((folder / row["record"]).read_text())
+        assert record["game_index"] == row["index"] and record["winner"] == row["winner"]
+    stats = [json.loads((folder / f"b{i}.json").read_text()) for i in range(4)]
+    assert sum(s["games"] for s in stats) == 24  # no game counted twice in the seed's files
+    assert not list(folder.rglob("*.tmp"))  # a write cut short by the kill is cleaned up on resume
+    assert not os.path.exists(folder / "games" / "00012.json")

@@ -1,0 +1,206 @@
+"""`arena run` and `arena standings` through the command line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arena.cli import cli
+
+from conftest import REPO, bot_command, read_jsonl, shobu_config
+
+# The checkers seed's example, word for word, but with an executable in place of the search bot.
+SEED_FORMAT = """{
+  "id": "test",
+  "agents": [
+    {"type": "executable", "id": "bot1", "path": "python3 bots/checkers_random.py"},
+    {"type": "executable", "id": "bot2", "path": "python3 bots/checkers_random.py"}
+  ],
+  "tournamentType": "roundRobin",
+  "visualize": false,
+  "timeLimit": 100000,
+  "maxMoves": 100
+}
+"""
+
+
+def invoke(args: list[str]) -> Result:
+    return CliRunner().invoke(cli, args, catch_exceptions=False)
+
+
+@pytest.fixture
+def seed_folder(tmp_path: Path) -> Path:
+    (tmp_path / "bots").mkdir()
+    shutil.copy(REPO / "bots" / "checkers_random.py", tmp_path / "bots" / "checkers_random.py")
+    (tmp_path / "tournament.json").write_text(SEED_FORMAT)
+    return tmp_path
+
+
+def test_a_seed_format_config_runs_unchanged(seed_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(seed_folder)
+    result = invoke(["run", "tournament.json", "--concurrency", "2"])
+    assert result.exit_code == 0, result.output
+    folder = seed_folder / "tournament_logs" / "test"  # the default place, under the current folder
+    assert len(read_jsonl(folder / "games.jsonl")) == 2
+    for agent in ("bot1", "bot2"):
+        stats = json.loads((folder / f"{agent}.json").read_text())
+        assert {"games", "wins", "draws", "losses", "rating"} <= set(stats) and stats["games"] == 2
+    assert "Standings after 2 games" in result.stderr and "Crosstable" in result.stderr
+    assert "[2/2] game" in result.stderr  # plain lines: not a terminal
+
+
+def test_the_seed_example_with_its_search_bot(seed_folder: Path) -> None:
+    (seed_folder / "hyp.json").write_text("{}")
+    obj = json.loads(SEED_FORMAT)
+    obj["agents"][0] = {"type": "hyperparameters", "id": "hyp1", "path": "hyp.json"}
+    (seed_folder / "seed.json").write_text(json.dumps(obj))
+    if importlib.util.find_spec("arena.agents.search_bot") is None:
+        result = invoke(["run", str(seed_folder / "seed.json"), "--logs", str(seed_folder / "logs")])
+        assert result.exit_code == 2
+        assert result.stderr.strip() == (
+            "arena: error: agents[0].type: 'hyperparameters' agents are not available in this build of "
+            "arena yet (arena.agents.search_bot is missing); use an executable agent for 'hyp1' for now")
+    else:
+        from arena.tournament.config import load_config
+        from arena.tournament.runner import RunOptions, Tournament
+
+        Tournament(load_config(seed_folder / "seed.json"), RunOptions(logs_root=seed_folder / "logs")).prepare()
+
+
+@pytest.mark.parametrize(
+    ("obj", "start"),
+    [
+        ({"id": "x", "agents": [], "colour": 1}, "arena: error: colour: unknown key"),
+        ({"id": "x", "agents": []}, "arena: error: agents: a tournament needs at least two agents, got 0"),
+        ({"id": "../x", "agents": []}, "arena: error: id: '../x' is not a safe folder name"),
+    ],
+)
+def test_config_mistakes_are_one_line_and_exit_2(tmp_path: Path, obj: dict, start: str) -> None:
+    (tmp_path / "c.json").write_text(json.dumps(obj))
+    result = invoke(["run", str(tmp_path / "c.json"), "--logs", str(tmp_path / "logs")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(start) and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output and result.stdout == ""
+
+
+def test_json_summary_and_standings_from_the_logs(tmp_path: Path, bot_file: Path) -> None:
+    config = shobu_config(tmp_path, bot_file, id="js", agents=3)
+    logs = tmp_path / "logs"
+    result = invoke(["run", str(config), "--logs", str(logs), "--json", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["games_finished"] == summary["games_total"] == 6 and summary["complete"]
+    assert [row["rank"] for row in summary["standings"]] == [1, 2, 3]
+    assert set(summary["agents"]) == {"b0", "b1", "b2"}
+    standings_file = json.loads((logs / "js" / "standings.json").read_text())
+    recomputed = invoke(["standings", str(logs / "js"), "--json"])
+    assert recomputed.exit_code == 0
+    again = json.loads(recomputed.stdout)
+    assert again.pop("agents") == summary["agents"]
+    assert again == standings_file
+    table = invoke(["standings", str(logs / "js")])
+    assert "Standings after 6 games" in table.stdout and "How games ended: max_moves 6" in table.stdout
+    # rerunning a finished tournament plays nothing and says so
+    rerun = invoke(["run", str(config), "--logs", str(logs), "--json"])
+    assert rerun.exit_code == 0 and json.loads(rerun.stdout)["games_played_now"] == 0
+
+
+def test_standings_of_a_folder_that_is_not_a_log(tmp_path: Path) -> None:
+    result = invoke(["standings", str(tmp_path)])
+    assert result.exit_code == 2 and "no games.jsonl or config.json here" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_different_config_under_the_same_id_exits_2(tmp_path: Path, bot_file: Path) -> None:
+    logs = tmp_path / "logs"
+    assert invoke(["run", str(shobu_config(tmp_path, bot_file, id="d", agents=2)), "--logs", str(logs)]).exit_code == 0
+    other = shobu_config(tmp_path, bot_file, id="d", agents=2, name="o.json", maxMoves=4)
+    result = invoke(["run", str(other), "--logs", str(logs)])
+    assert result.exit_code == 2
+    assert "already holds a different tournament with id 'd' (maxMoves was 8, now 4)" in result.stderr
+
+
+def alive(marker: str) -> list[int]:
+    """Pids of live (not zombie) processes whose command line contains ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def slow_config(tmp_path: Path, bot_file: Path, sleep_ms: int) -> Path:
+    obj = {"id": "slow", "game": "shobu", "timeLimit": 60000, "maxMoves": 6,
+           "agents": [{"id": f"s{i}", "path": bot_command(bot_file, "--sleep-ms", str(sleep_ms))}
+                      for i in range(3)]}
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(obj))
+    return path
+
+
+def start(config: Path, logs: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "arena", "run", str(config), "--logs", str(logs), "-j", "2"],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def wait_for(path: Path, lines: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.read_bytes().count(b"\n") >= lines):
+        assert time.monotonic() < deadline, f"{path} never reached {lines} lines"
+        time.sleep(0.02)
+
+
+@pytest.mark.slow
+def test_ctrl_c_flushes_prints_standings_and_exits_130(tmp_path: Path, bot_file: Path) -> None:
+    logs = tmp_path / "logs"
+    proc = start(slow_config(tmp_path, bot_file, 40), logs)
+    wait_for(logs / "slow" / "games.jsonl", 1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "interrupted: cancelling running games" in text and "Standings after" in text
+    assert "run the same command again to resume" in text and "Traceback" not in text
+    rows = read_jsonl(logs / "slow" / "games.jsonl")
+    assert 1 <= len(rows) < 6
+    stats = [json.loads((logs / "slow" / f"s{i}.json").read_text()) for i in range(3)]
+    assert sum(s["games"] for s in stats) == 2 * len(rows)  # cancelled games are not counted
+    assert json.loads((logs / "slow" / "standings.json").read_text())["games"] == len(rows)
+    assert alive(str(bot_file)) == []
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_stops_at_once(tmp_path: Path, bot_file: Path) -> None:
+    logs = tmp_path / "logs"
+    proc = start(slow_config(tmp_path, bot_file, 3000), logs)
+    deadline = time.monotonic() + 20
+    while len(alive(str(bot_file))) < 2:  # games are under way
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    began = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=10)
+    assert proc.returncode == 130
+    assert time.monotonic() - began < 2.0
+    time.sleep(0.2)
+    assert alive(str(bot_file)) == []
+    assert os.path.isdir(logs / "slow")
