@@ -28,7 +28,7 @@ even else 0)``): ``11-15`` is a step, ``22x15x8`` a capture listing every landin
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, Callable, ClassVar, NamedTuple
 
 from arena.games.base import (
     Color,
@@ -42,7 +42,6 @@ from arena.games.base import (
 from arena.games.checkers_board import (
     BLACK_CROWN,
     COORDS,
-    FULL,
     INDEX_OF,
     WHITE_CROWN,
     count_moves_rel,
@@ -228,10 +227,11 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
         down-right, depth first) if there are any, else steps in the same order."""
         me, them, kings, black = relative_masks(state)
         coords = COORDS
-        if has_jump_rel(me, them, kings, black):
+        captures = jumps_rel(me, them, kings, black)
+        if captures:
             return [
                 CheckersMove(tuple([coords[i] for i in path]), 1 << path[0], 1 << path[-1], captured)
-                for path, captured in jumps_rel(me, them, kings, black)
+                for path, captured in captures
             ]
         return [
             CheckersMove((coords[a], coords[b]), 1 << a, 1 << b, 0)
@@ -460,7 +460,7 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
             raise StateError(f"unexpected key(s) in state: {', '.join(map(repr, extra))}")
         black, white, kings = _parse_board(obj["board"])
         turn = obj["turn"]
-        if turn not in ("BLACK", "WHITE") or not isinstance(turn, str):
+        if not isinstance(turn, str) or turn not in ("BLACK", "WHITE"):
             raise StateError(f'turn must be "BLACK" or "WHITE", got {turn!r:.40}')
         turn_number = obj["turnNumber"]
         if type(turn_number) is not int or turn_number < 0:
@@ -476,7 +476,7 @@ def _is_subsequence(short: tuple[tuple[int, int], ...], full: tuple[tuple[int, i
     return all(square in remaining for square in short[1:-1])
 
 
-def _legal_hint(legal: list[CheckersMove], describe: Any) -> str:
+def _legal_hint(legal: list[CheckersMove], describe: Callable[[CheckersMove], str]) -> str:
     if not legal:
         return " (there is no legal move)"
     shown = ", ".join(describe(m) for m in legal[:8])

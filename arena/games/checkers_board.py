@@ -11,6 +11,13 @@ pieces and the kings of both colours. Black men move down (towards index 31), wh
 Functions named ``*_rel`` take the position relative to the side to move: ``me`` (its pieces),
 ``them`` (the opponent's), ``kings`` (both colours) and ``black`` (True when the mover is black).
 
+Public helpers (the search bot uses them directly): :func:`jumps_rel` and :func:`steps_rel` list
+moves as square indices, :func:`count_moves_rel` counts them without building them,
+:func:`jumpers_rel` / :func:`has_jump_rel` / :func:`has_step_rel` answer "must it capture?" and
+"can it move?", :func:`children_rel` and :func:`perft_rel` walk the move tree. Tables:
+``COORDS`` (index -> (col, row)), ``INDEX_OF`` (the inverse, dark squares only), crowning rows
+``BLACK_CROWN`` / ``WHITE_CROWN``, per-square step and jump tables.
+
 Why shifts work. Moving one row down from index ``i`` adds 4 for one of the two diagonals and 3 or
 5 (depending on the row's parity) for the other; a jump adds 7 or 9. Each such (direction, row
 parity) group is a single shift over a mask of the squares where it stays on the board, so all
