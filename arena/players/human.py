@@ -269,12 +269,11 @@ def help_text(game: Game[Any, Any], color: Color) -> Text:
 
 def format_clock(ms: float) -> str:
     """``m:ss.s`` (``h:mm:ss`` from an hour on) for a clock of ``ms`` milliseconds; never negative."""
-    seconds = max(ms, 0.0) / 1000.0
-    if seconds >= 3600:
-        whole = int(seconds)
+    tenths = int(max(ms, 0.0) // 100)  # rounded down: never show time the player does not have
+    if tenths >= 36_000:
+        whole = tenths // 10
         return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
-    minutes, rest = divmod(seconds, 60.0)
-    return f"{int(minutes)}:{rest:04.1f}"
+    return f"{tenths // 600}:{tenths % 600 // 10:02d}.{tenths % 10}"
 
 
 # --- the player -------------------------------------------------------------------------------
@@ -324,7 +323,11 @@ class HumanPlayer(Player):
     async def aclose(self) -> None:
         """Nothing to release: the stdin reader is shared and outlives a game."""
 
-    async def request_move(self, state: Any, clock: ClockView) -> MoveReply:
+    # request_move stops waiting for the human at ``clock.allowance_s`` after showing the board.
+    enforces_allowance = True
+
+    async def request_move(self, state: Any, clock: ClockView, *,
+                           state_json: dict[str, Any] | None = None) -> MoveReply:
         previous, last_move = self._opponent_move(state)
         self._show_position(state, clock, previous, last_move)
         sent_at = trio.current_time()
@@ -451,7 +454,7 @@ class HumanPlayer(Player):
             try:
                 move = parse_human_move(game, state, text)
             except MoveSyntaxError as exc:
-                self._explain("Cannot read that", str(exc))
+                self._explain(None, str(exc))
                 continue
             except IllegalMoveError as exc:
                 self._explain("Not legal", str(exc))
@@ -478,10 +481,15 @@ class HumanPlayer(Player):
             moves = chosen
         self.console.print(moves_listing(self.game, moves))
 
-    def _explain(self, what: str, reason: str) -> None:
-        self.console.print(
-            Text.assemble((f"✗ {what}: ", "bold red"), reason, (" — type ? for the legal moves.", "dim"))
-        )
+    def _explain(self, what: str | None, reason: str) -> None:
+        """One line (wrapped by the console) saying what was wrong with an entry."""
+        line = Text("✗ ", style="bold red")
+        if what:
+            line.append(f"{what}: ", style="bold red")
+        line.append(reason)
+        if what is None:
+            line.append(" (? lists the legal moves, help explains the notation)", style="dim")
+        self.console.print(line)
 
     async def _confirm_resign(self) -> bool:
         self.console.print(Text("Resign this game? Type y to confirm: ", style="bold yellow"), end="")

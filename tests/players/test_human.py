@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from typing import Any
 
 import pytest
@@ -61,7 +62,7 @@ async def test_checkers_legal_move_is_returned_in_wire_form() -> None:
     assert reply.received_at >= reply.sent_at
     # The board with its PDN numbers, the clock and the prompt were shown.
     assert "○32" in out and "squares 29-32" in out
-    assert "BLACK ● 1:30.0 > 11-15" in out
+    assert re.search(r"BLACK ● 1:(30\.0|29\.\d) > 11-15", out), out
     assert "You played 11-15" in out
 
 
@@ -80,7 +81,7 @@ async def test_question_mark_with_a_square_lists_that_piece_only() -> None:
 
 async def test_garbage_is_explained_then_a_legal_move_succeeds() -> None:
     reply, out = await ask("checkers", "hello\n\n11-15\n")
-    assert "✗ Cannot read that: 'hello' is not a move" in out
+    assert "✗ 'hello' is not a move" in out and "(? lists the" in out
     assert reply.fault is None and reply.wire == checkers_wire("11-15")
     assert reply.raw == b"11-15"
 
@@ -154,7 +155,7 @@ async def test_shobu_swapped_stones_get_a_hint() -> None:
 
 async def test_shobu_wrong_entries() -> None:
     _, out = await ask("shobu", "07 43 Q\n07 03 N\n07 43 N\n")
-    assert "✗ Cannot read that" in out and "e.g. '07 43 N'" in out
+    assert "✗ cannot read \"07 43 Q\" as a Shobu turn" in out and "e.g. '07 43 N'" in out
     # 07 and 03 are on the two left boards: the same colour, which the rules forbid.
     assert "✗ Not legal" in out
     assert out.count("✗") == 2
