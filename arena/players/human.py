@@ -101,8 +101,10 @@ class ThreadedLines:
     def _read_one(self) -> None:
         try:
             line = self._read_line()
-        except (OSError, ValueError):
-            line = ""  # a terminal gone (EIO) or a closed file: the same as end of input
+        except Exception:
+            # A terminal gone (EIO), a closed file, or any other failure to read: the same as end
+            # of input. Letting it escape would kill this thread and leave readline() waiting.
+            line = ""
         with self._lock:
             self._reading = False
             if line:
@@ -469,6 +471,8 @@ class HumanPlayer(Player):
         line = await self.lines.readline()
         if self.echo:
             self.console.print(Text("" if line is None else line))
+        elif line is None:
+            self.console.print()  # Ctrl-D at a terminal leaves the cursor after the prompt
         return line
 
     def _list_moves(self, state: Any, piece: str) -> None:

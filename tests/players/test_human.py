@@ -290,3 +290,11 @@ async def test_resignation_through_play_game() -> None:
     assert record["termination"] == "crash"
     assert record["winner"] == "WHITE"
     assert "resigned at the terminal" in record["reason"]
+
+
+def test_a_failing_reader_counts_as_end_of_input() -> None:
+    def broken() -> str:
+        raise OSError(5, "Input/output error")
+
+    lines = ThreadedLines(broken)
+    assert trio.run(lines.readline) is None
