@@ -6,7 +6,8 @@ are the top two, Black's the bottom two; board colours go by column (Q0/Q2 left,
 
 State: :class:`ShobuState`, an immutable value holding packed bitboards (see
 :mod:`arena.games.shobu_core`), the colour to move and the turn counter; ``state.board`` gives the
-64-character string. JSON form: ``{"board": "<64 chars>", "turn": "BLACK"|"WHITE", "turnNumber": n}``.
+64-character string. JSON form:
+``{"board": "<64 chars>", "turn": "BLACK"|"WHITE", "turnNumber": n}``.
 
 Move: :class:`ShobuMove` ``(passive_origin, aggressive_origin, heading)`` in absolute (x, y)
 coordinates. ``aggressive_heading`` is only set (by :meth:`ShobuGame.parse_move`) when a bot sent a
@@ -93,6 +94,9 @@ _XY = core.XY_OF_PACKED
 _PACKED = core.PACKED_OF_XY
 _HEADING_INDEX = core.HEADING_INDEX
 _HEADINGS = core.HEADINGS
+# Legal moves are shared immutable objects, made once: index packed passive << 10 | packed
+# aggressive << 4 | heading. Saves an allocation per move in legal_moves, which search calls a lot.
+_INTERNED_MOVES: list[ShobuMove | None] = [None] * (1 << 16)
 
 
 def _fmt(pair: Any) -> str:
@@ -225,9 +229,8 @@ def board_from_picture(picture: str) -> str:
             continue
         rows.append(row)
     if len(rows) != 8 or any(len(row) != 8 for row in rows):
-        raise StateError(
-            f"a board picture needs 8 rows of 8 squares, got rows of lengths {[len(r) for r in rows]}"
-        )
+        lengths = [len(row) for row in rows]
+        raise StateError(f"a board picture needs 8 rows of 8 squares, got row lengths {lengths}")
     board = "".join(rows)
     _check_board(board)
     return board
@@ -284,10 +287,23 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         """Every legal turn, ordered by passive board (left home board first), heading (N, NE, ...
         NW, then the two-step ones), passive origin, aggressive board, aggressive origin."""
         if state.turn is _BLACK:
-            triples = core.turns(state.black, state.white, True)
+            groups = core.turn_groups(state.black, state.white, True)
         else:
-            triples = core.turns(state.white, state.black, False)
-        return [_new_move(ShobuMove, (_XY[p], _XY[a], _HEADINGS[h], None)) for p, a, h in triples]
+            groups = core.turn_groups(state.white, state.black, False)
+        moves: list[ShobuMove] = []
+        append = moves.append
+        interned = _INTERNED_MOVES
+        for h, passives, aggressors in groups:
+            for p in passives:
+                base = p << 10 | h
+                for a in aggressors:
+                    i = base | a << 4
+                    move = interned[i]
+                    if move is None:
+                        move = _new_move(ShobuMove, (_XY[p], _XY[a], _HEADINGS[h], None))
+                        interned[i] = move
+                    append(move)
+        return moves
 
     def apply(self, state: ShobuState, move: ShobuMove) -> ShobuState:
         """The next state after the legal ``move`` (unchecked: validate first if unsure)."""

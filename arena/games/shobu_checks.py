@@ -21,10 +21,9 @@ def _fmt(pair: tuple[int, int]) -> str:
 
 
 def _is_int_pair(value: Any) -> bool:
+    # type() rather than isinstance(): bools (and other int subclasses) are not coordinates.
     return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
     )
 
 
@@ -63,7 +62,8 @@ def stones_outcome(state: ShobuState) -> Outcome | None:
         winner,
         "both colours have a board without stones "
         f"(BLACK: {core.QUADRANT_NAMES[lacking[Color.BLACK]]}, "
-        f"WHITE: {core.QUADRANT_NAMES[lacking[Color.WHITE]]}); {winner.value}, who moved last, wins",
+        f"WHITE: {core.QUADRANT_NAMES[lacking[Color.WHITE]]}); "
+        f"{winner.value}, who moved last, wins",
     )
 
 

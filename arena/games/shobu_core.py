@@ -14,7 +14,8 @@ NW (N is y-1, up the board; E is x+1), 8..15 the same directions two steps.
 
 The analysis of one local board, from the point of view of the player whose stones are ``own``
 (:func:`analyse`), lists for every heading the stones that can make a passive move and the stones
-that can make an aggressive move. It is cached: a search meets the same local boards again and again.
+that can make an aggressive move. It is cached: a search meets the same local boards again and
+again.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ BIT_OF_BOARD_INDEX: tuple[int, ...] = tuple(
 
 def _build_move_tables() -> tuple[list[int], list[int], list[int]]:
     """Per (packed origin, heading), index ``16*origin + heading``: origin|landing bits (0 when
-    the move leaves its sub-board), the bits of the squares passed over and landed on, and the bit of
-    the square beyond the landing square (0 when that square is off the sub-board)."""
+    the move leaves its sub-board), the bits of the squares passed over and landed on, and the bit
+    of the square beyond the landing square (0 when that square is off the sub-board)."""
     from_to = [0] * (64 * 16)
     path = [0] * (64 * 16)
     beyond = [0] * (64 * 16)
@@ -100,11 +101,20 @@ def _local_valid_mask(dx: int, dy: int, steps: int) -> int:
     return mask
 
 
-# Per heading: steps, local bit step, and the masks of origins 1, 2 and 3 steps from the edge.
+def _shifts(step: int) -> tuple[int, int]:
+    """Right and left shift amounts (one is 0) so that ``mask >> right << left`` puts at bit ``o``
+    what ``mask`` holds at bit ``o + step``: branch-free "look ``step`` squares ahead"."""
+    return (step, 0) if step > 0 else (0, -step)
+
+
+# Per heading: steps, shifts that look 1, 2 and 3 squares ahead, and the masks of the local
+# origins from which 1, 2 and 3 squares ahead are still on the 4x4 board.
 _GEOMETRY = tuple(
     (
         HEADING_STEPS[h],
-        HEADING_DIRECTION[h][0] + 4 * HEADING_DIRECTION[h][1],
+        *_shifts(HEADING_DIRECTION[h][0] + 4 * HEADING_DIRECTION[h][1]),
+        *_shifts(2 * (HEADING_DIRECTION[h][0] + 4 * HEADING_DIRECTION[h][1])),
+        *_shifts(3 * (HEADING_DIRECTION[h][0] + 4 * HEADING_DIRECTION[h][1])),
         _local_valid_mask(*HEADING_DIRECTION[h], 1),
         _local_valid_mask(*HEADING_DIRECTION[h], 2),
         _local_valid_mask(*HEADING_DIRECTION[h], 3),
@@ -112,21 +122,16 @@ _GEOMETRY = tuple(
     for h in range(16)
 )
 
-_BITS_CACHE: dict[int, tuple[int, ...]] = {0: ()}
+# _BITS[mask]: the set bit indices of a 16-bit mask, ascending; filled on first use and shared.
+_BITS: list[tuple[int, ...] | None] = [None] * (1 << 16)
+_BITS[0] = ()
 
 
 def _bits(mask: int) -> tuple[int, ...]:
-    """The set bit indices of ``mask``, ascending; tuples are shared between equal masks."""
-    found = _BITS_CACHE.get(mask)
+    found = _BITS[mask]
     if found is None:
-        found = tuple(i for i in range(16) if mask >> i & 1)
-        _BITS_CACHE[mask] = found
+        found = _BITS[mask] = tuple(i for i in range(16) if mask >> i & 1)
     return found
-
-
-def _back(mask: int, shift: int) -> int:
-    """``mask`` moved so that bit ``o`` tells about square ``o + shift`` (callers mask the result)."""
-    return mask >> shift if shift > 0 else mask << -shift
 
 
 Analysis = tuple[
@@ -136,24 +141,27 @@ Analysis = tuple[
 
 def _analyse(own: int, opp: int) -> Analysis:
     occupied = own | opp
+    bits = _BITS
     passive: list[tuple[int, ...]] = []
     aggressive: list[tuple[int, ...]] = []
-    for steps, step, valid1, valid2, valid3 in _GEOMETRY:
-        occ1 = _back(occupied, step)
+    for steps, r1, l1, r2, l2, r3, l3, valid1, valid2, valid3 in _GEOMETRY:
+        occ1 = occupied >> r1 << l1
         if steps == 1:
             passive_mask = own & valid1 & ~occ1
             # Landing on an own stone is never allowed; landing on an opposing stone pushes it one
             # square on, which must be off the board or empty.
-            blocked_push = _back(opp, step) & valid2 & _back(occupied, 2 * step)
-            aggressive_mask = own & valid1 & ~_back(own, step) & ~blocked_push
+            blocked_push = opp >> r1 << l1 & valid2 & occupied >> r2 << l2
+            aggressive_mask = own & valid1 & ~(own >> r1 << l1) & ~blocked_push
         else:
-            occ2 = _back(occupied, 2 * step)
+            occ2 = occupied >> r2 << l2
             passive_mask = own & valid2 & ~(occ1 | occ2)
-            own_in_path = _back(own, step) | _back(own, 2 * step)
-            blocked_push = (occ1 | occ2) & valid3 & _back(occupied, 3 * step)
+            own_in_path = own >> r1 << l1 | own >> r2 << l2
+            blocked_push = (occ1 | occ2) & valid3 & occupied >> r3 << l3
             aggressive_mask = own & valid2 & ~own_in_path & ~(occ1 & occ2) & ~blocked_push
-        passive.append(_bits(passive_mask))
-        aggressive.append(_bits(aggressive_mask))
+        found = bits[passive_mask]
+        passive.append(found if found is not None else _bits(passive_mask))
+        found = bits[aggressive_mask]
+        aggressive.append(found if found is not None else _bits(aggressive_mask))
     return (
         tuple(passive),
         tuple(aggressive),
@@ -229,32 +237,46 @@ def apply_turn(own: int, opp: int, passive: int, aggressive: int, heading: int) 
     return own, opp
 
 
-def turns(own: int, opp: int, black_to_move: bool) -> list[tuple[int, int, int]]:
-    """Every legal turn as ``(packed passive origin, packed aggressive origin, heading index)``.
+def turn_groups(
+    own: int, opp: int, black_to_move: bool
+) -> list[tuple[int, list[int], list[int]]]:
+    """Every legal turn, grouped: ``(heading index, packed passive origins, packed aggressive
+    origins)``; each passive origin combines with each aggressive origin of its group.
 
-    Order: passive board (the mover's left home board first), heading index, passive origin,
-    aggressive board (top first), aggressive origin. Empty when the game is already won.
+    Order: passive board (the mover's left home board first), heading index; origins ascend, the
+    aggressive ones top board first. Empty when the game is already won.
     """
     if not (every_quadrant_occupied(own) and every_quadrant_occupied(opp)):
         return []
     analyses = quadrant_analyses(own, opp)
-    result: list[tuple[int, int, int]] = []
+    groups: list[tuple[int, list[int], list[int]]] = []
     for home in BLACK_HOME if black_to_move else WHITE_HOME:
         passive = analyses[home][0]
         targets = OTHER_COLUMN[home]
         upper, lower = analyses[targets[0]][1], analyses[targets[1]][1]
         upper_base, lower_base, home_base = 16 * targets[0], 16 * targets[1], 16 * home
         for h in range(16):
-            if not passive[h]:
+            if not passive[h] or not (upper[h] or lower[h]):
                 continue
-            aggressors = [upper_base + a for a in upper[h]] + [lower_base + a for a in lower[h]]
-            if not aggressors:
-                continue
-            for p in passive[h]:
-                p += home_base
-                for a in aggressors:
-                    result.append((p, a, h))
-    return result
+            groups.append(
+                (
+                    h,
+                    [home_base + p for p in passive[h]],
+                    [upper_base + a for a in upper[h]] + [lower_base + a for a in lower[h]],
+                )
+            )
+    return groups
+
+
+def turns(own: int, opp: int, black_to_move: bool) -> list[tuple[int, int, int]]:
+    """Every legal turn as ``(packed passive origin, packed aggressive origin, heading index)``,
+    in :func:`turn_groups` order."""
+    return [
+        (p, a, h)
+        for h, passives, aggressors in turn_groups(own, opp, black_to_move)
+        for p in passives
+        for a in aggressors
+    ]
 
 
 def perft(own: int, opp: int, black_to_move: bool, depth: int) -> int:
@@ -264,12 +286,15 @@ def perft(own: int, opp: int, black_to_move: bool, depth: int) -> int:
     if depth == 1:
         return count_turns(own, opp, black_to_move)
     total = 0
-    for p, a, h in turns(own, opp, black_to_move):
-        i = 16 * a + h
-        child_own = own ^ FROM_TO[16 * p + h] ^ FROM_TO[i]
-        hit = opp & PATH[i]
-        child_opp = (opp ^ hit) | BEYOND[i] if hit else opp
-        total += perft(child_opp, child_own, not black_to_move, depth - 1)
+    for h, passives, aggressors in turn_groups(own, opp, black_to_move):
+        for p in passives:
+            passive_own = own ^ FROM_TO[16 * p + h]
+            for a in aggressors:
+                i = 16 * a + h
+                child_own = passive_own ^ FROM_TO[i]
+                hit = opp & PATH[i]
+                child_opp = (opp ^ hit) | BEYOND[i] if hit else opp
+                total += perft(child_opp, child_own, not black_to_move, depth - 1)
     return total
 
 

@@ -96,7 +96,8 @@ def test_hand_made_states_are_accepted() -> None:
 
 
 def test_board_picture_helper() -> None:
-    picture = "\n".join(START_BOARD[i : i + 4] + " | " + START_BOARD[i + 4 : i + 8] for i in range(0, 64, 8))
+    rows = [START_BOARD[i : i + 8] for i in range(0, 64, 8)]
+    picture = "\n".join(row[:4] + " | " + row[4:] for row in rows)
     assert board_from_picture(picture) == START_BOARD
     with pytest.raises(StateError, match="8 rows of 8"):
         board_from_picture("....\n....")
@@ -113,7 +114,8 @@ def test_wire_form_in_seed_key_order_and_round_trip() -> None:
         assert list(wire) == ["passive", "aggressive"]
         for part in ("passive", "aggressive"):
             assert list(wire[part]) == ["origin", "heading"]
-            assert list(wire[part]["origin"]) == ["x", "y"] and list(wire[part]["heading"]) == ["x", "y"]
+            assert list(wire[part]["origin"]) == ["x", "y"]
+            assert list(wire[part]["heading"]) == ["x", "y"]
         assert GAME.move_to_record(move) == wire
         assert GAME.parse_move(json.loads(json.dumps(wire))) == move
     assert GAME.move_to_wire(ShobuMove((0, 7), (4, 3), (0, -1))) == payload()
@@ -218,7 +220,8 @@ def test_parse_notation_two_steps_and_every_direction() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "07 43", "07 43 X", "08 43 N", "07 43 N3", "7 43 N", "07 43 NNE", "hello", "07 43 N 2 2"]
+    "text",
+    ["", "07 43", "07 43 X", "08 43 N", "07 43 N3", "7 43 N", "07 43 NNE", "hello", "07 43 N 2 2"],
 )
 def test_parse_notation_rejects_bad_text(text: str) -> None:
     with pytest.raises(MoveSyntaxError, match="expected '<passive xy> <aggressive xy>"):

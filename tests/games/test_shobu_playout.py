@@ -1,16 +1,15 @@
 """Random Shobu games (fixed seed) checking the fast generator against the reasoned validator.
 
 In every position reached: each applied move comes from legal_moves; apply leaves its input alone;
-the JSON form round-trips; the outcome is a WIN exactly when a sub-board lacks a colour; validate_move
-accepts every generated move it is shown and answers random mutations with acceptance (only if the
-mutant is in legal_moves) or IllegalMoveError / MoveSyntaxError, never another exception. In a
-sample of positions, every conceivable turn is put to validate_move and the accepted set must be
-exactly legal_moves.
+the JSON form round-trips; the outcome is a WIN exactly when a sub-board lacks a colour;
+validate_move accepts every generated move it is shown and answers random mutations either with
+acceptance (only if the mutant is in legal_moves) or with IllegalMoveError / MoveSyntaxError,
+never another exception. In a sample of positions, every conceivable turn is put to
+validate_move and the accepted set must be exactly legal_moves.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -50,8 +49,8 @@ def mutate_move(move: ShobuMove, rng: random.Random) -> Any:
     return move._replace(**{move._fields[min(field, 2)]: new_pair})
 
 
-def mutate_wire(wire: dict, rng: random.Random) -> Any:
-    mutant = copy.deepcopy(wire)
+def mutate_wire(move: ShobuMove, rng: random.Random) -> Any:
+    mutant = GAME.move_to_wire(move)  # a fresh dict each call
     part = mutant[rng.choice(("passive", "aggressive"))]
     pair = part[rng.choice(("origin", "heading"))]
     action = rng.randrange(4)
@@ -87,7 +86,8 @@ def test_random_games_agree_with_the_validator() -> None:
             assert len(legal) == len(moves) == count_legal_turns(state)
             outcome = GAME.outcome(state)
             lacks_a_colour = any(0 in counts for counts in stone_counts(state))
-            assert (outcome is not None and outcome.termination is Termination.WIN) == lacks_a_colour
+            won = outcome is not None and outcome.termination is Termination.WIN
+            assert won == lacks_a_colour
             snapshot = GAME.state_to_json(state)
             assert GAME.state_from_json(snapshot) == state
             if positions % 401 == 0:
@@ -109,9 +109,8 @@ def test_random_games_agree_with_the_validator() -> None:
                 for other in moves:
                     assert GAME.validate_move(state, other) == other
             accepted_or_rejected(state, mutate_move(move, rng), legal)
-            wire = GAME.move_to_wire(move)
             try:
-                mutant = GAME.parse_move(mutate_wire(wire, rng))
+                mutant = GAME.parse_move(mutate_wire(move, rng))
             except MoveSyntaxError:
                 pass
             else:

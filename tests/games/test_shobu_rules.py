@@ -32,7 +32,9 @@ def position(picture: str, turn: Color = Color.BLACK, turn_number: int = 0) -> S
     return state_from_board(board_from_picture(picture), turn, turn_number)
 
 
-def turn(passive: tuple[int, int], aggressive: tuple[int, int], heading: tuple[int, int]) -> ShobuMove:
+def turn(
+    passive: tuple[int, int], aggressive: tuple[int, int], heading: tuple[int, int]
+) -> ShobuMove:
     return ShobuMove(passive, aggressive, heading)
 
 
@@ -145,7 +147,8 @@ def test_other_headings_are_illegal(heading: tuple[int, int]) -> None:
 def test_both_moves_use_the_same_heading() -> None:
     wire = GAME.move_to_wire(turn((0, 7), (4, 3), N))
     wire["aggressive"]["heading"] = {"x": 1, "y": -1}
-    with pytest.raises(IllegalMoveError, match=r"\(0,-1\) and the aggressive heading \(1,-1\) differ"):
+    expected = r"\(0,-1\) and the aggressive heading \(1,-1\) differ"
+    with pytest.raises(IllegalMoveError, match=expected):
         GAME.play_wire(START, wire)
 
 
@@ -175,7 +178,9 @@ def test_passive_move_needs_an_own_stone() -> None:
 def test_passive_path_and_landing_must_be_empty_no_push() -> None:
     state = position(PASSIVE)
     # (2,6) holds a white stone: landing on it would push, passing over it would jump.
-    assert_illegal(state, turn((3, 7), (4, 3), NW), "blocked by the WHITE stone on (2,6)", "cannot push")
+    assert_illegal(
+        state, turn((3, 7), (4, 3), NW), "blocked by the WHITE stone on (2,6)", "cannot push"
+    )
     assert_illegal(state, turn((3, 7), (4, 3), NW2), "blocked by the WHITE stone on (2,6)")
     # A two-step move whose first square is free but whose landing square (0,4) is not.
     landing_taken = position(
@@ -246,7 +251,9 @@ def test_pushed_stone_cannot_land_on_any_stone() -> None:
     state = position(AGGRESSIVE)
     # (6,3) north two passes the empty (6,2) and lands on the white (6,1), which would go to (6,0).
     assert_illegal(
-        state, turn((2, 7), (6, 3), N2), "push the WHITE stone on (6,1) onto (6,0), which holds a WHITE stone"
+        state,
+        turn((2, 7), (6, 3), N2),
+        "push the WHITE stone on (6,1) onto (6,0), which holds a WHITE stone",
     )
     own_behind = position(AGGRESSIVE.replace("o.oo", "o.xo"))
     assert_illegal(own_behind, turn((2, 7), (6, 3), N2), "onto (6,0), which holds a BLACK stone")
@@ -406,7 +413,9 @@ def test_clearing_a_sub_board_wins_and_a_won_position_has_no_moves() -> None:
 
 
 def test_both_colours_lacking_a_board_goes_to_the_player_who_moved_last() -> None:
-    picture = LAST_WHITE_ON_TOP_RIGHT.replace("...o\n", "....\n", 1).replace("x...|x...", "....|x...")
+    # White loses its only top-right stone, Black its only bottom-left one.
+    picture = LAST_WHITE_ON_TOP_RIGHT.replace("...o\n", "....\n", 1)
+    picture = picture.replace("x...|x...", "....|x...")
     for to_move in Color:
         outcome = GAME.outcome(position(picture, to_move))
         assert outcome is not None and outcome.termination is Termination.WIN
@@ -499,11 +508,12 @@ def test_fast_perft_matches_the_plain_generator_in_random_positions() -> None:
         me = "x" if state.turn is Color.BLACK else "o"
         grid = plain.board_from_string(state.board)
         plain_turns = {(p, a, h) for p, a, h in plain.legal_turns(grid, me)}
-        assert {(m.passive_origin, m.aggressive_origin, m.heading) for m in GAME.legal_moves(state)} == plain_turns
+        mine = {(m.passive_origin, m.aggressive_origin, m.heading) for m in GAME.legal_moves(state)}
+        assert mine == plain_turns
         for move in GAME.legal_moves(state)[:: max(1, len(plain_turns) // 5)]:
-            mine = GAME.apply(state, move).board
-            theirs = plain.apply_turn(grid, (move.passive_origin, move.aggressive_origin, move.heading), me)
-            assert mine == "".join("".join(row) for row in theirs)
+            plain_turn = (move.passive_origin, move.aggressive_origin, move.heading)
+            theirs = plain.apply_turn(grid, plain_turn, me)
+            assert GAME.apply(state, move).board == "".join("".join(row) for row in theirs)
         if i < 3:
             assert GAME.perft(state, 2) == plain.perft_from(grid, me, 2)
 
@@ -548,7 +558,11 @@ def test_seed_bot_message_and_record_first_turn_are_legal_from_the_start() -> No
 
 def test_seed_record_last_turn_wins_for_black() -> None:
     state = GAME.state_from_json(
-        {"turn": "BLACK", "board": "o.....ooo.o.o.....o.....xxxx.ox...o.o.....x..x...xx...x......x..", "turnNumber": 58}
+        {
+            "turn": "BLACK",
+            "board": "o.....ooo.o.o.....o.....xxxx.ox...o.o.....x..x...xx...x......x..",
+            "turnNumber": 58,
+        }
     )
     last = {
         "passive": {"origin": {"y": 6, "x": 2}, "heading": {"y": -1, "x": -1}},
