@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import trio
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 
 from arena.board_view import legend, render_board, shobu_push
@@ -235,38 +236,38 @@ def moves_listing(game: Game[Any, Any], moves: list[Any]) -> RenderableType:
     return Group(text, Columns(entries, padding=(0, 3), column_first=True))
 
 
-def help_text(game: Game[Any, Any], color: Color) -> Text:
+def help_text(game: Game[Any, Any], color: Color) -> RenderableType:
     """How to write a move in ``game`` and what the prompt's commands are."""
-    text = Text()
     if game.name == "shobu":
         home = "bottom" if color is Color.BLACK else "top"
-        text.append("A turn is written  <passive stone> <aggressive stone> <direction>[2]\n", style="bold")
-        text.append(
-            "  A stone is named by two digits xy: x = column 0-7 (left to right), y = row 0-7 (top to"
-            " bottom), as labelled on the board.\n"
-            "  Directions: N NE E SE S SW W NW (N is up the screen, E is right); add 2 to move two"
-            " squares (e.g. NE2).\n"
-            f"  The passive stone is on one of your home boards (the {home} two) and may not push;"
-            " the aggressive stone is on a board of the other colour (left <-> right), moves the"
-            " same way and may push one enemy stone.\n"
-            "  Example: 07 43 N moves the stone at x=0,y=7 one up, then the stone at x=4,y=3 one up.\n"
-        )
+        title = "A turn is written  <passive stone> <aggressive stone> <direction>[2]"
+        points = [
+            "A stone is two digits xy: x = column 0-7 (left to right), y = row 0-7 (top to bottom),"
+            " as labelled on the board.",
+            "Directions: N NE E SE S SW W NW (N is up the screen, E is right); add 2 to move two"
+            " squares (e.g. NE2).",
+            f"The passive stone is on one of your home boards (the {home} two) and may not push; the"
+            " aggressive stone is on a board of the other colour (left <-> right), moves the same"
+            " way and may push one enemy stone.",
+            "Example: 07 43 N moves the stone at x=0,y=7 one up, then the stone at x=4,y=3 one up.",
+        ]
     elif game.name == "checkers":
-        text.append("Moves use the square numbers 1-32 shown on the board.\n", style="bold")
-        text.append(
-            "  11-15 moves the piece on 11 to 15.  22x15x8 jumps from 22 to 15, then on to 8: list"
-            " every landing square (22x8 is enough when only one capture fits).\n"
-            "  Captures are compulsory and a multi-jump must be finished. The protocol form"
-            " 2 3 2 2 3 (count, then col row pairs) works too.\n"
-        )
+        title = "Moves use the square numbers 1-32 shown on the board."
+        points = [
+            "11-15 moves the piece on 11 to 15. 22x15x8 jumps from 22 to 15, then on to 8: list every"
+            " landing square (22x8 is enough when only one capture fits).",
+            "Captures are compulsory and a multi-jump must be finished. The protocol form 2 3 2 2 3"
+            " (count, then col row pairs) works too.",
+        ]
     else:
-        text.append("Type a move as the legal-move list (?) writes it.\n", style="bold")
-    text.append(
+        title, points = "Type a move as the legal-move list (?) writes it.", []
+    commands = Text(
         "Commands: ? lists the legal moves (? 11 or ? 07: only those of one piece), board draws the"
         " board again, help shows this, resign (or quit) gives up the game.",
         style="dim",
     )
-    return text
+    # Indented as a block, so that wrapped lines keep the indentation.
+    return Group(Text(title, style="bold"), *(Padding(Text(point), (0, 0, 0, 2), expand=False) for point in points), commands)
 
 
 def format_clock(ms: float) -> str:
