@@ -30,6 +30,7 @@ from arena.games.checkers_board import (
     WHITE_CROWN,
     count_moves_rel,
     has_jump_rel,
+    has_step_rel,
     jumps_rel,
     steps_rel,
 )
@@ -106,8 +107,12 @@ class CheckersSearch:
     def ply(self, pos: Position) -> int:
         return pos[4]
 
-    def quiet(self, pos: Position, moves: list[Move]) -> bool:
-        return moves[0][1] == 0  # captures are compulsory: all moves capture or none does
+    def has_moves(self, pos: Position) -> bool:
+        me, them, kings, black = pos[0], pos[1], pos[2], pos[3]
+        return bool(me) and (has_jump_rel(me, them, kings, black) or has_step_rel(me, them, kings, black))
+
+    def quiet(self, pos: Position) -> bool:
+        return not has_jump_rel(pos[0], pos[1], pos[2], pos[3])  # else the capture must be played
 
     def tactical(self, pos: Position, move: Move) -> int:
         path, captured = move
@@ -117,7 +122,7 @@ class CheckersSearch:
             rank += 4  # a man crowns
         return rank
 
-    def evaluate(self, pos: Position, moves: list[Move]) -> int:
+    def evaluate(self, pos: Position) -> int:
         me, them, kings, black = pos[0], pos[1], pos[2], pos[3]
         my_kings, their_kings = me & kings, them & kings
         my_men, their_men = me ^ my_kings, them ^ their_kings
@@ -135,7 +140,8 @@ class CheckersSearch:
         score += sign * (self._advance * advance + self._back * back)
         score += self._centre * ((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count())
         if self._mobility:
-            score += self._mobility * (len(moves) - count_moves_rel(them, me, kings, not black))
+            score += self._mobility * (count_moves_rel(me, them, kings, black)
+                                       - count_moves_rel(them, me, kings, not black))
 
         if my_material != their_material:
             off_board = 24 - (me | them).bit_count()

@@ -106,6 +106,26 @@ def passive_headings(own: int, opp: int) -> int:
     return found
 
 
+_THREAT_CACHE: dict[int, int] = {}
+
+
+def _local_threats(own: int, opp: int, avail: int) -> int:
+    """Local mask of ``opp`` stones pushed off by an aggressive move with a heading in ``avail``."""
+    key = (own << 16 | opp) << 16 | avail
+    found = _THREAT_CACHE.get(key)
+    if found is None:
+        if len(_THREAT_CACHE) >= _CACHE_LIMIT:
+            _THREAT_CACHE.clear()
+        table = push_offs(own, opp)
+        found = 0
+        while avail:
+            low = avail & -avail
+            avail ^= low
+            found |= table[low.bit_length() - 1]
+        _THREAT_CACHE[key] = found
+    return found
+
+
 def threatened(own: int, opp: int, black: bool) -> tuple[int, int]:
     """Enemy stones that ``own`` (Black if ``black``) could push off the board on its next turn.
 
@@ -122,13 +142,7 @@ def threatened(own: int, opp: int, black: bool) -> tuple[int, int]:
         for q in targets:
             qs = _QUADRANT_SHIFTS[q]
             opp_local = opp >> qs & 0xFFFF
-            table = push_offs(own >> qs & 0xFFFF, opp_local)
-            local = 0
-            bits = avail
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                local |= table[low.bit_length() - 1]
+            local = _local_threats(own >> qs & 0xFFFF, opp_local, avail)
             if local:
                 mask |= local << qs
                 if local == opp_local and opp_local & (opp_local - 1) == 0:
@@ -150,6 +164,7 @@ class ShobuSearch:
         self._threat, self._danger = w["threat"], w["danger"]
         self._mobility, self._centre = w["mobility"], w["centre"]
         # Value of a board holding n stones of one colour (n = 0 never reaches the evaluation).
+        self._counted: tuple[Position | None, int] = (None, 0)
         self._board_value = (0, self._stone - 2 * self._last, 2 * self._stone - self._last,
                              3 * self._stone, 4 * self._stone)
 
@@ -173,7 +188,12 @@ class ShobuSearch:
     def ply(self, pos: Position) -> int:
         return pos[3]
 
-    def quiet(self, pos: Position, moves: list[Move]) -> bool:
+    def has_moves(self, pos: Position) -> bool:
+        count = core.count_turns(pos[0], pos[1], pos[2])
+        self._counted = (pos, count)  # evaluate() of the same position reuses it for mobility
+        return count > 0
+
+    def quiet(self, pos: Position) -> bool:
         return True  # threats are scored statically instead of searched
 
     def tactical(self, pos: Position, move: Move) -> int:
@@ -187,7 +207,7 @@ class ShobuSearch:
         left = (pos[1] >> shift & 0xFFFF).bit_count()
         return 10 if left == 1 else 6 - min(left, 4)  # a win, else thinner boards first
 
-    def evaluate(self, pos: Position, moves: list[Move]) -> int:
+    def evaluate(self, pos: Position) -> int:
         me, them, black = pos[0], pos[1], pos[2]
         my_threats, my_lethal = threatened(me, them, black)
         if my_lethal:
@@ -202,7 +222,10 @@ class ShobuSearch:
         their_threats, their_lethal = threatened(them, me, not black)
         score -= self._danger * (their_threats.bit_count() + 2 * their_lethal)
         if self._mobility:
+            counted_pos, my_moves = self._counted
+            if counted_pos is not pos:
+                my_moves = core.count_turns(me, them, black)
             their_moves = core.count_turns(them, me, not black)
-            score += self._mobility * (len(moves) - their_moves) // 10
+            score += self._mobility * (my_moves - their_moves) // 10
         score += self._centre * ((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count())
         return score

@@ -64,12 +64,15 @@ class SearchGame(Protocol[P, M]):
         """The game's move counter (for the draw cap)."""
         ...
 
-    def evaluate(self, pos: P, moves: list[M]) -> int:
-        """Static score for the side to move (``moves`` is its non-empty move list), well inside
-        +-MATE_BOUND."""
+    def has_moves(self, pos: P) -> bool:
+        """Whether the side to move has a legal move (cheaper than listing them)."""
         ...
 
-    def quiet(self, pos: P, moves: list[M]) -> bool:
+    def evaluate(self, pos: P) -> int:
+        """Static score for the side to move, which has a legal move; well inside +-MATE_BOUND."""
+        ...
+
+    def quiet(self, pos: P) -> bool:
         """False where a static score would mislead (e.g. a capture is pending): quiescence goes on."""
         ...
 
@@ -134,7 +137,8 @@ class Searcher(Generic[P, M]):
         """The best move found for ``pos`` within ``time_ms`` (None: no clock) and ``max_depth``.
 
         Depth 1 is always completed when the clock allows at all; deeper iterations stop at the
-        deadline. A forced win or loss found ends the deepening early.
+        deadline. A forced win or loss found ends the deepening early. A lone legal move is
+        returned at once, unsearched (depth 0, score 0).
         """
         started = time.perf_counter()
         self._deadline = float("inf") if time_ms is None else started + max(0.0, time_ms) / 1000.0
@@ -209,19 +213,24 @@ class Searcher(Generic[P, M]):
     def _alphabeta(self, pos: P, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         game = self.game
-        moves = game.moves(pos)
-        if not moves:
-            return ply - WIN_SCORE
-        if game.ply(pos) >= self.max_moves:
-            return 0
-        if ply >= MAX_PLY:
-            return game.evaluate(pos, moves)
-        if depth <= 0:
-            if game.quiet(pos, moves):
-                return game.evaluate(pos, moves)
+        if depth <= 0 or ply >= MAX_PLY:
+            # A horizon node: settle it without listing its moves when it is quiet.
+            if not game.has_moves(pos):
+                return ply - WIN_SCORE
+            if game.ply(pos) >= self.max_moves:
+                return 0
+            if ply >= MAX_PLY or game.quiet(pos):
+                return game.evaluate(pos)
             depth = 0  # quiescence: keep playing the pending tactical moves
-        elif len(moves) == 1 and game.extend_single_reply:
-            depth += 1
+            moves = game.moves(pos)
+        else:
+            moves = game.moves(pos)
+            if not moves:
+                return ply - WIN_SCORE
+            if game.ply(pos) >= self.max_moves:
+                return 0
+            if len(moves) == 1 and game.extend_single_reply:
+                depth += 1
 
         tt_move = None
         key = None
@@ -266,13 +275,15 @@ class Searcher(Generic[P, M]):
         """Plain negamax: every move of every node, no pruning (the table only stores exact values)."""
         self._tick()
         game = self.game
+        if depth <= 0 or ply >= MAX_PLY:
+            if not game.has_moves(pos):
+                return ply - WIN_SCORE
+            return 0 if game.ply(pos) >= self.max_moves else game.evaluate(pos)
         moves = game.moves(pos)
         if not moves:
             return ply - WIN_SCORE
         if game.ply(pos) >= self.max_moves:
             return 0
-        if depth <= 0 or ply >= MAX_PLY:
-            return game.evaluate(pos, moves)
         key = game.key(pos) if self.use_table else None
         if key is not None:
             entry = self.table.get(key)
