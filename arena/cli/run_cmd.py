@@ -68,9 +68,34 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     """
     console = Console(stderr=True)
     try:
-        config = load_config(config_path)
+        tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples)
     except ArenaError as exc:
         _fail(console, str(exc), 2)
+    except KeyboardInterrupt:
+        _fail(console, "interrupted before the first game", INTERRUPTED_EXIT_CODE)
+
+    summary, failure = _run(tournament, reporter)
+    reporter.close()
+    print_standings(console, summary.standings)
+    where = f"logs: {summary.folder}"
+    if summary.interrupted:
+        console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "
+                      f"command again to resume. {where}", markup=False, highlight=False)
+    else:
+        console.print(f"{summary.finished} of {_of(summary)} games finished. {where}",
+                      markup=False, highlight=False)
+    if as_json:
+        _print_json(summary.to_json())
+    if failure is not None:
+        _fail(console, f"the run failed: {failure}", 1)
+    if summary.interrupted:
+        sys.exit(INTERRUPTED_EXIT_CODE)
+
+
+def _set_up(console: Console, config_path: str, concurrency: int | None, logs_root: str | None,
+            bootstrap_samples: int) -> tuple[Tournament, RichReporter | PlainReporter]:
+    """Load the config, choose the terminal view, open the logs. Raises ArenaError."""
+    config = load_config(config_path)
     workers = effective_concurrency(config, concurrency)
     live_board = config.visualize and workers == 1 and console.is_terminal
     if config.visualize and not live_board:
@@ -87,35 +112,15 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
                          bootstrap_samples=bootstrap_samples,
                          observer=BoardObserver(console) if live_board else None)
     tournament = Tournament(config, options, reporter)
-    try:
-        tournament.prepare()
-    except ArenaError as exc:
-        _fail(console, str(exc), 2)
-
-    summary, failure = _run(tournament, reporter)
-    reporter.close()
-    if summary is not None:
-        print_standings(console, summary.standings)
-        where = f"logs: {summary.folder}"
-        if summary.interrupted:
-            console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "
-                          f"command again to resume. {where}", markup=False, highlight=False)
-        else:
-            console.print(f"{summary.finished} of {_of(summary)} games finished. {where}",
-                          markup=False, highlight=False)
-        if as_json:
-            _print_json(summary.to_json())
-    if failure is not None:
-        _fail(console, f"the run failed: {failure}", 1)
-    if summary is None or summary.interrupted:
-        sys.exit(INTERRUPTED_EXIT_CODE)
+    tournament.prepare()
+    return tournament, reporter
 
 
 def _of(summary: RunSummary) -> str:
     return "an open-ended number of" if summary.total is None else str(summary.total)
 
 
-def _run(tournament: Tournament, reporter: RichReporter | PlainReporter) -> tuple[RunSummary | None, str | None]:
+def _run(tournament: Tournament, reporter: RichReporter | PlainReporter) -> tuple[RunSummary, str | None]:
     """Play under signal handling; always write the final statistics. Returns (summary, failure)."""
 
     async def main() -> tuple[RunSummary, str | None]:

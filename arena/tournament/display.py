@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -141,11 +142,14 @@ def _elo(value: float | None) -> str:
 
 def standings_table(standings: dict[str, Any]) -> Table:
     """Rank, agent, Elo with its 95% interval, games, W-D-L, score %, draw %, the seed's rating."""
-    table = Table(title=f"Standings after {standings.get('games', 0)} games", title_justify="left")
+    table = Table(title=f"Standings after {standings.get('games', 0)} games", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    longest = max((len(row["id"]) for row in standings.get("standings", [])), default=5)
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"), ("95% CI", "center"),
                           ("games", "right"), ("W-D-L", "center"), ("score", "right"), ("draws", "right"),
                           ("seed Elo", "right")):
-        table.add_column(name, justify=justify, no_wrap=name != "agent")  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, no_wrap=True,  # type: ignore[arg-type]
+                         min_width=longest if name == "agent" else None)
     for row in standings.get("standings", []):
         table.add_row(
             str(row["rank"]), Text(row["id"]), _elo(row["elo"]),
@@ -167,7 +171,7 @@ def crosstable_table(standings: dict[str, Any]) -> Table:
     """Points of the row agent against the column agent (``points/games``), and LOS in %."""
     order = [row["id"] for row in standings.get("standings", [])]
     cross = standings.get("crosstable", {})
-    table = Table(title="Crosstable", title_justify="left",
+    table = Table(title="Crosstable", title_justify="left", box=box.SIMPLE_HEAD,
                   caption="row's points/games against the column (likelihood of superiority)",
                   caption_justify="left")
     table.add_column("agent")

@@ -139,7 +139,16 @@ class TournamentLog:
         return read.rows
 
     def begin(self, config: TournamentConfig) -> None:
-        """Create the folder, cut off a broken last line of ``games.jsonl``, write ``config.json``."""
+        """Create the folder, cut off a broken last line of ``games.jsonl``, write ``config.json``.
+
+        Raises LogError when the folder cannot be written."""
+        try:
+            self._begin(config)
+        except OSError as exc:
+            raise LogError(f"{self.folder}: cannot write the logs here ({exc.strerror or exc}); "
+                           "pass --logs DIR to write elsewhere") from None
+
+    def _begin(self, config: TournamentConfig) -> None:
         for sub in (self.folder, self.folder / "games", self.stderr_dir):
             sub.mkdir(parents=True, exist_ok=True)
         for sub in (self.folder, self.folder / "games"):
