@@ -199,11 +199,14 @@ def _stderr_path(stderr_dir: Path | None, game_index: int | None, color: Color, 
     return Path(stderr_dir) / f"{(game_index or 0):05d}-{color.lower}-{agent_id}.log"
 
 
-async def _request(player: Player, state: Any, clock: GameClock, ply: int) -> MoveReply:
+async def _request(player: Player, state: Any, state_json: dict[str, Any], clock: GameClock,
+                   ply: int) -> MoveReply:
     view = clock.view(ply)
-    # Write and read each get the allowance inside the player; this is only a backstop.
+    if player.enforces_allowance:
+        return await player.request_move(state, view, state_json=state_json)
+    # A player that does not promise to keep to its allowance gets a backstop (write + read + slack).
     with trio.move_on_after(2 * view.allowance_s + _BACKSTOP_SLACK_S):
-        return await player.request_move(state, view)
+        return await player.request_move(state, view, state_json=state_json)
     now = trio.current_time()
     return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=now - view.allowance_s,
                             received_at=now)
@@ -287,7 +290,7 @@ async def play_game(
             who = _who(color, specs[color])
             clock = clocks[color]
             allowance_ms = clock.allowance_ms()
-            reply = await _request(players[color], state, clock, game.ply(state))
+            reply = await _request(players[color], state, states[-1], clock, game.ply(state))
             elapsed_s = reply.received_at - reply.sent_at
             if reply.fault is not None:
                 if reply.fault.termination is Termination.TIMEOUT:

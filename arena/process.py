@@ -29,6 +29,7 @@ import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
+import orjson
 import trio
 
 from arena.errors import ArenaError, BotError
@@ -211,6 +212,18 @@ class ReplyReader:
             await self._fill(limit)
         if self._buffer[0] != 0x7B:  # not "{": hand back the line
             return await self.read_line(limit)
+        # Fast path for the common one-object-per-line reply: a first line that parses as a whole
+        # JSON object is exactly the object brace matching would find.
+        newline = self._buffer.find(b"\n")
+        if 0 < newline <= limit:
+            line = bytes(self._buffer[:newline])
+            try:
+                parsed = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                parsed = None
+            if isinstance(parsed, dict):
+                del self._buffer[: newline + 1]
+                return line.rstrip()
         depth = 0
         in_string = False
         pos = 0

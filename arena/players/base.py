@@ -81,9 +81,17 @@ class Player(abc.ABC):
     async def start(self) -> None:
         """Get ready to play (start the process...). Raise BotError if that is impossible."""
 
+    #: True if ``request_move`` itself never waits past ``clock.allowance_s`` after delivering its
+    #: input; otherwise the match adds its own backstop deadline around each request.
+    enforces_allowance: bool = False
+
     @abc.abstractmethod
-    async def request_move(self, state: Any, clock: ClockView) -> MoveReply:
-        """One turn: see the module docstring. Never raises for the bot's faults."""
+    async def request_move(self, state: Any, clock: ClockView, *,
+                           state_json: dict[str, Any] | None = None) -> MoveReply:
+        """One turn: see the module docstring. Never raises for the bot's faults.
+
+        ``state_json`` is ``game.state_to_json(state)``, passed when the match has it already.
+        """
 
     @abc.abstractmethod
     async def aclose(self) -> None:

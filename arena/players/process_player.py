@@ -91,27 +91,31 @@ class ProcessPlayer(Player):
         return MoveReply.failed(Termination.CRASH, detail, sent_at=sent_at, received_at=trio.current_time(),
                                 partial=partial)
 
-    async def request_move(self, state: Any, clock: ClockView) -> MoveReply:
+    enforces_allowance = True
+
+    async def request_move(self, state: Any, clock: ClockView, *,
+                           state_json: dict[str, Any] | None = None) -> MoveReply:
         bot = self._bot
         if bot is None:
             raise RuntimeError("request_move before start")
-        data = self.protocol.encode_turn(self.game, state, int(clock.time_left_ms))
+        data = self.protocol.encode_turn(self.game, state, int(clock.time_left_ms), state_json)
         if not self._opening_sent:
             self._opening_sent = True
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
         begun = trio.current_time()
-        # The write gets the same allowance as the read: a bot that stops reading cannot block us.
-        with trio.move_on_at(begun + clock.allowance_s) as write_scope:
+        sent_at = begun
+        writing = True
+        # One cancel scope for the turn (they cost real time at thousands of plies per second). The
+        # write gets the same allowance as the read, so a bot that stops reading cannot block us;
+        # once the input is delivered the deadline moves to sent_at + allowance.
+        with trio.move_on_at(begun + clock.allowance_s) as scope:
             try:
                 await bot.send(data)
             except BotGone:
                 return await self._died("before reading its input", bot.pending(), begun)
-        if write_scope.cancelled_caught:
-            now = trio.current_time()
-            return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=begun,
-                                    received_at=now)
-        sent_at = trio.current_time()
-        with trio.move_on_at(sent_at + clock.allowance_s):
+            writing = False
+            sent_at = trio.current_time()
+            scope.deadline = sent_at + clock.allowance_s
             try:
                 if self._json_framing:
                     raw = await bot.read_json_object(self.max_reply_bytes)
@@ -132,5 +136,9 @@ class ProcessPlayer(Player):
                 return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
                                         sent_at=sent_at, received_at=received_at)
             return MoveReply(wire=wire, raw=raw, sent_at=sent_at, received_at=received_at)
+        now = trio.current_time()
+        if writing:
+            return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=begun,
+                                    received_at=now)
         return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=sent_at,
-                                received_at=trio.current_time(), partial=bot.pending())
+                                received_at=now, partial=bot.pending())

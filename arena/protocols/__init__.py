@@ -30,8 +30,12 @@ class Protocol(abc.ABC):
         return b""
 
     @abc.abstractmethod
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int) -> bytes:
-        """The input for one turn of the bot to move in ``state``, ending with a newline."""
+    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+                    state_json: dict[str, Any] | None = None) -> bytes:
+        """The input for one turn of the bot to move in ``state``, ending with a newline.
+
+        ``state_json`` is ``game.state_to_json(state)`` when the caller already has it (saves work).
+        """
 
     @abc.abstractmethod
     def decode_reply(self, raw: bytes) -> Any:

@@ -21,8 +21,10 @@ class CheckersLineProtocol(Protocol):
     def opening(self, color: Color, time_limit_ms: int) -> bytes:
         return f"{int(time_limit_ms)}\n{color.lower}\n".encode()
 
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int) -> bytes:
-        lines = game.board_lines(state)  # type: ignore[attr-defined]
+    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+                    state_json: dict[str, Any] | None = None) -> bytes:
+        # The record's state board is the 8 protocol lines, so it can stand in for board_lines.
+        lines = state_json["board"] if state_json is not None else game.board_lines(state)  # type: ignore[attr-defined]
         return (f"{max(0, int(time_left_ms))}\n" + "\n".join(lines) + "\n").encode()
 
     def decode_reply(self, raw: bytes) -> Any:

@@ -20,9 +20,11 @@ class ShobuJsonProtocol(Protocol):
     name: ClassVar[str] = "shobu-json"
     framing: ClassVar[Framing] = "json_object"
 
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int) -> bytes:
+    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+                    state_json: dict[str, Any] | None = None) -> bytes:
         # The seed's format has no field for the time left.
-        return orjson.dumps({"type": "game_state", "payload": game.state_to_json(state)}) + b"\n"
+        payload = state_json if state_json is not None else game.state_to_json(state)
+        return orjson.dumps({"type": "game_state", "payload": payload}) + b"\n"
 
     def decode_reply(self, raw: bytes) -> Any:
         try:

@@ -160,7 +160,7 @@ class _QuittingPlayer(Player):
     async def start(self) -> None:
         pass
 
-    async def request_move(self, state: Any, clock: ClockView) -> MoveReply:
+    async def request_move(self, state: Any, clock: ClockView, *, state_json: Any = None) -> MoveReply:
         return MoveReply.failed(Termination.INTERRUPTED, "quit the game")
 
     async def aclose(self) -> None:
