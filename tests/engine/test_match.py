@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import trio
-from conftest import assert_no_leftovers, bot_command
+from engine_support import assert_no_leftovers, bot_command
 
 from arena.games import Color, Termination, get_game
 from arena.match import AgentSpec, GameClock, TimeControl, play_game

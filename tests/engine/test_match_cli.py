@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import assert_no_leftovers, bot_command
+from engine_support import assert_no_leftovers, bot_command
 from rich.console import Console
 
 from arena.cli import cli
@@ -140,7 +140,7 @@ def test_ctrl_c_during_a_single_game_writes_nothing(marker: str) -> None:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
-        from conftest import processes_matching
+        from engine_support import processes_matching
 
         assert _wait_for(lambda: processes_matching(marker + "-x", (proc.pid,))
                          and processes_matching(marker + "-y", (proc.pid,)), 20.0)

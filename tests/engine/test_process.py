@@ -9,7 +9,7 @@ import sys
 import pytest
 import trio
 import trio.testing
-from conftest import assert_no_leftovers, processes_matching
+from engine_support import assert_no_leftovers, processes_matching
 
 from arena.errors import BotError
 from arena.process import (

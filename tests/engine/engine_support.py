@@ -1,0 +1,150 @@
+"""Shared helpers for the engine tests: small real bots and a /proc scan for leftovers."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+
+# One script for every fake bot: argv = marker, game, mode, at (own move index where the mode
+# kicks in). Before that it plays the first legal move, using arena's own rules.
+BOT_SOURCE = r'''
+import json, os, signal, subprocess, sys, time
+marker, game_name, mode, at = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+from arena.games import get_game
+game = get_game(game_name)
+out = sys.stdout.buffer
+inp = sys.stdin.buffer
+
+def misbehave(kind):
+    if kind == "crash":
+        sys.exit(3)
+    if kind == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if kind == "silent":
+        time.sleep(600)
+    if kind == "garbage":
+        out.write(b"hello, arena\n"); out.flush(); time.sleep(600)
+    if kind == "huge":
+        out.write(b"x" * 20_000_000 + b"\n"); out.flush(); time.sleep(600)
+    if kind == "close_stdout":
+        sys.stdout.close(); os.close(1); time.sleep(600)
+    if kind == "ignore_term":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)
+    if kind == "grandchild":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker + "-grandchild"])
+        time.sleep(600)
+    if kind == "half":
+        out.write(b'{"type": "turn", "pay' if game_name == "shobu" else b"2 3 2"); out.flush(); time.sleep(600)
+    if kind == "bad_utf8":
+        out.write(b"\xff\xfe\xfd not utf-8\n"); out.flush(); time.sleep(600)
+    if kind == "illegal":
+        if game_name == "shobu":
+            wire = {"passive": {"origin": {"x": 0, "y": 0}, "heading": {"x": 0, "y": 1}},
+                    "aggressive": {"origin": {"x": 4, "y": 0}, "heading": {"x": 0, "y": 1}}}
+            out.write(json.dumps({"type": "turn", "payload": wire}).encode() + b"\n")
+        else:
+            out.write(b"2 0 5 1 4\n")
+        out.flush(); time.sleep(600)
+    if kind == "slow":
+        time.sleep(5)
+
+def flood(total):
+    chunk = b"e" * (1 << 20)
+    for _ in range(total >> 20):
+        sys.stderr.buffer.write(chunk)
+    sys.stderr.buffer.flush()
+
+if mode == "crash" and at < 0:
+    sys.exit(3)
+if mode == "flood":
+    flood(25 << 20)
+colour = None
+if game_name == "checkers":
+    inp.readline()
+    colour = inp.readline().decode().strip().upper()
+n = 0
+while True:
+    if game_name == "shobu":
+        line = inp.readline()
+        if not line:
+            break
+        state = game.state_from_json(json.loads(line)["payload"])
+    else:
+        first = inp.readline()
+        if not first:
+            break
+        board = [inp.readline().decode() for _ in range(8)]
+        state = game.state_from_json({"board": board, "turn": colour, "turnNumber": 0})
+    if n == at and mode != "flood":
+        misbehave(mode)
+    if mode == "flood" and n < 25:
+        flood(1 << 20)
+    move = game.legal_moves(state)[0]
+    wire = game.move_to_wire(move)
+    if game_name == "shobu":
+        message = {"type": "turn", "payload": wire}
+        text = json.dumps(message, indent=2) if mode == "pretty" else json.dumps(message)
+        out.write(text.encode() + b"\n")
+    else:
+        out.write(wire.encode() + b"\n")
+    out.flush()
+    n += 1
+'''
+
+
+def bot_command(marker: str, game: str, mode: str = "good", at: int = 0) -> str:
+    """A shell-style command string for a fake bot (split by shlex in arena)."""
+    return shlex.join([sys.executable, "-u", "-c", BOT_SOURCE, marker, game, mode, str(at)])
+
+
+def processes_matching(marker: str, exclude: tuple[int, ...] = ()) -> list[int]:
+    """Pids whose command line contains ``marker`` (zombies have an empty cmdline: see below),
+    except this process and ``exclude`` (e.g. an `arena match` whose arguments carry the marker)."""
+    found = []
+    skip = {os.getpid(), *exclude}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in skip:
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry))
+    return found
+
+
+def unreaped_children() -> list[int]:
+    """Zombie children of this test process: a child we started but never waited for."""
+    zombies = []
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] == "Z" and int(fields[1]) == me:
+            zombies.append(int(entry))
+    return zombies
+
+
+def assert_no_leftovers(*markers: str, wait: float = 1.0) -> None:
+    """No live process carries any marker and no child is left unreaped (polls up to ``wait`` s for
+    processes reparented to init to be reaped)."""
+    deadline = time.monotonic() + wait
+    while True:
+        left = {m: processes_matching(m) for m in markers}
+        left = {m: p for m, p in left.items() if p}
+        zombies = unreaped_children()
+        if not left and not zombies:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"processes left behind: {left}, unreaped children: {zombies}")
+        time.sleep(0.02)
