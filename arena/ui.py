@@ -13,37 +13,9 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
+from arena.board_view import render_board
 from arena.games.base import Color
 from arena.match import GameEnded, GameStarted, MovePlayed
-
-_SHOBU_STYLE = {"x": "bold white on grey23", "o": "bold red on grey23", ".": "grey50 on grey23"}
-_CHECKERS_STYLE = {"b": "bold white", "B": "bold white underline", "w": "bold red", "W": "bold red underline",
-                   ".": "grey50"}
-
-
-def render_board(board: Any) -> Text:
-    """A board from a record state's ``board``: Shobu's 64-char string (four 4x4 boards) or
-    checkers' 8 protocol lines."""
-    text = Text()
-    if isinstance(board, str) and len(board) == 64:
-        for y in range(8):
-            if y == 4:
-                text.append("\n")
-            for x in range(8):
-                if x == 4:
-                    text.append("  ")
-                cell = board[x + 8 * y]
-                text.append(f" {cell} ", style=_SHOBU_STYLE.get(cell, ""))
-            text.append("\n")
-        return text
-    for row, line in enumerate(board):
-        text.append(f"{row} ", style="dim")
-        for cell in str(line).split():
-            text.append(f"{cell} ", style=_CHECKERS_STYLE.get(cell, ""))
-        text.append("\n")
-    text.append("  " + " ".join(str(c) for c in range(8)) + "\n", style="dim")
-    return text
-
 
 def describe_result(record: dict[str, Any]) -> str:
     """'BLACK (alpha) wins: <reason>' / 'draw: <reason>' for one record."""
@@ -85,8 +57,7 @@ class _LivePanel:
             return Text("")
         game = self.started.game
         state = self.last.state if self.last is not None else self.started.state
-        board = game.state_to_json(state)["board"]
-        lines: list[RenderableType] = [Text(self.header, style="bold"), render_board(board)]
+        lines: list[RenderableType] = [Text(self.header, style="bold"), render_board(game, state)]
         if self.last is not None:
             clocks = "  ".join(f"{c.value} {self.last.clocks_left_ms[c] / 1000:.1f}s" for c in Color)
             lines.append(Text(f"ply {self.last.ply}: {self.last.color.value} ({self.last.agent_id}) "
@@ -98,10 +69,16 @@ class _LivePanel:
 
 
 class MatchView:
-    """Observer for a series of games. ``live`` defaults to whether the console is a terminal."""
+    """Observer for a series of games. ``live`` defaults to whether the console is a terminal.
 
-    def __init__(self, console: Console, *, total_games: int = 1, live: bool | None = None) -> None:
+    ``final_board`` prints the final position when a game ends (for a human at the terminal, whose
+    own prompts replace the live panel).
+    """
+
+    def __init__(self, console: Console, *, total_games: int = 1, live: bool | None = None,
+                 final_board: bool = False) -> None:
         self.console = console
+        self.final_board = final_board
         self.total = total_games
         self.live_mode = console.is_terminal if live is None else live
         self._live: Live | None = None
@@ -133,6 +110,8 @@ class MatchView:
             self._live.update(self._panel, refresh=True)
             self._live.stop()
             self._live = None
+        if self.final_board:
+            self.console.print(render_board(event.game, event.state))
         self.console.print(Text(f"{self._label(event.game_index)}: {describe_result(event.record)}"),
                            soft_wrap=True)
 

@@ -34,7 +34,21 @@ Examples:
   arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py"
   arena match ./my_bot "python3 bots/checkers_random.py" --game checkers --games 4 --time-limit 10000
   arena match "python3 a.py" "python3 b.py" --games 2 --out records.json
+  arena match human "python3 bots/checkers_greedy.py" --game checkers   (you play BLACK)
+
+\b
+A command that is exactly the word `human` is you, at this terminal: the board is drawn on stderr,
+you type moves on stdin (`?` lists the legal moves, `help` explains the notation).
 """
+
+
+HUMAN = "human"
+DEFAULT_TIME_LIMIT_MS = 60000
+DEFAULT_HUMAN_TIME_LIMIT_MS = 600000  # a person needs minutes, not seconds
+
+
+def _is_human(command: str) -> bool:
+    return command.strip().lower() == HUMAN
 
 
 def _check_program(command: str) -> list[str]:
@@ -76,8 +90,9 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
               help="Which game to play.")
 @click.option("--games", "games_count", type=click.IntRange(min=1), default=1, show_default=True,
               help="Number of games; colours alternate game by game (CMD1 is BLACK in game 1).")
-@click.option("--time-limit", type=click.IntRange(min=1), default=60000, show_default=True,
-              help="Each bot's thinking budget for the whole game, in ms.")
+@click.option("--time-limit", type=click.IntRange(min=1), default=None,
+              help=f"Each side's thinking budget for the whole game, in ms. Default: "
+                   f"{DEFAULT_TIME_LIMIT_MS}, or {DEFAULT_HUMAN_TIME_LIMIT_MS} when a human plays.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=None,
               help="Move cap (a draw when reached). Default: the game's (Shobu 60, checkers 100).")
 @click.option("--seed", type=int, default=None, help="Seed for the random openings (recorded).")
@@ -101,7 +116,7 @@ def match_command(
     cmd2: str,
     game_name: str,
     games_count: int,
-    time_limit: int,
+    time_limit: int | None,
     max_moves: int | None,
     seed: int | None,
     opening_plies: int,
@@ -116,17 +131,24 @@ def match_command(
     """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
     a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
     the results go to stderr."""
-    argv1, argv2 = _check_program(cmd1), _check_program(cmd2)
+    humans = [_is_human(cmd1), _is_human(cmd2)]
+    argv1 = [HUMAN] if humans[0] else _check_program(cmd1)
+    argv2 = [HUMAN] if humans[1] else _check_program(cmd2)
     id1, id2 = _ids(argv1, argv2)
     game = get_game(game_name)
+    if time_limit is None:
+        time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
     if opening_plies and seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    first = AgentSpec(id1, command=cmd1)
-    second = AgentSpec(id2, command=cmd2)
+    first = AgentSpec(id1, kind="player") if humans[0] else AgentSpec(id1, command=cmd1)
+    second = AgentSpec(id2, kind="player") if humans[1] else AgentSpec(id2, command=cmd2)
     console = Console(stderr=True)
-    view = MatchView(console, total_games=games_count, live=False if quiet else None)
+    # With a human at the terminal the live panel would draw over the prompt: the human player
+    # draws the board itself, and the final position is shown when a game ends.
+    view = MatchView(console, total_games=games_count, live=False if quiet or any(humans) else None,
+                     final_board=any(humans))
     records: list[dict[str, Any]] = []
 
     async def run_all() -> None:
