@@ -91,7 +91,8 @@ def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
     assert "game 1/2: checkers, alpha (BLACK) vs beta (WHITE)" in text
     assert "ply 1: BLACK (alpha) played" in text
     assert "game 1/2: BLACK (alpha) wins [win] after 1 plies" in text
-    assert render_board(get_game("shobu").state_to_json(get_game("shobu").initial_state())["board"]).plain.count("o") == 16
+    shobu = get_game("shobu")
+    assert render_board(shobu, shobu.initial_state()).plain.count("○") == 16
 
 
 def _wait_for(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
@@ -154,3 +155,20 @@ def test_ctrl_c_during_a_single_game_writes_nothing(marker: str) -> None:
     assert proc.returncode == 130, err
     assert out == b""
     assert_no_leftovers(marker)
+
+
+def test_human_keyword_plays_at_the_terminal_and_resigns_on_end_of_input() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena", "match", "human", f"{sys.executable} bots/checkers_random.py",
+         "--game", "checkers"],
+        input=b"?\n99-98\n11-15\n", capture_output=True, timeout=60, cwd=Path(__file__).resolve().parents[2],
+    )
+    assert proc.returncode == 0, proc.stderr.decode()[-500:]
+    record = json.loads(proc.stdout)
+    assert record["players"][0] == {**record["players"][0], "id": "human", "colour": "BLACK"}
+    assert record["turns"][0]["pdn"] == "11-15"
+    assert record["termination"] == "crash" and record["winner"] == "WHITE"
+    assert "resigned" in record["reason"]
+    err = proc.stderr.decode()
+    assert "9-13" in err  # `?` listed the legal moves
+    assert "Traceback" not in err
