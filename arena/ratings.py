@@ -399,7 +399,8 @@ def compute_standings(
     normal = normal_intervals(results, names, colour_advantage=colour_advantage, prior_draws=prior_draws)
     # The bootstrap is blind when every resample is alike (one pair, a 100% score): never report an
     # interval narrower than the normal approximation from the fit's curvature.
-    intervals = {a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in names}
+    intervals = normal if bootstrap_samples < 1 or not results else {
+        a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in names}
     seed_elo = online_elo(results, names)
     counts = wdl(results, names)
     rows = []

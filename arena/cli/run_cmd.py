@@ -7,8 +7,11 @@ game); 130 interrupted, after finished games, per-agent files and standings were
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -18,6 +21,7 @@ import trio
 from rich.console import Console
 
 from arena.errors import ArenaError
+from arena.process import kill_all_live_groups
 from arena.signals import INTERRUPTED_EXIT_CODE, interruptible
 from arena.tournament.config import load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
@@ -47,7 +51,8 @@ Examples:
 Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
 (roundRobin|randomMatches|gauntlet), game (checkers|shobu), timeLimit, maxMoves, visualize,
 gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
-openingPlies. Relative paths resolve against the config file's folder.""",
+openingPlies. Relative paths resolve against the config file's folder: in an executable's
+command, every word that names an existing file there is made absolute.""",
 )
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), default=None,
@@ -67,25 +72,23 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     Ctrl-C stops at once. The checkers seed's tournament files work unchanged.
     """
     console = Console(stderr=True)
-    try:
-        tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples)
-    except ArenaError as exc:
-        _fail(console, str(exc), 2)
-    except KeyboardInterrupt:
-        _fail(console, "interrupted before the first game", INTERRUPTED_EXIT_CODE)
-
-    summary, failure = _run(tournament, reporter)
-    reporter.close()
-    print_standings(console, summary.standings)
-    where = f"logs: {summary.folder}"
-    if summary.interrupted:
-        console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "
-                      f"command again to resume. {where}", markup=False, highlight=False)
-    else:
-        console.print(f"{summary.finished} of {_of(summary)} games finished. {where}",
-                      markup=False, highlight=False)
-    if as_json:
-        _print_json(summary.to_json())
+    with _signals_exit_at_once():
+        try:
+            tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples)
+        except ArenaError as exc:
+            _fail(console, str(exc), 2)
+        summary, failure = _run(tournament, reporter)
+        reporter.close()
+        print_standings(console, summary.standings)
+        where = f"logs: {summary.folder}"
+        if summary.interrupted:
+            console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "
+                          f"command again to resume. {where}", markup=False, highlight=False)
+        else:
+            console.print(f"{summary.finished} of {_of(summary)} games finished. {where}",
+                          markup=False, highlight=False)
+        if as_json:
+            _print_json(summary.to_json())
     if failure is not None:
         _fail(console, f"the run failed: {failure}", 1)
     if summary.interrupted:
@@ -105,9 +108,11 @@ def _set_up(console: Console, config_path: str, concurrency: int | None, logs_ro
     if workers > cores:
         console.print(f"note: concurrency {workers} is above the {cores} cores: bots thinking at the same "
                       "time share cores while their clocks run", markup=False, highlight=False)
-    # A live bar and a live board do not mix; plain lines when stderr is not a terminal.
+    # A live bar does not mix with a live board or a human's prompts; plain lines off a terminal.
+    human = any(agent.type == "player" for agent in config.agents)
     reporter: RichReporter | PlainReporter = (
-        RichReporter(console) if console.is_terminal and not live_board else PlainReporter(console))
+        RichReporter(console) if console.is_terminal and not live_board and not human
+        else PlainReporter(console))
     options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=workers,
                          bootstrap_samples=bootstrap_samples,
                          observer=BoardObserver(console) if live_board else None)
@@ -121,27 +126,48 @@ def _of(summary: RunSummary) -> str:
 
 
 def _run(tournament: Tournament, reporter: RichReporter | PlainReporter) -> tuple[RunSummary, str | None]:
-    """Play under signal handling; always write the final statistics. Returns (summary, failure)."""
+    """Play under signal handling; always write the final statistics. Returns (summary, failure).
 
-    async def main() -> tuple[RunSummary, str | None]:
+    The final flush runs inside the signal watcher (shielded), so a first Ctrl-C that lands while it
+    runs lets it finish, and a second one still stops at once.
+    """
+    outcome: dict[str, Any] = {}
+
+    async def main() -> None:
         failure: str | None = None
-        interrupted = False
-        try:
-            async with interruptible(lambda _signum: reporter.stopped()) as state:
+        async with interruptible(lambda _signum: reporter.stopped()) as state:
+            try:
                 await tournament.play()
-            interrupted = state.interrupted
-        except ArenaError as exc:
-            failure = str(exc)
-        except Exception as exc:  # a bug must not lose the finished games' statistics nor show a traceback
-            failure = f"{type(exc).__name__}: {exc}"
-        summary = await tournament.finish(interrupted=interrupted)
-        return summary, failure
+            except ArenaError as exc:
+                failure = str(exc)
+            except Exception as exc:  # a bug must not lose the finished games' statistics nor show a traceback
+                failure = f"{type(exc).__name__}: {exc}"
+            finally:
+                outcome["summary"] = await tournament.finish(interrupted=state.interrupted)
+                outcome["failure"] = failure
 
+    trio.run(main)
+    return outcome["summary"], outcome["failure"]
+
+
+def _exit_now(signum: int, frame: Any) -> None:
+    """SIGINT/SIGTERM outside the tournament's own watcher: before the first game or after the last
+    write, so there is nothing left to flush."""
+    kill_all_live_groups()
+    os.write(2, b"\narena: interrupted\n")
+    os._exit(INTERRUPTED_EXIT_CODE)
+
+
+@contextlib.contextmanager
+def _signals_exit_at_once() -> Iterator[None]:
+    """Install :func:`_exit_now` for SIGINT and SIGTERM (restored afterwards). trio keeps a handler
+    it finds installed, and the watcher replaces it only while games run."""
+    previous = {sig: signal.signal(sig, _exit_now) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        return trio.run(main)
-    except KeyboardInterrupt:
-        # Ctrl-C before the watcher was installed, or after it was gone.
-        return tournament.finish_sync(interrupted=True), None
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @click.command(

@@ -198,8 +198,8 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path, bot_file: Path) -> None:
     proc.send_signal(signal.SIGINT)
     time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=10)
-    assert proc.returncode == 130
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130, err.decode()
     assert time.monotonic() - began < 2.0
     time.sleep(0.2)
     assert alive(str(bot_file)) == []
