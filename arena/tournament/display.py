@@ -25,7 +25,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from arena.tournament.config import TournamentConfig
@@ -102,12 +102,12 @@ class RichReporter:
         self._progress = Progress(
             SpinnerColumn(),
             TextColumn("games"),
-            BarColumn(),
+            BarColumn(bar_width=20),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             TextColumn("eta"),
             TimeRemainingColumn(),
-            TextColumn("{task.fields[leaders]}"),
+            TextColumn("{task.fields[leaders]}", table_column=Column(no_wrap=True)),
             console=self.console,
             transient=False,
         )
@@ -123,7 +123,12 @@ class RichReporter:
             return
         if row["termination"] in ("timeout", "illegal_move", "malformed_reply", "crash"):
             self._progress.console.print(Text(f"game {row['index']}: {row['reason']}", style="yellow"))
-        self._progress.update(self._task, completed=done, leaders=leaders_text(stats))
+        # What the bar and clocks leave of the line (about 60 columns with 4-digit counts).
+        room = max(0, self.console.width - 62)
+        leaders = leaders_text(stats)
+        if len(leaders) > room:
+            leaders = leaders[: max(0, room - 1)] + "…" if room else ""
+        self._progress.update(self._task, completed=done, leaders=leaders)
 
     def stopped(self) -> None:
         self.console.print(Text("interrupted: cancelling running games (Ctrl-C again stops at once)",
