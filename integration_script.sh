@@ -47,8 +47,8 @@ step "perft: checkers depth 6 and Shobu depth 1"
 [ "$("$ARENA" perft --game checkers --depth 6 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 36768 ] || fail "checkers perft(6)"
 [ "$("$ARENA" perft --game shobu --depth 1 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 232 ] || fail "shobu perft(1)"
 
-step "a Shobu match between shipped bots (the README example, from bots/)"
-(cd bots && "$ARENA" match "$PY bot1.py" "./bot2" --time-limit 20000 >"$WORK/readme-match.json" 2>"$WORK/readme-match.err") \
+step "a Shobu match between shipped bots: the README example verbatim, from bots/ in the venv"
+(cd bots && export PATH="$ROOT/.venv/bin:$PATH" && arena match "python bot1.py" "./bot2" >"$WORK/readme-match.json" 2>"$WORK/readme-match.err") \
     || fail "README example match: $(tail -3 "$WORK/readme-match.err")"
 "$PY" "$ROOT/scripts/check_record.py" "$WORK/readme-match.json" || fail "README example match record"
 
