@@ -6,7 +6,8 @@ A hyperparameters file is a JSON object; every key is optional:
 key                           meaning
 ============================  ==================================================================
 ``algorithm``                 ``"alphabeta"`` (default), ``"minimax"`` (no pruning), ``"greedy"``
-                              (best move by the evaluation one move ahead) or ``"random"``
+                              (best move by the evaluation one move ahead, pending checkers
+                              captures played out) or ``"random"`` (uniform among legal moves)
 ``maxDepth``                  deepest iteration of the search, 1-64 (default 64: the clock decides)
 ``moveTimeMs``                thinking time per move in ms, 1-600000, or ``null`` (default): derive
                               it from the clock (checkers: the time left; Shobu, which sends no

@@ -16,7 +16,8 @@ a win on the capping move counts, as in arena's rules.
   move ordering (table move, then tactical moves as the adapter ranks them, then two killer moves
   per ply, then the history heuristic), quiescence where the adapter says a position is not quiet,
   and a one-ply extension for forced moves where the adapter asks for it;
-- ``minimax``: the same tree without pruning (for comparison and teaching);
+- ``minimax``: plain negamax over the fixed-depth tree: no pruning, no quiescence, no extensions
+  (for comparison and teaching);
 
 both under iterative deepening with a deadline. An iteration cut short by the clock still counts
 when its first root move was fully searched: every later root move was then only kept if it proved

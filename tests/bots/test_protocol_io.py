@@ -1,0 +1,70 @@
+"""The protocol loops of arena's own bots: tolerant reading, one flushed reply per request."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from arena.agents.protocol_io import Request, serve_checkers, serve_shobu
+from arena.games import Color, get_game
+
+SHOBU = get_game("shobu")
+CHECKERS = get_game("checkers")
+START = "oooooooo................xxxxxxxxoooooooo................xxxxxxxx"
+
+
+def first_legal(request: Request):
+    return get_game("shobu" if hasattr(request.state, "board") else "checkers").legal_moves(request.state)[0]
+
+
+def test_shobu_loop_reads_pretty_printed_states_and_skips_junk() -> None:
+    seen: list[Request] = []
+
+    def choose(request: Request):
+        seen.append(request)
+        return SHOBU.legal_moves(request.state)[0]
+
+    pretty = json.dumps({"type": "game_state", "payload": {"board": START, "turn": "WHITE", "turnNumber": 1}},
+                        indent=2)
+    text = ("not json at all\n" + json.dumps({"type": "hello"}) + "\n"
+            + json.dumps({"type": "game_state", "payload": {"board": START, "turn": "BLACK", "turnNumber": 0}})
+            + "\n" + pretty + "\n")
+    out = io.StringIO()
+    assert serve_shobu(choose, stdin=io.BytesIO(text.encode()), stdout=out) == 0
+    replies = out.getvalue().splitlines()
+    assert [r.state.turn for r in seen] == [Color.BLACK, Color.WHITE]
+    assert all(r.time_left_ms is None for r in seen)
+    for reply, request in zip(replies, seen):
+        message = json.loads(reply)
+        assert message["type"] == "turn"
+        SHOBU.play_wire(request.state, message["payload"])
+
+
+def test_shobu_loop_stops_on_an_invalid_state() -> None:
+    text = json.dumps({"type": "game_state", "payload": {"board": "x" * 10, "turn": "BLACK", "turnNumber": 0}})
+    out = io.StringIO()
+    assert serve_shobu(first_legal, stdin=io.BytesIO(text.encode() + b"\n"), stdout=out) == 1
+    assert out.getvalue() == ""
+
+
+def test_checkers_loop_tolerates_crlf_and_blank_lines_and_counts_plies() -> None:
+    seen: list[Request] = []
+
+    def choose(request: Request):
+        seen.append(request)
+        return CHECKERS.legal_moves(request.state)[0]
+
+    start = CHECKERS.initial_state()
+    after = CHECKERS.apply(start, CHECKERS.legal_moves(start)[0])
+    board = "\r\n".join(line + " " for line in CHECKERS.board_lines(after))
+    text = f"60000\r\n\r\nWHITE\r\n59000\r\n{board}\r\n\r\n58000\r\n{board}\r\n"
+    out = io.StringIO()
+    assert serve_checkers(choose, stdin=io.StringIO(text), stdout=out) == 0
+    assert [(r.time_left_ms, r.total_time_ms, r.state.turn_number) for r in seen] == [
+        (59000.0, 60000.0, 1), (58000.0, 60000.0, 3)]
+    for line, request in zip(out.getvalue().splitlines(), seen):
+        CHECKERS.play_wire(request.state, line)
+
+
+def test_checkers_loop_rejects_a_bad_colour_line() -> None:
+    assert serve_checkers(first_legal, stdin=io.StringIO("60000\npurple\n"), stdout=io.StringIO()) == 1
