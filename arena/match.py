@@ -14,6 +14,7 @@ first reply gets ``startup_ms`` on top, uncharged. ``increment_ms`` is added aft
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,13 +151,10 @@ def _who(color: Color, spec: AgentSpec) -> str:
     return f"{color.value} bot {spec.id!r}"
 
 
-def _rules_outcome(game: Game, state: Any, specs: dict[Color, AgentSpec]) -> Outcome | None:
-    ruled = game.outcome(state)
-    if ruled is None:
-        return None
+def _rules_outcome(ruled: Outcome, to_move: Color, specs: dict[Color, AgentSpec]) -> Outcome:
+    """The game's own outcome ``ruled`` with a reason that names the bot."""
     if ruled.termination is Termination.NO_LEGAL_MOVES:
-        loser = game.to_move(state)
-        reason = f"{_who(loser, specs[loser])} had no legal move and lost"
+        reason = f"{_who(to_move, specs[to_move])} had no legal move and lost"
     elif ruled.winner is not None:
         reason = f"{_who(ruled.winner, specs[ruled.winner])} won by the rules"
     else:
@@ -210,6 +208,117 @@ async def _request(player: Player, state: Any, state_json: dict[str, Any], clock
     now = trio.current_time()
     return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=now - view.allowance_s,
                             received_at=now)
+
+
+
+class _Turns:
+    """The turn loop of one game: asks, judges and records moves until the game ends.
+
+    Kept apart from :func:`play_game` so that the loop can run under a cancel scope that is
+    replaced when spent; everything it needs per ply is bound to locals in :meth:`run`.
+    """
+
+    def __init__(self, game: Game, specs: dict[Color, AgentSpec], players: dict[Color, Player],
+                 clocks: dict[Color, GameClock], cap: int, state: Any, states: list[dict[str, Any]],
+                 turns: list[Any], move_times: list[float], observer: Observer | None,
+                 game_index: int | None) -> None:
+        self.game = game
+        self.specs = specs
+        self.players = players
+        self.clocks = clocks
+        self.cap = cap
+        self.state = state
+        self.states = states
+        self.turns = turns
+        self.move_times = move_times
+        self.observer = observer
+        self.game_index = game_index
+        self.color = Color.BLACK  # whose turn is being asked
+        self.allowance_ms = 0.0
+        self.faulted: Color | None = None
+
+    def _fault(self, color: Color, termination: Termination, reason: str) -> Outcome:
+        self.faulted = color
+        return Outcome(termination, color.other, reason)
+
+    async def run(self, scope: trio.CancelScope) -> Outcome | None:
+        """Play turns under ``scope`` until the game ends (its outcome) or until ``scope`` was
+        cancelled by a deadline although the reply came in time (None: go on in a new scope)."""
+        game = self.game
+        players, clocks, cap, observer = self.players, self.clocks, self.cap, self.observer
+        rules_outcome, ply_of, to_move = game.outcome, game.ply, game.to_move
+        parse, validate, apply = game.parse_move, game.validate_move, game.apply
+        move_to_record, state_to_json = game.move_to_record, game.state_to_json
+        turns, states, move_times = self.turns, self.states, self.move_times
+        state = self.state
+        while True:
+            ruled = rules_outcome(state)
+            if ruled is not None:
+                return _rules_outcome(ruled, game.to_move(state), self.specs)
+            ply = ply_of(state)
+            if ply >= cap:
+                return Outcome(Termination.MAX_MOVES, None,
+                               f"draw: the game reached maxMoves ({cap} moves) without a winner")
+            color = self.color = to_move(state)
+            player = players[color]
+            clock = clocks[color]
+            allowance_ms = self.allowance_ms = clock.allowance_ms()
+            if player.shares_turn_deadline:
+                reply = await player.request_move_under(scope, state, clock.view(ply), state_json=states[-1])
+            else:
+                scope.deadline = math.inf  # what a deadline-sharing player may have left set
+                reply = await _request(player, state, states[-1], clock, ply)
+            if reply.fault is not None:
+                return self.judge(color, reply)
+            charged = clock.thinking_ms(reply.received_at - reply.sent_at)
+            if clock.is_late(charged):
+                return self.judge(color, reply)
+            clock.charge(charged)
+            try:
+                move = validate(state, parse(reply.wire))
+            except (MoveSyntaxError, IllegalMoveError) as exc:
+                return self._bad_move(color, reply, exc)
+            state = self.state = apply(state, move)
+            turns.append(move_to_record(move))
+            states.append(state_to_json(state))
+            move_times.append(charged)
+            if observer is not None:
+                observer(MovePlayed(game, len(turns), color, self.specs[color].id, game.describe_move(move),
+                                    state, charged, {c: clocks[c].left_ms for c in Color}, self.game_index))
+            if scope.cancel_called:
+                return None
+
+    def judge(self, color: Color, reply: MoveReply) -> Outcome:
+        """The outcome of a turn that ended the game: ``reply`` is a fault or came too late."""
+        who = _who(color, self.specs[color])
+        clock = self.clocks[color]
+        elapsed_s = reply.received_at - reply.sent_at
+        if reply.fault is None:  # a reply, but late
+            charged = clock.thinking_ms(elapsed_s)
+            outcome = self._fault(color, Termination.TIMEOUT,
+                                  _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, b""))
+            clock.left_ms = max(0.0, clock.left_ms - charged)
+            return outcome
+        termination = reply.fault.termination
+        if termination is Termination.TIMEOUT:
+            reason = _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, reply.fault.partial)
+            outcome = self._fault(color, Termination.TIMEOUT, reason)
+            clock.left_ms = max(0.0, clock.left_ms - clock.thinking_ms(elapsed_s))
+            return outcome
+        if termination is Termination.INTERRUPTED:
+            return Outcome(Termination.INTERRUPTED, None, f"{who} {reply.fault.detail}")
+        reason = f"{who} {reply.fault.detail}"
+        if termination is Termination.CRASH:
+            reason += _stderr_hint(self.players[color])
+        return self._fault(color, termination, reason)
+
+    def _bad_move(self, color: Color, reply: MoveReply, exc: Exception) -> Outcome:
+        who = _who(color, self.specs[color])
+        if isinstance(exc, MoveSyntaxError):
+            return self._fault(color, Termination.MALFORMED_REPLY,
+                               f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}")
+        return self._fault(color, Termination.ILLEGAL_MOVE,
+                           f"{who} played an illegal move {quote_raw(reply.raw)}: {exc}")
 
 
 async def play_game(
@@ -278,57 +387,19 @@ async def play_game(
                 entries[list(Color).index(color)]["command"] = player.command
         emit(GameStarted(game, state, dict(specs), game_index))
 
+        turn = _Turns(game, specs, players, clocks, cap, state, states, turns, move_times, observer, game_index)
         while outcome is None:
-            outcome = _rules_outcome(game, state, specs)
-            if outcome is not None:
-                break
-            if game.ply(state) >= cap:
-                outcome = Outcome(Termination.MAX_MOVES, None,
-                                  f"draw: the game reached maxMoves ({cap} moves) without a winner")
-                break
-            color = game.to_move(state)
-            who = _who(color, specs[color])
-            clock = clocks[color]
-            allowance_ms = clock.allowance_ms()
-            reply = await _request(players[color], state, states[-1], clock, game.ply(state))
-            elapsed_s = reply.received_at - reply.sent_at
-            if reply.fault is not None:
-                if reply.fault.termination is Termination.TIMEOUT:
-                    reason = _timeout_reason(who, clock, allowance_ms, elapsed_s * 1000, reply.fault.partial)
-                    outcome = fault(color, Termination.TIMEOUT, reason)
-                    clock.left_ms = max(0.0, clock.left_ms - clock.thinking_ms(elapsed_s))
-                elif reply.fault.termination is Termination.INTERRUPTED:
-                    outcome = Outcome(Termination.INTERRUPTED, None, f"{who} {reply.fault.detail}")
-                else:
-                    reason = f"{who} {reply.fault.detail}"
-                    if reply.fault.termination is Termination.CRASH:
-                        reason += _stderr_hint(players[color])
-                    outcome = fault(color, reply.fault.termination, reason)
-                break
-            charged = clock.thinking_ms(elapsed_s)
-            if clock.is_late(charged):
-                outcome = fault(color, Termination.TIMEOUT,
-                                _timeout_reason(who, clock, allowance_ms, elapsed_s * 1000, b""))
-                clock.left_ms = max(0.0, clock.left_ms - charged)
-                break
-            clock.charge(charged)
-            try:
-                move = game.validate_move(state, game.parse_move(reply.wire))
-            except MoveSyntaxError as exc:
-                outcome = fault(color, Termination.MALFORMED_REPLY,
-                                f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}")
-                break
-            except IllegalMoveError as exc:
-                outcome = fault(color, Termination.ILLEGAL_MOVE,
-                                f"{who} played an illegal move {quote_raw(reply.raw)}: {exc}")
-                break
-            state = game.apply(state, move)
-            turns.append(game.move_to_record(move))
-            states.append(game.state_to_json(state))
-            move_times.append(charged)
-            if observer is not None:
-                emit(MovePlayed(game, len(turns), color, specs[color].id, game.describe_move(move), state,
-                                charged, {c: clocks[c].left_ms for c in Color}, game_index))
+            # One cancel scope for many turns (see Player.shares_turn_deadline). run() comes back
+            # with None when a deadline fired just as a reply arrived: that scope is spent.
+            scope = trio.CancelScope()
+            with scope:
+                outcome = await turn.run(scope)
+            if scope.cancelled_caught:
+                color = turn.color
+                outcome = turn.judge(color, players[color].timed_out_reply(trio.current_time()))
+        state = turn.state
+        if turn.faulted is not None:
+            faulted = turn.faulted
 
     # Both players are closed (processes killed and reaped) at this point.
     tails: dict[Color, str] = {}

@@ -1,52 +1,71 @@
-"""How much does arena add per ply? A long Shobu game between two instant bots, against a bare pipe echo.
+"""How much does arena add per ply? Long games between two instant bots, against a bare pipe echo.
 
-Run: ``.venv/bin/python bench/engine_overhead.py [--plies 20000] [--think-ms 2] [--think-plies 300]``
+Run: ``.venv/bin/python bench/engine_overhead.py [--plies 20000] [--repeats 3] [--games shobu,checkers]``
 
-1. Finds a 4-ply cycle of quiet Shobu turns (black and white each move two stones forth and back),
-   so a game can go on for as many plies as we like (``max_moves`` raised).
-2. Two *replay bots* answer each game_state line with the next reply from a precomputed table: they
-   do no work but read a line and write a line.
-3. The same replay bot is driven by a bare trio loop (``send_all`` a game_state line, ``receive_some``
-   until the newline): the round trip every engine pays, measured in the same run.
-4. Prints arena's CPU time per ply, plies per second, the bare round trip (wall and CPU), the ratio,
-   and what the rules cost per ply (parse, validate, apply, outcome, state_to_json) for context.
-5. A second game with bots that sleep ``--think-ms`` per move and time themselves (from having read
-   the input to having flushed the reply): arena's charged time against the bot's own measure.
+For each game:
+
+1. A 4-ply cycle of quiet moves (black and white each move a piece forth and back), so a game can
+   last as many plies as we like (``max_moves`` raised). Shobu starts from the start position;
+   checkers from a position where each side has a king that can step into a hole of its own camp.
+2. Two *replay bots* (Python children) read each turn's input as a real bot must (Shobu: the
+   ``game_state`` line; checkers: the opening lines once, then the clock line and the 8 board lines)
+   and answer at once with the next reply from a precomputed table. They do no rules work.
+3. In the same run, with the same two bots and the same turn input, a bare trio echo: the round
+   trip of ``send_all`` then ``receive_some`` until the reply's newline, alternating between the
+   two bots as a game does. Also the *floor*: the same with ``os.write``/``os.read`` and one
+   ``trio.lowlevel.wait_readable`` per reply, the least a trio program can do per round trip.
+4. ``--repeats`` rounds of (echo, floor, game); each figure is the best of the rounds, because
+   other work on the machine only ever makes a round slower. CPU is ``time.process_time()`` of this
+   process alone (arena's side; the bots are other processes); plies/s is wall-clock.
+5. Then a game whose bots sleep ``--think-ms`` per move and time themselves (from having read the
+   input to having flushed the reply): arena's charged time against the bot's own measure.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 import trio
 
-from arena.games import Color, get_game
+from arena.games import Color, Game, get_game
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players.base import MoveReply, Player
+from arena.protocols import protocol_for
 
+# argv: game, JSON list of reply lines, think ms. Stderr gets "think <ms>" per move when thinking.
 REPLAY_BOT = r"""
-import json, sys, time
-replies = [r.encode() + b"\n" for r in json.loads(sys.argv[1])]
-think = float(sys.argv[2]) / 1000.0
+import sys, time
+game, think = sys.argv[1], float(sys.argv[3]) / 1000.0
+import json
+replies = [r.encode() + b"\n" for r in json.loads(sys.argv[2])]
+count = len(replies)
 out, inp, err = sys.stdout.buffer, sys.stdin.buffer, sys.stderr
+readline = inp.readline
+if game == "checkers":
+    readline(); readline()  # time limit, colour
 i = 0
 while True:
-    line = inp.readline()
+    line = readline()
     if not line:
         break
+    if game == "checkers":
+        for _ in range(8):
+            readline()
     begun = time.perf_counter()
     if think:
         time.sleep(think)
-    out.write(replies[i % len(replies)])
+    out.write(replies[i % count])
     out.flush()
     if think:
         err.write("think %.6f\n" % ((time.perf_counter() - begun) * 1000.0))
@@ -54,18 +73,42 @@ while True:
     i += 1
 """
 
+# Checkers: each side has a king next to a hole in its own camp, far from the other side.
+CHECKERS_START = [
+    ". b . b . b . b",
+    "b . b . b . . .",
+    ". b . b . B . .",
+    ". . . . . . . .",
+    ". . . . . . . .",
+    ". . w . w . W .",
+    ". w . w . w . .",
+    "w . w . w . w .",
+]
 
-def find_cycle() -> tuple[list[Any], list[Any]]:
-    """Quiet turns m1, w1, m2, w2 with m2/w2 undoing m1/w1: the board repeats every 4 plies."""
-    game = get_game("shobu")
-    s0 = game.initial_state()
-    board0 = game.state_to_json(s0)["board"]
 
-    def stones(state: Any) -> tuple[int, int]:
-        board = game.state_to_json(state)["board"]
-        return board.count("x"), board.count("o")
+@dataclass
+class Cycle:
+    """A game's 4-ply cycle: start state, and the replies of each side in wire form."""
+
+    game: Game
+    start: Any
+    black: list[str]
+    white: list[str]
+    moves: list[Any]  # the four moves in play order
+
+
+def find_cycle(game_name: str) -> Cycle:
+    """Quiet moves m1, w1, m2, w2 with m2/w2 undoing m1/w1: the position repeats every 4 plies."""
+    game = get_game(game_name)
+    if game_name == "shobu":
+        start = game.initial_state()
+    else:
+        start = game.state_from_json({"board": CHECKERS_START, "turn": "BLACK", "turnNumber": 0})
+    board0 = game.state_to_json(start)["board"]
 
     def inverse(move: Any) -> Any:
+        if game_name == "checkers":
+            return game.parse_move(" ".join(["2"] + [f"{c} {r}" for c, r in reversed(move.path)]))
         wire = game.move_to_wire(move)
         for part in ("passive", "aggressive"):
             origin, heading = wire[part]["origin"], wire[part]["heading"]
@@ -73,13 +116,17 @@ def find_cycle() -> tuple[list[Any], list[Any]]:
                           "heading": {"x": -heading["x"], "y": -heading["y"]}}
         return game.parse_move(wire)
 
-    for m1 in game.legal_moves(s0):
-        s1 = game.apply(s0, m1)
-        if stones(s1) != (16, 16):
+    def pieces(state: Any) -> Any:
+        board = game.state_to_json(state)["board"]
+        return sorted("".join(board)) if game_name == "checkers" else (board.count("x"), board.count("o"))
+
+    for m1 in game.legal_moves(start):
+        s1 = game.apply(start, m1)
+        if pieces(s1) != pieces(start):
             continue
         for w1 in game.legal_moves(s1):
             s2 = game.apply(s1, w1)
-            if stones(s2) != (16, 16):
+            if pieces(s2) != pieces(start):
                 continue
             try:
                 m2 = game.validate_move(s2, inverse(m1))
@@ -88,57 +135,109 @@ def find_cycle() -> tuple[list[Any], list[Any]]:
             except Exception:
                 continue
             if game.state_to_json(game.apply(s3, w2))["board"] == board0:
-                return [m1, m2], [w1, w2]
-    raise SystemExit("no quiet 4-ply cycle found")
+                return Cycle(game, start, reply_lines(game, [m1, m2]), reply_lines(game, [w1, w2]),
+                             [m1, w1, m2, w2])
+    raise SystemExit(f"no quiet 4-ply cycle found for {game_name}")
 
 
-def replay_command(replies: list[str], think_ms: float = 0.0) -> str:
-    return shlex.join([sys.executable, "-u", "-c", REPLAY_BOT, json.dumps(replies), str(think_ms)])
+def reply_lines(game: Game, moves: list[Any]) -> list[str]:
+    if game.name == "shobu":
+        return [orjson.dumps({"type": "turn", "payload": game.move_to_wire(m)}).decode() for m in moves]
+    return [game.move_to_wire(m) for m in moves]
 
 
-def reply_lines(moves: list[Any]) -> list[str]:
-    game = get_game("shobu")
-    return [orjson.dumps({"type": "turn", "payload": game.move_to_wire(m)}).decode() for m in moves]
+def replay_argv(game_name: str, replies: list[str], think_ms: float = 0.0) -> list[str]:
+    return [sys.executable, "-u", "-c", REPLAY_BOT, game_name, json.dumps(replies), str(think_ms)]
 
 
-async def bare_echo(replies: list[str], rounds: int) -> tuple[float, float]:
-    """Per round trip (wall s, our CPU s) of a game_state line through the replay bot, bare trio."""
-    game = get_game("shobu")
-    message = orjson.dumps({"type": "game_state", "payload": game.state_to_json(game.initial_state())}) + b"\n"
-    proc = await trio.lowlevel.open_process(
-        shlex.split(replay_command(replies)), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None
-    buffer = bytearray()
+# -- the bare echo and the floor ------------------------------------------------------------------
 
-    async def round_trip() -> None:
-        await proc.stdin.send_all(message)  # type: ignore[union-attr]
+
+async def echo_round_trips(cycle: Cycle, rounds: int, floor: bool) -> tuple[float, float]:
+    """(wall s, our CPU s) per round trip of one turn's input through the two replay bots in turn.
+
+    ``floor``: raw ``os.write``/``os.read`` with one ``wait_readable`` per reply; otherwise the
+    trio streams' ``send_all``/``receive_some``.
+    """
+    game = cycle.game
+    protocol = protocol_for(game.name)
+    message = protocol.encode_turn(game, cycle.start, 10**6, game.state_to_json(cycle.start))
+    procs = [await trio.lowlevel.open_process(replay_argv(game.name, replies), stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE)
+             for replies in (cycle.black, cycle.white)]
+    streams = [(p.stdin, p.stdout) for p in procs]
+    buffers = [bytearray(), bytearray()]
+    for color, (stdin, _) in zip(Color, streams):
+        await stdin.send_all(protocol.opening(color, 10**6))  # type: ignore[union-attr]
+
+    async def stream_trip(i: int) -> None:
+        stdin, stdout = streams[i]
+        buffer = buffers[i]
+        await stdin.send_all(message)  # type: ignore[union-attr]
         while b"\n" not in buffer:
-            buffer.extend(await proc.stdout.receive_some(65536))  # type: ignore[union-attr]
+            buffer.extend(await stdout.receive_some(65536))  # type: ignore[union-attr]
         del buffer[: buffer.index(b"\n") + 1]
 
-    for _ in range(200):  # warm up
-        await round_trip()
+    fds = [(stdin.fileno(), stdout.fileno()) for stdin, stdout in streams]  # type: ignore[union-attr]
+
+    async def floor_trip(i: int) -> None:
+        write_fd, read_fd = fds[i]
+        buffer = buffers[i]
+        os.write(write_fd, message)
+        while b"\n" not in buffer:
+            try:
+                buffer.extend(os.read(read_fd, 65536))
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(read_fd)
+        del buffer[: buffer.index(b"\n") + 1]
+
+    trip = floor_trip if floor else stream_trip
+    for i in range(200):  # warm up
+        await trip(i & 1)
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    for _ in range(rounds):
-        await round_trip()
+    for i in range(rounds):
+        await trip(i & 1)
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    await proc.stdin.aclose()
-    await proc.wait()
+    for proc in procs:
+        await proc.stdin.aclose()  # type: ignore[union-attr]
+        await proc.wait()
     return wall / rounds, cpu / rounds
 
 
-def rules_cost(moves_black: list[Any], moves_white: list[Any], plies: int) -> float:
-    """Seconds per ply the match loop spends in the rules and record forms, measured alone."""
-    game = get_game("shobu")
-    wires = [game.move_to_wire(m) for m in (moves_black[0], moves_white[0], moves_black[1], moves_white[1])]
-    state = game.initial_state()
+# -- the game ------------------------------------------------------------------------------------
+
+
+async def long_game(cycle: Cycle, plies: int, think_ms: float = 0.0,
+                    stderr_dir: Path | None = None) -> tuple[dict[str, Any], float, float]:
+    """A game of ``plies`` plies between two replay bots: (record, wall s, arena CPU s)."""
+    game = cycle.game
+    tc = TimeControl(time_limit_ms=10**9, startup_ms=5000)
+    black = AgentSpec("replay-black", command=shlex.join(replay_argv(game.name, cycle.black, think_ms)))
+    white = AgentSpec("replay-white", command=shlex.join(replay_argv(game.name, cycle.white, think_ms)))
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    record = await play_game(game, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
+                             stderr_dir=stderr_dir, game_index=0)
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    if not (record["termination"] == "max_moves" and record["plies"] == plies):
+        raise SystemExit(f"the {game.name} game did not go the distance: {record['reason']}")
+    return record, wall, cpu
+
+
+def rules_cost(cycle: Cycle, plies: int) -> float:
+    """CPU seconds per ply of the rules work the match does (parse, validate, apply, outcome, record
+    forms, encoding the next turn), alone."""
+    game = cycle.game
+    protocol = protocol_for(game.name)
+    wires = [protocol.decode_reply(line.encode()) for line in
+             (cycle.black[0], cycle.white[0], cycle.black[1], cycle.white[1])]
+    state = cycle.start
     begun = time.process_time()
     for ply in range(plies):
+        game.outcome(state)
         move = game.validate_move(state, game.parse_move(wires[ply % 4]))
         state = game.apply(state, move)
-        game.outcome(state)
         game.move_to_record(move)
-        game.state_to_json(state)
+        protocol.encode_turn(game, state, 1000, game.state_to_json(state))
     return (time.process_time() - begun) / plies
 
 
@@ -147,9 +246,9 @@ class _InstantPlayer(Player):
 
     enforces_allowance = True
 
-    def __init__(self, agent_id: str, color: Color, replies: list[str]) -> None:
+    def __init__(self, agent_id: str, color: Color, wires: list[Any]) -> None:
         super().__init__(agent_id, color)
-        self.wires = [orjson.loads(r)["payload"] for r in replies]
+        self.wires = wires
         self.index = 0
 
     async def start(self) -> None:
@@ -166,75 +265,85 @@ class _InstantPlayer(Player):
         return MoveReply(wire=wire, raw=b"", sent_at=now, received_at=now)
 
 
-async def in_process_loop(black_replies: list[str], white_replies: list[str], plies: int) -> float:
+async def in_process_loop(cycle: Cycle, plies: int) -> float:
     """CPU seconds per ply of play_game with in-process instant players (rules included)."""
     import arena.match as match_module
 
+    protocol = protocol_for(cycle.game.name)
+    tables = {c: [protocol.decode_reply(r.encode()) for r in replies]
+              for c, replies in ((Color.BLACK, cycle.black), (Color.WHITE, cycle.white))}
     real = match_module.make_player
-    tables = {Color.BLACK: black_replies, Color.WHITE: white_replies}
     match_module.make_player = lambda spec, game, color, **_: _InstantPlayer(spec.id, color, tables[color])
     try:
         begun = time.process_time()
-        await play_game(get_game("shobu"), AgentSpec("a"), AgentSpec("b"), time_control=TimeControl(),
-                        max_moves=plies)
+        await play_game(cycle.game, AgentSpec("a"), AgentSpec("b"), time_control=TimeControl(),
+                        max_moves=plies, start_state=cycle.start)
         return (time.process_time() - begun) / plies
     finally:
         match_module.make_player = real
 
 
-async def long_game(black_replies: list[str], white_replies: list[str], plies: int,
-                    think_ms: float = 0.0, stderr_dir: Path | None = None) -> tuple[dict[str, Any], float, float]:
-    game = get_game("shobu")
-    tc = TimeControl(time_limit_ms=10**9, startup_ms=5000)
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    record = await play_game(game, AgentSpec("replay-black", command=replay_command(black_replies, think_ms)),
-                             AgentSpec("replay-white", command=replay_command(white_replies, think_ms)),
-                             time_control=tc, max_moves=plies, stderr_dir=stderr_dir, game_index=0)
-    return record, time.perf_counter() - wall0, time.process_time() - cpu0
+async def think_check(cycle: Cycle, plies: int, think_ms: float) -> None:
+    with tempfile.TemporaryDirectory() as logs:
+        record, _, _ = await long_game(cycle, plies, think_ms, Path(logs))
+        by_side = []
+        for colour in ("black", "white"):
+            log = Path(logs) / f"00000-{colour}-replay-{colour}.log"
+            by_side.append([float(line.split()[1]) for line in log.read_text().splitlines()
+                            if line.startswith("think ")])
+    own = [ms for pair in zip(*by_side) for ms in pair]  # in play order, black first
+    times = record["move_times_ms"]
+    # The first move of each bot is charged after the start-up allowance (so 0): leave both out.
+    differences = [charged - mine for charged, mine in zip(times[2:], own[2:])]
+    own_mean = sum(own[2:]) / len(differences)
+    print(f"  charged vs the bot's own think time ({len(differences)} moves of {think_ms} ms sleep):")
+    print(f"    bot's own measure {own_mean:.3f} ms per move; charged - own: mean "
+          f"{sum(differences) / len(differences):.3f} ms, max {max(differences):.3f} ms  (goal within 1 ms)")
+
+
+async def bench_game(game_name: str, args: argparse.Namespace) -> None:
+    cycle = find_cycle(game_name)
+    best: dict[str, tuple[float, float]] = {}
+
+    def keep(label: str, wall: float, cpu: float) -> None:
+        old = best.get(label, (float("inf"), float("inf")))
+        best[label] = (min(old[0], wall), min(old[1], cpu))
+
+    for _ in range(args.repeats):
+        keep("echo", *await echo_round_trips(cycle, args.plies, floor=False))
+        keep("floor", *await echo_round_trips(cycle, args.plies, floor=True))
+        _, wall, cpu = await long_game(cycle, args.plies)
+        keep("game", wall / args.plies, cpu / args.plies)
+    rules = rules_cost(cycle, min(args.plies, 20000))
+    loop = await in_process_loop(cycle, min(args.plies, 20000))
+    (game_wall, game_cpu), (echo_wall, echo_cpu), (floor_wall, floor_cpu) = best["game"], best["echo"], best["floor"]
+    print(f"{game_name}: {args.plies} plies per game between two replay bots, best of {args.repeats}"
+          f"  (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    print(f"  arena CPU per ply            {game_cpu * 1e6:7.1f} us   of which rules ~{rules * 1e6:.1f} us;"
+          f" match loop without pipes {loop * 1e6:.1f} us")
+    print(f"  arena wall per ply           {game_wall * 1e6:7.1f} us   -> {1 / game_wall:8,.0f} plies/s"
+          f"  (goal >= 10,000)")
+    print(f"  bare trio echo, round trip   {echo_cpu * 1e6:7.1f} us CPU, {echo_wall * 1e6:7.1f} us wall"
+          f" -> {1 / echo_wall:8,.0f} round trips/s")
+    print(f"  floor (raw fd), round trip   {floor_cpu * 1e6:7.1f} us CPU, {floor_wall * 1e6:7.1f} us wall"
+          f" -> {1 / floor_wall:8,.0f} round trips/s")
+    print(f"  ratio arena / bare echo      {game_cpu / echo_cpu:7.2f}x CPU, {game_wall / echo_wall:5.2f}x wall"
+          f"  (goal CPU <= 3x)")
+    print(f"  ratio arena / floor          {game_cpu / floor_cpu:7.2f}x CPU, {game_wall / floor_wall:5.2f}x wall")
+    if args.think_plies:
+        await think_check(cycle, args.think_plies, args.think_ms)
 
 
 async def main(args: argparse.Namespace) -> None:
-    black_moves, white_moves = find_cycle()
-    black, white = reply_lines(black_moves), reply_lines(white_moves)
-    echo_wall, echo_cpu = await bare_echo(black, args.plies)
-    record, wall, cpu = await long_game(black, white, args.plies)
-    assert record["termination"] == "max_moves" and record["plies"] == args.plies, record["reason"]
-    per_ply_cpu, per_ply_wall = cpu / args.plies, wall / args.plies
-    rules = rules_cost(black_moves, white_moves, min(args.plies, 20000))
-    loop = await in_process_loop(black, white, min(args.plies, 20000))
-    print(f"long game: {args.plies} plies of Shobu between two replay bots")
-    print(f"  arena CPU per ply          {per_ply_cpu * 1e6:8.1f} us  (of which rules ~{rules * 1e6:.1f} us)")
-    print(f"  of it, the match loop alone (in-process instant players, rules included) {loop * 1e6:.1f} us")
-    print(f"  wall time per ply          {per_ply_wall * 1e6:8.1f} us  -> {args.plies / wall:,.0f} plies/s")
-    print(f"bare trio pipe echo (same bot, same line), {args.plies} round trips")
-    print(f"  round trip wall            {echo_wall * 1e6:8.1f} us")
-    print(f"  round trip CPU (ours)      {echo_cpu * 1e6:8.1f} us")
-    print(f"ratio arena/bare, CPU        {per_ply_cpu / echo_cpu:8.2f}x  (goal <= 3x)")
-    print(f"ratio arena/bare, wall       {per_ply_wall / echo_wall:8.2f}x")
-    print(f"plies per second             {args.plies / wall:8,.0f}     (goal >= 10,000)")
-
-    with tempfile.TemporaryDirectory() as logs:
-        record, _, _ = await long_game(black, white, args.think_plies, args.think_ms, Path(logs))
-        own: list[float] = []
-        for colour in ("black", "white"):
-            log = Path(logs) / f"00000-{colour}-replay-{colour}.log"
-            own.append(sum(float(line.split()[1]) for line in log.read_text().splitlines()
-                           if line.startswith("think ")))
-    charged = sum(record["move_times_ms"])
-    # The first move of each bot is charged after the start-up allowance: leave both out.
-    first_two = record["move_times_ms"][:2]
-    moves = record["plies"]
-    print(f"charged vs the bot's own think time, {moves} moves of {args.think_ms} ms sleep")
-    print(f"  bots' own measure          {sum(own):10.3f} ms total, {sum(own) / moves:.3f} ms per move")
-    print(f"  arena charged              {charged:10.3f} ms total (first moves {first_two} ms, start-up "
-          f"allowance)")
-    diff = (charged - sum(first_two)) / (moves - 2) - sum(own) / moves
-    print(f"  charged - own, per move    {diff:10.3f} ms  (goal within 1 ms)")
+    for game_name in args.games.split(","):
+        await bench_game(game_name.strip(), args)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plies", type=int, default=20000)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--plies", type=int, default=20000, help="plies per game and echo round trips")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds; the best of them is shown")
+    parser.add_argument("--games", default="shobu,checkers")
     parser.add_argument("--think-ms", type=float, default=2.0)
-    parser.add_argument("--think-plies", type=int, default=300)
+    parser.add_argument("--think-plies", type=int, default=300, help="0 skips the think-time check")
     trio.run(main, parser.parse_args())

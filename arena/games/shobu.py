@@ -148,6 +148,31 @@ def _parse_part(value: Any, where: str) -> tuple[tuple[int, int], tuple[int, int
     )
 
 
+def _fast_pair(value: Any) -> tuple[int, int] | None:
+    """``(x, y)`` of a plain ``{"x": int, "y": int}``; None for anything else (the strict reader
+    then says what is wrong)."""
+    if type(value) is dict and len(value) == 2:
+        x = value.get("x")
+        y = value.get("y")
+        if type(x) is int and type(y) is int:
+            return (x, y)
+    return None
+
+
+def _fast_part(value: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    if type(value) is dict and len(value) == 2:
+        origin = _fast_pair(value.get("origin"))
+        heading = _fast_pair(value.get("heading"))
+        if origin is not None and heading is not None:
+            return origin, heading
+    return None
+
+
+def _exact_pair(value: Any) -> bool:
+    """A tuple of two ints that are not bools (nor floats equal to ints, which hash alike)."""
+    return type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
+
+
 def _wire_pair(pair: tuple[int, int]) -> dict[str, int]:
     return {"x": pair[0], "y": pair[1]}
 
@@ -317,12 +342,15 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         return _new_state(ShobuState, (black, white, _BLACK, state[3] + 1))
 
     def outcome(self, state: ShobuState) -> Outcome | None:
-        if not (
-            core.every_quadrant_occupied(state.black) and core.every_quadrant_occupied(state.white)
-        ):
-            return stones_outcome(state)
-        if count_legal_turns(state):
+        # Called every ply by the match: "is there any legal turn" stops at the first one found.
+        if state[2] is _BLACK:
+            if core.has_turn(state[0], state[1], True):
+                return None
+        elif core.has_turn(state[1], state[0], False):
             return None
+        finished = stones_outcome(state)
+        if finished is not None:
+            return finished
         return Outcome(
             Termination.NO_LEGAL_MOVES,
             state.turn.other,
@@ -332,6 +360,16 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
     def parse_move(self, wire: Any) -> ShobuMove:
         """A move from a bot's turn payload (strict shape, integer coordinates), else
         :class:`MoveSyntaxError` naming the problem. Legality is not checked here."""
+        # The common, well-formed case first, without building a message for every check.
+        if type(wire) is dict and len(wire) == 2:
+            passive = _fast_part(wire.get("passive"))
+            aggressive = _fast_part(wire.get("aggressive"))
+            if passive is not None and aggressive is not None:
+                heading = passive[1]
+                return _new_move(
+                    ShobuMove,
+                    (passive[0], aggressive[0], heading, None if aggressive[1] == heading else aggressive[1]),
+                )
         turn = _check_keys(wire, "turn payload", ("passive", "aggressive"))
         passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
         aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")
@@ -391,6 +429,28 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         Raises :class:`IllegalMoveError` with the first rule it breaks (squares named as (x,y)),
         or :class:`MoveSyntaxError` if ``move`` is not a ShobuMove of integer pairs at all.
         """
+        # Fast path for a well-formed legal move: two cached sub-board analyses say yes, and the
+        # move is the interned one legal_moves would list. Anything else goes to check_move, which
+        # finds the reason.
+        if type(move) is ShobuMove and move[3] is None:
+            origin, target, heading = move[0], move[1], move[2]
+            if _exact_pair(origin) and _exact_pair(target) and _exact_pair(heading):
+                p = _PACKED.get(origin)
+                a = _PACKED.get(target)
+                h = _HEADING_INDEX.get(heading)
+                if p is not None and a is not None and h is not None:
+                    if state[2] is _BLACK:
+                        legal = core.is_legal_turn(state[0], state[1], True, p, a, h)
+                    else:
+                        legal = core.is_legal_turn(state[1], state[0], False, p, a, h)
+                    if legal:
+                        i = p << 10 | a << 4 | h
+                        interned = _INTERNED_MOVES[i]
+                        if interned is None:
+                            interned = _INTERNED_MOVES[i] = _new_move(
+                                ShobuMove, (_XY[p], _XY[a], _HEADINGS[h], None)
+                            )
+                        return interned
         p, a, h = check_move(state, move)
         return _new_move(ShobuMove, (_XY[p], _XY[a], _HEADINGS[h], None))
 

@@ -227,6 +227,44 @@ def count_turns(own: int, opp: int, black_to_move: bool) -> int:
     )
 
 
+def has_turn(own: int, opp: int, black_to_move: bool) -> bool:
+    """``count_turns(own, opp, black_to_move) > 0``, stopping at the first heading that has a turn."""
+    if not (
+        own & 0xFFFF and own & 0xFFFF0000 and own & 0xFFFF00000000 and own & 0xFFFF000000000000
+        and opp & 0xFFFF and opp & 0xFFFF0000 and opp & 0xFFFF00000000 and opp & 0xFFFF000000000000
+    ):
+        return False
+    q0, q1, q2, q3 = quadrant_analyses(own, opp)
+    left_home, right_home = (q2, q3) if black_to_move else (q0, q1)
+    # A heading has a turn when a home board has a passive move and the other column an aggressive
+    # one with that heading.
+    for passive, upper, lower in zip(left_home[2], q1[3], q3[3]):
+        if passive and (upper or lower):
+            return True
+    for passive, upper, lower in zip(right_home[2], q0[3], q2[3]):
+        if passive and (upper or lower):
+            return True
+    return False
+
+
+def is_legal_turn(own: int, opp: int, black_to_move: bool, passive: int, aggressive: int,
+                  heading: int) -> bool:
+    """Whether the turn given as packed origins and a heading index is legal for the mover (stones
+    ``own``): the same answer as looking for it in :func:`turns`, from two cached analyses."""
+    passive_board, aggressive_board = passive >> 4, aggressive >> 4
+    if passive_board not in (BLACK_HOME if black_to_move else WHITE_HOME):
+        return False
+    if not (passive_board ^ aggressive_board) & 1:  # the aggressive board must be of the other column
+        return False
+    if not (every_quadrant_occupied(own) and every_quadrant_occupied(opp)):
+        return False
+    shift = 16 * passive_board
+    if passive & 15 not in analyse(own >> shift & LOCAL_MASK, opp >> shift & LOCAL_MASK)[0][heading]:
+        return False
+    shift = 16 * aggressive_board
+    return aggressive & 15 in analyse(own >> shift & LOCAL_MASK, opp >> shift & LOCAL_MASK)[1][heading]
+
+
 def apply_turn(own: int, opp: int, passive: int, aggressive: int, heading: int) -> tuple[int, int]:
     """The mover's and the opponent's stones after a legal turn given as packed origins."""
     i = 16 * aggressive + heading
@@ -309,8 +347,22 @@ def masks_from_board(board: str) -> tuple[int, int]:
     return black, white
 
 
+def _quadrant_row_text(key: int) -> str:
+    black, white = key >> 4, key & 15
+    return "".join("x" if black >> i & 1 else "o" if white >> i & 1 else "." for i in range(4))
+
+
+# _QUADRANT_ROW[black4 << 4 | white4]: the 4 characters of one row of one sub-board (black wins a
+# square both hold, as board_from_masks always did). _ROW_SHIFTS: where each board row's left and
+# right halves sit in the packed masks, top row first.
+_QUADRANT_ROW: tuple[str, ...] = tuple(_quadrant_row_text(key) for key in range(256))
+_ROW_SHIFTS: tuple[int, ...] = tuple(
+    16 * (2 * (y >> 2) + half) + 4 * (y & 3) for y in range(8) for half in (0, 1)
+)
+
+
 def board_from_masks(black: int, white: int) -> str:
     """The 64-character board string of two packed masks."""
-    return "".join(
-        "x" if black & bit else "o" if white & bit else "." for bit in BIT_OF_BOARD_INDEX
-    )
+    # 16 table look-ups (one per sub-board row) instead of 64 tests: this runs every ply.
+    rows = _QUADRANT_ROW
+    return "".join([rows[(black >> s & 15) << 4 | white >> s & 15] for s in _ROW_SHIFTS])

@@ -23,18 +23,21 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena.games.base import Color, Termination
 
+if TYPE_CHECKING:
+    import trio
 
-@dataclass(frozen=True)
-class ClockView:
+
+class ClockView(NamedTuple):
     """What a player may know about its clock for one move (times in ms unless said otherwise).
 
     ``allowance_s``: seconds from delivering the input until the reply must be read, margin and (on
     the first move) start-up allowance included; past it the move is a timeout.
     ``time_left_ms``: the budget left, as told to bots (no margin, no start-up allowance).
+    (A named tuple rather than a dataclass: one is made every ply and this is cheaper.)
     """
 
     time_limit_ms: int
@@ -53,8 +56,7 @@ class Fault:
     partial: bytes = b""
 
 
-@dataclass(frozen=True)
-class MoveReply:
+class MoveReply(NamedTuple):
     """A player's answer for one turn: a wire move or a fault (see module docstring)."""
 
     wire: Any = None
@@ -66,7 +68,7 @@ class MoveReply:
     @classmethod
     def failed(cls, termination: Termination, detail: str, *, sent_at: float = 0.0,
                received_at: float = 0.0, partial: bytes = b"") -> MoveReply:
-        return cls(fault=Fault(termination, detail, partial), sent_at=sent_at, received_at=received_at)
+        return cls(None, b"", Fault(termination, detail, partial), sent_at, received_at)
 
 
 class Player(abc.ABC):
@@ -92,6 +94,31 @@ class Player(abc.ABC):
 
         ``state_json`` is ``game.state_to_json(state)``, passed when the match has it already.
         """
+
+    #: True if the player implements :meth:`request_move_under` and :meth:`timed_out_reply`: the
+    #: match then runs a game's turns under one cancel scope that the player's deadlines move,
+    #: rather than entering a scope per turn (which costs about 10 us a ply, a good part of the
+    #: engine's overhead against an instant bot).
+    shares_turn_deadline: bool = False
+
+    async def request_move_under(self, scope: trio.CancelScope, state: Any, clock: ClockView, *,
+                                 state_json: dict[str, Any] | None = None) -> MoveReply:
+        """``request_move`` with the deadline kept on the match's ``scope`` (see
+        ``shares_turn_deadline``).
+
+        The player sets ``scope.deadline`` to (start of the write + ``clock.allowance_s``) while it
+        writes and to (input delivered + ``clock.allowance_s``) while it waits for the reply; once
+        the reply is read it sets it to ``math.inf`` before waiting for anything else (it may leave
+        it if it returns at once: the match sets a new deadline or clears it before its next wait,
+        and a deadline can only fire during a wait). When the deadline passes,
+        ``trio.Cancelled`` leaves this method; the match's scope catches it and the match asks
+        :meth:`timed_out_reply` what happened. Otherwise the same contract as ``request_move``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not share the match's turn deadline")
+
+    def timed_out_reply(self, now: float) -> MoveReply:
+        """The timeout fault of the turn the match's deadline cut short (``now``: when)."""
+        raise NotImplementedError(f"{type(self).__name__} does not share the match's turn deadline")
 
     @abc.abstractmethod
     async def aclose(self) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import shlex
+import math
 import os
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ from arena.protocols import Protocol, protocol_for, quote_raw
 
 # How long to wait for an exit status after a bot's stdout closed, so the reason can name it.
 EXIT_STATUS_WAIT_S = 0.5
+# Turns in a row whose reply was already waiting (so no pass of the scheduler) before we yield once.
+_MAX_TURNS_WITHOUT_YIELDING = 16
 
 
 class ProcessPlayer(Player):
@@ -64,11 +67,19 @@ class ProcessPlayer(Player):
         self._bot: BotProcess | None = None
         self._opening_sent = False
         self._json_framing = self.protocol.framing == "json_object"
+        # Where the current turn stands, for timed_out_reply.
+        self._writing = False
+        self._begun = 0.0
+        self._sent_at = 0.0
+        self._unyielded = 0
+        self._now = trio.current_time
 
     async def start(self) -> None:
         self._bot = await self._stack.enter_async_context(
             open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace)
         )
+        # The run's clock itself: trio.current_time() looks it up on every call.
+        self._now = trio.lowlevel.current_clock().current_time
 
     async def aclose(self) -> None:
         # No shield scope of our own here: it would interleave with the process context's nursery.
@@ -92,9 +103,24 @@ class ProcessPlayer(Player):
                                 partial=partial)
 
     enforces_allowance = True
+    shares_turn_deadline = True
 
     async def request_move(self, state: Any, clock: ClockView, *,
                            state_json: dict[str, Any] | None = None) -> MoveReply:
+        with trio.CancelScope() as scope:
+            return await self.request_move_under(scope, state, clock, state_json=state_json)
+        return self.timed_out_reply(trio.current_time())
+
+    def timed_out_reply(self, now: float) -> MoveReply:
+        if self._writing:
+            return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=self._begun,
+                                    received_at=now)
+        assert self._bot is not None
+        return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=self._sent_at,
+                                received_at=now, partial=self._bot.pending())
+
+    async def request_move_under(self, scope: trio.CancelScope, state: Any, clock: ClockView, *,
+                                 state_json: dict[str, Any] | None = None) -> MoveReply:
         bot = self._bot
         if bot is None:
             raise RuntimeError("request_move before start")
@@ -102,43 +128,59 @@ class ProcessPlayer(Player):
         if not self._opening_sent:
             self._opening_sent = True
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
-        begun = trio.current_time()
-        sent_at = begun
-        writing = True
-        # One cancel scope for the turn (they cost real time at thousands of plies per second). The
-        # write gets the same allowance as the read, so a bot that stops reading cannot block us;
-        # once the input is delivered the deadline moves to sent_at + allowance.
-        with trio.move_on_at(begun + clock.allowance_s) as scope:
-            try:
-                await bot.send(data)
-            except BotGone:
-                return await self._died("before reading its input", bot.pending(), begun)
-            writing = False
-            sent_at = trio.current_time()
-            scope.deadline = sent_at + clock.allowance_s
-            try:
-                if self._json_framing:
-                    raw = await bot.read_json_object(self.max_reply_bytes)
-                else:
-                    raw = await bot.read_line(self.max_reply_bytes)
-            except EndOfOutput as eof:
-                return await self._died("before replying", eof.partial, sent_at)
-            except ReplyTooLong as too_long:
-                return MoveReply.failed(
-                    Termination.MALFORMED_REPLY,
-                    f"sent a reply longer than {too_long.limit} bytes, starting {quote_raw(too_long.head, 60)}",
-                    sent_at=sent_at, received_at=trio.current_time(),
-                )
-            received_at = trio.current_time()
-            try:
-                wire = self.protocol.decode_reply(raw)
-            except MoveSyntaxError as exc:
-                return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
-                                        sent_at=sent_at, received_at=received_at)
-            return MoveReply(wire=wire, raw=raw, sent_at=sent_at, received_at=received_at)
-        now = trio.current_time()
-        if writing:
-            return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=begun,
-                                    received_at=now)
-        return MoveReply.failed(Termination.TIMEOUT, "did not reply in time", sent_at=sent_at,
-                                received_at=now, partial=bot.pending())
+        now = self._now
+        allowance = clock.allowance_s
+        begun = self._begun = now()
+        # The write: nearly always the pipe takes it all at once, with no wait and so no deadline
+        # needed. Otherwise the rest is written under the same allowance as the read, so a bot that
+        # stops reading cannot block us.
+        try:
+            written = bot.send_nowait(data)
+            if written < len(data):
+                self._writing = True
+                scope.deadline = begun + allowance
+                await bot.send(memoryview(data)[written:])
+                self._writing = False
+        except BotGone:
+            scope.deadline = math.inf
+            self._writing = False
+            return await self._died("before reading its input", bot.pending(), begun)
+        sent_at = self._sent_at = now()
+        scope.deadline = sent_at + allowance
+        reader = bot.reader
+        waits = reader.waits
+        try:
+            if self._json_framing:
+                raw = await reader.read_json_object(self.max_reply_bytes)
+            else:
+                raw = await reader.read_line(self.max_reply_bytes)
+        except EndOfOutput as eof:
+            scope.deadline = math.inf
+            return await self._died("before replying", eof.partial, sent_at)
+        except ReplyTooLong as too_long:
+            scope.deadline = math.inf
+            return MoveReply.failed(
+                Termination.MALFORMED_REPLY,
+                f"sent a reply longer than {too_long.limit} bytes, starting {quote_raw(too_long.head, 60)}",
+                sent_at=sent_at, received_at=now(),
+            )
+        received_at = now()
+        # The deadline stays as it is: nothing waits before the next turn sets a new one, and a
+        # deadline can only fire while we wait.
+        if reader.waits != waits:
+            self._unyielded = 0
+        else:
+            # The reply was already there (the bot answered while we were busy), so this turn gave
+            # no other task a turn. Yield now and then anyway, so that a bot answering ahead of its
+            # input cannot keep the rest of the run (other games, Ctrl-C) waiting for long.
+            self._unyielded += 1
+            if self._unyielded >= _MAX_TURNS_WITHOUT_YIELDING:
+                self._unyielded = 0
+                scope.deadline = math.inf  # a reply read in time must not turn into a timeout here
+                await trio.lowlevel.checkpoint()
+        try:
+            wire = self.protocol.decode_reply(raw)
+        except MoveSyntaxError as exc:
+            return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
+                                    sent_at=sent_at, received_at=received_at)
+        return MoveReply(wire, raw, None, sent_at, received_at)
