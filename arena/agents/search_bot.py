@@ -160,7 +160,13 @@ def _run(agent_factory: Any) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m arena.agents.search_bot``: the hyperparameters agent."""
-    parser = _OneLineParser(prog="search_bot", description="Arena's configurable search bot.")
+    parser = _OneLineParser(
+        prog="search_bot",
+        description="Arena's configurable search bot; speaks the game's protocol on stdin/stdout.",
+        epilog="example: python -m arena.agents.search_bot --game checkers "
+               "--hyperparameters configs/hyperparameters_checkers.json "
+               "(keys: algorithm, maxDepth, moveTimeMs, evaluation, transpositionTable, seed, description)",
+    )
     parser.add_argument("--game", required=True, choices=("shobu", "checkers"))
     parser.add_argument("--hyperparameters", required=True, metavar="FILE", help="JSON settings file")
     parser.add_argument("--time-limit", type=_positive, default=None, metavar="MS",
@@ -176,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_alphabeta_bot(game_name: str, argv: list[str], *, name: str) -> int:
     """The command line of ``bots/<game>_alphabeta.py``: alpha-beta with default weights."""
-    parser = _OneLineParser(prog=name, description=f"Alpha-beta {game_name} bot (arena's search engine).")
+    parser = _OneLineParser(prog=name, description=f"Alpha-beta {game_name} bot (arena's search engine).",
+                            epilog=f"example: arena match --game {game_name} \"python3 bots/{name}.py\" "
+                                   f"\"python3 bots/{game_name}_greedy.py\"")
     parser.add_argument("--move-time", type=_positive, default=None, metavar="MS",
                         help="thinking time per move (default: spread the game budget over the moves)")
     parser.add_argument("--time-limit", type=_positive, default=None, metavar="MS",
