@@ -26,7 +26,9 @@ test: $(STAMP_TEST)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP_TEST)
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/perft_speed.py
+	$(BIN)/python bench/engine_overhead.py
+	$(BIN)/python bench/tournament_bench.py
 
 integration: $(STAMP_TEST)
 	bash integration_script.sh
