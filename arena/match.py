@@ -111,6 +111,25 @@ class GameClock:
         self.moves += 1
         self.left_ms = max(0.0, self.left_ms - thinking_ms) + self.tc.increment_ms
 
+    def settle(self, elapsed_s: float) -> float | None:
+        """``thinking_ms``, ``is_late`` and ``charge`` in one call (the match's per-ply path): the
+        charged ms of a reply that took ``elapsed_s``, or None, charging nothing, when it is late."""
+        tc = self.tc
+        thinking = elapsed_s * 1000.0
+        if self.moves == 0:
+            thinking -= tc.startup_ms
+        if thinking < 0.0:
+            thinking = 0.0
+        cap = self.left_ms
+        if tc.move_time_limit_ms is not None and tc.move_time_limit_ms < cap:
+            cap = float(tc.move_time_limit_ms)
+        if thinking > cap + tc.time_margin_ms:
+            return None
+        self.moves += 1
+        left = self.left_ms - thinking
+        self.left_ms = (left if left > 0.0 else 0.0) + tc.increment_ms
+        return thinking
+
 
 # -- observer events ----------------------------------------------------------------------------
 
@@ -245,35 +264,43 @@ class _Turns:
         """Play turns under ``scope`` until the game ends (its outcome) or until ``scope`` was
         cancelled by a deadline although the reply came in time (None: go on in a new scope)."""
         game = self.game
-        players, clocks, cap, observer = self.players, self.clocks, self.cap, self.observer
+        cap, observer = self.cap, self.observer
         rules_outcome, ply_of, to_move = game.outcome, game.ply, game.to_move
         parse, validate, apply = game.parse_move, game.validate_move, game.apply
         move_to_record, state_to_json = game.move_to_record, game.state_to_json
         turns, states, move_times = self.turns, self.states, self.move_times
+        # Per side, looked up with "is" rather than by dict key: hashing an enum member runs Python
+        # code, and this loop runs tens of thousands of times a second.
+        black, white = Color.BLACK, Color.WHITE
+        black_player, white_player = self.players[black], self.players[white]
+        black_clock, white_clock = self.clocks[black], self.clocks[white]
+        time_limit_ms = black_clock.tc.time_limit_ms
         state = self.state
         while True:
             ruled = rules_outcome(state)
             if ruled is not None:
-                return _rules_outcome(ruled, game.to_move(state), self.specs)
+                return _rules_outcome(ruled, to_move(state), self.specs)
             ply = ply_of(state)
             if ply >= cap:
                 return Outcome(Termination.MAX_MOVES, None,
                                f"draw: the game reached maxMoves ({cap} moves) without a winner")
             color = self.color = to_move(state)
-            player = players[color]
-            clock = clocks[color]
+            if color is black:
+                player, clock = black_player, black_clock
+            else:
+                player, clock = white_player, white_clock
             allowance_ms = self.allowance_ms = clock.allowance_ms()
             if player.shares_turn_deadline:
-                reply = await player.request_move_under(scope, state, clock.view(ply), state_json=states[-1])
+                view = ClockView(time_limit_ms, clock.left_ms, allowance_ms / 1000.0, clock.moves == 0, ply)
+                reply = await player.request_move_under(scope, state, view, state_json=states[-1])
             else:
                 scope.deadline = math.inf  # what a deadline-sharing player may have left set
                 reply = await _request(player, state, states[-1], clock, ply)
             if reply.fault is not None:
                 return self.judge(color, reply)
-            charged = clock.thinking_ms(reply.received_at - reply.sent_at)
-            if clock.is_late(charged):
+            charged = clock.settle(reply.received_at - reply.sent_at)
+            if charged is None:
                 return self.judge(color, reply)
-            clock.charge(charged)
             try:
                 move = validate(state, parse(reply.wire))
             except (MoveSyntaxError, IllegalMoveError) as exc:
@@ -284,7 +311,7 @@ class _Turns:
             move_times.append(charged)
             if observer is not None:
                 observer(MovePlayed(game, len(turns), color, self.specs[color].id, game.describe_move(move),
-                                    state, charged, {c: clocks[c].left_ms for c in Color}, self.game_index))
+                                    state, charged, {c: self.clocks[c].left_ms for c in Color}, self.game_index))
             if scope.cancel_called:
                 return None
 

@@ -29,6 +29,7 @@ import signal
 import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
 import trio
@@ -161,6 +162,7 @@ class ReplyReader:
         self._buffer = bytearray()
         self._eof = False
         self.waits = 0
+        self.last_parsed: tuple[bytes, Any] | None = None
 
     def pending(self) -> bytes:
         """Bytes received but not consumed yet (e.g. half a reply at a timeout)."""
@@ -229,7 +231,28 @@ class ReplyReader:
         over many. If the next non-blank byte is not ``{``, the rest of that line is returned as it
         is (the caller's parser then calls it malformed) instead of waiting for a brace that may
         never come. Raises ReplyTooLong past ``limit`` bytes, EndOfOutput at EOF.
+
+        When the object was a whole line that parsed as JSON, :attr:`last_parsed` is
+        ``(returned bytes, parsed dict)``, so the caller need not parse it again.
         """
+        buffer = self._buffer
+        if not buffer:
+            await self._fill(limit)
+        # Fast path for the common reply, one object on one line arriving at once: a first line
+        # that parses as a whole JSON object is exactly the object brace matching would find.
+        if buffer[0] == 0x7B:
+            newline = buffer.find(b"\n")
+            if 0 < newline <= limit:
+                line = bytes(buffer[:newline])
+                try:
+                    parsed = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    parsed = None
+                if type(parsed) is dict:
+                    del buffer[: newline + 1]
+                    line = line.rstrip()
+                    self.last_parsed = (line, parsed)
+                    return line
         while True:
             match = _NON_SPACE.search(self._buffer)
             if match is not None:
@@ -239,18 +262,6 @@ class ReplyReader:
             await self._fill(limit)
         if self._buffer[0] != 0x7B:  # not "{": hand back the line
             return await self.read_line(limit)
-        # Fast path for the common one-object-per-line reply: a first line that parses as a whole
-        # JSON object is exactly the object brace matching would find.
-        newline = self._buffer.find(b"\n")
-        if 0 < newline <= limit:
-            line = bytes(self._buffer[:newline])
-            try:
-                parsed = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                parsed = None
-            if isinstance(parsed, dict):
-                del self._buffer[: newline + 1]
-                return line.rstrip()
         depth = 0
         in_string = False
         pos = 0

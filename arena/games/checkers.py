@@ -41,9 +41,12 @@ from arena.games.base import (
 )
 from arena.games.checkers_board import (
     BLACK_CROWN,
+    BLACK_MAN_STEPS,
     COORDS,
     INDEX_OF,
+    KING_STEPS,
     WHITE_CROWN,
+    WHITE_MAN_STEPS,
     count_moves_rel,
     has_jump_rel,
     has_step_rel,
@@ -202,6 +205,35 @@ def state_from_board(
     return CheckersState(black, white, kings, turn, turn_number)
 
 
+def parse_move_strict(wire: Any) -> CheckersMove:
+    """:meth:`CheckersGame.parse_move` without its fast path: every check, in order, with its
+    message (the tests hold the fast path to this)."""
+    if isinstance(wire, bytes):
+        try:
+            wire = wire.decode("utf-8")
+        except UnicodeDecodeError:
+            raise MoveSyntaxError("reply is not valid UTF-8") from None
+    if not isinstance(wire, str):
+        raise MoveSyntaxError(f"expected a text line, got {type(wire).__name__}")
+    fields = wire.split()
+    if not fields:
+        raise MoveSyntaxError(f"empty reply: {_WIRE_HINT}")
+    for field in fields:
+        if not (field.isascii() and field.isdigit()):
+            shown = field if len(field) <= 20 else field[:20] + "..."
+            raise MoveSyntaxError(f"{shown!r} is not a non-negative whole number: {_WIRE_HINT}")
+    numbers = [int(field) for field in fields]
+    count, coords = numbers[0], numbers[1:]
+    if count < 2:
+        raise MoveSyntaxError(f"the count {count} is too small: a move visits at least 2 squares")
+    if len(coords) != 2 * count:
+        raise MoveSyntaxError(
+            f"the count {count} announces {count} squares ({2 * count} numbers)"
+            f" but {len(coords)} numbers follow"
+        )
+    return CheckersMove.from_path(zip(coords[0::2], coords[1::2]))
+
+
 _PDN_TOKEN = re.compile(r"\s*([-xX])\s*")
 
 
@@ -296,30 +328,22 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
         :class:`MoveSyntaxError` naming the problem. Squares off the board are *not* a syntax
         error: :meth:`validate_move` rejects them as illegal.
         """
-        if isinstance(wire, bytes):
-            try:
-                wire = wire.decode("utf-8")
-            except UnicodeDecodeError:
-                raise MoveSyntaxError("reply is not valid UTF-8") from None
-        if not isinstance(wire, str):
-            raise MoveSyntaxError(f"expected a text line, got {type(wire).__name__}")
-        fields = wire.split()
-        if not fields:
-            raise MoveSyntaxError(f"empty reply: {_WIRE_HINT}")
-        for field in fields:
-            if not (field.isascii() and field.isdigit()):
-                shown = field if len(field) <= 20 else field[:20] + "..."
-                raise MoveSyntaxError(f"{shown!r} is not a non-negative whole number: {_WIRE_HINT}")
-        numbers = [int(field) for field in fields]
-        count, coords = numbers[0], numbers[1:]
-        if count < 2:
-            raise MoveSyntaxError(f"the count {count} is too small: a move visits at least 2 squares")
-        if len(coords) != 2 * count:
-            raise MoveSyntaxError(
-                f"the count {count} announces {count} squares ({2 * count} numbers)"
-                f" but {len(coords)} numbers follow"
-            )
-        return CheckersMove.from_path(zip(coords[0::2], coords[1::2]))
+        if type(wire) is str:
+            fields = wire.split()
+            # Fast path for the common reply, a two-square move between dark squares: every field
+            # ASCII digits (int() alone would take "+1", "1_0" or other scripts' digits).
+            if len(fields) == 5 and fields[0] == "2":
+                digits = "".join(fields)
+                if digits.isdigit() and digits.isascii():
+                    start = (int(fields[1]), int(fields[2]))
+                    end = (int(fields[3]), int(fields[4]))
+                    origin, target = INDEX_OF.get(start), INDEX_OF.get(end)
+                    if origin is not None and target is not None:
+                        captured = 0
+                        if abs(end[0] - start[0]) == 2 and abs(end[1] - start[1]) == 2:
+                            captured = 1 << INDEX_OF[((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)]
+                        return CheckersMove((start, end), 1 << origin, 1 << target, captured)
+        return parse_move_strict(wire)
 
     def move_to_wire(self, move: CheckersMove) -> str:
         """The protocol reply, e.g. ``"2 3 2 2 3"``."""
@@ -335,6 +359,11 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
     def describe_move(self, move: CheckersMove) -> str:
         """PDN: ``11-15`` for a step, ``22x15x8`` for a capture (``(col,row)`` pairs for squares
         that are not dark squares of the board)."""
+        path = move.path
+        if len(path) == 2:
+            first, second = INDEX_OF.get(path[0]), INDEX_OF.get(path[1])
+            if first is not None and second is not None:
+                return f"{first + 1}{'x' if abs(path[1][0] - path[0][0]) == 2 else '-'}{second + 1}"
         jump = any(abs(c2 - c1) == 2 for (c1, _), (c2, _) in zip(move.path, move.path[1:]))
         names = [
             str(INDEX_OF[sq] + 1) if sq in INDEX_OF else f"({sq[0]},{sq[1]})" for sq in move.path
@@ -344,6 +373,20 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
     def validate_move(self, state: CheckersState, move: CheckersMove) -> CheckersMove:
         """The legal move equal to ``move``; :class:`IllegalMoveError` with the precise reason
         (naming squares as ``(col,row) [PDN n]``) otherwise."""
+        # Fast path for a legal step (the common move), without listing every legal move: no
+        # capture anywhere (captures are mandatory), our piece on the origin, an empty target one
+        # step away in a direction the piece may go, and a path that names exactly those squares.
+        if type(move) is CheckersMove and not move.captured and len(move.path) == 2:
+            me, them, kings, black = relative_masks(state)
+            origin, target = move.origin, move.target
+            if origin & me and target and not target & (me | them) and not has_jump_rel(me, them, kings, black):
+                index = origin.bit_length() - 1
+                table = KING_STEPS if kings & origin else BLACK_MAN_STEPS if black else WHITE_MAN_STEPS
+                for target_bit, target_index in table[index]:
+                    if target_bit == target:
+                        if move.path == (COORDS[index], COORDS[target_index]):
+                            return move
+                        break
         legal = self.legal_moves(state)
         if move in legal:
             return move
@@ -426,20 +469,24 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
 
     def board_lines(self, state: CheckersState) -> list[str]:
         """The 8 protocol lines (symbols separated by single spaces), row 0 first."""
-        cells = [["."] * 8 for _ in range(8)]
-        for index, (col, row) in enumerate(COORDS):
-            bit = 1 << index
-            if state.black & bit:
-                cells[row][col] = "B" if state.kings & bit else "b"
-            elif state.white & bit:
-                cells[row][col] = "W" if state.kings & bit else "w"
-        return [" ".join(row) for row in cells]
+        # One table look-up per row (its 4 dark squares as black, white and king nibbles): this
+        # runs every ply, for the bot's input and the record.
+        black, white, kings = state[0], state[1], state[2]
+        lines = []
+        for row, table in _ROW_TABLES:
+            shift = 4 * row
+            key = (black >> shift & 15) << 8 | (white >> shift & 15) << 4 | kings >> shift & 15
+            line = table[key]
+            if line is None:
+                line = table[key] = _row_line(row, key)
+            lines.append(line)
+        return lines
 
     def state_to_json(self, state: CheckersState) -> dict[str, Any]:
         return {
             "board": self.board_lines(state),
-            "turn": state.turn.value,
-            "turnNumber": state.turn_number,
+            "turn": "BLACK" if state[3] is Color.BLACK else "WHITE",
+            "turnNumber": state[4],
         }
 
     def state_from_json(self, obj: Any) -> CheckersState:
@@ -466,6 +513,24 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
         if type(turn_number) is not int or turn_number < 0:
             raise StateError(f"turnNumber must be a non-negative integer, got {turn_number!r:.40}")
         return CheckersState(black, white, kings, Color(turn), turn_number)
+
+
+def _row_line(row: int, key: int) -> str:
+    """Protocol line of ``row`` whose dark squares (left to right) hold the pieces given by ``key``:
+    black nibble << 8 | white nibble << 4 | kings nibble (bit ``k`` = the row's ``k``-th dark square)."""
+    black, white, kings = key >> 8, key >> 4 & 15, key & 15
+    cells = ["."] * 8
+    for k in range(4):
+        col = COORDS[4 * row + k][0]
+        if black >> k & 1:
+            cells[col] = "B" if kings >> k & 1 else "b"
+        elif white >> k & 1:
+            cells[col] = "W" if kings >> k & 1 else "w"
+    return " ".join(cells)
+
+
+# Per row: (row, lazily filled lines by key), for board_lines.
+_ROW_TABLES: tuple[tuple[int, list[str | None]], ...] = tuple((row, [None] * 4096) for row in range(8))
 
 
 def _is_subsequence(short: tuple[tuple[int, int], ...], full: tuple[tuple[int, int], ...]) -> bool:

@@ -173,6 +173,20 @@ def _exact_pair(value: Any) -> bool:
     return type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
 
 
+def parse_move_strict(wire: Any) -> ShobuMove:
+    """:meth:`ShobuGame.parse_move` without its fast path: every check, in order, with its
+    message (the tests hold the fast path to this)."""
+    turn = _check_keys(wire, "turn payload", ("passive", "aggressive"))
+    passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
+    aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")
+    return ShobuMove(
+        passive_origin,
+        aggressive_origin,
+        passive_heading,
+        None if aggressive_heading == passive_heading else aggressive_heading,
+    )
+
+
 def _wire_pair(pair: tuple[int, int]) -> dict[str, int]:
     return {"x": pair[0], "y": pair[1]}
 
@@ -370,15 +384,7 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
                     ShobuMove,
                     (passive[0], aggressive[0], heading, None if aggressive[1] == heading else aggressive[1]),
                 )
-        turn = _check_keys(wire, "turn payload", ("passive", "aggressive"))
-        passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
-        aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")
-        return ShobuMove(
-            passive_origin,
-            aggressive_origin,
-            passive_heading,
-            None if aggressive_heading == passive_heading else aggressive_heading,
-        )
+        return parse_move_strict(wire)
 
     def move_to_wire(self, move: ShobuMove) -> dict[str, Any]:
         aggressive_heading = move.aggressive_heading or move.heading
@@ -400,7 +406,11 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         return describe_move(move)
 
     def state_to_json(self, state: ShobuState) -> dict[str, Any]:
-        return {"board": state.board, "turn": state.turn.value, "turnNumber": state.turn_number}
+        return {
+            "board": core.board_from_masks(state[0], state[1]),
+            "turn": "BLACK" if state[2] is _BLACK else "WHITE",
+            "turnNumber": state[3],
+        }
 
     def state_from_json(self, obj: Any) -> ShobuState:
         """Strict: exactly ``board`` (64 of ``x o .``), ``turn`` (``"BLACK"``/``"WHITE"``) and

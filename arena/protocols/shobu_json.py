@@ -28,22 +28,26 @@ class ShobuJsonProtocol(Protocol):
 
     def decode_reply(self, raw: bytes) -> Any:
         try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise MoveSyntaxError(f"reply is not valid UTF-8 (byte {exc.start}): {quote_raw(raw)}") from None
-        try:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError:
+            # orjson refuses bad UTF-8 too: say which of the two it is.
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise MoveSyntaxError(f"reply is not valid UTF-8 (byte {exc.start}): {quote_raw(raw)}") from None
             raise MoveSyntaxError(f"reply is not JSON: {quote_raw(raw)}") from None
-        if not isinstance(message, dict):
+        return self.decode_parsed(message, raw)
+
+    def decode_parsed(self, message: Any, raw: bytes) -> Any:
+        if type(message) is not dict:
             raise MoveSyntaxError(f"reply is not a JSON object: {quote_raw(raw)}")
-        if set(message) != {"type", "payload"}:
+        if len(message) != 2 or "type" not in message or "payload" not in message:
             raise MoveSyntaxError(
                 f'reply must have exactly the keys "type" and "payload", got {sorted(message)}: {quote_raw(raw)}'
             )
         if message["type"] != "turn":
             raise MoveSyntaxError(f'reply "type" must be "turn", got {message["type"]!r}')
         payload = message["payload"]
-        if not isinstance(payload, dict):
+        if type(payload) is not dict:
             raise MoveSyntaxError(f'reply "payload" must be an object: {quote_raw(raw)}')
         return payload
