@@ -1,0 +1,242 @@
+"""The turn path's fast paths: the reader on a raw descriptor, writes that do not wait, the JSON
+line parsed once, the yield for bots that answer ahead, and the match's shared deadline scope."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import trio
+
+from arena.games import Color, Termination, get_game
+from arena.match import AgentSpec, TimeControl, play_game
+from arena.players.base import ClockView, MoveReply, Player
+from arena.players.process_player import ProcessPlayer
+from arena.process import EndOfOutput, ReplyReader, ReplyTooLong, open_bot_process
+from arena.protocols.shobu_json import ShobuJsonProtocol
+
+
+class _Pipe:
+    """The write end of a pipe whose read end a reader in descriptor mode watches."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    async def feed(self, chunks: list[bytes], close: bool = True) -> None:
+        for chunk in chunks:
+            os.write(self.fd, chunk)
+            await trio.sleep(0.002)  # let the reader see each chunk on its own
+        if close:
+            self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+@asynccontextmanager
+async def _fd_reader() -> AsyncIterator[tuple[_Pipe, ReplyReader]]:
+    """A reader in descriptor mode on a fresh pipe, and the pipe's write end."""
+    read_fd, write_fd = os.pipe()
+    stream = trio.lowlevel.FdStream(read_fd)  # owns read_fd and makes it non-blocking
+    pipe = _Pipe(write_fd)
+    try:
+        yield pipe, ReplyReader(stream, stream.fileno())
+    finally:
+        pipe.close()
+        await stream.aclose()
+
+
+async def test_fd_reader_lines_split_across_chunks_and_several_in_one() -> None:
+    async with _fd_reader() as (pipe, reader):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pipe.feed, [b"2 3 2", b" 2 3\nsecond\nthird", b" line\r\n", b"last"])
+            lines = [await reader.read_line() for _ in range(3)]
+            with pytest.raises(EndOfOutput) as info:
+                await reader.read_line()
+    assert lines == [b"2 3 2 2 3", b"second", b"third line\r"]
+    assert info.value.partial == b"last"
+    assert reader.waits >= 3  # it waited for the split chunks rather than spinning
+
+
+async def test_fd_reader_json_objects_split_or_together_and_parsed_once() -> None:
+    one = b'{"type": "turn", "payload": {"a": 1}}'
+    pretty = b'{\n  "type": "turn",\n  "payload": {"s": "}\\"{"}\n}'
+    stream = one + b"\n" + one + b"\n  " + pretty + b"\n" + one[:10]
+    async with _fd_reader() as (pipe, reader):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pipe.feed, [stream[:50], stream[50:51], stream[51:]])
+            first = await reader.read_json_object()
+            assert reader.last_parsed is not None and reader.last_parsed[0] is first
+            assert reader.last_parsed[1] == json.loads(one)
+            second = await reader.read_json_object()
+            third = await reader.read_json_object()
+            with pytest.raises(EndOfOutput) as info:
+                await reader.read_json_object()
+    assert (first, second, third) == (one, one, pretty)
+    assert reader.last_parsed is not None and reader.last_parsed[0] is not third  # found by braces
+    assert info.value.partial == one[:10]
+
+
+async def test_fd_reader_oversize_reply_is_an_error_and_memory_stays_bounded() -> None:
+    async with _fd_reader() as (pipe, reader):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pipe.feed, [b"y" * 30_000, b"y" * 30_000], False)
+            with pytest.raises(ReplyTooLong) as info:
+                await reader.read_line(5000)
+            nursery.cancel_scope.cancel()
+    assert info.value.limit == 5000 and reader.pending() == b""
+
+
+async def test_fd_reader_line_over_the_limit_in_one_chunk_with_its_newline() -> None:
+    async with _fd_reader() as (pipe, reader):
+        os.write(pipe.fd, b'{"a": "' + b"z" * 3000 + b'"}\nok\n')
+        with pytest.raises(ReplyTooLong):
+            await reader.read_json_object(1000)
+
+
+def _py(code: str) -> list[str]:
+    return [sys.executable, "-u", "-c", code]
+
+
+async def test_send_nowait_takes_what_fits_and_send_waits_under_the_callers_deadline() -> None:
+    async with open_bot_process(_py("import time; time.sleep(30)"), kill_grace=0.05) as bot:
+        written = bot.send_nowait(b"x" * 1_000_000)
+        assert 0 < written < 1_000_000  # the pipe took part of it, without waiting
+        with trio.move_on_after(0.2) as scope:
+            await bot.send(b"x" * 1_000_000)
+        assert scope.cancelled_caught
+
+
+def _scripted_ahead(replies: int) -> list[str]:
+    """A Shobu bot that writes ``replies`` replies at once, before reading anything, then sleeps."""
+    line = json.dumps({"type": "turn", "payload": {"passive": {}, "aggressive": {}}}) + "\n"
+    return _py(f"import sys, time\nsys.stdout.write({line * replies!r})\nsys.stdout.flush()\ntime.sleep(30)\n")
+
+
+async def test_a_bot_answering_ahead_cannot_starve_other_tasks() -> None:
+    game = get_game("shobu")
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await trio.sleep(0)
+
+    view = ClockView(time_limit_ms=60000, time_left_ms=60000, allowance_s=5.0, first_move=False, ply=0)
+    async with ProcessPlayer("ahead", Color.BLACK, game, _scripted_ahead(200), kill_grace=0.05) as player:
+        await trio.sleep(0.3)  # let every reply arrive first
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ticker)
+            await trio.sleep(0)
+            before = ticks
+            for _ in range(64):
+                reply = await player.request_move(game.initial_state(), view)
+                assert reply.fault is None
+            during = ticks - before
+            nursery.cancel_scope.cancel()
+    assert during >= 3  # at least one yield every 16 turns that did not wait
+
+
+async def test_reply_parsed_once_matches_a_full_decode() -> None:
+    protocol = ShobuJsonProtocol()
+    raw = b'{"type": "turn", "payload": {"passive": 1}}'
+    assert protocol.decode_parsed(json.loads(raw), raw) == protocol.decode_reply(raw)
+    for bad in (b'{"type": "move", "payload": {}}', b'{"type": "turn"}', b'{"type": "turn", "payload": 3}', b"[1]"):
+        with pytest.raises(Exception) as via_parsed:
+            protocol.decode_parsed(json.loads(bad), bad)
+        with pytest.raises(Exception) as via_raw:
+            protocol.decode_reply(bad)
+        assert str(via_parsed.value) == str(via_raw.value)
+
+
+# -- the match's shared deadline scope ------------------------------------------------------------
+
+SHOBU = get_game("shobu")
+
+
+class _TablePlayer(Player):
+    """In-process player answering the first legal move; ``mode`` picks how it treats the deadline."""
+
+    enforces_allowance = True
+
+    def __init__(self, agent_id: str, color: Color, mode: str) -> None:
+        super().__init__(agent_id, color)
+        self.mode = mode
+        self.shares_turn_deadline = mode != "own"
+        self.turns = 0
+
+    async def start(self) -> None:
+        pass
+
+    async def aclose(self) -> None:
+        pass
+
+    def _reply(self, state: Any) -> MoveReply:
+        now = trio.current_time()
+        return MoveReply(wire=SHOBU.move_to_wire(SHOBU.legal_moves(state)[0]), raw=b"x", sent_at=now, received_at=now)
+
+    async def request_move(self, state: Any, clock: ClockView, *, state_json: Any = None) -> MoveReply:
+        await trio.sleep(0.05)  # longer than the deadline the other side left behind
+        return self._reply(state)
+
+    async def request_move_under(self, scope: trio.CancelScope, state: Any, clock: ClockView, *,
+                                 state_json: Any = None) -> MoveReply:
+        self.turns += 1
+        if self.mode == "stale":
+            # As if the deadline had fired in the same scheduler pass as the reply: the scope is
+            # cancelled but nothing was raised.
+            scope.deadline = trio.current_time() + 1.0
+            await trio.lowlevel.checkpoint()  # the wait for the reply
+            if self.turns == 2:
+                scope.cancel()
+            return self._reply(state)
+        if self.mode == "short" or self.turns < 3:
+            scope.deadline = trio.current_time() + 0.01  # left set on return, as allowed
+            await trio.lowlevel.checkpoint()
+            return self._reply(state)
+        scope.deadline = trio.current_time() + 0.05
+        await trio.sleep(10)  # "silent": the match's scope must cut this short
+        raise AssertionError("not reached")
+
+    def timed_out_reply(self, now: float) -> MoveReply:
+        return MoveReply.failed(Termination.TIMEOUT, "did not reply in time (table player)", sent_at=now - 0.05,
+                                received_at=now)
+
+
+async def _play(monkeypatch: pytest.MonkeyPatch, modes: dict[Color, str], max_moves: int) -> dict[str, Any]:
+    import arena.match as match_module
+
+    monkeypatch.setattr(match_module, "make_player",
+                        lambda spec, game, color, **_: _TablePlayer(spec.id, color, modes[color]))
+    tc = TimeControl(time_limit_ms=60000, time_margin_ms=50, startup_ms=0)
+    return await play_game(SHOBU, AgentSpec("b"), AgentSpec("w"), time_control=tc, max_moves=max_moves)
+
+
+async def test_stale_scope_after_a_good_reply_is_replaced_not_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = await _play(monkeypatch, {Color.BLACK: "stale", Color.WHITE: "stale"}, 8)
+    assert record["termination"] == "max_moves", record["reason"]
+
+
+async def test_deadline_left_by_a_sharing_player_does_not_cut_the_other_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = await _play(monkeypatch, {Color.BLACK: "short", Color.WHITE: "own"}, 6)
+    assert record["termination"] == "max_moves", record["reason"]
+
+
+async def test_shared_deadline_timeout_is_judged_for_the_player_whose_turn_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with trio.fail_after(5):
+        record = await _play(monkeypatch, {Color.BLACK: "short", Color.WHITE: "silent"}, 20)
+    assert record["termination"] == "timeout" and record["winner"] == "BLACK", record["reason"]
+    assert "WHITE bot 'w' did not reply within" in record["reason"]
+    assert record["plies"] == 5  # white's third turn was the silent one
+    assert not math.isinf(record["clocks_left_ms"]["WHITE"])
