@@ -9,6 +9,10 @@ Time (arena.md "Time"): each bot has ``time_limit_ms`` for the whole game, charg
 turn's input is fully written until the reply is read. A reply later than time left + margin (capped
 by ``move_time_limit_ms`` if set) loses on time; the margin is never added to the budget. A bot's
 first reply gets ``startup_ms`` on top, uncharged. ``increment_ms`` is added after each move.
+
+Speed: the turn loop (:class:`_Turns`) runs many turns under one cancel scope whose deadline the
+players move (``Player.shares_turn_deadline``), because entering a scope per turn costs about as
+much as the whole round trip to an instant bot; ``bench/engine_overhead.py`` measures the loop.
 """
 
 from __future__ import annotations

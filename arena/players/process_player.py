@@ -1,4 +1,12 @@
-"""A player that is a bot process speaking one of the wire protocols."""
+"""A player that is a bot process speaking one of the wire protocols.
+
+The turn path is the engine's hot loop against fast bots, so it does as little as it can: the input
+is written with one ``os.write`` when the pipe takes it (the usual case), the reply is read straight
+from the pipe's descriptor (one pass of the scheduler per reply), a one-line JSON reply is parsed
+once, and the deadline is the match's shared cancel scope (``shares_turn_deadline``). The contract
+is unchanged: every write and read is under the turn's deadline, and time is charged from the input
+fully written to the reply read.
+"""
 
 from __future__ import annotations
 
