@@ -142,17 +142,17 @@ class ProcessPlayer(Player):
         # The write: nearly always the pipe takes it all at once, with no wait and so no deadline
         # needed. Otherwise the rest is written under the same allowance as the read, so a bot that
         # stops reading cannot block us.
+        self._writing = True
         try:
             written = bot.send_nowait(data)
             if written < len(data):
-                self._writing = True
                 scope.deadline = begun + allowance
                 await bot.send(memoryview(data)[written:])
-                self._writing = False
         except BotGone:
             scope.deadline = math.inf
             self._writing = False
             return await self._died("before reading its input", bot.pending(), begun)
+        self._writing = False
         sent_at = self._sent_at = now()
         scope.deadline = sent_at + allowance
         reader = bot.reader

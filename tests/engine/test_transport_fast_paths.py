@@ -240,3 +240,27 @@ async def test_shared_deadline_timeout_is_judged_for_the_player_whose_turn_it_wa
     assert "WHITE bot 'w' did not reply within" in record["reason"]
     assert record["plies"] == 5  # white's third turn was the silent one
     assert not math.isinf(record["clocks_left_ms"]["WHITE"])
+
+
+class _HugeTurnProtocol(ShobuJsonProtocol):
+    """Shobu, but each turn's input is far bigger than a pipe holds."""
+
+    def encode_turn(self, game: Any, state: Any, time_left_ms: int, state_json: Any = None) -> bytes:
+        return b" " * 2_000_000 + super().encode_turn(game, state, time_left_ms, state_json)
+
+
+async def test_a_bot_that_stops_reading_times_out_on_the_write_then_on_the_read() -> None:
+    game = get_game("shobu")
+    # Reads nothing for 0.6 s, then reads everything but never answers.
+    argv = _py("import sys, time\ntime.sleep(0.6)\nwhile sys.stdin.buffer.read(65536): pass\ntime.sleep(30)\n")
+    view = ClockView(time_limit_ms=1000, time_left_ms=1000, allowance_s=0.2, first_move=False, ply=0)
+    async with ProcessPlayer("deaf", Color.BLACK, game, argv, protocol=_HugeTurnProtocol(), kill_grace=0.05) as player:
+        begun = trio.current_time()
+        blocked = await player.request_move(game.initial_state(), view)
+        assert blocked.fault is not None and blocked.fault.termination is Termination.TIMEOUT
+        assert blocked.fault.detail == "did not read its input in time"
+        assert 0.19 <= trio.current_time() - begun < 0.5
+        await trio.sleep(0.6)
+        silent = await player.request_move(game.initial_state(), view._replace(allowance_s=0.5))
+    assert silent.fault is not None and silent.fault.detail == "did not reply in time"
+    assert 0.49 <= silent.received_at - silent.sent_at < 1.0
