@@ -148,24 +148,28 @@ def _parse_part(value: Any, where: str) -> tuple[tuple[int, int], tuple[int, int
     )
 
 
-def _fast_pair(value: Any) -> tuple[int, int] | None:
-    """``(x, y)`` of a plain ``{"x": int, "y": int}``; None for anything else (the strict reader
-    then says what is wrong)."""
-    if type(value) is dict and len(value) == 2:
-        x = value.get("x")
-        y = value.get("y")
-        if type(x) is int and type(y) is int:
-            return (x, y)
-    return None
-
-
-def _fast_part(value: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    if type(value) is dict and len(value) == 2:
-        origin = _fast_pair(value.get("origin"))
-        heading = _fast_pair(value.get("heading"))
-        if origin is not None and heading is not None:
-            return origin, heading
-    return None
+def _fast_parse(wire: Any) -> ShobuMove | None:
+    """The move in a plain well-formed turn payload (dicts with exactly the expected keys, ints
+    that are not bools); None for anything else, which the strict reader then explains."""
+    if type(wire) is not dict or len(wire) != 2:
+        return None
+    passive, aggressive = wire.get("passive"), wire.get("aggressive")
+    if type(passive) is not dict or type(aggressive) is not dict or len(passive) != 2 or len(aggressive) != 2:
+        return None
+    pairs = []
+    # One loop rather than a helper call per pair: this runs every ply.
+    for value in (passive.get("origin"), passive.get("heading"), aggressive.get("origin"), aggressive.get("heading")):
+        if type(value) is not dict or len(value) != 2:
+            return None
+        x, y = value.get("x"), value.get("y")
+        if type(x) is not int or type(y) is not int:
+            return None
+        pairs.append((x, y))
+    passive_origin, heading, aggressive_origin, aggressive_heading = pairs
+    return _new_move(
+        ShobuMove,
+        (passive_origin, aggressive_origin, heading, None if aggressive_heading == heading else aggressive_heading),
+    )
 
 
 def _exact_pair(value: Any) -> bool:
@@ -375,16 +379,8 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         """A move from a bot's turn payload (strict shape, integer coordinates), else
         :class:`MoveSyntaxError` naming the problem. Legality is not checked here."""
         # The common, well-formed case first, without building a message for every check.
-        if type(wire) is dict and len(wire) == 2:
-            passive = _fast_part(wire.get("passive"))
-            aggressive = _fast_part(wire.get("aggressive"))
-            if passive is not None and aggressive is not None:
-                heading = passive[1]
-                return _new_move(
-                    ShobuMove,
-                    (passive[0], aggressive[0], heading, None if aggressive[1] == heading else aggressive[1]),
-                )
-        return parse_move_strict(wire)
+        move = _fast_parse(wire)
+        return move if move is not None else parse_move_strict(wire)
 
     def move_to_wire(self, move: ShobuMove) -> dict[str, Any]:
         aggressive_heading = move.aggressive_heading or move.heading

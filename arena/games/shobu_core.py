@@ -203,12 +203,22 @@ def every_quadrant_occupied(stones: int) -> bool:
 
 def quadrant_analyses(own: int, opp: int) -> tuple[Analysis, Analysis, Analysis, Analysis]:
     """:func:`analyse` of the four sub-boards, Q0..Q3."""
-    return (
-        analyse(own & LOCAL_MASK, opp & LOCAL_MASK),
-        analyse(own >> 16 & LOCAL_MASK, opp >> 16 & LOCAL_MASK),
-        analyse(own >> 32 & LOCAL_MASK, opp >> 32 & LOCAL_MASK),
-        analyse(own >> 48, opp >> 48),
-    )
+    # The cache is read here directly (keys as analyse makes them: own << 16 | opp, per sub-board);
+    # this runs for every position the match or a search looks at.
+    get = _ANALYSIS_CACHE.get
+    q0 = get((own & LOCAL_MASK) << 16 | opp & LOCAL_MASK)
+    if q0 is None:
+        q0 = analyse(own & LOCAL_MASK, opp & LOCAL_MASK)
+    q1 = get(own & 0xFFFF0000 | opp >> 16 & LOCAL_MASK)
+    if q1 is None:
+        q1 = analyse(own >> 16 & LOCAL_MASK, opp >> 16 & LOCAL_MASK)
+    q2 = get(own >> 16 & 0xFFFF0000 | opp >> 32 & LOCAL_MASK)
+    if q2 is None:
+        q2 = analyse(own >> 32 & LOCAL_MASK, opp >> 32 & LOCAL_MASK)
+    q3 = get(own >> 32 & 0xFFFF0000 | opp >> 48)
+    if q3 is None:
+        q3 = analyse(own >> 48, opp >> 48)
+    return q0, q1, q2, q3
 
 
 def count_turns(own: int, opp: int, black_to_move: bool) -> int:

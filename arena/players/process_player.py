@@ -138,7 +138,6 @@ class ProcessPlayer(Player):
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
         now = self._now
         allowance = clock.allowance_s
-        begun = self._begun = now()
         # The write: nearly always the pipe takes it all at once, with no wait and so no deadline
         # needed. Otherwise the rest is written under the same allowance as the read, so a bot that
         # stops reading cannot block us.
@@ -146,12 +145,13 @@ class ProcessPlayer(Player):
         try:
             written = bot.send_nowait(data)
             if written < len(data):
+                begun = self._begun = now()
                 scope.deadline = begun + allowance
                 await bot.send(memoryview(data)[written:])
         except BotGone:
             scope.deadline = math.inf
             self._writing = False
-            return await self._died("before reading its input", bot.pending(), begun)
+            return await self._died("before reading its input", bot.pending(), now())
         self._writing = False
         sent_at = self._sent_at = now()
         scope.deadline = sent_at + allowance
