@@ -86,8 +86,13 @@ class GameClock:
 
     def allowance_ms(self) -> float:
         """How long the next reply may take (margin and, for the first move, start-up included)."""
-        extra = self.tc.startup_ms if self.moves == 0 else 0
-        return self._cap_ms() + self.tc.time_margin_ms + extra
+        tc = self.tc
+        cap = self.left_ms
+        if tc.move_time_limit_ms is not None and tc.move_time_limit_ms < cap:
+            cap = float(tc.move_time_limit_ms)
+        if self.moves == 0:
+            return cap + tc.time_margin_ms + tc.startup_ms
+        return cap + tc.time_margin_ms
 
     def view(self, ply: int) -> ClockView:
         return ClockView(
@@ -316,7 +321,10 @@ class _Turns:
             if observer is not None:
                 observer(MovePlayed(game, len(turns), color, self.specs[color].id, game.describe_move(move),
                                     state, charged, {c: self.clocks[c].left_ms for c in Color}, self.game_index))
-            if scope.cancel_called:
+            # A deadline (input delivered + allowance) can have fired in the scheduler pass that
+            # brought the reply only if the reply came that late; reading cancel_called costs a
+            # clock read, so ask only then (with a millisecond to spare for rounding).
+            if reply.received_at - reply.sent_at >= allowance_ms / 1000.0 - 0.001 and scope.cancel_called:
                 return None
 
     def judge(self, color: Color, reply: MoveReply) -> Outcome:

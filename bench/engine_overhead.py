@@ -19,6 +19,11 @@ For each game:
    process alone (arena's side; the bots are other processes); plies/s is wall-clock.
 5. Then a game whose bots sleep ``--think-ms`` per move and time themselves (from having read the
    input to having flushed the reply): arena's charged time against the bot's own measure.
+
+``--spin N`` keeps N CPUs busy with niced busy loops while measuring. On a virtual machine an idle
+CPU halts, and waking it for the bot's turn costs tens of microseconds in the hypervisor, for the
+echo and the game alike; the loops (nice 19: they give way to anything else) keep the CPUs awake,
+so the figures show what arena and the pipes cost rather than what an idle CPU costs.
 """
 
 from __future__ import annotations
@@ -334,9 +339,20 @@ async def bench_game(game_name: str, args: argparse.Namespace) -> None:
         await think_check(cycle, args.think_plies, args.think_ms)
 
 
+SPINNER = "import os\nos.nice(19)\nwhile True:\n    pass\n"
+
+
 async def main(args: argparse.Namespace) -> None:
-    for game_name in args.games.split(","):
-        await bench_game(game_name.strip(), args)
+    spinners = [subprocess.Popen([sys.executable, "-c", SPINNER]) for _ in range(args.spin)]
+    try:
+        if spinners:
+            print(f"({len(spinners)} niced busy loop(s) keep CPUs awake: see --spin)")
+        for game_name in args.games.split(","):
+            await bench_game(game_name.strip(), args)
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
 
 
 if __name__ == "__main__":
@@ -346,4 +362,5 @@ if __name__ == "__main__":
     parser.add_argument("--games", default="shobu,checkers")
     parser.add_argument("--think-ms", type=float, default=2.0)
     parser.add_argument("--think-plies", type=int, default=300, help="0 skips the think-time check")
+    parser.add_argument("--spin", type=int, default=0, help="niced busy loops that keep CPUs awake")
     trio.run(main, parser.parse_args())

@@ -110,7 +110,9 @@ class Player(abc.ABC):
         writes and to (input delivered + ``clock.allowance_s``) while it waits for the reply; once
         the reply is read it sets it to ``math.inf`` before waiting for anything else (it may leave
         it if it returns at once: the match sets a new deadline or clears it before its next wait,
-        and a deadline can only fire during a wait). When the deadline passes,
+        and a deadline can only fire during a wait). The reply's ``sent_at`` is the one the read
+        deadline was reckoned from: the match looks whether the scope was spent only when a reply
+        came that late. When the deadline passes,
         ``trio.Cancelled`` leaves this method; the match's scope catches it and the match asks
         :meth:`timed_out_reply` what happened. Otherwise the same contract as ``request_move``.
         """

@@ -192,13 +192,15 @@ class _TablePlayer(Player):
                                  state_json: Any = None) -> MoveReply:
         self.turns += 1
         if self.mode == "stale":
-            # As if the deadline had fired in the same scheduler pass as the reply: the scope is
-            # cancelled but nothing was raised.
+            # As if the deadline had fired in the same scheduler pass as the reply, which came just
+            # within the allowance: the scope is cancelled but nothing was raised.
             scope.deadline = trio.current_time() + 1.0
             await trio.lowlevel.checkpoint()  # the wait for the reply
+            reply = self._reply(state)
             if self.turns == 2:
                 scope.cancel()
-            return self._reply(state)
+                return reply._replace(sent_at=reply.received_at - clock.allowance_s + 0.0005)
+            return reply
         if self.mode == "short" or self.turns < 3:
             scope.deadline = trio.current_time() + 0.01  # left set on return, as allowed
             await trio.lowlevel.checkpoint()
