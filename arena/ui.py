@@ -17,6 +17,18 @@ from arena.board_view import render_board
 from arena.games.base import Color
 from arena.match import GameEnded, GameStarted, MovePlayed
 
+PLAIN_OUTPUT_WIDTH = 120
+
+
+def cli_console(stderr: bool = True) -> Console:
+    """The CLI's console. On a terminal it takes the terminal's width; written to a file or a pipe
+    (where rich would assume 80 columns) it is wide enough for the standings tables not to be cut."""
+    console = Console(stderr=stderr)
+    if not console.is_terminal and console.width < PLAIN_OUTPUT_WIDTH:
+        console = Console(stderr=stderr, width=PLAIN_OUTPUT_WIDTH)
+    return console
+
+
 def describe_result(record: dict[str, Any]) -> str:
     """'BLACK (alpha) wins: <reason>' / 'draw: <reason>' for one record."""
     names = {p["colour"]: p["id"] for p in record["players"]}

@@ -20,14 +20,13 @@ from typing import Any
 
 import click
 import orjson
-from rich.console import Console
 
 from arena.errors import BotError
 from arena.games import GAME_NAMES, get_game, random_opening
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players import split_command
 from arena.signals import run_trio_interruptibly
-from arena.ui import MatchView, result_line
+from arena.ui import MatchView, cli_console, result_line
 
 EPILOG = """\b
 Examples:
@@ -144,7 +143,7 @@ def match_command(
         seed = random.SystemRandom().randrange(2**31)
     first = AgentSpec(id1, kind="player") if humans[0] else AgentSpec(id1, command=cmd1)
     second = AgentSpec(id2, kind="player") if humans[1] else AgentSpec(id2, command=cmd2)
-    console = Console(stderr=True)
+    console = cli_console()
     # With a human at the terminal the live panel would draw over the prompt: the human player
     # draws the board itself, and the final position is shown when a game ends.
     view = MatchView(console, total_games=games_count, live=False if quiet or any(humans) else None,

@@ -27,6 +27,7 @@ from arena.tournament.config import load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
 from arena.tournament.runner import RunOptions, RunSummary, Tournament, effective_concurrency
+from arena.ui import cli_console
 
 DEFAULT_LOGS = Path("tournament_logs")
 
@@ -71,7 +72,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     the running ones (they are not counted), writes the standings and exits with 130; a second
     Ctrl-C stops at once. The checkers seed's tournament files work unchanged.
     """
-    console = Console(stderr=True)
+    console = cli_console()
     with _signals_exit_at_once():
         try:
             tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples)
@@ -185,7 +186,7 @@ def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> Non
     """Recompute the standings of a tournament from its log folder alone (games.jsonl and
     config.json): Bradley-Terry Elo with 95% intervals, W/D/L, the seed's ratings, the crosstable
     with likelihood of superiority, and how games ended."""
-    console = Console(stderr=True)
+    console = cli_console()
     try:
         standings, stats = standings_from_folder(Path(logdir), bootstrap_samples)
     except ArenaError as exc:
@@ -193,4 +194,4 @@ def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> Non
     if as_json:
         _print_json({**standings, "agents": stats})
     else:
-        print_standings(Console(), standings)
+        print_standings(cli_console(stderr=False), standings)

@@ -19,7 +19,7 @@ from arena.tournament.display import (
 )
 from arena.tournament.runner import RunOptions, run_tournament
 
-from conftest import shobu_config
+from tournament_support import shobu_config
 
 
 def console(terminal: bool) -> tuple[Console, io.StringIO]:

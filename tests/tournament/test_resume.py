@@ -15,7 +15,7 @@ import pytest
 from arena.tournament.config import load_config
 from arena.tournament.schedule import round_robin
 
-from conftest import REPO, read_jsonl, shobu_config
+from tournament_support import REPO, read_jsonl, shobu_config
 
 
 def start_arena(config: Path, logs: Path) -> subprocess.Popen[bytes]:

@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from arena.cli import cli
 
-from conftest import REPO, bot_command, read_jsonl, shobu_config
+from tournament_support import REPO, bot_command, read_jsonl, shobu_config
 
 # The checkers seed's example, word for word, but with an executable in place of the search bot.
 SEED_FORMAT = """{

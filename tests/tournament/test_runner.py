@@ -19,7 +19,7 @@ from arena.tournament.logs import SeedStats, standings_from_folder
 from arena.tournament.runner import RunOptions, SilentReporter, Tournament, run_tournament
 from arena.tournament.schedule import round_robin
 
-from conftest import bot_command, read_jsonl, shobu_config
+from tournament_support import bot_command, read_jsonl, shobu_config
 
 FAST = {"kill_grace": 0.05}
 
