@@ -299,11 +299,14 @@ async def think_check(cycle: Cycle, plies: int, think_ms: float) -> None:
     own = [ms for pair in zip(*by_side) for ms in pair]  # in play order, black first
     times = record["move_times_ms"]
     # The first move of each bot is charged after the start-up allowance (so 0): leave both out.
-    differences = [charged - mine for charged, mine in zip(times[2:], own[2:])]
-    own_mean = sum(own[2:]) / len(differences)
-    print(f"  charged vs the bot's own think time ({len(differences)} moves of {think_ms} ms sleep):")
+    differences = sorted(charged - mine for charged, mine in zip(times[2:], own[2:]))
+    count = len(differences)
+    own_mean = sum(own[2:]) / count
+    print(f"  charged vs the bot's own think time ({count} moves of {think_ms} ms sleep):")
     print(f"    bot's own measure {own_mean:.3f} ms per move; charged - own: mean "
-          f"{sum(differences) / len(differences):.3f} ms, max {max(differences):.3f} ms  (goal within 1 ms)")
+          f"{sum(differences) / count:.3f} ms, median {differences[count // 2]:.3f} ms, "
+          f"99th percentile {differences[min(count - 1, count * 99 // 100)]:.3f} ms, max {differences[-1]:.3f} ms"
+          f"  (goal within 1 ms)")
 
 
 async def bench_game(game_name: str, args: argparse.Namespace) -> None:
