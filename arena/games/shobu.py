@@ -158,7 +158,8 @@ def _fast_parse(wire: Any) -> ShobuMove | None:
         return None
     pairs = []
     # One loop rather than a helper call per pair: this runs every ply.
-    for value in (passive.get("origin"), passive.get("heading"), aggressive.get("origin"), aggressive.get("heading")):
+    parts = (passive.get("origin"), passive.get("heading"), aggressive.get("origin"), aggressive.get("heading"))
+    for value in parts:
         if type(value) is not dict or len(value) != 2:
             return None
         x, y = value.get("x"), value.get("y")
@@ -166,10 +167,8 @@ def _fast_parse(wire: Any) -> ShobuMove | None:
             return None
         pairs.append((x, y))
     passive_origin, heading, aggressive_origin, aggressive_heading = pairs
-    return _new_move(
-        ShobuMove,
-        (passive_origin, aggressive_origin, heading, None if aggressive_heading == heading else aggressive_heading),
-    )
+    different = None if aggressive_heading == heading else aggressive_heading
+    return _new_move(ShobuMove, (passive_origin, aggressive_origin, heading, different))
 
 
 def _exact_pair(value: Any) -> bool:

@@ -141,7 +141,8 @@ def test_shobu_outcome_and_has_turn_match_counting() -> None:
     for state in states:
         assert SHOBU.outcome(state) == _shobu_reference_outcome(state)
         for black in (True, False):
-            assert core.has_turn(state.black, state.white, black) == (core.count_turns(state.black, state.white, black) > 0)
+            counted = core.count_turns(state.black, state.white, black)
+            assert core.has_turn(state.black, state.white, black) == (counted > 0)
         no_turn += _shobu_reference_outcome(state) is not None
     assert no_turn > 50  # the dense random boards reach "no legal turn" and wins, not only play
 

@@ -150,7 +150,8 @@ async def test_reply_parsed_once_matches_a_full_decode() -> None:
     protocol = ShobuJsonProtocol()
     raw = b'{"type": "turn", "payload": {"passive": 1}}'
     assert protocol.decode_parsed(json.loads(raw), raw) == protocol.decode_reply(raw)
-    for bad in (b'{"type": "move", "payload": {}}', b'{"type": "turn"}', b'{"type": "turn", "payload": 3}', b"[1]"):
+    bad_replies = (b'{"type": "move", "payload": {}}', b'{"type": "turn"}', b'{"type": "turn", "payload": 3}', b"[1]")
+    for bad in bad_replies:
         with pytest.raises(Exception) as via_parsed:
             protocol.decode_parsed(json.loads(bad), bad)
         with pytest.raises(Exception) as via_raw:
@@ -182,7 +183,8 @@ class _TablePlayer(Player):
 
     def _reply(self, state: Any) -> MoveReply:
         now = trio.current_time()
-        return MoveReply(wire=SHOBU.move_to_wire(SHOBU.legal_moves(state)[0]), raw=b"x", sent_at=now, received_at=now)
+        wire = SHOBU.move_to_wire(SHOBU.legal_moves(state)[0])
+        return MoveReply(wire=wire, raw=b"x", sent_at=now, received_at=now)
 
     async def request_move(self, state: Any, clock: ClockView, *, state_json: Any = None) -> MoveReply:
         await trio.sleep(0.05)  # longer than the deadline the other side left behind
@@ -228,7 +230,9 @@ async def test_stale_scope_after_a_good_reply_is_replaced_not_a_timeout(monkeypa
     assert record["termination"] == "max_moves", record["reason"]
 
 
-async def test_deadline_left_by_a_sharing_player_does_not_cut_the_other_player(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_deadline_left_by_a_sharing_player_does_not_cut_the_other_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     record = await _play(monkeypatch, {Color.BLACK: "short", Color.WHITE: "own"}, 6)
     assert record["termination"] == "max_moves", record["reason"]
 
@@ -256,7 +260,8 @@ async def test_a_bot_that_stops_reading_times_out_on_the_write_then_on_the_read(
     # Reads nothing for 0.6 s, then reads everything but never answers.
     argv = _py("import sys, time\ntime.sleep(0.6)\nwhile sys.stdin.buffer.read(65536): pass\ntime.sleep(30)\n")
     view = ClockView(time_limit_ms=1000, time_left_ms=1000, allowance_s=0.2, first_move=False, ply=0)
-    async with ProcessPlayer("deaf", Color.BLACK, game, argv, protocol=_HugeTurnProtocol(), kill_grace=0.05) as player:
+    player = ProcessPlayer("deaf", Color.BLACK, game, argv, protocol=_HugeTurnProtocol(), kill_grace=0.05)
+    async with player:
         begun = trio.current_time()
         blocked = await player.request_move(game.initial_state(), view)
         assert blocked.fault is not None and blocked.fault.termination is Termination.TIMEOUT
