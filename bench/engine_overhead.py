@@ -1,6 +1,7 @@
 """How much does arena add per ply? Long games between two instant bots, against a bare pipe echo.
 
-Run: ``.venv/bin/python bench/engine_overhead.py [--plies 20000] [--repeats 3] [--games shobu,checkers]``
+Run: ``.venv/bin/python bench/engine_overhead.py [--plies 20000] [--repeats 3] [--games shobu,checkers]
+[--pin 0 | --spin 1]``
 
 For each game:
 
