@@ -417,7 +417,8 @@ async def play_game(
                 opts["stderr_path"] = path
                 logs[color] = str(path)
             try:
-                player = make_player(specs[color], game, color, **opts)
+                player = make_player(specs[color], game, color, time_limit_ms=time_control.time_limit_ms,
+                                     max_moves=cap, **opts)
                 players[color] = await stack.enter_async_context(player)
             except BotError as exc:
                 outcome = fault(color, Termination.CRASH, f"{_who(color, specs[color])} could not be started: {exc}")

@@ -44,8 +44,13 @@ def split_command(command: str, cwd: str | None = None) -> list[str]:
     return argv
 
 
-def agent_argv(spec: AgentSpec, game: Game) -> list[str]:
-    """The argv a process agent runs (executable or hyperparameters); ConfigError for other kinds."""
+def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
+               max_moves: int | None = None) -> list[str]:
+    """The argv a process agent runs (executable or hyperparameters); ConfigError for other kinds.
+
+    arena's own search bot (hyperparameters) is told the game's budget and move cap, because the
+    Shobu protocol has no clock: without them it would plan for the default budget.
+    """
     if spec.kind == "executable":
         command = spec.command if spec.command is not None else spec.path
         if not command:
@@ -54,19 +59,26 @@ def agent_argv(spec: AgentSpec, game: Game) -> list[str]:
     if spec.kind == "hyperparameters":
         if not spec.path:
             raise ConfigError(f"agent {spec.id!r}: hyperparameters needs a path")
-        return [sys.executable, "-m", "arena.agents.search_bot", "--game", game.name,
+        argv = [sys.executable, "-m", "arena.agents.search_bot", "--game", game.name,
                 "--hyperparameters", spec.path]
+        if time_limit_ms is not None:
+            argv += ["--time-limit", str(time_limit_ms)]
+        if max_moves is not None:
+            argv += ["--max-moves", str(max_moves)]
+        return argv
     raise ConfigError(f"agent {spec.id!r}: kind {spec.kind!r} is not a process")
 
 
-def make_player(spec: AgentSpec, game: Game, color: Color, **opts: Any) -> Player:
-    """A :class:`Player` for ``spec`` playing ``color``; ``opts`` go to the player's constructor
+def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int | None = None,
+                max_moves: int | None = None, **opts: Any) -> Player:
+    """A :class:`Player` for ``spec`` playing ``color``; ``time_limit_ms`` and ``max_moves`` go to
+    arena's search bot (see :func:`agent_argv`); ``opts`` go to the player's constructor
     (for processes: ``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``).
 
     Raises ConfigError for an unknown kind, BotError for an unusable command.
     """
     if spec.kind in ("executable", "hyperparameters"):
-        argv = agent_argv(spec, game)
+        argv = agent_argv(spec, game, time_limit_ms=time_limit_ms, max_moves=max_moves)
         shown = (spec.command or spec.path) if spec.kind == "executable" else shlex.join(argv)
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
     if spec.kind == "player":
