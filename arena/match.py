@@ -176,7 +176,8 @@ Observer = Callable[[Any], None]
 
 
 def _who(color: Color, spec: AgentSpec) -> str:
-    return f"{color.value} bot {spec.id!r}"
+    kind = "player" if spec.kind == "player" else "bot"  # a human at the terminal is not a bot
+    return f"{color.value} {kind} {spec.id!r}"
 
 
 def _rules_outcome(ruled: Outcome, to_move: Color, specs: dict[Color, AgentSpec]) -> Outcome:
