@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import json
 import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
@@ -172,6 +173,46 @@ class Game(abc.ABC, Generic[S, M]):
     def divide(self, state: S, depth: int) -> list[tuple[M, int]]:
         """perft(depth - 1) below each legal move, in ``legal_moves`` order (``depth >= 1``)."""
         return [(m, self.perft(self.apply(state, m), depth - 1)) for m in self.legal_moves(state)]
+
+
+STATE_KEYS = ("board", "turn", "turnNumber")
+
+
+def read_state_fields(obj: Any) -> tuple[Any, Color, int]:
+    """The common envelope of every game's state object: ``{"board", "turn", "turnNumber"}``.
+
+    Checks that ``obj`` is a dict with exactly those keys, ``turn`` is ``"BLACK"`` or ``"WHITE"``
+    (spelled so) and ``turnNumber`` a non-negative integer (not a bool or a float). Returns
+    ``(board, turn, turn_number)`` with the board unchecked (each game reads its own form), or
+    raises :class:`StateError` naming the first problem.
+    """
+    if not isinstance(obj, dict):
+        raise StateError(f"game state must be a JSON object, got {show_value(obj)}")
+    for key in STATE_KEYS:
+        if key not in obj:
+            raise StateError(f"game state: missing key {key!r}")
+    for key in obj:
+        if key not in STATE_KEYS:
+            raise StateError(f"game state: unexpected key {cap_text(repr(key))}")
+    turn, turn_number = obj["turn"], obj["turnNumber"]
+    if not (isinstance(turn, str) and turn in ("BLACK", "WHITE")):
+        raise StateError(f'turn must be "BLACK" or "WHITE", got {show_value(turn)}')
+    if type(turn_number) is not int or turn_number < 0:
+        raise StateError(f"turnNumber must be a non-negative integer, got {show_value(turn_number)}")
+    return obj["board"], Color(turn), turn_number
+
+
+def cap_text(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (with an ellipsis), for quoting input in messages."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def show_value(value: Any) -> str:
+    """A value as a bot or a user wrote it (JSON spelling where possible), capped for messages."""
+    try:
+        return cap_text(json.dumps(value))
+    except (TypeError, ValueError):
+        return cap_text(repr(value))
 
 
 def random_opening(game: Game[S, M], plies: int, rng: random.Random, state: S | None = None) -> S:

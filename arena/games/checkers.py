@@ -38,6 +38,7 @@ from arena.games.base import (
     Outcome,
     StateError,
     Termination,
+    read_state_fields,
 )
 from arena.games.checkers_board import (
     BLACK_CROWN,
@@ -496,23 +497,9 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
         tolerated); pieces only on dark squares, men not on their crowning row. Raises
         :class:`StateError` with a one-line message naming the problem.
         """
-        if not isinstance(obj, dict):
-            raise StateError(f"a state must be a JSON object, got {type(obj).__name__}")
-        expected = {"board", "turn", "turnNumber"}
-        missing = sorted(expected - obj.keys())
-        if missing:
-            raise StateError(f"state is missing {', '.join(map(repr, missing))}")
-        extra = sorted(map(str, obj.keys() - expected))
-        if extra:
-            raise StateError(f"unexpected key(s) in state: {', '.join(map(repr, extra))}")
-        black, white, kings = _parse_board(obj["board"])
-        turn = obj["turn"]
-        if not isinstance(turn, str) or turn not in ("BLACK", "WHITE"):
-            raise StateError(f'turn must be "BLACK" or "WHITE", got {turn!r:.40}')
-        turn_number = obj["turnNumber"]
-        if type(turn_number) is not int or turn_number < 0:
-            raise StateError(f"turnNumber must be a non-negative integer, got {turn_number!r:.40}")
-        return CheckersState(black, white, kings, Color(turn), turn_number)
+        board, turn, turn_number = read_state_fields(obj)
+        black, white, kings = _parse_board(board)
+        return CheckersState(black, white, kings, turn, turn_number)
 
 
 def _row_line(row: int, key: int) -> str:

@@ -36,7 +36,6 @@ Helpers for bots and search: :func:`stone_counts`, :func:`count_legal_turns`,
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, NamedTuple
 
@@ -50,6 +49,9 @@ from arena.games.base import (
     Outcome,
     StateError,
     Termination,
+    cap_text,
+    read_state_fields,
+    show_value,
 )
 
 START_BOARD = "oooooooo................xxxxxxxxoooooooo................xxxxxxxx"
@@ -105,31 +107,19 @@ def _fmt(pair: Any) -> str:
     return repr(pair)
 
 
-def _cap(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _show(value: Any) -> str:
-    """A value as a bot wrote it (JSON spelling where possible), capped."""
-    try:
-        return _cap(json.dumps(value))
-    except (TypeError, ValueError):
-        return _cap(repr(value))
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_keys(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise MoveSyntaxError(f"{where} must be an object, got {_show(value)}")
+        raise MoveSyntaxError(f"{where} must be an object, got {show_value(value)}")
     for key in keys:
         if key not in value:
             raise MoveSyntaxError(f"{where}: missing key {key!r}")
     for key in value:
         if key not in keys:
-            raise MoveSyntaxError(f"{where}: unexpected key {_cap(repr(key))}")
+            raise MoveSyntaxError(f"{where}: unexpected key {cap_text(repr(key))}")
     return value
 
 
@@ -137,7 +127,7 @@ def _parse_pair(value: Any, where: str) -> tuple[int, int]:
     pair = _check_keys(value, where, ("x", "y"))
     for key in ("x", "y"):
         if not _is_int(pair[key]):
-            raise MoveSyntaxError(f"{where}.{key} must be an integer, got {_show(pair[key])}")
+            raise MoveSyntaxError(f"{where}.{key} must be an integer, got {show_value(pair[key])}")
     return (pair["x"], pair["y"])
 
 
@@ -234,7 +224,7 @@ def parse_notation(text: str) -> ShobuMove:
     found = _NOTATION.fullmatch(text) if isinstance(text, str) else None
     if found is None:
         raise MoveSyntaxError(
-            f"cannot read {_show(text)} as a Shobu turn: expected "
+            f"cannot read {show_value(text)} as a Shobu turn: expected "
             "'<passive xy> <aggressive xy> <direction>[2]', e.g. '07 43 N' or '16 55 NE2'"
         )
     px, py, ax, ay, direction, steps = found.groups()
@@ -280,7 +270,7 @@ def board_from_picture(picture: str) -> str:
 
 def _check_board(board: Any) -> None:
     if not isinstance(board, str):
-        raise StateError(f"board must be a string, got {_show(board)}")
+        raise StateError(f"board must be a string, got {show_value(board)}")
     if len(board) != 64:
         raise StateError(f"board must have 64 characters, got {len(board)}")
     for i, char in enumerate(board):
@@ -410,23 +400,10 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
     def state_from_json(self, obj: Any) -> ShobuState:
         """Strict: exactly ``board`` (64 of ``x o .``), ``turn`` (``"BLACK"``/``"WHITE"``) and
         ``turnNumber`` (an integer >= 0); :class:`StateError` naming the first problem."""
-        if not isinstance(obj, dict):
-            raise StateError(f"game state must be an object, got {_show(obj)}")
-        keys = ("board", "turn", "turnNumber")
-        for key in keys:
-            if key not in obj:
-                raise StateError(f"game state: missing key {key!r}")
-        for key in obj:
-            if key not in keys:
-                raise StateError(f"game state: unexpected key {_cap(repr(key))}")
-        board, turn, turn_number = obj["board"], obj["turn"], obj["turnNumber"]
+        board, turn, turn_number = read_state_fields(obj)
         _check_board(board)
-        if not (isinstance(turn, str) and turn in ("BLACK", "WHITE")):
-            raise StateError(f'turn must be "BLACK" or "WHITE", got {_show(turn)}')
-        if not (_is_int(turn_number) and turn_number >= 0):
-            raise StateError(f"turnNumber must be a non-negative integer, got {_show(turn_number)}")
         black, white = core.masks_from_board(board)
-        return ShobuState(black, white, Color(turn), turn_number)
+        return ShobuState(black, white, turn, turn_number)
 
     def validate_move(self, state: ShobuState, move: ShobuMove) -> ShobuMove:
         """The canonical form of ``move`` if it is legal in ``state``.

@@ -63,8 +63,8 @@ def test_board_lines_without_spaces_and_with_trailing_spaces() -> None:
 
 BAD_STATES: list[tuple[str, Any, str]] = [
     ("not an object", [1, 2], "JSON object"),
-    ("missing board", {"turn": "BLACK", "turnNumber": 0}, "missing 'board'"),
-    ("missing turnNumber", {"board": START_LINES, "turn": "BLACK"}, "missing 'turnNumber'"),
+    ("missing board", {"turn": "BLACK", "turnNumber": 0}, "missing key 'board'"),
+    ("missing turnNumber", {"board": START_LINES, "turn": "BLACK"}, "missing key 'turnNumber'"),
     ("extra key", start_json(extra=1), "unexpected key"),
     ("board a string", start_json(board="".join(START_LINES)), "list of 8 strings"),
     ("board of numbers", start_json(board=[0] * 8), "list of 8 strings"),
