@@ -72,7 +72,8 @@ def _load_state(game: Game, obj: Any, where: str) -> Any:
     try:
         return game.state_from_json(obj)
     except StateError as exc:
-        raise MalformedInput(f"{where}: {exc}") from None
+        # "game_state: missing key 'turn'", not "game_state: game state: missing key 'turn'"
+        raise MalformedInput(f"{where}: {str(exc).removeprefix('game state: ')}") from None
 
 
 def pass_through_one(game: Game, obj: dict[str, Any]) -> dict[str, Any]:
