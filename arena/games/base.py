@@ -186,20 +186,26 @@ def read_state_fields(obj: Any) -> tuple[Any, Color, int]:
     ``(board, turn, turn_number)`` with the board unchecked (each game reads its own form), or
     raises :class:`StateError` naming the first problem.
     """
-    if not isinstance(obj, dict):
-        raise StateError(f"game state must be a JSON object, got {show_value(obj)}")
-    for key in STATE_KEYS:
-        if key not in obj:
-            raise StateError(f"game state: missing key {key!r}")
-    for key in obj:
-        if key not in STATE_KEYS:
-            raise StateError(f"game state: unexpected key {cap_text(repr(key))}")
+    exact_keys(obj, "game state", STATE_KEYS, StateError)
     turn, turn_number = obj["turn"], obj["turnNumber"]
     if not (isinstance(turn, str) and turn in ("BLACK", "WHITE")):
         raise StateError(f'turn must be "BLACK" or "WHITE", got {show_value(turn)}')
     if type(turn_number) is not int or turn_number < 0:
         raise StateError(f"turnNumber must be a non-negative integer, got {show_value(turn_number)}")
     return obj["board"], Color(turn), turn_number
+
+
+def exact_keys(value: Any, where: str, keys: tuple[str, ...], error: type[GameError]) -> dict[str, Any]:
+    """``value`` if it is a dict with exactly ``keys``; else ``error`` naming ``where`` and the key."""
+    if not isinstance(value, dict):
+        raise error(f"{where} must be an object, got {show_value(value)}")
+    for key in keys:
+        if key not in value:
+            raise error(f"{where}: missing key {key!r}")
+    for key in value:
+        if key not in keys:
+            raise error(f"{where}: unexpected key {cap_text(repr(key))}")
+    return value
 
 
 def cap_text(text: str, limit: int = 40) -> str:

@@ -44,12 +44,11 @@ from arena.games.shobu_checks import check_move, stones_outcome
 from arena.games.base import (
     Color,
     Game,
-    IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
     Termination,
-    cap_text,
+    exact_keys,
     read_state_fields,
     show_value,
 )
@@ -111,20 +110,8 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_keys(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise MoveSyntaxError(f"{where} must be an object, got {show_value(value)}")
-    for key in keys:
-        if key not in value:
-            raise MoveSyntaxError(f"{where}: missing key {key!r}")
-    for key in value:
-        if key not in keys:
-            raise MoveSyntaxError(f"{where}: unexpected key {cap_text(repr(key))}")
-    return value
-
-
 def _parse_pair(value: Any, where: str) -> tuple[int, int]:
-    pair = _check_keys(value, where, ("x", "y"))
+    pair = exact_keys(value, where, ("x", "y"), MoveSyntaxError)
     for key in ("x", "y"):
         if not _is_int(pair[key]):
             raise MoveSyntaxError(f"{where}.{key} must be an integer, got {show_value(pair[key])}")
@@ -132,7 +119,7 @@ def _parse_pair(value: Any, where: str) -> tuple[int, int]:
 
 
 def _parse_part(value: Any, where: str) -> tuple[tuple[int, int], tuple[int, int]]:
-    part = _check_keys(value, where, ("origin", "heading"))
+    part = exact_keys(value, where, ("origin", "heading"), MoveSyntaxError)
     return _parse_pair(part["origin"], f"{where}.origin"), _parse_pair(
         part["heading"], f"{where}.heading"
     )
@@ -169,7 +156,7 @@ def _exact_pair(value: Any) -> bool:
 def parse_move_strict(wire: Any) -> ShobuMove:
     """:meth:`ShobuGame.parse_move` without its fast path: every check, in order, with its
     message (the tests hold the fast path to this)."""
-    turn = _check_keys(wire, "turn payload", ("passive", "aggressive"))
+    turn = exact_keys(wire, "turn payload", ("passive", "aggressive"), MoveSyntaxError)
     passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
     aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")
     return ShobuMove(

@@ -14,7 +14,6 @@ import pytest
 
 from arena.games import Color, get_game
 from arena.games import checkers as checkers_module
-from arena.games import shobu as shobu_module
 from arena.games import shobu_core as core
 from arena.games.base import IllegalMoveError, MoveSyntaxError, Outcome, Termination
 from arena.games.checkers_board import COORDS, INDEX_OF

@@ -62,7 +62,7 @@ def test_board_lines_without_spaces_and_with_trailing_spaces() -> None:
 
 
 BAD_STATES: list[tuple[str, Any, str]] = [
-    ("not an object", [1, 2], "JSON object"),
+    ("not an object", [1, 2], "must be an object"),
     ("missing board", {"turn": "BLACK", "turnNumber": 0}, "missing key 'board'"),
     ("missing turnNumber", {"board": START_LINES, "turn": "BLACK"}, "missing key 'turnNumber'"),
     ("extra key", start_json(extra=1), "unexpected key"),

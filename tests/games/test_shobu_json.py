@@ -77,9 +77,9 @@ def without(key: str) -> dict[str, Any]:
         (without("board"), "game state: missing key 'board'"),
         (without("turn"), "game state: missing key 'turn'"),
         (without("turnNumber"), "game state: missing key 'turnNumber'"),
-        ([START_BOARD, "BLACK", 0], "game state must be a JSON object"),
-        ("hello", "game state must be a JSON object"),
-        (None, "game state must be a JSON object, got null"),
+        ([START_BOARD, "BLACK", 0], "game state must be an object"),
+        ("hello", "game state must be an object"),
+        (None, "game state must be an object, got null"),
     ],
 )
 def test_malformed_states_are_rejected(obj: Any, message: str) -> None:
