@@ -21,6 +21,7 @@ The evaluation, from the side to move's view, adds up (weights by name, see :dat
 
 from __future__ import annotations
 
+import functools
 from typing import Mapping
 
 from arena.games import shobu_core as core
@@ -78,51 +79,33 @@ def _push_offs(own: int, opp: int) -> tuple[int, ...]:
     return tuple(result)
 
 
-_PUSH_CACHE: dict[int, tuple[int, ...]] = {}
-_AVAIL_CACHE: dict[int, int] = {}
+# The local-board functions below are pure and see the same few thousand boards over and over:
+# functools' bounded cache (C-implemented) keeps them cheap without unbounded memory.
 _CACHE_LIMIT = 1 << 16
 
 
+@functools.lru_cache(maxsize=_CACHE_LIMIT)
 def push_offs(own: int, opp: int) -> tuple[int, ...]:
     """Cached :func:`_push_offs` of one local board."""
-    key = own << 16 | opp
-    found = _PUSH_CACHE.get(key)
-    if found is None:
-        if len(_PUSH_CACHE) >= _CACHE_LIMIT:
-            _PUSH_CACHE.clear()
-        found = _PUSH_CACHE[key] = _push_offs(own, opp)
-    return found
+    return _push_offs(own, opp)
 
 
+@functools.lru_cache(maxsize=_CACHE_LIMIT)
 def passive_headings(own: int, opp: int) -> int:
     """Bit mask of the headings with at least one passive move on this local board."""
-    key = own << 16 | opp
-    found = _AVAIL_CACHE.get(key)
-    if found is None:
-        if len(_AVAIL_CACHE) >= _CACHE_LIMIT:
-            _AVAIL_CACHE.clear()
-        counts = core.analyse(own, opp)[2]
-        found = _AVAIL_CACHE[key] = sum(1 << h for h in range(16) if counts[h])
-    return found
+    counts = core.analyse(own, opp)[2]
+    return sum(1 << h for h in range(16) if counts[h])
 
 
-_THREAT_CACHE: dict[int, int] = {}
-
-
+@functools.lru_cache(maxsize=_CACHE_LIMIT)
 def _local_threats(own: int, opp: int, avail: int) -> int:
     """Local mask of ``opp`` stones pushed off by an aggressive move with a heading in ``avail``."""
-    key = (own << 16 | opp) << 16 | avail
-    found = _THREAT_CACHE.get(key)
-    if found is None:
-        if len(_THREAT_CACHE) >= _CACHE_LIMIT:
-            _THREAT_CACHE.clear()
-        table = push_offs(own, opp)
-        found = 0
-        while avail:
-            low = avail & -avail
-            avail ^= low
-            found |= table[low.bit_length() - 1]
-        _THREAT_CACHE[key] = found
+    table = push_offs(own, opp)
+    found = 0
+    while avail:
+        low = avail & -avail
+        avail ^= low
+        found |= table[low.bit_length() - 1]
     return found
 
 
