@@ -28,6 +28,7 @@ __all__ = [
     "InputError",
     "BotError",
     "Interrupted",
+    "ResourceError",
 ]
 
 
@@ -49,3 +50,9 @@ class BotError(ArenaError):
 
 class Interrupted(ArenaError):
     """The user interrupted the run (Ctrl-C / SIGTERM). Exit status 130."""
+
+
+class ResourceError(ArenaError):
+    """Arena itself ran out of something (file descriptors, disk space, processes, memory) or its
+    machinery failed. Never a bot's fault: the run stops with one line naming the cause, and the
+    game in flight is not recorded (a resumed run plays it again). Exit status 1."""

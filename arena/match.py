@@ -28,6 +28,7 @@ import trio
 
 from arena.errors import BotError
 from arena.games.base import Color, Game, IllegalMoveError, MoveSyntaxError, Outcome, Termination
+from arena.isolation import DEFAULT_ISOLATION, Isolation
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.protocols import quote_raw
@@ -68,6 +69,8 @@ class AgentSpec:
     command: str | None = None
     path: str | None = None
     cwd: str | None = None
+    #: Extra environment variables for this agent's process (config ``agents[].env``).
+    env: tuple[tuple[str, str], ...] = ()
 
 
 class GameClock:
@@ -375,6 +378,7 @@ async def play_game(
     game_index: int | None = None,
     observer: Observer | None = None,
     player_opts: dict[str, Any] | None = None,
+    isolation: Isolation = DEFAULT_ISOLATION,
 ) -> dict[str, Any]:
     """Play one game and return its record (see :mod:`arena.records`).
 
@@ -385,6 +389,7 @@ async def play_game(
     otherwise a capped tail is kept and put in the record for a bot that faulted. ``observer`` gets
     :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded` events. ``player_opts`` are
     extra keyword arguments for :func:`arena.players.make_player` (e.g. ``kill_grace``).
+    ``isolation`` is the policy for the bots' processes (:mod:`arena.isolation`).
     """
     cap = game.default_max_moves if max_moves is None else max_moves
     specs = {Color.BLACK: black, Color.WHITE: white}
