@@ -19,6 +19,9 @@ the mechanisms live with the process transport (:mod:`arena.process`).
 
 from __future__ import annotations
 
+import functools
+import shutil
+import subprocess
 from dataclasses import dataclass
 
 
@@ -32,3 +35,30 @@ class Isolation:
 
 
 DEFAULT_ISOLATION = Isolation()
+
+
+_BWRAP_PROBE = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
+                "--unshare-net", "--die-with-parent", "--", "true")
+
+
+@functools.cache
+def sandbox_available() -> str | None:
+    """None when ``sandbox`` can be used here, else one line saying why not (and what to do).
+
+    Checks that bubblewrap is installed and can make its namespaces on this machine (a container
+    may forbid them); the answer is cached for the life of the process.
+    """
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return ("the sandbox needs bubblewrap, which is not installed "
+                "(Debian/Ubuntu: apt-get install bubblewrap)")
+    try:
+        done = subprocess.run([bwrap, *_BWRAP_PROBE], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"the sandbox needs bubblewrap, which failed to run ({exc})"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = why[-1] if why else f"exit status {done.returncode}"
+        return f"bubblewrap cannot create its namespaces on this machine ({detail})"
+    return None
