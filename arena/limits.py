@@ -1,0 +1,28 @@
+"""The bounds arena accepts for every number a user can give it (config keys and CLI options).
+
+One source for each bound, read by the config loader and by the click options alike, so that a
+number arena cannot honour is a one-line error up front instead of a crash after the games were
+played (an integer past 64 bits cannot even be written to a JSON record).
+"""
+
+from __future__ import annotations
+
+#: Any duration in milliseconds (timeLimit, timeMargin, startupTime, moveTimeLimit, increment):
+#: seven days, far beyond any real game, far below anything that overflows.
+MAX_TIME_MS = 7 * 24 * 3600 * 1000
+#: maxMoves and openingPlies.
+MAX_MOVES = 1_000_000
+#: gamesPerPair, matches, and `arena match --games`.
+MAX_GAMES = 1_000_000_000
+#: Seeds are recorded in JSON: they must fit a signed 64-bit integer.
+MAX_SEED = 2**63 - 1
+#: Games played at once. Each game holds two bot processes and about 16 file descriptors.
+MAX_CONCURRENCY = 256
+#: `arena perft --depth`: deeper is not a question anyone can wait for the answer to.
+MAX_PERFT_DEPTH = 64
+#: Bytes of a state given with `--state` (inline, @FILE or one object on stdin).
+MAX_STATE_BYTES = 1 << 20
+#: Bytes of a config or hyperparameters file.
+MAX_FILE_BYTES = 16 << 20
+#: Nesting depth of JSON in config and hyperparameters files.
+MAX_JSON_DEPTH = 64
