@@ -11,6 +11,7 @@ Anything between objects that is not whitespace (garbage, a bare number, an arra
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _WHITESPACE = b" \t\r\n"
@@ -139,3 +140,38 @@ class JsonObjectSplitter:
         self._depth, self._in_string, self._escaped = depth, in_string, escaped
         self._pos = pos
         return None
+
+
+_STRUCTURE = re.compile(rb'["\\\[\]{}]')
+
+
+def nesting_depth(data: bytes, limit: int) -> int:
+    """How deeply arrays and objects nest in the JSON text ``data``, counting at most to ``limit + 1``.
+
+    A cheap scan (brackets outside strings) to run before a recursive parser, which would otherwise
+    fail on ``[[[[...`` with a RecursionError. It does not validate the text.
+    """
+    depth = deepest = 0
+    in_string = False
+    pos = 0
+    while True:
+        found = _STRUCTURE.search(data, pos)
+        if found is None:
+            return deepest
+        pos = found.end()
+        byte = found.group()
+        if in_string:
+            if byte == b"\\":
+                pos += 1
+            elif byte == b'"':
+                in_string = False
+        elif byte == b'"':
+            in_string = True
+        elif byte in (b"[", b"{"):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif byte in (b"]", b"}"):
+            depth -= 1

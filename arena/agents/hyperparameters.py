@@ -33,6 +33,8 @@ from typing import Any
 
 from arena.agents import eval_checkers, eval_shobu
 from arena.errors import ConfigError
+from arena.jsonstream import nesting_depth
+from arena.limits import MAX_FILE_BYTES, MAX_JSON_DEPTH
 
 ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
 MAX_DEPTH_LIMIT = 64
@@ -141,11 +143,19 @@ def load_hyperparameters(path: str | Path, game: Any) -> Hyperparameters:
     game_name = game if isinstance(game, str) else getattr(game, "name", str(game))
     where = f"hyperparameters file {str(path)!r}"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{where}: is a folder, not a file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{where}: cannot be read ({error.__class__.__name__}: {error})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(f"{where}: larger than {MAX_FILE_BYTES >> 20} MiB; not a hyperparameters file")
+    if nesting_depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise ConfigError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} levels deep")
     try:
         obj = json.loads(text, object_pairs_hook=_no_duplicates)
     except _DuplicateKey as duplicate:

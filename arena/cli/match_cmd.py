@@ -4,12 +4,15 @@ Output contract: one game -> its record (a JSON object) on stdout; several -> a 
 records. With ``--out PATH`` the same JSON goes to that file instead (stdout stays empty). Progress,
 the board and the result go to stderr. A program that cannot be found is a usage error (exit 2)
 before any game; a bot that starts and then fails is a recorded game (e.g. ``crash``).
-Exit codes: 0 games were played (whatever the results), 2 usage error, 130 interrupted (the
-records of finished games are still written, the interrupted game is dropped).
+Exit codes: 0 games were played (whatever the results), 1 arena itself failed (e.g. out of file
+descriptors; the records of finished games are still written), 2 usage error, 130 interrupted by
+Ctrl-C or SIGTERM, 129 by SIGHUP (the records of finished games are still written, the interrupted
+game is dropped).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -20,12 +23,17 @@ from typing import Any
 
 import click
 import orjson
+import trio
 
-from arena.errors import BotError
+from arena.cli.options import interrupted_exit_code, isolation_options
+from arena.errors import ArenaError, BotError
 from arena.games import GAME_NAMES, get_game, random_opening
+from arena.isolation import Isolation, sandbox_available
+from arena.limits import MAX_GAMES, MAX_MOVES, MAX_SEED, MAX_TIME_MS
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players import split_command
-from arena.signals import run_trio_interruptibly
+from arena.process import kill_all_live_groups
+from arena.signals import interruptible
 from arena.ui import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -87,29 +95,30 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.argument("cmd2")
 @click.option("--game", "game_name", type=click.Choice(GAME_NAMES), default="shobu", show_default=True,
               help="Which game to play.")
-@click.option("--games", "games_count", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--games", "games_count", type=click.IntRange(min=1, max=MAX_GAMES), default=1, show_default=True,
               help="Number of games; colours alternate game by game (CMD1 is BLACK in game 1).")
-@click.option("--time-limit", type=click.IntRange(min=1), default=None,
+@click.option("--time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None,
               help=f"Each side's thinking budget for the whole game, in ms. Default: "
                    f"{DEFAULT_TIME_LIMIT_MS}, or {DEFAULT_HUMAN_TIME_LIMIT_MS} when a human plays.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=None,
+@click.option("--max-moves", type=click.IntRange(min=1, max=MAX_MOVES), default=None,
               help="Move cap (a draw when reached). Default: the game's (Shobu 60, checkers 100).")
-@click.option("--seed", type=int, default=None, help="Seed for the random openings (recorded).")
-@click.option("--opening-plies", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None, help="Seed for the random openings (recorded).")
+@click.option("--opening-plies", type=click.IntRange(min=0, max=MAX_MOVES), default=0, show_default=True,
               help="Random legal plies played before the bots take over (same opening for each "
                    "colour-swapped pair of games).")
-@click.option("--time-margin", type=click.IntRange(min=0), default=50, show_default=True,
+@click.option("--time-margin", type=click.IntRange(min=0, max=MAX_TIME_MS), default=50, show_default=True,
               help="Grace for OS jitter in ms (never added to the budget).")
-@click.option("--startup-time", type=click.IntRange(min=0), default=2000, show_default=True,
+@click.option("--startup-time", type=click.IntRange(min=0, max=MAX_TIME_MS), default=2000, show_default=True,
               help="Uncharged start-up allowance for each bot's first reply, in ms.")
-@click.option("--move-time-limit", type=click.IntRange(min=1), default=None, help="Hard cap per move, in ms.")
-@click.option("--increment", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--move-time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None, help="Hard cap per move, in ms.")
+@click.option("--increment", type=click.IntRange(min=0, max=MAX_TIME_MS), default=0, show_default=True,
               help="Added to a bot's budget after each of its moves, in ms.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the record (one game) or the JSON array (several) to this file instead of stdout.")
 @click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep each bot's stderr in this folder (capped), one file per game and colour.")
 @click.option("--quiet", "-q", is_flag=True, help="No live view; only the result lines on stderr.")
+@isolation_options(from_config=False)
 def match_command(
     cmd1: str,
     cmd2: str,
@@ -126,6 +135,9 @@ def match_command(
     out: Path | None,
     stderr_dir: Path | None,
     quiet: bool,
+    ponder: bool | None,
+    sandbox: bool | None,
+    inherit_env: bool | None,
 ) -> None:
     """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
     a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
@@ -135,6 +147,13 @@ def match_command(
     argv2 = [HUMAN] if humans[1] else _check_program(cmd2)
     id1, id2 = _ids(argv1, argv2)
     game = get_game(game_name)
+    cap = game.default_max_moves if max_moves is None else max_moves
+    if opening_plies >= cap:
+        raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
+                                 f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
+    isolation = Isolation(ponder=bool(ponder), sandbox=bool(sandbox), inherit_env=bool(inherit_env))
+    if isolation.sandbox and (why := sandbox_available()) is not None:
+        raise click.BadParameter(why, param_hint="--sandbox")
     if time_limit is None:
         time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
@@ -161,6 +180,7 @@ def match_command(
                 game, black, white, time_control=tc, max_moves=max_moves, start_state=start,
                 opening_plies=opening_plies, seed=seed, stderr_dir=stderr_dir,
                 game_index=index if games_count > 1 or stderr_dir else None, observer=view,
+                isolation=isolation,
             )
             records.append(record)
 
@@ -168,20 +188,55 @@ def match_command(
         view.close()
         console.print("[bold]interrupted[/]: stopping the bots...", highlight=False)
 
-    _, interrupted = run_trio_interruptibly(run_all, on_first_signal=on_signal)
+    failure: str | None = None
+    stopped_by: list[int | None] = []
+
+    async def main() -> None:
+        nonlocal failure
+        async with interruptible(on_signal) as state:
+            try:
+                await run_all()
+            except ArenaError as exc:  # arena's own failure (e.g. out of file descriptors)
+                failure = str(exc)
+        if state.interrupted:
+            stopped_by.append(state.signal_number)
+
+    try:
+        trio.run(main)
+    except KeyboardInterrupt:  # before the signal watcher was installed
+        kill_all_live_groups()
+        stopped_by.append(None)
     view.close()
     if records:
-        data = _dump(records, single=games_count == 1)
-        if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = out.with_name(out.name + ".tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, out)  # never a half-written file
-        else:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
+        _write_records(console, _dump(records, single=games_count == 1), out)
     if games_count > 1 and records:
         console.print(f"result: {result_line(records, (id1, id2))}", highlight=False, soft_wrap=True)
-    if interrupted:
+    if failure is not None:
+        console.print(f"arena: error: {failure} ({len(records)} of {games_count} games finished)",
+                      markup=False, highlight=False, soft_wrap=True)
+        sys.exit(1)
+    if stopped_by:
         console.print(f"interrupted: {len(records)} of {games_count} games finished", highlight=False)
-        click.get_current_context().exit(130)
+        sys.exit(interrupted_exit_code(stopped_by[0]))
+
+
+def _write_records(console: Any, data: bytes, out: Path | None) -> None:
+    """The JSON to ``out`` (whole or not at all) or stdout. If ``out`` cannot be written (disk full,
+    no such folder...), say so in one line and put the records on stdout so no game is lost."""
+    if out is not None:
+        tmp = out.with_name(out.name + ".tmp")
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
+            os.replace(tmp, out)  # never a half-written file
+            return
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            console.print(f"arena: error: cannot write {out} ({exc.strerror or exc}); the records follow "
+                          "on stdout instead", markup=False, highlight=False, soft_wrap=True)
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass

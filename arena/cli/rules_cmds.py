@@ -11,6 +11,7 @@ import click
 import orjson
 
 from arena.games import GAME_NAMES, StateError, get_game
+from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
 from arena.rules_tools import (
     MalformedInput,
     decode_object,
@@ -85,11 +86,15 @@ def _load_state_option(game_name: str, text: str) -> Any:
     if text.startswith("@"):
         path = Path(text[1:])
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_STATE_BYTES + 1)
         except OSError as exc:
             raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="--state") from None
     else:
         raw = text.encode()
+    if len(raw) > MAX_STATE_BYTES:
+        raise click.BadParameter(f"a state is at most {MAX_STATE_BYTES} bytes; this input is longer",
+                                 param_hint="--state")
     try:
         return game.state_from_json(decode_object(raw))
     except (MalformedInput, StateError) as exc:
@@ -105,7 +110,7 @@ Examples:
   arena moves --game shobu < state.json      (see also: --state @state.json, --state -)""",
 )
 @game_option
-@click.option("--depth", type=click.IntRange(min=0), required=True, help="Plies to count below the position.")
+@click.option("--depth", type=click.IntRange(min=0, max=MAX_PERFT_DEPTH), required=True, help="Plies to count below the position.")
 @click.option("--divide", is_flag=True, help="Also count the leaves below each first move.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"game", "depth", "nodes", "seconds"} as JSON.')
 @click.option(
