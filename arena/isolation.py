@@ -1,7 +1,9 @@
 """How bots are kept apart from arena and from each other: the policy object every layer passes on.
 
-This module holds the shared vocabulary only (the engine and the tournament layer both read it);
-the mechanisms live with the process transport (:mod:`arena.process`).
+This module holds the shared vocabulary (the engine and the tournament layer both read it) and the
+environment rule (:func:`bot_environment`); the mechanisms live with the process transport
+(:mod:`arena.process`, :mod:`arena.spawn`, :mod:`arena.sandbox`, :mod:`arena.escapees`,
+:mod:`arena.guardian`).
 
 :class:`Isolation` is chosen once per match or tournament (config keys ``ponder``, ``sandbox``,
 ``inheritEnv``; CLI ``--ponder``, ``--sandbox``, ``--inherit-env``) and handed to
@@ -15,13 +17,18 @@ the mechanisms live with the process transport (:mod:`arena.process`).
   filesystem except a private scratch directory, the tournament logs invisible).
 - ``inherit_env`` True: bots get arena's whole environment; otherwise a minimal one (PATH, HOME,
   LANG, TMPDIR) plus the agent's own ``env`` map (:attr:`arena.match.AgentSpec.env`).
+
+Whatever the policy, every bot also gets ``ARENA_RUN_TOKEN`` (one per arena process) and
+``ARENA_GAME_TOKEN`` (one per bot), by which arena finds and kills processes a bot left behind.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -35,6 +42,22 @@ class Isolation:
 
 
 DEFAULT_ISOLATION = Isolation()
+
+#: What a bot gets of arena's environment unless ``inherit_env`` is set (those that are set).
+MINIMAL_ENV_VARS = ("PATH", "HOME", "LANG", "TMPDIR")
+
+
+def bot_environment(isolation: Isolation, agent_env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A bot's environment under ``isolation``: arena's whole environment (``inherit_env``) or just
+    :data:`MINIMAL_ENV_VARS`, then ``agent_env`` on top (the agent's own ``env`` map wins).
+    The tokens are added when the process starts (:func:`arena.process.bot_environment`)."""
+    if isolation.inherit_env:
+        env = dict(os.environ)
+    else:
+        env = {name: os.environ[name] for name in MINIMAL_ENV_VARS if name in os.environ}
+    if agent_env:
+        env.update(agent_env)
+    return env
 
 
 _BWRAP_PROBE = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",

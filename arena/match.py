@@ -26,9 +26,9 @@ from typing import Any
 
 import trio
 
-from arena.errors import BotError
+from arena.errors import BotError, ConfigError
 from arena.games.base import Color, Game, IllegalMoveError, MoveSyntaxError, Outcome, Termination
-from arena.isolation import DEFAULT_ISOLATION, Isolation
+from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.protocols import quote_raw
@@ -389,8 +389,17 @@ async def play_game(
     otherwise a capped tail is kept and put in the record for a bot that faulted. ``observer`` gets
     :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded` events. ``player_opts`` are
     extra keyword arguments for :func:`arena.players.make_player` (e.g. ``kill_grace``).
-    ``isolation`` is the policy for the bots' processes (:mod:`arena.isolation`).
+    ``isolation`` is the policy for the bots' processes (:mod:`arena.isolation`): pondering, the
+    sandbox (``stderr_dir`` is hidden from sandboxed bots) and their environment.
+
+    Raises ConfigError if the sandbox is asked for but not available here, and ResourceError when
+    arena itself fails (out of file descriptors or processes while starting a bot, its stderr log
+    cannot be written...): such a game is not a bot's loss and has no record.
     """
+    if isolation.sandbox:
+        reason = sandbox_available()
+        if reason is not None:
+            raise ConfigError(reason)
     cap = game.default_max_moves if max_moves is None else max_moves
     specs = {Color.BLACK: black, Color.WHITE: white}
     clocks = {c: GameClock(time_control) for c in Color}
@@ -421,10 +430,11 @@ async def play_game(
             opts = dict(player_opts or {})
             if path is not None:
                 opts["stderr_path"] = path
+                opts["logs_dir"] = Path(stderr_dir) if stderr_dir is not None else None
                 logs[color] = str(path)
             try:
                 player = make_player(specs[color], game, color, time_limit_ms=time_control.time_limit_ms,
-                                     max_moves=cap, **opts)
+                                     max_moves=cap, isolation=isolation, **opts)
                 players[color] = await stack.enter_async_context(player)
             except BotError as exc:
                 outcome = fault(color, Termination.CRASH, f"{_who(color, specs[color])} could not be started: {exc}")
@@ -448,6 +458,10 @@ async def play_game(
             faulted = turn.faulted
 
     # Both players are closed (processes killed and reaped) at this point.
+    for player in players.values():
+        failure = player.arena_failure()
+        if failure is not None:
+            raise failure
     tails: dict[Color, str] = {}
     if faulted is not None and stderr_dir is None and faulted in players:
         text = players[faulted].stderr_text()

@@ -3,18 +3,29 @@
 This module knows nothing about games or protocols: it moves bytes. The contract:
 
 - :func:`open_bot_process` is an async context manager. It starts ``argv`` (a list, never run through
-  a shell) in its **own session and process group**, with stdin/stdout pipes, and drains stderr
-  concurrently into a :class:`StderrSink` (a size-capped file or an in-memory tail), so a bot that
-  floods stderr can never block on a full pipe. On exit — normal, error, cancellation or Ctrl-C —
-  it always tears down, shielded from cancellation: SIGTERM to the whole group, a short grace,
-  SIGKILL to the group, then it reaps the child. Grandchildren in the group die with it.
+  a shell) in its **own session and process group** (:func:`arena.spawn.spawn`: one long-lived
+  spawner thread, the exec shim that gives the bot a parent-death signal and, under root, drops its
+  capabilities), with stdin/stdout pipes, and drains stderr concurrently into a
+  :class:`StderrSink` (a size-capped file or an in-memory tail), so a bot that floods stderr can
+  never block on a full pipe. Its environment carries ``ARENA_RUN_TOKEN`` and a fresh
+  ``ARENA_GAME_TOKEN``. On exit — normal, error, cancellation or Ctrl-C — it always tears down,
+  shielded from cancellation: SIGTERM (and SIGCONT, in case it was stopped) to the whole group, a
+  short grace, SIGKILL to the group, reap the leader, then kill and reap the bot's escapees
+  (:mod:`arena.escapees`). An exception from the body comes out as itself, never wrapped in an
+  exception group.
+- :meth:`BotProcess.stop` / :meth:`BotProcess.resume` SIGSTOP / SIGCONT the bot's group (no
+  pondering: see :mod:`arena.isolation`); ``stopped=True`` stops it right after it starts.
 - :class:`BotProcess` ``send``/``read_line``/``read_json_object`` never read more than their byte
-  limit into memory: an over-long reply raises :class:`ReplyTooLong` rather than growing a buffer.
-  Deadlines are the caller's (a cancel scope around the call); the write goes under the same
-  deadline as the read so a bot that stops reading stdin cannot block us. ``send_nowait`` writes
-  what fits without waiting (the common case: a turn's input fits in the pipe).
-- End of stdout raises :class:`EndOfOutput` (with any partial bytes); a write to a dead bot raises
+  limit into memory (:mod:`arena.framing`). Deadlines are the caller's (a cancel scope around the
+  call); the write goes under the same deadline as the read so a bot that stops reading stdin
+  cannot block us. ``send_nowait`` writes what fits without waiting.
+- End of stdout raises :class:`EndOfOutput` (with any partial bytes) — also when the bot's leader
+  process exits while a descendant still holds its stdout, within a scheduler pass of the exit
+  (a reply complete in the pipe by then is still read); a write to a dead bot raises
   :class:`BotGone`. :meth:`BotProcess.exit_description` then names the exit code or signal.
+- Arena's own failures (out of file descriptors, processes, disk) raise
+  :class:`arena.errors.ResourceError`; a program that cannot be started raises
+  :class:`arena.errors.BotError`.
 - Every live process group is in a module registry so :func:`kill_all_live_groups` can SIGKILL
   them all at once (used by the second Ctrl-C, see :mod:`arena.signals`).
 """
@@ -22,25 +33,36 @@ This module knows nothing about games or protocols: it moves bytes. The contract
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import re
+import shutil
 import signal
-import subprocess
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO
 
-import orjson
 import trio
 
-from arena.errors import ArenaError, BotError
+from arena import escapees, spawn
+from arena.errors import ConfigError, ResourceError
+from arena.framing import (
+    DEFAULT_MAX_REPLY_BYTES,
+    RECEIVE_CHUNK,
+    BotGone,
+    EndOfOutput,
+    ReplyReader,
+    ReplyTooLong,
+    TransportError,
+)
 
-DEFAULT_MAX_REPLY_BYTES = 1 << 20  # 1 MiB: far above any real reply, far below trouble
+__all__ = [
+    "DEFAULT_KILL_GRACE_S", "DEFAULT_MAX_REPLY_BYTES", "BotGone", "BotProcess", "ChildProcess", "EndOfOutput",
+    "ReplyReader", "ReplyTooLong", "StderrSink", "TransportError", "describe_exit", "kill_all_live_groups",
+    "live_groups", "open_bot_process",
+]
+
 DEFAULT_KILL_GRACE_S = 0.2
 DEFAULT_STDERR_CAP_BYTES = 1 << 20
 DEFAULT_STDERR_TAIL_BYTES = 16 << 10
-_RECEIVE_CHUNK = 65536
 
 # pgid -> number of live BotProcess objects in it (one, in practice). Process groups live here from
 # spawn until the group has been killed and the leader reaped.
@@ -59,36 +81,18 @@ def kill_all_live_groups() -> None:
             os.killpg(pgid, signal.SIGKILL)
 
 
-class TransportError(ArenaError):
-    """A bot's pipes failed us: it closed stdout, died, or sent too much."""
-
-
-class EndOfOutput(TransportError):
-    """The bot's stdout reached end of file. ``partial`` is what it sent of an unfinished reply."""
-
-    def __init__(self, partial: bytes) -> None:
-        super().__init__("the bot closed its stdout")
-        self.partial = partial
-
-
-class ReplyTooLong(TransportError):
-    """A reply grew past the byte limit before it ended. ``head`` is its start (for the reason)."""
-
-    def __init__(self, limit: int, head: bytes) -> None:
-        super().__init__(f"reply longer than {limit} bytes")
-        self.limit = limit
-        self.head = head
-
-
-class BotGone(TransportError):
-    """Writing to the bot failed: its stdin is closed (usually because it exited)."""
-
-
 class StderrSink:
     """Where a bot's stderr goes: a file capped at ``cap`` bytes, or an in-memory tail.
 
-    With ``path``, the first ``cap`` bytes are kept and a note says how much was dropped. Without it,
-    the last ``tail`` bytes are kept in memory (:meth:`text`) for a record when the bot faulted.
+    With ``path``, the first ``cap`` bytes are kept and a note says how much was dropped. The file is
+    created afresh without following a symbolic link: whatever is at ``path`` (an old log, a link a
+    bot planted) is unlinked — never followed — and the file is created exclusively. Without
+    ``path``, the last ``tail`` bytes are kept in memory (:meth:`text`) for a record when the bot
+    faulted. ``who`` names the bot in errors ("the BLACK bot 'x'").
+
+    Opening or writing the file can fail only for arena's reasons (disk full, no descriptors,
+    folder not writable): opening raises :class:`ResourceError`; a failed write keeps draining
+    (so the bot never blocks) and leaves the error in :attr:`failure` for the match to raise.
     """
 
     def __init__(
@@ -97,25 +101,31 @@ class StderrSink:
         *,
         cap: int = DEFAULT_STDERR_CAP_BYTES,
         tail: int = DEFAULT_STDERR_TAIL_BYTES,
+        who: str = "a bot",
     ) -> None:
         self.path = path
         self.cap = cap
         self.tail_cap = tail
+        self.who = who
         self.total = 0
+        self.failure: ResourceError | None = None
         self._tail = bytearray()
-        self._file = None
+        self._file: IO[bytes] | None = None
         self._written = 0
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(path, "wb")  # noqa: SIM115 - closed in close()
+            self._file = os.fdopen(_create_log(path, who), "wb")
 
     def write(self, data: bytes) -> None:
         self.total += len(data)
         if self._file is not None:
             room = self.cap - self._written
-            if room > 0:
+            if room > 0 and self.failure is None:
                 chunk = data[:room]
-                self._file.write(chunk)
+                try:
+                    self._file.write(chunk)
+                except OSError as exc:
+                    self.failure = _log_error(exc, f"writing the stderr log of {self.who}", self.path)
+                    return
                 self._written += len(chunk)
         else:
             self._tail += data
@@ -125,201 +135,121 @@ class StderrSink:
     def text(self) -> str:
         """The kept tail (in-memory mode) or the start of the file, decoded leniently."""
         if self._file is not None and self.path is not None:
-            self._file.flush()
-            with open(self.path, "rb") as f:
-                return f.read(self.tail_cap).decode("utf-8", "replace")
+            with contextlib.suppress(OSError):
+                if not self._file.closed:
+                    self._file.flush()
+                with open(self.path, "rb") as f:
+                    return f.read(self.tail_cap).decode("utf-8", "replace")
+            return ""
         return bytes(self._tail[-self.tail_cap :]).decode("utf-8", "replace")
 
     def close(self) -> None:
         if self._file is not None and not self._file.closed:
             dropped = self.total - self._written
-            if dropped > 0:
-                self._file.write(f"\n[arena: {dropped} more bytes of stderr dropped]\n".encode())
-            self._file.close()
-
-
-# Scanners for the JSON-object reader: outside strings the interesting bytes are braces and quotes;
-# inside a string, quotes and backslashes.
-_OUTSIDE = re.compile(rb'[{}"]')
-_INSIDE = re.compile(rb'["\\]')
-_NON_SPACE = re.compile(rb"[^ \t\r\n]")
-
-
-class ReplyReader:
-    """Bounded framing over a receive stream: lines, or JSON objects found by brace matching.
-
-    Memory stays bounded by about ``limit`` plus one receive chunk, whatever the peer sends.
-
-    With ``fd`` (the stream's non-blocking file descriptor) the reader waits with
-    ``trio.lowlevel.wait_readable`` and calls ``os.read`` itself: one pass of the scheduler per
-    chunk instead of the two or three that ``receive_some`` costs (its checkpoint, a read that
-    fails, then the wait). ``waits`` counts the waits (in either mode), so a caller can tell whether
-    a read gave other tasks a turn: a reply already in the buffer is returned without one.
-    """
-
-    def __init__(self, stream: trio.abc.ReceiveStream, fd: int | None = None) -> None:
-        self._stream = stream
-        self._fd = fd
-        self._buffer = bytearray()
-        self._eof = False
-        self.waits = 0
-        self.last_parsed: tuple[bytes, Any] | None = None
-
-    def pending(self) -> bytes:
-        """Bytes received but not consumed yet (e.g. half a reply at a timeout)."""
-        return bytes(self._buffer)
-
-    async def _fill(self, limit: int) -> None:
-        """Receive one more chunk into the buffer; EndOfOutput at EOF."""
-        if self._eof:
-            raise EndOfOutput(bytes(self._buffer))
-        # Never ask for more than the limit allows, so memory stays bounded by ~limit + one chunk.
-        want = max(1, min(_RECEIVE_CHUNK, limit + 1 - len(self._buffer)))
-        fd = self._fd
-        if fd is not None:
-            # Wait first: we come here right after writing a turn's input, when the reply is
-            # almost never there yet, and a read that fails with EAGAIN costs an exception.
-            while True:
-                self.waits += 1
-                try:
-                    await trio.lowlevel.wait_readable(fd)
-                    chunk = os.read(fd, want)
-                    break
-                except BlockingIOError:
-                    continue
-                except (OSError, trio.ClosedResourceError):
-                    # EBADF (closed under us) or EIO: as good as end of output.
-                    chunk = b""
-                    break
-        else:
-            self.waits += 1
             try:
-                chunk = await self._stream.receive_some(want)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                chunk = b""
-        if not chunk:
-            self._eof = True
-            raise EndOfOutput(bytes(self._buffer))
-        self._buffer += chunk
+                if dropped > 0 and self.failure is None:
+                    self._file.write(f"\n[arena: {dropped} more bytes of stderr dropped]\n".encode())
+                self._file.close()
+            except OSError as exc:
+                if self.failure is None:
+                    self.failure = _log_error(exc, f"writing the stderr log of {self.who}", self.path)
+                with contextlib.suppress(OSError):
+                    self._file.close()
 
-    def _too_long(self, limit: int) -> ReplyTooLong:
-        head = bytes(self._buffer[:200])
-        # The rest of the over-long line is junk; the game is over for this bot anyway.
-        self._buffer.clear()
-        return ReplyTooLong(limit, head)
 
-    async def read_line(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
-        """The next line without its ``\\n``. ReplyTooLong past ``limit`` bytes; EndOfOutput at EOF."""
-        scanned = 0
-        while True:
-            index = self._buffer.find(b"\n", scanned)
-            if index >= 0:
-                if index > limit:
-                    raise self._too_long(limit)
-                line = bytes(self._buffer[:index])
-                del self._buffer[: index + 1]
-                return line
-            scanned = len(self._buffer)
-            if scanned > limit:
-                raise self._too_long(limit)
-            await self._fill(limit)
+def _log_error(exc: OSError, doing: str, path: Path | None) -> ResourceError:
+    known = spawn.resource_error(exc, doing)
+    if known is not None:
+        return known
+    return ResourceError(f"cannot write {path}: {exc.strerror or exc} (while {doing})")
 
-    async def read_json_object(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
-        """The next JSON object's bytes, found by matching braces outside strings.
 
-        Whitespace before the object is skipped, so an object may be one line or pretty-printed
-        over many. If the next non-blank byte is not ``{``, the rest of that line is returned as it
-        is (the caller's parser then calls it malformed) instead of waiting for a brace that may
-        never come. Raises ReplyTooLong past ``limit`` bytes, EndOfOutput at EOF.
+def _create_log(path: Path, who: str) -> int:
+    """A new log file at ``path``, never through a symbolic link (see :class:`StderrSink`)."""
+    doing = f"opening the stderr log of {who}"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise _log_error(exc, doing, path) from None
+    try:
+        for _ in range(5):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path.name, dir_fd=folder)  # a link itself, never its target
+            try:
+                return os.open(path.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                               0o644, dir_fd=folder)
+            except FileExistsError:
+                continue  # planted again between the unlink and the open: once more
+        raise ResourceError(f"cannot create {path}: something keeps re-creating it (while {doing})")
+    except OSError as exc:
+        raise _log_error(exc, doing, path) from None
+    finally:
+        os.close(folder)
 
-        When the object was a whole line that parsed as JSON, :attr:`last_parsed` is
-        ``(returned bytes, parsed dict)``, so the caller need not parse it again.
-        """
-        buffer = self._buffer
-        if not buffer:
-            await self._fill(limit)
-        # Fast path for the common reply, one object on one line arriving at once: a first line
-        # that parses as a whole JSON object is exactly the object brace matching would find.
-        if buffer[0] == 0x7B:
-            newline = buffer.find(b"\n")
-            if 0 < newline <= limit:
-                line = bytes(buffer[:newline])
-                try:
-                    parsed = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    parsed = None
-                if type(parsed) is dict:
-                    del buffer[: newline + 1]
-                    line = line.rstrip()
-                    self.last_parsed = (line, parsed)
-                    return line
-        while True:
-            match = _NON_SPACE.search(self._buffer)
-            if match is not None:
-                del self._buffer[: match.start()]
-                break
-            self._buffer.clear()
-            await self._fill(limit)
-        if self._buffer[0] != 0x7B:  # not "{": hand back the line
-            return await self.read_line(limit)
-        depth = 0
-        in_string = False
-        pos = 0
-        while True:
-            while True:
-                if in_string:
-                    found = _INSIDE.search(self._buffer, pos)
-                    if found is None:
-                        break
-                    pos = found.end()
-                    if found.group() == b"\\":
-                        if pos >= len(self._buffer):
-                            pos -= 1  # the escaped byte has not arrived yet: rescan later
-                            break
-                        pos += 1
-                    else:
-                        in_string = False
-                else:
-                    found = _OUTSIDE.search(self._buffer, pos)
-                    if found is None:
-                        break
-                    pos = found.end()
-                    byte = found.group()
-                    if byte == b'"':
-                        in_string = True
-                    elif byte == b"{":
-                        depth += 1
-                    else:
-                        depth -= 1
-                        if depth == 0:
-                            if pos > limit:
-                                raise self._too_long(limit)
-                            obj = bytes(self._buffer[:pos])
-                            del self._buffer[:pos]
-                            return obj
-            if len(self._buffer) > limit:
-                raise self._too_long(limit)
-            pos = max(0, min(pos, len(self._buffer)))
-            await self._fill(limit)
+
+class ChildProcess:
+    """The bot's leader process: ``pid``, ``returncode`` once it exited (negative: the signal that
+    killed it), :meth:`wait`. Its exit is watched through a pidfd by a task of
+    :func:`open_bot_process`; the zombie is reaped only at teardown, after the group kill, so the
+    process-group id cannot be reused while arena may still signal it."""
+
+    def __init__(self, spawned: spawn.Spawned) -> None:
+        self.spawned = spawned
+        self.pid = spawned.pid
+        self.returncode: int | None = None
+        self.exited = trio.Event()
+        self._watched = False  # a watcher task owns waiting on the pidfd
+
+    async def wait(self) -> int:
+        """Wait for the leader to exit; its status."""
+        if self.returncode is None:
+            if self._watched:
+                await self.exited.wait()
+            else:
+                await _wait_pidfd(self)
+        assert self.returncode is not None
+        return self.returncode
+
+    def _set_exited(self) -> bool:
+        """Record the exit status if the leader has exited (without reaping it)."""
+        if self.returncode is None:
+            code = spawn.exit_status(self.pid)
+            if code is None:
+                return False
+            self.returncode = code
+        self.exited.set()
+        return True
+
+
+async def _wait_pidfd(child: ChildProcess) -> None:
+    """Wait on the pidfd until the exit status is there."""
+    while not child._set_exited():
+        try:
+            await trio.lowlevel.wait_readable(child.spawned.pidfd)
+        except (trio.ClosedResourceError, OSError):
+            await trio.sleep(0.01)  # the descriptor is gone: poll instead
 
 
 class BotProcess:
     """The pipes of one running bot. Build it with :func:`open_bot_process`."""
 
-    def __init__(self, proc: trio.Process, argv: Sequence[str], sink: StderrSink) -> None:
-        self.proc = proc
+    def __init__(self, spawned: spawn.Spawned, argv: Sequence[str], sink: StderrSink, game_token: str) -> None:
+        self.proc = ChildProcess(spawned)
         self.argv = list(argv)
         self.stderr = sink
-        self.pid = proc.pid
+        self.pid = spawned.pid
+        self.game_token = game_token
+        self.scratch: Path | None = None
         self._killed = False
+        self.stopped = False
         self.drained = trio.Event()
-        assert proc.stdin is not None and proc.stdout is not None
-        self._stdin = proc.stdin
-        self._stdout = proc.stdout
-        # The pipes' descriptors (trio made them non-blocking): the turn path reads and writes them
-        # directly, which saves scheduler passes (see ReplyReader).
-        self._stdin_fd = proc.stdin.fileno()
-        self.reader = ReplyReader(proc.stdout, proc.stdout.fileno())
+        # The pipes' descriptors (non-blocking): the turn path reads and writes them directly, which
+        # saves scheduler passes (see ReplyReader).
+        self._stdin_fd = spawned.stdin_fd
+        self._stdout_fd = spawned.stdout_fd
+        self._stderr_fd = spawned.stderr_fd
+        self.reader = ReplyReader(None, spawned.stdout_fd)
         # The reader's methods, directly on the process for callers' convenience.
         self.read_line = self.reader.read_line
         self.read_json_object = self.reader.read_json_object
@@ -342,18 +272,42 @@ class BotProcess:
 
     async def send(self, data: bytes | memoryview) -> None:
         """Write all of ``data``, waiting while the pipe is full. Raises :class:`BotGone` if the
-        bot's stdin is closed. The caller's deadline bounds the wait (a bot that stops reading)."""
+        bot's stdin is closed or its leader exited meanwhile. The caller's deadline bounds the wait
+        (a bot that stops reading)."""
         view = memoryview(data)
         while view:
             written = self.send_nowait(view)
             view = view[written:]
             if view:
+                if self.reader.gone:
+                    raise BotGone("the bot exited")
                 try:
                     await trio.lowlevel.wait_writable(self._stdin_fd)
                 except trio.ClosedResourceError as exc:
                     raise BotGone("the bot's stdin is closed") from exc
 
+    # -- pondering -------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """SIGSTOP the bot's whole process group (it uses no CPU until :meth:`resume`)."""
+        if not self.stopped and not self._killed:
+            self.stopped = True
+            _signal_group(self.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT the bot's group if :meth:`stop` stopped it."""
+        if self.stopped:
+            self.stopped = False
+            _signal_group(self.pid, signal.SIGCONT)
+
     # -- exit status -----------------------------------------------------------------------------
+
+    def _leader_exited(self) -> None:
+        """The leader is gone: reads and writes must not wait for a descendant holding the pipes."""
+        self.reader.gone = True
+        for fd in (self._stdout_fd, self._stdin_fd):
+            if fd >= 0:
+                trio.lowlevel.notify_closing(fd)
 
     async def wait_exit(self, timeout: float) -> int | None:
         """The exit status (negative: killed by that signal) if the bot exits within ``timeout``."""
@@ -370,7 +324,8 @@ class BotProcess:
     # -- teardown --------------------------------------------------------------------------------
 
     async def kill(self, grace: float = DEFAULT_KILL_GRACE_S) -> None:
-        """SIGTERM the group, wait up to ``grace``, SIGKILL the group, reap. Shielded; never raises."""
+        """SIGTERM (+SIGCONT) the group, wait up to ``grace``, SIGKILL the group, reap, sweep
+        escapees, close our ends of the pipes. Shielded; never raises."""
         if self._killed:
             return
         self._killed = True
@@ -378,22 +333,40 @@ class BotProcess:
             pgid = self.pid
             if self.proc.returncode is None:
                 _signal_group(pgid, signal.SIGTERM)
+                if self.stopped:  # a stopped process would act on SIGTERM only once continued
+                    self.stopped = False
+                    _signal_group(pgid, signal.SIGCONT)
                 with trio.move_on_after(grace):
                     await self.proc.wait()
             # Even if the leader is gone, grandchildren may remain in its group.
             _signal_group(pgid, signal.SIGKILL)
-            await self.proc.wait()
-            # A closed descriptor's number may be reused at once: never touch these numbers again.
-            self._stdin_fd = -1
-            self.reader._fd = -1
-            for stream in (self._stdin, self._stdout):
-                with contextlib.suppress(Exception):
-                    await stream.aclose()
+            code = await self.proc.wait()
+            spawn.reap(self.proc.spawned, code)
             count = _live_groups.get(pgid, 0) - 1
             if count <= 0:
                 _live_groups.pop(pgid, None)
             else:
                 _live_groups[pgid] = count
+            guardian = spawn.guardian_pid()
+            skip = {*_live_groups, *([guardian] if guardian else [])}
+            with contextlib.suppress(OSError):
+                await escapees.sweep_escapees(self.game_token, pgid, skip=skip)
+            # A closed descriptor's number may be reused at once: never touch these numbers again.
+            for fd in (self._stdin_fd, self._stdout_fd):
+                _close_fd(fd)
+            self._stdin_fd = self._stdout_fd = -1
+            self.reader._fd = -1
+            if self.scratch is not None:
+                from arena.sandbox import remove_scratch
+
+                await trio.to_thread.run_sync(remove_scratch, self.scratch)
+
+
+def _close_fd(fd: int) -> None:
+    if fd >= 0:
+        trio.lowlevel.notify_closing(fd)
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def describe_exit(code: int | None) -> str:
@@ -419,12 +392,16 @@ def _signal_group(pgid: int, sig: int) -> None:
         pass
 
 
-async def _drain(stream: trio.abc.ReceiveStream, sink: StderrSink, done: trio.Event) -> None:
+async def _drain(fd: int, sink: StderrSink, done: trio.Event) -> None:
+    """Copy the bot's stderr into ``sink`` until end of file (or the descriptor is closed)."""
     try:
         while True:
             try:
-                chunk = await stream.receive_some(_RECEIVE_CHUNK)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                await trio.lowlevel.wait_readable(fd)
+                chunk = os.read(fd, RECEIVE_CHUNK)
+            except BlockingIOError:
+                continue
+            except (trio.ClosedResourceError, OSError):
                 return
             if not chunk:
                 return
@@ -433,46 +410,114 @@ async def _drain(stream: trio.abc.ReceiveStream, sink: StderrSink, done: trio.Ev
         done.set()
 
 
+async def _watch_exit(bot: BotProcess) -> None:
+    """Note the leader's exit as soon as it happens (so a read never waits on a held pipe)."""
+    child = bot.proc
+    try:
+        await _wait_pidfd(child)
+    finally:
+        child._watched = False  # from now on, wait() watches the pidfd itself
+    bot._leader_exited()
+
+
+def bot_environment(env: Mapping[str, str] | None, game_token: str) -> dict[str, str]:
+    """``env`` (None: arena's own environment) plus this run's and this bot's tokens."""
+    result = dict(os.environ if env is None else env)
+    result[spawn.RUN_TOKEN_VAR] = spawn.run_token()
+    result[spawn.GAME_TOKEN_VAR] = game_token
+    return result
+
+
+def _existing_paths(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> list[Path]:
+    """Paths named by ``argv`` that exist (the program, a script...), for the sandbox to keep visible."""
+    found = []
+    for arg in argv:
+        if not arg or arg.startswith("-") or len(arg) > 4096:
+            continue
+        path = Path(arg) if os.path.isabs(arg) or cwd is None else Path(cwd) / arg
+        with contextlib.suppress(OSError, ValueError):
+            if path.exists():
+                found.append(path)
+    return found
+
+
+async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
+                 sandbox: bool, logs_dir: Path | None) -> tuple[spawn.Spawned, Path | None]:
+    """Spawn the bot (sandboxed or not); (what was spawned, its scratch folder or None)."""
+    doing = f"starting {who}"
+    if not sandbox:
+        return await spawn.spawn(argv, cwd=cwd, env=env, doing=doing), None
+    from arena import sandbox as box
+    from arena.isolation import sandbox_available
+
+    reason = sandbox_available()
+    if reason is not None:
+        raise ConfigError(reason)
+    spawn.check_program(argv[0], cwd, env)
+    try:
+        scratch = await trio.to_thread.run_sync(box.make_scratch)
+    except OSError as exc:
+        raise spawn.resource_error(exc, f"making a scratch folder for {who}") or ResourceError(
+            f"cannot make a scratch folder for {who}: {exc}") from None
+    program = argv[0] if "/" in argv[0] else (shutil.which(argv[0], path=env.get("PATH")) or argv[0])
+    keep = [Path(program), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
+    hide = box.folders_to_hide(logs_dir, keep)
+    wrapped = box.sandboxed_argv(argv, bwrap=shutil.which("bwrap") or "bwrap", scratch=scratch, cwd=cwd,
+                                 env=env, hide=hide, as_root=os.geteuid() == 0)
+    try:
+        return await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing), scratch
+    except BaseException:
+        box.remove_scratch(scratch)
+        raise
+
+
 @contextlib.asynccontextmanager
 async def open_bot_process(
     argv: Sequence[str],
     *,
     cwd: str | os.PathLike[str] | None = None,
     stderr: StderrSink | None = None,
-    env: dict[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
     kill_grace: float = DEFAULT_KILL_GRACE_S,
+    stopped: bool = False,
+    sandbox: bool = False,
+    logs_dir: Path | None = None,
+    who: str = "a bot",
 ) -> AsyncIterator[BotProcess]:
     """Start ``argv`` in a new session and yield its :class:`BotProcess`; always kill it on exit.
 
-    Raises :class:`BotError` (message names the program) if it cannot be started at all.
+    ``env``: the bot's environment (None: arena's own), to which the tokens are added. ``stopped``:
+    SIGSTOP the bot as soon as it starts (it starts up when first resumed). ``sandbox``: run it
+    under bubblewrap (:mod:`arena.sandbox`; ``logs_dir`` is hidden from it), ConfigError if the
+    sandbox is not available here. ``who`` names the bot in errors.
+
+    Raises :class:`BotError` (message names the program) if it cannot be started at all, and
+    :class:`ResourceError` if arena ran out of something while starting it.
     """
-    if not argv:
-        raise BotError("empty bot command")
-    sink = stderr if stderr is not None else StderrSink()
+    sink = stderr if stderr is not None else StderrSink(who=who)
+    game_token = spawn.new_game_token()
     try:
-        proc = await trio.lowlevel.open_process(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            cwd=cwd,
-            env=env,
-        )
-    except OSError as exc:
+        spawned, scratch = await _start(argv, cwd, bot_environment(env, game_token), who, sandbox, logs_dir)
+    except BaseException:
         sink.close()
-        why = exc.strerror or str(exc)
-        if exc.errno == errno.ENOENT:
-            why = "no such file or program"
-        raise BotError(f"cannot start {argv[0]!r}: {why}") from exc
-    _live_groups[proc.pid] = _live_groups.get(proc.pid, 0) + 1
-    bot = BotProcess(proc, argv, sink)
+        raise
+    _live_groups[spawned.pid] = _live_groups.get(spawned.pid, 0) + 1
+    bot = BotProcess(spawned, argv, sink, game_token)
+    bot.scratch = scratch
+    if stopped:
+        bot.stop()
+    failure: BaseException | None = None
     try:
         async with trio.open_nursery() as nursery:
-            assert proc.stderr is not None
-            nursery.start_soon(_drain, proc.stderr, sink, bot.drained)
+            nursery.start_soon(_drain, spawned.stderr_fd, sink, bot.drained)
+            bot.proc._watched = True  # now, not when the task first runs: wait() must not race it
+            nursery.start_soon(_watch_exit, bot)
             try:
                 yield bot
+            except BaseException as exc:
+                # Re-raised below, outside the nursery, so that it does not come out wrapped in an
+                # exception group.
+                failure = exc
             finally:
                 await bot.kill(kill_grace)
                 # The group is dead, so stderr reaches EOF soon; bound the wait anyway.
@@ -483,7 +528,8 @@ async def open_bot_process(
     finally:
         with trio.CancelScope(shield=True):
             await bot.kill(kill_grace)  # no-op when already done; covers a failing nursery
-            with contextlib.suppress(Exception):
-                await proc.stderr.aclose()  # type: ignore[union-attr]
+        _close_fd(spawned.stderr_fd)
+        _close_fd(spawned.pidfd)
         sink.close()
-
+    if failure is not None:
+        raise failure

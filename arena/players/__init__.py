@@ -6,6 +6,9 @@
 - ``hyperparameters``: arena's search bot as a process:
   ``python -m arena.agents.search_bot --game G --hyperparameters PATH``.
 - ``player``: a human at the terminal (:mod:`arena.players.human`).
+
+A process agent's environment is :func:`agent_environment`: minimal unless the isolation policy
+says ``inherit_env`` (see :mod:`arena.isolation`), plus the agent's own ``env`` map.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import BotError, ConfigError
 from arena.games.base import Color, Game
+from arena.isolation import DEFAULT_ISOLATION, Isolation, bot_environment
 from arena.players.base import ClockView, Fault, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
 
 if TYPE_CHECKING:
     from arena.match import AgentSpec
 
-_PROCESS_ONLY_OPTS = frozenset({"stderr_path", "max_reply_bytes", "kill_grace", "env", "protocol"})
+_PROCESS_ONLY_OPTS = frozenset({"stderr_path", "max_reply_bytes", "kill_grace", "env", "protocol", "logs_dir"})
 
 
 def split_command(command: str, cwd: str | None = None) -> list[str]:
@@ -69,17 +73,36 @@ def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
     raise ConfigError(f"agent {spec.id!r}: kind {spec.kind!r} is not a process")
 
 
+def agent_environment(spec: AgentSpec, isolation: Isolation = DEFAULT_ISOLATION) -> dict[str, str]:
+    """The environment of a process agent: :func:`arena.isolation.bot_environment` with the agent's
+    ``env``; arena's own search bot also gets the folder that holds the ``arena`` package on its
+    PYTHONPATH, so it starts however arena itself was found (installed or a source checkout)."""
+    env = bot_environment(isolation, dict(spec.env))
+    if spec.kind == "hyperparameters":
+        from arena.spawn import arena_import_root
+
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [arena_import_root(), env.get("PYTHONPATH")]))
+    return env
+
+
 def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int | None = None,
-                max_moves: int | None = None, **opts: Any) -> Player:
+                max_moves: int | None = None, isolation: Isolation | None = None, **opts: Any) -> Player:
     """A :class:`Player` for ``spec`` playing ``color``; ``time_limit_ms`` and ``max_moves`` go to
     arena's search bot (see :func:`agent_argv`); ``opts`` go to the player's constructor
-    (for processes: ``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``).
+    (for processes: ``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``, ``logs_dir``).
+    ``isolation`` (for processes): pondering, sandbox and, unless ``env`` is given, the environment
+    (:func:`agent_environment`). Without it a process player keeps the defaults of
+    :class:`ProcessPlayer` and arena's whole environment.
 
     Raises ConfigError for an unknown kind, BotError for an unusable command.
     """
     if spec.kind in ("executable", "hyperparameters"):
         argv = agent_argv(spec, game, time_limit_ms=time_limit_ms, max_moves=max_moves)
         shown = (spec.command or spec.path) if spec.kind == "executable" else shlex.join(argv)
+        if isolation is not None:
+            opts.setdefault("env", agent_environment(spec, isolation))
+            opts.setdefault("ponder", isolation.ponder)
+            opts.setdefault("sandbox", isolation.sandbox)
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
     if spec.kind == "player":
         try:
@@ -91,5 +114,5 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
     raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, player)")
 
 
-__all__ = ["ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "make_player",
-           "split_command"]
+__all__ = ["ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "agent_environment",
+           "make_player", "split_command"]

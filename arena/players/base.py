@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from arena.games.base import Color, Termination
+from arena.games.base import ArenaError, Color, Termination
 
 if TYPE_CHECKING:
     import trio
@@ -128,6 +128,11 @@ class Player(abc.ABC):
 
     def stderr_text(self) -> str | None:
         """What the player wrote to stderr (capped), for a record when it faulted; None if nothing."""
+        return None
+
+    def arena_failure(self) -> ArenaError | None:
+        """An error of arena's own (e.g. its stderr log could not be written: disk full) that arose
+        while the player played; the match raises it after the game instead of recording the game."""
         return None
 
     async def __aenter__(self) -> Player:

@@ -6,6 +6,12 @@ from the pipe's descriptor (one pass of the scheduler per reply), a one-line JSO
 once, and the deadline is the match's shared cancel scope (``shares_turn_deadline``). The contract
 is unchanged: every write and read is under the turn's deadline, and time is charged from the input
 fully written to the reply read.
+
+Without pondering (``ponder=False``, the default; :mod:`arena.isolation`) the bot's process group is
+stopped (SIGSTOP) from the moment it starts and again as soon as each reply is read, and continued
+(SIGCONT) just before its next input is written: two ``killpg`` calls a turn. So it starts up
+inside its own first-move allowance, and neither it nor its children use the CPU while the
+opponent's clock runs.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 
 import trio
 
+from arena.errors import ResourceError
 from arena.games.base import Color, Game, MoveSyntaxError, Termination
 from arena.players.base import ClockView, MoveReply, Player
 from arena.process import (
@@ -61,6 +68,9 @@ class ProcessPlayer(Player):
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
         kill_grace: float = DEFAULT_KILL_GRACE_S,
         env: dict[str, str] | None = None,
+        ponder: bool = False,
+        sandbox: bool = False,
+        logs_dir: Path | None = None,
     ) -> None:
         super().__init__(agent_id, color, command=command if command is not None else shlex.join(argv))
         self.game = game
@@ -70,7 +80,11 @@ class ProcessPlayer(Player):
         self.max_reply_bytes = max_reply_bytes
         self.kill_grace = kill_grace
         self.env = env
-        self.sink = StderrSink(stderr_path)
+        self.ponder = ponder
+        self.sandbox = sandbox
+        self.logs_dir = logs_dir
+        self.who = f"the {color.value} bot {agent_id!r}"
+        self.sink = StderrSink(stderr_path, who=self.who)
         self._stack = contextlib.AsyncExitStack()
         self._bot: BotProcess | None = None
         self._opening_sent = False
@@ -84,7 +98,8 @@ class ProcessPlayer(Player):
 
     async def start(self) -> None:
         self._bot = await self._stack.enter_async_context(
-            open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace)
+            open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace,
+                             stopped=not self.ponder, sandbox=self.sandbox, logs_dir=self.logs_dir, who=self.who)
         )
         # The run's clock itself: trio.current_time() looks it up on every call.
         self._now = trio.lowlevel.current_clock().current_time
@@ -100,6 +115,9 @@ class ProcessPlayer(Player):
     def stderr_text(self) -> str | None:
         text = self.sink.text()
         return text if text else None
+
+    def arena_failure(self) -> ResourceError | None:
+        return self.sink.failure
 
     async def _died(self, what: str, partial: bytes, sent_at: float) -> MoveReply:
         assert self._bot is not None
@@ -138,6 +156,9 @@ class ProcessPlayer(Player):
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
         now = self._now
         allowance = clock.allowance_s
+        pause = not self.ponder
+        if pause:
+            bot.resume()  # before the write, so the clock (from the input written) runs only now
         # The write: nearly always the pipe takes it all at once, with no wait and so no deadline
         # needed. Otherwise the rest is written under the same allowance as the read, so a bot that
         # stops reading cannot block us.
@@ -173,6 +194,8 @@ class ProcessPlayer(Player):
                 sent_at=sent_at, received_at=now(),
             )
         received_at = now()
+        if pause:
+            bot.stop()
         # The deadline stays as it is: nothing waits before the next turn sets a new one, and a
         # deadline can only fire while we wait.
         if reader.waits != waits:

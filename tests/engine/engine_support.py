@@ -118,21 +118,15 @@ def processes_matching(marker: str, exclude: tuple[int, ...] = ()) -> list[int]:
 
 
 def unreaped_children() -> list[int]:
-    """Zombie children of this test process: a child we started but never waited for."""
-    zombies = []
-    me = os.getpid()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] == "Z" and int(fields[1]) == me:
-            zombies.append(int(entry))
-    return zombies
+    """Bots this test process started (in-process arena) and never reaped.
+
+    Arena makes its process a child subreaper, so a zombie child of the test process may also be
+    an adopted orphan (e.g. the guardian of an `arena` subprocess, exiting after it): only the pids
+    arena itself started count here.
+    """
+    from arena.spawn import unreaped_pids
+
+    return sorted(unreaped_pids())
 
 
 def assert_no_leftovers(*markers: str, wait: float = 1.0) -> None:

@@ -1,0 +1,121 @@
+"""The guardian: kills every process of an arena run once that arena is gone, even after SIGKILL.
+
+Run as ``python -m arena.guardian`` by :mod:`arena.spawn` (once per arena process, lazily, in its
+own session, stdout/stderr to /dev/null, no file descriptor of arena's but its stdin). Contract:
+
+- stdin: the first line is the run token; arena then holds the write end open and never writes
+  again. The guardian also watches arena itself (a pidfd of its parent).
+- When stdin reaches end of file or arena exits — whichever comes first; a SIGKILLed arena does
+  both — it SIGKILLs every process whose ``/proc/<pid>/environ`` carries ``ARENA_RUN_TOKEN=<token>``,
+  and the process group of each, in rounds until a few rounds in a row find none (bounded), then
+  exits. Its own environment never carries the token, so it does not kill itself.
+- It ignores SIGINT and SIGHUP (a terminal's Ctrl-C or hang-up must not take it before arena).
+
+Standard library only, and nothing imported from the rest of arena: it must start fast and work
+whatever state arena was in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import sys
+import time
+
+TOKEN_VAR = b"ARENA_RUN_TOKEN"
+_ROUND_PAUSE_S = 0.02
+_QUIET_ROUNDS = 3
+_MAX_ROUNDS = 250
+
+
+def carriers(needle: bytes, me: int) -> list[tuple[int, int]]:
+    """(pid, pgid) of every process whose environment contains ``needle`` (``\\0NAME=value\\0``)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                data = b"\0" + f.read()
+        except OSError:
+            continue
+        if needle in data:
+            try:
+                pgid = os.getpgid(int(entry))
+            except OSError:
+                pgid = -1
+            found.append((int(entry), pgid))
+    return found
+
+
+def sweep(token: bytes, *, quiet_rounds: int = _QUIET_ROUNDS, max_rounds: int = _MAX_ROUNDS) -> int:
+    """Kill every carrier of ``token`` (and its process group) until ``quiet_rounds`` rounds in a row
+    find none, at most ``max_rounds`` rounds. Returns how many processes were signalled."""
+    needle = b"\0" + TOKEN_VAR + b"=" + token + b"\0"
+    me, my_group = os.getpid(), os.getpgrp()
+    killed = 0
+    quiet = 0
+    for _ in range(max_rounds):
+        found = carriers(needle, me)
+        if not found:
+            quiet += 1
+            if quiet >= quiet_rounds:
+                break
+        else:
+            quiet = 0
+        for pid, pgid in found:
+            if pgid > 1 and pgid != my_group:
+                with contextlib.suppress(OSError):
+                    os.killpg(pgid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            killed += 1
+        time.sleep(_ROUND_PAUSE_S)
+    return killed
+
+
+def wait_for_arena(stdin_fd: int, arena_pid: int) -> None:
+    """Return when ``stdin_fd`` reaches end of file or process ``arena_pid`` exits."""
+    poller = select.poll()
+    poller.register(stdin_fd, select.POLLIN | select.POLLHUP)
+    pidfd = None
+    with contextlib.suppress(OSError, AttributeError):
+        pidfd = os.pidfd_open(arena_pid)
+        poller.register(pidfd, select.POLLIN)
+    if os.getppid() != arena_pid:  # arena died before the pidfd was made: it may be someone else's
+        return
+    while True:
+        for fd, _ in poller.poll():
+            if fd == pidfd:
+                return
+            try:
+                if not os.read(stdin_fd, 4096):
+                    return
+            except BlockingIOError:
+                continue
+            except OSError:
+                return
+
+
+def main() -> None:
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    arena_pid = os.getppid()
+    stdin_fd = sys.stdin.fileno()
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = os.read(stdin_fd, 256)
+        if not chunk:
+            break
+        line += chunk
+    token = line.strip()
+    if not token or not token.isalnum():
+        return
+    wait_for_arena(stdin_fd, arena_pid)
+    sweep(token)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The sandbox (``Isolation.sandbox``): each bot under bubblewrap, with a private scratch folder.
+
+:func:`sandboxed_argv` wraps a bot's argv in ``bwrap`` with:
+
+- ``--unshare-pid``: the bot is in its own PID namespace. It sees only its own processes, and every
+  descendant dies with the namespace when the game's teardown kills the group (``setsid`` does not
+  escape it); ``--die-with-parent``: the namespace dies with arena's spawner thread (see
+  :mod:`arena.spawn` for why a thread) — the exec shim's ``--pdeathsig`` covers the outer bwrap;
+- ``--unshare-net``, ``--unshare-ipc``, ``--unshare-uts``: no network (a private loopback only),
+  no shared memory or semaphores with other processes;
+- ``--ro-bind / /``, ``--dev /dev``, ``--proc /proc``: the filesystem read-only, except a scratch
+  folder made for this bot alone (bound writable, and its ``HOME`` and ``TMPDIR``);
+- the logs hidden (an empty tmpfs over them): the bot's stderr folder, the tournament folder
+  that holds it and, when it can be told, the folder of all tournaments — unless the bot's own
+  program or working folder is inside one, which then stays visible (read-only);
+- the other bots' scratch folders hidden (a tmpfs over the folder that holds them all);
+- ``--cap-drop ALL`` when arena runs as root.
+
+No ``--new-session``: the bot stays in the process group that arena stops (SIGSTOP) between turns
+and kills at the end.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from arena.spawn import run_token
+
+_scratch_root: Path | None = None
+
+
+def scratch_root() -> Path:
+    """The folder that holds this arena process's scratch folders (made once, removed at exit)."""
+    global _scratch_root
+    if _scratch_root is None:
+        root = Path(tempfile.gettempdir()) / f"arena-sandbox-{os.getpid()}-{run_token()[:8]}"
+        root.mkdir(mode=0o700, exist_ok=True)
+        _scratch_root = root
+        atexit.register(shutil.rmtree, root, True)
+    return _scratch_root
+
+
+def make_scratch() -> Path:
+    """A new private scratch folder for one bot (remove it with :func:`remove_scratch`)."""
+    return Path(tempfile.mkdtemp(prefix="bot-", dir=scratch_root()))
+
+
+def remove_scratch(path: Path) -> None:
+    """Remove a scratch folder and everything in it (never raises)."""
+    with contextlib.suppress(OSError):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _real(path: str | os.PathLike[str]) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _contains(folder: Path, path: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> list[Path]:
+    """The log folders a bot must not see: ``stderr_dir``; its parent when it is a tournament's
+    ``stderr`` folder; that tournament folder's parent when it looks like the logs root (it holds
+    other tournament folders). A folder that holds one of ``keep_visible`` (the bot's program or
+    working folder) or is ``/`` is left visible."""
+    if stderr_dir is None:
+        return []
+    candidates = [_real(stderr_dir)]
+    if candidates[0].name == "stderr":
+        tournament = candidates[0].parent
+        candidates.append(tournament)
+        root = tournament.parent
+        if (tournament / "games.jsonl").exists() or (tournament / "config.json").exists():
+            candidates.append(root)
+    hidden = []
+    for folder in candidates:
+        if folder == Path("/") or folder == Path.home() or not folder.is_dir():
+            continue
+        if any(_contains(folder, _real(p)) for p in keep_visible):
+            continue
+        hidden.append(folder)
+    # Hide outermost first: a tmpfs over a parent makes the inner paths vanish anyway.
+    return sorted(set(hidden), key=lambda p: len(p.parts))[:1] if hidden else []
+
+
+def sandboxed_argv(argv: Sequence[str], *, bwrap: str, scratch: Path, cwd: str | os.PathLike[str] | None,
+                   env: Mapping[str, str], hide: Sequence[Path], as_root: bool) -> list[str]:
+    """``argv`` wrapped in bwrap (see the module docstring). ``env`` is passed by the caller as the
+    bwrap process's environment; HOME and TMPDIR are set to ``scratch`` inside."""
+    args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for folder in hide:
+        args += ["--tmpfs", str(folder)]
+    args += ["--tmpfs", str(scratch.parent), "--bind", str(scratch), str(scratch),
+             "--setenv", "HOME", str(scratch), "--setenv", "TMPDIR", str(scratch),
+             "--chdir", os.fspath(cwd) if cwd is not None else os.getcwd()]
+    if as_root:
+        args += ["--cap-drop", "ALL"]
+    return [*args, "--", *argv]
