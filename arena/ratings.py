@@ -51,32 +51,62 @@ class GameResult:
 def result_from_row(row: Mapping[str, Any]) -> GameResult:
     """A :class:`GameResult` from a ``games.jsonl`` row or a full record (``players`` with colours).
 
-    Raises ValueError when the row lacks what is needed.
+    Raises ValueError (one line saying what is wrong) for anything else: not an object, agents that
+    are not strings or are the same, a winner other than BLACK, WHITE or NONE, an index that is not an
+    integer from 0 to :data:`MAX_INDEX` (``true`` is not 1).
     """
+    if not isinstance(row, Mapping):
+        raise ValueError(f"a game must be a JSON object, got {_kind(row)}")
     black, white = row.get("black"), row.get("white")
     if black is None or white is None:
-        for player in row.get("players") or ():
+        players = row.get("players") or ()
+        if not isinstance(players, list):
+            raise ValueError(f'"players" must be a list, got {_kind(players)}')
+        for player in players:
+            if not isinstance(player, Mapping):
+                raise ValueError(f'each of "players" must be an object, got {_kind(player)}')
             colour = str(player.get("colour", player.get("color", ""))).upper()
             if colour == "BLACK":
                 black = player.get("id")
             elif colour == "WHITE":
                 white = player.get("id")
-    winner = str(row.get("winner", "")).upper()
+    winner = row.get("winner")
+    winner = winner.upper() if isinstance(winner, str) else winner
     scores = {"BLACK": 1.0, "WHITE": 0.0, "NONE": 0.5}
     if black is None or white is None or winner not in scores:
         raise ValueError("a game needs black, white and a winner of BLACK, WHITE or NONE")
+    if not isinstance(black, str) or not isinstance(white, str) or black == white:
+        raise ValueError("black and white must be the ids of two different agents")
     index = row.get("index", row.get("game_index"))
-    if not isinstance(index, int):
-        raise ValueError("a game needs an integer index")
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= MAX_INDEX:
+        raise ValueError(f"a game needs an index from 0 to {MAX_INDEX}, got {_kind(index)}")
     pair = row.get("pair")
+    termination = row.get("termination", "win")
     return GameResult(
         index=index,
-        black=str(black),
-        white=str(white),
+        black=black,
+        white=white,
         score=scores[winner],
-        termination=str(row.get("termination", "win")),
-        pair=pair if isinstance(pair, int) else None,
+        termination=termination if isinstance(termination, str) else "win",
+        pair=pair if isinstance(pair, int) and not isinstance(pair, bool) else None,
     )
+
+
+#: The largest game index a row may carry (far beyond any real tournament; keeps arithmetic sane).
+MAX_INDEX = 2**53
+
+
+def _kind(value: Any) -> str:
+    """A short description of a JSON value for a one-line message."""
+    if isinstance(value, bool) or value is None:
+        return "true" if value is True else "false" if value is False else "null"
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**20 else "a huge integer"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 30 else repr(value[:27] + "...")
+    return {"list": "a list", "dict": "an object"}.get(type(value).__name__, type(value).__name__)
 
 
 def _agents_of(results: Iterable[GameResult], agents: Sequence[str] | None) -> list[str]:

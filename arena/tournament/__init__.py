@@ -7,16 +7,38 @@ resumes after any stop, and the ``tournament_logs/<id>/`` folder it writes.
   :func:`run_tournament`.
 - :mod:`arena.tournament.logs`: the log folder, crash-safe writes, recomputing standings from it.
 - :mod:`arena.tournament.display`: the terminal views (a rich Console is passed in).
+- :mod:`arena.tournament.stats_worker`: the child process that keeps ``standings.json`` and the
+  per-agent files up to date, so that statistics never delay the event loop that times the bots.
 
 Ratings themselves are pure functions in :mod:`arena.ratings`.
+
+The names below are imported on first use, so ``python -m arena.tournament.stats_worker`` starts
+without loading trio and the match engine.
 """
 
 from __future__ import annotations
 
-from arena.tournament.config import AgentConfig, TournamentConfig, load_config
-from arena.tournament.logs import standings_from_folder
-from arena.tournament.runner import RunOptions, RunSummary, Tournament, run_tournament
-from arena.tournament.schedule import ScheduledGame, build_schedule
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arena.tournament.config import AgentConfig, TournamentConfig, load_config
+    from arena.tournament.logs import standings_from_folder
+    from arena.tournament.runner import RunOptions, RunSummary, Tournament, run_tournament
+    from arena.tournament.schedule import ScheduledGame, build_schedule
+
+_WHERE = {
+    "AgentConfig": "config", "TournamentConfig": "config", "load_config": "config",
+    "standings_from_folder": "logs",
+    "RunOptions": "runner", "RunSummary": "runner", "Tournament": "runner", "run_tournament": "runner",
+    "ScheduledGame": "schedule", "build_schedule": "schedule",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"arena.tournament.{_WHERE[name]}"), name)
+    raise AttributeError(f"module 'arena.tournament' has no attribute {name!r}")
 
 __all__ = [
     "AgentConfig",

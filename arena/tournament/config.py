@@ -3,10 +3,21 @@
 The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``id``/``path``,
 ``tournamentType``, ``timeLimit``, ``maxMoves``, ``visualize``); arena adds ``game``, ``gamesPerPair``,
 ``matches``, ``concurrency``, ``seed``, ``timeMargin``, ``startupTime``, ``moveTimeLimit``,
-``increment`` and ``openingPlies``.
+``increment``, ``openingPlies``, the isolation keys ``ponder``, ``sandbox`` and ``inheritEnv``
+(:mod:`arena.isolation`), and per agent an ``env`` map of extra environment variables.
 
 Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
-(``agents[1].path: ...``).
+(``agents[1].path: ...``). Every number is range-checked (the maxima are the ``MAX_*`` constants
+below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
+100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.
+The file itself is at most 16 MiB and JSON nesting is bounded (orjson's depth limit, 1024).
+
+Identity. A log folder belongs to one tournament: resuming with a config that differs in a key that
+changes how games are played is refused. ``concurrency``, ``visualize``, ``sandbox`` and
+``inheritEnv`` may change between runs (they are how to run, not what is played), and
+``gamesPerPair``/``matches`` may grow. ``ponder`` is part of the identity (a bot thinking on its
+opponent's time plays a different time control), as is each agent's ``env`` (it may change how the
+bot plays); a folder written by an arena that did not record ``ponder`` resumes with any value.
 
 How relative paths are resolved (always against the folder of the config file, never the current
 directory):
@@ -36,6 +47,7 @@ from typing import Any
 import orjson
 
 from arena.errors import ConfigError
+from arena.isolation import sandbox_available
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
@@ -46,18 +58,38 @@ DEFAULT_MAX_MOVES = {"shobu": 60, "checkers": 100}
 
 #: Keys whose change between runs of one id is harmless: they do not alter any game already played.
 #: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
-#: finished game is where the new schedule puts it.
-HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches")
+#: finished game is where the new schedule puts it. ``pairBlocks`` is not the user's: it records
+#: the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
+HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches", "sandbox", "inheritEnv",
+                 "pairBlocks")
+
+#: Keys of the resolved config that older versions of arena did not write. A log folder whose
+#: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
+ADDED_KEYS = ("ponder",)
+
+# Maxima of the numbers in a config (each beyond is a one-line ConfigError).
+MAX_TIME_MS = 7 * 24 * 3600 * 1000  # every time key: 7 days in milliseconds
+MAX_MAX_MOVES = 100_000
+MAX_GAMES_PER_PAIR = 10**9
+MAX_MATCHES = 10**9
+MAX_CONFIG_CONCURRENCY = 1_000_000  # the runner caps what it uses further (runner.MAX_CONCURRENCY)
+MAX_SEED = 2**63 - 1
+MAX_AGENTS = 1000
+MAX_ENV_VARS = 256
+MAX_ENV_VALUE = 32 * 1024
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
 
 _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
-    "moveTimeLimit", "increment", "openingPlies",
+    "moveTimeLimit", "increment", "openingPlies", "ponder", "sandbox", "inheritEnv",
 )  # fmt: skip
-_AGENT_KEYS = ("type", "id", "path")
+_AGENT_KEYS = ("type", "id", "path", "env")
 
-# Ids become file and folder names: keep them to a portable, unsurprising alphabet.
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+# Ids become file and folder names: keep them to a portable, unsurprising alphabet. Always used
+# with fullmatch: `$` would also accept a trailing newline.
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Agent ids become <id>.json next to these files in the log folder.
 _RESERVED_AGENT_IDS = frozenset({"config", "standings", "games", "stderr"})
 _SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".rb", ".pl", ".sh", ".jar", ".lua", ".php", ".exe", ".json")
@@ -68,7 +100,8 @@ class AgentConfig:
     """One competitor.
 
     ``command`` is the argv of an executable agent (paths made absolute); ``path`` the absolute
-    file of a hyperparameters agent (``None`` for the other kinds); ``raw_path`` what the file said.
+    file of a hyperparameters agent (``None`` for the other kinds); ``raw_path`` what the file said;
+    ``env`` the extra environment variables of its process, sorted by name.
     """
 
     id: str
@@ -76,9 +109,11 @@ class AgentConfig:
     raw_path: str | None
     command: tuple[str, ...] | None = None
     path: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The resolved form written to ``config.json``."""
+        """The resolved form written to ``config.json`` (``env`` only when there is one, so folders
+        written before it existed compare equal)."""
         out: dict[str, Any] = {"type": self.type, "id": self.id}
         if self.raw_path is not None:
             out["path"] = self.raw_path
@@ -86,6 +121,8 @@ class AgentConfig:
             out["command"] = list(self.command)
         if self.path is not None:
             out["resolvedPath"] = self.path
+        if self.env:
+            out["env"] = dict(self.env)
         return out
 
 
@@ -109,6 +146,13 @@ class TournamentConfig:
     move_time_limit_ms: int | None = None
     increment_ms: int = 0
     opening_plies: int = 0
+    ponder: bool = False
+    sandbox: bool = False
+    inherit_env: bool = False
+    #: Schedule layout of the log folder: how many leading blocks of adjacent colour-swapped pairs
+    #: (0 for every new tournament; folders written before rounds existed keep theirs). Set by the
+    #: runner from the folder, never by the config file.
+    pair_blocks: int = 0
     source: str | None = None  # the config file, for messages only
 
     @property
@@ -140,12 +184,20 @@ class TournamentConfig:
             "moveTimeLimit": self.move_time_limit_ms,
             "increment": self.increment_ms,
             "openingPlies": self.opening_plies,
+            "ponder": self.ponder,
+            "sandbox": self.sandbox,
+            "inheritEnv": self.inherit_env,
+            "pairBlocks": self.pair_blocks,
         }
 
 
-def comparable(resolved: dict[str, Any]) -> dict[str, Any]:
-    """``resolved`` (a :meth:`TournamentConfig.to_json`) without the keys that may change harmlessly."""
-    return {k: v for k, v in resolved.items() if k not in HARMLESS_KEYS}
+def comparable(resolved: dict[str, Any], old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``resolved`` (a :meth:`TournamentConfig.to_json`) without the keys that may change harmlessly,
+    and without the :data:`ADDED_KEYS` that ``old`` (an earlier ``config.json``) does not have."""
+    skip = set(HARMLESS_KEYS)
+    if old is not None:
+        skip.update(k for k in ADDED_KEYS if k not in old)
+    return {k: v for k, v in resolved.items() if k not in skip}
 
 
 def default_seed(tournament_id: str) -> int:
@@ -157,12 +209,18 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     """Read, validate and resolve the config file at ``path``. Raises ConfigError (one line)."""
     file = Path(path)
     try:
-        data = file.read_bytes()
+        with open(file, "rb") as handle:
+            # Bounded: /dev/zero or a huge file must not eat the memory.
+            data = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"{path}: cannot read the config file ({why})") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // (1024 * 1024)} MiB; not a config file")
     try:
+        # orjson bounds nesting itself (depth 1024): deep or endless brackets are a decode error.
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise ConfigError(f"{path}: not valid JSON ({exc})") from None
@@ -175,10 +233,10 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         raise ConfigError("config: the top level must be a JSON object")
     for key in obj:
         if key not in _TOP_KEYS:
-            raise ConfigError(f"{key}: unknown key (known keys: {', '.join(_TOP_KEYS)})")
+            raise ConfigError(f"{_short_key(key)}: unknown key (known keys: {', '.join(_TOP_KEYS)})")
 
     tid = _require(obj, "id", str, "a string")
-    if not _SAFE_ID.match(tid):
+    if not _SAFE_ID.fullmatch(tid):
         raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
                           "starting with a letter or digit; at most 64 characters)")
     game = _optional(obj, "game", str, "a string", "checkers")
@@ -195,25 +253,43 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if ttype != "randomMatches" and "matches" in obj:
         raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use 'gamesPerPair')")
 
+    max_moves = _int(obj, "maxMoves", DEFAULT_MAX_MOVES[game], minimum=1, maximum=MAX_MAX_MOVES)
+    opening_plies = _int(obj, "openingPlies", 0, minimum=0, maximum=MAX_MAX_MOVES)
+    if opening_plies and opening_plies >= max_moves:
+        raise ConfigError(f"openingPlies: {opening_plies} random plies leave no move to the bots with "
+                          f"maxMoves {max_moves}; make it smaller than maxMoves")
+    sandbox = _optional(obj, "sandbox", bool, "true or false", False)
+    if sandbox:
+        check_sandbox("sandbox")
     return TournamentConfig(
         id=tid,
         agents=agents,
         tournament_type=ttype,
         game=game,
-        time_limit_ms=_int(obj, "timeLimit", 60000, minimum=1),
-        max_moves=_int(obj, "maxMoves", DEFAULT_MAX_MOVES[game], minimum=1),
+        time_limit_ms=_int(obj, "timeLimit", 60000, minimum=1, maximum=MAX_TIME_MS),
+        max_moves=max_moves,
         visualize=_optional(obj, "visualize", bool, "true or false", False),
-        games_per_pair=_int(obj, "gamesPerPair", 2, minimum=1),
-        matches=_int_or_none(obj, "matches", minimum=1),
-        concurrency=_int_or_none(obj, "concurrency", minimum=1),
-        seed=_int(obj, "seed", default_seed(tid), minimum=0),
-        time_margin_ms=_int(obj, "timeMargin", 50, minimum=0),
-        startup_ms=_int(obj, "startupTime", 2000, minimum=0),
-        move_time_limit_ms=_int_or_none(obj, "moveTimeLimit", minimum=1),
-        increment_ms=_int(obj, "increment", 0, minimum=0),
-        opening_plies=_int(obj, "openingPlies", 0, minimum=0),
+        games_per_pair=_int(obj, "gamesPerPair", 2, minimum=1, maximum=MAX_GAMES_PER_PAIR),
+        matches=_int_or_none(obj, "matches", minimum=1, maximum=MAX_MATCHES),
+        concurrency=_int_or_none(obj, "concurrency", minimum=1, maximum=MAX_CONFIG_CONCURRENCY),
+        seed=_int(obj, "seed", default_seed(tid), minimum=0, maximum=MAX_SEED),
+        time_margin_ms=_int(obj, "timeMargin", 50, minimum=0, maximum=MAX_TIME_MS),
+        startup_ms=_int(obj, "startupTime", 2000, minimum=0, maximum=MAX_TIME_MS),
+        move_time_limit_ms=_int_or_none(obj, "moveTimeLimit", minimum=1, maximum=MAX_TIME_MS),
+        increment_ms=_int(obj, "increment", 0, minimum=0, maximum=MAX_TIME_MS),
+        opening_plies=opening_plies,
+        ponder=_optional(obj, "ponder", bool, "true or false", False),
+        sandbox=sandbox,
+        inherit_env=_optional(obj, "inheritEnv", bool, "true or false", False),
         source=source,
     )
+
+
+def check_sandbox(key: str) -> None:
+    """ConfigError ``<key>: <reason>`` when the bubblewrap sandbox cannot be used on this machine."""
+    reason = sandbox_available()
+    if reason is not None:
+        raise ConfigError(f"{key}: {reason}")
 
 
 def _require(obj: dict[str, Any], key: str, kind: type, what: str) -> Any:
@@ -235,28 +311,36 @@ def _typed(value: Any, key: str, kind: type, what: str) -> Any:
     return value
 
 
-def _int(obj: dict[str, Any], key: str, default: int, *, minimum: int) -> int:
-    value = _int_or_none(obj, key, minimum=minimum)
+def _int(obj: dict[str, Any], key: str, default: int, *, minimum: int, maximum: int) -> int:
+    value = _int_or_none(obj, key, minimum=minimum, maximum=maximum)
     return default if value is None else value
 
 
-def _int_or_none(obj: dict[str, Any], key: str, *, minimum: int) -> int | None:
+def _int_or_none(obj: dict[str, Any], key: str, *, minimum: int, maximum: int) -> int | None:
     if key not in obj or obj[key] is None:
         return None
     value = obj[key]
-    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds.
-    if isinstance(value, float) and value.is_integer():
+    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds (nor is 1e300 a count).
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
         value = int(value)
     what = "a positive integer" if minimum >= 1 else "a non-negative integer"
     if not isinstance(value, int) or isinstance(value, bool):
         raise ConfigError(f"{key}: must be {what}, got {_show(obj[key])}")
     if value < minimum:
         raise ConfigError(f"{key}: must be {what}, got {value}")
+    if value > maximum:
+        raise ConfigError(f"{key}: at most {maximum:,} allowed, got {_show(value)}")
     return value
 
 
 def _show(value: Any) -> str:
-    text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value) if len(str(value)) <= 30 else f"an integer of {len(str(abs(value)))} digits"
+    else:
+        try:
+            text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
+        except (TypeError, orjson.JSONEncodeError):  # beyond 64-bit integers nested in a value
+            text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -267,6 +351,8 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
         raise ConfigError(f"agents: must be a list of agent objects, got {_show(raw)}")
     if len(raw) < 2:
         raise ConfigError(f"agents: a tournament needs at least two agents, got {len(raw)}")
+    if len(raw) > MAX_AGENTS:
+        raise ConfigError(f"agents: at most {MAX_AGENTS} agents allowed, got {len(raw)}")
     agents: list[AgentConfig] = []
     seen: set[str] = set()
     for i, entry in enumerate(raw):
@@ -275,11 +361,11 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
             raise ConfigError(f"{where}: must be an object with type, id and path, got {_show(entry)}")
         for key in entry:
             if key not in _AGENT_KEYS:
-                raise ConfigError(f"{where}.{key}: unknown key (known keys: {', '.join(_AGENT_KEYS)})")
+                raise ConfigError(f"{where}.{_short_key(key)}: unknown key (known keys: {', '.join(_AGENT_KEYS)})")
         if "id" not in entry:
             raise ConfigError(f"{where}.id: missing (required)")
         aid = _typed(entry["id"], f"{where}.id", str, "a string")
-        if not _SAFE_ID.match(aid) or aid.lower() in _RESERVED_AGENT_IDS:
+        if not _SAFE_ID.fullmatch(aid) or aid.lower() in _RESERVED_AGENT_IDS:
             reason = ("is reserved for a log file" if aid.lower() in _RESERVED_AGENT_IDS
                       else "is not a safe file name (letters, digits, '.', '_', '-'; starting with a "
                       "letter or digit; at most 64 characters)")
@@ -295,30 +381,83 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
         raw_path = entry.get("path")
         if raw_path is not None:
             raw_path = _typed(raw_path, f"{where}.path", str, "a string")
+            if "\0" in raw_path:
+                raise ConfigError(f"{where}.path: contains a NUL character")
+        env = _parse_env(entry.get("env"), f"{where}.env")
         if kind == "player":
-            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path))
+            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, env=env))
             continue
         if not raw_path or not raw_path.strip():
             raise ConfigError(f"{where}.path: missing (a {kind} agent needs a path)")
         if kind == "hyperparameters":
             file = _resolve(base_dir, raw_path)
-            if not file.is_file():
-                raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {file})")
-            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file)))
+            if not _is_file(file):
+                raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {_plain(file)})")
+            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file), env=env))
         else:
             command = resolve_command(raw_path, base_dir, f"{where}.path")
-            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, command=command))
+            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, command=command, env=env))
     return tuple(agents)
+
+
+def _parse_env(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """An agent's ``env``: an object of variable names to string values, sorted by name."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise ConfigError(f'{where}: must be an object of names to strings, like {{"DEPTH": "4"}}, '
+                          f"got {_show(raw)}")
+    if len(raw) > MAX_ENV_VARS:
+        raise ConfigError(f"{where}: at most {MAX_ENV_VARS} variables allowed, got {len(raw)}")
+    out = []
+    for name, value in raw.items():
+        if not _ENV_NAME.fullmatch(name):
+            raise ConfigError(f"{where}.{_short_key(name)}: not a valid environment variable name "
+                              "(letters, digits and '_', not starting with a digit)")
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}.{name}: must be a string, got {_show(value)}")
+        if "\0" in value:
+            raise ConfigError(f"{where}.{name}: contains a NUL character")
+        if len(value) > MAX_ENV_VALUE:
+            raise ConfigError(f"{where}.{name}: at most {MAX_ENV_VALUE} characters allowed, got {len(value)}")
+        out.append((name, value))
+    return tuple(sorted(out))
+
+
+def _plain(path: Path) -> str:
+    """A path for a one-line message: as it is, or quoted when it holds a newline or the like."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
+def _short_key(name: str) -> str:
+    shown = repr(name)[1:-1]
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _resolve(base_dir: Path, word: str) -> Path:
     return Path(os.path.normpath(base_dir / os.path.expanduser(word)))
 
 
+# A word too long for a file name, or with a NUL, names no file: never a traceback.
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str, ...]:
     """The argv of an executable agent's ``path``, with file words made absolute (module docstring)."""
     whole = _resolve(base_dir, text.strip())
-    if whole.is_file():
+    if _is_file(whole):
         _check_executable(whole, text, where)
         return (str(whole),)
     try:
@@ -330,8 +469,8 @@ def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str
     program, *args = words
     if "/" in program:
         file = _resolve(base_dir, program)
-        if not file.is_file():
-            raise ConfigError(f"{where}: program {program!r} not found (looked at {file})")
+        if not _is_file(file):
+            raise ConfigError(f"{where}: program {program!r} not found (looked at {_plain(file)})")
         _check_executable(file, program, where)
         resolved = [str(file)]
     else:
@@ -343,10 +482,10 @@ def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str
             resolved.append(word)
             continue
         candidate = _resolve(base_dir, word)
-        if candidate.exists():
+        if _exists(candidate):
             resolved.append(str(candidate))
         elif "/" in word or word.lower().endswith(_SCRIPT_SUFFIXES):
-            raise ConfigError(f"{where}: file {word!r} not found (looked at {candidate})")
+            raise ConfigError(f"{where}: file {word!r} not found (looked at {_plain(candidate)})")
         else:
             resolved.append(word)
     return tuple(resolved)

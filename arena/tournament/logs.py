@@ -8,6 +8,13 @@ Layout (spec: arena.md)::
     stderr/            each bot's stderr per game (written by the match engine)
     <agentId>.json     the seed's per-agent statistics: games, wins, draws, losses, rating
     standings.json     ratings, intervals, crosstable, LOS, terminations (arena.ratings)
+    .arena.lock        held (flock) by the run using the folder; holds its pid
+
+One run per folder. :func:`lock_folder` takes an exclusive ``flock`` on ``.arena.lock`` before
+anything in the folder is read; a second run fails at once with :class:`LogError` naming the pid that
+holds it. The OS drops the lock when the holder exits, however it exits (even ``kill -9``), so a
+stale lock file is harmless; the file is never deleted (deleting it would let two runs lock two
+different files).
 
 Crash safety. ``games.jsonl`` is the source of truth for which games are finished. A game's record
 file is written first (temporary file + rename), then its line is appended and flushed, so a line
@@ -15,29 +22,53 @@ never points at a missing record. If arena is killed while appending, the last l
 off: :func:`read_rows` drops such a tail and :meth:`TournamentLog.begin` rewrites the file without
 it, so that game is simply played again. Per-agent files and ``standings.json`` are derived data,
 rewritten whole (atomically) from all finished games, so nothing accumulates twice across reruns.
+A failed write (disk full...) takes back what it wrote: a half-written record file is removed and
+``games.jsonl`` is cut back to its last whole line, so that game is not finished and a resumed run
+plays it again. Files are opened without following symbolic links.
+
+Errors. Arena running out of something while writing (``ENOSPC``, ``EDQUOT``, ``EMFILE``, ``ENFILE``,
+``ENOMEM``) is an :class:`arena.errors.ResourceError`; any other write failure a :class:`LogError`.
+Both name the file and the cause in one line.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import orjson
 
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
 
 GAMES_FILE = "games.jsonl"
 CONFIG_FILE = "config.json"
 STANDINGS_FILE = "standings.json"
+LOCK_FILE = ".arena.lock"
+
+# errno values that mean arena itself ran out of something (not a mistake in the folder).
+RESOURCE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class LogError(ArenaError):
     """A log folder that cannot be used as it is (the message says what to do). Exit status 2."""
+
+
+def write_failure(path: Path | str, exc: OSError, doing: str = "write") -> ArenaError:
+    """The one-line error for an OSError while writing ``path``: ResourceError when arena ran out of
+    something (disk space, file descriptors, memory), else LogError."""
+    name = errno.errorcode.get(exc.errno or 0, "")
+    why = f"{exc.strerror or exc}" + (f" ({name})" if name else "")
+    if exc.errno in RESOURCE_ERRNOS:
+        return ResourceError(f"cannot {doing} {path}: {why}")
+    return LogError(f"cannot {doing} {path}: {why}")
 
 
 def record_name(index: int) -> str:
@@ -46,11 +77,73 @@ def record_name(index: int) -> str:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix."""
+    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix.
+
+    Raises OSError; a temporary file cut short (disk full) is removed first."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-    os.replace(tmp, path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | _NOFOLLOW, 0o644)
+    try:
+        with open(fd, "wb", closefd=True) as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class FolderLock:
+    """An exclusive ``flock`` on a log folder's ``.arena.lock`` (see the module docstring)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / LOCK_FILE
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock (creating the folder if needed). Raises LogError when another process
+        holds it (naming its pid) or the folder cannot be used."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | _NOFOLLOW, 0o644)
+        except OSError as exc:
+            raise LogError(f"{self.path.parent}: cannot use this folder for logs ({exc.strerror or exc}); "
+                           "pass --logs DIR to write elsewhere") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _read_pid(fd)
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                who = f"process {holder}" if holder else "another process"
+                raise LogError(f"{self.path.parent} is in use by another arena run ({who} holds "
+                               f"{self.path.name}); wait for it to end, or pass --logs DIR") from None
+            raise LogError(f"{self.path}: cannot lock ({exc.strerror or exc})") from None
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass  # the pid is only for the message of a second run; the lock itself is held
+        self._fd = fd
+
+    def release(self) -> None:
+        """Drop the lock (idempotent). The file stays."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing the only descriptor of the open file drops the flock
+            self._fd = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
 
 
 def dumps(obj: Any) -> bytes:
@@ -71,7 +164,7 @@ def read_rows(folder: Path) -> ReadRows:
     """Parse ``games.jsonl`` in ``folder`` (missing file: no games).
 
     A last line that is cut off (no newline, or not valid JSON) is dropped. Any other bad line, or a
-    second line for the same index, raises :class:`LogError` naming the line.
+    second line for the same index, raises :class:`LogError` naming the file and the line.
     """
     path = folder / GAMES_FILE
     try:
@@ -80,6 +173,11 @@ def read_rows(folder: Path) -> ReadRows:
         return ReadRows([], 0, 0)
     except OSError as exc:
         raise LogError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_rows(data, path)
+
+
+def parse_rows(data: bytes, path: Path) -> ReadRows:
+    """:func:`read_rows` on the bytes ``data`` of the file ``path`` (named in errors)."""
     rows: list[dict[str, Any]] = []
     seen: set[int] = set()
     # Everything after the last newline is an append that was cut off (a write never puts the
@@ -90,12 +188,12 @@ def read_rows(folder: Path) -> ReadRows:
             continue
         try:
             row = orjson.loads(line)
-            result_from_row(row)
+            index = result_from_row(row).index
         except ValueError as exc:
             raise LogError(f"{path}:{number}: not a valid game line ({exc}); fix or delete that line") from None
-        if row["index"] in seen:
-            raise LogError(f"{path}:{number}: game {row['index']} is listed twice; delete one of the lines")
-        seen.add(row["index"])
+        if index in seen:
+            raise LogError(f"{path}:{number}: game {index} is listed twice; delete one of the lines")
+        seen.add(index)
         rows.append(row)
     return ReadRows(rows, good, len(data))
 
@@ -105,12 +203,19 @@ class TournamentLog:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._games: BinaryIO | None = None
+        self._games_fd: int | None = None
+        self._games_size = 0  # bytes of whole lines in games.jsonl
         self._good_bytes: int | None = None  # set by prepare when games.jsonl has a cut-off tail
+        self.old_config: dict[str, Any] | None = None  # the folder's config.json, read by prepare
 
     @property
     def stderr_dir(self) -> Path:
         return self.folder / "stderr"
+
+    @property
+    def games_bytes(self) -> int:
+        """How many bytes of ``games.jsonl`` are whole lines (after :meth:`begin`)."""
+        return self._games_size
 
     def prepare(self, config: TournamentConfig) -> list[dict[str, Any]]:
         """Check the folder fits ``config`` and return its finished games' rows. Writes nothing.
@@ -127,6 +232,7 @@ class TournamentLog:
             if not isinstance(old, dict):
                 raise LogError(f"{old_path} is unreadable; remove {self.folder} to start over, or pass "
                                "--logs DIR to write elsewhere")
+            self.old_config = old
             differences = config_differences(old, config.to_json())
             if differences:
                 raise ConfigError(
@@ -137,6 +243,22 @@ class TournamentLog:
         read = read_rows(self.folder)
         self._good_bytes = read.good_bytes if read.good_bytes != read.file_bytes else None
         return read.rows
+
+    def pair_blocks(self, config: TournamentConfig) -> int:
+        """The schedule layout of this folder for ``config`` (see :mod:`arena.tournament.schedule`):
+        what its ``config.json`` recorded; for a folder written before layouts were recorded, the
+        old layout of its ``gamesPerPair``; 0 for a new folder. Never more than ``config`` has pairs,
+        so the recorded value is the layout actually played and growth stays prefix-stable."""
+        old = self.old_config or {}
+        recorded = old.get("pairBlocks")
+        if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded >= 0:
+            blocks = recorded
+        elif self.old_config is not None and old.get("tournamentType") in ("roundRobin", "gauntlet"):
+            per_pair = old.get("gamesPerPair")
+            blocks = per_pair // 2 if isinstance(per_pair, int) and not isinstance(per_pair, bool) else 0
+        else:
+            blocks = 0
+        return max(0, min(blocks, config.games_per_pair // 2))
 
     def begin(self, config: TournamentConfig) -> None:
         """Create the folder, cut off a broken last line of ``games.jsonl``, write ``config.json``.
@@ -154,38 +276,67 @@ class TournamentLog:
         for sub in (self.folder, self.folder / "games"):
             for stale in sub.glob(".*.tmp"):  # an atomic write cut short by a kill
                 stale.unlink(missing_ok=True)
-        if self._good_bytes is not None:
-            with open(self.folder / GAMES_FILE, "r+b") as handle:
-                handle.truncate(self._good_bytes)
         atomic_write(self.folder / CONFIG_FILE, dumps(config.to_json()))
-        self._games = open(self.folder / GAMES_FILE, "ab")
+        fd = os.open(self.folder / GAMES_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+                     | _NOFOLLOW, 0o644)
+        if self._good_bytes is not None:
+            os.ftruncate(fd, self._good_bytes)
+        self._games_size = os.fstat(fd).st_size
+        self._games_fd = fd
 
     def write_game(self, index: int, record: dict[str, Any], row: dict[str, Any]) -> None:
-        """Persist one finished game: its record file first, then its line (flushed)."""
-        if self._games is None:
+        """Persist one finished game: its record file first, then its line, in one ``write``.
+
+        Raises ResourceError or LogError (:func:`write_failure`) when a write fails; then the game is
+        not in ``games.jsonl`` (a partial line is cut off again) and a resumed run plays it again.
+        """
+        if self._games_fd is None:
             raise RuntimeError("TournamentLog.begin was not called")
-        atomic_write(self.folder / record_name(index), orjson.dumps(record) + b"\n")
-        self._games.write(orjson.dumps(row) + b"\n")
-        self._games.flush()
+        path = self.folder / record_name(index)
+        try:
+            atomic_write(path, orjson.dumps(record) + b"\n")
+        except OSError as exc:
+            raise write_failure(path, exc) from None
+        line = orjson.dumps(row) + b"\n"
+        try:
+            written = os.write(self._games_fd, line)
+            if written != len(line):  # a short write: the disk filled up in the middle of the line
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        except OSError as exc:
+            try:
+                os.ftruncate(self._games_fd, self._games_size)
+            except OSError:
+                pass  # a cut-off last line is dropped by the next run's read_rows anyway
+            raise write_failure(self.folder / GAMES_FILE, exc) from None
+        self._games_size += written
 
     def write_agent_files(self, config: TournamentConfig, stats: dict[str, dict[str, Any]]) -> None:
-        """The seed's ``<agentId>.json`` for every agent."""
-        for agent in config.agents:
-            body = {"id": agent.id, "type": agent.type, "path": agent.raw_path, **stats[agent.id]}
-            atomic_write(self.folder / f"{agent.id}.json", dumps(body))
+        """The seed's ``<agentId>.json`` for every agent. Raises OSError."""
+        write_agent_files(self.folder, [(a.id, a.type, a.raw_path) for a in config.agents], stats)
 
     def write_standings(self, standings: dict[str, Any]) -> None:
+        """Raises OSError."""
         atomic_write(self.folder / STANDINGS_FILE, dumps(standings))
 
     def close(self) -> None:
-        if self._games is not None:
-            self._games.close()
-            self._games = None
+        if self._games_fd is not None:
+            os.close(self._games_fd)
+            self._games_fd = None
+
+
+def write_agent_files(folder: Path, agents: Iterable[tuple[str, str, str | None]],
+                      stats: dict[str, dict[str, Any]]) -> None:
+    """``<agentId>.json`` for each ``(id, type, path)`` in ``agents`` from ``stats`` (a
+    :meth:`SeedStats.snapshot`). Raises OSError."""
+    for aid, kind, raw_path in agents:
+        body = {"id": aid, "type": kind, "path": raw_path, **stats[aid]}
+        atomic_write(folder / f"{aid}.json", dumps(body))
 
 
 def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """Human descriptions of the keys that differ between two resolved configs (harmless keys aside)."""
-    a, b = comparable(old), comparable(new)
+    """Human descriptions of the keys that differ between two resolved configs (harmless keys aside,
+    and keys this version added that ``old`` does not have)."""
+    a, b = comparable(old, old), comparable(new, old)
     out = []
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):

@@ -2,26 +2,35 @@
 
 The plan is pure (:mod:`arena.tournament.schedule`); this module only executes it:
 
-- :meth:`Tournament.prepare` (synchronous) checks the agents can run, opens the log folder, refuses a
-  different config under the same id, checks every finished game sits where the schedule puts it,
-  and works out which indices are still to play.
-- :meth:`Tournament.play` runs up to ``concurrency`` games at once. Each finished game is persisted
-  *synchronously* the moment :func:`arena.match.play_game` returns (record file, then its
-  ``games.jsonl`` line, then the per-agent files), so no cancellation can come between a game
-  ending and its being written. A cancelled game (Ctrl-C) raises out of ``play_game`` and is never
-  written: the next run plays it again. The costly ``standings.json`` (Bradley–Terry fit and
-  bootstrap) is recomputed in a worker thread, at most every ``standings_interval_s``, so the event
-  loop, which times the bots, is never held up by it.
-- :meth:`Tournament.finish` writes the final ``standings.json`` and returns a :class:`RunSummary`. Call
-  it even after ``play`` was cancelled or failed; it is safe to call once.
+- :meth:`Tournament.prepare` (synchronous) checks the agents can run, takes the log folder's lock
+  (one run per folder), opens the logs, refuses a different config under the same id, checks every
+  finished game sits where the schedule puts it, and works out which indices are still to play.
+- :meth:`Tournament.play` runs up to ``concurrency`` games at once (:mod:`arena.tournament.limits`).
+  Each finished game is persisted *synchronously* the moment :func:`arena.match.play_game` returns
+  (record file, then its ``games.jsonl`` line), so no cancellation can come between a game ending
+  and its being written. A cancelled game (Ctrl-C) raises out of ``play_game`` and is never written:
+  the next run plays it again.
+- :meth:`Tournament.finish` writes the final per-agent files and ``standings.json`` and returns a
+  :class:`RunSummary`. Call it even after ``play`` was cancelled or failed; it is safe to call once.
 
-Clock honesty: arena's own work between a bot's reply and the next read is a few file writes; the
-heavy statistics never run on the event loop. The default concurrency is the number of cores, so
-bots that think at the same time each have a core.
+Clocks charge only the bot. The event loop that times the bots does nothing slow: after a game it
+writes that game's record and line and queues the line for the standings worker
+(:mod:`arena.tournament.stats_worker`), a separate low-priority process that keeps
+``standings.json`` and the per-agent files up to date (each at most every few seconds). No thread of
+arena's computes statistics during play (a thread holding the GIL stalled the loop for hundreds of
+milliseconds, issue 8). If the worker is missing, arena writes the files itself at finish, when no
+clock runs.
+
+Arena's failures are arena's. When :func:`arena.match.play_game` raises
+:class:`arena.errors.ResourceError` (no descriptors, no processes left...) or writing the logs fails
+(disk full), the run stops: the game in flight and every other running game are cancelled and not
+recorded (a resumed run plays them), finished games stay, the standings are still written at finish
+where possible, and :meth:`Tournament.play` raises that one error (never an exception group).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 import random
@@ -33,20 +42,26 @@ from typing import Any, Protocol
 
 import trio
 
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game, random_opening
+from arena.isolation import Isolation
 from arena.match import AgentSpec, TimeControl, play_game
-from arena.ratings import GameResult, result_from_row
-from arena.tournament.config import TournamentConfig
+from arena.ratings import result_from_row
+from arena.tournament.config import TournamentConfig, check_sandbox
+from arena.tournament.limits import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.logs import (
+    FolderLock,
     LogError,
     SeedStats,
     TournamentLog,
     load_results,
+    read_rows,
     record_name,
     standings_object,
+    write_failure,
 )
 from arena.tournament.schedule import ScheduledGame, build_schedule, schedule_length
+from arena.tournament.stats_worker import StatsWorker
 
 RESULT_TEXT = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
 
@@ -90,15 +105,26 @@ class SilentReporter:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """How to run (not part of the tournament's identity). ``concurrency`` None: the config's, else
-    the number of cores. ``player_opts`` go to every player (e.g. ``kill_grace`` in tests)."""
+    """How to run. ``concurrency`` None: the config's, else the number of cores (capped, see
+    :mod:`arena.tournament.limits`). ``ponder``, ``sandbox``, ``inherit_env``: None keeps the
+    config's value, a bool replaces it (``--ponder``/``--no-ponder``, ``--sandbox``,
+    ``--inherit-env``; ``ponder`` is part of the tournament's identity, see
+    :mod:`arena.tournament.config`). ``player_opts`` go to every player (e.g. ``kill_grace`` in
+    tests). ``standings_interval_s`` and ``agent_files_interval_s``: how often, at most, the
+    standings worker rewrites ``standings.json`` and the per-agent files during play;
+    ``stats_worker`` False writes them only at finish."""
 
     logs_root: Path = Path("tournament_logs")
     concurrency: int | None = None
     bootstrap_samples: int = 200
     standings_interval_s: float = 2.0
+    agent_files_interval_s: float = 2.0
     player_opts: dict[str, Any] | None = None
     observer: Callable[[Any], None] | None = None
+    ponder: bool | None = None
+    sandbox: bool | None = None
+    inherit_env: bool | None = None
+    stats_worker: bool = True
 
 
 @dataclass
@@ -115,6 +141,8 @@ class RunSummary:
     complete: bool
     standings: dict[str, Any] = field(default_factory=dict)
     agent_stats: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Problems that did not stop the run but deserve a line (e.g. standings.json not written).
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -152,85 +180,122 @@ def check_agent_kinds(config: TournamentConfig) -> None:
                 raise ConfigError(f"agents[{number}].path: {exc}") from None
 
 
+def concurrency_plan(config: TournamentConfig, requested: int | None,
+                     games_left: int | None = None) -> ConcurrencyPlan:
+    """``requested``, else the config's, else the number of cores, capped (1 when a human plays;
+    see :mod:`arena.tournament.limits`); ``note`` says why when it is lower than asked."""
+    wanted = requested or config.concurrency or default_concurrency()
+    return plan_concurrency(wanted, human=any(a.type == "player" for a in config.agents),
+                            games_left=games_left)
+
+
 def effective_concurrency(config: TournamentConfig, requested: int | None) -> int:
-    """``requested``, else the config's, else the number of cores; 1 when a human plays."""
-    if any(a.type == "player" for a in config.agents):
-        return 1
-    value = requested or config.concurrency or os.cpu_count() or 1
-    return max(1, value)
+    """:func:`concurrency_plan`'s value, before the logs are read (so not capped by games left)."""
+    return concurrency_plan(config, requested).value
+
+
+def with_overrides(config: TournamentConfig, options: RunOptions) -> TournamentConfig:
+    """``config`` with the isolation choices of ``options`` that are not None."""
+    changes = {name: value for name, value in (("ponder", options.ponder), ("sandbox", options.sandbox),
+                                               ("inherit_env", options.inherit_env)) if value is not None}
+    return dataclasses.replace(config, **changes) if changes else config
 
 
 class Tournament:
-    """One run of one tournament config (see the module docstring for the life cycle)."""
+    """One run of one tournament config (see the module docstring for the life cycle).
+
+    ``concurrency`` is the number of games played at once and ``concurrency_note`` one line saying
+    why it is lower than asked (None when it is not); both are final after :meth:`prepare`.
+    """
 
     def __init__(self, config: TournamentConfig, options: RunOptions | None = None,
                  reporter: Reporter | None = None) -> None:
-        self.config = config
         self.options = options or RunOptions()
+        self.config = with_overrides(config, self.options)
         self.reporter: Reporter = reporter or SilentReporter()
         self.folder = Path(self.options.logs_root) / config.id
-        self.concurrency = effective_concurrency(config, self.options.concurrency)
+        plan = concurrency_plan(self.config, self.options.concurrency)
+        self.concurrency, self.concurrency_note = plan.value, plan.note
         self.total = schedule_length(config.tournament_type, len(config.agents),
                                      games_per_pair=config.games_per_pair, matches=config.matches)
         self._log = TournamentLog(self.folder)
-        self._results: list[GameResult] = []
-        self._stats = SeedStats(config.agent_ids)
+        self._lock = FolderLock(self.folder)
+        self._stats = SeedStats(self.config.agent_ids)
         self._pending: Iterator[ScheduledGame] = iter(())
+        self._next: ScheduledGame | None = None
         self._frontier: int | None = None  # index of the next game to hand out (None: no more)
         self._in_flight: set[int] = set()
         self._already_done = 0
         self._played_now = 0
-        self._dirty = False
+        self._worker: StatsWorker | None = None
+        self._failure: BaseException | None = None
+        self._games_scope: trio.CancelScope | None = None
         self._finished = False
         self._prepared = False
 
     # -- preparation -----------------------------------------------------------------------------
 
     def prepare(self) -> None:
-        """Open the logs and plan the games still to play. Raises ConfigError or LogError."""
+        """Lock and open the logs and plan the games still to play. Raises ConfigError or LogError
+        (another run holds the folder, the folder holds another tournament, a corrupt line...)."""
         check_agent_kinds(self.config)
+        if self.options.sandbox:
+            check_sandbox("sandbox")
         self._game = get_game(self.config.game)
+        self._lock.acquire()  # before anything in the folder is read
+        try:
+            self._prepare_locked()
+        except BaseException:
+            self._log.close()
+            self._lock.release()
+            raise
+
+    def _prepare_locked(self) -> None:
         rows = self._log.prepare(self.config)
+        self.config = dataclasses.replace(self.config, pair_blocks=self._log.pair_blocks(self.config))
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
         for result in load_results(rows):
-            self._results.append(result)
             self._stats.add(result)
         self._already_done = len(rows)
-        schedule = self._schedule()
-        self._pending = (g for g in schedule if g.index not in done)
+        first_missing = 0
+        while first_missing in done:
+            first_missing += 1
+        self._pending = (g for g in self._schedule(start=first_missing) if g.index not in done)
         self._advance_frontier()
+        left = None if self.total is None else self.total - len(rows)
+        plan = concurrency_plan(self.config, self.options.concurrency, games_left=left)
+        self.concurrency, self.concurrency_note = plan.value, plan.note
         self._prepared = True
 
-    def _schedule(self) -> Iterator[ScheduledGame]:
+    def _schedule(self, start: int = 0) -> Iterator[ScheduledGame]:
         c = self.config
         return build_schedule(c.tournament_type, c.agent_ids, games_per_pair=c.games_per_pair,
-                              matches=c.matches, seed=c.seed)
+                              matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks, start=start)
 
     def _verify_against_schedule(self, done: dict[int, dict[str, Any]]) -> None:
         if not done:
             return
         last = max(done)
-        seen = 0
+        if self.total is not None and last >= self.total:
+            raise ConfigError(
+                f"{self.folder}: games.jsonl holds game {last}, which this config's schedule does not "
+                "have (gamesPerPair or matches shrank?); restore them, change 'id', or pass --logs DIR")
+        if last > len(done) + _MAX_GAP:
+            # Open-ended random matches have no length to check against; gaps come only from games
+            # cancelled while others finished, never this many.
+            raise LogError(f"{self.folder / 'games.jsonl'}: game {last} is far beyond the "
+                           f"{len(done)} games listed; that line is not arena's")
         for game in self._schedule():
             if game.index > last:
                 break
             row = done.get(game.index)
-            if row is None:
-                continue
-            seen += 1
-            if (row.get("black"), row.get("white")) != (game.black, game.white):
+            if row is not None and (row.get("black"), row.get("white")) != (game.black, game.white):
                 raise ConfigError(
                     f"{self.folder}: game {game.index} in games.jsonl was {row.get('black')} against "
                     f"{row.get('white')}, but this config schedules {game.black} against {game.white}; "
                     "change 'id', pass --logs DIR, or remove the folder to start over")
-        if seen != len(done):
-            extra = sorted(i for i in done if self.total is not None and i >= self.total)
-            raise ConfigError(
-                f"{self.folder}: games.jsonl holds game {extra[0] if extra else last}, which this "
-                "config's schedule does not have (gamesPerPair or matches shrank?); restore them, "
-                "change 'id', or pass --logs DIR")
 
     def _advance_frontier(self) -> ScheduledGame | None:
         game = next(self._pending, None)
@@ -254,46 +319,89 @@ class Tournament:
     # -- playing ---------------------------------------------------------------------------------
 
     async def play(self) -> None:
-        """Play every missing game. Cancellation stops it: running games are dropped, not counted."""
+        """Play every missing game. Cancellation stops it: running games are dropped, not counted.
+
+        Raises the one :class:`ArenaError` that stopped the run (ResourceError, or ResourceError /
+        LogError from writing the logs); running games are then cancelled and not recorded.
+        """
         if not self._prepared:
             self.prepare()
         self.reporter.started(config=self.config, total=self.total, already_done=self._already_done,
                               concurrency=self.concurrency, folder=self.folder)
+        if self.options.stats_worker and self._worker is None and self._next is not None:
+            worker = StatsWorker(self._worker_init(), self._log.stderr_dir / ".stats-worker.log")
+            if await worker.start():
+                self._worker = worker
         async with trio.open_nursery() as outer:
-            outer.start_soon(self._standings_loop)
-            async with trio.open_nursery() as workers:
+            if self._worker is not None:
+                outer.start_soon(self._worker.feed)
+            async with trio.open_nursery() as games:
+                self._games_scope = games.cancel_scope
                 for _ in range(self.concurrency):
-                    workers.start_soon(self._worker)
+                    games.start_soon(self._play_games)
             outer.cancel_scope.cancel()
+        if self._failure is not None:
+            raise self._failure
 
-    async def _worker(self) -> None:
+    def _worker_init(self) -> dict[str, Any]:
+        c = self.config
+        return {"folder": str(self.folder), "id": c.id, "game": c.game, "seed": c.seed,
+                "agents": [[a.id, a.type, a.raw_path] for a in c.agents],
+                "bootstrap": self.options.bootstrap_samples, "games_bytes": self._log.games_bytes,
+                "standings_interval_s": self.options.standings_interval_s,
+                "agent_files_interval_s": self.options.agent_files_interval_s}
+
+    def _stop(self, exc: BaseException) -> None:
+        """Stop the run because of ``exc`` (the first one wins): cancel every running game."""
+        if self._failure is None:
+            self._failure = exc
+        if self._games_scope is not None:
+            self._games_scope.cancel()
+
+    async def _play_games(self) -> None:
         c = self.config
         time_control = TimeControl(
             time_limit_ms=c.time_limit_ms, time_margin_ms=c.time_margin_ms, startup_ms=c.startup_ms,
             move_time_limit_ms=c.move_time_limit_ms, increment_ms=c.increment_ms)
-        while (game := self._take()) is not None:
+        isolation = Isolation(ponder=c.ponder, sandbox=c.sandbox, inherit_env=c.inherit_env)
+        while self._failure is None and (game := self._take()) is not None:
             self.reporter.game_started(game)
-            start = None
-            if c.opening_plies:
-                start = random_opening(self._game, c.opening_plies, random.Random(game.opening_seed))
-            record = await play_game(
-                self._game, self._spec(game.black), self._spec(game.white),
-                time_control=time_control, max_moves=c.max_moves, start_state=start,
-                opening_plies=c.opening_plies, seed=game.opening_seed,
-                stderr_dir=self._log.stderr_dir, game_index=game.index,
-                observer=self.options.observer, player_opts=self.options.player_opts)
+            try:
+                start = None
+                if c.opening_plies:
+                    start = random_opening(self._game, c.opening_plies, random.Random(game.opening_seed))
+                record = await play_game(
+                    self._game, self._spec(game.black), self._spec(game.white),
+                    time_control=time_control, max_moves=c.max_moves, start_state=start,
+                    opening_plies=c.opening_plies, seed=game.opening_seed,
+                    stderr_dir=self._log.stderr_dir, game_index=game.index,
+                    observer=self.options.observer, player_opts=self.options.player_opts,
+                    isolation=isolation)
+            except ResourceError as exc:
+                self._stop(exc)  # the game is not recorded: a resumed run plays it again
+                return
+            except OSError as exc:  # arena's own machinery failed outside a bot's doing
+                self._stop(write_failure(self._log.stderr_dir, exc, "run a game with logs in"))
+                return
+            except Exception as exc:
+                self._stop(exc)  # a bug: re-raised alone by play, never as an exception group
+                return
             self._in_flight.discard(game.index)
             if record.get("termination") == "interrupted":
                 continue  # e.g. a human quit: not a result; a later run plays it again
             # No await from here on: the game is on disk before anything can cancel us.
-            self._persist(game, record)
+            try:
+                self._persist(game, record)
+            except ArenaError as exc:
+                self._stop(exc)
+                return
 
     def _spec(self, agent_id: str) -> AgentSpec:
         agent = self.config.agent(agent_id)
         if agent.type == "executable":
             assert agent.command is not None
-            return AgentSpec(agent.id, "executable", command=shlex.join(agent.command))
-        return AgentSpec(agent.id, agent.type, path=agent.path)
+            return AgentSpec(agent.id, "executable", command=shlex.join(agent.command), env=agent.env)
+        return AgentSpec(agent.id, agent.type, path=agent.path, env=agent.env)
 
     def _persist(self, game: ScheduledGame, record: dict[str, Any]) -> None:
         logs = record.get("stderr_logs")
@@ -316,25 +424,18 @@ class Tournament:
             "record": record_name(game.index),
         }
         self._log.write_game(game.index, record, row)
-        result = result_from_row(row)
-        self._results.append(result)
-        self._stats.add(result)
+        self._stats.add(result_from_row(row))
         self._played_now += 1
-        stats = self._stats.snapshot(self._lowest_pending())
-        self._log.write_agent_files(self.config, stats)
-        self._dirty = True
-        self.reporter.game_finished(row, self._already_done + self._played_now, stats)
+        pending = self._lowest_pending()
+        if self._worker is not None:
+            self._worker.game_finished(row, pending)
+        # Counts and the online Elo only (microseconds); the files are the worker's.
+        self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
 
-    async def _standings_loop(self) -> None:
-        while True:
-            await trio.sleep(self.options.standings_interval_s)
-            if self._dirty:
-                self._dirty = False
-                standings = await trio.to_thread.run_sync(self._compute_standings, list(self._results))
-                self._log.write_standings(standings)
-
-    def _compute_standings(self, results: list[GameResult]) -> dict[str, Any]:
+    def _standings_from_log(self) -> dict[str, Any]:
+        """The standings of every game in ``games.jsonl`` (the source of truth), computed here."""
         c = self.config
+        results = load_results(read_rows(self.folder).rows) if self._prepared else []
         return standings_object(c.id, c.game, c.agent_ids, results, seed=c.seed,
                                 bootstrap_samples=self.options.bootstrap_samples)
 
@@ -342,28 +443,60 @@ class Tournament:
 
     async def finish(self, *, interrupted: bool = False) -> RunSummary:
         """Write the final statistics and close the logs (shielded: runs even after a Ctrl-C)."""
+        standings: dict[str, Any] | None = None
         with trio.CancelScope(shield=True):
-            standings = await trio.to_thread.run_sync(self._compute_standings, list(self._results))
-        return self.finish_sync(interrupted=interrupted, standings=standings)
+            if self._worker is not None and not self._finished:
+                standings = await self._worker.finish()
+            written = standings is not None
+            if standings is None and not self._finished:
+                try:
+                    standings = await trio.to_thread.run_sync(self._standings_from_log)
+                except ArenaError as exc:  # games.jsonl unreadable now: report, keep the summary
+                    standings = {"warning": str(exc)}
+        return self.finish_sync(interrupted=interrupted, standings=standings, standings_written=written)
 
-    def finish_sync(self, *, interrupted: bool = False, standings: dict[str, Any] | None = None) -> RunSummary:
-        """:meth:`finish` without trio (when ``play`` never started or the loop is gone)."""
-        if standings is None:
-            standings = self._compute_standings(list(self._results))
+    def finish_sync(self, *, interrupted: bool = False, standings: dict[str, Any] | None = None,
+                    standings_written: bool = False) -> RunSummary:
+        """:meth:`finish` without trio (when ``play`` never started or the loop is gone). Never
+        raises for a failed write: it becomes one of the summary's ``warnings``."""
+        warnings: list[str] = []
+        if self._worker is not None:
+            self._worker.kill()  # no-op when finish() already ended it
+            self._worker.reap()
+            warnings.extend(self._worker.warnings)
         stats: dict[str, dict[str, Any]] = {}
-        if self._prepared and not self._finished:
-            # Cancelled games stay in _in_flight: they are still pending for the online Elo.
-            stats = self._stats.snapshot(self._lowest_pending())
-            self._log.write_agent_files(self.config, stats)
-            self._log.write_standings(standings)
-            self._log.close()
+        if not self._finished:
+            if standings is None:
+                try:
+                    standings = self._standings_from_log()
+                except ArenaError as exc:
+                    standings, standings_written = {}, True
+                    warnings.append(str(exc))
+            if self._prepared:
+                # Cancelled games stay in _in_flight: they are still pending for the online Elo.
+                stats = self._stats.snapshot(self._lowest_pending())
+                try:
+                    self._log.write_agent_files(self.config, stats)
+                except OSError as exc:
+                    warnings.append(str(write_failure(self.folder, exc, "write the per-agent files in")))
+                if not standings_written:
+                    try:
+                        self._log.write_standings(standings)
+                    except OSError as exc:
+                        warnings.append(str(write_failure(self.folder / "standings.json", exc)))
+                self._log.close()
+            self._lock.release()
         self._finished = True
-        finished = len(self._results)
+        finished = self._already_done + self._played_now
         complete = self.total is not None and finished >= self.total
         return RunSummary(
             id=self.config.id, folder=self.folder, total=self.total, finished=finished,
             played_now=self._played_now, already_done=self._already_done, interrupted=interrupted,
-            complete=complete, standings=standings, agent_stats=stats)
+            complete=complete, standings=standings or {}, agent_stats=stats, warnings=warnings)
+
+
+# Games of one run that may be missing below its highest index (cancelled while later ones finished).
+_MAX_GAP = 100_000
 
 
 def _relative(path: Any, folder: Path) -> Any:
@@ -389,6 +522,6 @@ async def run_tournament(config: TournamentConfig, options: RunOptions | None = 
 
 
 __all__ = [
-    "LogError", "Reporter", "RunOptions", "RunSummary", "SilentReporter", "Tournament",
-    "check_agent_kinds", "effective_concurrency", "run_tournament",
+    "LogError", "Reporter", "ResourceError", "RunOptions", "RunSummary", "SilentReporter", "Tournament",
+    "check_agent_kinds", "concurrency_plan", "effective_concurrency", "run_tournament", "with_overrides",
 ]

@@ -1,20 +1,34 @@
-"""Pairing schedules: pure functions from agent ids (and a seed) to a numbered list of games.
+"""Pairing schedules: pure functions from agent ids (and a seed) to a numbered stream of games.
 
 A schedule is the whole plan of a tournament. Game indices come from it, so a resumed run knows
-exactly which games are missing. Every schedule is made of colour-swapped *pairs*: two consecutive
-indices with the same two agents and opposite colours, sharing ``pair`` (and so the same random
-opening when ``openingPlies`` is set). With an odd ``gamesPerPair`` the last pair of each couple of
-agents has one game.
+exactly which games are missing. Schedules are *generated lazily* (iterators): memory does not depend
+on ``gamesPerPair`` or ``matches``, and :func:`schedule_length` is arithmetic.
 
-Schedules are *prefix-stable*: growing ``gamesPerPair`` by an even number, or ``matches``, only
-appends games, so an existing tournament can be extended under the same id.
+Games come in colour-swapped *pairs*: two games with the same two agents and opposite colours,
+sharing ``pair`` (and so the same random opening when ``openingPlies`` is set).
+
+Round robin and gauntlet are played in *rounds*: round ``r`` is one game of every couple of agents
+(couples in config order), the first agent of the couple black in even rounds and white in odd ones;
+rounds ``2k`` and ``2k+1`` form pair ``k * C + c`` of couple ``c`` (``C`` couples). Game ``r * C + c``
+is couple ``c`` in round ``r``. So the first ``gamesPerPair * C`` games are exactly the tournament
+for *any* ``gamesPerPair``: growing it, odd or even, only appends games (prefix-stable), and early
+results cover every couple.
+
+Log folders written before rounds existed put the two games of a pair next to each other (blocks of
+``2 * C`` games: couple 0 both colours, couple 1 both colours, ...). ``pair_blocks`` keeps them
+resumable: the first ``pair_blocks`` blocks have that old layout, the rounds follow (round ``2 *
+pair_blocks`` onwards). With ``pair_blocks = gamesPerPair // 2`` this is exactly the old schedule of
+every count, odd ones included, and it grows by appending too. New tournaments use 0.
+
+Random matches are colour-swapped pairs at consecutive indices, endless unless ``matches`` is given;
+they too only append when ``matches`` grows.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -35,40 +49,55 @@ def opening_seed(seed: int, pair: int) -> int:
     return random.Random(f"arena-opening/{seed}/{pair}").getrandbits(63)
 
 
-def round_robin(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0) -> list[ScheduledGame]:
-    """Every pair of agents plays ``games_per_pair`` games, colours alternating.
+def round_robin(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0, *, pair_blocks: int = 0,
+                start: int = 0) -> Iterator[ScheduledGame]:
+    """Every couple of agents plays ``games_per_pair`` games, colours alternating (module docstring).
 
-    Order: block by block (each block is one colour-swapped pair of games for every couple of
-    agents, couples in config order), so early results cover every couple.
+    ``start``: begin at that index (the games before it are skipped without being generated).
     """
     _check_agents(agent_ids)
     if games_per_pair < 1:
         raise ValueError("games_per_pair must be at least 1")
-    couples = list(itertools.combinations(agent_ids, 2))
-    return _blocks(couples, games_per_pair, seed)
+    count = len(agent_ids) * (len(agent_ids) - 1) // 2
+    return _couple_games(lambda: itertools.combinations(agent_ids, 2), count, games_per_pair, seed,
+                         pair_blocks, start)
 
 
-def gauntlet(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0) -> list[ScheduledGame]:
+def gauntlet(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0, *, pair_blocks: int = 0,
+             start: int = 0) -> Iterator[ScheduledGame]:
     """The first agent plays ``games_per_pair`` games against each of the others, colours alternating."""
     _check_agents(agent_ids)
     if games_per_pair < 1:
         raise ValueError("games_per_pair must be at least 1")
     hero = agent_ids[0]
-    return _blocks([(hero, other) for other in agent_ids[1:]], games_per_pair, seed)
+    return _couple_games(lambda: ((hero, other) for other in agent_ids[1:]), len(agent_ids) - 1,
+                         games_per_pair, seed, pair_blocks, start)
 
 
-def _blocks(couples: list[tuple[str, str]], games_per_pair: int, seed: int) -> list[ScheduledGame]:
-    games: list[ScheduledGame] = []
-    pair = 0
-    for block in range((games_per_pair + 1) // 2):
-        both = 2 * block + 2 <= games_per_pair
-        for a, b in couples:
+def _couple_games(couples: Callable[[], Iterator[tuple[str, str]]], count: int, games_per_pair: int,
+                  seed: int, pair_blocks: int, start: int) -> Iterator[ScheduledGame]:
+    """The games of ``count`` couples (a fresh iterator of them from ``couples()``), from ``start``."""
+    total = games_per_pair * count
+    # The old layout can only hold whole pairs: never more blocks than gamesPerPair has pairs.
+    blocks_end = 2 * count * min(max(pair_blocks, 0), games_per_pair // 2)
+    index = max(start, 0)
+    while index < min(blocks_end, total):
+        block, offset = divmod(index, 2 * count)
+        for c, (a, b) in enumerate(itertools.islice(couples(), offset // 2, None), offset // 2):
+            pair = block * count + c
             osd = opening_seed(seed, pair)
-            games.append(ScheduledGame(len(games), a, b, pair, osd))
-            if both:
-                games.append(ScheduledGame(len(games), b, a, pair, osd))
-            pair += 1
-    return games
+            if index == 2 * pair:
+                yield ScheduledGame(index, a, b, pair, osd)
+                index += 1
+            yield ScheduledGame(index, b, a, pair, osd)
+            index += 1
+    while index < total:
+        round_, offset = divmod(index, count)
+        for c, (a, b) in enumerate(itertools.islice(couples(), offset, None), offset):
+            pair = (round_ // 2) * count + c
+            black, white = (a, b) if round_ % 2 == 0 else (b, a)
+            yield ScheduledGame(index, black, white, pair, opening_seed(seed, pair))
+            index += 1
 
 
 def random_matches(agent_ids: Sequence[str], seed: int, matches: int | None) -> Iterator[ScheduledGame]:
@@ -102,14 +131,18 @@ def build_schedule(
     games_per_pair: int = 2,
     matches: int | None = None,
     seed: int = 0,
+    pair_blocks: int = 0,
+    start: int = 0,
 ) -> Iterator[ScheduledGame]:
-    """The schedule of ``tournament_type`` as an iterator in index order (endless for open random matches)."""
+    """The schedule of ``tournament_type`` as an iterator in index order from ``start`` (endless for
+    open random matches). ``pair_blocks``: the log folder's layout (module docstring)."""
     if tournament_type == "roundRobin":
-        return iter(round_robin(agent_ids, games_per_pair, seed))
+        return round_robin(agent_ids, games_per_pair, seed, pair_blocks=pair_blocks, start=start)
     if tournament_type == "gauntlet":
-        return iter(gauntlet(agent_ids, games_per_pair, seed))
+        return gauntlet(agent_ids, games_per_pair, seed, pair_blocks=pair_blocks, start=start)
     if tournament_type == "randomMatches":
-        return random_matches(agent_ids, seed, matches)
+        games = random_matches(agent_ids, seed, matches)
+        return itertools.islice(games, start, None) if start > 0 else games
     raise ValueError(f"unknown tournament type {tournament_type!r}")
 
 
