@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM for long trio runs: stop gracefully on the first signal, at once on the second.
+"""Ctrl-C, SIGTERM and SIGHUP for long trio runs: stop gracefully on the first signal, at once on the second.
 
 Use :func:`run_trio_interruptibly` as the one ``trio.run`` of a command::
 
@@ -9,7 +9,8 @@ Use :func:`run_trio_interruptibly` as the one ``trio.run`` of a command::
 
 Contract:
 
-- ``async_fn(*args)`` runs inside a cancel scope. A watcher task listens for SIGINT and SIGTERM with
+- ``async_fn(*args)`` runs inside a cancel scope. A watcher task listens for SIGINT, SIGTERM and SIGHUP
+  (a closed terminal or ssh session: finished games must be written then too) with
   ``trio.open_signal_receiver`` (so no KeyboardInterrupt is raised into the work and no traceback
   can reach the user).
 - **First signal**: the work's scope is cancelled. Code under it unwinds normally: every
@@ -18,13 +19,16 @@ Contract:
   ``(result, True)`` if the work returned a value anyway (e.g. it finished just as the signal came).
 - **Second signal** (the user insists, or teardown hangs): every live bot process group is
   SIGKILLed (:func:`arena.process.kill_all_live_groups`) and the interpreter leaves at once with
-  ``os._exit(130)``: nothing more is written.
+  ``os._exit(exit_code_for(first signal))``: nothing more is written.
 - With no signal it returns ``(result, False)``. Exceptions from the work propagate unchanged
   (a single exception is unwrapped from trio's exception group).
 
 :func:`interruptible` is the same machinery as an async context manager for code already inside
 ``trio.run``: it yields an :class:`Interruption` whose ``interrupted`` flag says whether a signal came;
-the body is cancelled on the first signal and the ``async with`` block then exits normally.
+the body is cancelled on the first signal and the ``async with`` block then exits normally;
+``signal_number`` says which signal it was. :func:`exit_code_for` gives the exit status to use:
+129 for SIGHUP (128 + 1, as a shell reports it), 130 for SIGINT and SIGTERM (the documented
+"interrupted" status).
 """
 
 from __future__ import annotations
@@ -44,7 +48,14 @@ from arena.process import kill_all_live_groups
 T = TypeVar("T")
 
 INTERRUPTED_EXIT_CODE = 130
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+HANGUP_EXIT_CODE = 129
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def exit_code_for(signal_number: int | None) -> int:
+    """The exit status after a stop caused by ``signal_number`` (None: Ctrl-C seen as
+    KeyboardInterrupt): 129 for SIGHUP, else 130."""
+    return HANGUP_EXIT_CODE if signal_number == signal.SIGHUP else INTERRUPTED_EXIT_CODE
 
 
 @dataclass
@@ -55,19 +66,20 @@ class Interruption:
     signal_number: int | None = None
 
 
-def _hard_stop() -> None:
+def _hard_stop(first_signal: int | None) -> None:
     kill_all_live_groups()
     with contextlib.suppress(Exception):
         sys.stderr.write("\narena: interrupted again, killed all bots\n")
         sys.stderr.flush()
-    os._exit(INTERRUPTED_EXIT_CODE)
+    # Bots' escaped descendants: the guardian kills them once this process is gone.
+    os._exit(exit_code_for(first_signal))
 
 
 @contextlib.asynccontextmanager
 async def interruptible(
     on_first_signal: Callable[[int], None] | None = None,
 ) -> AsyncIterator[Interruption]:
-    """Cancel the body on the first SIGINT/SIGTERM; SIGKILL all bots and ``os._exit(130)`` on the second.
+    """Cancel the body on the first SIGINT/SIGTERM/SIGHUP; SIGKILL all bots and ``os._exit`` on the second.
 
     ``on_first_signal(signum)`` (optional, synchronous) runs when the first signal arrives, e.g. to
     print "stopping...". The block exits normally after a cancellation caused by a signal.
@@ -101,7 +113,7 @@ async def _watched(
                     task_status.started()
                     async for signum in signals:
                         if state.interrupted:
-                            _hard_stop()
+                            _hard_stop(state.signal_number)
                         state.interrupted = True
                         state.signal_number = signum
                         if on_first_signal is not None:
@@ -121,17 +133,21 @@ def run_trio_interruptibly(
     async_fn: Callable[..., Awaitable[T]],
     *args: Any,
     on_first_signal: Callable[[int], None] | None = None,
+    interruption: Interruption | None = None,
 ) -> tuple[T | None, bool]:
     """``trio.run(async_fn, *args)`` with graceful-then-hard signal handling (see module docstring).
 
     Returns ``(result, interrupted)``; ``result`` is None when the work was cancelled by a signal.
     A KeyboardInterrupt that slips in before the watcher is installed also counts as interrupted.
+    ``interruption`` (optional) is filled in: which signal stopped the run (``signal_number``).
     """
+    seen = interruption if interruption is not None else Interruption()
 
     async def main() -> tuple[T | None, bool]:
         result: T | None = None
         async with interruptible(on_first_signal) as state:
             result = await async_fn(*args)
+        seen.interrupted, seen.signal_number = state.interrupted, state.signal_number
         return result, state.interrupted
 
     try:
@@ -139,4 +155,5 @@ def run_trio_interruptibly(
             return trio.run(main)
     except KeyboardInterrupt:
         kill_all_live_groups()
+        seen.interrupted, seen.signal_number = True, signal.SIGINT
         return None, True

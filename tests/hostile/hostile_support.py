@@ -2,7 +2,8 @@
 move) and misbehaves in one way. They are real processes started by arena like any user's bot.
 
 argv: marker, game, mode, workdir (a folder the test and the bot share for reports; never inside
-arena's logs). A bot reports what it saw by writing files in ``workdir`` (``<mode>-*.txt``).
+arena's logs). A bot reports what it saw by writing files in ``workdir``; with ``-`` (a sandboxed
+bot cannot write outside its scratch folder) it writes ``REPORT <name> <text>`` lines on stderr.
 """
 
 from __future__ import annotations
@@ -22,10 +23,16 @@ out = sys.stdout.buffer
 inp = sys.stdin.buffer
 
 def report(name, text):
+    if workdir == "-":
+        sys.stderr.write(f"REPORT {name} {text}\n")
+        sys.stderr.flush()
+        return
     path = os.path.join(workdir, name)
     with open(path + ".tmp", "w") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
+
+scratch = workdir if workdir != "-" else os.environ.get("TMPDIR", "/tmp")
 
 def busy_forever(tag):
     # A child that burns CPU; its argv carries the marker so the test can find it.
@@ -59,14 +66,22 @@ def sabotage():
             errors.append(str(exc))
     report("sabotage.txt", f"wrote into {done} pipes; errors: {errors}")
 
-def spawn_escapee(tag):
-    """A grandchild in its own session that ignores TERM, HUP and end of input."""
-    code = ("import os, signal, time\n"
+def spawn_escapee(tag, wait=True):
+    """A grandchild in its own session that ignores TERM, HUP and end of input; with ``wait``, only
+    once it has left the session (it says so with a file in the scratch folder)."""
+    ready = os.path.join(scratch, f"escapee-ready-{tag}-{os.getpid()}")
+    code = ("import os, signal, sys, time\n"
             "for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT): signal.signal(s, signal.SIG_IGN)\n"
             "os.setsid()\n"
+            "open(sys.argv[2], 'w').close()\n"
             "time.sleep(600)\n")
-    subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag], stdin=subprocess.DEVNULL,
+    subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag, ready], stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while wait and not os.path.exists(ready) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    if wait:
+        report(f"escapee-{tag}.txt", "ready")
 
 def stat_of(pid):
     with open(f"/proc/{pid}/stat") as f:
@@ -90,11 +105,46 @@ def watch_thief():
     with open(os.path.join(workdir, "watch.txt"), "a") as f:
         f.write("\n".join(lines) + "\n--\n")
 
+def probe():
+    """What a sandboxed bot can see and do (paths and port from its env), reported as JSON."""
+    import socket
+    result = {"pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
+              "home": os.environ.get("HOME"), "tmpdir": os.environ.get("TMPDIR")}
+    try:
+        with socket.create_connection(("127.0.0.1", int(os.environ["PROBE_PORT"])), timeout=2):
+            result["connect"] = "connected"
+    except OSError as exc:
+        result["connect"] = f"failed: {exc}"
+    try:
+        with open(os.environ["PROBE_OUTSIDE"], "w") as f:
+            f.write("escaped")
+        result["write_outside"] = "written"
+    except OSError as exc:
+        result["write_outside"] = f"failed: {exc}"
+    try:
+        with open(os.path.join(os.environ["TMPDIR"], "mine.txt"), "w") as f:
+            f.write("ok")
+        result["write_scratch"] = "written"
+    except OSError as exc:
+        result["write_scratch"] = f"failed: {exc}"
+    listed = {}
+    for folder in os.environ["PROBE_LOGS"].split(os.pathsep):
+        try:
+            listed[folder] = sorted(os.listdir(folder))
+        except OSError as exc:
+            listed[folder] = f"failed: {exc}"
+    result["logs"] = listed
+    report("probe.json", json.dumps(result))
+
+if mode == "probe":
+    probe()
 if mode == "ignore_signals":
     for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(s, signal.SIG_IGN)
 if mode == "env":
     report("env.txt", json.dumps(dict(os.environ)))
+    caps = [l.split()[1] for l in open("/proc/self/status") if l.startswith("CapEff:")]
+    report("caps.txt", caps[0] if caps else "?")
 if mode == "startup_busy":
     report("startup.txt", str(os.getpid()))
 colour = None
@@ -134,7 +184,7 @@ while True:
     n += 1
 if mode in ("ignore_eof", "ignore_signals", "escapee"):
     if mode == "escapee":
-        spawn_escapee("escapee-late")
+        spawn_escapee("escapee-late", wait=False)
     for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(s, signal.SIG_IGN)
     time.sleep(600)

@@ -1,0 +1,96 @@
+"""A bot cannot reach into arena: no writing into arena's pipes through /proc, no secrets from
+arena's environment, no capabilities under root, no planting a link where its stderr log goes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from engine_support import assert_no_leftovers
+from hostile_support import hostile_command
+
+from arena.games import get_game
+from arena.isolation import Isolation
+from arena.match import AgentSpec, TimeControl, play_game
+from arena.spawn import is_hardened, shim_prefix
+
+TC = TimeControl(time_limit_ms=20000, startup_ms=5000)
+
+
+async def test_a_bot_cannot_write_fake_moves_into_arenas_pipes(marker: str, tmp_path: Path) -> None:
+    saboteur = AgentSpec("saboteur", command=hostile_command(marker, "shobu", "sabotage", tmp_path))
+    victim = AgentSpec("victim", command=hostile_command(marker, "shobu", "plain", tmp_path))
+    record = await play_game(get_game("shobu"), saboteur, victim, time_control=TC, max_moves=6)
+    report = (tmp_path / "sabotage.txt").read_text()
+    # Without protection the saboteur writes into every pipe of arena and the victim is forfeited
+    # for a malformed reply it never sent.
+    assert report.startswith(("denied listing /proc/", "wrote into 0 pipes")), report
+    assert record["termination"] == "max_moves", record["reason"]
+    assert is_hardened() == (True, True)
+    assert_no_leftovers(marker)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="capabilities are dropped only when arena runs as root")
+async def test_a_bot_started_by_root_has_no_capabilities(marker: str, tmp_path: Path) -> None:
+    assert "--bounding-set=-all" in shim_prefix()
+    spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", tmp_path))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", tmp_path))
+    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2)
+    assert int((tmp_path / "caps.txt").read_text(), 16) == 0
+    assert_no_leftovers(marker)
+
+
+async def test_a_secret_in_arenas_environment_is_invisible_to_bots(
+    marker: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_TEST_SECRET", "hunter2")
+    spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", tmp_path), env=(("BOT_OPTION", "7"),))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", tmp_path))
+    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2)
+    env = json.loads((tmp_path / "env.txt").read_text())
+    assert "ARENA_TEST_SECRET" not in env
+    assert "hunter2" not in json.dumps(env)
+    assert env["BOT_OPTION"] == "7"
+    assert env["PATH"] == os.environ["PATH"]
+    assert {"ARENA_RUN_TOKEN", "ARENA_GAME_TOKEN"} <= set(env)
+    assert set(env) <= {"PATH", "HOME", "LANG", "TMPDIR", "BOT_OPTION", "ARENA_RUN_TOKEN", "ARENA_GAME_TOKEN",
+                        "LC_CTYPE"}  # LC_CTYPE: Python may set it itself (PEP 538)
+
+    # --inherit-env passes everything on (the agent's own map still wins).
+    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2,
+                    isolation=Isolation(inherit_env=True))
+    env = json.loads((tmp_path / "env.txt").read_text())
+    assert env["ARENA_TEST_SECRET"] == "hunter2" and env["BOT_OPTION"] == "7"
+    assert_no_leftovers(marker)
+
+
+async def test_arenas_search_bot_starts_with_the_minimal_environment(tmp_path: Path) -> None:
+    hyper = tmp_path / "hyper.json"
+    hyper.write_text("{}")
+    bot = AgentSpec("search", kind="hyperparameters", path=str(hyper))
+    record = await play_game(get_game("checkers"), bot, bot, time_control=TimeControl(time_limit_ms=4000),
+                             max_moves=4)
+    assert record["termination"] in ("max_moves", "win", "no_legal_moves"), record["reason"]
+
+
+async def test_a_planted_link_at_the_stderr_log_is_replaced_not_followed(marker: str, tmp_path: Path) -> None:
+    logs = tmp_path / "stderr"
+    logs.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (logs / "00000-black-a.log").symlink_to(victim)
+    (logs / "00000-white-b.log").symlink_to(tmp_path / "does-not-exist.txt")
+    flood = "import sys; sys.stderr.write('from the bot\\n' * 10); sys.stderr.flush(); sys.exit(3)"
+    black = AgentSpec("a", command=f"python3 -c \"{flood}\" {marker}")
+    white = AgentSpec("b", command=hostile_command(marker, "shobu", "plain", tmp_path))
+    record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
+                             game_index=0)
+    assert record["termination"] == "crash"
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "does-not-exist.txt").exists()
+    log = logs / "00000-black-a.log"
+    assert not log.is_symlink() and "from the bot" in log.read_text()
+    assert not (logs / "00000-white-b.log").is_symlink()
+    assert_no_leftovers(marker)

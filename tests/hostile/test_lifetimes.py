@@ -1,0 +1,125 @@
+"""Nothing a bot starts outlives its game, nor arena: setsid grandchildren, bots that ignore end of
+input and every signal but SIGKILL, arena killed with SIGKILL or hung up; and bots live as long as
+their game even when the thread trio would have forked them from is long gone."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import trio
+import trio._core._thread_cache as thread_cache
+from engine_support import assert_no_leftovers, processes_matching
+from hostile_support import hostile_command, reap_adopted_zombies, wait_for_file
+
+from arena.games import get_game
+from arena.match import AgentSpec, MovePlayed, TimeControl, play_game
+from arena.process import open_bot_process
+from arena.spawn import spawner_thread
+
+TC = TimeControl(time_limit_ms=30000, startup_ms=5000)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_a_setsid_grandchild_is_gone_after_the_game(marker: str, tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def observer(event: object) -> None:
+        if isinstance(event, MovePlayed):
+            seen.append(len(processes_matching(marker + "-escapee")))
+
+    escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", tmp_path))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", tmp_path))
+    record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=6, observer=observer)
+    assert record["termination"] == "max_moves", record["reason"]
+    assert (tmp_path / "escapee-escapee.txt").read_text() == "ready"  # it had left the bot's session
+    assert max(seen) >= 1
+    assert_no_leftovers(marker, wait=0.0)  # gone when play_game returns, not eventually
+
+
+async def test_bots_that_ignore_end_of_input_and_signals_are_gone(marker: str, tmp_path: Path) -> None:
+    black = AgentSpec("deaf", command=hostile_command(marker, "checkers", "ignore_eof", tmp_path))
+    white = AgentSpec("deafer", command=hostile_command(marker, "checkers", "ignore_signals", tmp_path))
+    record = await play_game(get_game("checkers"), black, white, time_control=TC, max_moves=6)
+    assert record["termination"] == "max_moves", record["reason"]
+    assert_no_leftovers(marker, wait=0.0)
+
+
+ECHO = "import sys\nfor line in sys.stdin:\n    print(line.strip(), flush=True)\n"
+
+
+async def test_bots_outlive_idle_worker_threads(marker: str, monkeypatch: object) -> None:
+    """The parent-death signal fires when the *thread* that forked a bot exits. trio's worker
+    threads exit when idle; bots must be forked by arena's spawner thread, which never exits."""
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setattr(thread_cache, "IDLE_TIMEOUT", 0.05)
+    async with open_bot_process([sys.executable, "-u", "-c", ECHO, marker]) as bot:
+        await trio.to_thread.run_sync(lambda: None)  # a worker thread, idle from now on
+        spawner = spawner_thread()
+        assert spawner.is_alive() and spawner is not threading.current_thread()
+        with open(f"/proc/self/task/{spawner.native_id}/children") as f:
+            assert str(bot.pid) in f.read().split()
+        await trio.sleep(0.5)  # ten idle timeouts: the worker thread is gone
+        bot.resume()
+        await bot.send(b"still here\n")
+        with trio.fail_after(10):
+            assert await bot.read_line() == b"still here"
+    assert_no_leftovers(marker)
+
+
+def _arena_match(marker: str, workdir: Path, black_mode: str, white_mode: str, *extra: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena", "match", hostile_command(marker, "shobu", black_mode, workdir),
+         hostile_command(marker, "shobu", white_mode, workdir), "--games", "50", "--time-limit", "60000",
+         "--quiet", *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+
+
+def _wait_until_gone(marker: str, exclude: tuple[int, ...], timeout: float) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = processes_matching(marker, exclude)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def test_nothing_survives_kill_9_of_arena(marker: str, tmp_path: Path) -> None:
+    proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
+    try:
+        wait_for_file(tmp_path / "escapee-escapee.txt", timeout=30)
+        assert len(processes_matching(marker, (proc.pid,))) >= 3  # two bots and the escapee at least
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        # Bot leaders die by their parent-death signal; the guardian kills the rest.
+        left = _wait_until_gone(marker, (proc.pid,), timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reap_adopted_zombies()
+    assert left == []
+
+
+def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_path: Path) -> None:
+    proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
+    try:
+        wait_for_file(tmp_path / "escapee-escapee.txt", timeout=30)
+        os.kill(proc.pid, signal.SIGHUP)
+        _, err = proc.communicate(timeout=30)
+        left = _wait_until_gone(marker, (proc.pid,), timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reap_adopted_zombies()
+    assert proc.returncode == 129, err.decode()[-2000:]
+    assert b"Traceback" not in err
+    assert left == []
