@@ -320,8 +320,9 @@ def _int_or_none(obj: dict[str, Any], key: str, *, minimum: int, maximum: int) -
     if key not in obj or obj[key] is None:
         return None
     value = obj[key]
-    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds (nor is 1e300 a count).
-    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
+    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds. (orjson reads integers
+    # beyond 64 bits as floats: they come here as 1e20 and are refused by the maximum.)
+    if isinstance(value, float) and value.is_integer():
         value = int(value)
     what = "a positive integer" if minimum >= 1 else "a non-negative integer"
     if not isinstance(value, int) or isinstance(value, bool):

@@ -55,6 +55,7 @@ LOCK_FILE = ".arena.lock"
 # errno values that mean arena itself ran out of something (not a mistake in the folder).
 RESOURCE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.ENOMEM})
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_write = os.write  # the one write of a games.jsonl line (tests replace it to fill the disk)
 
 
 class LogError(ArenaError):
@@ -299,7 +300,7 @@ class TournamentLog:
             raise write_failure(path, exc) from None
         line = orjson.dumps(row) + b"\n"
         try:
-            written = os.write(self._games_fd, line)
+            written = _write(self._games_fd, line)
             if written != len(line):  # a short write: the disk filled up in the middle of the line
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         except OSError as exc:

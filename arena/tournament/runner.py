@@ -451,8 +451,8 @@ class Tournament:
             if standings is None and not self._finished:
                 try:
                     standings = await trio.to_thread.run_sync(self._standings_from_log)
-                except ArenaError as exc:  # games.jsonl unreadable now: report, keep the summary
-                    standings = {"warning": str(exc)}
+                except ArenaError:
+                    standings = None  # games.jsonl unreadable now: finish_sync says so in a warning
         return self.finish_sync(interrupted=interrupted, standings=standings, standings_written=written)
 
     def finish_sync(self, *, interrupted: bool = False, standings: dict[str, Any] | None = None,

@@ -204,3 +204,118 @@ def test_resolved_form_round_trips_and_ignores_harmless_keys(folder: Path) -> No
 def test_python_interpreter_by_absolute_path(folder: Path) -> None:
     cmd = resolve_command(f"{sys.executable} -u bots/checkers_random.py", folder)
     assert cmd == (sys.executable, "-u", str(folder / "bots" / "checkers_random.py"))
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"timeLimit": 10**20}, "timeLimit: at most 604,800,000 allowed, got 100000000000000000000"),
+        ({"timeLimit": 2**64}, "timeLimit: at most 604,800,000 allowed, got 18446744073709551616"),
+        ({"timeLimit": 1e300}, "timeLimit: at most 604,800,000 allowed, got an integer of 301 digits"),
+        ({"timeLimit": 1e-300}, "timeLimit: must be a positive integer, got 1e-300"),
+        ({"timeMargin": 604_800_001}, "timeMargin: at most 604,800,000 allowed"),
+        ({"startupTime": 10**12}, "startupTime: at most"),
+        ({"moveTimeLimit": 10**12}, "moveTimeLimit: at most"),
+        ({"increment": 10**12}, "increment: at most"),
+        ({"maxMoves": 100_001}, "maxMoves: at most 100,000 allowed"),
+        ({"gamesPerPair": 10**9 + 1}, "gamesPerPair: at most 1,000,000,000 allowed"),
+        ({"concurrency": 10**8}, "concurrency: at most 1,000,000 allowed"),
+        ({"seed": 2**63}, "seed: at most 9,223,372,036,854,775,807 allowed"),
+        ({"seed": -1}, "seed: must be a non-negative integer"),
+        ({"openingPlies": 100}, "openingPlies: 100 random plies leave no move to the bots with maxMoves 100"),
+        ({"openingPlies": 150}, "openingPlies: 150 random plies leave no move"),
+        ({"id": "abc\n"}, "id: 'abc\\n' is not a safe folder name"),
+        ({"ponder": "yes"}, "ponder: must be true or false"),
+        ({"sandbox": 1}, "sandbox: must be true or false"),
+        ({"inheritEnv": None, "colour\n": 1}, "colour\\n: unknown key"),
+    ],
+)
+def test_numbers_are_range_checked_and_ids_fully_matched(folder: Path, change: dict[str, Any], key: str) -> None:
+    path = folder / "t.json"
+    # json.dumps writes integers of any size; orjson would refuse them
+    path.write_text(json.dumps({**SEED_EXAMPLE, **change}))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert message.startswith(key), message
+    assert "\n" not in message
+
+
+def test_numbers_too_big_for_json_are_one_line(folder: Path) -> None:
+    (folder / "big.json").write_text(json.dumps(SEED_EXAMPLE).replace("100000,", "1" + "0" * 400 + ","))
+    with pytest.raises(ConfigError, match=r"big\.json: not valid JSON \(number is infinity"):
+        load_config(folder / "big.json")
+
+
+def test_random_matches_count_is_bounded(folder: Path) -> None:
+    with pytest.raises(ConfigError, match="^matches: at most 1,000,000,000 allowed"):
+        load_config(write(folder, {**SEED_EXAMPLE, "tournamentType": "randomMatches", "matches": 10**10}))
+
+
+@pytest.mark.parametrize(
+    ("env", "key"),
+    [
+        ({"FOO": 5}, "agents[1].env.FOO: must be a string, got 5"),
+        ({"FOO": None}, "agents[1].env.FOO: must be a string, got null"),
+        ({"1ABC": "x"}, "agents[1].env.1ABC: not a valid environment variable name"),
+        ({"A-B": "x"}, "agents[1].env.A-B: not a valid environment variable name"),
+        ({"A=B": "x"}, "agents[1].env.A=B: not a valid environment variable name"),
+        ({"A\n": "x"}, "agents[1].env.A\\n: not a valid environment variable name"),
+        ({"": "x"}, "agents[1].env.: not a valid environment variable name"),
+        ({"NUL": "a\u0000b"}, "agents[1].env.NUL: contains a NUL character"),
+        (["FOO=1"], "agents[1].env: must be an object of names to strings"),
+        ("FOO=1", "agents[1].env: must be an object of names to strings"),
+    ],
+)
+def test_agent_env_mistakes_name_the_key(folder: Path, env: Any, key: str) -> None:
+    agents = [SEED_EXAMPLE["agents"][1], bot(id="c", env=env)]
+    with pytest.raises(ConfigError) as info:
+        load_config(write(folder, {"id": "t", "agents": agents}))
+    message = str(info.value)
+    assert message.startswith(key), message
+    assert "\n" not in message
+
+
+def test_isolation_keys_and_env(folder: Path) -> None:
+    agents = [SEED_EXAMPLE["agents"][1], bot(id="c", env={"ZED": "1", "ALPHA": "two words", "_x": ""})]
+    config = load_config(write(folder, {"id": "t", "agents": agents, "ponder": True, "inheritEnv": True}))
+    assert (config.ponder, config.sandbox, config.inherit_env) == (True, False, True)
+    assert config.agents[1].env == (("ALPHA", "two words"), ("ZED", "1"), ("_x", ""))
+    assert config.agents[0].env == () and "env" not in config.to_json()["agents"][0]
+    assert config.to_json()["agents"][1]["env"] == {"ALPHA": "two words", "ZED": "1", "_x": ""}
+    plain = load_config(write(folder, {"id": "t", "agents": SEED_EXAMPLE["agents"]}))
+    assert (plain.ponder, plain.sandbox, plain.inherit_env) == (False, False, False)
+    # sandbox and inheritEnv may change between runs of one id; ponder and env may not
+    a = plain.to_json()
+    assert comparable(a) == comparable({**a, "sandbox": True, "inheritEnv": True})
+    assert comparable(a) != comparable({**a, "ponder": True})
+    assert comparable({k: v for k, v in a.items() if k != "ponder"}, old={}) == comparable(
+        {**a, "ponder": True}, old={})  # a folder written before ponder existed
+
+
+def test_agent_ids_with_a_trailing_newline_are_refused(folder: Path) -> None:
+    with pytest.raises(ConfigError, match=r"^agents\[1\]\.id: 'b\\n' is not a safe file name"):
+        load_config(write(folder, {"id": "t", "agents": [bot(id="a"), bot(id="b\n")]}))
+
+
+def test_deep_nesting_and_huge_files_are_one_line(folder: Path) -> None:
+    (folder / "deep.json").write_text("[" * 100_000)
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        load_config(folder / "deep.json")
+    (folder / "nested.json").write_text('{"id": "t", "agents": ' + "[" * 5000 + "]" * 5000 + "}")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        load_config(folder / "nested.json")
+    with pytest.raises(ConfigError, match=r"^/dev/zero: larger than 16 MiB; not a config file$"):
+        load_config("/dev/zero")
+    with pytest.raises(ConfigError, match="cannot read the config file"):
+        load_config(folder)  # a folder
+
+
+def test_odd_words_in_commands_are_one_line(folder: Path) -> None:
+    with pytest.raises(ConfigError, match=r"^agents\[1\]\.path: contains a NUL character$"):
+        load_config(write(folder, {"id": "t", "agents": [bot(id="a"), bot(id="c", path="python3 a\u0000b")]}))
+    long_word = "x" * 5000
+    config = load_config(write(folder, {"id": "t", "agents": [bot(id="a"), bot(id="c", path=f"python3 {long_word}")]}))
+    assert config.agents[1].command == ("python3", long_word)  # names no file: left as a word
+    with pytest.raises(ConfigError, match=r"^agents\[1\]\.path: file '.*\.py' not found"):
+        load_config(write(folder, {"id": "t", "agents": [bot(id="a"), bot(id="c", path=f"python3 {long_word}.py")]}))

@@ -34,6 +34,32 @@ def wait_for_lines(games: Path, count: int, proc: subprocess.Popen[bytes], timeo
     raise AssertionError(f"fewer than {count} games after {timeout} s")
 
 
+def worker_pids(folder: Path) -> list[str]:
+    """Live standings workers of ``folder`` (their argv names the folder)."""
+    marker = f"arena.tournament.stats_worker\0{folder}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes():
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                found += [entry.name] if state != "Z" else []
+        except OSError:
+            continue
+    return found
+
+
+def worker_gone(folder: Path, timeout: float = 10) -> None:
+    """The standings worker ends when arena is killed: its input reaches end of file. ``timeout``
+    is a hang backstop."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = worker_pids(folder)
+        if not found:
+            return
+        assert time.monotonic() < deadline, f"standings worker still running: {found}"
+        time.sleep(0.02)
+
+
 def signature(folder: Path) -> list[tuple[int, str, str]]:
     return sorted((r["index"], r["black"], r["white"]) for r in read_jsonl(folder / "games.jsonl"))
 
@@ -46,9 +72,11 @@ def test_sigkill_twice_then_resume_equals_an_uninterrupted_run(tmp_path: Path, b
     for stop_at in (3, 7):
         proc = start_arena(config, logs)
         wait_for_lines(folder / "games.jsonl", stop_at, proc)
+        assert worker_pids(folder)  # games are being played, so the standings worker runs
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert proc.returncode == -signal.SIGKILL
+        worker_gone(folder)
         done = read_jsonl(folder / "games.jsonl")  # readable: every complete line is valid
         assert len(done) < 12
     finish = start_arena(config, logs)
