@@ -465,7 +465,7 @@ async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: d
     wrapped = box.sandboxed_argv(argv, bwrap=shutil.which("bwrap") or "bwrap", scratch=scratch, cwd=cwd,
                                  env=env, hide=hide, as_root=os.geteuid() == 0)
     try:
-        return await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing), scratch
+        return await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=True), scratch
     except BaseException:
         box.remove_scratch(scratch)
         raise

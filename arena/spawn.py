@@ -207,6 +207,14 @@ def shim_prefix() -> tuple[str, ...]:
     return tuple(prefix)
 
 
+@functools.cache
+def pdeathsig_prefix() -> tuple[str, ...]:
+    """``setpriv --pdeathsig KILL --`` alone (empty without setpriv): for bubblewrap, which needs
+    arena's capabilities to make its namespaces and drops them itself (``--cap-drop ALL``)."""
+    prefix = shim_prefix()
+    return (prefix[0], "--pdeathsig", "KILL", "--") if prefix else ()
+
+
 def check_program(program: str, cwd: str | os.PathLike[str] | None, env: Mapping[str, str] | None) -> None:
     """Raise BotError unless ``program`` (argv[0]) names an executable file, found as exec would.
 
@@ -415,8 +423,9 @@ def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping
 
 
 async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
-                doing: str = "starting a bot", shim: bool = True) -> Spawned:
-    """Start ``argv`` (through the exec shim unless ``shim`` is False) in its own session.
+                doing: str = "starting a bot", sandboxed: bool = False) -> Spawned:
+    """Start ``argv`` through the exec shim in its own session (``sandboxed``: ``argv`` is a
+    bubblewrap command line, which gets the parent-death signal only, see :func:`pdeathsig_prefix`).
 
     ``env`` is the bot's whole environment. ``doing`` names the bot in a ResourceError
     ("starting the BLACK bot 'x'"). Raises BotError (cannot be started) or ResourceError (arena
@@ -426,7 +435,7 @@ async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env:
         raise BotError("empty bot command")
     harden_arena_process()
     check_program(argv[0], cwd, env)
-    full = [*shim_prefix(), *argv] if shim else list(argv)
+    full = [*(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
     return await run_in_spawner(lambda: _start(full, cwd, env, doing))
 
 

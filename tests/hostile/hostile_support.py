@@ -89,14 +89,15 @@ def stat_of(pid):
     fields = text[text.rindex(")") + 2:].split()
     return fields[0], int(fields[11]) + int(fields[12])  # state, utime + stime (ticks)
 
-def watch_thief():
+def watch_thief(wait_for_stop):
     """On our turn: are the thief's children stopped, and do they get CPU while we think?"""
     pids_file = os.path.join(workdir, "thief-pids.txt")
     if not os.path.exists(pids_file):
         return
     pids = [int(p) for p in open(pids_file).read().split()]
     deadline = time.monotonic() + 5.0
-    while time.monotonic() < deadline and any(stat_of(p)[0] != "T" for p in pids):
+    # SIGSTOP is delivered asynchronously: give it a moment to land before measuring.
+    while wait_for_stop and time.monotonic() < deadline and any(stat_of(p)[0] != "T" for p in pids):
         time.sleep(0.01)
     before = [stat_of(p) for p in pids]
     time.sleep(0.3)
@@ -168,8 +169,8 @@ while True:
         sabotage()
     if mode == "escapee" and n == 0:
         spawn_escapee("escapee")
-    if mode == "watch":
-        watch_thief()
+    if mode in ("watch", "watch_now"):
+        watch_thief(mode == "watch")
     if mode == "crash_holding_stdout" and n == 1:
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker + "-holder"])
         os._exit(5)

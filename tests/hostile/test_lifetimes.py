@@ -108,6 +108,32 @@ def test_nothing_survives_kill_9_of_arena(marker: str, tmp_path: Path) -> None:
     assert left == []
 
 
+def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path: Path) -> None:
+    from arena.isolation import sandbox_available
+
+    if sandbox_available() is not None:
+        import pytest
+
+        pytest.skip(str(sandbox_available()))
+    logs = tmp_path / "logs"
+    proc = _arena_match(marker, Path("-"), "escapee", "ignore_signals", "--sandbox", "--stderr-dir", str(logs))
+    try:
+        deadline = time.monotonic() + 30
+        while not any("REPORT escapee-escapee.txt" in log.read_text() for log in logs.glob("*.log")):
+            assert time.monotonic() < deadline and proc.poll() is None, "the escapee never started"
+            time.sleep(0.02)
+        assert len(processes_matching(marker, (proc.pid,))) >= 3
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        left = _wait_until_gone(marker, (proc.pid,), timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reap_adopted_zombies()
+    assert left == []
+
+
 def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_path: Path) -> None:
     proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
     try:

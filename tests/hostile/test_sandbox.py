@@ -1,0 +1,109 @@
+"""The sandbox (bubblewrap): a bot sees no other process, has no network, can write only its own
+scratch folder, cannot read the logs; its descendants die with the game; SIGSTOP still reaches it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from engine_support import assert_no_leftovers, processes_matching
+from hostile_support import hostile_command, proc_state
+
+import arena.match as match_module
+from arena.errors import ConfigError
+from arena.games import Color, get_game
+from arena.isolation import Isolation, sandbox_available
+from arena.match import AgentSpec, MovePlayed, TimeControl, play_game
+
+TC = TimeControl(time_limit_ms=30000, startup_ms=10000)
+SANDBOX = Isolation(sandbox=True)
+
+needs_sandbox = pytest.mark.skipif(sandbox_available() is not None, reason=str(sandbox_available()))
+
+
+def _reports(log: Path) -> dict[str, str]:
+    found = {}
+    for line in log.read_text().splitlines():
+        if line.startswith("REPORT "):
+            _, name, text = line.split(" ", 2)
+            found[name] = text
+    return found
+
+
+@needs_sandbox
+async def test_a_sandboxed_bot_is_walled_in(marker: str, tmp_path: Path) -> None:
+    logs_root = tmp_path / "logs"
+    tournament = logs_root / "t1"
+    stderr_dir = tournament / "stderr"
+    stderr_dir.mkdir(parents=True)
+    (tournament / "games.jsonl").write_text("")
+    (logs_root / "other").mkdir()
+    (logs_root / "other" / "secret.txt").write_text("the other tournament")
+    outside = tmp_path / "outside.txt"
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        env = (("PROBE_PORT", str(server.getsockname()[1])), ("PROBE_OUTSIDE", str(outside)),
+               ("PROBE_LOGS", os.pathsep.join(map(str, (logs_root, tournament, stderr_dir)))))
+        prober = AgentSpec("prober", command=hostile_command(marker, "shobu", "probe", Path("-")), env=env)
+        other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
+        record = await play_game(get_game("shobu"), prober, other, time_control=TC, max_moves=2,
+                                 stderr_dir=stderr_dir, game_index=0, isolation=SANDBOX)
+    assert record["termination"] == "max_moves", record["reason"]
+    probe = json.loads(_reports(stderr_dir / "00000-black-prober.log")["probe.json"])
+    assert len(probe["pids"]) <= 3 and os.getpid() not in probe["pids"]  # its own PID namespace
+    assert probe["connect"].startswith("failed"), probe["connect"]
+    assert probe["write_outside"].startswith("failed") and not outside.exists()
+    assert probe["write_scratch"] == "written"
+    assert probe["home"] == probe["tmpdir"] and probe["home"] is not None
+    assert not Path(probe["home"]).exists()  # the scratch folder went with the game
+    listed = probe["logs"]
+    assert listed[str(logs_root)] == []  # an empty tmpfs over the folder of all tournaments
+    assert "No such file" in listed[str(tournament)] and "No such file" in listed[str(stderr_dir)]
+    assert_no_leftovers(marker)
+
+
+@needs_sandbox
+async def test_a_sandboxed_setsid_grandchild_dies_with_the_game(marker: str, tmp_path: Path) -> None:
+    escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", Path("-")))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
+    record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4,
+                             stderr_dir=tmp_path, game_index=0, isolation=SANDBOX)
+    assert record["termination"] == "max_moves", record["reason"]
+    assert _reports(tmp_path / "00000-black-escaper.log").get("escapee-escapee.txt") == "ready"
+    assert_no_leftovers(marker, wait=0.0)
+
+
+@needs_sandbox
+async def test_sigstop_reaches_a_sandboxed_bot_and_its_children(marker: str, tmp_path: Path) -> None:
+    states: list[list[str | None]] = []
+
+    def observer(event: object) -> None:
+        if isinstance(event, MovePlayed) and event.color is Color.BLACK:  # the thief just replied
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                busy = processes_matching(marker + "-busy")
+                now = [proc_state(pid) for pid in busy]
+                if len(busy) == 2 and all(state == "T" for state in now):
+                    break
+                time.sleep(0.01)
+            states.append(now)
+
+    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief", Path("-")))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
+    record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
+                             isolation=SANDBOX)
+    assert record["termination"] == "max_moves", record["reason"]
+    assert states == [["T", "T"], ["T", "T"]]
+    assert_no_leftovers(marker, wait=0.0)
+
+
+async def test_a_sandbox_asked_for_but_unavailable_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(match_module, "sandbox_available", lambda: "bubblewrap is not installed here")
+    bot = AgentSpec("x", command="python3 -c pass")
+    with pytest.raises(ConfigError, match="^bubblewrap is not installed here$"):
+        await play_game(get_game("shobu"), bot, bot, time_control=TC, isolation=SANDBOX)
