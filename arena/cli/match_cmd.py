@@ -25,7 +25,7 @@ import click
 import orjson
 import trio
 
-from arena.cli.options import interrupted_exit_code, isolation_options
+from arena.cli.options import isolation_options
 from arena.errors import ArenaError, BotError
 from arena.games import GAME_NAMES, get_game, random_opening
 from arena.isolation import Isolation, sandbox_available
@@ -33,7 +33,7 @@ from arena.limits import MAX_GAMES, MAX_MOVES, MAX_SEED, MAX_TIME_MS
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players import split_command
 from arena.process import kill_all_live_groups
-from arena.signals import interruptible
+from arena.signals import exit_code_for, interruptible
 from arena.ui import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -217,7 +217,7 @@ def match_command(
         sys.exit(1)
     if stopped_by:
         console.print(f"interrupted: {len(records)} of {games_count} games finished", highlight=False)
-        sys.exit(interrupted_exit_code(stopped_by[0]))
+        sys.exit(exit_code_for(stopped_by[0]))
 
 
 def _write_records(console: Any, data: bytes, out: Path | None) -> None:

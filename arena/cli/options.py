@@ -1,25 +1,13 @@
-"""Options and exit codes shared by the commands that play games (`arena match`, `arena run`)."""
+"""Options shared by the commands that play games (`arena match`, `arena run`)."""
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: Exit status after a graceful stop: 128 + the signal's number for SIGHUP (129), and 130 for
-#: Ctrl-C and SIGTERM alike (the status arena has always used for "interrupted, results flushed").
-INTERRUPTED_EXIT_CODE = 130
-HANGUP_EXIT_CODE = 129
-
-
-def interrupted_exit_code(signal_number: int | None) -> int:
-    """The exit status for a run stopped by ``signal_number`` (None: a KeyboardInterrupt)."""
-    return HANGUP_EXIT_CODE if signal_number == signal.SIGHUP else INTERRUPTED_EXIT_CODE
-
 
 def isolation_options(from_config: bool) -> Callable[[F], F]:
     """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``;
