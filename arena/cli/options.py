@@ -9,6 +9,7 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
 def isolation_options(from_config: bool) -> Callable[[F], F]:
     """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``;
     each is None when not given: off, or with ``from_config`` the config's key (off when absent)."""
