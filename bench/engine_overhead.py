@@ -18,6 +18,9 @@ For each game:
 4. ``--repeats`` rounds of (echo, floor, game); each figure is the best of the rounds, because
    other work on the machine only ever makes a round slower. CPU is ``time.process_time()`` of this
    process alone (arena's side; the bots are other processes); plies/s is wall-clock.
+   The game is played twice: as arena plays by default (no pondering: each bot's process group is
+   stopped after its reply and continued before its next input, two ``killpg`` calls a ply) and
+   with pondering (no stops), so the cost of stopping shows.
 5. Then a game whose bots sleep ``--think-ms`` per move and time themselves (from having read the
    input to having flushed the reply): arena's charged time against the bot's own measure.
 
@@ -49,6 +52,7 @@ import orjson
 import trio
 
 from arena.games import Color, Game, get_game
+from arena.isolation import Isolation
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players.base import MoveReply, Player
 from arena.protocols import protocol_for
@@ -75,10 +79,12 @@ while True:
     begun = time.perf_counter()
     if think:
         time.sleep(think)
+    # Measured before the reply goes out: once it is read, arena may stop this process (no pondering).
+    thought = (time.perf_counter() - begun) * 1000.0
     out.write(replies[i % count])
     out.flush()
     if think:
-        err.write("think %.6f\n" % ((time.perf_counter() - begun) * 1000.0))
+        err.write("think %.6f\n" % thought)
         err.flush()
     i += 1
 """
@@ -218,15 +224,16 @@ async def echo_round_trips(cycle: Cycle, rounds: int, floor: bool) -> tuple[floa
 
 
 async def long_game(cycle: Cycle, plies: int, think_ms: float = 0.0,
-                    stderr_dir: Path | None = None) -> tuple[dict[str, Any], float, float]:
-    """A game of ``plies`` plies between two replay bots: (record, wall s, arena CPU s)."""
+                    stderr_dir: Path | None = None, ponder: bool = False) -> tuple[dict[str, Any], float, float]:
+    """A game of ``plies`` plies between two replay bots: (record, wall s, arena CPU s). ``ponder``
+    False (arena's default) stops each bot between its turns: two ``killpg`` calls a ply."""
     game = cycle.game
     tc = TimeControl(time_limit_ms=10**9, startup_ms=5000)
     black = AgentSpec("replay-black", command=shlex.join(replay_argv(game.name, cycle.black, think_ms)))
     white = AgentSpec("replay-white", command=shlex.join(replay_argv(game.name, cycle.white, think_ms)))
     cpu0, wall0 = time.process_time(), time.perf_counter()
     record = await play_game(game, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
-                             stderr_dir=stderr_dir, game_index=0)
+                             stderr_dir=stderr_dir, game_index=0, isolation=Isolation(ponder=ponder))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     if not (record["termination"] == "max_moves" and record["plies"] == plies):
         raise SystemExit(f"the {game.name} game did not go the distance: {record['reason']}")
@@ -339,6 +346,8 @@ async def bench_game(game_name: str, args: argparse.Namespace) -> None:
         keep("floor", *await echo_round_trips(cycle, args.plies, floor=True))
         _, wall, cpu = await long_game(cycle, args.plies)
         keep("game", wall / args.plies, cpu / args.plies)
+        _, wall, cpu = await long_game(cycle, args.plies, ponder=True)
+        keep("game-ponder", wall / args.plies, cpu / args.plies)
     rules = min([rules_cost(cycle, min(args.plies, 20000)) for _ in range(args.repeats)])
     loop = min([await in_process_loop(cycle, min(args.plies, 20000)) for _ in range(args.repeats)])
     game_wall, game_cpu = best["game"]
@@ -350,6 +359,10 @@ async def bench_game(game_name: str, args: argparse.Namespace) -> None:
           f" match loop without pipes {loop * 1e6:.1f} us")
     print(f"  arena wall per ply           {game_wall * 1e6:7.1f} us   -> {1 / game_wall:8,.0f} plies/s"
           f"  (goal >= 10,000)")
+    ponder_wall, ponder_cpu = best["game-ponder"]
+    print(f"  with pondering (no SIGSTOP/SIGCONT between turns): {ponder_cpu * 1e6:7.1f} us CPU, "
+          f"{ponder_wall * 1e6:7.1f} us wall per ply; stopping costs {(game_cpu - ponder_cpu) * 1e6:+.1f} us CPU, "
+          f"{(game_wall - ponder_wall) * 1e6:+.1f} us wall")
     print(f"  bare trio echo, round trip   {echo_cpu * 1e6:7.1f} us CPU, {echo_wall * 1e6:7.1f} us wall"
           f" -> {1 / echo_wall:8,.0f} round trips/s")
     print(f"  floor (raw fd), round trip   {floor_cpu * 1e6:7.1f} us CPU, {floor_wall * 1e6:7.1f} us wall"

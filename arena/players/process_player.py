@@ -157,14 +157,16 @@ class ProcessPlayer(Player):
         now = self._now
         allowance = clock.allowance_s
         pause = not self.ponder
-        if pause:
-            bot.resume()  # before the write, so the clock (from the input written) runs only now
         # The write: nearly always the pipe takes it all at once, with no wait and so no deadline
         # needed. Otherwise the rest is written under the same allowance as the read, so a bot that
         # stops reading cannot block us.
         self._writing = True
         try:
             written = bot.send_nowait(data)
+            if pause:
+                # Continued only now that its input is there: one wake-up instead of two (the
+                # write cannot wake a stopped process); its clock starts after this.
+                bot.resume()
             if written < len(data):
                 begun = self._begun = now()
                 scope.deadline = begun + allowance

@@ -15,7 +15,7 @@ from pathlib import Path
 import trio
 import trio._core._thread_cache as thread_cache
 from engine_support import assert_no_leftovers, processes_matching
-from hostile_support import hostile_command, reap_adopted_zombies, wait_for_file
+from hostile_support import hostile_command, reap_adopted_zombies
 
 from arena.games import get_game
 from arena.match import AgentSpec, MovePlayed, TimeControl, play_game
@@ -82,6 +82,25 @@ def _arena_match(marker: str, workdir: Path, black_mode: str, white_mode: str, *
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
 
 
+def _wait_for_escapee(marker: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    """Until a game runs with its escapee out of the bot's session (and both bots alive)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        escapees = processes_matching(marker + "-escapee", (proc.pid,))
+        if escapees and len(processes_matching(marker, (proc.pid,))) >= 3:
+            try:
+                with open(f"/proc/{escapees[0]}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == escapees[0]:  # its own session: it has called setsid
+                return
+        if proc.poll() is not None:
+            raise AssertionError(f"arena exited with {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        assert time.monotonic() < deadline, "no escapee appeared"
+        time.sleep(0.02)
+
+
 def _wait_until_gone(marker: str, exclude: tuple[int, ...], timeout: float) -> list[int]:
     deadline = time.monotonic() + timeout
     while True:
@@ -94,8 +113,7 @@ def _wait_until_gone(marker: str, exclude: tuple[int, ...], timeout: float) -> l
 def test_nothing_survives_kill_9_of_arena(marker: str, tmp_path: Path) -> None:
     proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
     try:
-        wait_for_file(tmp_path / "escapee-escapee.txt", timeout=30)
-        assert len(processes_matching(marker, (proc.pid,))) >= 3  # two bots and the escapee at least
+        _wait_for_escapee(marker, proc)  # two bots and an escapee at least
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         # Bot leaders die by their parent-death signal; the guardian kills the rest.
@@ -118,11 +136,7 @@ def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path
     logs = tmp_path / "logs"
     proc = _arena_match(marker, Path("-"), "escapee", "ignore_signals", "--sandbox", "--stderr-dir", str(logs))
     try:
-        deadline = time.monotonic() + 30
-        while not any("REPORT escapee-escapee.txt" in log.read_text() for log in logs.glob("*.log")):
-            assert time.monotonic() < deadline and proc.poll() is None, "the escapee never started"
-            time.sleep(0.02)
-        assert len(processes_matching(marker, (proc.pid,))) >= 3
+        _wait_for_escapee(marker, proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         left = _wait_until_gone(marker, (proc.pid,), timeout=10)
@@ -137,7 +151,7 @@ def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path
 def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_path: Path) -> None:
     proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
     try:
-        wait_for_file(tmp_path / "escapee-escapee.txt", timeout=30)
+        _wait_for_escapee(marker, proc)
         os.kill(proc.pid, signal.SIGHUP)
         _, err = proc.communicate(timeout=30)
         left = _wait_until_gone(marker, (proc.pid,), timeout=2)

@@ -1,0 +1,116 @@
+"""Can an opponent steal a bot's CPU? A bot needing ~40 ms of CPU per move, against a quiet opponent
+and against a thief that keeps busy processes running, with pondering off (the default) and on.
+
+Run: ``.venv/bin/python bench/cpu_thief.py [--games 4] [--cpu-ms 40] [--busy 4] [--max-moves 40]
+[--time-limit 1100]``
+
+- The *worker* bot burns ``--cpu-ms`` of its own CPU time (``time.process_time``) per move, then
+  plays the first legal move (checkers, arena's own rules).
+- The *quiet* opponent answers at once. The *thief* answers at once too, but on its first move
+  starts ``--busy`` child processes that spin for ever (in its process group, as any helper
+  process of a bot would be).
+- For each case (quiet/thief x ponder off/on) ``--games`` games are played, colours alternating; the
+  worker's charged time per move is read from the records (its first move, charged after the
+  start-up allowance, is left out), with the games it lost on time.
+
+With pondering off, arena stops the thief's whole group after each reply, so the worker's charged
+time should stay within 10% of what it is against the quiet opponent; with pondering on, the busy
+processes share the CPUs with the worker while its clock runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import sys
+from typing import Any
+
+import trio
+
+from arena.games import get_game
+from arena.isolation import Isolation
+from arena.match import AgentSpec, TimeControl, play_game
+
+BOT = r"""
+import subprocess, sys, time
+role, cpu_ms, busy = sys.argv[1], float(sys.argv[2]) / 1000.0, int(sys.argv[3])
+from arena.games import get_game
+game = get_game("checkers")
+inp, out = sys.stdin.buffer, sys.stdout.buffer
+inp.readline()
+colour = inp.readline().decode().strip().upper()
+children = []
+while True:
+    if not inp.readline():
+        break
+    board = [inp.readline().decode() for _ in range(8)]
+    begun = time.process_time()
+    state = game.state_from_json({"board": board, "turn": colour, "turnNumber": 0})
+    move = game.legal_moves(state)[0]
+    if role == "worker":
+        while time.process_time() - begun < cpu_ms:
+            pass
+    out.write(game.move_to_wire(move).encode() + b"\n")
+    out.flush()
+    if role == "thief" and not children:
+        children = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
+"""
+
+
+def bot_command(role: str, args: argparse.Namespace) -> str:
+    return shlex.join([sys.executable, "-c", BOT, role, str(args.cpu_ms), str(args.busy)])
+
+
+async def run_case(opponent: str, ponder: bool, args: argparse.Namespace) -> dict[str, Any]:
+    """Play ``args.games`` games worker vs ``opponent``; the worker's charged ms per move and timeouts."""
+    game = get_game("checkers")
+    worker = AgentSpec("worker", command=bot_command("worker", args))
+    other = AgentSpec(opponent, command=bot_command(opponent, args))
+    tc = TimeControl(time_limit_ms=args.time_limit, time_margin_ms=50, startup_ms=3000)
+    charged: list[float] = []
+    timeouts = 0
+    for index in range(args.games):
+        worker_first = index % 2 == 0
+        black, white = (worker, other) if worker_first else (other, worker)
+        record = await play_game(game, black, white, time_control=tc, max_moves=args.max_moves,
+                                 isolation=Isolation(ponder=ponder))
+        times = record["move_times_ms"][0 if worker_first else 1 :: 2]
+        charged.extend(times[1:])  # the first move is charged after the start-up allowance
+        worker_colour = "BLACK" if worker_first else "WHITE"
+        if record["termination"] == "timeout" and record["winner"] != worker_colour:
+            timeouts += 1
+    return {"charged": charged, "timeouts": timeouts}
+
+
+async def main(args: argparse.Namespace) -> None:
+    print(f"worker needs {args.cpu_ms} ms CPU per move; thief runs {args.busy} busy processes; "
+          f"{args.games} games per case, timeLimit {args.time_limit} ms, maxMoves {args.max_moves}, "
+          f"{os.cpu_count()} CPUs (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    results: dict[tuple[str, bool], dict[str, Any]] = {}
+    for ponder in (False, True):
+        for opponent in ("quiet", "thief"):
+            result = results[(opponent, ponder)] = await run_case(opponent, ponder, args)
+            charged = result["charged"]
+            median = statistics.median(charged) if charged else float("nan")
+            mean = statistics.fmean(charged) if charged else float("nan")
+            print(f"  ponder {'on ' if ponder else 'off'}  vs {opponent:5}: worker charged per move median "
+                  f"{median:6.1f} ms, mean {mean:6.1f} ms over {len(charged)} moves; "
+                  f"lost on time {result['timeouts']} of {args.games}")
+    for ponder in (False, True):
+        quiet, thief = results[("quiet", ponder)]["charged"], results[("thief", ponder)]["charged"]
+        if quiet and thief:
+            ratio = statistics.median(thief) / statistics.median(quiet)
+            goal = "  (goal <= 1.10)" if not ponder else ""
+            print(f"  ponder {'on ' if ponder else 'off'}: thief / quiet (medians) {ratio:5.2f}{goal}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="games per case")
+    parser.add_argument("--cpu-ms", type=float, default=40.0, help="the worker's CPU per move")
+    parser.add_argument("--busy", type=int, default=4, help="the thief's busy processes")
+    parser.add_argument("--max-moves", type=int, default=40)
+    parser.add_argument("--time-limit", type=int, default=1100, help="ms per bot per game")
+    trio.run(main, parser.parse_args())
