@@ -69,6 +69,13 @@ DEFAULT_STDERR_TAIL_BYTES = 16 << 10
 _live_groups: dict[int, int] = {}
 
 
+def _forget_groups_in_child() -> None:
+    _live_groups.clear()  # a forked child must never signal its parent's bots
+
+
+os.register_at_fork(after_in_child=_forget_groups_in_child)
+
+
 def live_groups() -> list[int]:
     """Process-group ids of bots that are running now (started and not yet torn down)."""
     return list(_live_groups)
@@ -133,13 +140,19 @@ class StderrSink:
                 del self._tail[: len(self._tail) - self.tail_cap]
 
     def text(self) -> str:
-        """The kept tail (in-memory mode) or the start of the file, decoded leniently."""
+        """The kept tail (in-memory mode) or the start of the file, decoded leniently (read through
+        arena's own descriptor, or without following a link once closed: a bot may have replaced
+        the file by a link to something it wants quoted in a record)."""
         if self._file is not None and self.path is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError):
                 if not self._file.closed:
                     self._file.flush()
-                with open(self.path, "rb") as f:
-                    return f.read(self.tail_cap).decode("utf-8", "replace")
+                    return os.pread(self._file.fileno(), self.tail_cap, 0).decode("utf-8", "replace")
+                fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                try:
+                    return os.pread(fd, self.tail_cap, 0).decode("utf-8", "replace")
+                finally:
+                    os.close(fd)
             return ""
         return bytes(self._tail[-self.tail_cap :]).decode("utf-8", "replace")
 
@@ -177,7 +190,7 @@ def _create_log(path: Path, who: str) -> int:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path.name, dir_fd=folder)  # a link itself, never its target
             try:
-                return os.open(path.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                return os.open(path.name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                                0o644, dir_fd=folder)
             except FileExistsError:
                 continue  # planted again between the unlink and the open: once more

@@ -320,6 +320,21 @@ def spawner_thread() -> threading.Thread:
     return _get_spawner().thread
 
 
+def _reset_in_forked_child() -> None:
+    """A forked copy of arena has no spawner thread, is not a subreaper (the flag is not
+    inherited) and must not hold the guardian's pipe: start afresh on first use."""
+    global _spawner, _hardened, _spawner_lock, _harden_lock
+    spawner, _spawner, _hardened = _spawner, None, False
+    _spawner_lock, _harden_lock = threading.Lock(), threading.Lock()  # another thread may have held them
+    _unreaped.clear()
+    if spawner is not None and spawner._guardian_pipe is not None:
+        with contextlib.suppress(OSError):
+            os.close(spawner._guardian_pipe)
+
+
+os.register_at_fork(after_in_child=_reset_in_forked_child)
+
+
 def guardian_pid() -> int | None:
     """The guardian's pid, if it has been started."""
     spawner = _spawner

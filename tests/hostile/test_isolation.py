@@ -94,3 +94,22 @@ async def test_a_planted_link_at_the_stderr_log_is_replaced_not_followed(marker:
     assert not log.is_symlink() and "from the bot" in log.read_text()
     assert not (logs / "00000-white-b.log").is_symlink()
     assert_no_leftovers(marker)
+
+
+async def test_a_record_never_quotes_a_file_a_bot_links_its_log_to(marker: str, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the password is hunter2\n")
+    logs = tmp_path / "stderr"
+    log = logs / "00000-black-a.log"
+    # The bot replaces its own log by a link to the secret, then crashes: the crash reason quotes
+    # the last line of its stderr, which must come from what it wrote, not from the link's target.
+    code = (f"import os, sys; sys.stderr.write('my own words\\n'); sys.stderr.flush(); "
+            f"os.unlink({str(log)!r}); os.symlink({str(secret)!r}, {str(log)!r}); sys.exit(3)")
+    black = AgentSpec("a", command=f"python3 -c \"{code}\" {marker}")
+    white = AgentSpec("b", command=hostile_command(marker, "shobu", "plain", tmp_path))
+    record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
+                             game_index=0)
+    assert record["termination"] == "crash"
+    assert "hunter2" not in json.dumps(record)
+    assert "my own words" in record["reason"]
+    assert_no_leftovers(marker)

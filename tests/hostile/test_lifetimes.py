@@ -110,20 +110,58 @@ def _wait_until_gone(marker: str, exclude: tuple[int, ...], timeout: float) -> l
         time.sleep(0.05)
 
 
+def _guardian_of(arena_pid: int) -> int:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    cmdline = f.read()
+            except OSError:
+                continue
+            if ppid == arena_pid and b"arena.guardian" in cmdline:
+                return int(entry)
+    raise AssertionError(f"arena {arena_pid} has no guardian")
+
+
 def test_nothing_survives_kill_9_of_arena(marker: str, tmp_path: Path) -> None:
     proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
     try:
         _wait_for_escapee(marker, proc)  # two bots and an escapee at least
+        guardian = _guardian_of(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
-        # Bot leaders die by their parent-death signal; the guardian kills the rest.
+        # Bot leaders die by their parent-death signal; the guardian kills the rest, then exits.
         left = _wait_until_gone(marker, (proc.pid,), timeout=10)
+        deadline = time.monotonic() + 10
+        while os.path.exists(f"/proc/{guardian}") and time.monotonic() < deadline:
+            reap_adopted_zombies()
+            time.sleep(0.05)
+        guardian_left = os.path.exists(f"/proc/{guardian}")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         reap_adopted_zombies()
     assert left == []
+    assert not guardian_left
+
+
+async def test_the_guardian_holds_nothing_of_the_bots(marker: str) -> None:
+    from arena.spawn import guardian_pid
+
+    async with open_bot_process([sys.executable, "-u", "-c", ECHO, marker]):
+        guardian = guardian_pid()
+        assert guardian is not None
+        links = {fd: os.readlink(f"/proc/{guardian}/fd/{fd}") for fd in os.listdir(f"/proc/{guardian}/fd")}
+        with open(f"/proc/{guardian}/environ", "rb") as f:
+            environ = f.read()
+    pipes = [fd for fd, target in links.items() if target.startswith("pipe:")]
+    assert pipes == ["0"], links  # only the pipe from arena that tells it arena is gone
+    assert links["1"] == links["2"] == "/dev/null"
+    assert b"ARENA_RUN_TOKEN" not in environ and b"ARENA_GAME_TOKEN" not in environ
+    assert_no_leftovers(marker)
 
 
 def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path: Path) -> None:
