@@ -2,8 +2,8 @@
 
 Contract:
 
-- :func:`harden_arena_process` (idempotent; called by the first :func:`spawn`, and by the CLI at
-  start) makes arena **non-dumpable**, so a bot running as the same user cannot open
+- :func:`harden_arena_process` (idempotent; called by the first :func:`spawn`, or with the guardian
+  by :func:`prepare`, which a CLI calls at start) makes arena **non-dumpable**, so a bot running as the same user cannot open
   ``/proc/<arena>/fd/N`` and write into the pipes arena reads other bots from, and a **child
   subreaper**, so a bot's descendants that lose their parent are re-parented to arena (where
   :mod:`arena.escapees` finds them) rather than to init. Linux only; a no-op elsewhere.
@@ -117,6 +117,15 @@ def harden_arena_process() -> None:
             _prctl(_PR_SET_DUMPABLE, 0)
             _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         _hardened = True
+
+
+def prepare() -> None:
+    """Harden arena and start the spawner thread and the guardian now, rather than with the first
+    bot (a CLI calls this at start, so the guardian's own start-up does not overlap a game).
+    Never raises; idempotent."""
+    harden_arena_process()
+    if sys.platform.startswith("linux"):
+        _get_spawner().submit(_get_spawner().ensure_guardian)
 
 
 def is_hardened() -> tuple[bool, bool]:
