@@ -41,12 +41,13 @@ class ConcurrencyPlan:
 
 
 def plan_concurrency(wanted: int, *, human: bool = False, games_left: int | None = None,
-                     raise_fd_limit: bool = True) -> ConcurrencyPlan:
+                     raise_fd_limit: bool = True, asked: bool = True) -> ConcurrencyPlan:
     """Cap ``wanted`` (module docstring). ``raise_fd_limit``: first raise this process's soft
-    open-file limit towards the hard one as far as ``wanted`` games need."""
+    open-file limit towards the hard one as far as ``wanted`` games need. ``asked`` False: ``wanted``
+    is a default, not the user's number (no note for a human player then)."""
     wanted = max(1, wanted)
     if human:
-        note = "one game at a time: a human player is in the tournament" if wanted > 1 else None
+        note = "one game at a time: a human player is in the tournament" if wanted > 1 and asked else None
         return ConcurrencyPlan(1, note)
     value, notes = wanted, []
     if value > MAX_CONCURRENCY:

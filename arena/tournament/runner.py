@@ -156,6 +156,7 @@ class RunSummary:
             "complete": self.complete,
             "agents": self.agent_stats,
             **self.standings,
+            "warnings": self.warnings,
         }
 
 
@@ -186,7 +187,7 @@ def concurrency_plan(config: TournamentConfig, requested: int | None,
     see :mod:`arena.tournament.limits`); ``note`` says why when it is lower than asked."""
     wanted = requested or config.concurrency or default_concurrency()
     return plan_concurrency(wanted, human=any(a.type == "player" for a in config.agents),
-                            games_left=games_left)
+                            games_left=games_left, asked=bool(requested or config.concurrency))
 
 
 def effective_concurrency(config: TournamentConfig, requested: int | None) -> int:

@@ -100,8 +100,8 @@ async def test_a_resource_error_stops_the_run_with_that_one_error(tmp_path: Path
     summary = await tournament.finish()
     folder = tmp_path / "logs" / "f"
     done = indices(folder)
-    assert 3 not in done and done == [i for i in range(3)] + [i for i in done if i > 3]
-    assert len(games.cancelled) <= 1 and not set(games.cancelled) & set(done)  # the other game: dropped
+    assert 3 not in done and len(games.cancelled) <= 1  # the other running game: dropped
+    assert set(range(3)) <= set(done) | set(games.cancelled) and not set(games.cancelled) & set(done)
     assert summary.finished == len(done) and not summary.complete
     assert json.loads((folder / "standings.json").read_text())["games"] == len(done)
     # a resumed run plays the failed game and the cancelled one
