@@ -475,13 +475,21 @@ async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: d
     program = argv[0] if "/" in argv[0] else (shutil.which(argv[0], path=env.get("PATH")) or argv[0])
     keep = [Path(program), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
     hide = box.folders_to_hide(logs_dir, keep)
-    wrapped = box.sandboxed_argv(argv, bwrap=shutil.which("bwrap") or "bwrap", scratch=scratch, cwd=cwd,
-                                 env=env, hide=hide, as_root=os.geteuid() == 0)
+    seccomp_fd: int | None = None
     try:
-        return await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=True), scratch
-    except BaseException:
+        seccomp_fd = box.seccomp_pipe()
+        wrapped = box.sandboxed_argv(argv, bwrap=shutil.which("bwrap") or "bwrap", scratch=scratch, cwd=cwd,
+                                     env=env, hide=hide, as_root=os.geteuid() == 0, seccomp_fd=seccomp_fd)
+        passed = (seccomp_fd,) if seccomp_fd is not None else ()
+        return await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=True, pass_fds=passed), scratch
+    except BaseException as exc:
         box.remove_scratch(scratch)
+        if isinstance(exc, OSError):
+            raise spawn.resource_error(exc, doing) or exc from None
         raise
+    finally:
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)
 
 
 @contextlib.asynccontextmanager

@@ -14,7 +14,9 @@
   that holds it and, when it can be told, the folder of all tournaments — unless the bot's own
   program or working folder is inside one, which then stays visible (read-only);
 - the other bots' scratch folders hidden (a tmpfs over the folder that holds them all);
-- ``--cap-drop ALL`` when arena runs as root.
+- ``--cap-drop ALL`` when arena runs as root;
+- ``--seccomp FD`` (:mod:`arena.seccomp`): ``setsid`` and ``setpgid`` fail with EPERM, so every
+  process the bot starts stays in its process group, stopped between turns with the bot.
 
 No ``--new-session``: the bot stays in the process group that arena stops (SIGSTOP) between turns
 and kills at the end.
@@ -91,9 +93,11 @@ def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> li
 
 
 def sandboxed_argv(argv: Sequence[str], *, bwrap: str, scratch: Path, cwd: str | os.PathLike[str] | None,
-                   env: Mapping[str, str], hide: Sequence[Path], as_root: bool) -> list[str]:
+                   env: Mapping[str, str], hide: Sequence[Path], as_root: bool,
+                   seccomp_fd: int | None = None) -> list[str]:
     """``argv`` wrapped in bwrap (see the module docstring). ``env`` is passed by the caller as the
-    bwrap process's environment; HOME and TMPDIR are set to ``scratch`` inside."""
+    bwrap process's environment; HOME and TMPDIR are set to ``scratch`` inside. ``seccomp_fd``: a
+    descriptor the child inherits, from which bwrap reads the filter program."""
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for folder in hide:
@@ -103,4 +107,22 @@ def sandboxed_argv(argv: Sequence[str], *, bwrap: str, scratch: Path, cwd: str |
              "--chdir", os.fspath(cwd) if cwd is not None else os.getcwd()]
     if as_root:
         args += ["--cap-drop", "ALL"]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     return [*args, "--", *argv]
+
+
+def seccomp_pipe() -> int | None:
+    """A pipe's read end holding the seccomp program (None on an unknown architecture); the caller
+    passes it to bwrap and closes it after the spawn."""
+    from arena.seccomp import filter_program
+
+    program = filter_program()
+    if program is None:
+        return None
+    read_end, write_end = os.pipe2(os.O_CLOEXEC)
+    try:
+        os.write(write_end, program)  # a few hundred bytes: always fits in the pipe
+    finally:
+        os.close(write_end)
+    return read_end

@@ -398,7 +398,7 @@ def _abandon(spawned: Spawned) -> None:
 
 
 def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
-           doing: str) -> Spawned:
+           doing: str, pass_fds: Sequence[int] = ()) -> Spawned:
     """In the spawner thread: pipes, Popen, pidfd. Raises BotError or ResourceError."""
     spawner = _get_spawner()
     spawner.ensure_guardian()
@@ -415,7 +415,8 @@ def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping
             raise resource_error(exc, doing) or exc from None
         try:
             popen = subprocess.Popen(list(argv), stdin=stdin_r, stdout=stdout_w, stderr=stderr_w, cwd=cwd,
-                                     env=dict(env), start_new_session=True, close_fds=True)
+                                     env=dict(env), start_new_session=True, close_fds=True,
+                                     pass_fds=tuple(pass_fds))
         except OSError as exc:
             problem = resource_error(exc, doing)
             if problem is not None:
@@ -447,9 +448,10 @@ def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping
 
 
 async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
-                doing: str = "starting a bot", sandboxed: bool = False) -> Spawned:
+                doing: str = "starting a bot", sandboxed: bool = False, pass_fds: Sequence[int] = ()) -> Spawned:
     """Start ``argv`` through the exec shim in its own session (``sandboxed``: ``argv`` is a
     bubblewrap command line, which gets the parent-death signal only, see :func:`pdeathsig_prefix`).
+    ``pass_fds``: descriptors the child inherits (same numbers), e.g. bubblewrap's seccomp program.
 
     ``env`` is the bot's whole environment. ``doing`` names the bot in a ResourceError
     ("starting the BLACK bot 'x'"). Raises BotError (cannot be started) or ResourceError (arena
@@ -460,7 +462,7 @@ async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env:
     harden_arena_process()
     check_program(argv[0], cwd, env)
     full = [*(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
-    return await run_in_spawner(lambda: _start(full, cwd, env, doing))
+    return await run_in_spawner(lambda: _start(full, cwd, env, doing, pass_fds))
 
 
 def exit_status(pid: int) -> int | None:

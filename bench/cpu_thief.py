@@ -2,7 +2,7 @@
 and against a thief that keeps busy processes running, with pondering off (the default) and on.
 
 Run: ``.venv/bin/python bench/cpu_thief.py [--games 4] [--cpu-ms 40] [--busy 4] [--max-moves 40]
-[--time-limit 1100]``
+[--time-limit 1100] [--escape] [--sandbox]``
 
 - The *worker* bot burns ``--cpu-ms`` of its own CPU time (``time.process_time``) per move, then
   plays the first legal move (checkers, arena's own rules).
@@ -16,6 +16,10 @@ Run: ``.venv/bin/python bench/cpu_thief.py [--games 4] [--cpu-ms 40] [--busy 4] 
 With pondering off, arena stops the thief's whole group after each reply, so the worker's charged
 time should stay within 10% of what it is against the quiet opponent; with pondering on, the busy
 processes share the CPUs with the worker while its clock runs.
+
+``--escape``: the thief's busy processes call ``setsid()`` first, leaving its process group (and,
+on Linux with autogroup scheduling, each gets a CPU share of its own). Without the sandbox they
+then escape the stop; ``--sandbox`` refuses ``setsid`` (seccomp), so they stay stopped.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ from arena.match import AgentSpec, TimeControl, play_game
 
 BOT = r"""
 import subprocess, sys, time
-role, cpu_ms, busy = sys.argv[1], float(sys.argv[2]) / 1000.0, int(sys.argv[3])
+role, cpu_ms, busy, escape = sys.argv[1], float(sys.argv[2]) / 1000.0, int(sys.argv[3]), sys.argv[4] == "1"
+LEAVE = "import os\ntry:\n    os.setsid()\nexcept OSError:\n    pass\n" if escape else ""
+SPIN = LEAVE + "import sys\nsys.stdout.write('up\\n'); sys.stdout.flush()\nwhile True: pass\n"
 from arena.games import get_game
 game = get_game("checkers")
 inp, out = sys.stdin.buffer, sys.stdout.buffer
@@ -52,15 +58,17 @@ while True:
     if role == "worker":
         while time.process_time() - begun < cpu_ms:
             pass
+    if role == "thief" and not children:  # on its first move (start-up allowance): spinners up first
+        children = [subprocess.Popen([sys.executable, "-c", SPIN], stdout=subprocess.PIPE) for _ in range(busy)]
+        for child in children:
+            child.stdout.readline()
     out.write(game.move_to_wire(move).encode() + b"\n")
     out.flush()
-    if role == "thief" and not children:
-        children = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
 """
 
 
 def bot_command(role: str, args: argparse.Namespace) -> str:
-    return shlex.join([sys.executable, "-c", BOT, role, str(args.cpu_ms), str(args.busy)])
+    return shlex.join([sys.executable, "-c", BOT, role, str(args.cpu_ms), str(args.busy), "1" if args.escape else "0"])
 
 
 async def run_case(opponent: str, ponder: bool, args: argparse.Namespace) -> dict[str, Any]:
@@ -75,7 +83,7 @@ async def run_case(opponent: str, ponder: bool, args: argparse.Namespace) -> dic
         worker_first = index % 2 == 0
         black, white = (worker, other) if worker_first else (other, worker)
         record = await play_game(game, black, white, time_control=tc, max_moves=args.max_moves,
-                                 isolation=Isolation(ponder=ponder))
+                                 isolation=Isolation(ponder=ponder, sandbox=args.sandbox))
         times = record["move_times_ms"][0 if worker_first else 1 :: 2]
         charged.extend(times[1:])  # the first move is charged after the start-up allowance
         worker_colour = "BLACK" if worker_first else "WHITE"
@@ -85,7 +93,9 @@ async def run_case(opponent: str, ponder: bool, args: argparse.Namespace) -> dic
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"worker needs {args.cpu_ms} ms CPU per move; thief runs {args.busy} busy processes; "
+    print(f"worker needs {args.cpu_ms} ms CPU per move; thief runs {args.busy} busy processes"
+          f"{' that leave its process group (setsid)' if args.escape else ''}"
+          f"{'; every bot sandboxed' if args.sandbox else ''}; "
           f"{args.games} games per case, timeLimit {args.time_limit} ms, maxMoves {args.max_moves}, "
           f"{os.cpu_count()} CPUs (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
     results: dict[tuple[str, bool], dict[str, Any]] = {}
@@ -113,4 +123,6 @@ if __name__ == "__main__":
     parser.add_argument("--busy", type=int, default=4, help="the thief's busy processes")
     parser.add_argument("--max-moves", type=int, default=40)
     parser.add_argument("--time-limit", type=int, default=1100, help="ms per bot per game")
+    parser.add_argument("--escape", action="store_true", help="the thief's processes call setsid() first")
+    parser.add_argument("--sandbox", action="store_true", help="run every bot under the sandbox")
     trio.run(main, parser.parse_args())

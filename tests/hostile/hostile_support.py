@@ -34,9 +34,12 @@ def report(name, text):
 
 scratch = workdir if workdir != "-" else os.environ.get("TMPDIR", "/tmp")
 
-def busy_forever(tag):
-    # A child that burns CPU; its argv carries the marker so the test can find it.
-    return subprocess.Popen([sys.executable, "-c", "while True: pass", marker + "-" + tag])
+def busy_forever(tag, leave_session=False):
+    # A child that burns CPU (after leaving the bot's session, if asked and allowed); its argv
+    # carries the marker so the test can find it.
+    code = "import os\ntry:\n    os.setsid()\nexcept OSError:\n    pass\nwhile True: pass\n" if leave_session \
+        else "while True: pass"
+    return subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag])
 
 def sabotage():
     """Write a fake move into every pipe of arena except our own stdin/stdout."""
@@ -67,13 +70,18 @@ def sabotage():
     report("sabotage.txt", f"wrote into {done} pipes; errors: {errors}")
 
 def spawn_escapee(tag, wait=True):
-    """A grandchild in its own session that ignores TERM, HUP and end of input; with ``wait``, only
-    once it has left the session (it says so with a file in the scratch folder)."""
+    """A grandchild that leaves the bot's session (if it may) and ignores TERM, HUP and end of
+    input; with ``wait``, the bot goes on only once it has tried, and reports ``left`` or
+    ``refused`` (a sandbox refuses setsid)."""
     ready = os.path.join(scratch, f"escapee-ready-{tag}-{os.getpid()}")
     code = ("import os, signal, sys, time\n"
             "for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT): signal.signal(s, signal.SIG_IGN)\n"
-            "os.setsid()\n"
-            "open(sys.argv[2], 'w').close()\n"
+            "try:\n"
+            "    os.setsid(); outcome = 'left'\n"
+            "except OSError:\n"
+            "    outcome = 'refused'\n"
+            "with open(sys.argv[2] + '.tmp', 'w') as f: f.write(outcome)\n"
+            "os.replace(sys.argv[2] + '.tmp', sys.argv[2])\n"
             "time.sleep(600)\n")
     subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag, ready], stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -81,7 +89,8 @@ def spawn_escapee(tag, wait=True):
     while wait and not os.path.exists(ready) and time.monotonic() < deadline:
         time.sleep(0.005)
     if wait:
-        report(f"escapee-{tag}.txt", "ready")
+        report(f"escapee-{tag}.txt", open(ready).read() if os.path.exists(ready) else "never started")
+
 
 def stat_of(pid):
     with open(f"/proc/{pid}/stat") as f:
@@ -177,8 +186,8 @@ while True:
     move = game.legal_moves(state)[0]
     wire = game.move_to_wire(move)
     text = json.dumps({"type": "turn", "payload": wire}) if game_name == "shobu" else wire
-    if mode == "thief" and n == 0:
-        children = [busy_forever("busy") for _ in range(2)]
+    if mode in ("thief", "thief_setsid") and n == 0:
+        children = [busy_forever("busy", mode == "thief_setsid") for _ in range(2)]
         report("thief-pids.txt", " ".join(str(c.pid) for c in children))
     out.write(text.encode() + b"\n")
     out.flush()

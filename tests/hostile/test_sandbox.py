@@ -68,14 +68,43 @@ async def test_a_sandboxed_bot_is_walled_in(marker: str, tmp_path: Path) -> None
 
 
 @needs_sandbox
-async def test_a_sandboxed_setsid_grandchild_dies_with_the_game(marker: str, tmp_path: Path) -> None:
+async def test_a_sandboxed_bot_cannot_leave_its_group_and_its_descendants_die_with_it(
+    marker: str, tmp_path: Path
+) -> None:
     escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", Path("-")))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
     record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4,
                              stderr_dir=tmp_path, game_index=0, isolation=SANDBOX)
     assert record["termination"] == "max_moves", record["reason"]
-    assert _reports(tmp_path / "00000-black-escaper.log").get("escapee-escapee.txt") == "ready"
+    # setsid fails (seccomp), so the grandchild stays in the group that is stopped and killed.
+    assert _reports(tmp_path / "00000-black-escaper.log").get("escapee-escapee.txt") == "refused"
     assert_no_leftovers(marker, wait=0.0)
+
+
+def test_the_seccomp_filter_refuses_setsid_and_setpgid_only(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from arena.sandbox import seccomp_pipe
+
+    if sandbox_available() is not None:
+        pytest.skip(str(sandbox_available()))
+    fd = seccomp_pipe()
+    assert fd is not None, "no filter for this architecture"
+    code = ("import os, subprocess\n"
+            "for name, call in (('setsid', os.setsid), ('setpgid', lambda: os.setpgid(0, 0))):\n"
+            "    try:\n"
+            "        call(); print(name, 'allowed')\n"
+            "    except OSError as exc:\n"
+            "        print(name, exc.errno)\n"
+            "print('fork', subprocess.run(['true']).returncode)\n")
+    try:
+        done = subprocess.run(["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
+                               "--die-with-parent", "--seccomp", str(fd), "--", sys.executable, "-c", code],
+                              pass_fds=(fd,), capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(fd)
+    assert done.stdout.split("\n")[:3] == ["setsid 1", "setpgid 1", "fork 0"], done.stderr
 
 
 @needs_sandbox
@@ -94,6 +123,29 @@ async def test_sigstop_reaches_a_sandboxed_bot_and_its_children(marker: str, tmp
             states.append(now)
 
     thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief", Path("-")))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
+    record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
+                             isolation=SANDBOX)
+    assert record["termination"] == "max_moves", record["reason"]
+    assert states == [["T", "T"], ["T", "T"]]
+
+
+@needs_sandbox
+async def test_a_sandboxed_thief_cannot_take_its_children_out_of_the_group(marker: str) -> None:
+    states: list[list[str | None]] = []
+
+    def observer(event: object) -> None:
+        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                busy = processes_matching(marker + "-busy")
+                now = [proc_state(pid) for pid in busy]
+                if len(busy) == 2 and all(state == "T" for state in now):
+                    break
+                time.sleep(0.01)
+            states.append(now)
+
+    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief_setsid", Path("-")))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
     record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
                              isolation=SANDBOX)
