@@ -8,7 +8,8 @@ own session, stdout/stderr to /dev/null, no file descriptor of arena's but its s
 - When stdin reaches end of file or arena exits — whichever comes first; a SIGKILLed arena does
   both — it SIGKILLs every process whose ``/proc/<pid>/environ`` carries ``ARENA_RUN_TOKEN=<token>``,
   and the process group of each, in rounds until a few rounds in a row find none (bounded), then
-  exits. Its own environment never carries the token, so it does not kill itself.
+  exits. Its own environment never carries the token, so it does not kill itself. Then it removes
+  arena's sandbox scratch folders (:func:`scratch_root_name`), which arena cannot do once killed.
 - It ignores SIGINT and SIGHUP (a terminal's Ctrl-C or hang-up must not take it before arena).
 
 Standard library only, and nothing imported from the rest of arena: it must start fast and work
@@ -20,14 +21,22 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import sys
+import tempfile
 import time
 
 TOKEN_VAR = b"ARENA_RUN_TOKEN"
 _ROUND_PAUSE_S = 0.02
 _QUIET_ROUNDS = 3
 _MAX_ROUNDS = 250
+
+
+def scratch_root_name(arena_pid: int, token: str) -> str:
+    """The folder (in the temporary folder) that holds the sandbox scratch folders of the arena
+    process ``arena_pid`` with run token ``token`` (:mod:`arena.sandbox` makes it)."""
+    return os.path.join(tempfile.gettempdir(), f"arena-sandbox-{arena_pid}-{token[:8]}")
 
 
 def carriers(needle: bytes, me: int) -> list[tuple[int, int]]:
@@ -115,6 +124,7 @@ def main() -> None:
         return
     wait_for_arena(stdin_fd, arena_pid)
     sweep(token)
+    shutil.rmtree(scratch_root_name(arena_pid, token.decode()), ignore_errors=True)
 
 
 if __name__ == "__main__":

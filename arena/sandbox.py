@@ -32,6 +32,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from arena.guardian import scratch_root_name
 from arena.spawn import run_token
 
 _scratch_root: Path | None = None
@@ -41,7 +42,7 @@ def scratch_root() -> Path:
     """The folder that holds this arena process's scratch folders (made once, removed at exit)."""
     global _scratch_root
     if _scratch_root is None:
-        root = Path(tempfile.gettempdir()) / f"arena-sandbox-{os.getpid()}-{run_token()[:8]}"
+        root = Path(scratch_root_name(os.getpid(), run_token()))  # the guardian removes it if arena is killed
         root.mkdir(mode=0o700, exist_ok=True)
         _scratch_root = root
         atexit.register(shutil.rmtree, root, True)

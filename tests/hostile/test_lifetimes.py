@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -181,12 +182,18 @@ def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         left = _wait_until_gone(marker, (proc.pid,), timeout=10)
+        deadline = time.monotonic() + 10
+        scratch = list(Path(tempfile.gettempdir()).glob(f"arena-sandbox-{proc.pid}-*"))
+        while scratch and time.monotonic() < deadline:
+            time.sleep(0.05)
+            scratch = list(Path(tempfile.gettempdir()).glob(f"arena-sandbox-{proc.pid}-*"))
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         reap_adopted_zombies()
     assert left == []
+    assert scratch == []  # the guardian removed the scratch folders arena could not
 
 
 def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_path: Path) -> None:
