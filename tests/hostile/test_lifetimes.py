@@ -211,3 +211,42 @@ def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_pat
     assert proc.returncode == 129, err.decode()[-2000:]
     assert b"Traceback" not in err
     assert left == []
+
+
+async def test_a_games_teardown_leaves_the_other_games_alone(marker: str, tmp_path: Path) -> None:
+    """Two games at once: the sweep after the short one (with an escapee) must not touch the long
+    one's bots nor their children, although they are all arena's children or grandchildren."""
+    long_dir, short_dir = tmp_path / "long", tmp_path / "short"
+    long_dir.mkdir()
+    short_dir.mkdir()
+    long_game = {"running": True}
+    seen_alive: list[int] = []
+
+    async def play_long() -> dict[str, object]:
+        thief = AgentSpec("thief", command=hostile_command(marker + "-long", "shobu", "thief", long_dir))
+        slow = AgentSpec("slow", command=hostile_command(marker + "-long", "shobu", "watch_now", long_dir))
+        try:
+            return await play_game(get_game("shobu"), thief, slow, time_control=TC, max_moves=16)
+        finally:
+            long_game["running"] = False
+
+    async def play_short() -> dict[str, object]:
+        while not (long_dir / "thief-pids.txt").exists():  # the long game's children are up
+            await trio.sleep(0.01)
+        escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", short_dir))
+        other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", short_dir))
+        record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4)
+        assert long_game["running"], "the long game ended first: the test proves nothing"
+        seen_alive.extend(processes_matching(marker + "-long"))
+        return record
+
+    records: dict[str, dict[str, object]] = {}
+    async with trio.open_nursery() as nursery:
+        async def run(name: str, fn: object) -> None:
+            records[name] = await fn()  # type: ignore[operator]
+        nursery.start_soon(run, "long", play_long)
+        nursery.start_soon(run, "short", play_short)
+    assert records["short"]["termination"] == "max_moves"
+    assert records["long"]["termination"] == "max_moves", records["long"]["reason"]
+    assert len(seen_alive) >= 4  # both long-game bots and the thief's two children, untouched
+    assert_no_leftovers(marker, wait=0.0)
