@@ -2,7 +2,8 @@
 
 Exit codes: 0 the run finished (or, for randomMatches without ``matches``, never happens: it ends
 with Ctrl-C and 130); 1 a run failed; 2 a usage, config or log-folder mistake (one line, before any
-game); 130 interrupted, after finished games, per-agent files and standings were written.
+game, or another run holds the log folder); 130 interrupted by Ctrl-C or SIGTERM, 129 by SIGHUP,
+after finished games, per-agent files and standings were written.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import orjson
 import trio
 from rich.console import Console
 
+from arena.cli.options import isolation_options
 from arena.errors import ArenaError
 from arena.process import kill_all_live_groups
-from arena.signals import INTERRUPTED_EXIT_CODE, interruptible
-from arena.tournament.config import load_config
+from arena.signals import exit_code_for, interruptible
+from arena.spawn import prepare as prepare_spawning
+from arena.tournament.config import MAX_CONFIG_CONCURRENCY, load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
+from arena.tournament.limits import MAX_CONCURRENCY
 from arena.tournament.runner import RunOptions, RunSummary, Tournament, effective_concurrency
 from arena.ui import cli_console
 
@@ -56,29 +60,36 @@ openingPlies. Relative paths resolve against the config file's folder: in an exe
 command, every word that names an existing file there is made absolute.""",
 )
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
-@click.option("--concurrency", "-j", type=click.IntRange(min=1), default=None,
-              help="Games played at once (default: the config's 'concurrency', else the number of cores).")
+@click.option("--concurrency", "-j", type=click.IntRange(min=1, max=MAX_CONFIG_CONCURRENCY), default=None,
+              help="Games played at once (default: the config's 'concurrency', else the number of cores; "
+                   f"capped at {MAX_CONCURRENCY} and by the open-file limit, with a note saying so).")
 @click.option("--logs", "logs_root", type=click.Path(file_okay=False), default=None,
               help="Folder that holds the logs: they go to DIR/<id>/ (default: ./tournament_logs).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary on stdout at the end.")
-@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Bootstrap samples for the Elo intervals.")
+@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
+              show_default=True, help="Bootstrap samples for the Elo intervals.")
+@isolation_options(from_config=True)
 def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
-                bootstrap_samples: int) -> None:
+                bootstrap_samples: int, ponder: bool | None, sandbox: bool | None,
+                inherit_env: bool | None) -> None:
     """Run the tournament described by the JSON file CONFIG.
 
     Games are written to tournament_logs/<id>/ as they finish. Running the same config again
-    resumes: only games missing from games.jsonl are played. Ctrl-C stops starting games, cancels
-    the running ones (they are not counted), writes the standings and exits with 130; a second
-    Ctrl-C stops at once. The checkers seed's tournament files work unchanged.
+    resumes: only games missing from games.jsonl are played; one run at a time may use a log folder.
+    Ctrl-C (or SIGTERM) stops starting games, cancels the running ones (they are not counted), writes
+    the standings and exits with 130 (129 for SIGHUP); a second signal stops at once. If arena itself
+    fails (out of file descriptors, disk space...) the run stops with one line and exit 1; the game
+    in flight is played again on resume. The checkers seed's tournament files work unchanged.
     """
     console = cli_console()
+    isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
     with _signals_exit_at_once():
         try:
-            tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples)
+            tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples,
+                                           isolation)
         except ArenaError as exc:
             _fail(console, str(exc), 2)
-        summary, failure = _run(tournament, reporter)
+        summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         print_standings(console, summary.standings)
         where = f"logs: {summary.folder}"
@@ -93,11 +104,12 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     if failure is not None:
         _fail(console, f"the run failed: {failure}", 1)
     if summary.interrupted:
-        sys.exit(INTERRUPTED_EXIT_CODE)
+        sys.exit(exit_code_for(signal_number))
 
 
 def _set_up(console: Console, config_path: str, concurrency: int | None, logs_root: str | None,
-            bootstrap_samples: int) -> tuple[Tournament, RichReporter | PlainReporter]:
+            bootstrap_samples: int, isolation: dict[str, bool | None],
+            ) -> tuple[Tournament, RichReporter | PlainReporter]:
     """Load the config, choose the terminal view, open the logs. Raises ArenaError."""
     config = load_config(config_path)
     workers = effective_concurrency(config, concurrency)
@@ -105,20 +117,24 @@ def _set_up(console: Console, config_path: str, concurrency: int | None, logs_ro
     if config.visualize and not live_board:
         console.print("note: visualize shows the board only with one game at a time on a terminal; ignored",
                       markup=False, highlight=False)
-    cores = os.cpu_count() or 1
-    if workers > cores:
-        console.print(f"note: concurrency {workers} is above the {cores} cores: bots thinking at the same "
-                      "time share cores while their clocks run", markup=False, highlight=False)
     # A live bar does not mix with a live board or a human's prompts; plain lines off a terminal.
     human = any(agent.type == "player" for agent in config.agents)
     reporter: RichReporter | PlainReporter = (
         RichReporter(console) if console.is_terminal and not live_board and not human
         else PlainReporter(console))
-    options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=workers,
+    options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=concurrency,
                          bootstrap_samples=bootstrap_samples,
-                         observer=BoardObserver(console) if live_board else None)
+                         observer=BoardObserver(console) if live_board else None, **isolation)
     tournament = Tournament(config, options, reporter)
     tournament.prepare()
+    if tournament.concurrency_note:
+        console.print(f"note: {tournament.concurrency_note}", markup=False, highlight=False, soft_wrap=True)
+    cores = os.cpu_count() or 1
+    if tournament.concurrency > cores:
+        console.print(f"note: concurrency {tournament.concurrency} is above the {cores} cores: bots thinking "
+                      "at the same time share cores while their clocks run", markup=False, highlight=False)
+    # The guardian and the spawner thread start now, not while the first games' clocks run.
+    prepare_spawning()
     return tournament, reporter
 
 
@@ -126,11 +142,13 @@ def _of(summary: RunSummary) -> str:
     return "an open-ended number of" if summary.total is None else str(summary.total)
 
 
-def _run(tournament: Tournament, reporter: RichReporter | PlainReporter) -> tuple[RunSummary, str | None]:
-    """Play under signal handling; always write the final statistics. Returns (summary, failure).
+def _run(tournament: Tournament,
+         reporter: RichReporter | PlainReporter) -> tuple[RunSummary, str | None, int | None]:
+    """Play under signal handling; always write the final statistics.
 
-    The final flush runs inside the signal watcher (shielded), so a first Ctrl-C that lands while it
-    runs lets it finish, and a second one still stops at once.
+    Returns (summary, failure, the signal that stopped the run). The final flush runs inside the
+    signal watcher (shielded), so a first signal that lands while it runs lets it finish, and a
+    second one still stops at once.
     """
     outcome: dict[str, Any] = {}
 
@@ -146,24 +164,28 @@ def _run(tournament: Tournament, reporter: RichReporter | PlainReporter) -> tupl
             finally:
                 outcome["summary"] = await tournament.finish(interrupted=state.interrupted)
                 outcome["failure"] = failure
+                outcome["signal"] = state.signal_number
 
     trio.run(main)
-    return outcome["summary"], outcome["failure"]
+    return outcome["summary"], outcome["failure"], outcome["signal"]
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _exit_now(signum: int, frame: Any) -> None:
-    """SIGINT/SIGTERM outside the tournament's own watcher: before the first game or after the last
+    """A stop signal outside the tournament's own watcher: before the first game or after the last
     write, so there is nothing left to flush."""
     kill_all_live_groups()
     os.write(2, b"\narena: interrupted\n")
-    os._exit(INTERRUPTED_EXIT_CODE)
+    os._exit(exit_code_for(signum))
 
 
 @contextlib.contextmanager
 def _signals_exit_at_once() -> Iterator[None]:
-    """Install :func:`_exit_now` for SIGINT and SIGTERM (restored afterwards). trio keeps a handler
-    it finds installed, and the watcher replaces it only while games run."""
-    previous = {sig: signal.signal(sig, _exit_now) for sig in (signal.SIGINT, signal.SIGTERM)}
+    """Install :func:`_exit_now` for SIGINT, SIGTERM and SIGHUP (restored afterwards). trio keeps a
+    handler it finds installed, and the watcher replaces it only while games run."""
+    previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
     try:
         yield
     finally:
@@ -180,8 +202,8 @@ Examples:
 )
 @click.argument("logdir", metavar="LOGDIR", type=click.Path(file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the standings object (as standings.json) on stdout.")
-@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Bootstrap samples for the Elo intervals.")
+@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
+              show_default=True, help="Bootstrap samples for the Elo intervals.")
 def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> None:
     """Recompute the standings of a tournament from its log folder alone (games.jsonl and
     config.json): Bradley-Terry Elo with 95% intervals, W/D/L, the seed's ratings, the crosstable
