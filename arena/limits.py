@@ -11,18 +11,25 @@ from __future__ import annotations
 #: seven days, far beyond any real game, far below anything that overflows.
 MAX_TIME_MS = 7 * 24 * 3600 * 1000
 #: maxMoves and openingPlies.
-MAX_MOVES = 1_000_000
+MAX_MOVES = 100_000
 #: gamesPerPair, matches, and `arena match --games`.
-MAX_GAMES = 1_000_000_000
+MAX_GAMES = 10**9
 #: Seeds are recorded in JSON: they must fit a signed 64-bit integer.
 MAX_SEED = 2**63 - 1
-#: Games played at once. Each game holds two bot processes and about 16 file descriptors.
+#: Games played at once (arena.tournament.limits caps further by the open-file limit).
 MAX_CONCURRENCY = 256
+#: The ``concurrency`` a config or --concurrency may ask for (more is refused; above
+#: MAX_CONCURRENCY it is accepted and capped, with a note).
+MAX_CONFIG_CONCURRENCY = 1_000_000
+#: Agents in one tournament, and variables in one agent's ``env`` (each value at most 32 KiB).
+MAX_AGENTS = 1000
+MAX_ENV_VARS = 256
+MAX_ENV_VALUE = 32 * 1024
 #: `arena perft --depth`: deeper is not a question anyone can wait for the answer to.
 MAX_PERFT_DEPTH = 64
 #: Bytes of a state given with `--state` (inline, @FILE or one object on stdin).
 MAX_STATE_BYTES = 1 << 20
 #: Bytes of a config or hyperparameters file.
 MAX_FILE_BYTES = 16 << 20
-#: Nesting depth of JSON in config and hyperparameters files.
+#: Nesting depth of JSON in hyperparameters files (config files: orjson's own limit, 1024).
 MAX_JSON_DEPTH = 64

@@ -23,13 +23,13 @@ from rich.console import Console
 
 from arena.cli.options import isolation_options
 from arena.errors import ArenaError
+from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process import kill_all_live_groups
 from arena.signals import exit_code_for, interruptible
 from arena.spawn import prepare as prepare_spawning
-from arena.tournament.config import MAX_CONFIG_CONCURRENCY, load_config
+from arena.tournament.config import load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
-from arena.tournament.limits import MAX_CONCURRENCY
 from arena.tournament.runner import RunOptions, RunSummary, Tournament, effective_concurrency
 from arena.ui import cli_console
 
@@ -56,7 +56,7 @@ Examples:
 Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
 (roundRobin|randomMatches|gauntlet), game (checkers|shobu), timeLimit, maxMoves, visualize,
 gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
-openingPlies. Relative paths resolve against the config file's folder: in an executable's
+openingPlies, ponder, sandbox, inheritEnv; per agent also env ({"NAME": "value"}). Relative paths resolve against the config file's folder: in an executable's
 command, every word that names an existing file there is made absolute.""",
 )
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
@@ -92,6 +92,8 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         print_standings(console, summary.standings)
+        for warning in summary.warnings:
+            console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=True)
         where = f"logs: {summary.folder}"
         if summary.interrupted:
             console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "

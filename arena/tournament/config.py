@@ -48,6 +48,17 @@ import orjson
 
 from arena.errors import ConfigError
 from arena.isolation import sandbox_available
+from arena.limits import (
+    MAX_AGENTS,
+    MAX_CONFIG_CONCURRENCY,
+    MAX_ENV_VALUE,
+    MAX_ENV_VARS,
+    MAX_FILE_BYTES,
+    MAX_GAMES,
+    MAX_MOVES,
+    MAX_SEED,
+    MAX_TIME_MS,
+)
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
@@ -67,17 +78,10 @@ HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches", "sandbox
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
 ADDED_KEYS = ("ponder",)
 
-# Maxima of the numbers in a config (each beyond is a one-line ConfigError).
-MAX_TIME_MS = 7 * 24 * 3600 * 1000  # every time key: 7 days in milliseconds
-MAX_MAX_MOVES = 100_000
-MAX_GAMES_PER_PAIR = 10**9
-MAX_MATCHES = 10**9
-MAX_CONFIG_CONCURRENCY = 1_000_000  # the runner caps what it uses further (runner.MAX_CONCURRENCY)
-MAX_SEED = 2**63 - 1
-MAX_AGENTS = 1000
-MAX_ENV_VARS = 256
-MAX_ENV_VALUE = 32 * 1024
-MAX_CONFIG_BYTES = 16 * 1024 * 1024
+# Maxima of the numbers in a config (each beyond is a one-line ConfigError): one source, arena.limits.
+MAX_MAX_MOVES = MAX_MOVES
+MAX_GAMES_PER_PAIR = MAX_MATCHES = MAX_GAMES
+MAX_CONFIG_BYTES = MAX_FILE_BYTES
 
 _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",

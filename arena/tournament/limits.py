@@ -21,8 +21,8 @@ import os
 import resource
 from dataclasses import dataclass
 
-#: The most games arena plays at once, whatever is asked.
-MAX_CONCURRENCY = 256
+from arena.limits import MAX_CONCURRENCY
+
 #: Descriptors one running game may hold open (two bots: stdin, stdout, stderr and their logs,
 #: process handles). Measured: about 11 per game (100 open at concurrency 8, 30 at 1); the rest is
 #: room for the engine to grow.
