@@ -56,8 +56,9 @@ Examples:
 Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
 (roundRobin|randomMatches|gauntlet), game (checkers|shobu), timeLimit, maxMoves, visualize,
 gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
-openingPlies, ponder, sandbox, inheritEnv; per agent also env ({"NAME": "value"}). Relative paths resolve against the config file's folder: in an executable's
-command, every word that names an existing file there is made absolute.""",
+openingPlies, ponder, sandbox, inheritEnv; per agent also env ({"NAME": "value"}). Relative
+paths resolve against the config file's folder: in an executable's command, every word that names
+an existing file there is made absolute.""",
 )
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @click.option("--concurrency", "-j", type=click.IntRange(min=1, max=MAX_CONFIG_CONCURRENCY), default=None,
