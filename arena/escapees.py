@@ -96,15 +96,17 @@ async def _wait_and_reap(pid: int) -> None:
     _reap(pid)
 
 
-async def sweep_escapees(game_token: str, pgid: int, *, skip: Collection[int]) -> list[int]:
+async def sweep_escapees(game_token: str, pgid: int, *, skip: Collection[int],
+                         killed_already: Collection[int] = ()) -> list[int]:
     """Kill and reap the escapees of the bot whose group was ``pgid`` (see the module docstring).
 
-    ``skip``: pids never to touch (live bot leaders, the guardian). Returns the pids killed.
-    Never raises for a process that vanished meanwhile.
+    ``skip``: pids never to touch (live bot leaders, the guardian). ``killed_already``: the bot's
+    processes the caller killed itself (reaped here once they are re-parented to arena as zombies).
+    Returns the pids killed. Never raises for a process that vanished meanwhile.
     """
     needle = b"\0ARENA_GAME_TOKEN=" + game_token.encode() + b"\0"
     me_group = os.getpgrp()
-    killed: list[int] = []
+    killed: list[int] = list(killed_already)
     for _ in range(_MAX_ROUNDS):
         found: list[tuple[int, int]] = []
         for pid in arena_children():
@@ -133,3 +135,162 @@ async def sweep_escapees(game_token: str, pgid: int, *, skip: Collection[int]) -
         for pid, _ in found:
             await _wait_and_reap(pid)
     return killed
+
+
+# -- stopping what left the group (no pondering) -------------------------------------------------
+
+_main_children_fd: int | None = None
+# Files kept open per bot on its leader's threads (a JVM has dozens of threads: read the rest anew).
+_KEPT_TASK_FILES = 4
+
+
+def _adopted_children() -> list[int]:
+    """Pids in the children list of arena's main thread: as a subreaper, orphans of bots are
+    re-parented there (bots themselves are forked by the spawner thread, so they are not)."""
+    global _main_children_fd
+    if _main_children_fd is None:
+        try:
+            _main_children_fd = os.open(f"/proc/self/task/{os.getpid()}/children", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return []
+    try:
+        data = os.pread(_main_children_fd, 1 << 16, 0)
+    except OSError:
+        return []
+    return [int(p) for p in data.split()] if data else []
+
+
+def _children_of_task(pid: int, tid: str) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def _children_of(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (none if it is gone)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    return [child for tid in tasks for child in _children_of_task(pid, tid)]
+
+
+class StrayStopper:
+    """Stops and continues a bot's processes that left its process group (``setsid``, ``setpgid``).
+
+    SIGSTOP to the group reaches only the group. :meth:`stop`, called right after it, walks the
+    bot's process tree from the leader, top down, and stops every descendant outside the group; a
+    process is stopped before its children are read, so none can fork past the walk. Descendants
+    whose parent died were re-parented to arena (a subreaper): those carrying the bot's
+    ``ARENA_GAME_TOKEN`` or in its session are stopped with their subtrees too. :meth:`resume`
+    continues exactly the processes :meth:`stop` stopped.
+
+    The common case, a bot with one thread and no children, costs a directory listing and two
+    reads of already open files per call. A descendant that left the session *and* scrubbed its
+    environment after its parent died is beyond this (the sandbox forbids ``setsid``).
+    """
+
+    def __init__(self, leader: int, game_token: str) -> None:
+        self.leader = leader
+        self._needle = b"\0ARENA_GAME_TOKEN=" + game_token.encode() + b"\0"
+        self._stopped: list[int] = []
+        self._not_ours: set[int] = set()
+        self._task_dir: int | None = None
+        self._task_fds: dict[str, int] = {}
+
+    def _leader_children(self) -> list[int]:
+        # The leader's files stay open: this runs every turn, and opening costs more than reading.
+        if self._task_dir is None:
+            try:
+                self._task_dir = os.open(f"/proc/{self.leader}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError:
+                return []
+        try:
+            tasks = os.listdir(self._task_dir)
+        except OSError:
+            return []
+        out: list[int] = []
+        for tid in tasks:
+            fd = self._task_fds.get(tid)
+            if fd is None and len(self._task_fds) >= _KEPT_TASK_FILES:
+                out.extend(_children_of_task(self.leader, tid))
+                continue
+            if fd is None:
+                try:
+                    fd = self._task_fds[tid] = os.open(f"/proc/{self.leader}/task/{tid}/children",
+                                                       os.O_RDONLY | os.O_CLOEXEC)
+                except OSError:
+                    continue
+            try:
+                data = os.pread(fd, 1 << 16, 0)
+            except OSError:
+                continue
+            if data:
+                out.extend(int(p) for p in data.split())
+        if len(self._task_fds) > len(tasks):  # threads that ended: close their files
+            for tid in [t for t in self._task_fds if t not in tasks]:
+                os.close(self._task_fds.pop(tid))
+        return out
+
+    def _stop_tree(self, roots: list[int], group: int) -> None:
+        frontier = roots
+        seen: set[int] = set()
+        while frontier:
+            pid = frontier.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            stat = _stat(pid)
+            if stat is None or stat[0] in ("Z", "X"):
+                continue
+            if stat[2] != group:  # outside the stopped group: stop it before reading its children
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+                self._stopped.append(pid)
+            frontier.extend(_children_of(pid))
+
+    def stop(self, group: int, skip: Collection[int] = ()) -> None:
+        """Stop the bot's processes outside ``group`` (which the caller has just stopped)."""
+        children = self._leader_children()
+        if children:
+            self._stop_tree(children, group)
+        for pid in _adopted_children():
+            if pid in skip or pid in self._not_ours:
+                continue
+            stat = _stat(pid)
+            if stat is None or stat[0] in ("Z", "X"):
+                continue
+            if stat[3] == group or stat[2] == group or _carries(pid, self._needle):
+                self._stop_tree([pid], group)
+            else:
+                # Someone else's (another bot's orphan, a helper arena started): not read again.
+                self._not_ours.add(pid)
+
+    def kill_stopped(self) -> list[int]:
+        """SIGKILL what :meth:`stop` stopped (teardown); the pids, for the sweep to reap."""
+        pids = list(self._stopped)
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self._stopped.clear()
+        return pids
+
+    def resume(self) -> None:
+        """Continue what :meth:`stop` stopped (the caller continues the group)."""
+        for pid in self._stopped:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
+        self._stopped.clear()
+
+    def close(self) -> None:
+        """Close the files kept open on the leader's /proc entries."""
+        for fd in self._task_fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._task_fds.clear()
+        if self._task_dir is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._task_dir)
+            self._task_dir = None

@@ -253,6 +253,7 @@ class BotProcess:
         self.stderr = sink
         self.pid = spawned.pid
         self.game_token = game_token
+        self._strays = escapees.StrayStopper(spawned.pid, game_token)
         self.scratch: Path | None = None
         self._killed = False
         self.stopped = False
@@ -302,15 +303,18 @@ class BotProcess:
     # -- pondering -------------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """SIGSTOP the bot's whole process group (it uses no CPU until :meth:`resume`)."""
+        """SIGSTOP the bot's whole process group and its descendants that left the group (it uses
+        no CPU until :meth:`resume`; see :class:`arena.escapees.StrayStopper`)."""
         if not self.stopped and not self._killed:
             self.stopped = True
             _signal_group(self.pid, signal.SIGSTOP)
+            self._strays.stop(self.pid, skip=_live_groups)
 
     def resume(self) -> None:
-        """SIGCONT the bot's group if :meth:`stop` stopped it."""
+        """SIGCONT what :meth:`stop` stopped."""
         if self.stopped:
             self.stopped = False
+            self._strays.resume()
             _signal_group(self.pid, signal.SIGCONT)
 
     # -- exit status -----------------------------------------------------------------------------
@@ -344,6 +348,9 @@ class BotProcess:
         self._killed = True
         with trio.CancelScope(shield=True):
             pgid = self.pid
+            # Stopped processes that left the group belong to the bot: they die with it.
+            strays = self._strays.kill_stopped()
+            self._strays.close()
             if self.proc.returncode is None:
                 _signal_group(pgid, signal.SIGTERM)
                 if self.stopped:  # a stopped process would act on SIGTERM only once continued
@@ -363,7 +370,7 @@ class BotProcess:
             guardian = spawn.guardian_pid()
             skip = {*_live_groups, *([guardian] if guardian else [])}
             with contextlib.suppress(OSError):
-                await escapees.sweep_escapees(self.game_token, pgid, skip=skip)
+                await escapees.sweep_escapees(self.game_token, pgid, skip=skip, killed_already=strays)
             # A closed descriptor's number may be reused at once: never touch these numbers again.
             for fd in (self._stdin_fd, self._stdout_fd):
                 _close_fd(fd)

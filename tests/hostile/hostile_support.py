@@ -37,9 +37,18 @@ scratch = workdir if workdir != "-" else os.environ.get("TMPDIR", "/tmp")
 def busy_forever(tag, leave_session=False):
     # A child that burns CPU (after leaving the bot's session, if asked and allowed); its argv
     # carries the marker so the test can find it.
-    code = "import os\ntry:\n    os.setsid()\nexcept OSError:\n    pass\nwhile True: pass\n" if leave_session \
-        else "while True: pass"
-    return subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag])
+    if not leave_session:
+        return subprocess.Popen([sys.executable, "-c", "while True: pass", marker + "-" + tag])
+    # It says when it has tried to leave: we go on only then, else a stop of our group could
+    # catch it still inside.
+    code = ("import os, sys\ntry:\n    os.setsid()\nexcept OSError:\n    pass\n"
+            "os.write(int(sys.argv[2]), b'x')\nos.close(int(sys.argv[2]))\nwhile True: pass\n")
+    r, w = os.pipe()
+    child = subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag, str(w)], pass_fds=(w,))
+    os.close(w)
+    os.read(r, 1)
+    os.close(r)
+    return child
 
 def sabotage():
     """Write a fake move into every pipe of arena except our own stdin/stdout."""
@@ -189,6 +198,18 @@ while True:
     if mode in ("thief", "thief_setsid") and n == 0:
         children = [busy_forever("busy", mode == "thief_setsid") for _ in range(2)]
         report("thief-pids.txt", " ".join(str(c.pid) for c in children))
+    if mode == "thief_orphan" and n == 0:
+        # Busy processes that leave the session and whose parent exits: re-parented to arena.
+        r, w = os.pipe()
+        middle = os.fork()
+        if middle == 0:
+            kids = [busy_forever("busy", True) for _ in range(2)]
+            os.write(w, " ".join(str(c.pid) for c in kids).encode())
+            os._exit(0)
+        os.close(w)
+        pids = os.read(r, 1000).decode()
+        os.waitpid(middle, 0)
+        report("thief-pids.txt", pids)
     out.write(text.encode() + b"\n")
     out.flush()
     n += 1

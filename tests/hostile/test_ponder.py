@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import hostile_command, proc_state
 
@@ -27,8 +29,12 @@ def _watch_report(workdir: Path) -> list[list[tuple[int, str, str, int]]]:
     return turns
 
 
-async def test_a_cpu_thiefs_children_are_stopped_while_the_opponent_thinks(marker: str, tmp_path: Path) -> None:
-    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief", tmp_path))
+@pytest.mark.parametrize("mode", ["thief", "thief_setsid", "thief_orphan"])
+async def test_a_cpu_thiefs_children_are_stopped_while_the_opponent_thinks(marker: str, tmp_path: Path,
+                                                                           mode: str) -> None:
+    # thief_setsid: the children leave the bot's session and group; thief_orphan: also their parent
+    # exits, so they are re-parented to arena. A bot is every process it started: all are stopped.
+    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", mode, tmp_path))
     watcher = AgentSpec("watcher", command=hostile_command(marker, "shobu", "watch", tmp_path))
     record = await play_game(get_game("shobu"), thief, watcher, time_control=TC, max_moves=4)
     assert record["termination"] == "max_moves", record["reason"]
