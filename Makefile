@@ -29,6 +29,9 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/engine_overhead.py
 	$(BIN)/python bench/tournament_bench.py
+	$(BIN)/python bench/fairness_bench.py
+	$(BIN)/python bench/cpu_thief.py
+	$(BIN)/python bench/cpu_thief.py --escape
 
 integration: $(STAMP_TEST)
 	bash integration_script.sh
