@@ -86,4 +86,32 @@ assert "not JSON" in record["reason"], record["reason"]
 print("forfeit recorded:", record["reason"])
 EOF
 
+step "fair play end to end: a sandboxed match, kill -9 of a running tournament leaves nothing, resume"
+if "$PY" -c 'import sys; from arena.isolation import sandbox_available as s; sys.exit(s() is not None)'; then
+    "$ARENA" match --game checkers --sandbox "python3 bots/checkers_greedy.py" "python3 bots/checkers_random.py" \
+        --time-limit 20000 >"$WORK/sandboxed.json" 2>"$WORK/sandboxed.err" || fail "sandboxed match: $(tail -3 "$WORK/sandboxed.err")"
+    "$PY" "$ROOT/scripts/check_record.py" "$WORK/sandboxed.json" || fail "sandboxed match record"
+else
+    echo "bubblewrap unavailable here: sandboxed match skipped"
+fi
+MARK="integration-marker-$$"
+cp bots/shobu_greedy.py "$WORK/greedy_$MARK.py"
+printf '%s\n' "{\"id\": \"kill9\", \"game\": \"shobu\", \"gamesPerPair\": 6, \"maxMoves\": 40, \"timeLimit\": 20000," \
+    " \"concurrency\": 2, \"agents\": [{\"id\": \"g\", \"path\": \"python3 greedy_$MARK.py\"}," \
+    " {\"id\": \"r\", \"path\": \"python3 $ROOT/bots/shobu_random.py\"}]}" >"$WORK/kill9.json"
+"$ARENA" run "$WORK/kill9.json" --logs "$WORK/k9" </dev/null >"$WORK/k9.out" 2>&1 &
+ARENA_PID=$!
+# "[i]ntegration..." matches the bots' argv but not grep's own.
+marked() { grep -l "[i]${MARK:1}" /proc/[0-9]*/cmdline 2>/dev/null || true; }
+for _ in $(seq 100); do [ -n "$(marked)" ] && break; sleep 0.1; done
+[ -n "$(marked)" ] || fail "the tournament's bots never started: $(tail -3 "$WORK/k9.out")"
+kill -9 "$ARENA_PID"
+wait "$ARENA_PID" 2>/dev/null || true
+for _ in $(seq 50); do [ -z "$(marked)" ] && break; sleep 0.1; done
+[ -z "$(marked)" ] || fail "processes left after kill -9 of arena: $(marked)"
+"$ARENA" run "$WORK/kill9.json" --logs "$WORK/k9" </dev/null >"$WORK/k9b.out" 2>&1 \
+    || fail "resume after kill -9: $(tail -3 "$WORK/k9b.out")"
+"$PY" "$ROOT/scripts/check_logs.py" "$WORK/k9/kill9" || fail "logs after kill -9 and resume"
+echo "kill -9: nothing left behind; the resumed run completed"
+
 printf '\nintegration: all checks passed\n'
