@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+from arena.isolation import make_undumpable
+
 TOKEN_VAR = b"ARENA_RUN_TOKEN"
 _ROUND_PAUSE_S = 0.02
 _QUIET_ROUNDS = 3
@@ -109,6 +111,7 @@ def wait_for_arena(stdin_fd: int, arena_pid: int) -> None:
 
 
 def main() -> None:
+    make_undumpable()  # bots run as the same user: they must not read or write our /proc files
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
     arena_pid = os.getppid()

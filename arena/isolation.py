@@ -28,6 +28,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -58,6 +59,27 @@ def bot_environment(isolation: Isolation, agent_env: Mapping[str, str] | None = 
     if agent_env:
         env.update(agent_env)
     return env
+
+
+def helper_environment() -> dict[str, str]:
+    """The environment of arena's own helper processes (the guardian, the standings worker): the
+    minimal one plus PYTHONPATH, so that a bot reading a helper's ``/proc/<pid>/environ`` (they run
+    as the same user) learns nothing arena itself was given."""
+    return {name: os.environ[name] for name in (*MINIMAL_ENV_VARS, "PYTHONPATH") if name in os.environ}
+
+
+def make_undumpable() -> None:
+    """``prctl(PR_SET_DUMPABLE, 0)`` (Linux; never raises): other processes of the same user, bots
+    included, can no longer open this process's ``/proc`` files (``fd``, ``environ``, ``mem``), so
+    they cannot write into its pipes. Each of arena's processes calls it first thing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+    except (OSError, AttributeError):
+        pass
 
 
 _BWRAP_PROBE = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",

@@ -49,6 +49,7 @@ import outcome
 import trio
 
 from arena.errors import BotError, ResourceError
+from arena.isolation import helper_environment
 
 T = TypeVar("T")
 
@@ -298,7 +299,7 @@ class _Spawner:
             read_end, write_end = os.pipe2(os.O_CLOEXEC)
         except OSError:
             return
-        env = dict(os.environ)
+        env = helper_environment()  # never arena's secrets: bots can read a helper's environ
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [arena_import_root(), env.get("PYTHONPATH")]))
         try:
             self.guardian = subprocess.Popen(

@@ -148,6 +148,10 @@ def main() -> int:
     """The child's life: read messages, write files when due, exit on ``finish`` or end of input."""
     import signal
 
+    from arena.isolation import make_undumpable
+
+    # Bots run as the same user: they must not write forged games into our stdin via /proc.
+    make_undumpable()
     # Ctrl-C on the terminal reaches the whole foreground group: arena decides what happens to us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     lower_priority()
@@ -224,7 +228,9 @@ class StatsWorker:
         """Spawn the worker and send ``init``. False (and no worker) when it cannot be started."""
         import trio
 
-        env = dict(os.environ)
+        from arena.isolation import helper_environment
+
+        env = helper_environment()  # never arena's secrets: bots can read a helper's environ
         # The worker must import this arena even when it runs from a source tree, not installed.
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")

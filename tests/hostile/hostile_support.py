@@ -185,6 +185,18 @@ while True:
         state = game.state_from_json({"board": board, "turn": colour, "turnNumber": 0})
     if mode == "sabotage" and n == 0:
         sabotage()
+    if mode == "scan_environ" and n == 0:
+        # Every process whose environment we can read and that holds the secret (arena's helpers).
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/environ", "rb") as f:
+                        if b"ARENA_TEST_SECRET=" in f.read():
+                            found.append(open(f"/proc/{entry}/cmdline", "rb").read().replace(b"\0", b" ").decode())
+                except OSError:
+                    pass
+        report("environ-scan.txt", "\n".join(found))
     if mode == "escapee" and n == 0:
         spawn_escapee("escapee")
     if mode in ("watch", "watch_now"):

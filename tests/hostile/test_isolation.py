@@ -113,3 +113,33 @@ async def test_a_record_never_quotes_a_file_a_bot_links_its_log_to(marker: str, 
     assert "hunter2" not in json.dumps(record)
     assert "my own words" in record["reason"]
     assert_no_leftovers(marker)
+
+
+def test_arenas_helper_processes_do_not_carry_its_secrets(marker: str, tmp_path: Path) -> None:
+    """The guardian and the standings worker run as the bots' user: they get the minimal environment
+    (and are non-dumpable), so a bot scanning /proc/*/environ finds no secret of arena's. Arena runs
+    without capabilities here, as any non-root user does (as root, capless bots are kept out anyway)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from hostile_support import HOSTILE_SOURCE, wait_for_file
+
+    prefix: list[str] = []
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        prefix = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--"]
+    bot = tmp_path / "hostile_bot.py"  # a tournament's commands are resolved as files: no -c source
+    bot.write_text(HOSTILE_SOURCE)
+    config = tmp_path / "t.json"
+    config.write_text(json.dumps({
+        "id": "secrets", "game": "shobu", "gamesPerPair": 2, "maxMoves": 4, "timeLimit": 30000,
+        "concurrency": 1, "agents": [
+            {"id": "scan", "path": f"{sys.executable} -u {bot} {marker} shobu scan_environ {tmp_path}"},
+            {"id": "plain", "path": f"{sys.executable} -u {bot} {marker} shobu plain {tmp_path}"}]}))
+    env = {**os.environ, "ARENA_TEST_SECRET": "hunter2"}
+    done = subprocess.run([*prefix, sys.executable, "-m", "arena", "run", str(config), "--logs",
+                           str(tmp_path / "logs")], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert wait_for_file(tmp_path / "environ-scan.txt", timeout=5) == ""
