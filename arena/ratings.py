@@ -59,7 +59,9 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
         raise ValueError(f"a game must be a JSON object, got {_kind(row)}")
     black, white = row.get("black"), row.get("white")
     if black is None or white is None:
-        players = row.get("players") or ()
+        if "players" not in row:
+            raise ValueError('a game needs "black" and "white" (or "players" with their colours)')
+        players = row["players"]
         if not isinstance(players, list):
             raise ValueError(f'"players" must be a list, got {_kind(players)}')
         for player in players:

@@ -142,6 +142,11 @@ def match_command(
     """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
     a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
     the results go to stderr."""
+    if out is not None and (out.is_symlink() or (out.exists() and not out.is_file())):
+        # The records are written to a temporary file renamed over OUT: that would replace a
+        # device (/dev/null), a link or a pipe with a plain file.
+        raise click.BadParameter(f"{out} exists and is not a regular file; give a file path, or leave "
+                                 "--out out to get the records on stdout", param_hint="--out")
     humans = [_is_human(cmd1), _is_human(cmd2)]
     argv1 = [HUMAN] if humans[0] else _check_program(cmd1)
     argv2 = [HUMAN] if humans[1] else _check_program(cmd2)
@@ -207,29 +212,31 @@ def match_command(
         kill_all_live_groups()
         stopped_by.append(None)
     view.close()
-    if records:
-        _write_records(console, _dump(records, single=games_count == 1), out)
+    written = not records or _write_records(console, _dump(records, single=games_count == 1), out)
     if games_count > 1 and records:
         console.print(f"result: {result_line(records, (id1, id2))}", highlight=False, soft_wrap=True)
     if failure is not None:
         console.print(f"arena: error: {failure} ({len(records)} of {games_count} games finished)",
                       markup=False, highlight=False, soft_wrap=True)
         sys.exit(1)
+    if not written:
+        sys.exit(1)  # the line saying why was printed with the records
     if stopped_by:
         console.print(f"interrupted: {len(records)} of {games_count} games finished", highlight=False)
         sys.exit(exit_code_for(stopped_by[0]))
 
 
-def _write_records(console: Any, data: bytes, out: Path | None) -> None:
-    """The JSON to ``out`` (whole or not at all) or stdout. If ``out`` cannot be written (disk full,
-    no such folder...), say so in one line and put the records on stdout so no game is lost."""
+def _write_records(console: Any, data: bytes, out: Path | None) -> bool:
+    """The JSON to ``out`` (whole or not at all) or stdout; False when ``out`` could not be written
+    (disk full, no such folder...): then one line says so and the records go to stdout, so no game
+    is lost."""
     if out is not None:
         tmp = out.with_name(out.name + ".tmp")
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
             tmp.write_bytes(data)
             os.replace(tmp, out)  # never a half-written file
-            return
+            return True
         except OSError as exc:
             with contextlib.suppress(OSError):
                 tmp.unlink()
@@ -240,3 +247,4 @@ def _write_records(console: Any, data: bytes, out: Path | None) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         pass
+    return out is None

@@ -41,8 +41,19 @@ def test_match_puts_the_records_on_stdout_when_out_cannot_be_written(tmp_path: P
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     code, output = invoke("match", RANDOM, RANDOM, "--max-moves", "4", "-q", "--out", str(blocker / "r.json"))
-    assert code == 0
+    assert code == 1
     assert "cannot write" in output and '"winner"' in output
+
+
+@pytest.mark.parametrize("target", ["/dev/null", "link"])
+def test_match_never_renames_over_a_device_or_a_link(tmp_path: Path, target: str) -> None:
+    path = Path(target)
+    if target == "link":
+        path = tmp_path / "link"
+        path.symlink_to(tmp_path / "elsewhere.json")
+    code, output = invoke("match", RANDOM, RANDOM, "--max-moves", "4", "-q", "--out", str(path))
+    assert code == 2 and "not a regular file" in output
+    assert Path("/dev/null").is_char_device()
 
 
 def test_perft_state_input_is_capped(tmp_path: Path) -> None:
