@@ -142,6 +142,8 @@ def match_command(
     """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
     a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
     the results go to stderr."""
+    if stderr_dir is not None and stderr_dir.exists() and not stderr_dir.is_dir():
+        raise click.BadParameter(f"{stderr_dir} exists and is not a folder", param_hint="--stderr-dir")
     if out is not None and (out.is_symlink() or (out.exists() and not out.is_file())):
         # The records are written to a temporary file renamed over OUT: that would replace a
         # device (/dev/null), a link or a pipe with a plain file.

@@ -86,3 +86,8 @@ def test_nesting_depth_counts_brackets_outside_strings(text: bytes, depth: int) 
 
 def test_nesting_depth_stops_counting_past_the_limit() -> None:
     assert nesting_depth(b"[" * 10**6, 64) == 65
+
+
+def test_match_refuses_a_stderr_dir_that_is_not_a_folder() -> None:
+    code, output = invoke("match", RANDOM, RANDOM, "--stderr-dir", "/dev/null")
+    assert code == 2 and "not a folder" in output
