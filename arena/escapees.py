@@ -34,26 +34,16 @@ _EXIT_WAIT_S = 2.0
 
 def arena_children() -> list[int]:
     """Pids of this process's direct children (from every thread's ``children`` list)."""
-    pids: set[int] = set()
-    try:
-        tasks = os.listdir("/proc/self/task")
-    except OSError:
-        return []
-    found_any = False
-    for tid in tasks:
-        try:
-            with open(f"/proc/self/task/{tid}/children") as f:
-                pids.update(int(p) for p in f.read().split())
-            found_any = True
-        except OSError:
-            continue
-    if not found_any:  # a kernel without CONFIG_PROC_CHILDREN: scan for our children instead
-        me = os.getpid()
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                stat = _stat(int(entry))
-                if stat is not None and stat[1] == me:
-                    pids.add(int(entry))
+    me = os.getpid()
+    if os.path.exists(f"/proc/self/task/{me}/children"):
+        return sorted(set(_children_of(me)))
+    # A kernel without CONFIG_PROC_CHILDREN: scan for our children instead.
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _stat(int(entry))
+            if stat is not None and stat[1] == me:
+                pids.append(int(entry))
     return sorted(pids)
 
 

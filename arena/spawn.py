@@ -49,13 +49,12 @@ import outcome
 import trio
 
 from arena.errors import BotError, ResourceError
-from arena.isolation import helper_environment
+from arena.isolation import helper_environment, make_undumpable
 
 T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1
 _PR_GET_DUMPABLE = 3
-_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_GET_CHILD_SUBREAPER = 37
 _CAP_SETPCAP = 8
@@ -115,7 +114,7 @@ def harden_arena_process() -> None:
         if _hardened:
             return
         with contextlib.suppress(OSError, AttributeError):
-            _prctl(_PR_SET_DUMPABLE, 0)
+            make_undumpable()
             _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         _hardened = True
 
