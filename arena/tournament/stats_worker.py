@@ -12,7 +12,8 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
 
 - ``{"init": {...}}`` first: the folder, the tournament's id, game, seed, agents ``[[id, type,
   path], ...]``, bootstrap samples, ``games_bytes`` (how much of ``games.jsonl`` was finished when
-  the run began: the worker reads those games itself), and the two throttling intervals.
+  the run began: the worker reads those games itself), the two throttling intervals, and
+  ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
   may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.SeedStats`).
 - ``{"finish": true}``: write the final ``standings.json``, print ``{"done": <games>}`` on stdout
@@ -27,6 +28,8 @@ once; arena shows them at the end.
 
 Arena's side is :class:`StatsWorker` (trio). If the worker cannot start or dies, arena writes the
 final files itself at finish, when no clock runs (:meth:`arena.tournament.runner.Tournament.finish`).
+At finish arena lifts the worker back to the normal priority (root can; an ordinary user needs a
+``RLIMIT_NICE`` of 20); when it cannot, it ends the worker and computes the final files itself.
 """
 
 from __future__ import annotations
@@ -63,18 +66,45 @@ def lower_priority(pid: int = 0) -> None:
         pass
 
 
-def _reader(stream: Any, inbox: queue.SimpleQueue[dict[str, Any] | None]) -> None:
-    """Drain stdin into ``inbox`` (a thread: arena's pipe never fills while a fit runs)."""
+def restore_priority(pid: int) -> bool:
+    """Give ``pid`` the normal policy and nice 0 again; False when not allowed. Leaving
+    ``SCHED_IDLE`` needs ``CAP_SYS_NICE`` (root has it) or a ``RLIMIT_NICE`` of at least 20."""
+    try:
+        os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))  # type: ignore[attr-defined]
+        os.setpriority(os.PRIO_PROCESS, pid, 0)
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
+def _reader(fd: int, inbox: queue.SimpleQueue[dict[str, Any] | None]) -> None:
+    """Drain stdin into ``inbox`` (a thread: arena's pipe never fills while a fit runs).
+
+    Raw ``os.read`` on the descriptor, not ``sys.stdin.buffer``: this daemon thread may still be
+    blocked reading when the main thread returns, and a thread holding the buffered reader's lock
+    at interpreter shutdown aborts the process (``_enter_buffered_busy``, SIGABRT)."""
     finishing = False
-    for line in stream:
-        if not line.strip():
-            continue
+    pending = b""
+    while True:
         try:
-            message = orjson.loads(line)
-        except ValueError:
-            os._exit(4)  # not arena talking to us
-        finishing = finishing or bool(message.get("finish"))
-        inbox.put(message)
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop() if chunk else b""
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                message = orjson.loads(line)
+            except ValueError:
+                os._exit(4)  # not arena talking to us
+            if not isinstance(message, dict):
+                os._exit(4)
+            finishing = finishing or bool(message.get("finish"))
+            inbox.put(message)
+        if not chunk:
+            break
     if not finishing:
         os._exit(0)  # arena is gone (or gave up on us): never outlive it, not even by one fit
     inbox.put(None)
@@ -154,15 +184,16 @@ def main() -> int:
     make_undumpable()
     # Ctrl-C on the terminal reaches the whole foreground group: arena decides what happens to us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lower_priority()
     inbox: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
-    threading.Thread(target=_reader, args=(sys.stdin.buffer, inbox), daemon=True).start()
+    threading.Thread(target=_reader, args=(sys.stdin.fileno(), inbox), daemon=True).start()
     first = inbox.get()
     if not first or "init" not in first:
         return 4
     from arena.ratings import result_from_row
 
     init = first["init"]
+    if init.get("low_priority", True):
+        lower_priority()
     worker = _Worker(init)
     agent_every = float(init.get("agent_files_interval_s", 2.0))
     standings_every = float(init.get("standings_interval_s", 2.0))
@@ -252,7 +283,8 @@ class StatsWorker:
         finally:
             if isinstance(stderr, int) and stderr >= 0:
                 os.close(stderr)
-        lower_priority(self.process.pid)
+        if self.init.get("low_priority", True):
+            lower_priority(self.process.pid)
         self.alive = True
         self._send.send_nowait(orjson.dumps({"init": self.init}) + b"\n")
         return True
@@ -295,6 +327,12 @@ class StatsWorker:
             return None
         with trio.CancelScope(shield=True):
             done: Any = None
+            # No clock runs any more, but other load on the machine can starve a SCHED_IDLE
+            # process for good (a CI run beside 30 busy processes gave it nothing in 30 s). The
+            # final standings are computed at normal priority: by the worker when its priority
+            # can be lifted, else by arena itself (the caller, on None).
+            if self.alive and self.init.get("low_priority", True) and not restore_priority(self.process.pid):
+                self.kill()
             if self.alive:
                 pending: list[bytes] = []
                 while True:

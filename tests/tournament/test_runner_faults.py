@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -28,6 +29,7 @@ from arena.tournament.config import load_config
 from arena.tournament.logs import FolderLock, LogError, standings_from_folder
 from arena.tournament.runner import RunOptions, Tournament, concurrency_plan, run_tournament
 from arena.tournament.schedule import build_schedule
+from arena.tournament.stats_worker import restore_priority
 
 from tournament_support import REPO, read_jsonl
 
@@ -214,7 +216,7 @@ def worker_processes(marker: str) -> list[int]:
 def start_worker(folder: Path, **init: Any) -> subprocess.Popen[bytes]:
     message = {"init": {"folder": str(folder), "id": "w", "game": "shobu", "seed": 1,
                         "agents": [["a", "executable", "x"], ["b", "executable", "y"]], "bootstrap": 5,
-                        "games_bytes": 0, **init}}
+                        "games_bytes": 0, "low_priority": False, **init}}
     proc = subprocess.Popen([sys.executable, "-m", "arena.tournament.stats_worker", str(folder)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=REPO)
     assert proc.stdin is not None
@@ -261,6 +263,21 @@ def test_the_worker_throttles_the_agent_files_and_writes_the_final_standings(tmp
     proc.stdin.write(b'{"finish": true}\n')
     proc.stdin.close()
     assert json.loads(proc.stdout.read()) == {"done": 50}
+    assert proc.wait(timeout=30) == 0
+
+
+def test_the_worker_runs_only_on_idle_cpus_until_arena_lifts_it(tmp_path: Path) -> None:
+    (tmp_path / "games.jsonl").write_bytes(b"")
+    proc = start_worker(tmp_path, low_priority=True)
+    wait_for(lambda: os.sched_getscheduler(proc.pid) == os.SCHED_IDLE, "the worker's idle policy")
+    # Root (CI, containers) may leave SCHED_IDLE; an ordinary user only with RLIMIT_NICE 20.
+    can_lift = os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
+    assert restore_priority(proc.pid) is can_lift
+    assert (os.sched_getscheduler(proc.pid) == os.SCHED_OTHER) is can_lift
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b'{"finish": true}\n')
+    proc.stdin.close()
+    assert json.loads(proc.stdout.read()) == {"done": 0}
     assert proc.wait(timeout=30) == 0
 
 
