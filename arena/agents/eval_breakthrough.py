@@ -1,0 +1,216 @@
+"""Breakthrough for the search engine: a fast adapter over the masks of
+:mod:`arena.games.breakthrough`, and its evaluation.
+
+Standard library only. A position is ``(mine, theirs, black_to_move, turn_number)``: the 64-bit
+masks of the side to move and of its opponent (bit ``file + 8 * (row - 1)``); a move is
+``(origin, target)``, square indices 0-63. A side that has lost (the opponent stands on its far row,
+or it has no pieces) has no moves, which the engine scores as a loss: the game has no draws.
+
+The evaluation, from the side to move's view, adds up (weights by name, see :data:`DEFAULT_WEIGHTS`):
+
+- ``piece``: every piece;
+- ``advance``: per row a piece has advanced from its home row;
+- ``homeRow``: pieces still on their home row, the last guard against an enemy runner;
+- ``defended``: pieces with a friend diagonally behind, which would recapture;
+- ``threat``: the side to move attacks an undefended enemy piece: it can take one for nothing;
+- ``hanging``: our undefended attacked pieces beyond the first (one can be saved each move);
+- ``runner``: a race won by an unstoppable piece, or lost to one (signed). A piece is unstoppable
+  when no enemy piece stands in the cone ahead of it (``|file difference| <= rows ahead``): an
+  enemy outside that cone can never get diagonally in front of it nor block it, since each move
+  changes the file difference by at most one while the row difference shrinks by one. The race
+  goes to the side needing fewer moves, the side to move winning a tie.
+
+Quiescence: a position is not quiet when the side to move can win at once or the opponent
+threatens to (a piece with a move onto its far row): the search then plays it out, so a win in
+one is never missed at the horizon. Captures are left to the static ``threat``/``hanging`` terms:
+the engine's quiescence plays every move of a position that is not quiet, and in Breakthrough a
+capture is available in most middle-game positions, so searching them out would be a full-width
+search to the ply limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from arena.games.breakthrough import (
+    FILE_A,
+    FILE_H,
+    FULL,
+    ROW_1,
+    ROW_8,
+    BreakthroughMove,
+    has_lost,
+    move_masks,
+    relative,
+)
+
+Position = tuple[int, int, bool, int]
+Move = tuple[int, int]
+
+DEFAULT_WEIGHTS: dict[str, int] = {
+    "piece": 100,
+    "advance": 5,
+    "homeRow": 12,
+    "defended": 8,
+    "threat": 40,
+    "hanging": 30,
+    "runner": 500,
+}
+
+_ROWS = tuple(0xFF << (8 * r) for r in range(8))
+_ROW_2, _ROW_7 = _ROWS[1], _ROWS[6]
+
+
+def _cone(square: int, up: bool) -> int:
+    """Squares ahead of ``square`` (towards row 8 if ``up``) with ``|file difference| <= rows ahead``."""
+    col, row = square % 8, square // 8
+    mask = 0
+    for r in range(8):
+        ahead = r - row if up else row - r
+        if ahead <= 0:
+            continue
+        for c in range(max(0, col - ahead), min(7, col + ahead) + 1):
+            mask |= 1 << (8 * r + c)
+    return mask
+
+
+_BLACK_CONE = tuple(_cone(sq, True) for sq in range(64))
+_WHITE_CONE = tuple(_cone(sq, False) for sq in range(64))
+
+
+def _attacks(pieces: int, black: bool) -> int:
+    """Squares ``pieces`` attack (their diagonal forward squares)."""
+    if black:
+        return (((pieces & ~FILE_A) << 7) | ((pieces & ~FILE_H) << 9)) & FULL
+    return ((pieces & ~FILE_A) >> 9) | ((pieces & ~FILE_H) >> 7)
+
+
+def _advance(pieces: int, black: bool) -> int:
+    """Rows advanced, summed over ``pieces`` (Black from row 1 up, White from row 8 down)."""
+    total = 0
+    for r in range(1, 8):
+        count = (pieces & _ROWS[r]).bit_count()
+        total += count * (r if black else 7 - r)
+    return total
+
+
+def _best_runner(pieces: int, enemies: int, black: bool) -> int:
+    """Fewest moves an unstoppable piece of ``pieces`` needs to reach its far row (99: none)."""
+    cones = _BLACK_CONE if black else _WHITE_CONE
+    best = 99
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        square = low.bit_length() - 1
+        if not enemies & cones[square]:
+            distance = 7 - square // 8 if black else square // 8
+            if distance < best:
+                best = distance
+    return best
+
+
+class BreakthroughSearch:
+    """The :class:`arena.agents.search.SearchAdapter` for Breakthrough with evaluation ``weights``."""
+
+    DEFAULT_WEIGHTS = DEFAULT_WEIGHTS
+    extend_single_reply = False  # a lone legal move hardly ever happens in Breakthrough
+
+    def __init__(self, weights: Mapping[str, int] | None = None) -> None:
+        merged = dict(DEFAULT_WEIGHTS)
+        merged.update(weights or {})
+        self.weights = merged
+        w = merged
+        self._piece, self._advance, self._home = w["piece"], w["advance"], w["homeRow"]
+        self._defended, self._threat, self._hanging = w["defended"], w["threat"], w["hanging"]
+        self._runner = w["runner"]
+
+    # --- bridges to the rules --------------------------------------------------------------------
+
+    def from_state(self, state: Any) -> Position:
+        """The position of a :class:`arena.games.breakthrough.BreakthroughState`."""
+        mine, theirs, black = relative(state)
+        return (mine, theirs, black, state.turn_number)
+
+    def to_game_move(self, move: Move) -> BreakthroughMove:
+        """The rules' move (``capture`` left False: ``validate_move`` sets it)."""
+        return BreakthroughMove(move[0], move[1])
+
+    # --- the engine's interface ------------------------------------------------------------------
+
+    def moves(self, pos: Position) -> list[Move]:
+        mine, theirs, black = pos[0], pos[1], pos[2]
+        if has_lost(mine, theirs, black):
+            return []
+        out: list[Move] = []
+        shifts = (8, 7, 9) if black else (-8, -9, -7)
+        for mask, shift in zip(move_masks(mine, theirs, black), shifts):
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                target = low.bit_length() - 1
+                out.append((target - shift, target))
+        return out
+
+    def play(self, pos: Position, move: Move) -> Position:
+        mine, theirs, black, turn_number = pos
+        bit = 1 << move[1]
+        return (theirs & ~bit, (mine ^ (1 << move[0])) | bit, not black, turn_number + 1)
+
+    def key(self, pos: Position) -> Position:
+        return pos
+
+    def ply(self, pos: Position) -> int:
+        return pos[3]
+
+    def has_moves(self, pos: Position) -> bool:
+        mine, theirs, black = pos[0], pos[1], pos[2]
+        if has_lost(mine, theirs, black):
+            return False
+        straight, side_a, side_h = move_masks(mine, theirs, black)
+        return bool(straight | side_a | side_h)
+
+    def quiet(self, pos: Position) -> bool:
+        """False when either side has a move onto its far row (see the module docstring)."""
+        mine, theirs, black = pos[0], pos[1], pos[2]
+        # A piece one row from its goal can almost always step onto it: only own pieces on both
+        # forward diagonals and any piece straight ahead stop it. Checking the row is enough to
+        # send the search on; the moves themselves settle it.
+        return not (mine & (_ROW_7 if black else _ROW_2) or theirs & (_ROW_2 if black else _ROW_7))
+
+    def tactical(self, pos: Position, move: Move) -> int:
+        """Wins first (far row, last piece), then captures, deeper enemy pieces first."""
+        theirs, black = pos[1], pos[2]
+        target = move[1]
+        if (1 << target) & (ROW_8 if black else ROW_1):
+            return 100
+        if not theirs >> target & 1:
+            return 0
+        if theirs.bit_count() == 1:
+            return 100
+        # The captured piece's progress towards our home row: the most dangerous goes first.
+        return 10 + (7 - target // 8 if black else target // 8)
+
+    def evaluate(self, pos: Position) -> int:
+        mine, theirs, black = pos[0], pos[1], pos[2]
+        score = self._piece * (mine.bit_count() - theirs.bit_count())
+        score += self._advance * (_advance(mine, black) - _advance(theirs, not black))
+        my_home, their_home = (ROW_1, ROW_8) if black else (ROW_8, ROW_1)
+        score += self._home * ((mine & my_home).bit_count() - (theirs & their_home).bit_count())
+        my_attacks, their_attacks = _attacks(mine, black), _attacks(theirs, not black)
+        # A piece is defended when a friend attacks its square (it stands diagonally behind).
+        score += self._defended * ((mine & my_attacks).bit_count() - (theirs & their_attacks).bit_count())
+        if theirs & my_attacks & ~their_attacks:
+            score += self._threat
+        hanging = (mine & their_attacks & ~my_attacks).bit_count()
+        if hanging > 1:
+            score -= self._hanging * (hanging - 1)
+        if self._runner:
+            mine_run = _best_runner(mine, theirs, black)
+            theirs_run = _best_runner(theirs, mine, not black)
+            if mine_run < 99 or theirs_run < 99:
+                # We move first: a tie is ours. The closer the race's end, the surer it is.
+                if mine_run <= theirs_run:
+                    score += self._runner + 10 * (7 - mine_run)
+                else:
+                    score -= self._runner + 10 * (7 - theirs_run)
+        return score
