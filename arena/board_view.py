@@ -1,4 +1,4 @@
-"""Rich renderables of the two boards, for the human player and any other terminal view.
+"""Rich renderables of the Shobu and checkers boards, drawn by their views (:mod:`arena.views`).
 
 Nothing here creates a :class:`rich.console.Console` or prints: the functions return
 :class:`rich.text.Text` objects that a caller prints on the console it owns. Every mark is made of
@@ -223,29 +223,19 @@ def _checkers_cell(piece: str | None, number: int, mark: str | None, numbers: bo
 
 
 def legend(game_name: str) -> Text:
-    """One line explaining the symbols of ``game_name``'s board."""
-    if game_name == "shobu":
-        return Text(
-            "● black  ○ white  [●] last move landed  ◌ it came from  {○} pushed  × pushed off",
-            style="dim",
-        )
-    return Text(
-        "● black  ○ white  ◉ ◎ kings  [●12] last move landed  · it came from / passed  × jumped",
-        style="dim",
-    )
+    """One line explaining the symbols of the registered game ``game_name``'s board."""
+    from arena.games.registry import get_game
+    from arena.views import view_for
+
+    return view_for(get_game(game_name)).legend(get_game(game_name))
 
 
 def render_board(game: Game[Any, Any], state: Any, last_move: Any = None, previous: Any = None) -> Text:
-    """The board of ``state`` for ``game`` (shobu or checkers), ``last_move`` marked.
+    """The board of ``state`` for ``game`` as its view draws it (:func:`arena.views.view_for`),
+    ``last_move`` marked; ``previous`` is the state before ``last_move`` (Shobu shows a push)."""
+    from arena.views import view_for
 
-    ``previous`` is the state before ``last_move`` (used by Shobu to show a pushed stone).
-    Raises ValueError for a game this module cannot draw.
-    """
-    if game.name == "shobu":
-        return shobu_board(state, last_move, previous)
-    if game.name == "checkers":
-        return checkers_board(state, last_move)
-    raise ValueError(f"no board view for game {game.name!r}")
+    return view_for(game).board(game, state, last_move, previous)
 
 
 __all__ = ["checkers_board", "legend", "render_board", "shobu_board", "shobu_push"]

@@ -8,7 +8,7 @@ Field names (all always present unless marked optional):
   checkers: ``{"path": [[col, row], ...]}``, maybe with ``"pdn"``), as the game's ``move_to_record``.
 - ``game_states``: every state from the start to the final one included, as ``state_to_json``
   (``{"board", "turn", "turnNumber"}``); ``len(game_states) == len(turns) + 1``.
-- ``game``: ``"shobu"`` or ``"checkers"``.
+- ``game``: the registered game's name (``arena games`` lists them).
 - ``players``: ``[{"id", "kind", "command", "colour"}]``, black first (``command`` may be null).
 - ``termination``: exactly one of ``win``, ``no_legal_moves``, ``max_moves``, ``timeout``,
   ``illegal_move``, ``malformed_reply``, ``crash``, ``interrupted``.

@@ -22,7 +22,7 @@ not quiet, so the search plays the captures out (quiescence). Forced single repl
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from arena.games.checkers_board import (
     BLACK_CROWN,
@@ -66,6 +66,7 @@ def _squares(mask: int) -> list[int]:
 class CheckersSearch:
     """The :class:`arena.agents.search.SearchGame` adapter for checkers with evaluation ``weights``."""
 
+    DEFAULT_WEIGHTS = DEFAULT_WEIGHTS
     extend_single_reply = True
 
     def __init__(self, weights: Mapping[str, int] | None = None) -> None:
@@ -76,6 +77,17 @@ class CheckersSearch:
         self._man, self._king, self._advance = w["man"], w["king"], w["advance"]
         self._back, self._centre, self._mobility = w["backRank"], w["centre"], w["mobility"]
         self._trade, self._hunt = w["trade"], w["hunt"]
+
+    def from_state(self, state: Any) -> Position:
+        """The adapter's position of a :class:`arena.games.checkers.CheckersState`."""
+        return self.position(state.black, state.white, state.kings, state.turn.value == "BLACK",
+                             state.turn_number)
+
+    def to_game_move(self, move: Move) -> Any:
+        """The :class:`arena.games.checkers.CheckersMove` of a raw ``(path, captured)``."""
+        from arena.games.checkers import CheckersMove
+
+        return CheckersMove.from_path([COORDS[i] for i in move[0]])
 
     @staticmethod
     def position(black: int, white: int, kings: int, black_to_move: bool, turn_number: int) -> Position:

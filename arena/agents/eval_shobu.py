@@ -22,7 +22,7 @@ The evaluation, from the side to move's view, adds up (weights by name, see :dat
 from __future__ import annotations
 
 import functools
-from typing import Mapping
+from typing import Any, Mapping
 
 from arena.games import shobu_core as core
 
@@ -136,6 +136,7 @@ def threatened(own: int, opp: int, black: bool) -> tuple[int, int]:
 class ShobuSearch:
     """The :class:`arena.agents.search.SearchGame` adapter for Shobu with evaluation ``weights``."""
 
+    DEFAULT_WEIGHTS = DEFAULT_WEIGHTS
     extend_single_reply = False
 
     def __init__(self, weights: Mapping[str, int] | None = None) -> None:
@@ -150,6 +151,17 @@ class ShobuSearch:
         self._counted: tuple[Position | None, int] = (None, 0)
         self._board_value = (0, self._stone - 2 * self._last, 2 * self._stone - self._last,
                              3 * self._stone, 4 * self._stone)
+
+    def from_state(self, state: Any) -> Position:
+        """The adapter's position of a :class:`arena.games.shobu.ShobuState`."""
+        return self.position(state.black, state.white, state.turn.value == "BLACK", state.turn_number)
+
+    def to_game_move(self, move: Move) -> Any:
+        """The :class:`arena.games.shobu.ShobuMove` of a raw ``(passive, aggressive, heading)``."""
+        from arena.games.shobu import ShobuMove
+
+        passive, aggressive, heading = move
+        return ShobuMove(core.XY_OF_PACKED[passive], core.XY_OF_PACKED[aggressive], core.HEADINGS[heading], None)
 
     @staticmethod
     def position(black: int, white: int, black_to_move: bool, turn_number: int) -> Position:

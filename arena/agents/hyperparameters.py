@@ -13,7 +13,7 @@ key                           meaning
                               it from the clock (checkers: the time left; Shobu, which sends no
                               clock: a 60000 ms game budget spread over the turns to play)
 ``evaluation``                evaluation weights, integers in -100000..100000, by name; the names
-                              depend on the game (see :data:`WEIGHT_NAMES`); unnamed weights keep
+                              depend on the game (its search adapter's ``DEFAULT_WEIGHTS``, :func:`weight_names`); unnamed weights keep
                               their defaults
 ``transpositionTable``        ``true`` (default) or ``false``
 ``seed``                      integer seed for tie-breaks and the random/greedy choices, or ``null``
@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.agents import eval_checkers, eval_shobu
 from arena.errors import ConfigError
 from arena.jsonstream import nesting_depth
 from arena.limits import MAX_FILE_BYTES, MAX_JSON_DEPTH
@@ -40,10 +39,36 @@ ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
 MAX_DEPTH_LIMIT = 64
 MOVE_TIME_LIMIT_MS = 600_000
 WEIGHT_LIMIT = 100_000
-WEIGHT_NAMES: dict[str, tuple[str, ...]] = {
-    "shobu": tuple(eval_shobu.DEFAULT_WEIGHTS),
-    "checkers": tuple(eval_checkers.DEFAULT_WEIGHTS),
-}
+
+
+def search_adapter_class(spec: Any) -> Any:
+    """The search adapter class a game's :class:`arena.games.registry.GameSpec` names;
+    ConfigError when the game has none or it cannot be loaded."""
+    from arena.games.base import GameError
+    from arena.games.registry import load_ref
+
+    if spec.search is None:
+        raise ConfigError(f"game {spec.name!r} has no search adapter: the hyperparameters agent cannot play it")
+    try:
+        adapter = load_ref(spec.search)
+    except GameError as error:
+        raise ConfigError(f"game {spec.name!r}: {error}") from None
+    if not isinstance(getattr(adapter, "DEFAULT_WEIGHTS", None), dict):
+        raise ConfigError(f"game {spec.name!r}: search adapter {spec.search} has no DEFAULT_WEIGHTS dict")
+    return adapter
+
+
+def weight_names(game: str) -> tuple[str, ...]:
+    """The evaluation weight names of registered game ``game`` (its search adapter's
+    ``DEFAULT_WEIGHTS``); ConfigError for an unknown game or one without an adapter."""
+    from arena.games.base import GameError
+    from arena.games.registry import get_spec
+
+    try:
+        spec = get_spec(game)
+    except GameError as error:
+        raise ConfigError(str(error)) from None
+    return tuple(search_adapter_class(spec).DEFAULT_WEIGHTS)
 KEYS = ("algorithm", "maxDepth", "moveTimeMs", "evaluation", "transpositionTable", "seed", "description")
 
 
@@ -73,8 +98,10 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -
 
     ``where`` prefixes every message (e.g. the file name).
     """
-    if game not in WEIGHT_NAMES:
-        raise ConfigError(f"{where}: unknown game {game!r} (expected {' or '.join(WEIGHT_NAMES)})")
+    try:
+        names = weight_names(game)
+    except ConfigError as error:
+        raise ConfigError(f"{where}: {error}") from None
     if not isinstance(obj, dict):
         raise ConfigError(f"{where}: must be a JSON object, got {_show(obj)}")
     for key in obj:
@@ -98,7 +125,6 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -
     weights = obj.get("evaluation", {})
     if not isinstance(weights, dict):
         raise ConfigError(f"{where}: key 'evaluation' must be an object of weights, got {_show(weights)}")
-    names = WEIGHT_NAMES[game]
     for name, value in weights.items():
         if name not in names:
             raise ConfigError(
@@ -138,8 +164,8 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def load_hyperparameters(path: str | Path, game: Any) -> Hyperparameters:
-    """Read and check the hyperparameters file at ``path`` for ``game`` (a name such as
-    ``"checkers"`` or a :class:`arena.games.base.Game`). Raises ConfigError naming the problem."""
+    """Read and check the hyperparameters file at ``path`` for ``game`` (a registered
+    game's name or its :class:`arena.games.base.Game`). Raises ConfigError naming the problem."""
     game_name = game if isinstance(game, str) else getattr(game, "name", str(game))
     where = f"hyperparameters file {str(path)!r}"
     try:

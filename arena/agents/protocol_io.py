@@ -1,12 +1,14 @@
-"""The bot side of both wire protocols, for arena's own bots (the search bots): read what arena
-sends, hand a rules state to a chooser, write the move back and flush.
+"""The bot side of the wire protocols, for arena's own bots (the search bots): read what arena
+sends, hand a rules state to a chooser, write the move back and flush. A game's registry entry
+names which of these its protocol uses (``GameSpec.protocol_refs``).
 
 Standard library only. The standalone example bots in ``bots/`` do not use this module on purpose:
 each of them shows the protocol in full.
 
-- Shobu (``shobu.md``): JSON objects ``{"type": "game_state", "payload": {board, turn, turnNumber}}``,
-  one per line or spread over lines; the reply is one line ``{"type": "turn", "payload": ...}``.
-  Shobu sends no clock, so :attr:`Request.time_left_ms` is ``None``.
+- The JSON envelope (:func:`serve_json`; the generic protocol and Shobu's): objects
+  ``{"type": "game_state", "payload": {board, turn, turnNumber}, "timeLeftMs": n}``, one per line or
+  spread over lines; the reply is one line ``{"type": "turn", "payload": ...}``. Shobu sends no
+  clock, so :attr:`Request.time_left_ms` is then ``None``.
 - Checkers (``checkers.md``): the total time and our colour once, then per turn the time left and 8
   board lines; the reply is the path line. Blank lines and stray spaces are tolerated.
 
@@ -23,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
-from arena.games import Color, StateError, get_game
+from arena.games import Color, Game, StateError
 from arena.jsonstream import JsonObjectSplitter, Junk
 
 
@@ -45,10 +47,10 @@ def _say(name: str, message: str) -> None:
     print(f"{name}: {message}", file=sys.stderr, flush=True)
 
 
-def serve_shobu(choose: Chooser, *, name: str = "bot", stdin: BinaryIO | None = None,
-                stdout: TextIO | None = None) -> int:
-    """Answer every ``game_state`` on ``stdin`` until it closes; returns the exit status."""
-    game = get_game("shobu")
+def serve_json(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdin: BinaryIO | None = None,
+               stdout: TextIO | None = None) -> int:
+    """The JSON envelope protocols (the generic ``json`` one and Shobu's): answer every
+    ``game_state`` on ``stdin`` with a ``turn`` until it closes; returns the exit status."""
     source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout
     splitter = JsonObjectSplitter()
@@ -74,7 +76,9 @@ def serve_shobu(choose: Chooser, *, name: str = "bot", stdin: BinaryIO | None = 
             if game.is_terminal(state):
                 _say(name, "asked to move in a finished game")
                 return 1
-            move = choose(Request(state, None, None, received))
+            left = message.get("timeLeftMs")
+            time_left = float(left) if type(left) in (int, float) and left >= 0 else None
+            move = choose(Request(state, time_left, None, received))
             sink.write(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}) + "\n")
             sink.flush()
     return 0
@@ -87,14 +91,13 @@ def _content_lines(source: TextIO) -> Iterator[str]:
             yield line
 
 
-def serve_checkers(choose: Chooser, *, name: str = "bot", stdin: TextIO | None = None,
+def serve_checkers(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdin: TextIO | None = None,
                    stdout: TextIO | None = None) -> int:
     """Play the checkers line protocol on ``stdin``/``stdout``; returns the exit status.
 
     The protocol does not send the move counter: it is estimated from the number of requests
     (both sides alternate from the start), which only matters near the draw cap.
     """
-    game = get_game("checkers")
     from arena.games.checkers import state_from_board
 
     lines = _content_lines(stdin if stdin is not None else sys.stdin)

@@ -82,6 +82,30 @@ class SearchGame(Protocol[P, M]):
         ...
 
 
+class SearchAdapter(SearchGame[P, M], Protocol):
+    """A :class:`SearchGame` as a game's registry entry names it (``GameSpec.search``), which lets
+    the ``hyperparameters`` agent (:mod:`arena.agents.search_bot`) play the game.
+
+    The class has ``DEFAULT_WEIGHTS`` (evaluation weights by name: a hyperparameters file's
+    ``evaluation`` overrides them by name, and only those names are accepted) and is built as
+    ``Adapter(weights)``. Optionally it has ``terminal_score(pos) -> int | None``: the engine asks
+    it first at every node; None means "not over" (or over only because the side to move has no
+    move, a loss, which ``moves`` says by being empty), 0 a draw by the rules, a positive number a
+    win and a negative one a loss for the side to move (the engine turns both into scores that
+    prefer quick wins).
+    """
+
+    DEFAULT_WEIGHTS: dict[str, int]
+
+    def from_state(self, state: Any) -> P:
+        """The raw position of a rules state (:meth:`arena.games.base.Game.initial_state`'s kind)."""
+        ...
+
+    def to_game_move(self, move: M) -> Any:
+        """The rules' move for a raw move (checked by the caller with ``validate_move``)."""
+        ...
+
+
 class OutOfTime(Exception):
     """Raised inside the tree when the deadline passes; never escapes :meth:`Searcher.search`."""
 
@@ -131,6 +155,7 @@ class Searcher(Generic[P, M]):
         self.killers: list[list[Any]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self._deadline = float("inf")
+        self._terminal = getattr(game, "terminal_score", None)
 
     # --- the driver ---------------------------------------------------------------------------
 
@@ -211,9 +236,21 @@ class Searcher(Generic[P, M]):
         if self.nodes % _CHECK_EVERY == 0 and time.perf_counter() > self._deadline:
             raise OutOfTime()
 
+    def _over(self, pos: P, ply: int) -> int | None:
+        """The score of a position the adapter's ``terminal_score`` says is over, else None."""
+        assert self._terminal is not None
+        value = self._terminal(pos)
+        if value is None:
+            return None
+        return 0 if value == 0 else (WIN_SCORE - ply if value > 0 else ply - WIN_SCORE)
+
     def _alphabeta(self, pos: P, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         game = self.game
+        if self._terminal is not None:
+            over = self._over(pos, ply)
+            if over is not None:
+                return over
         if depth <= 0 or ply >= MAX_PLY:
             # A horizon node: settle it without listing its moves when it is quiet.
             if not game.has_moves(pos):
@@ -276,6 +313,10 @@ class Searcher(Generic[P, M]):
         """Plain negamax: every move of every node, no pruning (the table only stores exact values)."""
         self._tick()
         game = self.game
+        if self._terminal is not None:
+            over = self._over(pos, ply)
+            if over is not None:
+                return over
         if depth <= 0 or ply >= MAX_PLY:
             if not game.has_moves(pos):
                 return ply - WIN_SCORE

@@ -25,13 +25,12 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from arena.agents.eval_checkers import CheckersSearch
-from arena.agents.eval_shobu import ShobuSearch
-from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters
-from arena.agents.protocol_io import Request, serve_checkers, serve_shobu
+from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters, search_adapter_class
+from arena.agents.protocol_io import Request
 from arena.agents.search import Searcher
 from arena.errors import ConfigError
-from arena.games import GameError, get_game
+from arena.games import GameError
+from arena.games.registry import get_spec, load_ref
 
 DEFAULT_TIME_LIMIT_MS = 60_000
 _SAFETY_MS = 30.0
@@ -40,43 +39,26 @@ _RESERVE = 0.03  # of the whole budget, never planned for: pipes, start-up, a sl
 
 
 class SearchAgent:
-    """Chooses moves for one game of ``game_name`` as ``hyperparameters`` say."""
+    """Chooses moves for one game of ``game_name`` as ``hyperparameters`` say, with the search
+    adapter the game's registry entry names (ConfigError when it has none)."""
 
     def __init__(self, game_name: str, hyperparameters: Hyperparameters, *,
                  time_limit_ms: float | None = None, max_moves: int | None = None,
                  name: str = "search_bot", verbose: bool = True) -> None:
-        self.game = get_game(game_name)
+        spec = get_spec(game_name)
+        self.spec = spec
+        self.game = spec.rules_object()
         self.hp = hyperparameters
         self.name = name
         self.verbose = verbose
-        self.max_moves = max_moves if max_moves is not None else self.game.default_max_moves
+        self.max_moves = max_moves if max_moves is not None else spec.default_max_moves
         self.time_limit_ms = float(time_limit_ms if time_limit_ms is not None else DEFAULT_TIME_LIMIT_MS)
         self.used_ms = 0.0  # our own thinking, for protocols that send no clock
         self.rng = random.Random(hyperparameters.seed)
-        self.adapter: Any = (ShobuSearch if game_name == "shobu" else CheckersSearch)(hyperparameters.evaluation)
+        self.adapter: Any = search_adapter_class(spec)(hyperparameters.evaluation)
         algorithm = "minimax" if hyperparameters.algorithm == "minimax" else "alphabeta"
         self.searcher = Searcher(self.adapter, algorithm=algorithm, use_table=hyperparameters.transposition_table,
                                  max_moves=self.max_moves, rng=self.rng)
-
-    # --- positions and moves between arena's rules objects and the search adapters -------------
-
-    def _position(self, state: Any) -> Any:
-        black_to_move = state.turn.value == "BLACK"
-        if self.game.name == "shobu":
-            return ShobuSearch.position(state.black, state.white, black_to_move, state.turn_number)
-        return CheckersSearch.position(state.black, state.white, state.kings, black_to_move, state.turn_number)
-
-    def _to_game_move(self, move: Any) -> Any:
-        if self.game.name == "shobu":
-            from arena.games import shobu_core as core
-            from arena.games.shobu import ShobuMove
-
-            passive, aggressive, heading = move
-            return ShobuMove(core.XY_OF_PACKED[passive], core.XY_OF_PACKED[aggressive], core.HEADINGS[heading], None)
-        from arena.games.checkers import CheckersMove
-        from arena.games.checkers_board import COORDS
-
-        return CheckersMove.from_path([COORDS[i] for i in move[0]])
 
     # --- time ---------------------------------------------------------------------------------
 
@@ -104,13 +86,13 @@ class SearchAgent:
             move = self.rng.choice(self.game.legal_moves(state))
             self._charge(request)
             return move
-        pos = self._position(state)
+        pos = self.adapter.from_state(state)
         if algorithm == "greedy":
             result = self.searcher.search(pos, time_ms=None, max_depth=1)
         else:
             result = self.searcher.search(pos, time_ms=self.budget_ms(request), max_depth=self.hp.max_depth)
         try:
-            move = self.game.validate_move(state, self._to_game_move(result.move))
+            move = self.game.validate_move(state, self.adapter.to_game_move(result.move))
         except GameError as error:  # a bug in an adapter must not lose the game
             self._log(f"search chose an illegal move ({error}); playing a random one")
             move = self.rng.choice(self.game.legal_moves(state))
@@ -128,8 +110,14 @@ class SearchAgent:
 
     def serve(self) -> int:
         """Play the game's protocol on stdin/stdout until arena closes stdin."""
-        serve = serve_shobu if self.game.name == "shobu" else serve_checkers
-        return serve(self.choose, name=self.name)
+        _, bot_side = self.spec.protocol_refs()
+        if bot_side is None:
+            raise ConfigError(f"game {self.game.name!r} names no bot side for its protocol {self.spec.protocol!r}")
+        try:
+            serve = load_ref(bot_side)
+        except GameError as error:
+            raise ConfigError(str(error)) from None
+        return int(serve(self.game, self.choose, name=self.name))
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -146,10 +134,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _game_name(text: str) -> str:
+    try:
+        return get_spec(text).name
+    except GameError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _run(agent_factory: Any) -> int:
     try:
         agent = agent_factory()
-    except ConfigError as error:
+    except (ConfigError, GameError) as error:
         print(f"search_bot: {error}", file=sys.stderr)
         return 2
     try:
@@ -167,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                "--hyperparameters configs/hyperparameters_checkers.json "
                "(keys: algorithm, maxDepth, moveTimeMs, evaluation, transpositionTable, seed, description)",
     )
-    parser.add_argument("--game", required=True, choices=("shobu", "checkers"))
+    parser.add_argument("--game", required=True, type=_game_name, metavar="GAME",
+                        help="a registered game with a search adapter (see 'arena games')")
     parser.add_argument("--hyperparameters", required=True, metavar="FILE", help="JSON settings file")
     parser.add_argument("--time-limit", type=_positive, default=None, metavar="MS",
                         help="the game's time budget when the protocol does not send it (Shobu)")

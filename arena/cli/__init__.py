@@ -2,26 +2,65 @@
 
 Only this package maps :class:`arena.errors.ArenaError` to messages and exit codes
 (0 ok, 1 a run failed, 2 usage/config/input error, 130 interrupted).
+
+Commands are imported only when run (or when their own help is asked for): ``arena --help`` and
+the rules tools never import trio or rich, so they answer in a few tens of milliseconds.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
 from arena import __version__
-from arena.cli.match_cmd import match_command
-from arena.cli.rules_cmds import moves_command, pass_through_command, perft_command, run_pass_through
-from arena.cli.run_cmd import run_command, standings_command
+
+#: name -> (module, command object, one-line summary for ``arena --help``). The summaries live
+#: here so listing the commands imports none of them; a test checks they match the commands.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "match": ("arena.cli.match_cmd", "match_command", "Play games between two bots (or a bot and a human)."),
+    "run": ("arena.cli.run_cmd", "run_command", "Run (or resume) a tournament from a JSON config."),
+    "standings": ("arena.cli.run_cmd", "standings_command", "Recompute a tournament's standings from its logs."),
+    "games": ("arena.cli.games_cmd", "games_command", "List the games arena can play (built in and plugins)."),
+    "pass-through": ("arena.cli.rules_cmds", "pass_through_command", "Apply moves to states (JSON lines)."),
+    "moves": ("arena.cli.rules_cmds", "moves_command", "List the legal moves of states (JSON lines)."),
+    "perft": ("arena.cli.rules_cmds", "perft_command", "Count move sequences to a depth (rules check)."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use (click's documented lazy-loading
+    pattern), with summaries from :data:`COMMANDS` for the command list."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module_name, attr, _ = entry
+        command = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command), f"{module_name}.{attr} is not a click command"
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, summary) for name, (_, _, summary) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(
+    cls=LazyGroup,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
 Examples:
   arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py"
   arena run configs/checkers_round_robin.json
-  arena --json-pass-through < gamestate-and-turn.json""",
+  arena games
+  arena --json-pass-through < state-and-turn.jsonl""",
 )
 @click.option(
     "--json-pass-through",
@@ -32,24 +71,20 @@ Examples:
 @click.version_option(__version__, prog_name="arena")
 @click.pass_context
 def cli(ctx: click.Context, json_pass_through: bool) -> None:
-    """A command-line arena where Shobu and checkers bots, written in any language, play as
-    subprocesses: single matches, tournaments with Elo statistics, and rules tools."""
+    """A command-line arena where game-playing bots, written in any language, play as
+    subprocesses: single matches, tournaments with Elo statistics, and rules tools. Games come
+    from a registry that plugins extend (see 'arena games')."""
     if json_pass_through:
         if ctx.invoked_subcommand is not None:
             raise click.UsageError("--json-pass-through takes no subcommand")
-        ctx.exit(run_pass_through("shobu"))
+        from arena.cli.rules_cmds import run_pass_through
+        from arena.games.registry import JSON_PASS_THROUGH_GAME
+
+        ctx.exit(run_pass_through(JSON_PASS_THROUGH_GAME))
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
 
-cli.add_command(match_command)
-cli.add_command(run_command)
-cli.add_command(standings_command)
-cli.add_command(pass_through_command)
-cli.add_command(moves_command)
-cli.add_command(perft_command)
-
-
-def main() -> None:
+def main(args: Any = None) -> None:
     """Console-script entry point."""
-    cli(prog_name="arena")
+    cli(args=args, prog_name="arena")

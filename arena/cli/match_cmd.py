@@ -25,9 +25,9 @@ import click
 import orjson
 import trio
 
-from arena.cli.options import isolation_options
+from arena.cli.options import game_option, isolation_options
 from arena.errors import ArenaError, BotError
-from arena.games import GAME_NAMES, get_game, random_opening
+from arena.games import get_game, random_opening
 from arena.isolation import Isolation, sandbox_available
 from arena.limits import MAX_GAMES, MAX_MOVES, MAX_SEED, MAX_TIME_MS
 from arena.match import AgentSpec, TimeControl, play_game
@@ -93,8 +93,7 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.command("match", epilog=EPILOG)
 @click.argument("cmd1")
 @click.argument("cmd2")
-@click.option("--game", "game_name", type=click.Choice(GAME_NAMES), default="shobu", show_default=True,
-              help="Which game to play.")
+@game_option()
 @click.option("--games", "games_count", type=click.IntRange(min=1, max=MAX_GAMES), default=1, show_default=True,
               help="Number of games; colours alternate game by game (CMD1 is BLACK in game 1).")
 @click.option("--time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None,

@@ -1,4 +1,4 @@
-"""Options shared by the commands that play games (`arena match`, `arena run`)."""
+"""Options shared by several commands: the game (read from the registry), isolation."""
 
 from __future__ import annotations
 
@@ -8,6 +8,42 @@ from typing import Any, TypeVar
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class GameName(click.ParamType):
+    """A registered game's name. The registry (and any plugin) is loaded only when the option is
+    used or its help is shown, so ``arena --help`` stays fast."""
+
+    name = "game"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
+        from arena.games.registry import game_names
+
+        return "[" + "|".join(game_names()) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from arena.games.base import GameError
+        from arena.games.registry import get_spec
+
+        try:
+            return get_spec(str(value)).name
+        except GameError as exc:
+            self.fail(str(exc), param, ctx)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        from arena.games.registry import game_names
+
+        return [CompletionItem(name) for name in game_names() if name.startswith(incomplete)]
+
+
+def game_option(help_text: str = "Which game to play (see 'arena games').") -> Callable[[F], F]:
+    """``--game NAME`` (default: the registry's default game for single matches and rules tools)."""
+    from arena.games.registry import DEFAULT_MATCH_GAME
+
+    return click.option("--game", "game_name", type=GameName(), default=DEFAULT_MATCH_GAME,
+                        show_default=True, help=help_text)
 
 
 def isolation_options(from_config: bool) -> Callable[[F], F]:

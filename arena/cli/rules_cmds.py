@@ -10,7 +10,8 @@ from typing import Any
 import click
 import orjson
 
-from arena.games import GAME_NAMES, StateError, get_game
+from arena.cli.options import game_option as shared_game_option
+from arena.games import StateError, get_game
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
 from arena.rules_tools import (
     MalformedInput,
@@ -23,14 +24,7 @@ from arena.rules_tools import (
     run_stream,
 )
 
-game_option = click.option(
-    "--game",
-    "game_name",
-    type=click.Choice(GAME_NAMES),
-    default="shobu",
-    show_default=True,
-    help="Which game's rules to use.",
-)
+game_option = shared_game_option("Which game's rules to use (see 'arena games').")
 
 
 def _stream(handler: Any) -> int:

@@ -15,25 +15,21 @@ from arena.games.base import (
     random_opening,
 )
 
-GAME_NAMES = ("shobu", "checkers")
-
-_cache: dict[str, Game] = {}
 
 
 def get_game(name: str) -> Game:
-    """The rules object for ``name`` (``"shobu"`` or ``"checkers"``); GameError for anything else."""
-    if name not in _cache:
-        if name == "shobu":
-            from arena.games.shobu import ShobuGame
+    """The rules object of the registered game ``name``; GameError for an unknown or broken game
+    (see :mod:`arena.games.registry`)."""
+    from arena.games.registry import get_game as registry_get_game
 
-            _cache[name] = ShobuGame()
-        elif name == "checkers":
-            from arena.games.checkers import CheckersGame
+    return registry_get_game(name)
 
-            _cache[name] = CheckersGame()
-        else:
-            raise GameError(f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")
-    return _cache[name]
+
+def game_names() -> tuple[str, ...]:
+    """Every usable game's name (arena's own, then plugins)."""
+    from arena.games.registry import game_names as registry_game_names
+
+    return registry_game_names()
 
 
 __all__ = [
@@ -41,7 +37,7 @@ __all__ = [
     "Color",
     "Game",
     "GameError",
-    "GAME_NAMES",
+    "game_names",
     "IllegalMoveError",
     "MoveSyntaxError",
     "Outcome",

@@ -12,12 +12,14 @@ Contract of a :class:`Game` (one stateless rules object per game; states are imm
 - ``apply(state, move)`` -> the next state. ``move`` must be legal (from ``legal_moves`` or checked
   by ``validate_move``); ``state`` is never modified.
 - ``outcome(state)`` -> ``None`` while the game goes on by the rules, else an :class:`Outcome`
-  (``WIN`` or ``NO_LEGAL_MOVES``). The move cap (``maxMoves``) is the match's business, not the rules'.
+  (``WIN`` or ``NO_LEGAL_MOVES`` with the winner, or ``DRAW`` with none). A state is terminal
+  exactly when it has no legal moves. The move cap (``maxMoves``) is the match's business.
 - ``parse_move(wire)`` -> a move from what a bot sends (Shobu: the turn payload object; checkers:
   the protocol string), raising :class:`MoveSyntaxError` when its shape is wrong.
 - ``validate_move(state, move)`` -> the canonical legal move, or :class:`IllegalMoveError` saying why.
 - ``move_to_wire(move)`` / ``move_to_record(move)`` / ``describe_move(move)``: the bot's form, the
-  record's turn object, a short human notation.
+  record's turn object, the game's human notation; ``parse_notation(text, state)`` reads that
+  notation back (the human player); ``board_text(state)`` is a plain-text board.
 - ``state_to_json(state)`` / ``state_from_json(obj)``: the record's state object
   (``{"board", "turn", "turnNumber"}``); the latter raises :class:`StateError` naming the problem.
 """
@@ -72,6 +74,7 @@ class Termination(str, enum.Enum):
 
     WIN = "win"
     NO_LEGAL_MOVES = "no_legal_moves"
+    DRAW = "draw"  # a draw by the game's own rules (Connect Four's full board)
     MAX_MOVES = "max_moves"
     TIMEOUT = "timeout"
     ILLEGAL_MOVE = "illegal_move"
@@ -140,6 +143,27 @@ class Game(abc.ABC, Generic[S, M]):
     def describe_move(self, move: M) -> str:
         """A short human notation of ``move`` (defaults to its wire form)."""
         return str(self.move_to_wire(move))
+
+    def parse_notation(self, text: str, state: S) -> M:
+        """The legal move in ``state`` that ``text`` names in the game's notation.
+
+        The default compares ``text`` with :meth:`describe_move` of each legal move, ignoring case
+        and spaces. Raises :class:`MoveSyntaxError` when ``text`` names no legal move.
+        """
+        wanted = "".join(text.split()).lower()
+        if not wanted:
+            raise MoveSyntaxError("no move given")
+        for move in self.legal_moves(state):
+            if "".join(self.describe_move(move).split()).lower() == wanted:
+                return move
+        raise MoveSyntaxError(f"{cap_text(text.strip())!r} is not one of the legal moves")
+
+    def board_text(self, state: S) -> str:
+        """The board as plain monospace text (no colour); the default shows the JSON board."""
+        board = self.state_to_json(state).get("board")
+        if isinstance(board, list) and all(isinstance(row, str) for row in board):
+            return "\n".join(board)
+        return json.dumps(board)
 
     def validate_move(self, state: S, move: M) -> M:
         """Return ``move`` if legal in ``state``; raise :class:`IllegalMoveError` otherwise.

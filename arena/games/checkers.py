@@ -56,6 +56,7 @@ from arena.games.checkers_board import (
     steps_rel,
 )
 from arena.games.checkers_explain import explain_illegal, square_name
+from arena.games.registry import GameSpec
 
 SYMBOLS = ".bwBW"
 _INITIAL_BLACK = sum(1 << i for i in range(12))
@@ -549,3 +550,17 @@ __all__ = [
     "square_number",
     "state_from_board",
 ]
+
+
+SPEC = GameSpec(
+    name="checkers",
+    title="Checkers",
+    rules="arena.games.checkers:CheckersGame",
+    default_max_moves=CheckersGame.default_max_moves,
+    summary="English draughts (American checkers), 8x8, compulsory captures",
+    protocol="checkers-lines",
+    notation="PDN squares 1-32: 11-15, 22x15x8",
+    view="arena.views.checkers:CheckersView",
+    svg="arena.games.checkers_svg:board_svg",
+    search="arena.agents.eval_checkers:CheckersSearch",
+)

@@ -40,10 +40,12 @@ import re
 from typing import Any, NamedTuple
 
 from arena.games import shobu_core as core
+from arena.games.registry import GameSpec
 from arena.games.shobu_checks import check_move, stones_outcome
 from arena.games.base import (
     Color,
     Game,
+    IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
@@ -377,6 +379,27 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
     def describe_move(self, move: ShobuMove) -> str:
         return describe_move(move)
 
+    def parse_notation(self, text: str, state: ShobuState) -> ShobuMove:
+        """The legal turn ``text`` names (``07 43 N``); MoveSyntaxError when it is not the notation,
+        IllegalMoveError with the rules' reason (and a hint when the two stones are swapped)."""
+        move = parse_notation(text)
+        try:
+            return self.validate_move(state, move)
+        except IllegalMoveError as exc:
+            swapped = move._replace(passive_origin=move.aggressive_origin, aggressive_origin=move.passive_origin)
+            if swapped in self.legal_moves(state):
+                raise IllegalMoveError(
+                    f"{exc}. Did you mean {self.describe_move(swapped)}? The passive stone (on your"
+                    " home board) comes first"
+                ) from None
+            raise
+
+    def board_text(self, state: ShobuState) -> str:
+        """Eight rows of ``x`` (black) ``o`` (white) ``.``, y = 0 at the top, a gap between boards."""
+        board = core.board_from_masks(state[0], state[1])
+        rows = [board[8 * y: 8 * y + 4] + " " + board[8 * y + 4: 8 * y + 8] for y in range(8)]
+        return "\n".join(rows[:4] + [""] + rows[4:])
+
     def state_to_json(self, state: ShobuState) -> dict[str, Any]:
         return {
             "board": core.board_from_masks(state[0], state[1]),
@@ -428,3 +451,17 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         if state.turn is _BLACK:
             return core.perft(state.black, state.white, True, depth)
         return core.perft(state.white, state.black, False, depth)
+
+
+SPEC = GameSpec(
+    name="shobu",
+    title="Shobu",
+    rules="arena.games.shobu:ShobuGame",
+    default_max_moves=ShobuGame.default_max_moves,
+    summary="four 4x4 boards; a passive then an aggressive move; push all enemy stones off one board",
+    protocol="shobu-json",
+    notation="<passive xy> <aggressive xy> <direction>[2], e.g. 07 43 N",
+    view="arena.views.shobu:ShobuView",
+    svg="arena.games.shobu_svg:board_svg",
+    search="arena.agents.eval_shobu:ShobuSearch",
+)

@@ -42,9 +42,9 @@ from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from arena.board_view import legend, render_board, shobu_push
 from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination
 from arena.players.base import ClockView, MoveReply, Player
+from arena.views import view_for
 
 if TYPE_CHECKING:
     from arena.match import AgentSpec
@@ -172,102 +172,27 @@ def stdin_lines() -> ThreadedLines:
 
 
 def parse_human_move(game: Game[Any, Any], state: Any, text: str) -> Any:
-    """The legal move ``text`` names in ``state``.
+    """The legal move ``text`` names in ``state`` (the game's view reads its notation).
 
     Raises :class:`MoveSyntaxError` when ``text`` is not a move in the game's notation and
     :class:`IllegalMoveError` (with the rules' reason) when it names a move that is not legal.
     """
-    if game.name == "checkers":
-        return game.parse_notation(text, state)  # type: ignore[attr-defined]
-    if game.name == "shobu":
-        from arena.games.shobu import parse_notation
-
-        move = parse_notation(text)
-        try:
-            return game.validate_move(state, move)
-        except IllegalMoveError as exc:
-            swapped = move._replace(passive_origin=move.aggressive_origin, aggressive_origin=move.passive_origin)
-            if swapped in game.legal_moves(state):
-                raise IllegalMoveError(
-                    f"{exc}. Did you mean {game.describe_move(swapped)}? The passive stone (on your"
-                    " home board) comes first"
-                ) from None
-            raise
-    # Any other game: its own notation, compared without case or spaces.
-    wanted = "".join(text.split()).lower()
-    for move in game.legal_moves(state):
-        if "".join(game.describe_move(move).split()).lower() == wanted:
-            return move
-    raise MoveSyntaxError(f"{text.strip()!r} is not one of the legal moves")
+    return view_for(game).parse(game, state, text)
 
 
 def _matches_piece(game: Game[Any, Any], move: Any, piece: str) -> bool:
     """Whether ``move`` moves the piece named ``piece`` (a PDN number, or Shobu ``xy``)."""
-    if game.name == "shobu":
-        named = piece.replace(",", "").replace(" ", "")
-        return named in (f"{move.passive_origin[0]}{move.passive_origin[1]}",
-                         f"{move.aggressive_origin[0]}{move.aggressive_origin[1]}")
-    first = game.describe_move(move).replace("x", "-").split("-")[0]
-    return first == piece.lstrip("0")
+    return view_for(game).matches_piece(game, move, piece)
 
 
 def moves_listing(game: Game[Any, Any], moves: list[Any]) -> RenderableType:
-    """The legal ``moves`` in the game's notation; Shobu's (often 100+) grouped by passive stone
-    and direction, with the aggressive stones that may follow."""
-    if not moves:
-        return Text("No legal move.", style="yellow")
-    if game.name != "shobu":
-        text = Text(f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}: ", style="bold")
-        text.append(", ".join(game.describe_move(m) for m in moves))
-        return text
-    groups: dict[tuple[str, str], list[str]] = {}
-    for move in moves:
-        passive, aggressive, direction = game.describe_move(move).split()
-        groups.setdefault((passive, direction), []).append(aggressive)
-    text = Text(f"{len(moves)} legal turns", style="bold")
-    text.append(" by passive stone and direction, then the aggressive stones that can follow"
-                " ('07 N: 43' is typed 07 43 N):", style="dim")
-    width = max(len(f"{p} {d}:") for p, d in groups)
-    entries = [
-        Text.assemble((f"{f'{passive} {direction}:':<{width}} ", "cyan"), " ".join(aggressives))
-        # Stable sort: each passive stone's directions together, in the rules' heading order.
-        for (passive, direction), aggressives in sorted(groups.items(), key=lambda item: item[0][0])
-    ]
-    return Group(text, Columns(entries, padding=(0, 3), column_first=True))
+    """The legal ``moves`` in the game's notation, as its view lists them."""
+    return view_for(game).listing(game, moves)
 
 
 def help_text(game: Game[Any, Any], color: Color) -> RenderableType:
     """How to write a move in ``game`` and what the prompt's commands are."""
-    if game.name == "shobu":
-        home = "bottom" if color is Color.BLACK else "top"
-        title = "A turn is written  <passive stone> <aggressive stone> <direction>[2]"
-        points = [
-            "A stone is two digits xy: x = column 0-7 (left to right), y = row 0-7 (top to bottom),"
-            " as labelled on the board.",
-            "Directions: N NE E SE S SW W NW (N is up the screen, E is right); add 2 to move two"
-            " squares (e.g. NE2).",
-            f"The passive stone is on one of your home boards (the {home} two) and may not push; the"
-            " aggressive stone is on a board of the other colour (left <-> right), moves the same"
-            " way and may push one enemy stone.",
-            "Example: 07 43 N moves the stone at x=0,y=7 one up, then the stone at x=4,y=3 one up.",
-        ]
-    elif game.name == "checkers":
-        title = "Moves use the square numbers 1-32 shown on the board."
-        points = [
-            "11-15 moves the piece on 11 to 15. 22x15x8 jumps from 22 to 15, then on to 8: list every"
-            " landing square (22x8 is enough when only one capture fits).",
-            "Captures are compulsory and a multi-jump must be finished. The protocol form 2 3 2 2 3"
-            " (count, then col row pairs) works too.",
-        ]
-    else:
-        title, points = "Type a move as the legal-move list (?) writes it.", []
-    commands = Text(
-        "Commands: ? lists the legal moves (? 11 or ? 07: only those of one piece), board draws the"
-        " board again, help shows this, resign (or quit) gives up the game.",
-        style="dim",
-    )
-    # Indented as a block, so that wrapped lines keep the indentation.
-    return Group(Text(title, style="bold"), *(Padding(Text(point), (0, 0, 0, 2), expand=False) for point in points), commands)
+    return view_for(game).help(game, color)
 
 
 def format_clock(ms: float) -> str:
@@ -368,20 +293,21 @@ class HumanPlayer(Player):
     def _show_position(self, state: Any, clock: ClockView, previous: Any, last_move: Any) -> None:
         game, color = self.game, self.color
         number = game.ply(state) + 1
-        unit = "turn" if game.name == "shobu" else "move"
+        view = view_for(game)
+        unit = view.unit
         self.console.print()
         self.console.rule(
             Text(f"{game.name} · {unit} {number} · {self.id} plays {color.value} {PIECE_GLYPHS[color]}"),
             style="dim",
         )
-        lines: list[Any] = [render_board(game, state, last_move, previous), legend(game.name)]
+        lines: list[Any] = [view.board(game, state, last_move, previous), view.legend(game)]
         if last_move is not None:
             said = Text.assemble(
                 (f"{color.other.value} played ", ""),
                 (game.describe_move(last_move), "bold cyan"),
             )
-            if game.name == "shobu" and previous is not None:
-                said.append(self._push_note(previous, state))
+            if previous is not None:
+                said.append(view.last_move_note(game, previous, state, color.other))
             lines.append(said)
         elif number > 1:
             lines.append(Text("(the moves so far were played before you took over)", style="dim"))
@@ -394,16 +320,6 @@ class HumanPlayer(Player):
             )
         )
         self.console.print(Group(*lines))
-
-    def _push_note(self, previous: Any, state: Any) -> str:
-        push = shobu_push(previous, state)
-        if push is None:
-            return ""
-        (fx, fy), target = push
-        glyph = PIECE_GLYPHS[self.color]
-        if target is None:
-            return f", pushing your {glyph} at {fx}{fy} off the board"
-        return f", pushing your {glyph} from {fx}{fy} to {target[0]}{target[1]}"
 
     def _prompt(self, clock: ClockView, sent_at: float) -> None:
         left = clock.time_left_ms - 1000.0 * (trio.current_time() - sent_at)

@@ -6,7 +6,8 @@ write at the start of a game and before each turn, and turns the raw reply into 
 move* — what :meth:`arena.games.base.Game.parse_move` accepts. ``decode_reply`` raises
 :class:`arena.games.base.MoveSyntaxError` (a ``malformed_reply``) with a reason naming the problem.
 
-A new game adds one module here and one entry in :func:`protocol_for`.
+A game names its protocol in its :class:`arena.games.registry.GameSpec`: most new games use the
+generic JSON envelope (:mod:`arena.protocols.json_envelope`) and need no protocol code.
 """
 
 from __future__ import annotations
@@ -48,16 +49,17 @@ class Protocol(abc.ABC):
 
 
 def protocol_for(game_name: str) -> Protocol:
-    """The protocol bots speak for ``game_name``; ValueError for a game without one."""
-    if game_name == "shobu":
-        from arena.protocols.shobu_json import ShobuJsonProtocol
+    """The protocol bots speak for the registered game ``game_name`` (a fresh instance);
+    GameError for an unknown game or a protocol that cannot be loaded."""
+    from arena.games.base import GameError
+    from arena.games.registry import get_spec, load_ref
 
-        return ShobuJsonProtocol()
-    if game_name == "checkers":
-        from arena.protocols.checkers_lines import CheckersLineProtocol
-
-        return CheckersLineProtocol()
-    raise ValueError(f"no bot protocol for game {game_name!r}")
+    spec = get_spec(game_name)
+    arena_side, _ = spec.protocol_refs()
+    cls = load_ref(arena_side)
+    if not (isinstance(cls, type) and issubclass(cls, Protocol)):
+        raise GameError(f"game {game_name!r}: {arena_side} is not an arena.protocols.Protocol class")
+    return cls()
 
 
 def quote_raw(raw: bytes, limit: int = 120) -> str:

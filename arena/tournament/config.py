@@ -47,6 +47,8 @@ from typing import Any
 import orjson
 
 from arena.errors import ConfigError
+from arena.games.base import GameError
+from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
 from arena.isolation import sandbox_available
 from arena.limits import (
     MAX_AGENTS,
@@ -62,10 +64,12 @@ from arena.limits import (
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
-GAMES = ("checkers", "shobu")
 
-#: Per-game default ``maxMoves`` (spec table); used when the config has none.
-DEFAULT_MAX_MOVES = {"shobu": 60, "checkers": 100}
+
+
+def default_max_moves(game: str) -> int:
+    """The registered game's default ``maxMoves``, used when the config has none."""
+    return get_spec(game).default_max_moves
 
 #: Keys whose change between runs of one id is harmless: they do not alter any game already played.
 #: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
@@ -137,7 +141,7 @@ class TournamentConfig:
     id: str
     agents: tuple[AgentConfig, ...]
     tournament_type: str = "roundRobin"
-    game: str = "checkers"
+    game: str = DEFAULT_CONFIG_GAME
     time_limit_ms: int = 60000
     max_moves: int = 100
     visualize: bool = False
@@ -243,9 +247,11 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if not _SAFE_ID.fullmatch(tid):
         raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
                           "starting with a letter or digit; at most 64 characters)")
-    game = _optional(obj, "game", str, "a string", "checkers")
-    if game not in GAMES:
-        raise ConfigError(f"game: {game!r} is not a game arena knows (expected one of {', '.join(GAMES)})")
+    game = _optional(obj, "game", str, "a string", DEFAULT_CONFIG_GAME)
+    try:
+        game = get_spec(game).name
+    except GameError as error:
+        raise ConfigError(f"game: {error}") from None
     ttype = _optional(obj, "tournamentType", str, "a string", "roundRobin")
     if ttype not in TOURNAMENT_TYPES:
         raise ConfigError(f"tournamentType: {ttype!r} is not one of {', '.join(TOURNAMENT_TYPES)}")
@@ -257,7 +263,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if ttype != "randomMatches" and "matches" in obj:
         raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use 'gamesPerPair')")
 
-    max_moves = _int(obj, "maxMoves", DEFAULT_MAX_MOVES[game], minimum=1, maximum=MAX_MAX_MOVES)
+    max_moves = _int(obj, "maxMoves", default_max_moves(game), minimum=1, maximum=MAX_MAX_MOVES)
     opening_plies = _int(obj, "openingPlies", 0, minimum=0, maximum=MAX_MAX_MOVES)
     if opening_plies and opening_plies >= max_moves:
         raise ConfigError(f"openingPlies: {opening_plies} random plies leave no move to the bots with "

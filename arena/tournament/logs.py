@@ -44,6 +44,7 @@ from typing import Any
 import orjson
 
 from arena.errors import ArenaError, ConfigError, ResourceError
+from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
 
@@ -432,7 +433,7 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
             if aid not in agent_ids:
                 agent_ids.append(aid)
     seed = config.get("seed", 0) if isinstance(config.get("seed"), int) else 0
-    standings = standings_object(str(config.get("id", folder.name)), str(config.get("game", "checkers")),
+    standings = standings_object(str(config.get("id", folder.name)), str(config.get("game", DEFAULT_CONFIG_GAME)),
                                  agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples)
     stats = SeedStats(agent_ids)
     for g in results:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from arena.agents.protocol_io import Request, serve_checkers, serve_shobu
+from arena.agents.protocol_io import Request, serve_checkers, serve_json
 from arena.games import Color, get_game
 
 SHOBU = get_game("shobu")
@@ -30,7 +30,7 @@ def test_shobu_loop_reads_pretty_printed_states_and_skips_junk() -> None:
             + json.dumps({"type": "game_state", "payload": {"board": START, "turn": "BLACK", "turnNumber": 0}})
             + "\n" + pretty + "\n")
     out = io.StringIO()
-    assert serve_shobu(choose, stdin=io.BytesIO(text.encode()), stdout=out) == 0
+    assert serve_json(SHOBU, choose, stdin=io.BytesIO(text.encode()), stdout=out) == 0
     replies = out.getvalue().splitlines()
     assert [r.state.turn for r in seen] == [Color.BLACK, Color.WHITE]
     assert all(r.time_left_ms is None for r in seen)
@@ -43,7 +43,7 @@ def test_shobu_loop_reads_pretty_printed_states_and_skips_junk() -> None:
 def test_shobu_loop_stops_on_an_invalid_state() -> None:
     text = json.dumps({"type": "game_state", "payload": {"board": "x" * 10, "turn": "BLACK", "turnNumber": 0}})
     out = io.StringIO()
-    assert serve_shobu(first_legal, stdin=io.BytesIO(text.encode() + b"\n"), stdout=out) == 1
+    assert serve_json(SHOBU, first_legal, stdin=io.BytesIO(text.encode() + b"\n"), stdout=out) == 1
     assert out.getvalue() == ""
 
 
@@ -59,7 +59,7 @@ def test_checkers_loop_tolerates_crlf_and_blank_lines_and_counts_plies() -> None
     board = "\r\n".join(line + " " for line in CHECKERS.board_lines(after))
     text = f"60000\r\n\r\nWHITE\r\n59000\r\n{board}\r\n\r\n58000\r\n{board}\r\n"
     out = io.StringIO()
-    assert serve_checkers(choose, stdin=io.StringIO(text), stdout=out) == 0
+    assert serve_checkers(CHECKERS, choose, stdin=io.StringIO(text), stdout=out) == 0
     assert [(r.time_left_ms, r.total_time_ms, r.state.turn_number) for r in seen] == [
         (59000.0, 60000.0, 1), (58000.0, 60000.0, 3)]
     for line, request in zip(out.getvalue().splitlines(), seen):
@@ -67,4 +67,21 @@ def test_checkers_loop_tolerates_crlf_and_blank_lines_and_counts_plies() -> None
 
 
 def test_checkers_loop_rejects_a_bad_colour_line() -> None:
-    assert serve_checkers(first_legal, stdin=io.StringIO("60000\npurple\n"), stdout=io.StringIO()) == 1
+    assert serve_checkers(CHECKERS, first_legal, stdin=io.StringIO("60000\npurple\n"), stdout=io.StringIO()) == 1
+
+
+def test_json_loop_passes_the_clock_when_the_envelope_has_one() -> None:
+    seen: list[Request] = []
+
+    def choose(request: Request):
+        seen.append(request)
+        return SHOBU.legal_moves(request.state)[0]
+
+    state = {"board": START, "turn": "BLACK", "turnNumber": 0}
+    text = "".join(json.dumps({"type": "game_state", "payload": state, "timeLeftMs": left}) + "\n"
+                   for left in (1500, -3, "soon"))
+    out = io.StringIO()
+    assert serve_json(SHOBU, choose, stdin=io.BytesIO(text.encode()), stdout=out) == 0
+    # A clock that is not a non-negative number is ignored, not trusted.
+    assert [r.time_left_ms for r in seen] == [1500.0, None, None]
+    assert len(out.getvalue().splitlines()) == 3

@@ -13,7 +13,7 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.tournament.config import (
-    DEFAULT_MAX_MOVES,
+    default_max_moves,
     TournamentConfig,
     comparable,
     default_seed,
@@ -92,7 +92,7 @@ def test_defaults_and_our_keys(folder: Path) -> None:
            "openingPlies": 4}
     del obj["maxMoves"]
     config = load_config(write(folder, obj))
-    assert config.game == "shobu" and config.max_moves == DEFAULT_MAX_MOVES["shobu"] == 60
+    assert config.game == "shobu" and config.max_moves == default_max_moves("shobu") == 60
     assert (config.games_per_pair, config.concurrency, config.seed) == (4, 3, 7)
     assert (config.time_margin_ms, config.startup_ms, config.move_time_limit_ms) == (20, 500, 1000)
     assert (config.increment_ms, config.opening_plies) == (10, 4)
@@ -126,7 +126,7 @@ def test_player_needs_no_path(folder: Path) -> None:
         ({"id": "../x"}, "id: '../x' is not a safe folder name"),
         ({"id": ""}, "id: '' is not a safe folder name"),
         ({"id": 5}, "id: must be a string"),
-        ({"game": "chess"}, "game: 'chess' is not a game"),
+        ({"game": "chess"}, "game: unknown game 'chess'"),
         ({"tournamentType": "swiss"}, "tournamentType: 'swiss' is not one of"),
         ({"agents": {}}, "agents: must be a list"),
         ({"agents": [SEED_EXAMPLE["agents"][1]]}, "agents: a tournament needs at least two agents, got 1"),

@@ -1,0 +1,288 @@
+"""The game registry: every game arena can play, found by name, and what each game brings.
+
+Standard library only, and cheap to import: a :class:`GameSpec` names its parts as ``"module:attr"``
+strings, imported only when used, so listing the games (``arena games``) or validating a config
+never loads a search adapter, a terminal view or a protocol it does not need.
+
+Where games come from:
+
+- arena's own: :data:`BUILTIN_GAMES` below, one line per game (``name -> "module:SPEC"``);
+- plugins: any installed distribution that declares an entry point in the group ``arena.games``
+  whose object is a :class:`GameSpec` (or a callable returning one). Its ``name`` must equal the
+  entry point's name. A plugin that fails to load does not hide the others: the failure is kept
+  and reported by ``arena games`` and by any command that asks for that game.
+
+Everything else in arena (config validation, CLI choices and help, the board view, the human
+player, the hyperparameters agent, the conformance tests) reads this registry; no other module
+spells a game's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.games.base import Game, GameError
+
+#: arena's own games, in the order ``arena games`` lists them. The registry line of each game.
+BUILTIN_GAMES: dict[str, str] = {
+    "shobu": "arena.games.shobu:SPEC",
+    "checkers": "arena.games.checkers:SPEC",
+    "breakthrough": "arena.games.breakthrough:SPEC",
+    "connect4": "arena.games.connect4:SPEC",
+}
+
+#: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given
+#: (the README's first example is a Shobu match between the seed's bots).
+DEFAULT_MATCH_GAME = "shobu"
+#: A tournament config without ``"game"`` is the checkers seed's format: it plays this game.
+DEFAULT_CONFIG_GAME = "checkers"
+
+#: ``arena --json-pass-through`` is the Shobu seed engine's flag: it always means this game.
+JSON_PASS_THROUGH_GAME = "shobu"
+
+ENTRY_POINT_GROUP = "arena.games"
+
+#: The wire protocols arena implements: name -> (arena's side, the bot side used by arena's own
+#: agents). A game may also name its own ``"module:Class"`` protocol (with ``bot_side``).
+PROTOCOLS: dict[str, tuple[str, str]] = {
+    "json": ("arena.protocols.json_envelope:JsonEnvelopeProtocol", "arena.agents.protocol_io:serve_json"),
+    "shobu-json": ("arena.protocols.shobu_json:ShobuJsonProtocol", "arena.agents.protocol_io:serve_json"),
+    "checkers-lines": ("arena.protocols.checkers_lines:CheckersLineProtocol",
+                       "arena.agents.protocol_io:serve_checkers"),
+}
+
+NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything one game brings. Only ``name``, ``title``, ``rules`` and ``default_max_moves``
+    are required; the rest has working defaults.
+
+    - ``rules``: ``"module:attr"`` of a :class:`arena.games.base.Game` subclass (or any zero-argument
+      callable returning a ``Game``); its ``name`` must equal ``name``.
+    - ``protocol``: a key of :data:`PROTOCOLS` (default ``"json"``: the generic JSON envelope, see
+      :mod:`arena.protocols.json_envelope`) or ``"module:Class"`` of an
+      :class:`arena.protocols.Protocol` subclass, then with ``bot_side``.
+    - ``notation``: one line saying how a move is written (for ``arena games`` and the human
+      player's help); the notation itself is the game's ``describe_move`` and ``parse_notation``.
+    - ``view``: ``"module:Class"`` of an :class:`arena.views.GameView` for the terminal (default:
+      the generic view, which draws ``Game.board_text`` and reads moves as ``describe_move`` writes
+      them).
+    - ``svg``: ``"module:function"``, ``function(state, last_move=None) -> str``, an SVG picture of
+      the board (standard library only), for reports.
+    - ``search``: ``"module:Class"`` of a search adapter (see :class:`arena.agents.search.SearchAdapter`),
+      which lets the ``hyperparameters`` agent play the game; None: that agent cannot.
+    - ``bot_side``: ``"module:function"``, ``function(game, choose, *, name) -> int``, the bot side
+      of a custom protocol for arena's own agents.
+    """
+
+    name: str
+    title: str
+    rules: str
+    default_max_moves: int
+    summary: str = ""
+    protocol: str = "json"
+    notation: str = ""
+    view: str | None = None
+    svg: str | None = None
+    search: str | None = None
+    bot_side: str | None = None
+    origin: str = field(default="arena", compare=False)
+
+    # -- the parts, loaded on first use ----------------------------------------------------------
+
+    def rules_object(self) -> Game[Any, Any]:
+        """The game's (stateless, shared) rules object."""
+        return _rules(self)
+
+    def protocol_refs(self) -> tuple[str, str | None]:
+        """``(arena side "module:Class", bot side "module:function" or None)``."""
+        if self.protocol in PROTOCOLS:
+            arena_side, bot_side = PROTOCOLS[self.protocol]
+            return arena_side, self.bot_side or bot_side
+        return self.protocol, self.bot_side
+
+    def protocol_name(self) -> str:
+        """The protocol's name as ``arena games`` shows it."""
+        if self.protocol in PROTOCOLS:
+            return self.protocol
+        try:
+            return str(load_ref(self.protocol).name)
+        except (GameError, AttributeError):
+            return self.protocol
+
+
+_rules_cache: dict[str, Game[Any, Any]] = {}
+
+
+def _rules(spec: GameSpec) -> Game[Any, Any]:
+    game = _rules_cache.get(spec.name)
+    if game is None:
+        factory = load_ref(spec.rules)
+        try:
+            game = factory()
+        except Exception as exc:  # a plugin's bug: one line naming it, not a traceback
+            raise GameError(f"game {spec.name!r}: could not create its rules ({spec.rules}): {exc}") from None
+        if not isinstance(game, Game):
+            raise GameError(f"game {spec.name!r}: {spec.rules} did not give an arena.games.base.Game")
+        if game.name != spec.name:
+            raise GameError(f"game {spec.name!r}: its rules object is named {game.name!r}")
+        _rules_cache[spec.name] = game
+    return game
+
+
+def load_ref(ref: str) -> Any:
+    """The object a ``"package.module:attr.path"`` reference names; GameError saying what failed."""
+    module_name, _, attr_path = ref.partition(":")
+    if not module_name or not attr_path:
+        raise GameError(f"bad reference {ref!r}: expected 'module:attribute'")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:  # ImportError, or the module's own failure
+        raise GameError(f"cannot import {module_name} (for {ref}): {type(exc).__name__}: {exc}") from None
+    for part in attr_path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise GameError(f"{module_name} has no attribute {attr_path!r} (for {ref})") from None
+    return obj
+
+
+# -- the registry ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Registry:
+    specs: dict[str, GameSpec] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)  # game or plugin -> why it is unusable
+    loaded: bool = False
+
+
+_registry = _Registry()
+
+
+def _check_spec(spec: Any, where: str) -> GameSpec:
+    if callable(spec) and not isinstance(spec, GameSpec):
+        spec = spec()
+    if not isinstance(spec, GameSpec):
+        raise GameError(f"{where} is not an arena.games.registry.GameSpec")
+    if not NAME_PATTERN.match(spec.name):
+        raise GameError(f"{where}: game name {spec.name!r} must be 1-32 of a-z, 0-9, _ (starting with a letter)")
+    if type(spec.default_max_moves) is not int or spec.default_max_moves < 1:
+        raise GameError(f"{where}: default_max_moves must be a positive integer")
+    return spec
+
+
+def _load() -> _Registry:
+    if _registry.loaded:
+        return _registry
+    _registry.loaded = True
+    for name, ref in BUILTIN_GAMES.items():
+        try:
+            spec = _check_spec(load_ref(ref), ref)
+        except GameError as exc:
+            _registry.problems[name] = str(exc)
+            continue
+        _registry.specs[name] = spec
+    for entry in _entry_points():
+        where = f"plugin {entry.name!r} ({entry.value}"
+        dist = getattr(getattr(entry, "dist", None), "name", None)
+        where += f", from {dist})" if dist else ")"
+        if entry.name in _registry.specs:
+            _registry.problems[f"{entry.name} ({dist or entry.value})"] = (
+                f"{where}: a game named {entry.name!r} is already registered ({_registry.specs[entry.name].origin})")
+            continue
+        try:
+            spec = _check_spec(entry.load(), where)
+        except GameError as exc:
+            _registry.problems[entry.name] = str(exc)
+            continue
+        except Exception as exc:  # the plugin's import failed in its own way
+            _registry.problems[entry.name] = f"{where}: cannot load: {type(exc).__name__}: {exc}"
+            continue
+        if spec.name != entry.name:
+            _registry.problems[entry.name] = f"{where}: its GameSpec is named {spec.name!r}"
+            continue
+        _registry.specs[spec.name] = _with_origin(spec, dist or entry.value)
+    return _registry
+
+
+def _with_origin(spec: GameSpec, origin: str) -> GameSpec:
+    from dataclasses import replace
+
+    return replace(spec, origin=origin)
+
+
+def _entry_points() -> list[Any]:
+    # importlib.metadata costs ~30 ms to import: only paid by commands that need the game list.
+    from importlib.metadata import entry_points
+
+    try:
+        return list(entry_points(group=ENTRY_POINT_GROUP))
+    except Exception:  # a broken installation's metadata must not stop arena's own games
+        return []
+
+
+def game_names() -> tuple[str, ...]:
+    """The names of every usable game: arena's own first, then plugins in discovery order."""
+    return tuple(_load().specs)
+
+
+def all_specs() -> tuple[GameSpec, ...]:
+    return tuple(_load().specs.values())
+
+
+def problems() -> dict[str, str]:
+    """Games and plugins that could not be loaded, with the reason (one line each)."""
+    return dict(_load().problems)
+
+
+def get_spec(name: str) -> GameSpec:
+    """The spec of game ``name``; GameError naming the known games (or why ``name`` failed)."""
+    registry = _load()
+    spec = registry.specs.get(name)
+    if spec is not None:
+        return spec
+    if name in registry.problems:
+        raise GameError(f"game {name!r} cannot be used: {registry.problems[name]}")
+    raise GameError(f"unknown game {name!r}: expected one of {', '.join(registry.specs)} (see 'arena games')")
+
+
+def get_game(name: str) -> Game[Any, Any]:
+    """The rules object of game ``name``; GameError for an unknown or broken game."""
+    return get_spec(name).rules_object()
+
+
+def register(spec: GameSpec) -> None:
+    """Add ``spec`` for this process (tests, notebooks); replaces a game of the same name."""
+    _load().specs[_check_spec(spec, f"game {getattr(spec, 'name', spec)!r}").name] = spec
+    _rules_cache.pop(spec.name, None)
+
+
+def unregister(name: str) -> None:
+    """Remove a game added by :func:`register` (tests)."""
+    _load().specs.pop(name, None)
+    _rules_cache.pop(name, None)
+
+
+__all__ = [
+    "BUILTIN_GAMES",
+    "DEFAULT_CONFIG_GAME",
+    "DEFAULT_MATCH_GAME",
+    "ENTRY_POINT_GROUP",
+    "JSON_PASS_THROUGH_GAME",
+    "GameSpec",
+    "PROTOCOLS",
+    "all_specs",
+    "game_names",
+    "get_game",
+    "get_spec",
+    "load_ref",
+    "problems",
+    "register",
+    "unregister",
+]
