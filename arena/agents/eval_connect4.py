@@ -1,0 +1,199 @@
+"""Connect Four for the search engine: an adapter over the bitboards of :mod:`arena.games.connect4`
+and its evaluation.
+
+Standard library only. A position is ``(me, them, turn_number)``: the bitboards of the side to
+move and of the side that just moved (bit ``7 * column + row``, row 0 the bottom) and the number of
+moves played (even: Black is to move). A move is a column number 0-6, the rules' move as it is.
+
+Game end (the engine's :class:`arena.agents.search.SearchAdapter` contract): when ``them`` has four
+in a row the side to move has lost, ``moves`` is empty and ``terminal_score`` says so (-1); a full
+board without four is a draw, for which ``terminal_score`` gives 0 (``moves`` is empty there too,
+which without ``terminal_score`` the engine would score as a loss).
+
+The evaluation, from the side to move's view, adds up (weights by name, see :data:`DEFAULT_WEIGHTS`;
+each term is ours minus theirs):
+
+- ``three``: windows of four cells (69 on the board) holding three of our pieces and an empty cell;
+- ``two``: windows holding two of our pieces and two empty cells;
+- ``centre``: pieces in the middle column, which lies on the most windows;
+- ``threat``: empty cells that would complete our four but cannot be played yet (the cell below is
+  empty): the strategic threats that decide most games;
+- ``parityThreat``: such threats on the rows that favour their owner when the board fills up
+  (Black's on odd rows 1, 3, 5 counted from the bottom, White's on even rows): the zugzwang rule
+  of the solved game, in its simplest form.
+
+A position where either side could win with its next piece is not quiet: the search plays it out
+(quiescence), so a static score never overlooks a win or a loss in one. Move ordering
+(``tactical``) puts an immediate win first, then a block of the opponent's immediate win.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from arena.games.connect4 import BOARD_MASK, BOTTOM_CELL, COLUMN_MASK, HEIGHT, TOP_CELL, WIDTH, cell_bit, has_four
+
+Position = tuple[int, int, int]
+Move = int
+
+DEFAULT_WEIGHTS: dict[str, int] = {
+    "three": 40,
+    "two": 6,
+    "centre": 8,
+    "threat": 60,
+    "parityThreat": 40,
+}
+
+_STRIDE = HEIGHT + 1
+_BOTTOM_ROW = sum(BOTTOM_CELL)
+_CENTRE = COLUMN_MASK[WIDTH // 2]
+# Rows 1, 3, 5 counted from the bottom are row indices 0, 2, 4: Black's good threat rows.
+_ODD_ROWS = sum(cell_bit(c, r) for c in range(WIDTH) for r in range(0, HEIGHT, 2))
+_EVEN_ROWS = BOARD_MASK ^ _ODD_ROWS
+# Centre columns first: they take part in more lines, which makes alpha-beta cut sooner.
+_ORDER = tuple(sorted(range(WIDTH), key=lambda c: (abs(c - WIDTH // 2), c)))
+
+
+def _windows() -> tuple[int, ...]:
+    """Every line of four cells on the board, as masks."""
+    found = []
+    for column in range(WIDTH):
+        for row in range(HEIGHT):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                end_c, end_r = column + 3 * dc, row + 3 * dr
+                if 0 <= end_c < WIDTH and 0 <= end_r < HEIGHT:
+                    found.append(sum(cell_bit(column + k * dc, row + k * dr) for k in range(4)))
+    return tuple(found)
+
+
+WINDOWS = _windows()
+
+
+def winning_cells(bits: int, occupied: int) -> int:
+    """The empty cells where one more piece of ``bits`` would make four in a row (playable now or
+    not): three of ours in a line with the cell, on either side of it."""
+    # Vertical: only the three pieces right below can complete a column line.
+    found = (bits << 1) & (bits << 2) & (bits << 3)
+    for shift in (_STRIDE, _STRIDE - 1, _STRIDE + 1):  # horizontal and the two diagonals
+        pair = (bits << shift) & (bits << (2 * shift))
+        found |= pair & (bits << (3 * shift))  # three on one side
+        found |= pair & (bits >> shift)  # two on one side, one on the other
+        pair = (bits >> shift) & (bits >> (2 * shift))
+        found |= pair & (bits << shift)
+        found |= pair & (bits >> (3 * shift))
+    return found & (BOARD_MASK ^ occupied)
+
+
+def playable_cells(occupied: int) -> int:
+    """The cell each non-full column would take next."""
+    return (occupied + _BOTTOM_ROW) & BOARD_MASK
+
+
+class ConnectFourSearch:
+    """The :class:`arena.agents.search.SearchAdapter` for Connect Four with evaluation ``weights``."""
+
+    DEFAULT_WEIGHTS = DEFAULT_WEIGHTS
+    extend_single_reply = False  # one legal move means six full columns: nothing to extend for
+
+    def __init__(self, weights: Mapping[str, int] | None = None) -> None:
+        merged = dict(DEFAULT_WEIGHTS)
+        merged.update(weights or {})
+        self.weights = merged
+        self._three, self._two, self._centre = merged["three"], merged["two"], merged["centre"]
+        self._threat, self._parity = merged["threat"], merged["parityThreat"]
+
+    # --- bridges to the rules ---------------------------------------------------------------------
+
+    def from_state(self, state: Any) -> Position:
+        """The position of a :class:`arena.games.connect4.ConnectFourState`."""
+        if state.turn.value == "BLACK":
+            return (state.black, state.white, state.turn_number)
+        return (state.white, state.black, state.turn_number)
+
+    def to_game_move(self, move: Move) -> int:
+        """The rules' move: the same column number."""
+        return move
+
+    # --- the SearchGame protocol ----------------------------------------------------------------
+
+    def terminal_score(self, pos: Position) -> int | None:
+        """-1 when the side to move has lost (the opponent has four), 0 for a full board, else None."""
+        me, them = pos[0], pos[1]
+        if has_four(them):
+            return -1
+        if (me | them) == BOARD_MASK:
+            return 0
+        return None
+
+    def moves(self, pos: Position) -> list[Move]:
+        """Non-full columns, centre first; empty when the game is over (lost or drawn)."""
+        me, them = pos[0], pos[1]
+        if has_four(them):
+            return []
+        occupied = me | them
+        return [c for c in _ORDER if not occupied & TOP_CELL[c]]
+
+    def play(self, pos: Position, move: Move) -> Position:
+        me, them, turn_number = pos
+        occupied = me | them
+        return (them, me | ((occupied + BOTTOM_CELL[move]) & COLUMN_MASK[move]), turn_number + 1)
+
+    def key(self, pos: Position) -> Position:
+        return pos
+
+    def ply(self, pos: Position) -> int:
+        return pos[2]
+
+    def has_moves(self, pos: Position) -> bool:
+        me, them = pos[0], pos[1]
+        return (me | them) != BOARD_MASK and not has_four(them)
+
+    def quiet(self, pos: Position) -> bool:
+        """False when either side could make four with its next piece."""
+        me, them = pos[0], pos[1]
+        occupied = me | them
+        playable = playable_cells(occupied)
+        return not ((winning_cells(me, occupied) | winning_cells(them, occupied)) & playable)
+
+    def tactical(self, pos: Position, move: Move) -> int:
+        """2 for a move that wins at once, 1 for one that blocks the opponent's win, else 0."""
+        me, them = pos[0], pos[1]
+        occupied = me | them
+        bit = (occupied + BOTTOM_CELL[move]) & COLUMN_MASK[move]
+        if bit & winning_cells(me, occupied):
+            return 2
+        if bit & winning_cells(them, occupied):
+            return 1
+        return 0
+
+    def evaluate(self, pos: Position) -> int:
+        me, them, turn_number = pos
+        occupied = me | them
+        threes = twos = 0
+        for window in WINDOWS:
+            mine, theirs = me & window, them & window
+            if mine and not theirs:
+                count = mine.bit_count()
+                if count == 3:
+                    threes += 1
+                elif count == 2:
+                    twos += 1
+            elif theirs and not mine:
+                count = theirs.bit_count()
+                if count == 3:
+                    threes -= 1
+                elif count == 2:
+                    twos -= 1
+        score = self._three * threes + self._two * twos
+        score += self._centre * ((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count())
+
+        playable = playable_cells(occupied)
+        my_threats = winning_cells(me, occupied) & ~playable
+        their_threats = winning_cells(them, occupied) & ~playable
+        score += self._threat * (my_threats.bit_count() - their_threats.bit_count())
+        my_rows, their_rows = (_ODD_ROWS, _EVEN_ROWS) if turn_number % 2 == 0 else (_EVEN_ROWS, _ODD_ROWS)
+        score += self._parity * ((my_threats & my_rows).bit_count() - (their_threats & their_rows).bit_count())
+        return score
+
+
+__all__ = ["ConnectFourSearch", "DEFAULT_WEIGHTS", "WINDOWS", "playable_cells", "winning_cells"]
