@@ -1,4 +1,5 @@
-"""The bounds arena accepts for every number a user can give it (config keys and CLI options).
+"""The bounds arena accepts for every number a user can give it (config keys and CLI options), and
+the defaults of the clock settings.
 
 One source for each bound, read by the config loader and by the click options alike, so that a
 number arena cannot honour is a one-line error up front instead of a crash after the games were
@@ -33,3 +34,15 @@ MAX_STATE_BYTES = 1 << 20
 MAX_FILE_BYTES = 16 << 20
 #: Nesting depth of JSON in hyperparameters files (config files: orjson's own limit, 1024).
 MAX_JSON_DEPTH = 64
+
+
+# -- defaults shared by `arena match`, tournament configs, the match engine and arena's own bots --
+
+#: Each side's budget for the whole game (``timeLimit``, ``--time-limit``), in ms.
+DEFAULT_TIME_LIMIT_MS = 60_000
+#: Grace for OS jitter (``timeMargin``), never added to the budget.
+DEFAULT_TIME_MARGIN_MS = 50
+#: Uncharged allowance for a bot's first reply (``startupTime``).
+DEFAULT_STARTUP_MS = 2_000
+#: A human at the terminal needs minutes, not seconds (`arena match ... human`).
+DEFAULT_HUMAN_TIME_LIMIT_MS = 600_000

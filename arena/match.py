@@ -26,6 +26,8 @@ from typing import Any
 
 import trio
 
+from arena.games.base import cap_text
+from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.errors import BotError, ConfigError
 from arena.games.base import Color, Game, IllegalMoveError, MoveSyntaxError, Outcome, Termination
 from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
@@ -42,9 +44,9 @@ _BACKSTOP_SLACK_S = 2.0
 class TimeControl:
     """Clock settings, in milliseconds (see the module docstring)."""
 
-    time_limit_ms: int = 60000
-    time_margin_ms: int = 50
-    startup_ms: int = 2000
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS
+    time_margin_ms: int = DEFAULT_TIME_MARGIN_MS
+    startup_ms: int = DEFAULT_STARTUP_MS
     move_time_limit_ms: int | None = None
     increment_ms: int = 0
 
@@ -217,9 +219,7 @@ def _stderr_hint(player: Player) -> str:
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return ""
-    last = lines[-1].strip()
-    if len(last) > 160:
-        last = last[:160] + "..."
+    last = cap_text(lines[-1].strip(), 160)
     return f"; its last stderr line: {last!r}"
 
 

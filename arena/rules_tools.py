@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, TextIO
 
 import orjson
 
+from arena.games.base import cap_text
 from arena.games import Game, IllegalMoveError, MoveSyntaxError, StateError
 from arena.jsonstream import JsonObjectSplitter, Junk
 
@@ -201,4 +202,4 @@ def run_stream(handler: Handler, chunks: Iterable[bytes], out: BinaryIO, err: Te
 
 def _preview(data: bytes, limit: int = 60) -> str:
     text = data.decode("utf-8", errors="replace").strip()
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+    return repr(cap_text(text, limit))

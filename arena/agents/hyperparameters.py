@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.games.base import cap_text
 from arena.errors import ConfigError
 from arena.jsonstream import nesting_depth
 from arena.limits import MAX_FILE_BYTES, MAX_JSON_DEPTH
@@ -90,7 +91,7 @@ def _is_int(value: Any) -> bool:
 
 def _show(value: Any) -> str:
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return cap_text(text)
 
 
 def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -> Hyperparameters:

@@ -29,10 +29,10 @@ from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters, 
 from arena.agents.protocol_io import Request
 from arena.agents.search import Searcher
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_TIME_LIMIT_MS
 from arena.games import GameError
 from arena.games.registry import get_spec, load_ref
 
-DEFAULT_TIME_LIMIT_MS = 60_000
 _SAFETY_MS = 30.0
 _SPEND = 0.85
 _RESERVE = 0.03  # of the whole budget, never planned for: pipes, start-up, a slow machine

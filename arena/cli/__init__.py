@@ -10,6 +10,7 @@ the rules tools never import trio or rich, so they answer in a few tens of milli
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -86,5 +87,15 @@ def cli(ctx: click.Context, json_pass_through: bool) -> None:
 
 
 def main(args: Any = None) -> None:
-    """Console-script entry point."""
-    cli(args=args, prog_name="arena")
+    """Console-script entry point. Ctrl-C before a command's own handling is in place (while its
+    modules load, or during parsing) exits 130 with one line, like an interrupted run; click's
+    standalone mode would say "Aborted!" and exit 1."""
+    try:
+        code = cli.main(args=args, prog_name="arena", standalone_mode=False)
+    except click.exceptions.Abort:
+        sys.stderr.write("arena: interrupted\n")
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    sys.exit(code if isinstance(code, int) else 0)

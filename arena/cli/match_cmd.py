@@ -29,7 +29,16 @@ from arena.cli.options import game_option, isolation_options
 from arena.errors import ArenaError, BotError
 from arena.games import get_game, random_opening
 from arena.isolation import Isolation, sandbox_available
-from arena.limits import MAX_GAMES, MAX_MOVES, MAX_SEED, MAX_TIME_MS
+from arena.limits import (
+    DEFAULT_HUMAN_TIME_LIMIT_MS,
+    DEFAULT_STARTUP_MS,
+    DEFAULT_TIME_LIMIT_MS,
+    DEFAULT_TIME_MARGIN_MS,
+    MAX_GAMES,
+    MAX_MOVES,
+    MAX_SEED,
+    MAX_TIME_MS,
+)
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players import split_command
 from arena.process import kill_all_live_groups
@@ -50,8 +59,6 @@ you type moves on stdin (`?` lists the legal moves, `help` explains the notation
 
 
 HUMAN = "human"
-DEFAULT_TIME_LIMIT_MS = 60000
-DEFAULT_HUMAN_TIME_LIMIT_MS = 600000  # a person needs minutes, not seconds
 
 
 def _is_human(command: str) -> bool:
@@ -100,14 +107,14 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
               help=f"Each side's thinking budget for the whole game, in ms. Default: "
                    f"{DEFAULT_TIME_LIMIT_MS}, or {DEFAULT_HUMAN_TIME_LIMIT_MS} when a human plays.")
 @click.option("--max-moves", type=click.IntRange(min=1, max=MAX_MOVES), default=None,
-              help="Move cap (a draw when reached). Default: the game's (Shobu 60, checkers 100).")
+              help="Move cap (a draw when reached). Default: the game's (see 'arena games').")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None, help="Seed for the random openings (recorded).")
 @click.option("--opening-plies", type=click.IntRange(min=0, max=MAX_MOVES), default=0, show_default=True,
               help="Random legal plies played before the bots take over (same opening for each "
                    "colour-swapped pair of games).")
-@click.option("--time-margin", type=click.IntRange(min=0, max=MAX_TIME_MS), default=50, show_default=True,
+@click.option("--time-margin", type=click.IntRange(min=0, max=MAX_TIME_MS), default=DEFAULT_TIME_MARGIN_MS, show_default=True,
               help="Grace for OS jitter in ms (never added to the budget).")
-@click.option("--startup-time", type=click.IntRange(min=0, max=MAX_TIME_MS), default=2000, show_default=True,
+@click.option("--startup-time", type=click.IntRange(min=0, max=MAX_TIME_MS), default=DEFAULT_STARTUP_MS, show_default=True,
               help="Uncharged start-up allowance for each bot's first reply, in ms.")
 @click.option("--move-time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None, help="Hard cap per move, in ms.")
 @click.option("--increment", type=click.IntRange(min=0, max=MAX_TIME_MS), default=0, show_default=True,

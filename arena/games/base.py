@@ -233,7 +233,8 @@ def exact_keys(value: Any, where: str, keys: tuple[str, ...], error: type[GameEr
 
 
 def cap_text(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters (with an ellipsis), for quoting input in messages."""
+    """``text`` cut to at most ``limit`` characters (ending in an ellipsis when cut): arena's one
+    way of shortening a value quoted in a message."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import abc
 from typing import Any, ClassVar, Literal
 
-from arena.games.base import Color, Game
+from arena.games.base import Color, Game, cap_text
 
 Framing = Literal["line", "json_object"]
 
@@ -64,10 +64,7 @@ def protocol_for(game_name: str) -> Protocol:
 
 def quote_raw(raw: bytes, limit: int = 120) -> str:
     """A short printable quotation of a bot's raw output for a reason (lenient decoding, capped)."""
-    text = raw[: limit * 4].decode("utf-8", "backslashreplace")
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return repr(text)
+    return repr(cap_text(raw[: limit * 4].decode("utf-8", "backslashreplace"), limit))
 
 
 __all__ = ["Framing", "Protocol", "protocol_for", "quote_raw"]

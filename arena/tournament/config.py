@@ -46,11 +46,15 @@ from typing import Any
 
 import orjson
 
+from arena.games.base import cap_text
 from arena.errors import ConfigError
 from arena.games.base import GameError
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
 from arena.isolation import sandbox_available
 from arena.limits import (
+    DEFAULT_STARTUP_MS,
+    DEFAULT_TIME_LIMIT_MS,
+    DEFAULT_TIME_MARGIN_MS,
     MAX_AGENTS,
     MAX_CONFIG_CONCURRENCY,
     MAX_ENV_VALUE,
@@ -142,15 +146,15 @@ class TournamentConfig:
     agents: tuple[AgentConfig, ...]
     tournament_type: str = "roundRobin"
     game: str = DEFAULT_CONFIG_GAME
-    time_limit_ms: int = 60000
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS
     max_moves: int = 100
     visualize: bool = False
     games_per_pair: int = 2
     matches: int | None = None
     concurrency: int | None = None
     seed: int = 0
-    time_margin_ms: int = 50
-    startup_ms: int = 2000
+    time_margin_ms: int = DEFAULT_TIME_MARGIN_MS
+    startup_ms: int = DEFAULT_STARTUP_MS
     move_time_limit_ms: int | None = None
     increment_ms: int = 0
     opening_plies: int = 0
@@ -276,15 +280,15 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         agents=agents,
         tournament_type=ttype,
         game=game,
-        time_limit_ms=_int(obj, "timeLimit", 60000, minimum=1, maximum=MAX_TIME_MS),
+        time_limit_ms=_int(obj, "timeLimit", DEFAULT_TIME_LIMIT_MS, minimum=1, maximum=MAX_TIME_MS),
         max_moves=max_moves,
         visualize=_optional(obj, "visualize", bool, "true or false", False),
         games_per_pair=_int(obj, "gamesPerPair", 2, minimum=1, maximum=MAX_GAMES_PER_PAIR),
         matches=_int_or_none(obj, "matches", minimum=1, maximum=MAX_MATCHES),
         concurrency=_int_or_none(obj, "concurrency", minimum=1, maximum=MAX_CONFIG_CONCURRENCY),
         seed=_int(obj, "seed", default_seed(tid), minimum=0, maximum=MAX_SEED),
-        time_margin_ms=_int(obj, "timeMargin", 50, minimum=0, maximum=MAX_TIME_MS),
-        startup_ms=_int(obj, "startupTime", 2000, minimum=0, maximum=MAX_TIME_MS),
+        time_margin_ms=_int(obj, "timeMargin", DEFAULT_TIME_MARGIN_MS, minimum=0, maximum=MAX_TIME_MS),
+        startup_ms=_int(obj, "startupTime", DEFAULT_STARTUP_MS, minimum=0, maximum=MAX_TIME_MS),
         move_time_limit_ms=_int_or_none(obj, "moveTimeLimit", minimum=1, maximum=MAX_TIME_MS),
         increment_ms=_int(obj, "increment", 0, minimum=0, maximum=MAX_TIME_MS),
         opening_plies=opening_plies,
@@ -352,7 +356,7 @@ def _show(value: Any) -> str:
             text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
         except (TypeError, orjson.JSONEncodeError):  # beyond 64-bit integers nested in a value
             text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cap_text(text, 60)
 
 
 def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig, ...]:
@@ -443,7 +447,7 @@ def _plain(path: Path) -> str:
 
 def _short_key(name: str) -> str:
     shown = repr(name)[1:-1]
-    return shown if len(shown) <= 40 else shown[:37] + "..."
+    return cap_text(shown)
 
 
 def _resolve(base_dir: Path, word: str) -> Path:

@@ -43,6 +43,7 @@ from typing import Any
 
 import orjson
 
+from arena.games.base import cap_text
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
@@ -351,7 +352,7 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 def _short(value: Any) -> str:
     text = orjson.dumps(value).decode()
-    return text if len(text) <= 40 else text[:37] + "..."
+    return cap_text(text)
 
 
 def load_results(rows: Iterable[dict[str, Any]]) -> list[GameResult]:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+
+from arena.games.base import GameError
 import trio
 
 from arena.games import Color, MoveSyntaxError, Termination, get_game
@@ -28,7 +30,7 @@ SHOBU_REPLY = {
 def test_protocol_for_each_game() -> None:
     assert isinstance(protocol_for("shobu"), ShobuJsonProtocol)
     assert isinstance(protocol_for("checkers"), CheckersLineProtocol)
-    with pytest.raises(ValueError):
+    with pytest.raises(GameError, match="unknown game 'chess'"):
         protocol_for("chess")
 
 

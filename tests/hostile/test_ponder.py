@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import hostile_command, proc_state
 
@@ -64,9 +63,13 @@ async def test_bots_are_stopped_until_their_first_turn(marker: str, tmp_path: Pa
     def observer(event: object) -> None:
         if isinstance(event, GameStarted):  # both started, nobody asked to move yet
             for side in ("black", "white"):
-                pids = processes_matching(f"{marker}-{side}")
-                assert len(pids) == 1
+                # Started, but on a busy machine maybe not yet through exec (argv still arena's).
                 deadline = time.monotonic() + 5
+                pids = processes_matching(f"{marker}-{side}")
+                while not pids and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                    pids = processes_matching(f"{marker}-{side}")
+                assert len(pids) == 1
                 while proc_state(pids[0]) != "T" and time.monotonic() < deadline:
                     time.sleep(0.01)
                 states[side] = proc_state(pids[0])
