@@ -19,16 +19,16 @@ from arena.games.base import (
 
 __all__ = [
     "ArenaError",
+    "BotError",
+    "ConfigError",
     "GameError",
     "IllegalMoveError",
+    "InputError",
+    "Interrupted",
     "MoveSyntaxError",
+    "ResourceError",
     "StateError",
     "UsageError",
-    "ConfigError",
-    "InputError",
-    "BotError",
-    "Interrupted",
-    "ResourceError",
 ]
 
 

@@ -41,7 +41,7 @@ RECORD_FIELDS = (
 
 def utc_now_iso() -> str:
     """Now, UTC, ISO-8601 with a ``Z`` and millisecond precision."""
-    now = _dt.datetime.now(_dt.timezone.utc)
+    now = _dt.datetime.now(_dt.UTC)
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 # --- The rules ------------------------------------------------------------------------------------
 # Captures are mandatory (any capture sequence may be chosen), a multi-jump must go on while the

@@ -23,7 +23,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 # --- The rules ------------------------------------------------------------------------------------
 # Board: 64 characters, index = x + 8*y, (0, 0) top-left; 'x' black, 'o' white, '.' empty.
@@ -40,7 +40,7 @@ HEADINGS = [(dx * k, dy * k) for (dx, dy) in DIRECTIONS for k in (1, 2)]  # 16 h
 Square = tuple[int, int]
 Heading = tuple[int, int]
 Turn = tuple[Square, Heading, Square]  # passive origin, heading, aggressive origin
-Push = tuple[Square, Optional[Square]]  # where the pushed stone was, where it goes (None: removed)
+Push = tuple[Square, Square | None]  # where the pushed stone was, where it goes (None: removed)
 
 
 def same_sub_board(x0: int, y0: int, x1: int, y1: int) -> bool:
@@ -73,7 +73,7 @@ def aggressive_push(board: str, x: int, y: int, heading: Heading, mine: str):
     removed when that square is off the sub-board. The move is illegal if that square is occupied.
     """
     ux, uy, distance = steps(heading)
-    pushed: Optional[Square] = None
+    pushed: Square | None = None
     for step in range(1, distance + 1):
         nx, ny = x + ux * step, y + uy * step
         if not same_sub_board(x, y, nx, ny):
@@ -95,7 +95,7 @@ def aggressive_push(board: str, x: int, y: int, heading: Heading, mine: str):
     return (pushed, (bx, by))
 
 
-def legal_turns(board: str, colour: str) -> list[tuple[Turn, Optional[Push]]]:
+def legal_turns(board: str, colour: str) -> list[tuple[Turn, Push | None]]:
     """Every legal turn for `colour`, each with the push it makes (None for no push)."""
     mine = STONE[colour]
     home = HOME_ROW[colour]
@@ -115,7 +115,7 @@ def legal_turns(board: str, colour: str) -> list[tuple[Turn, Optional[Push]]]:
     return turns
 
 
-def apply_turn(board: str, turn: Turn, push: Optional[Push]) -> str:
+def apply_turn(board: str, turn: Turn, push: Push | None) -> str:
     """The board after `turn` (which must be legal; `push` is what legal_turns said it pushes)."""
     cells = list(board)
     (px, py), (hx, hy), (ax, ay) = turn
@@ -141,7 +141,7 @@ def wins(board: str, colour: str) -> bool:
     return False
 
 
-def choose_turn(board: str, colour: str, rng: random.Random) -> Optional[Turn]:
+def choose_turn(board: str, colour: str, rng: random.Random) -> Turn | None:
     """The greedy choice: win > push off > push > anything, random among equals."""
     best_score, best = -1, []
     for turn, push in legal_turns(board, colour):

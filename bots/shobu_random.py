@@ -25,7 +25,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 # --- The rules ------------------------------------------------------------------------------------
 # The board is a 64-character string, index = x + 8*y, (0, 0) top-left. 'x' black, 'o' white.

@@ -22,7 +22,8 @@ not quiet, so the search plays the captures out (quiescence). Forced single repl
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from arena.games.checkers_board import (
     BLACK_CROWN,

@@ -22,7 +22,8 @@ The evaluation, from the side to move's view, adds up (weights by name, see :dat
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from arena.games import shobu_core as core
 

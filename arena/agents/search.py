@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, Hashable, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 WIN_SCORE = 1_000_000
 MAX_PLY = 96  # deepest search ply, quiescence and extensions included

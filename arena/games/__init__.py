@@ -16,7 +16,6 @@ from arena.games.base import (
 )
 
 
-
 def get_game(name: str) -> Game:
     """The rules object of the registered game ``name``; GameError for an unknown or broken game
     (see :mod:`arena.games.registry`)."""
@@ -37,12 +36,12 @@ __all__ = [
     "Color",
     "Game",
     "GameError",
-    "game_names",
     "IllegalMoveError",
     "MoveSyntaxError",
     "Outcome",
     "StateError",
     "Termination",
+    "game_names",
     "get_game",
     "random_opening",
 ]

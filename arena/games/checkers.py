@@ -28,7 +28,8 @@ even else 0)``): ``11-15`` is a step, ``22x15x8`` a capture listing every landin
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, ClassVar, NamedTuple
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple
 
 from arena.games.base import (
     Color,
@@ -537,11 +538,11 @@ def _legal_hint(legal: list[CheckersMove], describe: Callable[[CheckersMove], st
 
 
 __all__ = [
+    "SYMBOLS",
     "CheckersGame",
     "CheckersMove",
     "CheckersState",
     "PieceCounts",
-    "SYMBOLS",
     "count_legal_moves",
     "piece_counts",
     "relative_masks",

@@ -7,7 +7,8 @@ author (or a human at the terminal) learns what was wrong. Squares are named ``(
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from arena.games.base import Color
 from arena.games.checkers_board import (

@@ -40,8 +40,6 @@ import re
 from typing import Any, NamedTuple
 
 from arena.games import shobu_core as core
-from arena.games.registry import GameSpec
-from arena.games.shobu_checks import check_move, stones_outcome
 from arena.games.base import (
     Color,
     Game,
@@ -54,6 +52,8 @@ from arena.games.base import (
     read_state_fields,
     show_value,
 )
+from arena.games.registry import GameSpec
+from arena.games.shobu_checks import check_move, stones_outcome
 
 START_BOARD = "oooooooo................xxxxxxxxoooooooo................xxxxxxxx"
 

@@ -37,9 +37,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
-from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
-from rich.padding import Padding
 from rich.text import Text
 
 from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination

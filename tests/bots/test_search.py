@@ -16,7 +16,8 @@ from arena.games import Color, Termination, get_game
 from arena.games import shobu_core as core
 from arena.games.checkers import CheckersMove, state_from_board
 from arena.games.checkers_board import COORDS
-from arena.games.shobu import ShobuMove, state_from_board as shobu_state
+from arena.games.shobu import ShobuMove
+from arena.games.shobu import state_from_board as shobu_state
 
 SHOBU = get_game("shobu")
 CHECKERS = get_game("checkers")

@@ -69,8 +69,8 @@ def test_help_has_an_example() -> None:
 
 
 def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
-    from arena.match import GameEnded, GameStarted, MovePlayed, AgentSpec
     from arena.games import Color
+    from arena.match import AgentSpec, GameEnded, GameStarted, MovePlayed
 
     game = get_game("checkers")
     buffer = io.StringIO()

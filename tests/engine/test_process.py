@@ -8,6 +8,7 @@ import sys
 
 import pytest
 import trio
+import trio.lowlevel
 import trio.testing
 from engine_support import assert_no_leftovers, processes_matching
 
@@ -33,7 +34,7 @@ def _pipe() -> tuple[trio.testing.MemorySendStream, ReplyReader]:
 async def _feed(send: trio.testing.MemorySendStream, chunks: list[bytes], close: bool = True) -> None:
     for chunk in chunks:
         await send.send_all(chunk)
-        await trio.sleep(0)
+        await trio.lowlevel.checkpoint()
     if close:
         await send.aclose()
 

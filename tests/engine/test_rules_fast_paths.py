@@ -8,7 +8,8 @@ the board renderings as they were before the tables.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

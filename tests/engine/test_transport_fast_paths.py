@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import trio
+import trio.lowlevel
 
 from arena.games import Color, Termination, get_game
 from arena.match import AgentSpec, TimeControl, play_game
@@ -55,12 +56,11 @@ async def _fd_reader() -> AsyncIterator[tuple[_Pipe, ReplyReader]]:
 
 
 async def test_fd_reader_lines_split_across_chunks_and_several_in_one() -> None:
-    async with _fd_reader() as (pipe, reader):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(pipe.feed, [b"2 3 2", b" 2 3\nsecond\nthird", b" line\r\n", b"last"])
-            lines = [await reader.read_line() for _ in range(3)]
-            with pytest.raises(EndOfOutput) as info:
-                await reader.read_line()
+    async with _fd_reader() as (pipe, reader), trio.open_nursery() as nursery:
+        nursery.start_soon(pipe.feed, [b"2 3 2", b" 2 3\nsecond\nthird", b" line\r\n", b"last"])
+        lines = [await reader.read_line() for _ in range(3)]
+        with pytest.raises(EndOfOutput) as info:
+            await reader.read_line()
     assert lines == [b"2 3 2 2 3", b"second", b"third line\r"]
     assert info.value.partial == b"last"
     assert reader.waits >= 3  # it waited for the split chunks rather than spinning
@@ -70,28 +70,26 @@ async def test_fd_reader_json_objects_split_or_together_and_parsed_once() -> Non
     one = b'{"type": "turn", "payload": {"a": 1}}'
     pretty = b'{\n  "type": "turn",\n  "payload": {"s": "}\\"{"}\n}'
     stream = one + b"\n" + one + b"\n  " + pretty + b"\n" + one[:10]
-    async with _fd_reader() as (pipe, reader):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(pipe.feed, [stream[:50], stream[50:51], stream[51:]])
-            first = await reader.read_json_object()
-            assert reader.last_parsed is not None and reader.last_parsed[0] is first
-            assert reader.last_parsed[1] == json.loads(one)
-            second = await reader.read_json_object()
-            third = await reader.read_json_object()
-            with pytest.raises(EndOfOutput) as info:
-                await reader.read_json_object()
+    async with _fd_reader() as (pipe, reader), trio.open_nursery() as nursery:
+        nursery.start_soon(pipe.feed, [stream[:50], stream[50:51], stream[51:]])
+        first = await reader.read_json_object()
+        assert reader.last_parsed is not None and reader.last_parsed[0] is first
+        assert reader.last_parsed[1] == json.loads(one)
+        second = await reader.read_json_object()
+        third = await reader.read_json_object()
+        with pytest.raises(EndOfOutput) as info:
+            await reader.read_json_object()
     assert (first, second, third) == (one, one, pretty)
     assert reader.last_parsed is not None and reader.last_parsed[0] is not third  # found by braces
     assert info.value.partial == one[:10]
 
 
 async def test_fd_reader_oversize_reply_is_an_error_and_memory_stays_bounded() -> None:
-    async with _fd_reader() as (pipe, reader):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(pipe.feed, [b"y" * 30_000, b"y" * 30_000], False)
-            with pytest.raises(ReplyTooLong) as info:
-                await reader.read_line(5000)
-            nursery.cancel_scope.cancel()
+    async with _fd_reader() as (pipe, reader), trio.open_nursery() as nursery:
+        nursery.start_soon(pipe.feed, [b"y" * 30_000, b"y" * 30_000], False)
+        with pytest.raises(ReplyTooLong) as info:
+            await reader.read_line(5000)
+        nursery.cancel_scope.cancel()
     assert info.value.limit == 5000 and reader.pending() == b""
 
 
@@ -129,14 +127,14 @@ async def test_a_bot_answering_ahead_cannot_starve_other_tasks() -> None:
         nonlocal ticks
         while True:
             ticks += 1
-            await trio.sleep(0)
+            await trio.lowlevel.checkpoint()
 
     view = ClockView(time_limit_ms=60000, time_left_ms=60000, allowance_s=5.0, first_move=False, ply=0)
     async with ProcessPlayer("ahead", Color.BLACK, game, _scripted_ahead(200), kill_grace=0.05) as player:
         await trio.sleep(0.3)  # let every reply arrive first
         async with trio.open_nursery() as nursery:
             nursery.start_soon(ticker)
-            await trio.sleep(0)
+            await trio.lowlevel.checkpoint()
             before = ticks
             for _ in range(64):
                 reply = await player.request_move(game.initial_state(), view)

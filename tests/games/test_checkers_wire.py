@@ -141,16 +141,16 @@ def test_from_path_matches_generated_moves() -> None:
 # --- human notation ---------------------------------------------------------------------------
 
 AMBIGUOUS = state_from_board(
-    """
-    ........
-    ........
-    ...b....
-    ..w.w...
-    ........
-    ..w.....
-    ........
-    ........
-    """.split()
+    [
+        "........",
+        "........",
+        "...b....",
+        "..w.w...",
+        "........",
+        "..w.....",
+        "........",
+        "........",
+    ]
 )
 
 
@@ -177,16 +177,16 @@ def test_short_capture_notation_is_resolved_against_the_position() -> None:
 
 def test_ambiguous_short_capture_is_refused() -> None:
     cycle = state_from_board(
-        """
-        ........
-        ........
-        ...B....
-        ..w.w...
-        ........
-        ..w.w...
-        ........
-        ........
-        """.split()
+        [
+            "........",
+            "........",
+            "...B....",
+            "..w.w...",
+            "........",
+            "..w.w...",
+            "........",
+            "........",
+        ]
     )
     with pytest.raises(IllegalMoveError, match="ambiguous: it could be 10x17x26x19x10, 10x19x26x17x10"):
         GAME.parse_notation("10x10", cycle)

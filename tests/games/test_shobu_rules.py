@@ -18,8 +18,8 @@ from arena.games.shobu import (
     ShobuState,
     board_from_picture,
     count_legal_turns,
-    stone_counts,
     state_from_board,
+    stone_counts,
 )
 from arena.games.shobu_core import HEADINGS
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-import arena.board_view as board_view
+from arena import board_view
 from arena.board_view import checkers_board, legend, render_board, shobu_board, shobu_push
 from arena.games import get_game
 from arena.games.checkers import state_from_board as checkers_state

@@ -13,9 +13,9 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.tournament.config import (
-    default_max_moves,
     TournamentConfig,
     comparable,
+    default_max_moves,
     default_seed,
     load_config,
     resolve_command,

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 from rich.console import Console
+from tournament_support import shobu_config
 
 from arena.ratings import GameResult, compute_standings
 from arena.tournament.config import load_config
@@ -18,8 +19,6 @@ from arena.tournament.display import (
     print_standings,
 )
 from arena.tournament.runner import RunOptions, run_tournament
-
-from tournament_support import shobu_config
 
 
 def console(terminal: bool) -> tuple[Console, io.StringIO]:

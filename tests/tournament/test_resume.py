@@ -11,11 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+from tournament_support import REPO, read_jsonl, shobu_config
 
 from arena.tournament.config import load_config
 from arena.tournament.schedule import round_robin
-
-from tournament_support import REPO, read_jsonl, shobu_config
 
 
 def start_arena(config: Path, logs: Path) -> subprocess.Popen[bytes]:

@@ -15,13 +15,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from tournament_support import REPO, bot_command, read_jsonl, shobu_config
 
 from arena.cli import cli
 from arena.errors import ResourceError
 from arena.tournament import runner as runner_module
 from arena.tournament.logs import FolderLock
-
-from tournament_support import REPO, bot_command, read_jsonl, shobu_config
 
 # The checkers seed's example, word for word, but with an executable in place of the search bot.
 SEED_FORMAT = """{

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import trio
+from tournament_support import bot_command, read_jsonl, shobu_config
 
 from arena.errors import ConfigError
 from arena.ratings import GameResult, online_elo
@@ -18,8 +19,6 @@ from arena.tournament.config import load_config
 from arena.tournament.logs import SeedStats, TournamentLog, standings_from_folder
 from arena.tournament.runner import RunOptions, SilentReporter, Tournament, run_tournament
 from arena.tournament.schedule import round_robin
-
-from tournament_support import bot_command, read_jsonl, shobu_config
 
 FAST = {"kill_grace": 0.05}
 

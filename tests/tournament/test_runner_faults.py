@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import trio
+from tournament_support import REPO, read_jsonl
 
 from arena.errors import ConfigError, ResourceError
 from arena.isolation import Isolation
@@ -30,8 +31,6 @@ from arena.tournament.logs import FolderLock, LogError, standings_from_folder
 from arena.tournament.runner import RunOptions, Tournament, concurrency_plan, run_tournament
 from arena.tournament.schedule import build_schedule
 from arena.tournament.stats_worker import restore_priority
-
-from tournament_support import REPO, read_jsonl
 
 Script = Callable[[int], Any]  # game index -> "win"/"draw", or an exception to raise
 
@@ -360,9 +359,8 @@ async def test_a_folder_of_the_old_layout_resumes_and_grows(tmp_path: Path, fake
     old = list(build_schedule("roundRobin", config.agent_ids, games_per_pair=3, seed=config.seed, pair_blocks=1))
     assert [(g.black, g.white) for g in old[:2]] == [("a0", "a1"), ("a1", "a0")]  # the old layout
     with open(folder / "games.jsonl", "w") as handle:
-        for g in old[:5]:
-            handle.write(json.dumps({"index": g.index, "pair": g.pair, "black": g.black, "white": g.white,
-                                     "winner": "NONE", "termination": "max_moves"}) + "\n")
+        handle.writelines(json.dumps({"index": g.index, "pair": g.pair, "black": g.black, "white": g.white,
+                                      "winner": "NONE", "termination": "max_moves"}) + "\n" for g in old[:5])
     summary = await run_tournament(load_config(write_config(tmp_path, "g.json", gamesPerPair=4)), opts(tmp_path))
     assert (summary.already_done, summary.played_now) == (5, 7)
     assert json.loads((folder / "config.json").read_text())["pairBlocks"] == 1

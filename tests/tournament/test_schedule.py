@@ -6,7 +6,6 @@ import dataclasses
 import itertools
 import tracemalloc
 from collections import Counter
-
 from typing import Any
 
 import pytest
