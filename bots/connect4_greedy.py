@@ -31,7 +31,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 ROWS, COLUMNS = 6, 7
 EMPTY = "."
@@ -42,7 +42,7 @@ DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 Grid = list[list[str]]  # grid[row][column], row 0 at the top, as in the protocol's board
 
 
-def landing_row(grid: Grid, column: int) -> Optional[int]:
+def landing_row(grid: Grid, column: int) -> int | None:
     """The row a piece dropped into `column` lands on, or None if the column is full."""
     for row in range(ROWS - 1, -1, -1):
         if grid[row][column] == EMPTY:
@@ -74,7 +74,7 @@ def winning_columns(grid: Grid, piece: str) -> list[int]:
     return found
 
 
-def choose_column(board: list[str], colour: str, rng: random.Random) -> Optional[int]:
+def choose_column(board: list[str], colour: str, rng: random.Random) -> int | None:
     """The greedy choice (see the module docstring), or None when every column is full."""
     grid = [list(line) for line in board]
     mine = PIECE[colour]

@@ -31,7 +31,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 EMPTY = "."
 

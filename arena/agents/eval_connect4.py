@@ -29,7 +29,8 @@ A position where either side could win with its next piece is not quiet: the sea
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from arena.games.connect4 import BOARD_MASK, BOTTOM_CELL, COLUMN_MASK, HEIGHT, TOP_CELL, WIDTH, cell_bit, has_four
 
@@ -196,4 +197,4 @@ class ConnectFourSearch:
         return score
 
 
-__all__ = ["ConnectFourSearch", "DEFAULT_WEIGHTS", "WINDOWS", "playable_cells", "winning_cells"]
+__all__ = ["DEFAULT_WEIGHTS", "WINDOWS", "ConnectFourSearch", "playable_cells", "winning_cells"]

@@ -423,12 +423,15 @@ def board_svg(state: ConnectFourState, last_move: int | None = None) -> str:
     (if any) marked. Standard library only, no external resources."""
     width = 2 * _MARGIN + WIDTH * _CELL
     height = 2 * _MARGIN + HEIGHT * _CELL + 24
-    parts = [
+    header = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}"'
-        f' height="{height}" role="img" aria-label="Connect Four board, {state.turn.value} to move">',
+        f' height="{height}" role="img" aria-label="Connect Four board, {state.turn.value} to move">'
+    )
+    frame = (
         f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{WIDTH * _CELL}" height="{HEIGHT * _CELL}"'
-        ' rx="10" fill="#1f4fbf"/>',
-    ]
+        ' rx="10" fill="#1f4fbf"/>'
+    )
+    parts = [header, frame]
     occupied = state.black | state.white
     last_bit = 0
     if last_move is not None and 0 <= last_move < WIDTH:
@@ -481,11 +484,11 @@ SPEC = GameSpec(
 __all__ = [
     "BOARD_MASK",
     "COLUMN_LETTERS",
-    "ConnectFourGame",
-    "ConnectFourState",
     "HEIGHT",
     "SPEC",
     "WIDTH",
+    "ConnectFourGame",
+    "ConnectFourState",
     "board_svg",
     "cell_bit",
     "cell_name",

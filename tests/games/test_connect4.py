@@ -364,15 +364,15 @@ def test_perft_rejects_a_negative_depth() -> None:
 
 
 def test_board_text() -> None:
-    assert GAME.board_text(play(letters("ddc"))) == "\n".join([
-        "6 . . . . . . .",
-        "5 . . . . . . .",
-        "4 . . . . . . .",
-        "3 . . . . . . .",
-        "2 . . . w . . .",
-        "1 . . b b . . .",
-        "  a b c d e f g",
-    ])
+    expected = """\
+6 . . . . . . .
+5 . . . . . . .
+4 . . . . . . .
+3 . . . . . . .
+2 . . . w . . .
+1 . . b b . . .
+  a b c d e f g"""
+    assert GAME.board_text(play(letters("ddc"))) == expected
 
 
 def test_svg_is_well_formed_and_marks_the_last_move_and_the_line() -> None:
