@@ -87,14 +87,14 @@ def test_broken_plugins_are_reported_in_one_line(plugin_on_path: Path) -> None:
 
 def test_the_cli_lists_and_plays_the_plugin(tmp_path: Path) -> None:
     env = subprocess_env(fake_site(tmp_path / "site"))
-    listed = subprocess.run([sys.executable, "-m", "arena", "games"], env=env, capture_output=True, text=True,
-                            timeout=120)  # a hang backstop, not a speed limit
+    listed = subprocess.run([sys.executable, "-m", "arena", "games"], check=False, env=env,
+                            capture_output=True, text=True, timeout=120)  # a hang backstop, not a speed limit
     assert "tictactoe" in listed.stdout and "arena-tictactoe" in listed.stdout, listed.stderr
     assert "ghost" in listed.stderr and "Traceback" not in listed.stderr
     bot = f'"{sys.executable}" "{BOT}"'
     played = subprocess.run([sys.executable, "-m", "arena", "match", "--game", "tictactoe", "--games", "2", "-q",
                              f"{bot} --seed 1", f"{bot} --seed 2"],
-                            env=env, capture_output=True, text=True, timeout=120)
+                            check=False, env=env, capture_output=True, text=True, timeout=120)
     assert played.returncode == 0, played.stderr
     records = json.loads(played.stdout)
     assert len(records) == 2
@@ -106,6 +106,6 @@ def test_the_cli_lists_and_plays_the_plugin(tmp_path: Path) -> None:
 def test_the_examples_own_tests_pass(tmp_path: Path) -> None:
     env = subprocess_env(fake_site(tmp_path / "site"))  # the entry-point test in there runs too
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-                            cwd=EXAMPLE, env=env, capture_output=True, text=True, timeout=300)
+                            check=False, cwd=EXAMPLE, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and "skipped" not in result.stdout, result.stdout[-2000:]

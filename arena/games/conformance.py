@@ -50,8 +50,9 @@ from types import TracebackType
 from typing import Any, Literal
 from xml.etree import ElementTree
 
+from arena.games import registry
 from arena.games.base import Color, Game, GameError, StateError, Termination, cap_text
-from arena.games.registry import GameSpec, load_ref
+from arena.games.registry import NAME_PATTERN, GameSpec, load_ref
 
 #: The seed :func:`check_game` uses unless told otherwise: the same games on every run.
 DEFAULT_SEED = 20261121
@@ -461,8 +462,6 @@ def check_spec(
     ctx = _Context(str(getattr(spec, "name", spec)))
     if not isinstance(spec, GameSpec):
         raise ctx.fail(f"{type(spec).__name__} is not an arena.games.registry.GameSpec")
-    from arena.games.registry import NAME_PATTERN
-
     if not NAME_PATTERN.match(spec.name):
         raise ctx.fail("the name must be 1-32 of a-z, 0-9, _ (starting with a letter)")
     if type(spec.default_max_moves) is not int or spec.default_max_moves < 1:
@@ -574,10 +573,8 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m arena.games.conformance [GAME ...]``: check registered games; exit 0, 1 or 2."""
     import argparse
 
-    from arena.games import registry
-
     parser = argparse.ArgumentParser(prog="python -m arena.games.conformance",
-                                     description="Check registered games (default: all) against the forward-model contract.")
+                                     description="Check registered games against arena's forward-model contract.")
     parser.add_argument("names", nargs="*", metavar="GAME", help="games to check (default: every usable game)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"random games each (default {DEFAULT_GAMES})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
