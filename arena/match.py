@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any
 
 import trio
 
-from arena.games.base import cap_text
+from arena.games.base import cap_text, random_opening
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.errors import BotError, ConfigError
 from arena.games.base import Color, Game, IllegalMoveError, MoveSyntaxError, Outcome, Termination
@@ -383,7 +384,9 @@ async def play_game(
     """Play one game and return its record (see :mod:`arena.records`).
 
     ``start_state`` (default: the start position) already includes ``opening_plies`` random plies,
-    which are only recorded. ``max_moves`` (default ``game.default_max_moves``) caps the state's move
+    which are only recorded; without a ``start_state``, ``opening_plies`` random plies are played
+    from the start with ``random.Random(seed)`` (see :func:`arena.games.base.opening_seed`), so the
+    record's ``seed`` replays the opening. ``max_moves`` (default ``game.default_max_moves``) caps the state's move
     counter (``turnNumber``); reaching it is a draw, but a win on the capping move counts.
     ``stderr_dir``: each bot's stderr goes to ``<dir>/<game_index:05d>-<colour>-<id>.log`` (capped);
     otherwise a capped tail is kept and put in the record for a bot that faulted. ``observer`` gets
@@ -403,6 +406,10 @@ async def play_game(
     cap = game.default_max_moves if max_moves is None else max_moves
     specs = {Color.BLACK: black, Color.WHITE: white}
     clocks = {c: GameClock(time_control) for c in Color}
+    if start_state is None and opening_plies:
+        if seed is None:
+            raise ValueError("a random opening needs a seed")
+        start_state = random_opening(game, opening_plies, random.Random(seed))
     state = game.initial_state() if start_state is None else start_state
     turns: list[Any] = []
     states: list[dict[str, Any]] = [game.state_to_json(state)]

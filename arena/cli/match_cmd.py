@@ -27,7 +27,8 @@ import trio
 
 from arena.cli.options import game_option, isolation_options
 from arena.errors import ArenaError, BotError
-from arena.games import get_game, random_opening
+from arena.games import get_game
+from arena.games.base import opening_seed
 from arena.isolation import Isolation, sandbox_available
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
@@ -185,13 +186,11 @@ def match_command(
     async def run_all() -> None:
         for index in range(games_count):
             black, white = (first, second) if index % 2 == 0 else (second, first)
-            start = None
-            if opening_plies:
-                rng = random.Random(f"{seed}:{index // 2}")
-                start = random_opening(game, opening_plies, rng)
+            # The tournaments' seed scheme: one opening per colour-swapped pair, recorded as `seed`.
+            game_seed = opening_seed(seed, index // 2) if seed is not None else None
             record = await play_game(
-                game, black, white, time_control=tc, max_moves=max_moves, start_state=start,
-                opening_plies=opening_plies, seed=seed, stderr_dir=stderr_dir,
+                game, black, white, time_control=tc, max_moves=max_moves,
+                opening_plies=opening_plies, seed=game_seed, stderr_dir=stderr_dir,
                 game_index=index if games_count > 1 or stderr_dir else None, observer=view,
                 isolation=isolation,
             )

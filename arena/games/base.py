@@ -246,6 +246,14 @@ def show_value(value: Any) -> str:
         return cap_text(repr(value))
 
 
+def opening_seed(seed: int, pair: int) -> int:
+    """The seed of the random opening of colour-swapped pair ``pair`` in a match or tournament
+    seeded ``seed``: a pure function of both (the one seed scheme of arena). A record's ``seed`` is
+    this value: ``random_opening(game, openingPlies, random.Random(seed))`` replays its opening."""
+    # String seeds hash with SHA-512 inside random, independent of PYTHONHASHSEED.
+    return random.Random(f"arena-opening/{seed}/{pair}").getrandbits(63)
+
+
 def random_opening(game: Game[S, M], plies: int, rng: random.Random, state: S | None = None) -> S:
     """Play ``plies`` uniformly random legal moves from ``state`` (default: the start).
 

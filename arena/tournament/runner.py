@@ -43,7 +43,7 @@ from typing import Any, Protocol
 import trio
 
 from arena.errors import ArenaError, ConfigError, ResourceError
-from arena.games import get_game, random_opening
+from arena.games import get_game
 from arena.isolation import Isolation
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.ratings import result_from_row
@@ -368,12 +368,9 @@ class Tournament:
         while self._failure is None and (game := self._take()) is not None:
             self.reporter.game_started(game)
             try:
-                start = None
-                if c.opening_plies:
-                    start = random_opening(self._game, c.opening_plies, random.Random(game.opening_seed))
                 record = await play_game(
                     self._game, self._spec(game.black), self._spec(game.white),
-                    time_control=time_control, max_moves=c.max_moves, start_state=start,
+                    time_control=time_control, max_moves=c.max_moves,
                     opening_plies=c.opening_plies, seed=game.opening_seed,
                     stderr_dir=self._log.stderr_dir, game_index=game.index,
                     observer=self.options.observer, player_opts=self.options.player_opts,

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import itertools
 import random
+
+from arena.games.base import opening_seed
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -43,10 +45,6 @@ class ScheduledGame:
     opening_seed: int
 
 
-def opening_seed(seed: int, pair: int) -> int:
-    """The seed of pair ``pair``'s opening: a pure function of the tournament seed and the pair."""
-    # String seeds hash with SHA-512 inside random, independent of PYTHONHASHSEED.
-    return random.Random(f"arena-opening/{seed}/{pair}").getrandbits(63)
 
 
 def round_robin(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0, *, pair_blocks: int = 0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from rich.console import Console
 
 from arena.cli import cli
 from arena.games import get_game
+from arena.games.base import opening_seed, random_opening
 from arena.ui import MatchView, render_board
 
 
@@ -51,7 +53,12 @@ def test_several_games_alternate_colours_and_go_to_out(marker: str, tmp_path: Pa
     # The crashing bot is CMD2: WHITE in games 1 and 3, BLACK in game 2.
     assert [r["winner"] for r in records] == ["BLACK", "WHITE", "BLACK"]
     assert records[0]["game_states"][0] == records[1]["game_states"][0]  # same opening for a pair
-    assert records[0]["seed"] == 5 and records[0]["opening_plies"] == 2
+    # One seed scheme with tournaments: a record's seed is its pair's opening seed, which replays it.
+    assert records[0]["seed"] == records[1]["seed"] == opening_seed(5, 0) != records[2]["seed"]
+    assert records[0]["opening_plies"] == 2
+    checkers = get_game("checkers")
+    replayed = random_opening(checkers, 2, random.Random(records[2]["seed"]))
+    assert checkers.state_to_json(replayed) == records[2]["game_states"][0]
     assert "result: " in err and "W-D-L 3-0-0" in err
     assert_no_leftovers(marker)
 
