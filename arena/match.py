@@ -27,11 +27,19 @@ from typing import Any
 
 import trio
 
-from arena.games.base import cap_text, random_opening
-from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.errors import BotError, ConfigError
-from arena.games.base import Color, Game, IllegalMoveError, MoveSyntaxError, Outcome, Termination
+from arena.games.base import (
+    Color,
+    Game,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    Termination,
+    cap_text,
+    random_opening,
+)
 from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
+from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.protocols import quote_raw

@@ -33,7 +33,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import os
-import random
 import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import itertools
 import random
-
-from arena.games.base import opening_seed
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+
+from arena.games.base import opening_seed
 
 
 @dataclass(frozen=True)
