@@ -22,6 +22,7 @@ Last move (both games, optional): the squares a move left are marked ``◌`` (Sh
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from rich.text import Text
@@ -152,7 +153,7 @@ def _checkers_marks(move: CheckersMove | None) -> dict[tuple[int, int], str]:
     marks: dict[tuple[int, int], str] = {}
     if move is None:
         return marks
-    for (c1, r1), (c2, r2) in zip(move.path, move.path[1:]):
+    for (c1, r1), (c2, r2) in itertools.pairwise(move.path):
         if abs(c2 - c1) == 2:
             marks[((c1 + c2) // 2, (r1 + r2) // 2)] = "removed"
     for square in move.path[1:-1]:

@@ -208,7 +208,7 @@ def _fit_cells(
         step = _solve(hess, grad)
         scale = 1.0
         while True:
-            trial = [t + scale * s for t, s in zip(theta, step)]
+            trial = [t + scale * s for t, s in zip(theta, step, strict=True)]
             value = _objective(trial, cells, n, colour, prior)
             if value >= current - 1e-12:
                 break
@@ -347,7 +347,7 @@ def normal_intervals(
     out = {}
     for i, a in enumerate(names):
         contrast = [(1.0 if j == i else 0.0) - 1.0 / n for j in range(n)] + [0.0] * (len(theta) - n)
-        variance = sum(c * x for c, x in zip(contrast, _solve(information, contrast)))
+        variance = sum(c * x for c, x in zip(contrast, _solve(information, contrast), strict=True))
         half = z * ELO_PER_NAT * math.sqrt(max(variance, 0.0))
         out[a] = (centred[a] - half, centred[a] + half)
     return out

@@ -43,6 +43,13 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
+def _jump(label: int | str, position: int, labels: dict[str, int]) -> int:
+    """The jump offset, from the instruction at ``position``, to ``label``: a name in ``labels``
+    (an absolute position) or an offset from the next instruction."""
+    where = labels[label] if isinstance(label, str) else position + 1 + label
+    return where - position - 1
+
+
 def filter_program(machine: str | None = None) -> bytes | None:
     """The filter as the bytes of an array of ``struct sock_filter`` (what ``bwrap --seccomp``
     reads), or None if this architecture is not known here."""
@@ -70,16 +77,12 @@ def filter_program(machine: str | None = None) -> bytes | None:
     position = 0
     for block_index, block in enumerate(blocks):
         next_block = starts[block_index + 1] if block_index + 1 < len(blocks) else allow_at
+        labels = {"deny": deny_at, "allow": allow_at, "next": next_block}
         for kind, k, jt, jf in block:
-            def target(label: int | str) -> int:
-                where = {"deny": deny_at, "allow": allow_at, "next": next_block}.get(label) if isinstance(label, str) \
-                    else position + 1 + label
-                assert where is not None
-                return where - position - 1
             if kind == "ld":
                 program += _insn(_LD_W_ABS, 0, 0, k)
             else:
-                program += _insn(_JEQ_K, target(jt), target(jf), k)
+                program += _insn(_JEQ_K, _jump(jt, position, labels), _jump(jf, position, labels), k)
             position += 1
     program += _insn(_RET_K, 0, 0, _SECCOMP_RET_ALLOW)
     program += _insn(_RET_K, 0, 0, _SECCOMP_RET_ERRNO | errno.EPERM)

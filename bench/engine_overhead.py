@@ -183,7 +183,7 @@ async def echo_round_trips(cycle: Cycle, rounds: int, floor: bool) -> tuple[floa
              for replies in (cycle.black, cycle.white)]
     streams = [(p.stdin, p.stdout) for p in procs]
     buffers = [bytearray(), bytearray()]
-    for color, (stdin, _) in zip(Color, streams):
+    for color, (stdin, _) in zip(Color, streams, strict=True):
         await stdin.send_all(protocol.opening(color, 10**6))  # type: ignore[union-attr]
 
     async def stream_trip(i: int) -> None:
@@ -320,10 +320,10 @@ async def think_check(cycle: Cycle, plies: int, think_ms: float) -> None:
             log = Path(logs) / f"00000-{colour}-replay-{colour}.log"
             by_side.append([float(line.split()[1]) for line in log.read_text().splitlines()
                             if line.startswith("think ")])
-    own = [ms for pair in zip(*by_side) for ms in pair]  # in play order, black first
+    own = [ms for pair in zip(*by_side, strict=False) for ms in pair]  # in play order, black first
     times = record["move_times_ms"]
     # The first move of each bot is charged after the start-up allowance (so 0): leave both out.
-    differences = sorted(charged - mine for charged, mine in zip(times[2:], own[2:]))
+    differences = sorted(charged - mine for charged, mine in zip(times[2:], own[2:], strict=False))
     count = len(differences)
     own_mean = sum(own[2:]) / count
     print(f"  charged vs the bot's own think time ({count} moves of {think_ms} ms sleep):")

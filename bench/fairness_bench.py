@@ -240,9 +240,9 @@ def differences(folder: Path, skip: int) -> tuple[list[float], list[dict[str, An
             log = folder / record["stderr_logs"][colour]
             own.append([float(line.split()[1]) for line in log.read_text().splitlines()
                         if line.startswith("think ")])
-        in_order = [ms for pair in zip(*own) for ms in pair] + own[0][len(own[1]):]
+        in_order = [ms for pair in zip(*own, strict=False) for ms in pair] + own[0][len(own[1]):]
         charged = record["move_times_ms"]
-        out.extend(c - o for c, o in list(zip(charged, in_order))[2:])
+        out.extend(c - o for c, o in list(zip(charged, in_order, strict=False))[2:])
     return out, new
 
 

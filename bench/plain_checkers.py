@@ -12,6 +12,7 @@ while it can; a piece is jumped once; a man that reaches the far row is crowned 
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 Board = list[list[str]]
@@ -111,7 +112,7 @@ def apply_path(board: Board, path: list[Square]) -> Board:
     start_col, start_row = path[0]
     piece = new_board[start_row][start_col]
     new_board[start_row][start_col] = "."
-    for (col1, row1), (col2, row2) in zip(path, path[1:]):
+    for (col1, row1), (col2, row2) in itertools.pairwise(path):
         if abs(col2 - col1) == 2:
             new_board[(row1 + row2) // 2][(col1 + col2) // 2] = "."
     end_col, end_row = path[-1]

@@ -24,6 +24,7 @@ debug output goes to stderr only.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 from collections.abc import Iterator
@@ -110,7 +111,7 @@ def apply_move(board: Board, move: Move) -> Board:
     (c0, r0), (c1, r1) = move[0], move[-1]
     piece = after[r0][c0]
     after[r0][c0] = "."
-    for (ca, ra), (cb, rb) in zip(move, move[1:]):
+    for (ca, ra), (cb, rb) in itertools.pairwise(move):
         if abs(rb - ra) == 2:  # a jump: remove the piece jumped over
             after[(ra + rb) // 2][(ca + cb) // 2] = "."
     colour = owner(piece)

@@ -27,6 +27,7 @@ even else 0)``): ``11-15`` is a step, ``22x15x8`` a capture listing every landin
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
@@ -105,7 +106,7 @@ class CheckersMove(NamedTuple):
         if min(indices) < 0:
             return cls(squares, 0, 0, 0)
         captured = 0
-        for (c1, r1), (c2, r2) in zip(squares, squares[1:]):
+        for (c1, r1), (c2, r2) in itertools.pairwise(squares):
             if abs(c2 - c1) == 2 and abs(r2 - r1) == 2:
                 captured |= 1 << INDEX_OF[((c1 + c2) // 2, (r1 + r2) // 2)]
         return cls(squares, 1 << indices[0], 1 << indices[-1], captured)
@@ -234,7 +235,7 @@ def parse_move_strict(wire: Any) -> CheckersMove:
             f"the count {count} announces {count} squares ({2 * count} numbers)"
             f" but {len(coords)} numbers follow"
         )
-    return CheckersMove.from_path(zip(coords[0::2], coords[1::2]))
+    return CheckersMove.from_path(zip(coords[0::2], coords[1::2], strict=True))
 
 
 _PDN_TOKEN = re.compile(r"\s*([-xX])\s*")
@@ -367,7 +368,7 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
             first, second = INDEX_OF.get(path[0]), INDEX_OF.get(path[1])
             if first is not None and second is not None:
                 return f"{first + 1}{'x' if abs(path[1][0] - path[0][0]) == 2 else '-'}{second + 1}"
-        jump = any(abs(c2 - c1) == 2 for (c1, _), (c2, _) in zip(move.path, move.path[1:]))
+        jump = any(abs(c2 - c1) == 2 for (c1, _), (c2, _) in itertools.pairwise(move.path))
         names = [
             str(INDEX_OF[sq] + 1) if sq in INDEX_OF else f"({sq[0]},{sq[1]})" for sq in move.path
         ]
@@ -440,7 +441,7 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
             move = CheckersMove.from_path(path)
             return move if state is None else self.validate_move(state, move)
         complete = all(
-            abs(c2 - c1) == 2 and abs(r2 - r1) == 2 for (c1, r1), (c2, r2) in zip(path, path[1:])
+            abs(c2 - c1) == 2 and abs(r2 - r1) == 2 for (c1, r1), (c2, r2) in itertools.pairwise(path)
         )
         if state is None:
             if not complete:

@@ -7,6 +7,7 @@ author (or a human at the terminal) learns what was wrong. Squares are named ``(
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -70,7 +71,7 @@ def explain_illegal(
     if not legal:
         return f"{mover.value} has no legal move"
     king = bool(state.kings & start_bit)
-    hops = list(zip(path, path[1:]))
+    hops = list(itertools.pairwise(path))
     for a, b in hops:
         dc, dr = b[0] - a[0], b[1] - a[1]
         if abs(dc) != abs(dr) or abs(dc) not in (1, 2):

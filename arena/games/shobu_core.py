@@ -60,6 +60,11 @@ BIT_OF_BOARD_INDEX: tuple[int, ...] = tuple(
 )
 
 
+def _in_quadrant(x: int, y: int, quadrant: int) -> bool:
+    """Whether (x, y) is on the board and in sub-board ``quadrant``."""
+    return 0 <= x < 8 and 0 <= y < 8 and quadrant_of(x, y) == quadrant
+
+
 def _build_move_tables() -> tuple[list[int], list[int], list[int]]:
     """Per (packed origin, heading), index ``16*origin + heading``: origin|landing bits (0 when
     the move leaves its sub-board), the bits of the squares passed over and landed on, and the bit
@@ -69,21 +74,17 @@ def _build_move_tables() -> tuple[list[int], list[int], list[int]]:
     beyond = [0] * (64 * 16)
     for origin, (x, y) in enumerate(XY_OF_PACKED):
         quadrant = quadrant_of(x, y)
-
-        def on_same_board(sx: int, sy: int) -> bool:
-            return 0 <= sx < 8 and 0 <= sy < 8 and quadrant_of(sx, sy) == quadrant
-
         for h in range(16):
             (dx, dy), steps = HEADING_DIRECTION[h], HEADING_STEPS[h]
             lx, ly = x + steps * dx, y + steps * dy
-            if not on_same_board(lx, ly):
+            if not _in_quadrant(lx, ly, quadrant):
                 continue
             i = 16 * origin + h
             from_to[i] = (1 << origin) | (1 << PACKED_OF_XY[(lx, ly)])
             for j in range(1, steps + 1):
                 path[i] |= 1 << PACKED_OF_XY[(x + j * dx, y + j * dy)]
             bx, by = lx + dx, ly + dy
-            if on_same_board(bx, by):
+            if _in_quadrant(bx, by, quadrant):
                 beyond[i] = 1 << PACKED_OF_XY[(bx, by)]
     return from_to, path, beyond
 
@@ -248,10 +249,10 @@ def has_turn(own: int, opp: int, black_to_move: bool) -> bool:
     left_home, right_home = (q2, q3) if black_to_move else (q0, q1)
     # A heading has a turn when a home board has a passive move and the other column an aggressive
     # one with that heading.
-    for passive, upper, lower in zip(left_home[2], q1[3], q3[3]):
+    for passive, upper, lower in zip(left_home[2], q1[3], q3[3], strict=True):
         if passive and (upper or lower):
             return True
-    for passive, upper, lower in zip(right_home[2], q0[3], q2[3]):
+    for passive, upper, lower in zip(right_home[2], q0[3], q2[3], strict=True):
         if passive and (upper or lower):
             return True
     return False
@@ -349,7 +350,7 @@ def perft(own: int, opp: int, black_to_move: bool, depth: int) -> int:
 def masks_from_board(board: str) -> tuple[int, int]:
     """(black, white) packed masks of a 64-character board already known to be valid."""
     black = white = 0
-    for char, bit in zip(board, BIT_OF_BOARD_INDEX):
+    for char, bit in zip(board, BIT_OF_BOARD_INDEX, strict=True):
         if char == "x":
             black |= bit
         elif char == "o":

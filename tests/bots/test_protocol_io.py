@@ -34,7 +34,7 @@ def test_shobu_loop_reads_pretty_printed_states_and_skips_junk() -> None:
     replies = out.getvalue().splitlines()
     assert [r.state.turn for r in seen] == [Color.BLACK, Color.WHITE]
     assert all(r.time_left_ms is None for r in seen)
-    for reply, request in zip(replies, seen):
+    for reply, request in zip(replies, seen, strict=True):
         message = json.loads(reply)
         assert message["type"] == "turn"
         SHOBU.play_wire(request.state, message["payload"])
@@ -62,7 +62,7 @@ def test_checkers_loop_tolerates_crlf_and_blank_lines_and_counts_plies() -> None
     assert serve_checkers(CHECKERS, choose, stdin=io.StringIO(text), stdout=out) == 0
     assert [(r.time_left_ms, r.total_time_ms, r.state.turn_number) for r in seen] == [
         (59000.0, 60000.0, 1), (58000.0, 60000.0, 3)]
-    for line, request in zip(out.getvalue().splitlines(), seen):
+    for line, request in zip(out.getvalue().splitlines(), seen, strict=True):
         CHECKERS.play_wire(request.state, line)
 
 

@@ -136,7 +136,7 @@ def test_shobu_bots_read_one_line_and_pretty_printed_states(file_name: str) -> N
 
     replies = run_bot(file_name, one_line + pretty).splitlines()
     assert len(replies) == 2
-    for reply, turn in zip(replies, ("BLACK", "WHITE")):
+    for reply, turn in zip(replies, ("BLACK", "WHITE"), strict=True):
         message = json.loads(reply)
         assert message["type"] == "turn"
         state = game.state_from_json({"board": SHOBU_START, "turn": turn, "turnNumber": 0})

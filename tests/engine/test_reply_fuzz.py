@@ -4,6 +4,7 @@ error, an over-long-reply error or end of output — never another exception, ne
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -41,7 +42,7 @@ class ChunkStream(trio.abc.ReceiveStream):
 
 def chunked(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
-    return [data[a:b] for a, b in zip(points, points[1:])]
+    return [data[a:b] for a, b in itertools.pairwise(points)]
 
 
 def read_all(data: bytes, cuts: list[int], framing: str, limit: int) -> tuple[list[bytes], str]:

@@ -7,8 +7,10 @@ the board renderings as they were before the tables.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -117,7 +119,7 @@ def test_shobu_validate_fast_path_matches_check_move() -> None:
             assert SHOBU.validate_move(state, move) == move
         for move in rng.sample(legal, min(len(legal), 25)):
             for mutated in _shobu_mutations(move, rng):
-                _same(lambda: SHOBU.validate_move(state, mutated), lambda: _shobu_strict_validate(state, mutated))
+                _same(partial(SHOBU.validate_move, state, mutated), partial(_shobu_strict_validate, state, mutated))
 
 
 def test_shobu_is_legal_turn_is_membership_in_turns() -> None:
@@ -178,7 +180,7 @@ def _shobu_wires(rng: random.Random) -> list[Any]:
 
 def test_shobu_parse_fast_path_matches_the_strict_reader() -> None:
     for wire in _shobu_wires(random.Random(9)):
-        _same(lambda: SHOBU.parse_move(wire), lambda: parse_move_strict(wire))
+        _same(partial(SHOBU.parse_move, wire), partial(parse_move_strict, wire))
 
 
 def _board_reference(black: int, white: int) -> str:
@@ -222,11 +224,11 @@ def test_checkers_validate_fast_path_matches_the_legal_list() -> None:
             start = rng.choice(COORDS) if rng.random() < 0.9 else (rng.randint(-1, 8), rng.randint(-1, 8))
             dc, dr = rng.choice([-1, 1, 2, -2, 0]), rng.choice([-1, 1, 2, -2, 0])
             move = checkers_module.CheckersMove.from_path([start, (start[0] + dc, start[1] + dr)])
-            _same(lambda: CHECKERS.validate_move(state, move), lambda: _checkers_strict_validate(state, move))
+            _same(partial(CHECKERS.validate_move, state, move), partial(_checkers_strict_validate, state, move))
         # A move whose masks do not match its path is judged by its path, as before.
         for move in CHECKERS.legal_moves(state)[:3]:
             odd = move._replace(path=((0, 0), (1, 1)))
-            _same(lambda: CHECKERS.validate_move(state, odd), lambda: _checkers_strict_validate(state, odd))
+            _same(partial(CHECKERS.validate_move, state, odd), partial(_checkers_strict_validate, state, odd))
 
 
 def test_checkers_parse_fast_path_matches_the_strict_reader() -> None:
@@ -236,9 +238,9 @@ def test_checkers_parse_fast_path_matches_the_strict_reader() -> None:
     for _ in range(400):
         lines.append(" ".join(["2"] + [str(rng.randint(-1, 9)) for _ in range(4)]))
     for line in lines:
-        _same(lambda: CHECKERS.parse_move(line), lambda: checkers_module.parse_move_strict(line))
+        _same(partial(CHECKERS.parse_move, line), partial(checkers_module.parse_move_strict, line))
     for wire in (b"2 3 2 2 3", b"\xff", 5, None):
-        _same(lambda: CHECKERS.parse_move(wire), lambda: checkers_module.parse_move_strict(wire))
+        _same(partial(CHECKERS.parse_move, wire), partial(checkers_module.parse_move_strict, wire))
 
 
 def _board_lines_reference(state: Any) -> list[str]:
@@ -253,7 +255,7 @@ def _board_lines_reference(state: Any) -> list[str]:
 
 
 def _describe_reference(move: Any) -> str:
-    jump = any(abs(c2 - c1) == 2 for (c1, _), (c2, _) in zip(move.path, move.path[1:]))
+    jump = any(abs(c2 - c1) == 2 for (c1, _), (c2, _) in itertools.pairwise(move.path))
     names = [str(INDEX_OF[sq] + 1) if sq in INDEX_OF else f"({sq[0]},{sq[1]})" for sq in move.path]
     return ("x" if jump else "-").join(names)
 

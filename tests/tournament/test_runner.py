@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from datetime import datetime
@@ -100,7 +101,7 @@ async def test_games_overlap_and_statistics_stay_off_the_event_loop(
         return start, start + r["duration_s"]
 
     intervals = sorted(interval(r) for r in records)
-    assert any(b[0] < a[1] for a, b in zip(intervals, intervals[1:]))  # at least two games overlapped
+    assert any(b[0] < a[1] for a, b in itertools.pairwise(intervals))  # at least two games overlapped
     assert calls == [("game", n) for n in range(1, 7)] + [("agent files", 6)]
     # the final standings came from the worker, and they are what the logs say
     recomputed, stats = standings_from_folder(folder)

@@ -128,7 +128,7 @@ def test_random_matches_are_seeded_pairs_and_stop_after_matches() -> None:
     assert len(games) == 20 == schedule_length("randomMatches", 4, matches=10)
     assert games == list(random_matches(AGENTS, seed=3, matches=10))
     assert games != list(random_matches(AGENTS, seed=4, matches=10))
-    for first, second in zip(games[::2], games[1::2]):
+    for first, second in zip(games[::2], games[1::2], strict=True):
         assert (first.black, first.white) == (second.white, second.black)
         assert first.black != first.white
     # rounds are permutations of all couples: the first 6 matches cover every couple once
