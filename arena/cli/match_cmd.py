@@ -16,7 +16,6 @@ import contextlib
 import os
 import random
 import re
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ import orjson
 import trio
 
 from arena.cli.options import game_option, isolation_options
-from arena.errors import ArenaError, BotError
+from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
 from arena.games.base import opening_seed
 from arena.isolation import Isolation, sandbox_available
@@ -41,9 +40,9 @@ from arena.limits import (
     MAX_TIME_MS,
 )
 from arena.match import AgentSpec, TimeControl, play_game
-from arena.players import split_command
 from arena.process import kill_all_live_groups
 from arena.signals import exit_code_for, interruptible
+from arena.tournament.config import resolve_command
 from arena.ui import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -66,17 +65,14 @@ def _is_human(command: str) -> bool:
     return command.strip().lower() == HUMAN
 
 
-def _check_program(command: str) -> list[str]:
-    """argv of ``command``; click.UsageError if it is empty or its program cannot be found."""
+def _check_program(command: str, where: str) -> list[str]:
+    """argv of ``command`` with its files found from the current folder (the tournaments' resolver,
+    :func:`arena.tournament.config.resolve_command`); click.UsageError naming ``where`` when it is
+    empty, cannot be split, or names a program or script that is not there."""
     try:
-        argv = split_command(command)
-    except BotError as exc:
+        return list(resolve_command(command, Path.cwd(), where))
+    except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    program = argv[0]
-    found = os.path.isfile(program) and os.access(program, os.X_OK) if os.sep in program else shutil.which(program)
-    if not found:
-        raise click.UsageError(f"bot program not found or not executable: {program!r} (in {command!r})")
-    return argv
 
 
 def _agent_id(argv: list[str]) -> str:
@@ -157,8 +153,8 @@ def match_command(
         raise click.BadParameter(f"{out} exists and is not a regular file; give a file path, or leave "
                                  "--out out to get the records on stdout", param_hint="--out")
     humans = [_is_human(cmd1), _is_human(cmd2)]
-    argv1 = [HUMAN] if humans[0] else _check_program(cmd1)
-    argv2 = [HUMAN] if humans[1] else _check_program(cmd2)
+    argv1 = [HUMAN] if humans[0] else _check_program(cmd1, "CMD1")
+    argv2 = [HUMAN] if humans[1] else _check_program(cmd2, "CMD2")
     id1, id2 = _ids(argv1, argv2)
     game = get_game(game_name)
     cap = game.default_max_moves if max_moves is None else max_moves

@@ -66,7 +66,7 @@ def test_several_games_alternate_colours_and_go_to_out(marker: str, tmp_path: Pa
 def test_missing_program_is_a_usage_error() -> None:
     code, out, err = _invoke("/no/such/bot", "python3 x.py")
     assert code == 2 and out == ""
-    assert "bot program not found or not executable: '/no/such/bot'" in err
+    assert "CMD1: program '/no/such/bot' not found (looked at /no/such/bot)" in err
     assert "Traceback" not in err
 
 
