@@ -12,17 +12,9 @@ import json
 import sys
 from typing import Any
 
-from arena.games import get_game
+from arena.games import GameError, get_game
 
 FAULTS = {"timeout", "illegal_move", "malformed_reply", "crash"}
-
-
-def wire_move(game_name: str, turn: Any) -> Any:
-    """The bot's form of a recorded turn (checkers records keep the visited squares)."""
-    if game_name == "checkers":
-        path = turn["path"]
-        return " ".join([str(len(path))] + [f"{c} {r}" for c, r in path])
-    return turn
 
 
 def check(record: dict[str, Any]) -> list[str]:
@@ -34,14 +26,19 @@ def check(record: dict[str, Any]) -> list[str]:
         return problems
     state = game.state_from_json(states[0])
     for i, turn in enumerate(turns):
-        _, state = game.play_wire(state, wire_move(record["game"], turn))
+        try:
+            move = game.validate_move(state, game.move_from_record(turn))
+        except GameError as error:
+            problems.append(f"turn {i}: {error}")
+            return problems
+        state = game.apply(state, move)
         # Compare normalised forms: checkers board lines may be written with or without spaces.
         if game.state_to_json(state) != game.state_to_json(game.state_from_json(states[i + 1])):
             problems.append(f"state {i + 1} does not follow from turn {i}")
             return problems
     termination, winner = record["termination"], record["winner"]
     outcome = game.outcome(state)
-    if termination in ("win", "no_legal_moves"):
+    if termination in ("win", "no_legal_moves", "draw"):
         if outcome is None or outcome.termination.value != termination or outcome.winner_name != winner:
             problems.append(f"recorded {termination}/{winner} but the final position says {outcome}")
     elif outcome is not None:

@@ -144,6 +144,11 @@ class Game(abc.ABC, Generic[S, M]):
         """A short human notation of ``move`` (defaults to its wire form)."""
         return str(self.move_to_wire(move))
 
+    def move_from_record(self, turn: Any) -> M:
+        """The move a record's turn object (:meth:`move_to_record`) stands for; MoveSyntaxError
+        when it is not one. The default suits games whose record form is the wire form."""
+        return self.parse_move(turn)
+
     def parse_notation(self, text: str, state: S) -> M:
         """The legal move in ``state`` that ``text`` names in the game's notation.
 

@@ -41,6 +41,7 @@ from arena.games.base import (
     StateError,
     Termination,
     read_state_fields,
+    show_value,
 )
 from arena.games.checkers_board import (
     BLACK_CROWN,
@@ -359,6 +360,14 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
         if all(square in INDEX_OF for square in move.path):
             record["pdn"] = self.describe_move(move)
         return record
+
+    def move_from_record(self, turn: Any) -> CheckersMove:
+        """The move of a record's ``{"path": [[col, row], ...]}`` turn."""
+        path = turn.get("path") if isinstance(turn, dict) else None
+        if not isinstance(path, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p) for p in path):
+            raise MoveSyntaxError(f"a checkers record turn is {{\"path\": [[col, row], ...]}}, got {show_value(turn)}")
+        return self.parse_move(" ".join([str(len(path))] + [f"{c} {r}" for c, r in path]))
 
     def describe_move(self, move: CheckersMove) -> str:
         """PDN: ``11-15`` for a step, ``22x15x8`` for a capture (``(col,row)`` pairs for squares
