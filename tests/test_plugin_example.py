@@ -48,10 +48,10 @@ def plugin_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.syspath_prepend(str(EXAMPLE))
     monkeypatch.syspath_prepend(str(site))
     # The registry loads once per process: start from empty so it scans the entry points again.
-    # (No public reset hook yet: the private objects are swapped, and restored by monkeypatch.)
-    monkeypatch.setattr(registry, "_registry", registry._Registry())
-    monkeypatch.setattr(registry, "_rules_cache", {})
+    registry.reload()
     yield site
+    monkeypatch.undo()  # the entry points gone from sys.path before the registry scans again
+    registry.reload()
     for name in [m for m in sys.modules if m == "arena_tictactoe" or m.startswith("arena_tictactoe.")]:
         del sys.modules[name]
 

@@ -335,7 +335,11 @@ def _check_move(game: Game[Any, Any], state: Any, snapshot: Any, move: Any, ctx:
     if parsed != move:
         raise ctx.fail(f"parse_move(move_to_wire(m)) gave {parsed!r} for {text!r} (wire {_show(wire_text)})")
     with ctx.step(f"move_to_record({text!r})"):
-        _json_trip(game.move_to_record(move))
+        record_text = _json_trip(game.move_to_record(move))
+    with ctx.step(f"move_from_record(move_to_record({text!r}))"):
+        from_record = game.move_from_record(record_text)
+    if from_record != move:
+        raise ctx.fail(f"move_from_record(move_to_record(m)) gave {from_record!r} for {text!r}")
     parse_notation = getattr(game, "parse_notation", None)
     if parse_notation is not None:
         with ctx.step(f"parse_notation({text!r}, state)"):

@@ -125,7 +125,7 @@ def _rules(spec: GameSpec) -> Game[Any, Any]:
         factory = load_ref(spec.rules)
         try:
             game = factory()
-        except Exception as exc:  # a plugin's bug: one line naming it, not a traceback
+        except Exception as exc:  # noqa: BLE001 - a plugin's bug: one line naming it, not a traceback
             raise GameError(f"game {spec.name!r}: could not create its rules ({spec.rules}): {exc}") from None
         if not isinstance(game, Game):
             raise GameError(f"game {spec.name!r}: {spec.rules} did not give an arena.games.base.Game")
@@ -142,7 +142,7 @@ def load_ref(ref: str) -> Any:
         raise GameError(f"bad reference {ref!r}: expected 'module:attribute'")
     try:
         obj: Any = importlib.import_module(module_name)
-    except Exception as exc:  # ImportError, or the module's own failure
+    except Exception as exc:  # noqa: BLE001 - ImportError, or the module's own failure
         raise GameError(f"cannot import {module_name} (for {ref}): {type(exc).__name__}: {exc}") from None
     for part in attr_path.split("."):
         try:
@@ -201,7 +201,7 @@ def _load() -> _Registry:
         except GameError as exc:
             _registry.problems[entry.name] = str(exc)
             continue
-        except Exception as exc:  # the plugin's import failed in its own way
+        except Exception as exc:  # noqa: BLE001 - the plugin's import failed in its own way
             _registry.problems[entry.name] = f"{where}: cannot load: {type(exc).__name__}: {exc}"
             continue
         if spec.name != entry.name:
@@ -223,7 +223,7 @@ def _entry_points() -> list[Any]:
 
     try:
         return list(entry_points(group=ENTRY_POINT_GROUP))
-    except Exception:  # a broken installation's metadata must not stop arena's own games
+    except Exception:  # noqa: BLE001 - a broken installation's metadata must not stop arena's own games
         return []
 
 
@@ -257,6 +257,14 @@ def get_game(name: str) -> Game[Any, Any]:
     return get_spec(name).rules_object()
 
 
+def reload() -> None:
+    """Forget every loaded game and plugin: the next lookup scans the entry points again (after
+    installing a plugin in a running interpreter, and in tests)."""
+    global _registry
+    _registry = _Registry()
+    _rules_cache.clear()
+
+
 def register(spec: GameSpec) -> None:
     """Add ``spec`` for this process (tests, notebooks); replaces a game of the same name."""
     _load().specs[_check_spec(spec, f"game {getattr(spec, 'name', spec)!r}").name] = spec
@@ -284,5 +292,6 @@ __all__ = [
     "load_ref",
     "problems",
     "register",
+    "reload",
     "unregister",
 ]

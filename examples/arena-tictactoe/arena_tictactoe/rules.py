@@ -124,6 +124,11 @@ class TicTacToe(Game[TicTacToeState, int]):
     def move_to_record(self, move: int) -> dict[str, Any]:
         return {"cell": move, "square": square_name(move)}
 
+    def move_from_record(self, turn: Any) -> int:
+        if not isinstance(turn, dict) or "cell" not in turn:
+            raise MoveSyntaxError(f'a record turn is {{"cell": n, "square": "b2"}}, got {show_value(turn)}')
+        return self.parse_move(turn["cell"])
+
     def describe_move(self, move: int) -> str:
         return square_name(move)
 
