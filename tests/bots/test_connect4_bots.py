@@ -14,7 +14,13 @@ from types import ModuleType
 
 import pytest
 
-from arena.agents.eval_connect4 import DEFAULT_WEIGHTS, ConnectFourSearch, playable_cells, winning_cells
+from arena.agents.eval_connect4 import (
+    DEFAULT_WEIGHTS,
+    ConnectFourSearch,
+    playable_cells,
+    window_counts,
+    winning_cells,
+)
 from arena.agents.search import WIN_SCORE, Searcher
 from arena.games.base import Color
 from arena.games.connect4 import ConnectFourGame, ConnectFourState, cell_bit, drop_bit, has_four, state_from_board
@@ -169,6 +175,37 @@ def test_adapter_orders_wins_then_blocks() -> None:
     assert adapter.quiet(pos)  # White's d2 is not playable yet
     assert winning_cells(pos[1], pos[0] | pos[1]) == cell_bit(3, 1)
     assert playable_cells(pos[0] | pos[1]) & cell_bit(3, 0)
+
+
+def plain_windows() -> list[int]:
+    """Every line of four cells, listed one by one."""
+    lines = []
+    for column in range(7):
+        for row in range(6):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if 0 <= column + 3 * dc < 7 and 0 <= row + 3 * dr < 6:
+                    lines.append(sum(cell_bit(column + k * dc, row + k * dr) for k in range(4)))
+    return lines
+
+
+def test_window_counts_agree_with_a_plain_loop() -> None:
+    lines = plain_windows()
+    assert len(lines) == 69
+    for state in random_states(150, seed=6):
+        for me, them in ((state.black, state.white), (state.white, state.black)):
+            threes = sum(1 for w in lines if not them & w and (me & w).bit_count() == 3)
+            twos = sum(1 for w in lines if not them & w and (me & w).bit_count() == 2)
+            assert window_counts(me, them) == (threes, twos)
+
+
+def test_winning_cells_agree_with_trying_every_cell() -> None:
+    for state in random_states(150, seed=7):
+        occupied = state.black | state.white
+        for bits in (state.black, state.white):
+            if has_four(bits):
+                continue
+            empty = [cell_bit(c, r) for c in range(7) for r in range(6) if not occupied & cell_bit(c, r)]
+            assert winning_cells(bits, occupied) == sum(b for b in empty if has_four(bits | b))
 
 
 def test_adapter_contract() -> None:
