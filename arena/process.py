@@ -326,13 +326,14 @@ class BotProcess:
             if fd >= 0:
                 trio.lowlevel.notify_closing(fd)
 
-    async def wait_exit(self, timeout: float) -> int | None:
+    # The bound is part of the answer (None: still running), not a way to cancel: hence a parameter.
+    async def wait_exit(self, timeout: float) -> int | None:  # noqa: ASYNC109
         """The exit status (negative: killed by that signal) if the bot exits within ``timeout``."""
         with trio.move_on_after(timeout):
             return await self.proc.wait()
         return self.proc.returncode
 
-    async def exit_description(self, timeout: float = 0.5) -> str:
+    async def exit_description(self, timeout: float = 0.5) -> str:  # noqa: ASYNC109
         """A phrase for a reason: 'exited with code 3', 'was killed by SIGSEGV', or that it is
         still running after closing its output (waits up to ``timeout`` for it to exit)."""
         code = await self.wait_exit(timeout)
@@ -542,7 +543,7 @@ async def open_bot_process(
             nursery.start_soon(_watch_exit, bot)
             try:
                 yield bot
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - not swallowed: see the next line
                 # Re-raised below, outside the nursery, so that it does not come out wrapped in an
                 # exception group.
                 failure = exc

@@ -51,7 +51,7 @@ from typing import Any
 import orjson
 import trio
 
-from arena.games import Color, Game, get_game
+from arena.games import Color, Game, GameError, get_game
 from arena.isolation import Isolation
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.players.base import MoveReply, Player
@@ -148,7 +148,7 @@ def find_cycle(game_name: str) -> Cycle:
                 m2 = game.validate_move(s2, inverse(m1))
                 s3 = game.apply(s2, m2)
                 w2 = game.validate_move(s3, inverse(w1))
-            except Exception:
+            except GameError:  # the inverse move is not legal there: try another
                 continue
             if game.state_to_json(game.apply(s3, w2))["board"] == board0:
                 return Cycle(game, start, reply_lines(game, [m1, m2]), reply_lines(game, [w1, w2]),
@@ -377,11 +377,16 @@ async def bench_game(game_name: str, args: argparse.Namespace) -> None:
 SPINNER = "import os\nos.nice(19)\nwhile True:\n    pass\n"
 
 
+def _start_spinners(count: int) -> list[subprocess.Popen[bytes]]:
+    # Popen forks and execs before it returns: a few milliseconds, once, before any measurement.
+    return [subprocess.Popen([sys.executable, "-c", SPINNER]) for _ in range(count)]
+
+
 async def main(args: argparse.Namespace) -> None:
     if args.pin is not None:
         os.sched_setaffinity(0, {args.pin})
         print(f"(this process and the bots run on CPU {args.pin} only: see --pin)")
-    spinners = [subprocess.Popen([sys.executable, "-c", SPINNER]) for _ in range(args.spin)]
+    spinners = _start_spinners(args.spin)
     try:
         if spinners:
             print(f"({len(spinners)} niced busy loop(s) keep CPUs awake: see --spin)")

@@ -52,7 +52,7 @@ import trio
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from arena.games import get_game  # noqa: E402
+from arena.games import GameError, get_game  # noqa: E402
 from arena.tournament.config import load_config  # noqa: E402
 from arena.tournament.runner import RunOptions, SilentReporter, Tournament  # noqa: E402
 from arena.tournament.schedule import build_schedule  # noqa: E402
@@ -108,7 +108,7 @@ def shobu_cycle() -> list[str]:
                 m2 = game.validate_move(s2, inverse(m1))
                 s3 = game.apply(s2, m2)
                 w2 = game.validate_move(s3, inverse(w1))
-            except Exception:
+            except GameError:  # the inverse move is not legal there: try another
                 continue
             if game.state_to_json(game.apply(s3, w2))["board"] == board0:
                 return [orjson.dumps({"type": "turn", "payload": game.move_to_wire(m)}).decode()

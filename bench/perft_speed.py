@@ -41,7 +41,7 @@ def load_bench_module(filename: str) -> ModuleType | None:
     sys.modules[spec.name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as error:  # a broken sibling must not hide the other figures
+    except Exception as error:  # noqa: BLE001 - a broken sibling must not hide the other figures
         print(f"  (skipped: {path.name} failed to load: {type(error).__name__}: {error})")
         return None
     return module

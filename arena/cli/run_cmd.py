@@ -162,7 +162,8 @@ def _run(tournament: Tournament,
                 await tournament.play()
             except ArenaError as exc:
                 failure = str(exc)
-            except Exception as exc:  # a bug must not lose the finished games' statistics nor show a traceback
+            # A bug must not lose the finished games' statistics nor show a traceback.
+            except Exception as exc:  # noqa: BLE001
                 failure = f"{type(exc).__name__}: {exc}"
             finally:
                 outcome["summary"] = await tournament.finish(interrupted=state.interrupted)

@@ -100,7 +100,7 @@ class ThreadedLines:
     def _read_one(self) -> None:
         try:
             line = self._read_line()
-        except Exception:
+        except Exception:  # noqa: BLE001 - see below
             # A terminal gone (EIO), a closed file, or any other failure to read: the same as end
             # of input. Letting it escape would kill this thread and leave readline() waiting.
             line = ""

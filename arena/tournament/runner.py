@@ -380,7 +380,7 @@ class Tournament:
             except OSError as exc:  # arena's own machinery failed outside a bot's doing
                 self._stop(write_failure(self._log.stderr_dir, exc, "run a game with logs in"))
                 return
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - not swallowed: see the next line
                 self._stop(exc)  # a bug: re-raised alone by play, never as an exception group
                 return
             self._in_flight.discard(game.index)

@@ -236,6 +236,17 @@ def main() -> int:
 # -- arena's side --------------------------------------------------------------------------------
 
 
+def _worker_environment() -> dict[str, str]:
+    """The worker's environment: a helper's (never arena's secrets: bots can read a helper's
+    environ), with this arena importable even when it runs from a source tree, not installed."""
+    from arena.isolation import helper_environment
+
+    env = helper_environment()
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
 class StatsWorker:
     """Arena's handle on the worker process (all methods run in the trio thread).
 
@@ -259,12 +270,7 @@ class StatsWorker:
         """Spawn the worker and send ``init``. False (and no worker) when it cannot be started."""
         import trio
 
-        from arena.isolation import helper_environment
-
-        env = helper_environment()  # never arena's secrets: bots can read a helper's environ
-        # The worker must import this arena even when it runs from a source tree, not installed.
-        root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env = _worker_environment()
         stderr: Any = subprocess.DEVNULL
         try:
             if self.stderr_path is not None:

@@ -231,7 +231,8 @@ async def test_a_games_teardown_leaves_the_other_games_alone(marker: str, tmp_pa
             long_game["running"] = False
 
     async def play_short() -> dict[str, object]:
-        while not (long_dir / "thief-pids.txt").exists():  # the long game's children are up
+        # Polled: another process writes the file, there is no event to wait for.
+        while not (long_dir / "thief-pids.txt").exists():  # noqa: ASYNC110 - the long game's children are up
             await trio.sleep(0.01)
         escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", short_dir))
         other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", short_dir))
