@@ -97,11 +97,35 @@ def four_cells(bits: int) -> int:
     """Every cell of ``bits`` that is part of some four in a row (0 if there is none)."""
     found = 0
     for shift in _SHIFTS:
-        pairs = bits & (bits >> shift)
-        starts = pairs & (pairs >> (2 * shift))  # the lowest cell of each four along this shift
-        for k in range(4):
-            found |= starts << (k * shift)
+        found |= _line_cells(bits, shift)
     return found
+
+
+def _line_cells(bits: int, shift: int) -> int:
+    """The cells of ``bits`` on a four (or longer) line along ``shift``."""
+    pairs = bits & (bits >> shift)
+    starts = pairs & (pairs >> (2 * shift))  # the lowest cell of each four along this shift
+    cells = 0
+    for k in range(4):
+        cells |= starts << (k * shift)
+    return cells
+
+
+def line_names(bits: int) -> list[str]:
+    """Each line of four or more in ``bits``, as its cells from one end, e.g. ``"a1 b1 c1 d1"``
+    (a five in a row is one line; one piece may close two lines)."""
+    names = []
+    for shift in _SHIFTS:
+        cells = _line_cells(bits, shift)
+        while cells:
+            start = cells & -cells  # the lowest cell of a run starts it
+            run = [start.bit_length() - 1]
+            while cells & (1 << (run[-1] + shift)):
+                run.append(run[-1] + shift)
+            for index in run:
+                cells &= ~(1 << index)
+            names.append(" ".join(cell_name(i) for i in run))
+    return names
 
 
 def column_height(occupied: int, column: int) -> int:
@@ -290,8 +314,8 @@ class ConnectFourGame(Game[ConnectFourState, int]):
     def outcome(self, state: ConnectFourState) -> Outcome | None:
         for color, bits in ((Color.BLACK, state.black), (Color.WHITE, state.white)):
             if has_four(bits):
-                line = " ".join(cell_name(i) for i in _bits_of(four_cells(bits)))
-                return Outcome(Termination.WIN, color, f"{color.value} has four in a row ({line})")
+                lines = " and ".join(line_names(bits))
+                return Outcome(Termination.WIN, color, f"{color.value} has four in a row ({lines})")
         if (state.black | state.white) == BOARD_MASK:
             return Outcome(Termination.DRAW, None, "the board is full")
         return None
@@ -497,5 +521,6 @@ __all__ = [
     "drop_bit",
     "four_cells",
     "has_four",
+    "line_names",
     "state_from_board",
 ]

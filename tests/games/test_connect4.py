@@ -87,6 +87,14 @@ def test_four_in_a_row_in_every_direction_wins_for_the_mover(moves: str, winner:
     assert GAME.perft(after, 1) == 0
 
 
+def test_one_piece_closing_two_lines_names_both() -> None:
+    # From a round-robin game (opening a1 f1): Black's last piece b3 closes a row and a diagonal.
+    state = play([0, 5] + letters("dddcdgddcgcggfcccffeeaeeeaeaaabbb"))
+    assert GAME.outcome(state) == Outcome(
+        Termination.WIN, Color.BLACK, "BLACK has four in a row (b3 c3 d3 e3 and b3 c4 d5 e6)"
+    )
+
+
 def test_lines_do_not_wrap_between_columns_or_rows() -> None:
     # e1 f1 g1 and a2 are consecutive bits in a naive layout; the sentinel row keeps them apart.
     state = state_from_board([".......", ".......", ".......", ".......", "b...w..", "w.wwbbb"])
