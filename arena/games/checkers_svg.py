@@ -19,8 +19,8 @@ def board_svg(state: Any, last_move: Any = None) -> str:
     from arena.games.checkers import square_number
 
     size = 2 * MARGIN + 8 * CELL
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" '
-             f'height="{size}" role="img" aria-label="Checkers board">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" '
+              f'height="{size}" role="img" aria-label="Checkers board">'),
              f'<rect width="{size}" height="{size}" fill="#3b2a1a"/>']
     path = set(last_move.path) if last_move is not None else set()
     for row in range(8):

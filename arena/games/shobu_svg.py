@@ -24,8 +24,8 @@ def board_svg(state: Any, last_move: Any = None) -> str:
     ``last_move`` (a ShobuMove) is marked when given."""
     board: str = state.board
     size = 2 * MARGIN + 8 * CELL + GAP
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" '
-             f'height="{size}" role="img" aria-label="Shobu board">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" '
+              f'height="{size}" role="img" aria-label="Shobu board">'),
              f'<rect width="{size}" height="{size}" fill="#f4ecd8"/>']
     for y in range(8):
         for x in range(8):

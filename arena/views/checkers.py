@@ -25,8 +25,8 @@ class CheckersView(GameView):
 
     def help_points(self, game: Game[Any, Any], color: Color) -> tuple[str, list[str]]:
         return "Moves use the square numbers 1-32 shown on the board.", [
-            "11-15 moves the piece on 11 to 15. 22x15x8 jumps from 22 to 15, then on to 8: list every"
-            " landing square (22x8 is enough when only one capture fits).",
-            "Captures are compulsory and a multi-jump must be finished. The protocol form 2 3 2 2 3"
-            " (count, then col row pairs) works too.",
+            ("11-15 moves the piece on 11 to 15. 22x15x8 jumps from 22 to 15, then on to 8: list every"
+             " landing square (22x8 is enough when only one capture fits)."),
+            ("Captures are compulsory and a multi-jump must be finished. The protocol form 2 3 2 2 3"
+             " (count, then col row pairs) works too."),
         ]

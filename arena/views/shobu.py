@@ -63,12 +63,12 @@ class ShobuView(GameView):
     def help_points(self, game: Game[Any, Any], color: Color) -> tuple[str, list[str]]:
         home = "bottom" if color is Color.BLACK else "top"
         return "A turn is written  <passive stone> <aggressive stone> <direction>[2]", [
-            "A stone is two digits xy: x = column 0-7 (left to right), y = row 0-7 (top to bottom),"
-            " as labelled on the board.",
-            "Directions: N NE E SE S SW W NW (N is up the screen, E is right); add 2 to move two"
-            " squares (e.g. NE2).",
-            f"The passive stone is on one of your home boards (the {home} two) and may not push; the"
-            " aggressive stone is on a board of the other colour (left <-> right), moves the same"
-            " way and may push one enemy stone.",
+            ("A stone is two digits xy: x = column 0-7 (left to right), y = row 0-7 (top to bottom),"
+             " as labelled on the board."),
+            ("Directions: N NE E SE S SW W NW (N is up the screen, E is right); add 2 to move two"
+             " squares (e.g. NE2)."),
+            (f"The passive stone is on one of your home boards (the {home} two) and may not push; the"
+             " aggressive stone is on a board of the other colour (left <-> right), moves the same"
+             " way and may push one enemy stone."),
             "Example: 07 43 N moves the stone at x=0,y=7 one up, then the stone at x=4,y=3 one up.",
         ]

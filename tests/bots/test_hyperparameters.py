@@ -108,7 +108,7 @@ def test_game_objects_are_accepted_and_the_examples_load() -> None:
 
 def run_agent(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena.agents.search_bot", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          capture_output=True, text=True, check=False, timeout=60, cwd=ROOT)
 
 
 def test_agent_process_reports_a_bad_file_in_one_line_with_status_2(tmp_path: Path) -> None:

@@ -313,11 +313,10 @@ async def test_a_second_run_on_the_same_folder_is_refused_naming_the_holder(tmp_
 
 def test_the_lock_is_held_by_another_process(tmp_path: Path) -> None:
     folder = tmp_path / "logs" / "f"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from arena.tournament.logs import FolderLock; FolderLock(Path(sys.argv[1])).acquire(); "
-         "print('locked', flush=True); time.sleep(60)", str(folder)],
-        stdout=subprocess.PIPE, cwd=REPO)
+    script = ("import sys, time; from pathlib import Path; "
+              "from arena.tournament.logs import FolderLock; FolderLock(Path(sys.argv[1])).acquire(); "
+              "print('locked', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(folder)], stdout=subprocess.PIPE, cwd=REPO)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
         with pytest.raises(LogError, match=f"process {holder.pid} holds"):
@@ -487,7 +486,7 @@ def test_a_low_open_file_limit_caps_concurrency_instead_of_failing_games(tmp_pat
     script = ("import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (150, 150)); "
               "from arena.__main__ import main; sys.argv = ['arena'] + sys.argv[1:]; main()")
     done = subprocess.run([sys.executable, "-c", script, "run", str(path), "--logs", str(tmp_path / "logs"),
-                           "--concurrency", "30"], cwd=REPO, capture_output=True, timeout=240)
+                           "--concurrency", "30"], cwd=REPO, capture_output=True, check=False, timeout=240)
     assert done.returncode == 0, done.stderr.decode()
     rows = read_jsonl(tmp_path / "logs" / "nofile" / "games.jsonl")
     assert len(rows) == 30 and {r["termination"] for r in rows} == {"max_moves"}
