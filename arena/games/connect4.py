@@ -16,7 +16,8 @@ a float (``3.0``), a string (``"3"``) or anything else that is not an integer is
 :class:`MoveSyntaxError`; an integer that is not a column (``7``, ``-1``) or names a full column is
 an :class:`IllegalMoveError` from :meth:`ConnectFourGame.validate_move`.
 
-Record form of a move (:meth:`ConnectFourGame.move_to_record`): ``{"column": 3, "notation": "d"}``.
+Record form of a move (:meth:`ConnectFourGame.move_to_record`, read back by
+:meth:`ConnectFourGame.move_from_record`): ``{"column": 3, "notation": "d"}``.
 
 Human notation (the human player and records): :meth:`ConnectFourGame.describe_move` writes the
 column letter ``a``-``g``; :meth:`ConnectFourGame.parse_notation` reads a letter ``a``-``g`` or a
@@ -347,6 +348,18 @@ class ConnectFourGame(Game[ConnectFourState, int]):
     def move_to_record(self, move: int) -> dict[str, Any]:
         """``{"column": 3, "notation": "d"}``."""
         return {"column": move, "notation": self.describe_move(move)}
+
+    def move_from_record(self, turn: Any) -> int:
+        """The column of a record's turn object ``{"column": 3, "notation": "d"}`` (``notation``
+        may be left out; when given it must name the same column); MoveSyntaxError otherwise."""
+        if not isinstance(turn, dict) or "column" not in turn or not set(turn) <= {"column", "notation"}:
+            raise MoveSyntaxError(f'a recorded move is {{"column": n, "notation": "x"}}, got {show_value(turn)}')
+        column = self.parse_move(turn["column"])
+        if "notation" in turn and turn["notation"] != self.describe_move(column):
+            raise MoveSyntaxError(
+                f"recorded move: notation {show_value(turn['notation'])} does not name column {column}"
+            )
+        return column
 
     def describe_move(self, move: int) -> str:
         """The column letter ``a``-``g`` (``column N`` for a number that is not a column)."""

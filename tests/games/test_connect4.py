@@ -143,6 +143,17 @@ def test_parse_move_rejects_anything_but_an_integer(wire: object) -> None:
 def test_parse_move_and_wire_forms() -> None:
     assert GAME.parse_move(3) == 3 and GAME.move_to_wire(3) == 3
     assert GAME.move_to_record(3) == {"column": 3, "notation": "d"}
+    assert GAME.move_from_record({"column": 3, "notation": "d"}) == GAME.move_from_record({"column": 3}) == 3
+    for record, message in [
+        (3, 'a recorded move is {"column": n, "notation": "x"}, got 3'),
+        ({"col": 3}, 'a recorded move is {"column": n, "notation": "x"}, got {"col": 3}'),
+        ({"column": 3, "extra": 1}, "a recorded move is"),
+        ({"column": "3"}, 'a move is a column number 0-6 (a JSON integer), got "3"'),
+        ({"column": 3, "notation": "e"}, 'recorded move: notation "e" does not name column 3'),
+    ]:
+        with pytest.raises(MoveSyntaxError) as info:
+            GAME.move_from_record(record)
+        assert message in str(info.value)
     assert GAME.parse_move(9) == 9  # well formed; validate_move says it is not a column
     state = GAME.initial_state()
     for bad, message in [(7, "there is no column 7: columns are 0-6"), (-1, "there is no column -1: columns are 0-6")]:
