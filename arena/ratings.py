@@ -56,14 +56,14 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
     integer from 0 to :data:`MAX_INDEX` (``true`` is not 1).
     """
     if not isinstance(row, Mapping):
-        raise ValueError(f"a game must be a JSON object, got {_kind(row)}")
+        raise ValueError(f"a game must be a JSON object, got {_kind(row)}")  # noqa: TRY004 - the contract
     black, white = row.get("black"), row.get("white")
     if black is None or white is None:
         if "players" not in row:
             raise ValueError('a game needs "black" and "white" (or "players" with their colours)')
         players = row["players"]
         if not isinstance(players, list):
-            raise ValueError(f'"players" must be a list, got {_kind(players)}')
+            raise ValueError(f'"players" must be a list, got {_kind(players)}')  # noqa: TRY004 - the contract
         for player in players:
             if not isinstance(player, Mapping):
                 raise ValueError(f'each of "players" must be an object, got {_kind(player)}')

@@ -75,7 +75,7 @@ def child(config_path: str, logs: str, concurrency: int) -> None:
 
     summary = trio.run(main)
     elapsed = time.perf_counter() - began
-    hwm, rss = memory_kib()
+    hwm, _ = memory_kib()
     print(json.dumps({"concurrency": concurrency, "games": summary.finished, "seconds": elapsed,
                       "marks": marks, "final_hwm_kib": hwm,
                       "terminations": summary.standings["terminations"]["total"]}))

@@ -55,7 +55,8 @@ def check(record: dict[str, Any]) -> list[str]:
 def main(paths: list[str]) -> int:
     failed = 0
     for path in paths:
-        data = json.load(open(path))
+        with open(path) as file:
+            data = json.load(file)
         records = data if isinstance(data, list) else [data]
         for n, record in enumerate(records):
             for problem in check(record):

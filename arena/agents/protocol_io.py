@@ -114,8 +114,7 @@ def serve_checkers(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", 
         _say(name, f"the second line must be black or white, got {colour_word[:20]!r}")
         return 1
     colour = Color.BLACK if colour_word == "black" else Color.WHITE
-    asked = 0
-    for time_line in lines:
+    for asked, time_line in enumerate(lines):
         received = time.perf_counter()
         try:
             time_left = float(time_line)
@@ -126,7 +125,6 @@ def serve_checkers(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", 
             _say(name, f"expected the time left, got {time_line[:40]!r}")
             return 1
         turn_number = 2 * asked + (0 if colour is Color.BLACK else 1)
-        asked += 1
         try:
             state = state_from_board(board, colour, turn_number)
         except StateError as error:

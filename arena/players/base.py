@@ -23,7 +23,7 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from arena.games.base import ArenaError, Color, Termination
 
@@ -135,7 +135,7 @@ class Player(abc.ABC):
         while the player played; the match raises it after the game instead of recording the game."""
         return None
 
-    async def __aenter__(self) -> Player:
+    async def __aenter__(self) -> Self:
         try:
             await self.start()
         except BaseException:

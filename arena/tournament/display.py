@@ -145,8 +145,8 @@ class RichReporter:
 
 
 def _elo(value: float | None) -> str:
-    # Through int, so a -0.4 shows as +0 and not as -0.
-    return "-" if value is None else f"{int(round(value)):+d}"
+    # round() of a float is an int, so a -0.4 shows as +0 and not as -0.
+    return "-" if value is None else f"{round(value):+d}"
 
 
 def standings_table(standings: dict[str, Any]) -> Table:

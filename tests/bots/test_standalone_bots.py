@@ -128,19 +128,21 @@ def run_bot(file_name: str, text: str, *args: str) -> str:
 
 @pytest.mark.parametrize("file_name", ["shobu_random.py", "shobu_greedy.py", "bot1.py", "bot2"])
 def test_shobu_bots_read_one_line_and_pretty_printed_states(file_name: str) -> None:
-    one_line = '{"type": "game_state", "payload": {"board": "%s", "turn": "BLACK", "turnNumber": 0}}\n' % SHOBU_START
-    pretty = '{\n  "type": "game_state",\n  "payload": {\n    "board": "%s",\n    "turn": "WHITE",\n' \
-             '    "turnNumber": 1\n  }\n}\n' % SHOBU_START
-    game = get_game("shobu")
     import json
 
+    def message(turn: str, turn_number: int, indent: int | None) -> str:
+        payload = {"board": SHOBU_START, "turn": turn, "turnNumber": turn_number}
+        return json.dumps({"type": "game_state", "payload": payload}, indent=indent) + "\n"
+
+    one_line, pretty = message("BLACK", 0, None), message("WHITE", 1, 2)
+    game = get_game("shobu")
     replies = run_bot(file_name, one_line + pretty).splitlines()
     assert len(replies) == 2
     for reply, turn in zip(replies, ("BLACK", "WHITE"), strict=True):
-        message = json.loads(reply)
-        assert message["type"] == "turn"
+        answer = json.loads(reply)
+        assert answer["type"] == "turn"
         state = game.state_from_json({"board": SHOBU_START, "turn": turn, "turnNumber": 0})
-        game.play_wire(state, message["payload"])  # raises if malformed or illegal
+        game.play_wire(state, answer["payload"])  # raises if malformed or illegal
 
 
 @pytest.mark.parametrize("file_name", ["checkers_random.py", "checkers_greedy.py"])

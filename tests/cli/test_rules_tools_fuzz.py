@@ -90,7 +90,7 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 @FUZZ
 @given(st.sampled_from(sorted(HANDLERS)), st.binary(max_size=400))
 def test_arbitrary_bytes(name: str, data: bytes) -> None:
-    lines, report = run(name, data)
+    lines, _report = run(name, data)
     for line in lines:
         if isinstance(line, dict) and "error" in line:
             assert line["error"] in ("malformed_input", "illegal_move") and isinstance(line["reason"], str)

@@ -82,7 +82,8 @@ def test_a_stderr_log_that_cannot_be_written_is_arenas_failure(tmp_path: Path) -
     sink = StderrSink(tmp_path / "x.log", who="the WHITE bot 'y'")
     assert sink._file is not None
     sink._file.close()
-    sink._file = open("/dev/full", "wb", buffering=0)  # every write fails with ENOSPC
+    # Handed to the sink, which closes it; every write fails with ENOSPC.
+    sink._file = open("/dev/full", "wb", buffering=0)  # noqa: SIM115
     sink.write(b"some stderr\n")
     sink.write(b"more, still drained\n")
     sink.close()

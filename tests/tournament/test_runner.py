@@ -97,7 +97,7 @@ async def test_games_overlap_and_statistics_stay_off_the_event_loop(
     assert len(records) == 6 and all(r["termination"] == "max_moves" for r in records)
 
     def interval(r: dict[str, Any]) -> tuple[float, float]:
-        start = datetime.fromisoformat(r["started_at"].replace("Z", "+00:00")).timestamp()
+        start = datetime.fromisoformat(r["started_at"]).timestamp()
         return start, start + r["duration_s"]
 
     intervals = sorted(interval(r) for r in records)
