@@ -29,7 +29,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 # --- The rules ------------------------------------------------------------------------------------
 # A square is (file, row): file 0-7 for a-h, row 1-8. A piece moves one square straight forward
@@ -99,7 +99,7 @@ def attacked(board: Board, square: Square, by: str) -> bool:
     return any(board.get((f, from_row)) == PIECE[by] for f in (file - 1, file + 1))
 
 
-def choose_move(board: Board, colour: str, rng: random.Random) -> Optional[Move]:
+def choose_move(board: Board, colour: str, rng: random.Random) -> Move | None:
     """The greedy choice described in the module docstring; None if there is no legal move."""
     moves = legal_moves(board, colour)
     if not moves:

@@ -33,7 +33,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 # --- The rules ------------------------------------------------------------------------------------
 # A square is (file, row): file 0-7 for a-h, row 1-8. A piece moves one square straight forward

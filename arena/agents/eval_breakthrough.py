@@ -30,7 +30,8 @@ search to the ply limit.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from arena.games.breakthrough import (
     FILE_A,
@@ -104,8 +105,7 @@ def _best_runner(pieces: int, enemies: int, black: bool) -> int:
         square = low.bit_length() - 1
         if not enemies & cones[square]:
             distance = 7 - square // 8 if black else square // 8
-            if distance < best:
-                best = distance
+            best = min(best, distance)
     return best
 
 
@@ -143,7 +143,7 @@ class BreakthroughSearch:
             return []
         out: list[Move] = []
         shifts = (8, 7, 9) if black else (-8, -9, -7)
-        for mask, shift in zip(move_masks(mine, theirs, black), shifts):
+        for mask, shift in zip(move_masks(mine, theirs, black), shifts, strict=True):
             while mask:
                 low = mask & -mask
                 mask ^= low

@@ -147,7 +147,7 @@ def raw_moves(mine: int, theirs: int, black: bool) -> list[tuple[int, int, bool]
     """``(origin, target, capture)`` of every move of ``mine``, by origin then target (the
     game-over check is the caller's)."""
     moves: list[tuple[int, int, bool]] = []
-    for mask, shift in zip(move_masks(mine, theirs, black), _shifts(black)):
+    for mask, shift in zip(move_masks(mine, theirs, black), _shifts(black), strict=True):
         while mask:
             low = mask & -mask
             mask ^= low
@@ -399,8 +399,8 @@ def board_svg(state: BreakthroughState, last_move: BreakthroughMove | None = Non
     """A self-contained SVG picture of ``state`` (row 8 at the top), ``last_move``'s squares
     highlighted. Standard library only, no external resources."""
     size = 8 * _CELL + 2 * _MARGIN
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
-             f'width="{size}" height="{size}" font-family="sans-serif" font-size="12">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+              f'width="{size}" height="{size}" font-family="sans-serif" font-size="12">'),
              f"<title>Breakthrough, {state.turn.value.capitalize()} to move, ply {state.turn_number}</title>",
              f'<rect width="{size}" height="{size}" fill="#f4f1ea"/>']
     marked = set() if last_move is None else {last_move.origin, last_move.target}
@@ -441,10 +441,10 @@ SPEC = GameSpec(
 )
 
 __all__ = [
+    "SPEC",
     "BreakthroughGame",
     "BreakthroughMove",
     "BreakthroughState",
-    "SPEC",
     "board_rows",
     "board_svg",
     "count_moves",

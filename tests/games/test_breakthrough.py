@@ -107,7 +107,7 @@ def random_states(count: int, seed: int, *, live: bool = True) -> list[Breakthro
 # --- perft ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("depth", range(0, 6))
+@pytest.mark.parametrize("depth", range(6))
 def test_perft_from_the_start(depth: int) -> None:
     assert GAME.perft(GAME.initial_state(), depth) == PERFT[depth]
 
@@ -189,8 +189,8 @@ def test_legal_moves_in_a_middle_game(turn: str, move: str, captures: bool) -> N
     ("BLACK", "d3-d4", "d3-d4: there is no piece on d3"),
     ("BLACK", "c5-c4", "c5-c4: the piece on c5 is White's; Black is to move"),
     ("BLACK", "d4-d3", "d4-d3: a piece never moves backwards (Black moves towards row 8)"),
-    ("BLACK", "d4-e4", "d4-e4: a piece never moves sideways; it goes one square forward or diagonally"
-                       " forward (Black moves towards row 8)"),
+    ("BLACK", "d4-e4", ("d4-e4: a piece never moves sideways; it goes one square forward or"
+                        " diagonally forward (Black moves towards row 8)")),
     ("BLACK", "d4-d4", "d4-d4: a piece never moves sideways"),
     ("BLACK", "a2-a4", "a2-a4: a piece moves one square only, forward or diagonally forward"),
     ("BLACK", "a2-c3", "a2-c3: a piece moves one square only"),
@@ -262,7 +262,8 @@ def test_a_win_is_played_and_recognised() -> None:
     near = ["wwwwwww.", "wwwwwwwb", "........", "........", "........", "........", "bbbbbbb.", "bbbbbbbb"]
     position = state(near)
     won = GAME.apply(position, GAME.validate_move(position, mv("h7-h8")))
-    assert GAME.outcome(won) is not None and GAME.outcome(won).winner is Color.BLACK
+    outcome = GAME.outcome(won)
+    assert outcome is not None and outcome.winner is Color.BLACK
     capture = GAME.validate_move(position, mv("h7-g8"))
     assert capture.capture and GAME.describe_move(capture) == "h7xg8"
 
