@@ -25,7 +25,7 @@ Forms (all JSON):
   The start: ``["wwwwwwww", "wwwwwwww", "........" x 4, "bbbbbbbb", "bbbbbbbb"]``.
 - wire move (what a bot sends as the turn payload): ``{"from": "a2", "to": "a3"}``, squares in
   lower case; a capture is written the same way (the rules know it is one).
-- record move: ``{"from": "b4", "to": "c5", "notation": "b4xc5"}``.
+- record move: ``{"from": "b4", "to": "c5", "notation": "b4xc5"}`` (read back by ``move_from_record``).
 - notation (:meth:`BreakthroughGame.describe_move`): ``a2-a3`` for a move, ``b4xc5`` for a capture;
   :meth:`BreakthroughGame.parse_notation` also reads ``b4-c5``, ``b4c5`` and upper case.
 
@@ -304,6 +304,20 @@ class BreakthroughGame(Game[BreakthroughState, BreakthroughMove]):
         """``{"from": "b4", "to": "c5", "notation": "b4xc5"}``."""
         return {"from": square_name(move.origin), "to": square_name(move.target),
                 "notation": self.describe_move(move)}
+
+    def move_from_record(self, turn: Any) -> BreakthroughMove:
+        """The move of a record's turn object ``{"from", "to", "notation"}`` (exactly these keys;
+        the notation must name the same squares, and its ``x`` marks a capture). Raises
+        :class:`MoveSyntaxError` naming the problem."""
+        if not isinstance(turn, dict):
+            raise MoveSyntaxError(f"a record move must be an object, got {show_value(turn)}")
+        exact_keys(turn, "record move", ("from", "to", "notation"), MoveSyntaxError)
+        move = self.parse_move({"from": turn["from"], "to": turn["to"]})
+        notation = turn["notation"]
+        if notation not in (f"{turn['from']}-{turn['to']}", f"{turn['from']}x{turn['to']}"):
+            raise MoveSyntaxError(f"record move: notation {show_value(notation)} does not name"
+                                  f" {turn['from']} to {turn['to']}")
+        return BreakthroughMove(move.origin, move.target, notation[2] == "x")
 
     def describe_move(self, move: BreakthroughMove) -> str:
         """``a2-a3``, or ``b4xc5`` for a capture."""

@@ -349,6 +349,26 @@ def test_wire_and_record_forms() -> None:
             assert GAME.validate_move(position, GAME.parse_move(GAME.move_to_wire(move))).capture == move.capture
 
 
+@pytest.mark.parametrize("record, message", [
+    ([], "a record move must be an object, got []"),
+    ({"from": "d4", "to": "c5"}, "record move: missing key 'notation'"),
+    ({"from": "d4", "to": "c5", "notation": "d4-c6"}, 'record move: notation "d4-c6" does not name d4 to c5'),
+    ({"from": "d4", "to": "c5", "notation": 5}, "record move: notation 5 does not name d4 to c5"),
+    ({"from": "d9", "to": "c5", "notation": "d9-c5"}, 'move "from": "d9" is not a square a1-h8'),
+])
+def test_bad_record_moves(record: Any, message: str) -> None:
+    with pytest.raises(MoveSyntaxError) as info:
+        GAME.move_from_record(record)
+    assert str(info.value).startswith(message)
+
+
+def test_record_round_trip_keeps_the_capture() -> None:
+    for position in random_states(30, 6):
+        for move in GAME.legal_moves(position):
+            back = GAME.move_from_record(GAME.move_to_record(move))
+            assert back == move and back.capture == move.capture
+
+
 @pytest.mark.parametrize("wire, message", [
     ("a2-a3", 'a move must be an object, got "a2-a3": expected {"from": "a2", "to": "a3"}'),
     (None, "a move must be an object, got null"),
