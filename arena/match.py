@@ -235,7 +235,7 @@ def _stderr_hint(player: Player) -> str:
 def _stderr_path(stderr_dir: Path | None, game_index: int | None, color: Color, agent_id: str) -> Path | None:
     if stderr_dir is None:
         return None
-    return Path(stderr_dir) / f"{(game_index or 0):05d}-{color.lower}-{agent_id}.log"
+    return Path(stderr_dir) / f"{(game_index or 0):05d}-{color.lower()}-{agent_id}.log"
 
 
 async def _request(player: Player, state: Any, state_json: dict[str, Any], clock: GameClock,

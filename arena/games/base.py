@@ -54,8 +54,9 @@ class StateError(GameError):
     """A state object (JSON form) that does not describe a valid position."""
 
 
-class Color(str, enum.Enum):
-    """A side. Black moves first in both shipped games."""
+class Color(enum.StrEnum):
+    """A side. Black moves first in both shipped games. A str: ``Color.BLACK == "BLACK"``, and
+    ``color.lower()`` is ``"black"``."""
 
     BLACK = "BLACK"
     WHITE = "WHITE"
@@ -64,12 +65,8 @@ class Color(str, enum.Enum):
     def other(self) -> Color:
         return Color.WHITE if self is Color.BLACK else Color.BLACK
 
-    @property
-    def lower(self) -> str:
-        return self.value.lower()
 
-
-class Termination(str, enum.Enum):
+class Termination(enum.StrEnum):
     """How a game ended: exactly the record's ``termination`` values."""
 
     WIN = "win"

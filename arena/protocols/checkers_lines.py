@@ -19,7 +19,7 @@ class CheckersLineProtocol(Protocol):
     framing: ClassVar[Framing] = "line"
 
     def opening(self, color: Color, time_limit_ms: int) -> bytes:
-        return f"{int(time_limit_ms)}\n{color.lower}\n".encode()
+        return f"{int(time_limit_ms)}\n{color.lower()}\n".encode()
 
     def encode_turn(self, game: Game, state: Any, time_left_ms: int,
                     state_json: dict[str, Any] | None = None) -> bytes:
