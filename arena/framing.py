@@ -94,6 +94,7 @@ class ReplyReader:
         # Never ask for more than the limit allows, so memory stays bounded by ~limit + one chunk.
         want = max(1, min(RECEIVE_CHUNK, limit + 1 - len(self._buffer)))
         fd = self._fd
+        chunk: bytes | bytearray
         if fd is not None:
             # Wait first: we come here right after writing a turn's input, when the reply is
             # almost never there yet, and a read that fails with EAGAIN costs an exception.

@@ -435,7 +435,7 @@ def compute_standings(
         a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in names}
     seed_elo = online_elo(results, names)
     counts = wdl(results, names)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for a in names:
         c = counts[a]
         points = c["wins"] + 0.5 * c["draws"]

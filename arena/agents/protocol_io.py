@@ -77,7 +77,9 @@ def serve_json(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdi
                 _say(name, "asked to move in a finished game")
                 return 1
             left = message.get("timeLeftMs")
-            time_left = float(left) if type(left) in (int, float) and left >= 0 else None
+            time_left: float | None = None
+            if isinstance(left, int | float) and not isinstance(left, bool) and left >= 0:
+                time_left = float(left)
             move = choose(Request(state, time_left, None, received))
             sink.write(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}) + "\n")
             sink.flush()

@@ -127,7 +127,8 @@ def _set_up(console: Console, config_path: str, concurrency: int | None, logs_ro
         else PlainReporter(console))
     options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=concurrency,
                          bootstrap_samples=bootstrap_samples,
-                         observer=BoardObserver(console) if live_board else None, **isolation)
+                         observer=BoardObserver(console) if live_board else None, ponder=isolation["ponder"],
+                         sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"])
     tournament = Tournament(config, options, reporter)
     tournament.prepare()
     if tournament.concurrency_note:

@@ -23,11 +23,15 @@ from arena.games.checkers_board import (
 )
 
 
-class _Position(Protocol):
-    black: int
-    white: int
-    kings: int
-    turn: Color
+class _Position(Protocol):  # read-only, as a CheckersState (a NamedTuple) has them
+    @property
+    def black(self) -> int: ...
+    @property
+    def white(self) -> int: ...
+    @property
+    def kings(self) -> int: ...
+    @property
+    def turn(self) -> Color: ...
 
 
 def square_name(square: tuple[int, int]) -> str:

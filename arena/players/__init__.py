@@ -106,11 +106,11 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
     if spec.kind == "player":
         try:
-            from arena.players.human import HumanPlayer  # type: ignore[import-not-found]
+            from arena.players.human import HumanPlayer
         except ImportError:
             raise ConfigError(f"agent {spec.id!r}: human players are not available in this build") from None
         human_opts = {k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS}
-        return HumanPlayer(spec, game, color, **human_opts)  # type: ignore[no-any-return]
+        return HumanPlayer(spec, game, color, **human_opts)
     raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, player)")
 
 

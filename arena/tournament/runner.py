@@ -196,7 +196,7 @@ def effective_concurrency(config: TournamentConfig, requested: int | None) -> in
 
 def with_overrides(config: TournamentConfig, options: RunOptions) -> TournamentConfig:
     """``config`` with the isolation choices of ``options`` that are not None."""
-    changes = {name: value for name, value in (("ponder", options.ponder), ("sandbox", options.sandbox),
+    changes: dict[str, Any] = {name: value for name, value in (("ponder", options.ponder), ("sandbox", options.sandbox),
                                                ("inherit_env", options.inherit_env)) if value is not None}
     return dataclasses.replace(config, **changes) if changes else config
 

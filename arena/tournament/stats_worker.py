@@ -56,7 +56,7 @@ def lower_priority(pid: int = 0) -> None:
     """Make ``pid`` (0: this process) run only when a CPU would otherwise be idle, or failing that
     at nice 19. Lowering one's own priority needs no privilege."""
     try:
-        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
         return
     except (AttributeError, OSError):
         pass
@@ -70,7 +70,7 @@ def restore_priority(pid: int) -> bool:
     """Give ``pid`` the normal policy and nice 0 again; False when not allowed. Leaving
     ``SCHED_IDLE`` needs ``CAP_SYS_NICE`` (root has it) or a ``RLIMIT_NICE`` of at least 20."""
     try:
-        os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))  # type: ignore[attr-defined]
+        os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
         os.setpriority(os.PRIO_PROCESS, pid, 0)
     except (AttributeError, OSError):
         return False
@@ -116,7 +116,7 @@ class _Worker:
 
         self.folder = Path(init["folder"])
         self.init = init
-        self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in init["agents"]]  # type: ignore[misc]
+        self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in init["agents"]]
         ids = [a[0] for a in self.agents]
         self.stats = SeedStats(ids)
         self.results: list[Any] = []
