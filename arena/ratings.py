@@ -63,10 +63,10 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
             raise ValueError('a game needs "black" and "white" (or "players" with their colours)')
         players = row["players"]
         if not isinstance(players, list):
-            raise ValueError(f'"players" must be a list, got {_kind(players)}')  # noqa: TRY004 - the contract
+            raise ValueError(f'"players" must be a list, got {_kind(players)}')
         for player in players:
             if not isinstance(player, Mapping):
-                raise ValueError(f'each of "players" must be an object, got {_kind(player)}')
+                raise ValueError(f'each of "players" must be an object, got {_kind(player)}')  # noqa: TRY004
             colour = str(player.get("colour", player.get("color", ""))).upper()
             if colour == "BLACK":
                 black = player.get("id")
