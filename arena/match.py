@@ -141,8 +141,7 @@ class GameClock:
         thinking = elapsed_s * 1000.0
         if self.moves == 0:
             thinking -= tc.startup_ms
-        if thinking < 0.0:
-            thinking = 0.0
+        thinking = max(thinking, 0.0)
         cap = self.left_ms
         if tc.move_time_limit_ms is not None and tc.move_time_limit_ms < cap:
             cap = float(tc.move_time_limit_ms)
@@ -150,7 +149,7 @@ class GameClock:
             return None
         self.moves += 1
         left = self.left_ms - thinking
-        self.left_ms = (left if left > 0.0 else 0.0) + tc.increment_ms
+        self.left_ms = max(0.0, left) + tc.increment_ms
         return thinking
 
 

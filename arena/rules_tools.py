@@ -17,8 +17,8 @@ from typing import Any, BinaryIO, TextIO
 
 import orjson
 
-from arena.games.base import cap_text
 from arena.games import Game, IllegalMoveError, MoveSyntaxError, StateError
+from arena.games.base import cap_text
 from arena.jsonstream import JsonObjectSplitter, Junk
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.games.base import cap_text
 from arena.errors import ConfigError
+from arena.games.base import cap_text
 from arena.jsonstream import nesting_depth
 from arena.limits import MAX_FILE_BYTES, MAX_JSON_DEPTH
 

@@ -29,9 +29,9 @@ from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters, 
 from arena.agents.protocol_io import Request
 from arena.agents.search import Searcher
 from arena.errors import ConfigError
-from arena.limits import DEFAULT_TIME_LIMIT_MS
 from arena.games import GameError
 from arena.games.registry import get_spec, load_ref
+from arena.limits import DEFAULT_TIME_LIMIT_MS
 
 _SAFETY_MS = 30.0
 _SPEND = 0.85

@@ -46,9 +46,8 @@ from typing import Any
 
 import orjson
 
-from arena.games.base import cap_text
 from arena.errors import ConfigError
-from arena.games.base import GameError
+from arena.games.base import GameError, cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
 from arena.isolation import sandbox_available
 from arena.limits import (

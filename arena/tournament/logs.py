@@ -43,8 +43,8 @@ from typing import Any
 
 import orjson
 
-from arena.games.base import cap_text
 from arena.errors import ArenaError, ConfigError, ResourceError
+from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable

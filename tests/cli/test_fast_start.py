@@ -29,7 +29,7 @@ sys.stderr.write('HEAVY=' + ','.join(heavy) + ' CODE=' + str(code) + '\\n')
 ])
 def test_light_commands_never_import_trio_or_rich(args: list[str]) -> None:
     out = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], capture_output=True, text=True,
-                         stdin=subprocess.DEVNULL, timeout=120)
+                         stdin=subprocess.DEVNULL, check=False, timeout=120)
     line = out.stderr.strip().splitlines()[-1]
     assert line.startswith("HEAVY= "), out.stderr
     assert line.endswith("CODE=0"), out.stderr
@@ -48,5 +48,5 @@ def test_the_command_list_matches_the_commands() -> None:
 
 def test_an_unknown_command_is_a_usage_error() -> None:
     out = subprocess.run([sys.executable, "-m", "arena", "nosuch"], capture_output=True, text=True,
-                         stdin=subprocess.DEVNULL, timeout=120)
+                         stdin=subprocess.DEVNULL, check=False, timeout=120)
     assert out.returncode == 2 and "No such command 'nosuch'" in out.stderr and "Traceback" not in out.stderr

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import orjson
 import pytest
-
-from arena.games.base import GameError
 import trio
 
 from arena.games import Color, MoveSyntaxError, Termination, get_game
+from arena.games.base import GameError
 from arena.players.base import ClockView
 from arena.players.process_player import ProcessPlayer
 from arena.protocols import protocol_for
