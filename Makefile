@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test bench integration clean
+.PHONY: run test lint bench integration clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ run: $(STAMP_RUN)
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest -q
 
+# Configured in pyproject.toml ([tool.ruff], [tool.mypy]); both must be clean.
+lint: $(STAMP_TEST)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/engine_overhead.py
@@ -37,4 +42,4 @@ integration: $(STAMP_TEST)
 	bash integration_script.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build *.egg-info
