@@ -62,8 +62,36 @@ step "checkers: greedy against random, 2 games"
     --time-limit 20000 >"$WORK/checkers.json" 2>"$WORK/checkers.err" || fail "checkers match: $(tail -3 "$WORK/checkers.err")"
 "$PY" "$ROOT/scripts/check_record.py" "$WORK/checkers.json" || fail "checkers match records"
 
+step "the registry: arena games lists every built-in game; a match and perft for each new game"
+"$ARENA" games >"$WORK/games.txt" || fail "arena games: $(cat "$WORK/games.txt")"
+for game in shobu checkers breakthrough connect4; do
+    grep -q "^$game " "$WORK/games.txt" || fail "arena games does not list $game"
+done
+[ "$("$ARENA" perft --game breakthrough --depth 3 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 11132 ] || fail "breakthrough perft(3)"
+[ "$("$ARENA" perft --game connect4 --depth 7 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 823536 ] || fail "connect4 perft(7)"
+for game in breakthrough connect4; do
+    "$ARENA" match --game "$game" --games 2 --seed 3 "python3 bots/${game}_greedy.py" "python3 bots/${game}_random.py" \
+        --time-limit 20000 >"$WORK/$game.json" 2>"$WORK/$game.err" || fail "$game match: $(tail -3 "$WORK/$game.err")"
+    "$PY" "$ROOT/scripts/check_record.py" "$WORK/$game.json" || fail "$game match records"
+done
+
+step "a game plugin: examples/arena-tictactoe installed with pip appears in arena games and plays a match"
+"$PY" -m pip install --quiet --no-deps -e examples/arena-tictactoe >"$WORK/plugin-install.out" 2>&1 \
+    || fail "pip install of the plugin example: $(tail -3 "$WORK/plugin-install.out")"
+uninstall_plugin() { "$PY" -m pip uninstall --quiet -y arena-tictactoe >/dev/null 2>&1 || true; }
+trap 'uninstall_plugin; rm -rf "$WORK"' EXIT
+"$ARENA" games | grep -q "^tictactoe .* arena-tictactoe" || fail "the installed plugin is not in arena games"
+bot="python3 examples/arena-tictactoe/bots/tictactoe_random.py"
+"$ARENA" match --game tictactoe --games 2 --seed 1 "$bot" "$bot" >"$WORK/ttt.json" 2>"$WORK/ttt.err" \
+    || fail "tictactoe match: $(tail -3 "$WORK/ttt.err")"
+"$PY" "$ROOT/scripts/check_record.py" "$WORK/ttt.json" || fail "tictactoe records"
+"$PY" -m arena.games.conformance tictactoe >"$WORK/ttt-conformance.out" 2>&1 \
+    || fail "conformance of the plugin: $(tail -3 "$WORK/ttt-conformance.out")"
+uninstall_plugin
+"$ARENA" games | grep -q "^tictactoe " && fail "the plugin is still listed after pip uninstall"
+
 step "a small round robin per game"
-for game in shobu checkers; do
+for game in shobu checkers breakthrough connect4; do
     "$ARENA" run "configs/${game}_round_robin.json" --logs "$WORK/rr-$game" </dev/null >"$WORK/rr-$game.out" 2>&1 \
         || fail "$game round robin: $(tail -3 "$WORK/rr-$game.out")"
     "$PY" "$ROOT/scripts/check_logs.py" "$WORK/rr-$game"/* || fail "$game round robin logs"

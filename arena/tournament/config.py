@@ -468,6 +468,10 @@ def _exists(path: Path) -> bool:
         return False
 
 
+#: Options after which an interpreter takes inline code (python, node, perl, ruby, sh, bash...).
+_INLINE_CODE_OPTIONS = frozenset({"-c", "-e", "--eval", "-E", "--command"})
+
+
 def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str, ...]:
     """The argv of an executable agent's ``path``, with file words made absolute (module docstring)."""
     whole = _resolve(base_dir, text.strip())
@@ -491,8 +495,12 @@ def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str
         if shutil.which(program) is None:
             raise ConfigError(f"{where}: program {program!r} not found on PATH")
         resolved = [program]
+    previous = ""
     for word in args:
-        if word.startswith("-"):
+        # `python3 -c CODE`, `node -e CODE`, `sh -c CODE`: inline code, not a file to look for.
+        inline_code = previous in _INLINE_CODE_OPTIONS or any(c in word for c in "\n;(){}")
+        previous = word
+        if word.startswith("-") or inline_code:
             resolved.append(word)
             continue
         candidate = _resolve(base_dir, word)

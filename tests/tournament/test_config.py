@@ -84,6 +84,9 @@ def test_paths_resolve_against_the_config_folder_not_the_cwd(folder: Path, tmp_p
 def test_a_single_executable_path_with_spaces_is_one_program(folder: Path) -> None:
     assert resolve_command("bots/my bot", folder) == (str(folder / "bots" / "my bot"),)
     assert resolve_command("'bots/my bot' --x", folder) == (str(folder / "bots" / "my bot"), "--x")
+    # Inline code for an interpreter is not a file to look for, whatever it contains.
+    code = "import sys; sys.path.insert(0, '/no/such'); print(1)"
+    assert resolve_command(f'python3 -c "{code}"', folder) == ("python3", "-c", code)
 
 
 def test_defaults_and_our_keys(folder: Path) -> None:
