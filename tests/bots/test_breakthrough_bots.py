@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from arena.agents.eval_breakthrough import DEFAULT_WEIGHTS, BreakthroughSearch
+from arena.agents.eval_breakthrough import DEFAULT_WEIGHTS, NEAR_WIN, BreakthroughSearch
 from arena.agents.search import Searcher, is_win_score
 from arena.games.base import Color
 from arena.games.breakthrough import BreakthroughGame, BreakthroughMove, BreakthroughState, square_index
@@ -211,7 +211,8 @@ def test_adapter_takes_a_win_in_one_and_ranks_it_first() -> None:
     pos = adapter.from_state(state)
     best = max(adapter.moves(pos), key=lambda m: adapter.tactical(pos, m))
     assert GAME.outcome(GAME.apply(state, GAME.validate_move(state, adapter.to_game_move(best)))) is not None
-    assert not adapter.quiet(pos)
+    # At the horizon it is settled statically, not searched.
+    assert adapter.quiet(pos) and adapter.evaluate(pos) == NEAR_WIN
 
 
 def test_adapter_stops_a_threat_and_sees_the_loss_otherwise() -> None:
@@ -221,9 +222,16 @@ def test_adapter_stops_a_threat_and_sees_the_loss_otherwise() -> None:
     adapter = BreakthroughSearch({})
     lost = GAME.apply(state, GAME.validate_move(state, BreakthroughMove(square_index("a3"), square_index("a4"))))
     pos = adapter.from_state(lost)
-    assert not adapter.quiet(pos)
+    assert adapter.quiet(pos) and adapter.evaluate(pos) == NEAR_WIN  # White to move wins at once
     result = Searcher(adapter).search(pos, max_depth=2)
-    assert is_win_score(result.score) and result.score > 0  # White to move wins at once
+    assert is_win_score(result.score) and result.score > 0
+    # Before: one threat that Black can take is searched, not scored.
+    assert not adapter.quiet(adapter.from_state(state))
+    # Two threats (e2 and b2): a move takes one at most, so Black is lost.
+    double = position(["wwwwwwww", "ww.w.ww.", "........", "........", "........", "b.......",
+                       "bwb.w.bb", "bbbb.bbb"])
+    assert adapter.quiet(adapter.from_state(double))
+    assert adapter.evaluate(adapter.from_state(double)) == -NEAR_WIN
 
 
 def test_a_lost_position_has_no_moves() -> None:
