@@ -26,9 +26,9 @@ Races at the horizon. A position where the side to move can win at once scores `
 plays it out. Why not more quiescence: the engine plays *every* move of a position that is not
 quiet, with no stand-pat. Marking "a win in one is available" not quiet let the side that could win
 shuffle other pieces under a null window it could not reach, ply after ply down to the engine's
-ply limit (a depth-3 search had not finished after 700000 nodes; now 1734); and a capture is available in most
-Breakthrough middle games, so searching captures out would be a full-width search. Captures are
-left to the static ``threat``/``hanging`` terms.
+ply limit (a depth-3 search had not finished after 700000 nodes; now 1734); and a capture is
+available in most Breakthrough middle games, so searching captures out would be a full-width
+search. Captures are left to the static ``threat``/``hanging`` terms.
 """
 
 from __future__ import annotations
