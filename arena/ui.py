@@ -1,32 +1,72 @@
-"""Everything rich draws for matches. The core never imports this; the CLI hands a view in as observer.
+"""What the CLI shows of matches. The core never imports this; the CLI hands a view in as observer.
 
 :class:`MatchView` is a :func:`arena.match.play_game` observer. On a terminal it shows a live panel
 (the board, the last move, both clocks) refreshed a few times per second however fast the bots
 play; otherwise it prints one line per finished game. :func:`result_line` summarises a series.
+
+rich is imported only for a terminal (or for rich tables): `arena match` written to a pipe or a file
+prints plain lines through :class:`PlainConsole` and skips rich's ~50 ms import.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import sys
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, Group, RenderableType
-from rich.live import Live
-from rich.text import Text
-
-from arena.board_view import render_board
 from arena.games.base import Color
 from arena.match import GameEnded, GameStarted, MovePlayed
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.live import Live
 
 PLAIN_OUTPUT_WIDTH = 120
 
 
-def cli_console(stderr: bool = True) -> Console:
+class PlainConsole:
+    """The part of rich's Console that `arena match` uses, for output that is not a terminal: each
+    ``print`` writes its objects' text as one line (rich markup is never interpreted)."""
+
+    is_terminal = False
+    width = PLAIN_OUTPUT_WIDTH
+
+    def __init__(self, stderr: bool = True) -> None:
+        self.stderr = stderr
+
+    def print(self, *objects: Any, end: str = "\n", **_options: Any) -> None:
+        stream = sys.stderr if self.stderr else sys.stdout
+        text = " ".join(getattr(o, "plain", None) or str(o) for o in objects)
+        try:
+            stream.write(text + end)
+            stream.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # the reader went away: what is lost is only our commentary
+
+
+def cli_console(stderr: bool = True, *, plain_when_piped: bool = False) -> Any:
     """The CLI's console. On a terminal it takes the terminal's width; written to a file or a pipe
-    (where rich would assume 80 columns) it is wide enough for the standings tables not to be cut."""
+    (where rich would assume 80 columns) it is wide enough for the standings tables not to be cut.
+    With ``plain_when_piped``, output that is not a terminal gets a :class:`PlainConsole` (no rich)."""
+    stream = sys.stderr if stderr else sys.stdout
+    if plain_when_piped and not _is_terminal(stream):
+        return PlainConsole(stderr=stderr)
+    from rich.console import Console
+
     console = Console(stderr=stderr)
     if not console.is_terminal and console.width < PLAIN_OUTPUT_WIDTH:
         console = Console(stderr=stderr, width=PLAIN_OUTPUT_WIDTH)
     return console
+
+
+def _is_terminal(stream: Any) -> bool:
+    # What rich decides by, roughly: FORCE_COLOR / TTY_COMPATIBLE make it draw for a non-tty.
+    if os.environ.get("FORCE_COLOR") or os.environ.get("TTY_COMPATIBLE") == "1":
+        return True
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def describe_result(record: dict[str, Any]) -> str:
@@ -65,6 +105,11 @@ class _LivePanel:
         self.header = ""
 
     def __rich__(self) -> RenderableType:
+        from rich.console import Group
+        from rich.text import Text
+
+        from arena.board_view import render_board
+
         if self.started is None:
             return Text("")
         game = self.started.game
@@ -87,7 +132,7 @@ class MatchView:
     own prompts replace the live panel).
     """
 
-    def __init__(self, console: Console, *, total_games: int = 1, live: bool | None = None,
+    def __init__(self, console: Console | PlainConsole, *, total_games: int = 1, live: bool | None = None,
                  final_board: bool = False) -> None:
         self.console = console
         self.final_board = final_board
@@ -114,6 +159,10 @@ class MatchView:
         self._panel.started = event
         self._panel.header = f"{self._label(event.game_index)}: {event.game.name}, {black} (BLACK) vs {white} (WHITE)"
         if self.live_mode:
+            from rich.console import Console
+            from rich.live import Live
+
+            assert isinstance(self.console, Console), "a live panel needs a terminal's rich console"
             self._live = Live(self._panel, console=self.console, refresh_per_second=8, transient=False)
             self._live.start()
 
@@ -123,9 +172,11 @@ class MatchView:
             self._live.stop()
             self._live = None
         if self.final_board:
+            from arena.board_view import render_board
+
             self.console.print(render_board(event.game, event.state))
-        self.console.print(Text(f"{self._label(event.game_index)}: {describe_result(event.record)}"),
-                           soft_wrap=True)
+        self.console.print(f"{self._label(event.game_index)}: {describe_result(event.record)}",
+                           markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         """Stop a live display left running (e.g. after an interruption)."""

@@ -172,7 +172,7 @@ def match_command(
         seed = random.SystemRandom().randrange(2**31)
     first = AgentSpec(id1, kind="player") if humans[0] else AgentSpec(id1, command=cmd1)
     second = AgentSpec(id2, kind="player") if humans[1] else AgentSpec(id2, command=cmd2)
-    console = cli_console()
+    console = cli_console(plain_when_piped=not any(humans))
     # With a human at the terminal the live panel would draw over the prompt: the human player
     # draws the board itself, and the final position is shown when a game ends.
     view = MatchView(console, total_games=games_count, live=False if quiet or any(humans) else None,
@@ -194,7 +194,7 @@ def match_command(
 
     def on_signal(signum: int) -> None:
         view.close()
-        console.print("[bold]interrupted[/]: stopping the bots...", highlight=False)
+        console.print("interrupted: stopping the bots...", markup=False, highlight=False)
 
     failure: str | None = None
     stopped_by: list[int | None] = []
@@ -217,7 +217,7 @@ def match_command(
     view.close()
     written = not records or _write_records(console, _dump(records, single=games_count == 1), out)
     if games_count > 1 and records:
-        console.print(f"result: {result_line(records, (id1, id2))}", highlight=False, soft_wrap=True)
+        console.print(f"result: {result_line(records, (id1, id2))}", markup=False, highlight=False, soft_wrap=True)
     if failure is not None:
         console.print(f"arena: error: {failure} ({len(records)} of {games_count} games finished)",
                       markup=False, highlight=False, soft_wrap=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -50,3 +51,14 @@ def test_an_unknown_command_is_a_usage_error() -> None:
     out = subprocess.run([sys.executable, "-m", "arena", "nosuch"], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, check=False, timeout=120)
     assert out.returncode == 2 and "No such command 'nosuch'" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_match_written_to_a_pipe_never_imports_rich() -> None:
+    """Scripts and CI run matches with stderr piped: plain lines, no rich (~50 ms of imports)."""
+    args = ["match", "--max-moves", "4", f"{sys.executable} bots/shobu_random.py --seed 1",
+            f"{sys.executable} bots/shobu_random.py --seed 2"]
+    out = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=120, check=False, cwd=Path(__file__).resolve().parents[2])
+    lines = out.stderr.strip().splitlines()
+    assert lines[-1] == "HEAVY=trio CODE=0", out.stderr
+    assert lines[0].startswith("game: draw [max_moves] after 4 plies"), out.stderr

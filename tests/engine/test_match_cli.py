@@ -16,10 +16,11 @@ from click.testing import CliRunner
 from engine_support import assert_no_leftovers, bot_command
 from rich.console import Console
 
+from arena.board_view import render_board
 from arena.cli import cli
 from arena.games import get_game
 from arena.games.base import opening_seed, random_opening
-from arena.ui import MatchView, render_board
+from arena.ui import MatchView
 
 
 def _invoke(*args: str) -> tuple[int, str, str]:
