@@ -1,0 +1,42 @@
+"""`arena games`: the registry as users see it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import cli
+from arena.games import registry
+
+
+def test_the_table_lists_every_game_with_its_protocol_cap_and_notation() -> None:
+    result = CliRunner().invoke(cli, ["games"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["NAME", "PROTOCOL", "MAX", "MOVES", "FROM", "NOTATION"]
+    rows = {line.split()[0]: line.split() for line in lines[1:]}
+    assert list(rows) == list(registry.game_names())
+    for spec in registry.all_specs():
+        assert rows[spec.name][1:4] == [spec.protocol_name(), str(spec.default_max_moves), spec.origin]
+    assert all(line == line.rstrip() for line in lines)
+
+
+def test_json_output_and_a_broken_game_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = CliRunner().invoke(cli, ["games", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert [g["name"] for g in data["games"]] == list(registry.game_names())
+    assert data["problems"] == {}
+    assert all(g["search"] for g in data["games"])  # every built-in game has a search adapter
+    monkeypatch.setattr(registry, "BUILTIN_GAMES", {**registry.BUILTIN_GAMES, "nogame": "arena.games.nothing:SPEC"})
+    registry.reload()
+    try:
+        result = CliRunner().invoke(cli, ["games"])
+        assert result.exit_code == 1
+        assert "arena: cannot use game nogame: cannot import arena.games.nothing" in result.output
+        assert "shobu" in result.output  # the others are still listed
+    finally:
+        monkeypatch.undo()
+        registry.reload()
