@@ -100,13 +100,10 @@ class GameClock:
 
     def allowance_ms(self) -> float:
         """How long the next reply may take (margin and, for the first move, start-up included)."""
-        tc = self.tc
-        cap = self.left_ms
-        if tc.move_time_limit_ms is not None and tc.move_time_limit_ms < cap:
-            cap = float(tc.move_time_limit_ms)
+        allowance = self._cap_ms() + self.tc.time_margin_ms
         if self.moves == 0:
-            return cap + tc.time_margin_ms + tc.startup_ms
-        return cap + tc.time_margin_ms
+            allowance += self.tc.startup_ms
+        return allowance
 
     def view(self, ply: int) -> ClockView:
         return ClockView(
@@ -133,24 +130,6 @@ class GameClock:
         increment."""
         self.moves += 1
         self.left_ms = max(0.0, self.left_ms - thinking_ms) + self.tc.increment_ms
-
-    def settle(self, elapsed_s: float) -> float | None:
-        """``thinking_ms``, ``is_late`` and ``charge`` in one call (the match's per-ply path): the
-        charged ms of a reply that took ``elapsed_s``, or None, charging nothing, when it is late."""
-        tc = self.tc
-        thinking = elapsed_s * 1000.0
-        if self.moves == 0:
-            thinking -= tc.startup_ms
-        thinking = max(thinking, 0.0)
-        cap = self.left_ms
-        if tc.move_time_limit_ms is not None and tc.move_time_limit_ms < cap:
-            cap = float(tc.move_time_limit_ms)
-        if thinking > cap + tc.time_margin_ms:
-            return None
-        self.moves += 1
-        left = self.left_ms - thinking
-        self.left_ms = max(0.0, left) + tc.increment_ms
-        return thinking
 
 
 # -- observer events ----------------------------------------------------------------------------
@@ -255,7 +234,7 @@ class _Turns:
     """The turn loop of one game: asks, judges and records moves until the game ends.
 
     Kept apart from :func:`play_game` so that the loop can run under a cancel scope that is
-    replaced when spent; everything it needs per ply is bound to locals in :meth:`run`.
+    replaced when spent.
     """
 
     def __init__(self, game: Game, specs: dict[Color, AgentSpec], players: dict[Color, Player],
@@ -285,58 +264,43 @@ class _Turns:
         """Play turns under ``scope`` until the game ends (its outcome) or until ``scope`` was
         cancelled by a deadline although the reply came in time (None: go on in a new scope)."""
         game = self.game
-        cap, observer = self.cap, self.observer
-        rules_outcome, ply_of, to_move = game.outcome, game.ply, game.to_move
-        parse, validate, apply = game.parse_move, game.validate_move, game.apply
-        move_to_record, state_to_json = game.move_to_record, game.state_to_json
-        turns, states, move_times = self.turns, self.states, self.move_times
-        # Per side, looked up with "is" rather than by dict key: hashing an enum member runs Python
-        # code, and this loop runs tens of thousands of times a second.
-        black, white = Color.BLACK, Color.WHITE
-        black_player, white_player = self.players[black], self.players[white]
-        black_clock, white_clock = self.clocks[black], self.clocks[white]
-        time_limit_ms = black_clock.tc.time_limit_ms
-        state = self.state
         while True:
-            ruled = rules_outcome(state)
+            state = self.state
+            ruled = game.outcome(state)
             if ruled is not None:
-                return _rules_outcome(ruled, to_move(state), self.specs)
-            ply = ply_of(state)
-            if ply >= cap:
+                return _rules_outcome(ruled, game.to_move(state), self.specs)
+            ply = game.ply(state)
+            if ply >= self.cap:
                 return Outcome(Termination.MAX_MOVES, None,
-                               f"draw: the game reached maxMoves ({cap} moves) without a winner")
-            color = self.color = to_move(state)
-            if color is black:
-                player, clock = black_player, black_clock
-            else:
-                player, clock = white_player, white_clock
-            allowance_ms = self.allowance_ms = clock.allowance_ms()
+                               f"draw: the game reached maxMoves ({self.cap} moves) without a winner")
+            color = self.color = game.to_move(state)
+            player, clock = self.players[color], self.clocks[color]
+            self.allowance_ms = clock.allowance_ms()
             if player.shares_turn_deadline:
-                view = ClockView(time_limit_ms, clock.left_ms, allowance_ms / 1000.0, clock.moves == 0, ply)
-                reply = await player.request_move_under(scope, state, view, state_json=states[-1])
+                reply = await player.request_move_under(scope, state, clock.view(ply), state_json=self.states[-1])
             else:
                 scope.deadline = math.inf  # what a deadline-sharing player may have left set
-                reply = await _request(player, state, states[-1], clock, ply)
+                reply = await _request(player, state, self.states[-1], clock, ply)
             if reply.fault is not None:
                 return self.judge(color, reply)
-            charged = clock.settle(reply.received_at - reply.sent_at)
-            if charged is None:
+            charged = clock.thinking_ms(reply.received_at - reply.sent_at)
+            if clock.is_late(charged):
                 return self.judge(color, reply)
+            clock.charge(charged)
             try:
-                move = validate(state, parse(reply.wire))
+                move = game.validate_move(state, game.parse_move(reply.wire))
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 return self._bad_move(color, reply, exc)
-            state = self.state = apply(state, move)
-            turns.append(move_to_record(move))
-            states.append(state_to_json(state))
-            move_times.append(charged)
-            if observer is not None:
-                observer(MovePlayed(game, len(turns), color, self.specs[color].id, game.describe_move(move),
-                                    state, charged, {c: self.clocks[c].left_ms for c in Color}, self.game_index))
-            # A deadline (input delivered + allowance) can have fired in the scheduler pass that
-            # brought the reply only if the reply came that late; reading cancel_called costs a
-            # clock read, so ask only then (with a millisecond to spare for rounding).
-            if reply.received_at - reply.sent_at >= allowance_ms / 1000.0 - 0.001 and scope.cancel_called:
+            state = self.state = game.apply(state, move)
+            self.turns.append(game.move_to_record(move))
+            self.states.append(game.state_to_json(state))
+            self.move_times.append(charged)
+            if self.observer is not None:
+                self.observer(MovePlayed(game, len(self.turns), color, self.specs[color].id, game.describe_move(move),
+                                         state, charged, {c: self.clocks[c].left_ms for c in Color}, self.game_index))
+            # The deadline may have fired in the scheduler pass that brought a reply just in time:
+            # the scope is spent then (the reply stands), so go on in a new one.
+            if scope.cancel_called:
                 return None
 
     def judge(self, color: Color, reply: MoveReply) -> Outcome:
