@@ -1,11 +1,10 @@
 """A player that is a bot process speaking one of the wire protocols.
 
-The turn path is the engine's hot loop against fast bots, so it does as little as it can: the input
-is written with one ``os.write`` when the pipe takes it (the usual case), the reply is read straight
-from the pipe's descriptor (one pass of the scheduler per reply), a one-line JSON reply is parsed
-once, and the deadline is the match's shared cancel scope (``shares_turn_deadline``). The contract
-is unchanged: every write and read is under the turn's deadline, and time is charged from the input
-fully written to the reply read.
+Each turn the input is written under a deadline of (start of the write + allowance) and the reply
+read under one of (input fully written + allowance); time is charged from the input fully written
+to the reply read. The deadline is the match's shared cancel scope (``shares_turn_deadline``):
+entering a scope per turn cost about 20 us a ply, ~19% of arena's CPU per ply against instant bots
+(``bench/engine_overhead.py --cpu-only``, with ``shares_turn_deadline = False`` for comparison).
 
 Without pondering (``ponder=False``, the default; :mod:`arena.isolation`) the bot's process group is
 stopped (SIGSTOP) from the moment it starts and again as soon as each reply is read, and continued
@@ -43,8 +42,6 @@ from arena.protocols import Protocol, protocol_for, quote_raw
 
 # How long to wait for an exit status after a bot's stdout closed, so the reason can name it.
 EXIT_STATUS_WAIT_S = 0.5
-# Turns in a row whose reply was already waiting (so no pass of the scheduler) before we yield once.
-_MAX_TURNS_WITHOUT_YIELDING = 16
 
 
 class ProcessPlayer(Player):
@@ -93,16 +90,12 @@ class ProcessPlayer(Player):
         self._writing = False
         self._begun = 0.0
         self._sent_at = 0.0
-        self._unyielded = 0
-        self._now = trio.current_time
 
     async def start(self) -> None:
         self._bot = await self._stack.enter_async_context(
             open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace,
                              stopped=not self.ponder, sandbox=self.sandbox, logs_dir=self.logs_dir, who=self.who)
         )
-        # The run's clock itself: trio.current_time() looks it up on every call.
-        self._now = trio.lowlevel.current_clock().current_time
 
     async def aclose(self) -> None:
         # No shield scope of our own here: it would interleave with the process context's nursery.
@@ -154,23 +147,17 @@ class ProcessPlayer(Player):
         if not self._opening_sent:
             self._opening_sent = True
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
-        now = self._now
+        now = trio.current_time
         allowance = clock.allowance_s
-        pause = not self.ponder
-        # The write: nearly always the pipe takes it all at once, with no wait and so no deadline
-        # needed. Otherwise the rest is written under the same allowance as the read, so a bot that
-        # stops reading cannot block us.
+        # The write goes under the same allowance as the read, so a bot that stops reading cannot
+        # block us. A stopped bot (no pondering) is continued first: it must be able to drain the pipe.
         self._writing = True
+        begun = self._begun = now()
+        scope.deadline = begun + allowance
         try:
-            written = bot.send_nowait(data)
-            if pause:
-                # Continued only now that its input is there: one wake-up instead of two (the
-                # write cannot wake a stopped process); its clock starts after this.
+            if not self.ponder:
                 bot.resume()
-            if written < len(data):
-                begun = self._begun = now()
-                scope.deadline = begun + allowance
-                await bot.send(memoryview(data)[written:])
+            await bot.send(data)
         except BotGone:
             scope.deadline = math.inf
             self._writing = False
@@ -196,21 +183,16 @@ class ProcessPlayer(Player):
                 sent_at=sent_at, received_at=now(),
             )
         received_at = now()
-        if pause:
+        if not self.ponder:
             bot.stop()
         # The deadline stays as it is: nothing waits before the next turn sets a new one, and a
         # deadline can only fire while we wait.
-        if reader.waits != waits:
-            self._unyielded = 0
-        else:
-            # The reply was already there (the bot answered while we were busy), so this turn gave
-            # no other task a turn. Yield now and then anyway, so that a bot answering ahead of its
-            # input cannot keep the rest of the run (other games, Ctrl-C) waiting for long.
-            self._unyielded += 1
-            if self._unyielded >= _MAX_TURNS_WITHOUT_YIELDING:
-                self._unyielded = 0
-                scope.deadline = math.inf  # a reply read in time must not turn into a timeout here
-                await trio.lowlevel.checkpoint()
+        if reader.waits == waits:
+            # The reply was already there (the bot answered ahead of its input), so this turn gave
+            # no other task a turn: yield, so such a bot cannot keep the rest of the run (other
+            # games, Ctrl-C) waiting.
+            scope.deadline = math.inf  # a reply read in time must not turn into a timeout here
+            await trio.lowlevel.checkpoint()
         try:
             parsed = reader.last_parsed
             if parsed is not None and parsed[0] is raw:
