@@ -194,11 +194,7 @@ class ProcessPlayer(Player):
             scope.deadline = math.inf  # a reply read in time must not turn into a timeout here
             await trio.lowlevel.checkpoint()
         try:
-            parsed = reader.last_parsed
-            if parsed is not None and parsed[0] is raw:
-                wire = self.protocol.decode_parsed(parsed[1], raw)
-            else:
-                wire = self.protocol.decode_reply(raw)
+            wire = self.protocol.decode_reply(raw)
         except MoveSyntaxError as exc:
             return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
                                     sent_at=sent_at, received_at=received_at)

@@ -42,11 +42,6 @@ class Protocol(abc.ABC):
     def decode_reply(self, raw: bytes) -> Any:
         """The wire move in one framed reply; MoveSyntaxError when it is not a reply at all."""
 
-    def decode_parsed(self, message: Any, raw: bytes) -> Any:
-        """``decode_reply(raw)`` when the transport has already parsed ``raw`` as the JSON value
-        ``message`` (saves parsing it twice); the default ignores ``message``."""
-        return self.decode_reply(raw)
-
 
 def protocol_for(game_name: str) -> Protocol:
     """The protocol bots speak for the registered game ``game_name`` (a fresh instance);

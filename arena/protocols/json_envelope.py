@@ -52,9 +52,6 @@ class JsonEnvelopeProtocol(Protocol):
             except UnicodeDecodeError as exc:
                 raise MoveSyntaxError(f"reply is not valid UTF-8 (byte {exc.start}): {quote_raw(raw)}") from None
             raise MoveSyntaxError(f"reply is not JSON: {quote_raw(raw)}") from None
-        return self.decode_parsed(message, raw)
-
-    def decode_parsed(self, message: Any, raw: bytes) -> Any:
         if type(message) is not dict:
             raise MoveSyntaxError(f"reply is not a JSON object: {quote_raw(raw)}")
         if len(message) != 2 or "type" not in message or "payload" not in message:

@@ -1,5 +1,6 @@
-"""The turn path's fast paths: the reader on a raw descriptor, writes that do not wait, the JSON
-line parsed once, the yield for bots that answer ahead, and the match's shared deadline scope."""
+"""The turn path: the reader on a raw descriptor, writes under the caller's deadline, the JSON
+reader's one-line fast path, the yield for bots that answer ahead, and the match's shared deadline
+scope."""
 
 from __future__ import annotations
 
@@ -66,21 +67,18 @@ async def test_fd_reader_lines_split_across_chunks_and_several_in_one() -> None:
     assert reader.waits >= 3  # it waited for the split chunks rather than spinning
 
 
-async def test_fd_reader_json_objects_split_or_together_and_parsed_once() -> None:
+async def test_fd_reader_json_objects_split_or_together() -> None:
     one = b'{"type": "turn", "payload": {"a": 1}}'
     pretty = b'{\n  "type": "turn",\n  "payload": {"s": "}\\"{"}\n}'
     stream = one + b"\n" + one + b"\n  " + pretty + b"\n" + one[:10]
     async with _fd_reader() as (pipe, reader), trio.open_nursery() as nursery:
         nursery.start_soon(pipe.feed, [stream[:50], stream[50:51], stream[51:]])
         first = await reader.read_json_object()
-        assert reader.last_parsed is not None and reader.last_parsed[0] is first
-        assert reader.last_parsed[1] == json.loads(one)
         second = await reader.read_json_object()
         third = await reader.read_json_object()
         with pytest.raises(EndOfOutput) as info:
             await reader.read_json_object()
     assert (first, second, third) == (one, one, pretty)
-    assert reader.last_parsed is not None and reader.last_parsed[0] is not third  # found by braces
     assert info.value.partial == one[:10]
 
 
@@ -142,19 +140,6 @@ async def test_a_bot_answering_ahead_cannot_starve_other_tasks() -> None:
             during = ticks - before
             nursery.cancel_scope.cancel()
     assert during >= 3  # at least one yield every 16 turns that did not wait
-
-
-async def test_reply_parsed_once_matches_a_full_decode() -> None:
-    protocol = ShobuJsonProtocol()
-    raw = b'{"type": "turn", "payload": {"passive": 1}}'
-    assert protocol.decode_parsed(json.loads(raw), raw) == protocol.decode_reply(raw)
-    bad_replies = (b'{"type": "move", "payload": {}}', b'{"type": "turn"}', b'{"type": "turn", "payload": 3}', b"[1]")
-    for bad in bad_replies:
-        with pytest.raises(Exception) as via_parsed:
-            protocol.decode_parsed(json.loads(bad), bad)
-        with pytest.raises(Exception) as via_raw:
-            protocol.decode_reply(bad)
-        assert str(via_parsed.value) == str(via_raw.value)
 
 
 # -- the match's shared deadline scope ------------------------------------------------------------
