@@ -127,46 +127,9 @@ def _parse_part(value: Any, where: str) -> tuple[tuple[int, int], tuple[int, int
     )
 
 
-def _fast_parse(wire: Any) -> ShobuMove | None:
-    """The move in a plain well-formed turn payload (dicts with exactly the expected keys, ints
-    that are not bools); None for anything else, which the strict reader then explains."""
-    if type(wire) is not dict or len(wire) != 2:
-        return None
-    passive, aggressive = wire.get("passive"), wire.get("aggressive")
-    if type(passive) is not dict or type(aggressive) is not dict or len(passive) != 2 or len(aggressive) != 2:
-        return None
-    pairs = []
-    # One loop rather than a helper call per pair: this runs every ply.
-    parts = (passive.get("origin"), passive.get("heading"), aggressive.get("origin"), aggressive.get("heading"))
-    for value in parts:
-        if type(value) is not dict or len(value) != 2:
-            return None
-        x, y = value.get("x"), value.get("y")
-        if type(x) is not int or type(y) is not int:
-            return None
-        pairs.append((x, y))
-    passive_origin, heading, aggressive_origin, aggressive_heading = pairs
-    different = None if aggressive_heading == heading else aggressive_heading
-    return _new_move(ShobuMove, (passive_origin, aggressive_origin, heading, different))
-
-
 def _exact_pair(value: Any) -> bool:
     """A tuple of two ints that are not bools (nor floats equal to ints, which hash alike)."""
     return type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
-
-
-def parse_move_strict(wire: Any) -> ShobuMove:
-    """:meth:`ShobuGame.parse_move` without its fast path: every check, in order, with its
-    message (the tests hold the fast path to this)."""
-    turn = exact_keys(wire, "turn payload", ("passive", "aggressive"), MoveSyntaxError)
-    passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
-    aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")
-    return ShobuMove(
-        passive_origin,
-        aggressive_origin,
-        passive_heading,
-        None if aggressive_heading == passive_heading else aggressive_heading,
-    )
 
 
 def _wire_pair(pair: tuple[int, int]) -> dict[str, int]:
@@ -356,9 +319,11 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
     def parse_move(self, wire: Any) -> ShobuMove:
         """A move from a bot's turn payload (strict shape, integer coordinates), else
         :class:`MoveSyntaxError` naming the problem. Legality is not checked here."""
-        # The common, well-formed case first, without building a message for every check.
-        move = _fast_parse(wire)
-        return move if move is not None else parse_move_strict(wire)
+        turn = exact_keys(wire, "turn payload", ("passive", "aggressive"), MoveSyntaxError)
+        passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
+        aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")
+        different = None if aggressive_heading == passive_heading else aggressive_heading
+        return ShobuMove(passive_origin, aggressive_origin, passive_heading, different)
 
     def move_to_wire(self, move: ShobuMove) -> dict[str, Any]:
         aggressive_heading = move.aggressive_heading or move.heading
