@@ -210,35 +210,6 @@ def state_from_board(
     return CheckersState(black, white, kings, turn, turn_number)
 
 
-def parse_move_strict(wire: Any) -> CheckersMove:
-    """:meth:`CheckersGame.parse_move` without its fast path: every check, in order, with its
-    message (the tests hold the fast path to this)."""
-    if isinstance(wire, bytes):
-        try:
-            wire = wire.decode("utf-8")
-        except UnicodeDecodeError:
-            raise MoveSyntaxError("reply is not valid UTF-8") from None
-    if not isinstance(wire, str):
-        raise MoveSyntaxError(f"expected a text line, got {type(wire).__name__}")
-    fields = wire.split()
-    if not fields:
-        raise MoveSyntaxError(f"empty reply: {_WIRE_HINT}")
-    for field in fields:
-        if not (field.isascii() and field.isdigit()):
-            shown = field if len(field) <= 20 else field[:20] + "..."
-            raise MoveSyntaxError(f"{shown!r} is not a non-negative whole number: {_WIRE_HINT}")
-    numbers = [int(field) for field in fields]
-    count, coords = numbers[0], numbers[1:]
-    if count < 2:
-        raise MoveSyntaxError(f"the count {count} is too small: a move visits at least 2 squares")
-    if len(coords) != 2 * count:
-        raise MoveSyntaxError(
-            f"the count {count} announces {count} squares ({2 * count} numbers)"
-            f" but {len(coords)} numbers follow"
-        )
-    return CheckersMove.from_path(zip(coords[0::2], coords[1::2], strict=True))
-
-
 _PDN_TOKEN = re.compile(r"\s*([-xX])\s*")
 
 
@@ -333,22 +304,30 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
         :class:`MoveSyntaxError` naming the problem. Squares off the board are *not* a syntax
         error: :meth:`validate_move` rejects them as illegal.
         """
-        if type(wire) is str:
-            fields = wire.split()
-            # Fast path for the common reply, a two-square move between dark squares: every field
-            # ASCII digits (int() alone would take "+1", "1_0" or other scripts' digits).
-            if len(fields) == 5 and fields[0] == "2":
-                digits = "".join(fields)
-                if digits.isdigit() and digits.isascii():
-                    start = (int(fields[1]), int(fields[2]))
-                    end = (int(fields[3]), int(fields[4]))
-                    origin, target = INDEX_OF.get(start), INDEX_OF.get(end)
-                    if origin is not None and target is not None:
-                        captured = 0
-                        if abs(end[0] - start[0]) == 2 and abs(end[1] - start[1]) == 2:
-                            captured = 1 << INDEX_OF[((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)]
-                        return CheckersMove((start, end), 1 << origin, 1 << target, captured)
-        return parse_move_strict(wire)
+        if isinstance(wire, bytes):
+            try:
+                wire = wire.decode("utf-8")
+            except UnicodeDecodeError:
+                raise MoveSyntaxError("reply is not valid UTF-8") from None
+        if not isinstance(wire, str):
+            raise MoveSyntaxError(f"expected a text line, got {type(wire).__name__}")
+        fields = wire.split()
+        if not fields:
+            raise MoveSyntaxError(f"empty reply: {_WIRE_HINT}")
+        for field in fields:
+            if not (field.isascii() and field.isdigit()):
+                shown = field if len(field) <= 20 else field[:20] + "..."
+                raise MoveSyntaxError(f"{shown!r} is not a non-negative whole number: {_WIRE_HINT}")
+        numbers = [int(field) for field in fields]
+        count, coords = numbers[0], numbers[1:]
+        if count < 2:
+            raise MoveSyntaxError(f"the count {count} is too small: a move visits at least 2 squares")
+        if len(coords) != 2 * count:
+            raise MoveSyntaxError(
+                f"the count {count} announces {count} squares ({2 * count} numbers)"
+                f" but {len(coords)} numbers follow"
+            )
+        return CheckersMove.from_path(zip(coords[0::2], coords[1::2], strict=True))
 
     def move_to_wire(self, move: CheckersMove) -> str:
         """The protocol reply, e.g. ``"2 3 2 2 3"``."""
