@@ -2,8 +2,9 @@
 
 :class:`ReplyReader` never holds much more than its byte limit, whatever the peer sends: an
 over-long reply raises :class:`ReplyTooLong` rather than growing a buffer; end of output raises
-:class:`EndOfOutput` with the partial reply. It reads a trio receive stream, or (faster: one pass
-of the scheduler per chunk) a non-blocking file descriptor directly.
+:class:`EndOfOutput` with the partial reply. It reads a trio receive stream, or a non-blocking file
+descriptor directly (what the process layer uses: it is how :attr:`ReplyReader.gone` can take what
+is already in the pipe).
 
 When the bot's leader process has exited (:attr:`ReplyReader.gone`, set by the process layer,
 which also wakes a waiting read), the reader stops waiting for more output: a child that inherited
@@ -63,10 +64,11 @@ class ReplyReader:
     Memory stays bounded by about ``limit`` plus one receive chunk, whatever the peer sends.
 
     With ``fd`` (the stream's non-blocking file descriptor) the reader waits with
-    ``trio.lowlevel.wait_readable`` and calls ``os.read`` itself: one pass of the scheduler per
-    chunk instead of the two or three that ``receive_some`` costs (its checkpoint, a read that
-    fails, then the wait). ``waits`` counts the waits (in either mode), so a caller can tell whether
-    a read gave other tasks a turn: a reply already in the buffer is returned without one.
+    ``trio.lowlevel.wait_readable`` and calls ``os.read`` itself, and honours :attr:`gone`. (It is
+    not faster than ``receive_some``: a game read through a ``trio.lowlevel.FdStream`` cost the
+    same or less CPU per ply in ``bench/engine_overhead.py --cpu-only``.) ``waits`` counts the
+    waits (in either mode), so a caller can tell whether a read gave other tasks a turn: a reply
+    already in the buffer is returned without one.
     """
 
     def __init__(self, stream: trio.abc.ReceiveStream | None, fd: int | None = None) -> None:

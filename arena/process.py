@@ -258,8 +258,8 @@ class BotProcess:
         self._killed = False
         self.stopped = False
         self.drained = trio.Event()
-        # The pipes' descriptors (non-blocking): the turn path reads and writes them directly, which
-        # saves scheduler passes (see ReplyReader).
+        # The pipes' descriptors (non-blocking): the turn path reads and writes them directly, so
+        # that a read can stop waiting when the leader exits (see ReplyReader.gone).
         self._stdin_fd = spawned.stdin_fd
         self._stdout_fd = spawned.stdout_fd
         self._stderr_fd = spawned.stderr_fd

@@ -1,7 +1,12 @@
 """How much does arena add per ply? Long games between two instant bots, against a bare pipe echo.
 
 Run: ``.venv/bin/python bench/engine_overhead.py [--plies 20000] [--repeats 3] [--games shobu,checkers]
-[--pin 0 | --spin 1]``
+[--pin 0 | --spin 1] [--cpu-only]``
+
+``--cpu-only`` prints just arena's CPU per ply (the figure the issue's "10% of arena's CPU per ply"
+rule is reckoned against): ``--repeats`` games per game name as arena plays by default, then the
+median, the spread (min-max) of the repeats, the rules alone and the match loop without pipes
+(medians). Use it to weigh a speed trick: run it with and without the trick.
 
 For each game:
 
@@ -374,6 +379,29 @@ async def bench_game(game_name: str, args: argparse.Namespace) -> None:
         await think_check(cycle, args.think_plies, args.think_ms)
 
 
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+async def cpu_only(game_name: str, args: argparse.Namespace) -> None:
+    """Arena CPU per ply: the median of ``--repeats`` games, with the spread (see --cpu-only)."""
+    cycle = find_cycle(game_name)
+    await long_game(cycle, min(args.plies, 2000))  # warm up (imports, interned moves, row tables)
+    game_cpu = []
+    for _ in range(args.repeats):
+        _, _, cpu = await long_game(cycle, args.plies)
+        game_cpu.append(cpu / args.plies * 1e6)
+    rules = [rules_cost(cycle, min(args.plies, 20000)) * 1e6 for _ in range(args.repeats)]
+    loop = [await in_process_loop(cycle, min(args.plies, 20000)) * 1e6 for _ in range(args.repeats)]
+    median = _median(game_cpu)
+    print(f"{game_name}: arena CPU per ply {median:6.1f} us median of {args.repeats} games of {args.plies} plies"
+          f" (spread {min(game_cpu):.1f}-{max(game_cpu):.1f}, {(max(game_cpu) - min(game_cpu)) / median:.0%});"
+          f" rules {_median(rules):.1f} us; match loop without pipes {_median(loop):.1f} us"
+          f"  (load average {os.getloadavg()[0]:.2f})")
+
+
 SPINNER = "import os\nos.nice(19)\nwhile True:\n    pass\n"
 
 
@@ -391,7 +419,10 @@ async def main(args: argparse.Namespace) -> None:
         if spinners:
             print(f"({len(spinners)} niced busy loop(s) keep CPUs awake: see --spin)")
         for game_name in args.games.split(","):
-            await bench_game(game_name.strip(), args)
+            if args.cpu_only:
+                await cpu_only(game_name.strip(), args)
+            else:
+                await bench_game(game_name.strip(), args)
     finally:
         for spinner in spinners:
             spinner.kill()
@@ -406,5 +437,6 @@ if __name__ == "__main__":
     parser.add_argument("--think-ms", type=float, default=2.0)
     parser.add_argument("--think-plies", type=int, default=300, help="0 skips the think-time check")
     parser.add_argument("--spin", type=int, default=0, help="niced busy loops that keep CPUs awake")
+    parser.add_argument("--cpu-only", action="store_true", help="only arena's CPU per ply: median of --repeats")
     parser.add_argument("--pin", type=int, default=None, metavar="CPU", help="run everything on this CPU")
     trio.run(main, parser.parse_args())

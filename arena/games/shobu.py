@@ -388,7 +388,9 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         """
         # Fast path for a well-formed legal move: two cached sub-board analyses say yes, and the
         # move is the interned one legal_moves would list. Anything else goes to check_move, which
-        # finds the reason.
+        # finds the reason. It saves ~14 us a ply, ~13% of arena's CPU per ply (in-process match
+        # loop 40.7 -> 54.9 us without it; bench/engine_overhead.py --cpu-only), so it stays; the
+        # tests hold it to check_move.
         if type(move) is ShobuMove and move[3] is None:
             origin, target, heading = move[0], move[1], move[2]
             if _exact_pair(origin) and _exact_pair(target) and _exact_pair(heading):
