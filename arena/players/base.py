@@ -97,8 +97,8 @@ class Player(abc.ABC):
 
     #: True if the player implements :meth:`request_move_under` and :meth:`timed_out_reply`: the
     #: match then runs a game's turns under one cancel scope that the player's deadlines move,
-    #: rather than entering a scope per turn (which costs about 10 us a ply, a good part of the
-    #: engine's overhead against an instant bot).
+    #: rather than entering a scope per turn (which costs about 20 us a ply, 19% of arena's CPU per
+    #: ply against an instant bot: ``bench/engine_overhead.py --cpu-only``).
     shares_turn_deadline: bool = False
 
     async def request_move_under(self, scope: trio.CancelScope, state: Any, clock: ClockView, *,
