@@ -33,6 +33,7 @@ lint: $(STAMP_TEST)
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/engine_overhead.py
+	$(BIN)/python bench/first_second.py
 	$(BIN)/python bench/tournament_bench.py
 	$(BIN)/python bench/fairness_bench.py
 	$(BIN)/python bench/cpu_thief.py
