@@ -556,4 +556,5 @@ SPEC = GameSpec(
     view="arena.views.checkers:CheckersView",
     svg="arena.games.checkers_svg:board_svg",
     search="arena.agents.eval_checkers:CheckersSearch",
+    pdn="arena.games.checkers_pdn:record_to_pdn",
 )

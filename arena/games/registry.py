@@ -78,6 +78,8 @@ class GameSpec:
       which lets the ``hyperparameters`` agent play the game; None: that agent cannot.
     - ``bot_side``: ``"module:function"``, ``function(game, choose, *, name) -> int``, the bot side
       of a custom protocol for arena's own agents.
+    - ``pdn``: ``"module:function"``, ``function(record: dict) -> str``, one game as Portable Draughts
+      Notation (``arena export --pdn``); None: the game has no PDN form.
     """
 
     name: str
@@ -91,6 +93,7 @@ class GameSpec:
     svg: str | None = None
     search: str | None = None
     bot_side: str | None = None
+    pdn: str | None = None
     origin: str = field(default="arena", compare=False)
 
     # -- the parts, loaded on first use ----------------------------------------------------------
