@@ -77,6 +77,7 @@ class Termination(enum.StrEnum):
     ILLEGAL_MOVE = "illegal_move"
     MALFORMED_REPLY = "malformed_reply"
     CRASH = "crash"
+    RESIGN = "resign"  # a person at the terminal gave up (typed resign, or their input ended)
     INTERRUPTED = "interrupted"
 
 

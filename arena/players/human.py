@@ -18,8 +18,8 @@ What the match sees: :meth:`HumanPlayer.request_move` returns the move in wire f
 payload, the checkers path string), so it is checked like any bot's. The human loses by a
 :class:`~arena.players.base.Fault` when they
 
-- resign: termination ``crash`` (a forfeit; the record's reason says "resigned at the terminal");
-- close the input (end of file on stdin, e.g. nobody at the terminal): ``crash`` as well, the
+- resign: termination ``resign`` (the record's reason says "resigned at the terminal");
+- close the input (end of file on stdin, e.g. nobody at the terminal): ``resign`` as well, the
   reason says so;
 - let their clock run out: ``timeout``.
 
@@ -341,7 +341,7 @@ class HumanPlayer(Player):
             if line is None:
                 self.console.print(Text("End of input: nobody to play, so you resign.", style="bold red"))
                 return MoveReply.failed(
-                    Termination.CRASH,
+                    Termination.RESIGN,
                     "resigned: its input ended (end of file on stdin, nobody at the terminal?)",
                     sent_at=sent_at, received_at=trio.current_time(),
                 )
@@ -365,7 +365,7 @@ class HumanPlayer(Player):
             if command in RESIGN_WORDS:
                 if await self._confirm_resign():
                     self.console.print(Text("You resigned.", style="bold red"))
-                    return MoveReply.failed(Termination.CRASH, f"resigned at the terminal (typed {word!r})",
+                    return MoveReply.failed(Termination.RESIGN, f"resigned at the terminal (typed {word!r})",
                                             sent_at=sent_at, received_at=trio.current_time())
                 continue
             try:

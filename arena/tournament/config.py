@@ -51,6 +51,7 @@ from arena.games.base import GameError, cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
 from arena.isolation import sandbox_available
 from arena.limits import (
+    DEFAULT_HUMAN_TIME_LIMIT_MS,
     DEFAULT_STARTUP_MS,
     DEFAULT_TIME_LIMIT_MS,
     DEFAULT_TIME_MARGIN_MS,
@@ -279,7 +280,9 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         agents=agents,
         tournament_type=ttype,
         game=game,
-        time_limit_ms=_int(obj, "timeLimit", DEFAULT_TIME_LIMIT_MS, minimum=1, maximum=MAX_TIME_MS),
+        # A person at the terminal needs minutes: the same default as `arena match human ...`.
+        time_limit_ms=_int(obj, "timeLimit", DEFAULT_HUMAN_TIME_LIMIT_MS if any(a.type == "player" for a in agents)
+                           else DEFAULT_TIME_LIMIT_MS, minimum=1, maximum=MAX_TIME_MS),
         max_moves=max_moves,
         visualize=_optional(obj, "visualize", bool, "true or false", False),
         games_per_pair=_int(obj, "gamesPerPair", 2, minimum=1, maximum=MAX_GAMES_PER_PAIR),

@@ -156,7 +156,7 @@ def standings_table(standings: dict[str, Any]) -> Table:
     longest = max((len(row["id"]) for row in standings.get("standings", [])), default=5)
     for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"), ("95% CI", "center"),
                           ("games", "right"), ("W-D-L", "center"), ("score", "right"), ("draws", "right"),
-                          ("seed Elo", "right")):
+                          ("online Elo", "right")):
         table.add_column(name, justify=justify, no_wrap=True,  # type: ignore[arg-type]
                          min_width=longest if name == "agent" else None)
     for row in standings.get("standings", []):
@@ -171,7 +171,7 @@ def standings_table(standings: dict[str, Any]) -> Table:
     first = standings.get("first_move_elo")
     table.caption = "Elo: joint Bradley-Terry fit, mean 0" + (
         f", first-move advantage {_elo(first)}" if first is not None else "") + (
-        "; seed Elo: start 1000, K=20, in game order")
+        "; online Elo: the seed's rating, start 1000, K=20, in game order")
     table.caption_justify = "left"
     return table
 

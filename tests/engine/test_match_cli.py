@@ -176,7 +176,7 @@ def test_human_keyword_plays_at_the_terminal_and_resigns_on_end_of_input() -> No
     record = json.loads(proc.stdout)
     assert record["players"][0] == {**record["players"][0], "id": "human", "colour": "BLACK"}
     assert record["turns"][0]["pdn"] == "11-15"
-    assert record["termination"] == "crash" and record["winner"] == "WHITE"
+    assert record["termination"] == "resign" and record["winner"] == "WHITE"
     assert "resigned" in record["reason"]
     err = proc.stderr.decode()
     assert "9-13" in err  # `?` listed the legal moves

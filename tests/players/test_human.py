@@ -98,20 +98,20 @@ async def test_illegal_move_gives_the_rules_reason() -> None:
 async def test_eof_is_a_clean_resignation() -> None:
     reply, out = await ask("checkers", "")
     assert reply.fault is not None
-    assert reply.fault.termination is Termination.CRASH
+    assert reply.fault.termination is Termination.RESIGN
     assert "input ended" in reply.fault.detail
     assert "End of input" in out
 
 
 async def test_eof_after_wrong_entries() -> None:
     reply, _ = await ask("shobu", "nonsense\n")
-    assert reply.fault is not None and reply.fault.termination is Termination.CRASH
+    assert reply.fault is not None and reply.fault.termination is Termination.RESIGN
 
 
 async def test_resign_asks_for_confirmation() -> None:
     reply, out = await ask("checkers", "resign\nn\nquit\ny\n")
     assert "Resign this game?" in out
-    assert reply.fault is not None and reply.fault.termination is Termination.CRASH
+    assert reply.fault is not None and reply.fault.termination is Termination.RESIGN
     assert reply.fault.detail == "resigned at the terminal (typed 'quit')"
     assert out.count("Resign this game?") == 2 and "You resigned." in out
 
@@ -287,7 +287,7 @@ async def test_resignation_through_play_game() -> None:
         time_control=TimeControl(time_limit_ms=60_000),
         player_opts={"console": con, "lines": lines},
     )
-    assert record["termination"] == "crash"
+    assert record["termination"] == "resign"
     assert record["winner"] == "WHITE"
     assert "resigned at the terminal" in record["reason"]
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_HUMAN_TIME_LIMIT_MS
 from arena.tournament.config import (
     TournamentConfig,
     comparable,
@@ -322,3 +323,13 @@ def test_odd_words_in_commands_are_one_line(folder: Path) -> None:
     assert config.agents[1].command == ("python3", long_word)  # names no file: left as a word
     with pytest.raises(ConfigError, match=r"^agents\[1\]\.path: file '.*\.py' not found"):
         load_config(write(folder, {"id": "t", "agents": [bot(id="a"), bot(id="c", path=f"python3 {long_word}.py")]}))
+
+
+def test_a_person_in_a_tournament_gets_the_human_budget_unless_the_config_says(folder: Path) -> None:
+    agents = [{"type": "player", "id": "me"}, {"id": "bot", "path": "python3 bot.py"}]
+    (folder / "bot.py").write_text("")
+    path = folder / "human.json"
+    path.write_text(json.dumps({"id": "h", "agents": agents}))
+    assert load_config(path).time_limit_ms == DEFAULT_HUMAN_TIME_LIMIT_MS == 600_000
+    path.write_text(json.dumps({"id": "h", "agents": agents, "timeLimit": 5000}))
+    assert load_config(path).time_limit_ms == 5000
