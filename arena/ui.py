@@ -77,7 +77,9 @@ def describe_result(record: dict[str, Any]) -> str:
         head = "interrupted" if record["termination"] == "interrupted" else "draw"
     else:
         head = f"{winner} ({names[winner]}) wins"
-    return f"{head} [{record['termination']}] after {record['plies']} plies: {record['reason']}"
+    took = record.get("duration_s")
+    timing = f" in {took:.1f} s" if isinstance(took, (int, float)) else ""
+    return f"{head} [{record['termination']}] after {record['plies']} plies{timing}: {record['reason']}"
 
 
 def result_line(records: list[dict[str, Any]], ids: tuple[str, str]) -> str:
@@ -102,7 +104,25 @@ class _LivePanel:
     def __init__(self) -> None:
         self.started: GameStarted | None = None
         self.last: MovePlayed | None = None
+        self.before_last: Any = None  # the state the last move was played from
         self.header = ""
+
+    def moved(self, event: MovePlayed) -> None:
+        current = self.last.state if self.last is not None else (self.started.state if self.started else None)
+        self.before_last, self.last = current, event
+
+    def last_move(self) -> Any:
+        """The move that led to the shown state (found at the refresh rate, not per move)."""
+        if self.last is None or self.before_last is None:
+            return None
+        game = self.last.game
+        try:
+            for move in game.legal_moves(self.before_last):
+                if game.apply(self.before_last, move) == self.last.state:
+                    return move
+        except Exception:  # noqa: BLE001 - a drawing aid: never let it break the match
+            return None
+        return None
 
     def __rich__(self) -> RenderableType:
         from rich.console import Group
@@ -114,7 +134,8 @@ class _LivePanel:
             return Text("")
         game = self.started.game
         state = self.last.state if self.last is not None else self.started.state
-        lines: list[RenderableType] = [Text(self.header, style="bold"), render_board(game, state)]
+        lines: list[RenderableType] = [Text(self.header, style="bold"),
+                                       render_board(game, state, self.last_move(), self.before_last)]
         if self.last is not None:
             clocks = "  ".join(f"{c.value} {self.last.clocks_left_ms[c] / 1000:.1f}s" for c in Color)
             lines.append(Text(f"ply {self.last.ply}: {self.last.color.value} ({self.last.agent_id}) "
@@ -145,7 +166,7 @@ class MatchView:
         if isinstance(event, GameStarted):
             self._on_start(event)
         elif isinstance(event, MovePlayed):
-            self._panel.last = event
+            self._panel.moved(event)
         elif isinstance(event, GameEnded):
             self._on_end(event)
 

@@ -1,8 +1,10 @@
 """`arena match CMD1 CMD2`: play one or more games between two bot commands.
 
 Output contract: one game -> its record (a JSON object) on stdout; several -> a JSON array of
-records. With ``--out PATH`` the same JSON goes to that file instead (stdout stays empty). Progress,
-the board and the result go to stderr. A program that cannot be found is a usage error (exit 2)
+records. With ``--out PATH`` the same JSON goes to that file instead (stdout stays empty). When
+stdout is a terminal (and neither ``--out`` nor ``--json`` is given) nobody wants hundreds of lines
+of JSON there: the records go to ``match_logs/<time>-<id1>-vs-<id2>.json`` and a line says so.
+Progress, the board and a one-line summary per game go to stderr. A program that cannot be found is a usage error (exit 2)
 before any game; a bot that starts and then fails is a recorded game (e.g. ``crash``).
 Exit codes: 0 games were played (whatever the results), 1 arena itself failed (e.g. out of file
 descriptors; the records of finished games are still written), 2 usage error, 130 interrupted by
@@ -118,6 +120,9 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
               help="Added to a bot's budget after each of its moves, in ms.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the record (one game) or the JSON array (several) to this file instead of stdout.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the records as JSON on stdout even when it is a terminal (otherwise, on a "
+                   "terminal, they are saved under match_logs/ and the path is shown).")
 @click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep each bot's stderr in this folder (capped), one file per game and colour.")
 @click.option("--quiet", "-q", is_flag=True, help="No live view; only the result lines on stderr.")
@@ -136,6 +141,7 @@ def match_command(
     move_time_limit: int | None,
     increment: int,
     out: Path | None,
+    as_json: bool,
     stderr_dir: Path | None,
     quiet: bool,
     ponder: bool | None,
@@ -145,6 +151,8 @@ def match_command(
     """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
     a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
     the results go to stderr."""
+    if as_json and out is not None:
+        raise click.UsageError("--json prints the records on stdout and --out writes them to a file: give one")
     if stderr_dir is not None and stderr_dir.exists() and not stderr_dir.is_dir():
         raise click.BadParameter(f"{stderr_dir} exists and is not a folder", param_hint="--stderr-dir")
     if out is not None and (out.is_symlink() or (out.exists() and not out.is_file())):
@@ -215,7 +223,14 @@ def match_command(
         kill_all_live_groups()
         stopped_by.append(None)
     view.close()
+    if out is None and not as_json and _stdout_is_terminal() and records:
+        out = _default_out(records[0], id1, id2)
+        saved_by_default = True
+    else:
+        saved_by_default = False
     written = not records or _write_records(console, _dump(records, single=games_count == 1), out)
+    if written and saved_by_default:
+        console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=True)
     if games_count > 1 and records:
         console.print(f"result: {result_line(records, (id1, id2))}", markup=False, highlight=False, soft_wrap=True)
     if failure is not None:
@@ -227,6 +242,28 @@ def match_command(
     if stopped_by:
         console.print(f"interrupted: {len(records)} of {games_count} games finished", highlight=False)
         sys.exit(exit_code_for(stopped_by[0]))
+
+
+MATCH_LOGS = Path("match_logs")
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _default_out(first: dict[str, Any], id1: str, id2: str) -> Path:
+    """``match_logs/<UTC start>-<id1>-vs-<id2>.json``, made unique with a counter."""
+    stamp = re.sub(r"[^0-9T]", "", str(first.get("started_at", "")))[:15] or "match"
+    base = f"{stamp}-{id1}-vs-{id2}"
+    path = MATCH_LOGS / f"{base}.json"
+    counter = 2
+    while path.exists():
+        path = MATCH_LOGS / f"{base}-{counter}.json"
+        counter += 1
+    return path
 
 
 def _write_records(console: Any, data: bytes, out: Path | None) -> bool:

@@ -181,3 +181,28 @@ def test_human_keyword_plays_at_the_terminal_and_resigns_on_end_of_input() -> No
     err = proc.stderr.decode()
     assert "9-13" in err  # `?` listed the legal moves
     assert "Traceback" not in err
+
+
+def test_on_a_terminal_the_records_are_saved_under_match_logs_not_printed(tmp_path: Path) -> None:
+    import pty
+
+    bot = f"{sys.executable} {Path(__file__).resolve().parents[2] / 'bots' / 'shobu_random.py'}"
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "arena", "match", "--max-moves", "4", bot, bot],
+                              stdout=follower, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                              cwd=tmp_path, timeout=120, check=False)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0, err
+    saved = sorted((tmp_path / "match_logs").glob("*.json"))
+    assert len(saved) == 1 and f"records: match_logs/{saved[0].name}" in err
+    record = json.loads(saved[0].read_text())
+    assert record["plies"] == 4 and record["termination"] == "max_moves"
+
+
+def test_json_and_out_together_are_a_usage_error() -> None:
+    code, out, err = _invoke("python3 a.py", "python3 b.py", "--json", "--out", "x.json")
+    assert code == 2 and out == "" and "--json prints the records on stdout" in err
