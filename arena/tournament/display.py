@@ -31,16 +31,20 @@ from rich.text import Text
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import ScheduledGame
 
-_LEADERS_SHOWN = 4
 
-
-def leaders_text(stats: dict[str, dict[str, Any]], limit: int = _LEADERS_SHOWN) -> str:
-    """``"greedy 12/3/5  random 5/3/12"``: W/D/L of the agents with the most points so far."""
+def leaders_text(stats: dict[str, dict[str, Any]], room: int | None = None) -> str:
+    """``"W/D/L: greedy 12/3/5  random 5/3/12"``, best first, as many agents as fit in ``room``
+    characters (all of them when ``room`` is None); the rest are counted: ``"+3 more"``."""
     ranked = sorted(stats.items(), key=lambda kv: (-(kv[1]["wins"] + 0.5 * kv[1]["draws"]), kv[0]))
-    parts = [f"{aid} {s['wins']}/{s['draws']}/{s['losses']}" for aid, s in ranked[:limit]]
-    if len(ranked) > limit:
-        parts.append(f"+{len(ranked) - limit} more")
-    return "  ".join(parts)
+    parts = [f"{aid} {s['wins']}/{s['draws']}/{s['losses']}" for aid, s in ranked]
+    text = "W/D/L: " + "  ".join(parts)
+    if room is None or len(text) <= room:
+        return text
+    for shown in range(len(parts) - 1, -1, -1):
+        candidate = "W/D/L: " + "  ".join([*parts[:shown], f"+{len(parts) - shown} more"])
+        if len(candidate) <= room:
+            return candidate
+    return ""
 
 
 def game_line(row: dict[str, Any], done: int, total: int | None) -> str:
@@ -99,14 +103,15 @@ class RichReporter:
             Text(f"{config.id}: {config.game} {config.tournament_type}, {len(config.agents)} agents, "
                  f"{concurrency} games at a time, logs in {folder}"
                  + (f" (resuming: {already_done} games already done)" if already_done else "")))
+        # An endless randomMatches run has no total: no bar, no ETA, just the count and how to stop.
+        timing = ((BarColumn(bar_width=20), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                   TimeRemainingColumn()) if total is not None
+                  else (TextColumn("{task.completed}"), TimeElapsedColumn(), TextColumn("(until Ctrl-C)")))
         self._progress = Progress(
             SpinnerColumn(),
             TextColumn("games"),
-            BarColumn(bar_width=20),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
+            *timing,
+            TextColumn("{task.fields[running]} running"),
             TextColumn("{task.fields[leaders]}", table_column=Column(no_wrap=True)),
             console=self.console,
             transient=False,
@@ -115,11 +120,13 @@ class RichReporter:
             # rich's default cost. Counts change only when a game ends anyway.
             refresh_per_second=2,
         )
-        self._task = self._progress.add_task("games", total=total, completed=already_done, leaders="")
+        self._task = self._progress.add_task("games", total=total, completed=already_done, leaders="", running=0)
         self._progress.start()
 
     def game_started(self, game: ScheduledGame) -> None:
         self._running += 1
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, running=self._running)
 
     def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
         self._running = max(0, self._running - 1)
@@ -127,12 +134,9 @@ class RichReporter:
             return
         if row["termination"] in ("timeout", "illegal_move", "malformed_reply", "crash"):
             self._progress.console.print(Text(f"game {row['index']}: {row['reason']}", style="yellow"))
-        # What the bar and clocks leave of the line (about 60 columns with 4-digit counts).
-        room = max(0, self.console.width - 62)
-        leaders = leaders_text(stats)
-        if len(leaders) > room:
-            leaders = leaders[: max(0, room - 1)] + "…" if room else ""
-        self._progress.update(self._task, completed=done, leaders=leaders)
+        # What the bar, clocks and running count leave of the line (about 72 columns).
+        leaders = leaders_text(stats, room=max(0, self.console.width - 72))
+        self._progress.update(self._task, completed=done, leaders=leaders, running=self._running)
 
     def stopped(self) -> None:
         self.console.print(Text("interrupted: cancelling running games (Ctrl-C again stops at once)",

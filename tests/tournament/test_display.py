@@ -61,7 +61,10 @@ def test_tables_and_lines() -> None:
     assert "1.5/2" in text  # alpha's points against gamma in the crosstable
     assert "How games ended: max_moves 1, timeout 1 (alpha 1), win 2" in text
     stats = {"a": {"wins": 1, "draws": 0, "losses": 2}, "b": {"wins": 2, "draws": 1, "losses": 0}}
-    assert leaders_text(stats) == "b 2/1/0  a 1/0/2"
+    assert leaders_text(stats) == "W/D/L: b 2/1/0  a 1/0/2"
+    assert leaders_text(stats, room=23) == "W/D/L: b 2/1/0  +1 more"  # as many agents as fit
+    assert leaders_text(stats, room=14) == "W/D/L: +2 more"
+    assert leaders_text(stats, room=5) == ""
     row = {"index": 3, "black": "a", "white": "b", "result": "0-1", "termination": "timeout", "plies": 7,
            "duration_s": 1.25}
     assert game_line(row, 4, None) == "[4] game 3: a (black) - b (white) 0-1 by timeout (7 plies, 1.2 s)"
