@@ -62,8 +62,10 @@ def test_tables_and_lines() -> None:
     assert "How games ended: max_moves 1, timeout 1 (alpha 1), win 2" in text
     stats = {"a": {"wins": 1, "draws": 0, "losses": 2}, "b": {"wins": 2, "draws": 1, "losses": 0}}
     assert leaders_text(stats) == "W/D/L: b 2/1/0  a 1/0/2"
-    assert leaders_text(stats, room=23) == "W/D/L: b 2/1/0  +1 more"  # as many agents as fit
-    assert leaders_text(stats, room=14) == "W/D/L: +2 more"
+    stats["c"] = {"wins": 0, "draws": 1, "losses": 0}
+    assert leaders_text(stats) == "W/D/L: b 2/1/0  a 1/0/2  c 0/1/0"
+    assert leaders_text(stats, room=25) == "W/D/L: b 2/1/0  +2 more"  # as many agents as fit
+    assert leaders_text(stats, room=14) == "W/D/L: +3 more"
     assert leaders_text(stats, room=5) == ""
     row = {"index": 3, "black": "a", "white": "b", "result": "0-1", "termination": "timeout", "plies": 7,
            "duration_s": 1.25}
