@@ -222,11 +222,22 @@ def terminations_text(standings: dict[str, Any]) -> Text:
 
 
 def print_standings(console: Console, standings: dict[str, Any]) -> None:
-    """The standings table, the crosstable and the termination counts."""
-    console.print(standings_table(standings))
+    """The standings table, the crosstable and the termination counts. Written to a pipe or a file,
+    the lines carry no trailing spaces (rich pads every cell to the column's width)."""
+    parts: list[Any] = [standings_table(standings)]
     if len(standings.get("standings", [])) > 1:
-        console.print(crosstable_table(standings))
-    console.print(terminations_text(standings))
+        parts.append(crosstable_table(standings))
+    parts.append(terminations_text(standings))
+    if console.is_terminal:
+        for part in parts:
+            console.print(part)
+        return
+    with console.capture() as captured:
+        for part in parts:
+            console.print(part)
+    text = "\n".join(line.rstrip() for line in captured.get().splitlines())
+    console.file.write(text + "\n")
+    console.file.flush()
 
 
 class BoardObserver:

@@ -56,6 +56,7 @@ def test_tables_and_lines() -> None:
     print_standings(con, compute_standings(results, ["alpha", "beta", "gamma"], bootstrap_samples=20))
     text = out.getvalue()
     assert "Standings after 4 games" in text
+    assert all(line == line.rstrip() for line in text.splitlines()), "no trailing spaces when piped"
     first = next(line for line in text.splitlines() if line.strip().startswith("1 "))
     assert "alpha" in first and "2-1-1" in first and "62.5%" in first
     assert "1.5/2" in text  # alpha's points against gamma in the crosstable
