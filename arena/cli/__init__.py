@@ -61,7 +61,7 @@ Examples:
   arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py"
   arena run configs/checkers_round_robin.json
   arena games
-  arena --json-pass-through < state-and-turn.jsonl""",
+  arena --json-pass-through < examples/rules/gamestate-and-turn.json""",
 )
 @click.option(
     "--json-pass-through",

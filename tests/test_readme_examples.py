@@ -1,0 +1,51 @@
+"""The README's command examples run verbatim from the repository root (issue 10, item 6).
+
+Each ```sh block whose lines start with `arena ` is split into commands (a trailing `# comment` is
+dropped; a comment that is just a number is the output the command must print). Commands that play
+for long or need a person (`arena run`, `human`, a bot of your own such as ./my_bot) are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SKIP = re.compile(r"\barena run\b|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--games [0-9]{2,}")
+
+
+def readme_commands() -> list[tuple[str, str | None]]:
+    commands: list[tuple[str, str | None]] = []
+    for block in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S):
+        for line in block.splitlines():
+            if not line.startswith("arena ") or line.rstrip().endswith("\\") or SKIP.search(line):
+                continue
+            command, _, comment = line.partition("  #")
+            expected = comment.strip().split()[0] if comment.strip() else None
+            commands.append((command.strip(), expected if expected and expected.isdigit() else None))
+    return commands
+
+
+COMMANDS = readme_commands()
+
+
+def test_the_readme_has_runnable_examples() -> None:
+    assert len(COMMANDS) >= 8, COMMANDS
+
+
+@pytest.mark.parametrize(("command", "expected"), COMMANDS, ids=[c for c, _ in COMMANDS])
+def test_a_readme_example_runs_verbatim(command: str, expected: str | None) -> None:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env,
+                         stdin=subprocess.DEVNULL, timeout=300, check=False)
+    assert out.returncode == 0, f"{command}: exit {out.returncode}: {out.stderr[-500:]}"
+    assert "Traceback" not in out.stderr
+    if expected is not None:
+        assert expected in out.stdout + out.stderr, f"{command} did not print {expected}"
+    assert shlex.split(command)[0] == "arena"
