@@ -22,7 +22,7 @@ SKIP = re.compile(r"\barena run\b|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--g
 
 def readme_commands() -> list[tuple[str, str | None]]:
     commands: list[tuple[str, str | None]] = []
-    for block in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S):
+    for block in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL):
         for line in block.splitlines():
             if not line.startswith("arena ") or line.rstrip().endswith("\\") or SKIP.search(line):
                 continue
