@@ -15,13 +15,14 @@ Sources (:func:`open_source`):
 A game is picked by its index (:attr:`GameEntry.index`): the record's ``game_index`` and the number
 in ``games/NNNNN.json``, counted from 0 as the records count.
 
-Records (:meth:`Replay.from_record`) of today's format and of the complete format load alike. The
-record's own values are preferred when present: a turn's ``notation``, ``charged_ms`` and the
-mover's clock after the move; otherwise the notation is the game's ``describe_move``, the charged
-time the record's ``move_times_ms`` and the clocks are worked out from ``time_control`` the way the
-match charges them. Opening plies are the turns marked ``"opening": true``, or the record's first
-``opening_plies`` turns when its first state is the game's start; a record whose first state comes
-after the opening (today's format) says how many random plies are missing before it.
+Records (:meth:`Replay.from_record`) of both formats load alike (:mod:`arena.records`: format 2
+holds the random opening as the first turns, marked ``"opening": true``, and each turn's
+``notation``, ``charged_ms`` and ``clock_left_ms``; format 1 has none of these). The record's own
+values are preferred when present; otherwise the notation is the game's ``describe_move``, the
+charged time comes from ``move_times_ms`` and the clocks are worked out from ``time_control`` the
+way the match charges them (``left = max(0, left - charged) + increment``), the record's final
+``clocks_left_ms`` being shown at the end. A record whose first state comes after a random opening
+it does not hold (format 1) says how many plies are missing before it.
 """
 
 from __future__ import annotations
@@ -40,11 +41,8 @@ GAMES_FILE = "games.jsonl"
 RECORDS_FOLDER = "games"
 #: Autoplay's default pause between two moves, in seconds (``arena replay --autoplay``).
 DEFAULT_DELAY_S = 0.5
-#: Keys a turn object may carry for the mover's clock after the move (ms); the first found wins.
-TURN_CLOCK_KEYS = ("clock_ms", "clock_left_ms", "clockLeftMs", "left_ms")
-#: Annotation keys of a turn that are not part of the move itself (stripped if the game's
-#: ``move_from_record`` refuses the turn with them).
-TURN_ANNOTATIONS = ("notation", "charged_ms", "opening", "clocks_left_ms", *TURN_CLOCK_KEYS)
+#: The turn key holding the mover's clock after the move (ms), in complete records.
+TURN_CLOCK_KEY = "clock_left_ms"
 _RECORD_NAME = re.compile(r"(\d+)\.json\Z")
 
 
@@ -307,7 +305,7 @@ class Replay:
             raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
         moves = [_move(game, turn, i, label) for i, turn in enumerate(turns)]
         states = _states(game, raw_states, moves, label)
-        opening = _opening_flags(game, record, turns, states[0])
+        opening = _opening_flags(turns)
         missing = 0
         if not any(opening) and _count(record.get("opening_plies")) and not _is_start(game, states[0]):
             missing = _count(record.get("opening_plies"))
@@ -407,16 +405,12 @@ class Replay:
 
 
 def _move(game: Game[Any, Any], turn: Any, i: int, label: str) -> Any:
+    from arena.records import turn_move
+
     try:
-        return game.move_from_record(turn)
-    except GameError as first:
-        if isinstance(turn, Mapping) and any(k in turn for k in TURN_ANNOTATIONS):
-            bare = {k: v for k, v in turn.items() if k not in TURN_ANNOTATIONS}
-            try:
-                return game.move_from_record(bare)
-            except GameError:
-                pass
-        raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {first}") from None
+        return turn_move(game, turn)
+    except GameError as exc:
+        raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a game's reader choking on a foreign shape
         raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {type(exc).__name__}: {exc}") from None
 
@@ -448,15 +442,9 @@ def _is_start(game: Game[Any, Any], state: Any) -> bool:
     return bool(game.state_to_json(state) == game.state_to_json(game.initial_state()))
 
 
-def _opening_flags(game: Game[Any, Any], record: Mapping[str, Any], turns: list[Any], first: Any) -> list[bool]:
-    flags = [isinstance(t, Mapping) and t.get("opening") is True for t in turns]
-    if any(flags):
-        return flags
-    count = _count(record.get("opening_plies"))
-    if count and len(turns) >= count and _is_start(game, first):
-        # Complete records hold the opening from the true start: its plies come first in turns.
-        return [i < count for i in range(len(turns))]
-    return flags
+def _opening_flags(turns: list[Any]) -> list[bool]:
+    """The random opening plies: turns marked ``"opening": true`` (complete records)."""
+    return [isinstance(t, Mapping) and t.get("opening") is True for t in turns]
 
 
 def _number(value: Any) -> float | None:
@@ -507,9 +495,7 @@ def _clocks(game: Game[Any, Any], record: Mapping[str, Any], turns: list[Any], s
     for i, turn in enumerate(turns):
         mover = game.to_move(states[i])
         own = _turn_clock(turn) if isinstance(turn, Mapping) else None
-        if isinstance(own, dict):
-            left.update(own)
-        elif own is not None:
+        if own is not None:
             left[mover] = own
         elif charged[i] is not None:
             left[mover] = max(0.0, left[mover] - (charged[i] or 0.0)) + increment
@@ -517,15 +503,8 @@ def _clocks(game: Game[Any, Any], record: Mapping[str, Any], turns: list[Any], s
     return start, after
 
 
-def _turn_clock(turn: Mapping[str, Any]) -> float | dict[Color, float] | None:
-    pair = _clock_pair(turn.get("clocks_left_ms"))
-    if pair is not None:
-        return pair
-    for key in TURN_CLOCK_KEYS:
-        value = _number(turn.get(key))
-        if value is not None:
-            return value
-    return None
+def _turn_clock(turn: Mapping[str, Any]) -> float | None:
+    return _number(turn.get(TURN_CLOCK_KEY))
 
 
 def format_clock(ms: float) -> str:
@@ -616,7 +595,7 @@ _SEQUENCES: dict[bytes, str] = {
     b"\x1b[1~": "home", b"\x1b[4~": "end", b"\x1b[7~": "home", b"\x1b[8~": "end",
     b"\x1b[5~": "pageup", b"\x1b[6~": "pagedown",
 }
-_SINGLE: dict[bytes, str] = {b" ": "space", b"\r": "enter", b"\n": "enter", b"\x7f": "backspace",
+_SINGLE: dict[bytes, str] = {b"\x03": "ctrl-c", b" ": "space", b"\r": "enter", b"\n": "enter", b"\x7f": "backspace",
                              b"\x08": "backspace"}
 _CSI_END = re.compile(rb"\x1b(\[[0-9;]*[\x40-\x7e]|O[\x40-\x7e])")
 
@@ -662,7 +641,10 @@ class Cursor:
 
     def press(self, key: str) -> bool:
         """Apply ``key`` (a :func:`decode_keys` name). Returns False when it asks to quit. Unknown
-        keys do nothing. A manual step leaves autoplay running."""
+        keys do nothing. A manual step leaves autoplay running. Raises KeyboardInterrupt for a
+        Ctrl-C that came as a byte (a terminal without signals) rather than as SIGINT."""
+        if key == "ctrl-c":
+            raise KeyboardInterrupt
         action = KEY_ACTIONS.get(key)
         if action is None:
             return True

@@ -17,6 +17,7 @@ import os
 import select
 import signal
 import sys
+import textwrap
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -249,12 +250,12 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
     state, last_move, previous = replay.position(i)
     view = view_for(replay.game)
     board = view.board(replay.game, state, last_move, previous)
-    header = Text(replay.title(), style="bold")
+    top: list[Text] = [Text(replay.title(), style="bold", no_wrap=True, overflow="ellipsis")]
     note = replay.opening_note()
     if note:
-        header.append(f"  ({note})", style="dim")
+        top.append(Text(note, style="dim", no_wrap=True, overflow="ellipsis"))
 
-    status = Text()
+    status = Text(no_wrap=True, overflow="ellipsis")
     if i == 0:
         status.append(f"start position ({replay.last} moves)", style="bold")
     else:
@@ -262,9 +263,7 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
         status.append(f"{step.label} ", style="bold")
         status.append(f"{step.color.value} ({replay.players[step.color]}) played ")
         status.append(step.notation, style="bold")
-        extra = view.last_move_note(replay.game, previous, state, step.color)
-        if extra:
-            status.append(f" {extra}")
+        # Not the view's last_move_note: it speaks to a player ("pushing your ○"); the board marks it.
         if step.opening:
             status.append("  (random opening ply)", style="dim")
         elif step.charged_ms is not None:
@@ -273,7 +272,7 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
     if cursor.playing:
         status.append(f"   ▶ autoplay {delay:g}s", style="green")
 
-    clocks = Text()
+    clocks = Text(no_wrap=True, overflow="ellipsis")
     values = replay.clocks_at(i)
     to_move = replay.game.to_move(state) if i < replay.last else None
     for colour in Color:
@@ -283,28 +282,31 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
         clocks.append("    ")
     clocks.rstrip()
 
-    ending: list[RenderableType] = []
+    bottom: list[Text] = [Text(""), status, clocks]
+    reason_lines = 0
     if i >= replay.last:
-        ending.append(Text(f"result: {replay.result()}", style="bold yellow"))
+        bottom.append(Text(f"result: {replay.result()}", style="bold yellow", no_wrap=True, overflow="ellipsis"))
         if replay.reason:
-            ending.append(Text(replay.reason, style="yellow"))
-    keys = Text(KEYS_HELP, style="dim", no_wrap=True, overflow="ellipsis")
+            bottom.append(Text(replay.reason, style="yellow"))  # wraps (between words)
+            reason_lines = len(textwrap.wrap(replay.reason, max(1, width))) - 1
+    bottom += [Text(""), Text(KEYS_HELP, style="dim", no_wrap=True, overflow="ellipsis")]
 
     board_lines = board.plain.count("\n") + 1
     board_width = max((len(line) for line in board.plain.splitlines()), default=0)
-    fixed = 1 + 1 + 1 + 1 + len(ending) + (1 if replay.reason and ending else 0) + 2
+    free = height - len(top) - 1 - len(bottom) - reason_lines
     side_by_side = width >= board_width + 3 + 22
-    rows = max(3, height - fixed - (0 if side_by_side else board_lines + 1))
+    rows = max(3, free if side_by_side else free - board_lines - 1)
     moves = _move_list(replay, i, rows)
+    body: RenderableType
     if side_by_side:
-        body: RenderableType = Table.grid(padding=(0, 3))
-        assert isinstance(body, Table)
-        body.add_column(no_wrap=True)
-        body.add_column()
-        body.add_row(board, moves)
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        grid.add_row(board, moves)
+        body = grid
     else:
         body = Group(board, Text(""), moves)
-    return Group(header, Text(""), body, Text(""), status, clocks, *ending, Text(""), keys)
+    return Group(*top, Text(""), body, *bottom)
 
 
 def _move_list(replay: Replay, i: int, rows: int) -> Text:
