@@ -37,14 +37,13 @@ from arena.games.base import (
     Outcome,
     Termination,
     cap_text,
-    random_opening,
 )
 from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.protocols import quote_raw
-from arena.records import build_record, player_entry, utc_now_iso
+from arena.records import build_record, player_entry, random_opening_moves, turn_entry, utc_now_iso
 
 # Past the allowance, the match stops waiting for a player even if the player itself does not.
 _BACKSTOP_SLACK_S = 2.0
@@ -240,7 +239,7 @@ class _Turns:
 
     def __init__(self, game: Game, specs: dict[Color, AgentSpec], players: dict[Color, Player],
                  clocks: dict[Color, GameClock], cap: int, state: Any, states: list[dict[str, Any]],
-                 turns: list[Any], move_times: list[float], observer: Observer | None,
+                 turns: list[dict[str, Any]], move_times: list[float], observer: Observer | None,
                  game_index: int | None) -> None:
         self.game = game
         self.specs = specs
@@ -293,7 +292,7 @@ class _Turns:
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 return self._bad_move(color, reply, exc)
             state = self.state = game.apply(state, move)
-            self.turns.append(game.move_to_record(move))
+            self.turns.append(turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms))
             self.states.append(game.state_to_json(state))
             self.move_times.append(charged)
             if self.observer is not None:
@@ -355,10 +354,11 @@ async def play_game(
 ) -> dict[str, Any]:
     """Play one game and return its record (see :mod:`arena.records`).
 
-    ``start_state`` (default: the start position) already includes ``opening_plies`` random plies,
-    which are only recorded; without a ``start_state``, ``opening_plies`` random plies are played
-    from the start with ``random.Random(seed)`` (see :func:`arena.games.base.opening_seed`), so the
-    record's ``seed`` replays the opening. ``max_moves`` (default ``game.default_max_moves``) caps the state's move
+    ``start_state`` (default: the start position) is where the record starts (``game_states[0]``);
+    ``opening_plies`` is then only recorded (the caller played them). Without a ``start_state``,
+    ``opening_plies`` random plies are played from the start with ``random.Random(seed)`` (see
+    :func:`arena.games.base.opening_seed`, so the record's ``seed`` replays the opening), and the
+    record holds them as its first turns (marked ``opening``) from the game's initial state. ``max_moves`` (default ``game.default_max_moves``) caps the state's move
     counter (``turnNumber``); reaching it is a draw, but a win on the capping move counts.
     ``stderr_dir``: each bot's stderr goes to ``<dir>/<game_index:05d>-<colour>-<id>.log`` (capped);
     otherwise a capped tail is kept and put in the record for a bot that faulted. ``observer`` gets
@@ -378,13 +378,19 @@ async def play_game(
     cap = game.default_max_moves if max_moves is None else max_moves
     specs = {Color.BLACK: black, Color.WHITE: white}
     clocks = {c: GameClock(time_control) for c in Color}
+    opening: list[Any] = []
     if start_state is None and opening_plies:
         if seed is None:
             raise ValueError("a random opening needs a seed")
-        start_state = random_opening(game, opening_plies, random.Random(seed))
+        opening = random_opening_moves(game, opening_plies, random.Random(seed))
     state = game.initial_state() if start_state is None else start_state
-    turns: list[Any] = []
+    # The record starts at the game's true start: the random opening's plies are its first turns.
+    turns: list[dict[str, Any]] = []
     states: list[dict[str, Any]] = [game.state_to_json(state)]
+    for move in opening:
+        state = game.apply(state, move)
+        turns.append(turn_entry(game, move, opening=True))
+        states.append(game.state_to_json(state))
     move_times: list[float] = []
     started_at = utc_now_iso()
     begun = trio.current_time()
