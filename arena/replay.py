@@ -370,6 +370,10 @@ class Replay:
         black, white = self.players[Color.BLACK], self.players[Color.WHITE]
         return f"{prefix}{self.game.name}: {black} (BLACK) vs {white} (WHITE)"
 
+    def starts_at_start(self) -> bool:
+        """Whether ``states[0]`` is the game's initial position."""
+        return _is_start(self.game, self.states[0])
+
     def opening_note(self) -> str:
         """What the record says about its random opening ('' when it has none)."""
         marked = sum(step.opening for step in self.steps)

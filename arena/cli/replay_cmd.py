@@ -37,7 +37,7 @@ ESCAPE_WAIT_S = 0.05
 IDLE_POLL_S = 0.25
 
 
-@click.command("replay", epilog="""\b
+@click.command("replay", short_help="Replay a recorded game in the terminal.", epilog="""\b
 Examples:
   arena replay record.json
   arena replay tournament_logs/my-run --game 12
@@ -257,7 +257,8 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
 
     status = Text(no_wrap=True, overflow="ellipsis")
     if i == 0:
-        status.append(f"start position ({replay.last} moves)", style="bold")
+        first = "start position" if replay.starts_at_start() else "first recorded position"
+        status.append(f"{first} ({replay.last} moves)", style="bold")
     else:
         step = replay.steps[i - 1]
         status.append(f"{step.label} ", style="bold")
