@@ -193,8 +193,8 @@ def test_the_checker_finds_what_is_wrong(records: dict[str, list[dict[str, Any]]
         assert any("not the random opening of seed" in p for p in check_record(bad)), name
         bad = copy.deepcopy(record)
         del bad["turns"][-1]
-        assert check_record(bad) == [f"{len(bad['turns'])} turns but {len(bad['game_states'])} states "
-                                     "(the final state must be included)"]
+        counts = f"{len(bad['turns'])} turns but {len(bad['game_states'])} states"
+        assert check_record(bad) == [f"{counts} (the final state must be included)"]
     assert check_record([]) == ["a record is a JSON object, got list"]
     assert check_record({"game": "no_such_game", "turns": [], "game_states": [], "winner": "NONE",
                          "termination": "interrupted"})[0].startswith("cannot check: ")
