@@ -1,0 +1,201 @@
+"""`arena export --pdn`: game records as PDN (Portable Draughts Notation) for draughts software.
+
+Sources are record files (one record, or the JSON array ``arena match --out`` writes) and folders:
+a tournament's log folder gives its games in game order (``games/NNNNN.json``), any other folder
+every ``*.json`` record file in it, in name order. Each game is written by its game's exporter
+(``GameSpec.pdn``, from the registry); a game without one is an error naming it. Output goes to
+stdout, or with ``-o FILE`` to that file, written whole or not at all.
+
+Exit status: 0 written; 2 a source that cannot be read or is not a record, a game without a PDN
+exporter, or a record whose moves do not follow from its states; 1 the output could not be written.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+_RECORD_FILE = re.compile(r"(\d+)\.json\Z")
+
+
+class ExportError(Exception):
+    """One line saying which source failed and why (exit status 2)."""
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(f"arena: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _load_json(path: Path) -> Any:
+    import orjson
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ExportError(f"{path}: not JSON ({exc})") from None
+
+
+def _records_of_file(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, record)`` for the record or each record of the array in ``path``."""
+    data = _load_json(path)
+    if isinstance(data, dict):
+        yield str(path), data
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            if not isinstance(item, dict):
+                raise ExportError(f"{path}[{index}]: not a game record (a JSON object)")
+            yield f"{path}[{index}]", item
+    else:
+        raise ExportError(f"{path}: not a game record (a JSON object, or an array of them)")
+
+
+def _tournament_id(folder: Path) -> str:
+    """The tournament's id from its ``config.json``, else the folder's name."""
+    config = folder / "config.json"
+    if config.is_file():
+        try:
+            value = _load_json(config).get("id")
+        except (ExportError, AttributeError):
+            value = None
+        if isinstance(value, str) and value:
+            return value
+    return folder.resolve().name
+
+
+def _sources(paths: tuple[Path, ...]) -> Iterator[tuple[str, dict[str, Any], str | None]]:
+    """``(where, record, event)`` for every record of every source, in order."""
+    for path in paths:
+        if not path.exists():
+            raise ExportError(f"{path}: no such file or folder")
+        if not path.is_dir():
+            for where, record in _records_of_file(path):
+                yield where, record, None
+            continue
+        games = path / "games"
+        if games.is_dir():
+            # A tournament's log folder: its records in game order (the file name is the index).
+            files = sorted((int(m.group(1)), f) for f in games.iterdir() if (m := _RECORD_FILE.match(f.name)))
+            if not files:
+                raise ExportError(f"{path}: no game records in {games} (games/NNNNN.json)")
+            event = _tournament_id(path)
+            for _, file in files:
+                for where, record in _records_of_file(file):
+                    yield where, record, event
+            continue
+        found = sorted(f for f in path.iterdir() if f.suffix == ".json" and f.is_file() and not f.name.startswith("."))
+        if not found:
+            raise ExportError(f"{path}: no record files (*.json), and not a tournament log folder (no games/)")
+        for file in found:
+            for where, record in _records_of_file(file):
+                yield where, record, None
+
+
+def _exporter(game_name: Any, where: str, cache: dict[str, Callable[..., str]]) -> Callable[..., str]:
+    """The PDN exporter of the record's game (from the registry); ExportError naming the game when
+    it is unknown or has none."""
+    from arena.games.base import GameError
+    from arena.games.registry import all_specs, get_spec, load_ref
+
+    if not isinstance(game_name, str) or not game_name:
+        raise ExportError(f"{where}: not a game record (no 'game' name)")
+    if game_name in cache:
+        return cache[game_name]
+    try:
+        spec = get_spec(game_name)
+        if spec.pdn is None:
+            have = ", ".join(s.name for s in all_specs() if s.pdn) or "none"
+            raise ExportError(f"{where}: game {game_name!r} has no PDN export (games with one: {have})")
+        function = load_ref(spec.pdn)
+    except GameError as exc:
+        raise ExportError(f"{where}: {exc}") from None
+    cache[game_name] = function
+    return function
+
+
+def _takes_event(function: Callable[..., str]) -> bool:
+    try:
+        return "event" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def export_pdn(paths: tuple[Path, ...]) -> tuple[str, int]:
+    """The PDN text of every record in ``paths`` (games separated by a blank line) and the number
+    of games. Raises ExportError (one line naming the source) for anything that cannot be exported."""
+    from arena.games.base import GameError
+
+    cache: dict[str, Callable[..., str]] = {}
+    texts: list[str] = []
+    for where, record, event in _sources(paths):
+        function = _exporter(record.get("game"), where, cache)
+        try:
+            text = function(record, event=event) if _takes_event(function) else function(record)
+        except GameError as exc:
+            raise ExportError(f"{where}: {exc}") from None
+        texts.append(text if text.endswith("\n") else text + "\n")
+    return "\n".join(texts), len(texts)
+
+
+def _write_atomically(out: Path, data: bytes) -> None:
+    """``data`` to ``out``: a temporary file beside it, then a rename (never a half-written file).
+    Raises OSError; the temporary file is removed."""
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+
+
+@click.command("export", short_help="Export game records as PDN (checkers).", epilog="""\b
+Examples:
+  arena export --pdn records.json > games.pdn
+  arena export --pdn tournament_logs/my-tournament -o my-tournament.pdn""")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--pdn", "pdn", is_flag=True, help="Write Portable Draughts Notation (the format to give).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file (whole or not at all) instead of stdout.")
+def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) -> None:
+    """Export the games of record files (one record, or the JSON array 'arena match' writes) and
+    folders (a tournament's log folder: its games in game order; any other folder: its *.json
+    records) as PDN, one game after another, for draughts software (CheckerBoard, pydraughts...).
+
+    Each game gets the standard tags (Event: the tournament's id or "arena match"; Black, White;
+    Result: 1-0 Black won, 0-1 White won, 1/2-1/2 a draw, * interrupted), a FEN when it does not
+    start from the standard position, and arena's termination and reason. Only games with a PDN
+    form can be exported (checkers); any other game is an error naming it (exit status 2)."""
+    if not pdn:
+        raise click.UsageError("say which format to write: --pdn (Portable Draughts Notation)")
+    try:
+        text, count = export_pdn(sources)
+    except ExportError as exc:
+        _fail(str(exc), 2)
+    data = text.encode("utf-8")
+    if output is None:
+        try:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass
+        return
+    try:
+        _write_atomically(output, data)
+    except OSError as exc:
+        _fail(f"cannot write {output} ({exc.strerror or exc})", 1)
+    click.echo(f"arena: wrote {count} game{'s' if count != 1 else ''} to {output}", err=True)
