@@ -2,13 +2,13 @@
 
 On a terminal: a full-screen view (rich, alternate screen) of the board with the last move marked,
 the move list with the current move highlighted, both clocks, and the result with its reason at the
-last position; keys are read in cbreak mode (see :data:`arena.replay.KEY_ACTIONS`). The terminal's
+last position; keys are read in cbreak mode (see :data:`arena.replay_keys.KEY_ACTIONS`). The terminal's
 settings and the main screen are restored on every way out: q, end of input, Ctrl-C (exit 130),
 SIGTERM; Ctrl-Z suspends with the terminal restored and redraws on ``fg``.
 
 Piped (or ``--plain``): the header, the numbered move list and the final board as plain text.
 
-The loading and the key logic are in :mod:`arena.replay` (no terminal needed to test them).
+The loading is :mod:`arena.replay`, the key logic :mod:`arena.replay_keys` (no terminal needed to test them).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.text import Text
 
-    from arena.replay import Cursor, Replay
+    from arena.replay import Replay
+    from arena.replay_keys import Cursor
 
 #: After an Escape byte, how long to wait for the rest of a key's escape sequence (seconds).
 ESCAPE_WAIT_S = 0.05
@@ -146,7 +147,7 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
 
     from rich.console import Console
 
-    from arena.replay import Cursor
+    from arena.replay_keys import Cursor
 
     console = console or Console(highlight=False)
     cursor = Cursor(replay.last, playing=autoplay and replay.last > 0)
@@ -192,7 +193,7 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
 
 
 def _loop(replay: Replay, cursor: Cursor, fd: int, console: Console, delay: float, redraw: list[bool]) -> None:
-    from arena.replay import decode_keys
+    from arena.replay_keys import decode_keys
 
     size = console.size
     next_tick = time.monotonic() + delay
@@ -243,7 +244,8 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
     from rich.text import Text
 
     from arena.games.base import Color
-    from arena.replay import KEYS_HELP, format_clock, format_ms
+    from arena.replay import format_clock, format_ms
+    from arena.replay_keys import KEYS_HELP
     from arena.views import view_for
 
     i = cursor.position

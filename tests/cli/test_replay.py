@@ -27,7 +27,8 @@ from arena.games.base import Color
 from arena.games.registry import game_names, get_game
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.records import turn_move
-from arena.replay import Cursor, Replay, decode_keys, plain_text
+from arena.replay import Replay, plain_text
+from arena.replay_keys import Cursor, decode_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"
