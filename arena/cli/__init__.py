@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("arena.cli.run_cmd", "run_command", "Run (or resume) a tournament from a JSON config."),
     "standings": ("arena.cli.run_cmd", "standings_command", "Recompute a tournament's standings from its logs."),
     "games": ("arena.cli.games_cmd", "games_command", "List the games arena can play (built in and plugins)."),
+    "replay": ("arena.cli.replay_cmd", "replay_command", "Replay a recorded game in the terminal."),
     "pass-through": ("arena.cli.rules_cmds", "pass_through_command", "Apply moves to states (JSON lines)."),
     "moves": ("arena.cli.rules_cmds", "moves_command", "List the legal moves of states (JSON lines)."),
     "perft": ("arena.cli.rules_cmds", "perft_command", "Count move sequences to a depth (rules check)."),
