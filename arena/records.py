@@ -268,6 +268,9 @@ def record_invariants(record: dict[str, Any]) -> list[str]:
     return problems
 
 
+_validator: Any = None
+
+
 def validate_record(record: dict[str, Any]) -> None:
     """Check ``record`` against the schema and :func:`record_invariants`; RecordFormatError naming
     the first mismatch (its place in the record). Needs ``jsonschema`` (the test extra)."""
@@ -275,8 +278,10 @@ def validate_record(record: dict[str, Any]) -> None:
         import jsonschema  # type: ignore[import-untyped]  # the test extra; no stubs installed
     except ImportError:
         raise RecordFormatError(f"{VALIDATE_ENV}=1 needs the jsonschema package (pip install -e '.[test]')") from None
-    validator = jsonschema.Draft202012Validator(load_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(record))
+    global _validator
+    if _validator is None:  # built once per process: the test suite validates hundreds of records
+        _validator = jsonschema.Draft202012Validator(load_schema())
+    error = jsonschema.exceptions.best_match(_validator.iter_errors(record))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(the record)"
         raise RecordFormatError(f"record does not match {SCHEMA_PATH.name} at {where}: {error.message}")
