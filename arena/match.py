@@ -37,13 +37,14 @@ from arena.games.base import (
     Outcome,
     Termination,
     cap_text,
+    random_opening_moves,
 )
 from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.protocols import quote_raw
-from arena.records import build_record, player_entry, random_opening_moves, turn_entry, utc_now_iso
+from arena.records import build_record, player_entry, turn_entry, utc_now_iso
 
 # Past the allowance, the match stops waiting for a player even if the player itself does not.
 _BACKSTOP_SLACK_S = 2.0

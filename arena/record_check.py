@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.errors import ArenaError
-from arena.games.base import Game, GameError
+from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
-from arena.records import RECORD_FORMAT, TURN_KEYS, random_opening_moves, record_format, turn_move
+from arena.records import RECORD_FORMAT, TURN_KEYS, record_format, turn_move
 
 #: Terminations where the player to move lost by its own fault.
 FAULTS = frozenset({"timeout", "illegal_move", "malformed_reply", "crash"})

@@ -48,7 +48,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-import random
 from pathlib import Path
 from typing import Any
 
@@ -143,29 +142,6 @@ def turn_move(game: Game[Any, Any], turn: Any) -> Any:
             if str(exc) not in errors:
                 errors.append(str(exc))
     raise MoveSyntaxError(errors[0] + "".join(f" (read otherwise: {e})" for e in errors[1:]))
-
-
-def random_opening_moves(game: Game[Any, Any], plies: int, rng: random.Random, state: Any = None) -> list[Any]:
-    """The moves :func:`arena.games.base.random_opening` plays with the same arguments (same
-    random draws, same early stop), so a record can list them; a test holds the two equal."""
-    current = game.initial_state() if state is None else state
-    moves: list[Any] = []
-    for _ in range(plies):
-        legal = game.legal_moves(current)
-        if not legal:
-            break
-        rng.shuffle(legal)
-        chosen = None
-        for move in legal:
-            candidate = game.apply(current, move)
-            if game.outcome(candidate) is None:
-                chosen = move, candidate
-                break
-        if chosen is None:
-            break
-        moves.append(chosen[0])
-        current = chosen[1]
-    return moves
 
 
 def record_format(record: dict[str, Any]) -> int:

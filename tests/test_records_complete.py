@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from arena.cli import cli
 from arena.cli.match_cmd import match_command
-from arena.games.base import Game, MoveSyntaxError, Termination, random_opening
+from arena.games.base import Game, MoveSyntaxError, Termination, random_opening, random_opening_moves
 from arena.games.registry import game_names, get_game
 from arena.record_check import check_record
 from arena.records import (
@@ -31,7 +31,6 @@ from arena.records import (
     TURN_KEYS,
     VALIDATE_ENV,
     RecordFormatError,
-    random_opening_moves,
     record_format,
     turn_entry,
     turn_move,

@@ -257,25 +257,35 @@ def opening_seed(seed: int, pair: int) -> int:
     return random.Random(f"arena-opening/{seed}/{pair}").getrandbits(63)
 
 
-def random_opening(game: Game[S, M], plies: int, rng: random.Random, state: S | None = None) -> S:
-    """Play ``plies`` uniformly random legal moves from ``state`` (default: the start).
+def random_opening_moves(game: Game[S, M], plies: int, rng: random.Random, state: S | None = None) -> list[M]:
+    """``plies`` uniformly random legal moves from ``state`` (default: the start), as played.
 
     Stops early, before a position where the game would be over, so the bots always get a live game:
-    a move that ends the game is avoided when another exists.
+    a move that ends the game is avoided when another exists. Records list these moves as the opening.
     """
     current = game.initial_state() if state is None else state
+    moves: list[M] = []
     for _ in range(plies):
-        moves = game.legal_moves(current)
-        if not moves:
+        legal = game.legal_moves(current)
+        if not legal:
             break
-        rng.shuffle(moves)
-        nxt = None
-        for move in moves:
+        rng.shuffle(legal)
+        chosen: tuple[M, S] | None = None
+        for move in legal:
             candidate = game.apply(current, move)
             if game.outcome(candidate) is None:
-                nxt = candidate
+                chosen = move, candidate
                 break
-        if nxt is None:
+        if chosen is None:
             break
-        current = nxt
+        moves.append(chosen[0])
+        current = chosen[1]
+    return moves
+
+
+def random_opening(game: Game[S, M], plies: int, rng: random.Random, state: S | None = None) -> S:
+    """The position after :func:`random_opening_moves` (same arguments, same random draws)."""
+    current = game.initial_state() if state is None else state
+    for move in random_opening_moves(game, plies, rng, current):
+        current = game.apply(current, move)
     return current

@@ -78,8 +78,9 @@ class GameSpec:
       which lets the ``hyperparameters`` agent play the game; None: that agent cannot.
     - ``bot_side``: ``"module:function"``, ``function(game, choose, *, name) -> int``, the bot side
       of a custom protocol for arena's own agents.
-    - ``pdn``: ``"module:function"``, ``function(record: dict) -> str``, one game as Portable Draughts
-      Notation (``arena export --pdn``); None: the game has no PDN form.
+    - ``pdn``: ``"module:function"``, ``function(record: dict, *, event=None) -> str``, one game as
+      Portable Draughts Notation (``arena export --pdn``; ``event`` is the tournament's id when the
+      function takes it); None: the game has no PDN form.
     """
 
     name: str

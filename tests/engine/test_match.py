@@ -116,7 +116,9 @@ async def test_win_by_the_rules(marker: str) -> None:
     record = await play_game(game, black, white, time_control=FAST, start_state=start, opening_plies=10)
     assert (record["termination"], record["winner"], record["plies"]) == ("win", "BLACK", 1)
     assert "BLACK bot 'alpha' won" in record["reason"]
-    assert record["turns"] == [game.move_to_record(game.parse_move("2 1 2 3 4"))]
+    turn = record["turns"][0]
+    assert len(record["turns"]) == 1 and turn == {**game.move_to_record(game.parse_move("2 1 2 3 4")), **turn}
+    assert turn["opening"] is False and turn["notation"] == "9x18"
     assert record["turns"][0]["path"] == [[1, 2], [3, 4]]
     assert record["game_states"][-1]["turn"] == "WHITE"
     assert record["opening_plies"] == 10
@@ -143,7 +145,8 @@ async def test_max_moves_draw_and_record_shape(marker: str) -> None:
     assert record["game_states"][0] == game.state_to_json(game.initial_state())
     assert record["game_states"][-1]["turnNumber"] == 6
     assert len(record["move_times_ms"]) == 6
-    assert set(record["turns"][0]) == {"passive", "aggressive"}
+    # The seed's turn object, plus arena's per-turn notation, opening mark and clock (record format 2).
+    assert set(record["turns"][0]) == {"passive", "aggressive", "notation", "opening", "charged_ms", "clock_left_ms"}
     assert record["players"][0]["id"] == "p" and record["players"][0]["colour"] == "BLACK"
     assert record["players"][1]["colour"] == "WHITE"
     assert record["seed"] == 42 and record["game_index"] == 3 and record["game"] == "shobu"

@@ -53,13 +53,16 @@ def test_several_games_alternate_colours_and_go_to_out(marker: str, tmp_path: Pa
     assert [r["termination"] for r in records] == ["crash"] * 3
     # The crashing bot is CMD2: WHITE in games 1 and 3, BLACK in game 2.
     assert [r["winner"] for r in records] == ["BLACK", "WHITE", "BLACK"]
-    assert records[0]["game_states"][0] == records[1]["game_states"][0]  # same opening for a pair
+    # Records start at the true start; the 2 opening plies are the first turns, the same for a pair.
+    assert records[0]["game_states"][0] == get_game("checkers").state_to_json(get_game("checkers").initial_state())
+    assert records[0]["game_states"][2] == records[1]["game_states"][2]
+    assert [t["opening"] for t in records[0]["turns"][:3]] == [True, True, False]
     # One seed scheme with tournaments: a record's seed is its pair's opening seed, which replays it.
     assert records[0]["seed"] == records[1]["seed"] == opening_seed(5, 0) != records[2]["seed"]
     assert records[0]["opening_plies"] == 2
     checkers = get_game("checkers")
     replayed = random_opening(checkers, 2, random.Random(records[2]["seed"]))
-    assert checkers.state_to_json(replayed) == records[2]["game_states"][0]
+    assert checkers.state_to_json(replayed) == records[2]["game_states"][2]
     assert "result: " in err and "W-D-L 3-0-0" in err
     assert_no_leftovers(marker)
 

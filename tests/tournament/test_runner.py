@@ -131,8 +131,9 @@ async def test_openings_are_shared_within_a_pair(tmp_path: Path, bot_file: Path)
     rows = read_jsonl(folder / "games.jsonl")
     boards: dict[int, list[str]] = {}
     for row in rows:
-        start = json.loads((folder / row["record"]).read_text())["game_states"][0]
-        assert start["turnNumber"] == 4
+        record = json.loads((folder / row["record"]).read_text())
+        start = record["game_states"][record["opening_plies"]]  # the position after the opening
+        assert start["turnNumber"] == 4 and record["game_states"][0]["turnNumber"] == 0
         boards.setdefault(row["pair"], []).append(start["board"])
     assert sorted(len(b) for b in boards.values()) == [2, 2, 2]
     assert all(a == b for a, b in boards.values())  # one opening for both games of a pair
