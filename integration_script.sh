@@ -90,6 +90,20 @@ bot="python3 examples/arena-tictactoe/bots/tictactoe_random.py"
 uninstall_plugin
 "$ARENA" games | grep -q "^tictactoe " && fail "the plugin is still listed after pip uninstall"
 
+step "see the games: a record from the true start, check-record, replay (piped) and PDN export"
+"$ARENA" match --game checkers --opening-plies 4 --seed 11 "python3 bots/checkers_greedy.py" "python3 bots/checkers_random.py" \
+    --time-limit 20000 --out "$WORK/opening.json" 2>"$WORK/opening.err" || fail "match with an opening: $(tail -3 "$WORK/opening.err")"
+"$ARENA" check-record "$WORK/opening.json" || fail "arena check-record"
+"$PY" - "$WORK/opening.json" <<'EOF' || fail "the record does not start at the true start"
+import json, sys
+record = json.load(open(sys.argv[1]))
+assert record["game_states"][0]["turnNumber"] == 0 and [t["opening"] for t in record["turns"][:5]] == [True] * 4 + [False]
+EOF
+"$ARENA" replay "$WORK/opening.json" >"$WORK/replay.txt" 2>"$WORK/replay.err" || fail "arena replay: $(tail -3 "$WORK/replay.err")"
+grep -q "^result: " "$WORK/replay.txt" || fail "arena replay printed no result line"
+"$ARENA" export --pdn "$WORK/opening.json" "$WORK/checkers.json" -o "$WORK/games.pdn" || fail "arena export --pdn"
+[ "$(grep -c '^\[Event ' "$WORK/games.pdn")" = 3 ] || fail "the PDN file does not hold 3 games"
+
 step "a small round robin per game"
 for game in shobu checkers breakthrough connect4; do
     "$ARENA" run "configs/${game}_round_robin.json" --logs "$WORK/rr-$game" </dev/null >"$WORK/rr-$game.out" 2>&1 \
