@@ -20,7 +20,7 @@ payload, the checkers path string), so it is checked like any bot's. The human l
 
 - resign: termination ``resign`` (the record's reason says "resigned at the terminal");
 - close the input (end of file on stdin, e.g. nobody at the terminal): ``resign`` as well, the
-  reason says so;
+  reason says so; at a terminal Ctrl-D first asks for a confirmation (anything but y goes on);
 - let their clock run out: ``timeout``.
 
 Output goes to the console given (default: a rich Console on stderr, as stdout carries records);
@@ -70,8 +70,11 @@ class ThreadedLines:
     successive ``trio.run`` calls.
     """
 
-    def __init__(self, read_line: Callable[[], str]) -> None:
+    def __init__(self, read_line: Callable[[], str], *, eof_is_final: bool = True) -> None:
         self._read_line = read_line
+        #: False for a terminal, where Ctrl-D ends one read but the person can go on typing:
+        #: each end of input is reported once, then reading resumes.
+        self.eof_is_final = eof_is_final
         self._lock = threading.Lock()
         self._ready: collections.deque[str] = collections.deque()
         self._reading = False
@@ -85,6 +88,8 @@ class ThreadedLines:
                 if self._ready:
                     return self._ready.popleft()
                 if self._eof:
+                    if not self.eof_is_final:
+                        self._eof = False
                     return None
                 self._waiter = (trio.lowlevel.current_trio_token(), event)
                 if not self._reading:
@@ -162,7 +167,7 @@ def stdin_lines() -> ThreadedLines:
     (human against human) never race for the same line."""
     global _stdin_lines
     if _stdin_lines is None:
-        _stdin_lines = ThreadedLines(FdLineReader(0))
+        _stdin_lines = ThreadedLines(FdLineReader(0), eof_is_final=not _stdin_is_terminal())
     return _stdin_lines
 
 
@@ -338,6 +343,14 @@ class HumanPlayer(Player):
         while True:
             self._prompt(clock, sent_at)
             line = await self._read_line()
+            if line is None and not getattr(self.lines, "eof_is_final", True):
+                # Ctrl-D at a terminal: ask first, a person may have pressed it by mistake.
+                self.console.print()
+                if not await self._confirm_resign(prompt="End of input (Ctrl-D). Resign this game? Type y to confirm: "):
+                    continue
+                self.console.print(Text("You resigned.", style="bold red"))
+                return MoveReply.failed(Termination.RESIGN, "resigned at the terminal (Ctrl-D, confirmed)",
+                                        sent_at=sent_at, received_at=trio.current_time())
             if line is None:
                 self.console.print(Text("End of input: nobody to play, so you resign.", style="bold red"))
                 return MoveReply.failed(
@@ -410,8 +423,8 @@ class HumanPlayer(Player):
             line.append(" (? lists the legal moves, help explains the notation)", style="dim")
         self.console.print(line)
 
-    async def _confirm_resign(self) -> bool:
-        self.console.print(Text("Resign this game? Type y to confirm: ", style="bold yellow"), end="")
+    async def _confirm_resign(self, prompt: str = "Resign this game? Type y to confirm: ") -> bool:
+        self.console.print(Text(prompt, style="bold yellow"), end="")
         answer = await self._read_line()
         if answer is None:
             return True

@@ -298,3 +298,22 @@ def test_a_failing_reader_counts_as_end_of_input() -> None:
 
     lines = ThreadedLines(broken)
     assert trio.run(lines.readline) is None
+
+
+async def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
+    """A terminal's end of input is not final: the person is asked, and may go on playing."""
+    game = get_game("checkers")
+    state = game.initial_state()
+    script = iter(["", "n\n", "11-15\n"])  # Ctrl-D, "no", then a move
+    lines = ThreadedLines(lambda: next(script, ""), eof_is_final=False)
+    con, out = console()
+    player = make_player(SPEC, game, Color.BLACK, console=con, lines=lines)
+    reply = await player.request_move(state, clock())
+    assert reply.fault is None and reply.wire == checkers_wire("11-15")
+    assert "End of input (Ctrl-D). Resign this game?" in out.getvalue()
+    script = iter(["", ""])  # Ctrl-D twice: the second answers the question
+    lines = ThreadedLines(lambda: next(script, ""), eof_is_final=False)
+    player = make_player(SPEC, game, Color.BLACK, console=con, lines=lines)
+    reply = await player.request_move(state, clock())
+    assert reply.fault is not None and reply.fault.termination is Termination.RESIGN
+    assert reply.fault.detail == "resigned at the terminal (Ctrl-D, confirmed)"
