@@ -52,6 +52,8 @@ MAX_LINE_CHARS = 4096
 PIECE_GLYPHS = {Color.BLACK: "●", Color.WHITE: "○"}
 RESIGN_WORDS = frozenset({"resign", "quit", "q", "exit", "forfeit"})
 MOVES_WORDS = frozenset({"?", "moves", "m", "legal"})
+#: Time left (ms) at which the prompt says so again: the clock visibly counts down.
+COUNTDOWN_MS = (60_000, 30_000, 10_000, 5_000)
 
 
 class LineSource(Protocol):
@@ -342,7 +344,7 @@ class HumanPlayer(Player):
         game = self.game
         while True:
             self._prompt(clock, sent_at)
-            line = await self._read_line()
+            line = await self._read_move_line(clock, sent_at)
             if line is None and not getattr(self.lines, "eof_is_final", True):
                 # Ctrl-D at a terminal: ask first, a person may have pressed it by mistake.
                 self.console.print()
@@ -394,6 +396,25 @@ class HumanPlayer(Player):
             )
             return MoveReply(wire=game.move_to_wire(move), raw=line.encode("utf-8", "replace"),
                              sent_at=sent_at, received_at=received_at)
+
+    async def _read_move_line(self, clock: ClockView, sent_at: float) -> str | None:
+        """A line, while the clock counts down: at each of :data:`COUNTDOWN_MS` still ahead, a line
+        says how much time is left and the prompt is shown again."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._count_down, clock, sent_at)
+            line = await self._read_line()
+            nursery.cancel_scope.cancel()
+        return line
+
+    async def _count_down(self, clock: ClockView, sent_at: float) -> None:
+        for mark in COUNTDOWN_MS:
+            at = sent_at + (clock.time_left_ms - mark) / 1000.0
+            if at <= trio.current_time():
+                continue  # already below this mark
+            await trio.sleep_until(at)
+            self.console.print()
+            self.console.print(Text(f"{format_clock(mark)} left", style="bold yellow"))
+            self._prompt(clock, sent_at)
 
     async def _read_line(self) -> str | None:
         line = await self.lines.readline()

@@ -317,3 +317,26 @@ async def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
     reply = await player.request_move(state, clock())
     assert reply.fault is not None and reply.fault.termination is Termination.RESIGN
     assert reply.fault.detail == "resigned at the terminal (Ctrl-D, confirmed)"
+
+
+class SlowLines:
+    """A person who types ``line`` after ``delay_s`` seconds (of trio's clock)."""
+
+    def __init__(self, line: str, delay_s: float) -> None:
+        self.line, self.delay_s = line, delay_s
+
+    async def readline(self) -> str | None:
+        await trio.sleep(self.delay_s)
+        return self.line
+
+
+async def test_the_clock_counts_down_at_the_prompt(autojump_clock: Any) -> None:
+    game = get_game("checkers")
+    con, out = console()
+    player = make_player(SPEC, game, Color.BLACK, console=con, lines=SlowLines("11-15", 25.0), echo=False)
+    reply = await player.request_move(game.initial_state(), clock(left_ms=40_000, allowance_s=45.0))
+    assert reply.fault is None
+    text = out.getvalue()
+    # 40 s on the clock, 25 s of thinking: the 30 s and 10 s marks pass, the 60 s one never came.
+    assert "0:30.0 left" in text and "0:10.0 left" not in text and "1:00.0 left" not in text
+    assert text.count("BLACK ●") >= 2  # the prompt is shown again with the time then left
