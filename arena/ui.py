@@ -197,7 +197,7 @@ class MatchView:
 
             self.console.print(render_board(event.game, event.state))
         self.console.print(f"{self._label(event.game_index)}: {describe_result(event.record)}",
-                           markup=False, highlight=False, soft_wrap=True)
+                           markup=False, highlight=False, soft_wrap=not self.console.is_terminal)
 
     def close(self) -> None:
         """Stop a live display left running (e.g. after an interruption)."""

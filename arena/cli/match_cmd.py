@@ -230,12 +230,12 @@ def match_command(
         saved_by_default = False
     written = not records or _write_records(console, _dump(records, single=games_count == 1), out)
     if written and saved_by_default:
-        console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if games_count > 1 and records:
-        console.print(f"result: {result_line(records, (id1, id2))}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"result: {result_line(records, (id1, id2))}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if failure is not None:
         console.print(f"arena: error: {failure} ({len(records)} of {games_count} games finished)",
-                      markup=False, highlight=False, soft_wrap=True)
+                      markup=False, highlight=False, soft_wrap=not console.is_terminal)
         sys.exit(1)
     if not written:
         sys.exit(1)  # the line saying why was printed with the records
@@ -281,7 +281,7 @@ def _write_records(console: Any, data: bytes, out: Path | None) -> bool:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             console.print(f"arena: error: cannot write {out} ({exc.strerror or exc}); the records follow "
-                          "on stdout instead", markup=False, highlight=False, soft_wrap=True)
+                          "on stdout instead", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     try:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -37,7 +37,7 @@ DEFAULT_LOGS = Path("tournament_logs")
 
 
 def _fail(console: Console, message: str, code: int) -> NoReturn:
-    console.print(f"arena: error: {message}", markup=False, highlight=False, soft_wrap=True)
+    console.print(f"arena: error: {message}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     sys.exit(code)
 
 
@@ -94,7 +94,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         reporter.close()
         print_standings(console, summary.standings)
         for warning in summary.warnings:
-            console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=True)
+            console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
         where = f"logs: {summary.folder}"
         if summary.interrupted:
             console.print(f"interrupted after {summary.finished} of {_of(summary)} games; run the same "
@@ -132,7 +132,7 @@ def _set_up(console: Console, config_path: str, concurrency: int | None, logs_ro
     tournament = Tournament(config, options, reporter)
     tournament.prepare()
     if tournament.concurrency_note:
-        console.print(f"note: {tournament.concurrency_note}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"note: {tournament.concurrency_note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     cores = os.cpu_count() or 1
     if tournament.concurrency > cores:
         console.print(f"note: concurrency {tournament.concurrency} is above the {cores} cores: bots thinking "
