@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.text import Text
 
-    from arena.replay import Replay
+    from arena.replay import GameEntry, Replay
     from arena.replay_keys import Cursor
 
 #: After an Escape byte, how long to wait for the rest of a key's escape sequence (seconds).
@@ -44,6 +44,7 @@ Examples:
   arena replay tournament_logs/my-run --game 12
   arena replay record.json --autoplay --delay 0.2
   arena replay record.json | less          (plain text: moves and final board)
+  arena replay record.json --html game.html (a web page: board, moves, clocks)
 
 \b
 Keys: Right/n/l next, Left/p/h previous, Home/g first, End/G last,
@@ -56,7 +57,11 @@ Keys: Right/n/l next, Left/p/h previous, Home/g first, End/G last,
 @click.option("--delay", type=click.FloatRange(min=0.01, max=3600), default=DEFAULT_DELAY_S, show_default=True,
               help="Seconds between two moves in autoplay.")
 @click.option("--plain", is_flag=True, help="Print the plain-text form even on a terminal.")
-def replay_command(source: str, game_index: int | None, autoplay: bool, delay: float, plain: bool) -> None:
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Write the game as one self-contained HTML page (board, moves, clocks; opens from "
+                   "file://) to FILE and exit. 'arena report' writes a whole tournament.")
+def replay_command(source: str, game_index: int | None, autoplay: bool, delay: float, plain: bool,
+                   html_out: str | None) -> None:
     """Replay a recorded game: a record file (from `arena match --out`) or a tournament's log folder
     (tournament_logs/<id>/, with --game N).
 
@@ -70,6 +75,11 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     try:
         found = open_source(source)
         entry = found.pick(game_index)
+        if entry is None and html_out is not None:
+            click.echo("\n".join(found.listing()))
+            click.echo(f"arena: error: {source} holds {len(found.entries)} games; pick one with --game N "
+                       f"(or write them all with 'arena report {source} -o FILE')", err=True)
+            sys.exit(2)
         if entry is None:
             click.echo("\n".join(found.listing()))
             click.echo(f"arena: {source} holds {len(found.entries)} games; replay one with "
@@ -80,6 +90,9 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     except ReplayError as exc:
         click.echo(f"arena: error: {exc}", err=True)
         sys.exit(2)
+    if html_out is not None:
+        _write_html(entry, replay, html_out)
+        return
     keys_fd = None if plain else _terminal_input()
     if keys_fd is None:
         _write_plain(replay)
@@ -93,6 +106,18 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     if code == 130:
         click.echo("arena: interrupted", err=True)
     sys.exit(code)
+
+
+def _write_html(entry: GameEntry, replay: Replay, path: str) -> None:
+    from arena.errors import ArenaError
+    from arena.report.html import viewer_html, write_page
+
+    try:
+        size = write_page(path, viewer_html(entry, replay))
+    except ArenaError as exc:
+        click.echo(f"arena: error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"wrote {path}: {replay.title()}, {replay.last} plies, {size / 1e3:.0f} kB", err=True)
 
 
 def _write_plain(replay: Replay) -> None:

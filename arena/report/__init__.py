@@ -1,0 +1,11 @@
+"""Self-contained HTML pages of recorded games: a tournament report (``arena report``) and a single
+game's viewer (``arena replay --html``).
+
+- :mod:`arena.report.frames`: the boards, as the game registry's SVG renderer draws them, stored
+  small (distinct SVG pieces once, each position an edit of the previous one).
+- :mod:`arena.report.html`: the page: data, standings, crosstable, terminations, game list.
+- :mod:`arena.report.viewer`: the page's CSS and JavaScript (kept as Python strings, so no package
+  data is needed), including the self-test the browser test runs.
+"""
+
+from __future__ import annotations

@@ -1,0 +1,334 @@
+"""The report page's CSS and JavaScript, as Python strings (no package data to ship).
+
+The script (no libraries, no network):
+
+- fills the game list from ``arena-data`` (filter box, click a column header to sort) and opens a
+  game on a click, through the address's fragment (``#game=N``, ``&ply=K``), so Back closes it;
+- the viewer parses ``arena-game-N`` only when game ``N`` is opened, rebuilds each position's
+  board from the pieces (:mod:`arena.report.frames`) and puts the registry renderer's SVG string
+  into ``#board``, whose ``data-ply`` is the position shown and ``data-state`` the CRC-32 of the SVG
+  string it holds;
+- keys: ArrowRight/ArrowLeft step, Home/End, PageUp/PageDown ten moves, Escape closes; a slider, a
+  clickable move list, both clocks, and the result with its reason at the last position;
+- ``#selftest=N``: opens game ``N`` and steps through it by dispatching real ``keydown`` events on
+  ``document`` (Home, ArrowRight to the end and one more, ArrowLeft back to the start, End, Home),
+  checking after every key that ``#board`` shows the expected position and that its ``data-state``
+  equals the CRC Python computed from the renderer's output for the record's state; at the end the
+  result and reason must be shown. Errors (``window.onerror``, unhandled rejections,
+  ``console.error``) are recorded from the first line of the script. The outcome goes into
+  ``<pre id="selftest">``: ``PASS game=N plies=P steps=S ms=T`` or ``FAIL ...`` with the first
+  mismatch or error.
+"""
+
+from __future__ import annotations
+
+CSS = """
+:root{--fg:#1d232a;--dim:#6b7480;--bg:#fbfaf7;--card:#fff;--line:#dcd8cf;--accent:#2f6db3;--hi:#ffe9a8}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+header{padding:14px 24px 6px}
+h1{font-size:20px;margin:0}
+h2{font-size:16px;margin:18px 0 8px}
+.sub,.dim{color:var(--dim)}
+.small{font-size:12px}
+section{padding:0 24px 8px}
+.split{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
+table.grid,table.list{border-collapse:collapse;background:var(--card)}
+table.grid th,table.grid td,table.list th,table.list td{border:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}
+table.grid th,table.list th{background:#f0ede6;font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.self{text-align:center;color:var(--dim)}
+#terminations table{display:inline-table;margin-right:18px;vertical-align:top}
+.eloplot{background:var(--card);border:1px solid var(--line)}
+.eloplot .tick{stroke:#e6e2da}.eloplot .zero{stroke:#9aa3ad;stroke-dasharray:3 3}
+.eloplot .axis{font-size:11px;fill:var(--dim)}.eloplot .name{font-size:12px;fill:var(--fg)}
+.eloplot .ci{stroke:var(--accent);stroke-width:2}.eloplot .elo{fill:var(--accent)}
+.filterbar{display:flex;gap:12px;align-items:center;margin-bottom:6px}
+#filter{width:340px;padding:4px 8px;border:1px solid var(--line);border-radius:4px}
+table.list{width:100%}
+table.list th{cursor:pointer;user-select:none}
+table.list th.asc::after{content:" \\25B2"}table.list th.desc::after{content:" \\25BC"}
+table.list tbody tr{cursor:pointer}
+table.list tbody tr:hover{background:#eef4fb}
+table.list td.reason{white-space:normal;color:var(--dim);font-size:12px}
+#viewer{position:fixed;inset:0;background:rgba(20,24,30,.45);display:flex;align-items:flex-start;justify-content:center;overflow:auto;z-index:10}
+#viewer[hidden]{display:none}
+.mode-game #viewer{position:static;background:none;display:block}
+.mode-game #viewer[hidden]{display:none}
+.mode-game .closekey,.mode-game #v-close{display:none}
+.panel{background:var(--bg);margin:18px;padding:14px 18px;border-radius:8px;box-shadow:0 6px 30px rgba(0,0,0,.25);max-width:1200px;width:100%}
+.mode-game .panel{box-shadow:none;margin:0 auto}
+.vhead{display:flex;justify-content:space-between;align-items:center;gap:12px}
+.vhead h2{margin:0}
+.vbody{display:flex;gap:22px;flex-wrap:wrap;align-items:flex-start}
+.vleft{flex:0 0 auto}
+.board{width:min(560px,calc(100vw - 80px));aspect-ratio:1/1;display:flex;align-items:center;justify-content:center;background:var(--card);border:1px solid var(--line)}
+.board svg{width:100%;height:100%;display:block}
+.controls{display:flex;gap:6px;align-items:center;margin-top:8px}
+.controls input{flex:1}
+.controls button,#v-close{font-size:14px;padding:3px 9px;border:1px solid var(--line);background:var(--card);border-radius:4px;cursor:pointer}
+.vright{flex:1 1 300px;min-width:280px}
+#clocks{display:flex;gap:10px;margin-bottom:8px}
+.clock{flex:1;border:1px solid var(--line);border-radius:6px;padding:6px 10px;background:var(--card)}
+.clock .who{font-size:12px;color:var(--dim)}
+.clock .time{font:600 22px/1.2 ui-monospace,"DejaVu Sans Mono",monospace}
+.clock.tomove{border-color:var(--accent);box-shadow:0 0 0 2px rgba(47,109,179,.2)}
+#v-status{min-height:22px;margin-bottom:6px}
+#moves{max-height:400px;overflow:auto;border:1px solid var(--line);background:var(--card);padding:4px 0;font:13px/1.6 ui-monospace,"DejaVu Sans Mono",monospace}
+#moves .line{display:grid;grid-template-columns:4.5em 1fr 1fr;padding:0 8px}
+#moves .lab{color:var(--dim)}
+#moves .mv{cursor:pointer;padding:0 4px;border-radius:3px}
+#moves .mv:hover{background:#eef4fb}
+#moves .mv.op{color:var(--dim)}
+#moves .mv.cur{background:var(--hi);font-weight:700}
+#result{margin-top:10px;padding:8px 10px;border-radius:6px;background:#fff4d6;border:1px solid #ecd58c}
+#result:empty{display:none}
+#result .res{font-weight:700}
+.keys{margin:10px 0 0;font-size:12px}
+#selftest{white-space:pre-wrap;padding:8px 24px}
+"""
+
+JS = r"""
+"use strict";
+const ERRORS = [];
+window.addEventListener("error", e => ERRORS.push("error: " + e.message + " (" + e.filename + ":" + e.lineno + ")"));
+window.addEventListener("unhandledrejection", e => ERRORS.push("unhandled rejection: " + e.reason));
+(function () {
+  const original = console.error;
+  console.error = function (...args) { ERRORS.push("console.error: " + args.map(String).join(" ")); original.apply(console, args); };
+})();
+
+const $ = id => document.getElementById(id);
+const readJSON = id => JSON.parse($(id).textContent);
+const DATA = readJSON("arena-data");
+let PIECES = null;
+const pieces = () => PIECES || (PIECES = readJSON("arena-pieces"));
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; t[n] = c >>> 0; }
+  return t;
+})();
+const ENCODER = new TextEncoder();
+function crc32hex(text) {
+  const bytes = ENCODER.encode(text);
+  let c = 0xFFFFFFFF;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xFF] ^ (c >>> 8);
+  return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
+}
+
+function decodeFrames(frames) {
+  const out = [];
+  let prev = null;
+  for (const f of frames) {
+    const cur = [];
+    for (let i = 0; i < f.length;) {
+      const v = f[i];
+      if (v >= 0) { cur.push(v); i += 1; }
+      else { const start = -v - 1, n = f[i + 1]; for (let k = 0; k < n; k++) cur.push(prev[start + k]); i += 2; }
+    }
+    out.push(cur);
+    prev = cur;
+  }
+  return out;
+}
+
+function fmtClock(ms) {
+  const tenths = Math.floor(Math.max(ms, 0) / 100);
+  if (tenths >= 36000) { const s = Math.floor(tenths / 10); return Math.floor(s / 3600) + ":" + String(Math.floor(s % 3600 / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0"); }
+  return Math.floor(tenths / 600) + ":" + String(Math.floor(tenths % 600 / 10)).padStart(2, "0") + "." + (tenths % 10);
+}
+function fmtMs(ms) { return ms < 10 ? ms.toFixed(2) + " ms" : ms < 1000 ? ms.toFixed(0) + " ms" : (ms / 1000).toFixed(2) + " s"; }
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+
+// -- the game list ---------------------------------------------------------------------------------
+let sortCol = 0, sortDir = 1;
+function fillList() {
+  const body = document.querySelector("#games tbody");
+  if (!body) return;
+  const query = ($("filter").value || "").trim().toLowerCase();
+  const rows = DATA.rows.filter(r => !query || r.join(" ").toLowerCase().includes(query));
+  rows.sort((a, b) => { const x = a[sortCol], y = b[sortCol]; return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sortDir || a[0] - b[0]; });
+  const frag = document.createDocumentFragment();
+  for (const r of rows) {
+    const tr = el("tr");
+    tr.dataset.game = r[0];
+    for (const [k, cls] of [[0, "num"], [1, ""], [2, ""], [3, ""], [4, ""], [5, "num"], [7, "reason"]]) tr.appendChild(el("td", cls, String(r[k])));
+    frag.appendChild(tr);
+  }
+  body.replaceChildren(frag);
+  $("count").textContent = rows.length === DATA.rows.length ? DATA.rows.length + " games" : rows.length + " of " + DATA.rows.length + " games";
+  for (const th of document.querySelectorAll("#games th")) th.className = (th.dataset.col == sortCol ? (sortDir > 0 ? "asc" : "desc") : "") + (th.classList.contains("num") ? " num" : "");
+}
+function setupList() {
+  if (!$("games")) return;
+  $("filter").addEventListener("input", fillList);
+  for (const th of document.querySelectorAll("#games th")) th.addEventListener("click", () => {
+    const col = Number(th.dataset.col);
+    sortDir = col === sortCol ? -sortDir : 1; sortCol = col; fillList();
+  });
+  document.querySelector("#games tbody").addEventListener("click", e => {
+    const tr = e.target.closest("tr");
+    if (tr) location.hash = "game=" + tr.dataset.game;
+  });
+  fillList();
+}
+
+// -- the viewer ------------------------------------------------------------------------------------
+let V = null;
+function openGame(index, ply) {
+  const block = $("arena-game-" + index);
+  if (!block) { alert("No game " + index + " in this file."); return false; }
+  if (!V || V.index !== index) {
+    const g = JSON.parse(block.textContent);
+    const positions = decodeFrames(g.frames);
+    const clocks = [];
+    if (g.clock0) {
+      let left = g.clock0.slice();
+      clocks.push(left.slice());
+      for (let i = 0; i < g.notation.length; i++) {
+        if (g.clocks[i] !== null) left[g.movers[i].toUpperCase() === "B" ? 0 : 1] = g.clocks[i];
+        clocks.push(left.slice());
+      }
+    }
+    if (g.clock_end) { while (clocks.length <= g.notation.length) clocks.push(g.clock_end.slice()); clocks[g.notation.length] = g.clock_end.slice(); }
+    V = {index, g, positions, clocks, last: g.notation.length, pos: -1};
+    buildMoves();
+    $("v-title").textContent = g.title;
+    $("v-note").textContent = g.note;
+    $("slider").max = V.last;
+  }
+  $("viewer").hidden = false;
+  show(ply === undefined ? 0 : ply);
+  return true;
+}
+function closeGame() { $("viewer").hidden = true; }
+function buildMoves() {
+  const box = $("moves"), g = V.g;
+  const frag = document.createDocumentFragment();
+  V.cells = [];
+  let line = null;
+  for (let i = 0; i < g.notation.length; i++) {
+    const black = g.movers[i].toUpperCase() === "B";
+    if (!line || black || line.childElementCount >= 3) {
+      line = el("div", "line");
+      line.appendChild(el("span", "lab", g.numbers[i] + (black ? "." : "...")));
+      if (!black) line.appendChild(el("span", "lab", "…"));
+      frag.appendChild(line);
+    }
+    const opening = g.movers[i] !== g.movers[i].toUpperCase();
+    const cell = el("span", "mv" + (opening ? " op" : ""), g.notation[i] + (opening ? "*" : ""));
+    cell.dataset.k = i;
+    if (g.charged[i] !== null) cell.title = "thought " + fmtMs(g.charged[i]);
+    line.appendChild(cell);
+    V.cells.push(cell);
+  }
+  if (!g.notation.length) frag.appendChild(el("div", "line dim", "(no moves)"));
+  box.replaceChildren(frag);
+}
+function show(i) {
+  if (!V) return;
+  i = Math.max(0, Math.min(V.last, i | 0));
+  const g = V.g;
+  const svg = V.positions[i].map(n => pieces()[n]).join("");
+  const board = $("board");
+  board.innerHTML = svg;
+  board.dataset.ply = String(i);
+  board.dataset.state = crc32hex(svg);
+  if (V.pos > 0 && V.cells[V.pos - 1]) V.cells[V.pos - 1].classList.remove("cur");
+  V.pos = i;
+  if (i > 0) { const c = V.cells[i - 1]; c.classList.add("cur"); const box = $("moves"); const top = c.offsetTop - box.offsetTop; if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) box.scrollTop = top - box.clientHeight / 2; }
+  $("slider").value = String(i);
+  $("v-ply").textContent = "ply " + i + " of " + V.last;
+  const status = $("v-status");
+  status.replaceChildren();
+  if (i === 0) status.appendChild(el("b", "", g.first + " (" + V.last + " moves)"));
+  else {
+    const k = i - 1, mover = g.movers[k].toUpperCase() === "B" ? 0 : 1;
+    status.appendChild(el("b", "", g.numbers[k] + (mover ? "..." : ".") + " "));
+    status.appendChild(document.createTextNode((mover ? "WHITE" : "BLACK") + " (" + g.players[mover] + ") played "));
+    status.appendChild(el("b", "", g.notation[k]));
+    if (g.movers[k] !== g.movers[k].toUpperCase()) status.appendChild(el("span", "dim", "  (random opening ply)"));
+    else if (g.charged[k] !== null) status.appendChild(el("span", "dim", "  thought " + fmtMs(g.charged[k])));
+  }
+  const toMove = i < V.last ? (g.movers[i].toUpperCase() === "B" ? 0 : 1) : -1;
+  for (const side of [0, 1]) {
+    const box = $("clock-" + side);
+    box.className = "clock" + (side === toMove ? " tomove" : "");
+    box.replaceChildren(el("div", "who", (side ? "WHITE " : "BLACK ") + g.players[side] + (side === toMove ? " · to move" : "")),
+                        el("div", "time", V.clocks.length ? fmtClock(V.clocks[i][side]) : "--:--"));
+  }
+  const result = $("result");
+  result.replaceChildren();
+  if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
+}
+function setupViewer() {
+  $("b-first").addEventListener("click", () => show(0));
+  $("b-prev").addEventListener("click", () => show(V.pos - 1));
+  $("b-next").addEventListener("click", () => show(V.pos + 1));
+  $("b-last").addEventListener("click", () => show(V.last));
+  $("slider").addEventListener("input", e => show(Number(e.target.value)));
+  $("moves").addEventListener("click", e => { const c = e.target.closest(".mv"); if (c) show(Number(c.dataset.k) + 1); });
+  $("v-close").addEventListener("click", () => { location.hash = ""; });
+  $("viewer").addEventListener("click", e => { if (e.target === $("viewer") && DATA.mode === "report") location.hash = ""; });
+  document.addEventListener("keydown", e => {
+    if (!V || $("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t && t.tagName === "INPUT" && t.type !== "range") return;
+    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
+    if (e.key in moves) show(moves[e.key]);
+    else if (e.key === "Escape" && DATA.mode === "report") location.hash = "";
+    else return;
+    e.preventDefault();
+  });
+}
+function route() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (params.has("selftest")) { selftest(Number(params.get("selftest"))); return; }
+  if (params.has("game")) { openGame(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
+  if (DATA.mode === "game") openGame(DATA.rows[0][0]);
+  else closeGame();
+}
+
+// -- self-test (see the module docstring of arena.report.viewer) ----------------------------------
+function selftest(index) {
+  const out = $("selftest");
+  out.hidden = false;
+  const started = performance.now();
+  let steps = 0;
+  try {
+    if (!openGame(index, 0)) throw new Error("no game " + index);
+    const g = V.g, last = V.last;
+    const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); steps += 1; };
+    const check = (want, what) => {
+      const board = $("board");
+      const svg = board.firstElementChild;
+      if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at ply " + want);
+      if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows ply " + board.dataset.ply + ", expected " + want);
+      const expected = g.crc.substr(8 * want, 8);
+      if (board.dataset.state !== expected) throw new Error(what + ": ply " + want + " board crc " + board.dataset.state + " != record's " + expected);
+      if ($("slider").value !== String(want)) throw new Error(what + ": slider at " + $("slider").value + ", expected " + want);
+    };
+    key("Home"); check(0, "Home");
+    for (let k = 1; k <= last; k++) { key("ArrowRight"); check(k, "ArrowRight"); }
+    key("ArrowRight"); check(last, "ArrowRight past the end");
+    if (!$("result").textContent.includes(g.result) || !$("result").textContent.includes(g.reason)) throw new Error("result/reason not shown at the end");
+    for (let k = last - 1; k >= 0; k--) { key("ArrowLeft"); check(k, "ArrowLeft"); }
+    key("End"); check(last, "End");
+    key("Home"); check(0, "Home");
+    if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
+    out.textContent = "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1);
+  } catch (e) {
+    out.textContent = "FAIL game=" + index + " after " + steps + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? "\nerrors: " + ERRORS.join("\n") : "");
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  setupList();
+  setupViewer();
+  window.addEventListener("hashchange", route);
+  route();
+});
+"""
+
+__all__ = ["CSS", "JS"]
