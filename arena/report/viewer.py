@@ -10,14 +10,16 @@ The script (no libraries, no network):
   string it holds;
 - keys: ArrowRight/ArrowLeft step, Home/End, PageUp/PageDown ten moves, Escape closes; a slider, a
   clickable move list, both clocks, and the result with its reason at the last position;
-- ``#selftest=N``: opens game ``N`` and steps through it by dispatching real ``keydown`` events on
-  ``document`` (Home, ArrowRight to the end and one more, ArrowLeft back to the start, End, Home),
-  checking after every key that ``#board`` shows the expected position and that its ``data-state``
-  equals the CRC Python computed from the renderer's output for the record's state; at the end the
-  result and reason must be shown. Errors (``window.onerror``, unhandled rejections,
-  ``console.error``) are recorded from the first line of the script. The outcome goes into
-  ``<pre id="selftest">``: ``PASS game=N plies=P steps=S ms=T`` or ``FAIL ...`` with the first
-  mismatch or error.
+- ``#selftest=N``: in a report, checks the game list first (every game listed, the filter shows only
+  matching games, sorting by plies puts the longest first); then opens game ``N`` and steps through
+  it by dispatching real ``keydown`` events on ``document`` (Home, ArrowRight to the end and one
+  more, ArrowLeft back to the start, End, Home), checking after every key that ``#board`` shows the
+  expected position and that its ``data-state`` equals the CRC Python computed from the renderer's
+  output for the record's state; at the end the result and reason must be shown. Errors
+  (``window.onerror``, unhandled rejections, ``console.error``) are recorded from the first line of
+  the script. The outcome goes into ``<pre id="selftest">``: ``PASS game=N plies=P steps=S ms=T`` or
+  ``FAIL ...`` with the first mismatch or error. ``#selftest=all`` tests every game, one line each.
+  The verdict is written 200 ms after the steps, so that errors thrown later by timers count too.
 """
 
 from __future__ import annotations
@@ -284,16 +286,46 @@ function setupViewer() {
 }
 function route() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("selftest")) { selftest(Number(params.get("selftest"))); return; }
+  if (params.has("selftest")) { selftest(params.get("selftest")); return; }
   if (params.has("game")) { openGame(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
   if (DATA.mode === "game") openGame(DATA.rows[0][0]);
   else closeGame();
 }
 
 // -- self-test (see the module docstring of arena.report.viewer) ----------------------------------
-function selftest(index) {
+function checkList() {
+  // The game list: every game listed, the filter and a column sort wired up.
+  const rows = () => Array.from(document.querySelectorAll("#games tbody tr"));
+  if (rows().length !== DATA.rows.length) throw new Error("the game list shows " + rows().length + " of " + DATA.rows.length + " games");
+  const who = DATA.rows[0][1], filter = $("filter");
+  filter.value = who; filter.dispatchEvent(new Event("input"));
+  const shown = rows();
+  if (!shown.length || shown.some(tr => !tr.textContent.includes(who))) throw new Error("filtering by " + who + " shows other games");
+  const some = shown.length;
+  filter.value = ""; filter.dispatchEvent(new Event("input"));
+  const plies = document.querySelector('#games th[data-col="5"]');
+  plies.click(); plies.click();
+  const longest = Math.max(...DATA.rows.map(r => r[5]));
+  if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
+  document.querySelector('#games th[data-col="0"]').click();
+  return " list=" + DATA.rows.length + " filtered=" + some;
+}
+function selftest(which) {
   const out = $("selftest");
   out.hidden = false;
+  let list = "";
+  try { if (DATA.mode === "report") list = checkList(); }
+  catch (e) { out.textContent = "FAIL list: " + (e && e.message ? e.message : e); return; }
+  const games = which === "all" ? DATA.rows.map(r => r[0]) : [Number(which)];
+  const lines = games.map((index, k) => selftestGame(index) + (k === 0 ? list : ""));
+  out.textContent = "RUNNING";
+  // The verdict waits for timers the steps set off, so an error thrown later still fails it.
+  setTimeout(() => {
+    if (ERRORS.length && lines.every(line => line.startsWith("PASS"))) lines.push("FAIL " + ERRORS.length + " page error(s) after the steps: " + ERRORS.join(" | "));
+    out.textContent = lines.join("\n");
+  }, 200);
+}
+function selftestGame(index) {
   const started = performance.now();
   let steps = 0;
   try {
@@ -317,9 +349,9 @@ function selftest(index) {
     key("End"); check(last, "End");
     key("Home"); check(0, "Home");
     if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
-    out.textContent = "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1);
+    return "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1);
   } catch (e) {
-    out.textContent = "FAIL game=" + index + " after " + steps + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? "\nerrors: " + ERRORS.join("\n") : "");
+    return "FAIL game=" + index + " after " + steps + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? " | errors: " + ERRORS.join(" | ") : "");
   }
 }
 

@@ -1,0 +1,126 @@
+"""The HTML report in a real browser: Debian's ``chromium``, headless.
+
+The page's own self-test (``report.html#selftest=N``, see :mod:`arena.report.viewer`) checks the
+game list, then steps through game ``N`` with real ``keydown`` events (Home, ArrowRight to the end,
+ArrowLeft back, End, Home) and compares, after every key, the board in the DOM with the CRC of the
+registry renderer's SVG of the record's state at that ply; any page error fails it. The test reads
+the verdict from ``chromium --dump-dom``. Screenshots of the report and of the viewer are kept in
+``tests/report/artifacts/`` (ignored by git) for people to look at.
+
+Without ``chromium`` on the PATH these tests are skipped, loudly: ``.ci/run`` installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report_support import record_with_plies, synthetic_record, write_log_folder
+
+from arena.replay import GameEntry, Replay, open_source
+from arena.report.html import report_html, viewer_html, write_page
+
+CHROMIUM = shutil.which("chromium")
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+#: A hang backstop only (a run takes one to two seconds).
+BROWSER_TIMEOUT_S = 90
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="SKIPPED LOUDLY: `chromium` is not installed, so the HTML viewer is NOT tested in a browser. "
+           "Install it (Debian: `apt-get install -y chromium`; .ci/run does this as root) and run again.")
+
+
+def run_chromium(url: str, *args: str, profile: Path) -> str:
+    """Run headless chromium on ``url``; its stdout. The whole process group dies on every path."""
+    assert CHROMIUM is not None
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+               "--disable-extensions", f"--user-data-dir={profile}", "--virtual-time-budget=10000", *args, url]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=BROWSER_TIMEOUT_S)
+    finally:
+        # chromium leaves helper processes (zygote, utility) in its group: end them all.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    return out.decode("utf-8", "replace")
+
+
+def selftest(page: Path, game: int | str, profile: Path) -> tuple[list[str], float]:
+    """The page's self-test verdicts (one line per game; ``game`` may be ``"all"``) and the wall
+    time of the browser run (s)."""
+    started = time.monotonic()
+    dom = run_chromium(f"{page.as_uri()}#selftest={game}", "--dump-dom", profile=profile)
+    elapsed = time.monotonic() - started
+    match = re.search(r'<pre id="selftest">([^<]*)</pre>', dom)
+    assert match, f"no self-test verdict in the page (chromium printed {len(dom)} characters)"
+    return match.group(1).splitlines(), elapsed
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report of four games: a 100-ply checkers game (game 0), and Shobu, Breakthrough and
+    Connect Four games with a random opening."""
+    records = [record_with_plies("checkers", 100, black="alphabeta", white="greedy"),
+               synthetic_record("shobu", seed=3, max_plies=40, black="greedy", white="alphabeta"),
+               synthetic_record("breakthrough", seed=4, max_plies=40),
+               synthetic_record("connect4", seed=5, max_plies=40)]
+    folder = write_log_folder(tmp_path_factory.mktemp("logs") / "t", records)
+    page = tmp_path_factory.mktemp("html") / "report.html"
+    write_page(page, report_html(open_source(folder), title="arena report: browser test"))
+    return page
+
+
+def test_stepping_through_every_game_by_keys(report: Path, tmp_path: Path) -> None:
+    verdicts, elapsed = selftest(report, "all", tmp_path / "profile")
+    print(f"\nbrowser self-test (one chromium run of {elapsed:.1f} s):\n  " + "\n  ".join(verdicts))
+    assert len(verdicts) == 4 and all(v.startswith("PASS") for v in verdicts), verdicts
+    # The 100-ply game: Home, 100 x ArrowRight, one more at the end, 100 x ArrowLeft, End, Home.
+    assert "game=0 plies=100 steps=204 " in verdicts[0], verdicts[0]
+    assert " list=4 " in verdicts[0], verdicts[0]
+
+
+def test_single_game_page(tmp_path: Path) -> None:
+    record = synthetic_record("shobu", seed=9, max_plies=30)
+    page = tmp_path / "game.html"
+    entry = open_source_entry(record)
+    write_page(page, viewer_html(entry, Replay.from_record(record)))
+    verdicts, _ = selftest(page, 0, tmp_path / "profile")
+    assert len(verdicts) == 1 and verdicts[0].startswith("PASS") and "plies=30 " in verdicts[0], verdicts
+
+
+def open_source_entry(record: dict[str, Any]) -> GameEntry:
+    return GameEntry(0, "?", "?", str(record["winner"]), str(record["termination"]), None, record=dict(record))
+
+
+def test_screenshots(report: Path, tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = {"report.png": report.as_uri(), "viewer.png": f"{report.as_uri()}#game=0&ply=41"}
+    for name, url in shots.items():
+        target = ARTIFACTS / name
+        target.unlink(missing_ok=True)
+        run_chromium(url, f"--screenshot={target}", "--window-size=1280,900", "--hide-scrollbars",
+                     profile=tmp_path / f"profile-{name}")
+        assert target.exists(), f"chromium wrote no screenshot {target}"
+        assert png_size(target) == (1280, 900)
+        assert target.stat().st_size > 20_000  # a drawn page, not a blank one
+        print(f"\nscreenshot: {target}")
+    shutil.copy(report, ARTIFACTS / "report.html")

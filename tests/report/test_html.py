@@ -1,0 +1,214 @@
+"""The HTML report and viewer without a browser: the boards round-trip to the registry renderer's
+exact SVG, the page is self-contained and its data blocks parse, the commands and their errors."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from report_support import record_with_plies, synthetic_record, tournament_records, write_log_folder
+
+from arena.cli.replay_cmd import replay_command
+from arena.cli.report_cmd import report_command
+from arena.games.registry import game_names, get_spec, load_ref
+from arena.replay import Replay, open_source
+from arena.report.frames import PieceTable, decode_frame, encode_frame, svg_hash
+from arena.report.html import elo_plot, game_payload, report_html
+
+_BLOCK = re.compile(r'<script type="application/json" id="([^"]+)">(.*?)</script>', re.DOTALL)
+
+
+def blocks(page: str) -> dict[str, Any]:
+    """The page's JSON data blocks, parsed as the browser does (``textContent`` then JSON)."""
+    return {name: json.loads(text) for name, text in _BLOCK.findall(page)}
+
+
+def boards(payload: dict[str, Any], pieces: list[str]) -> list[str]:
+    """Every position's SVG, rebuilt from ``payload`` as the page's script does."""
+    out, previous = [], None
+    for frame in payload["frames"]:
+        previous = decode_frame(previous, frame)
+        out.append("".join(pieces[n] for n in previous))
+    return out
+
+
+# -- the boards -------------------------------------------------------------------------------------
+
+
+def test_frames_round_trip_random_lists() -> None:
+    rng = random.Random(3)
+    previous: list[int] | None = None
+    for _ in range(300):
+        current = [rng.randrange(12) for _ in range(rng.randrange(0, 40))]
+        assert decode_frame(previous, encode_frame(previous, current)) == current
+        previous = current
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_position_is_the_renderers_exact_svg(name: str) -> None:
+    record = synthetic_record(name, seed=5, max_plies=40)
+    replay = Replay.from_record(record)
+    pieces = PieceTable()
+    payload = game_payload(replay, pieces)
+    ref = get_spec(name).svg
+    assert ref is not None, f"{name} registers no SVG renderer"
+    render = load_ref(ref)
+    expected = [render(*replay.position(i)[:2]) for i in range(replay.last + 1)]
+    assert boards(payload, pieces.pieces) == expected
+    assert payload["crc"] == "".join(svg_hash(svg) for svg in expected)
+    assert payload["notation"] == [t["notation"] for t in record["turns"]]
+    assert payload["movers"][:2].islower() and payload["movers"][2:].isupper()  # the 2 opening plies
+    # Clocks: the start, each mover's clock after its move (opening plies leave it alone), the
+    # record's final clocks.
+    assert payload["clock0"] == [30_000, 30_000]
+    assert payload["clocks"] == [30_000 if t["clock_left_ms"] is None else round(t["clock_left_ms"])
+                                 for t in record["turns"]]
+    assert payload["clock_end"] == [round(record["clocks_left_ms"][c]) for c in ("BLACK", "WHITE")]
+    assert payload["reason"] == record["reason"]
+
+
+def test_a_100_ply_game_is_small() -> None:
+    # The boards of a 100-ply checkers game: about 8 kB of SVG each, 60-80 bytes once encoded.
+    replay = Replay.from_record(record_with_plies("checkers", 100))
+    pieces = PieceTable()
+    payload = game_payload(replay, pieces)
+    size = len(json.dumps(payload["frames"], separators=(",", ":")))
+    assert size < 200 * 101, size
+    assert len(pieces.pieces) < 400
+
+
+# -- the page ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    records = tournament_records("checkers", ["alpha", "beta", "gamma"], 4, max_plies=30)
+    return write_log_folder(tmp_path_factory.mktemp("logs") / "t", records)
+
+
+def test_report_page_is_self_contained_and_lists_every_game(folder: Path) -> None:
+    page = report_html(open_source(folder))
+    data = blocks(page)
+    # Nothing is fetched: no external scripts, styles, images or fonts.
+    assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(", page)
+    assert set(re.findall(r"https?://[^\s\"'<>\\]+", page)) <= {"http://www.w3.org/2000/svg"}
+    rows = data["arena-data"]["rows"]
+    assert [r[0] for r in rows] == list(range(12))
+    assert {f"arena-game-{i}" for i in range(12)} <= set(data)
+    jsonl = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert [(r[1], r[2], r[4], r[5]) for r in rows] == [(j["black"], j["white"], j["termination"], j["plies"])
+                                                        for j in jsonl]
+    # Standings (computed from the records: the folder has no standings.json), plot, crosstable.
+    for part in ('id="standings"', 'class="eloplot"', 'id="crosstable"', 'id="terminations"', 'id="games"'):
+        assert part in page
+    for agent in ("alpha", "beta", "gamma"):
+        assert f"<td>{agent}</td>" in page
+
+
+def test_report_uses_the_folders_standings_when_they_cover_its_games(folder: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "t"
+    shutil.copytree(folder, copy)
+    from arena.tournament.logs import standings_from_folder
+
+    standings, _ = standings_from_folder(copy, bootstrap_samples=50)
+    standings["standings"][0]["id"] = "from-the-file"
+    (copy / "standings.json").write_text(json.dumps(standings))
+    assert "from-the-file" in report_html(open_source(copy))
+
+
+def test_names_and_reasons_cannot_break_out_of_the_page() -> None:
+    record = synthetic_record("connect4", seed=2, black="</script><b>x", white="<!--w")
+    record["reason"] = "quoted </script><script>alert(1)</script>"
+    page = report_html(open_source_of([record]))
+    # arena-data, arena-pieces, arena-game-0 and the viewer script: nothing else opens or closes one.
+    assert page.count("<script") == page.count("</script>") == 4
+    assert "<b>x" not in page
+    data = blocks(page)
+    assert data["arena-game-0"]["players"] == ["</script><b>x", "<!--w"]
+    assert data["arena-game-0"]["reason"] == record["reason"]
+
+
+def open_source_of(records: list[dict[str, Any]]) -> Any:
+    from arena.replay import GameEntry, Source
+
+    entries = tuple(GameEntry(i, "?", "?", r["winner"], r["termination"], r["plies"], record=r)
+                    for i, r in enumerate(records))
+    return Source("records", entries, is_folder=False)
+
+
+def test_elo_plot_places_dots_inside_their_intervals() -> None:
+    rows = [{"id": "a", "elo": 50.0, "elo_low": -10.0, "elo_high": 120.0},
+            {"id": "b", "elo": -50.0, "elo_low": -130.0, "elo_high": 5.0}]
+    svg = elo_plot(rows)
+    dots = [float(x) for x in re.findall(r'<circle cx="([\d.]+)"', svg)]
+    ends = [tuple(map(float, m)) for m in re.findall(r'<line x1="([\d.]+)" x2="([\d.]+)" y1="[\d.]+" y2="[\d.]+" '
+                                                      r'class="ci"/><line', svg)]
+    assert len(dots) == 2 and len(ends) == 2
+    for dot, (lo, hi) in zip(dots, ends, strict=True):
+        assert lo < dot < hi
+    assert dots[0] > dots[1]
+
+
+# -- the commands -----------------------------------------------------------------------------------
+
+
+def test_arena_report_writes_the_file(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(report_command, [str(folder), "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}: 12 games" in result.output
+    assert len(blocks(out.read_text())["arena-data"]["rows"]) == 12
+
+
+@pytest.mark.parametrize("args, message", [
+    (["missing-folder"], "missing-folder: no such file or folder"),
+    (["{empty}"], "no games here"),
+])
+def test_arena_report_bad_input_is_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    args = [a.replace("{empty}", str(tmp_path)) for a in args]
+    result = CliRunner().invoke(report_command, [*args, "-o", str(tmp_path / "r.html")], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and message in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_arena_replay_html_writes_one_game(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "game.html"
+    result = CliRunner().invoke(replay_command, [str(folder), "--game", "3", "--html", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    data = blocks(out.read_text())
+    assert data["arena-data"]["mode"] == "game" and [r[0] for r in data["arena-data"]["rows"]] == [3]
+    assert 'id="standings"' not in out.read_text()
+    # A folder of several games without --game: which one? Listed, exit 2, nothing written.
+    result = CliRunner().invoke(replay_command, [str(folder), "--html", str(tmp_path / "x.html")])
+    assert result.exit_code == 2 and "pick one with --game N" in result.output
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_a_format_1_record_without_clocks_is_viewable(tmp_path: Path) -> None:
+    from arena.games.registry import get_game
+    from arena.records import turn_move
+
+    record = synthetic_record("shobu", seed=4, max_plies=20)
+    game = get_game("shobu")
+    old = {k: v for k, v in record.items() if k not in ("record_format", "time_control")}
+    old["turns"] = [game.move_to_record(turn_move(game, t)) for t in record["turns"][2:]]
+    old["game_states"] = record["game_states"][2:]
+    old["plies"] = len(old["turns"])
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    out = tmp_path / "old.html"
+    result = CliRunner().invoke(replay_command, [str(path), "--html", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    payload = blocks(out.read_text())["arena-game-0"]
+    assert payload["clock0"] is None and payload["movers"].isupper()
+    assert "random opening plies that this record does not hold" in payload["note"]
+    assert len(payload["frames"]) == old["plies"] + 1
