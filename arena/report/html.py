@@ -24,13 +24,15 @@ import html
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena import __version__
 from arena.errors import ArenaError
 from arena.games.base import Color, Game
+from arena.ratings import GameResult
 from arena.replay import GameEntry, Replay, Source
 from arena.report.frames import PieceTable, encode_frame, svg_hash
 from arena.report.viewer import CSS, JS
@@ -131,40 +133,61 @@ def _result_of(replay: Replay) -> str:
     return {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}.get(winner, "*")
 
 
-def load_games(source: Source) -> list[tuple[GameEntry, Replay]]:
-    """Every game of ``source`` as a replay; ReplayError (one line) for a game that cannot be read."""
-    games = []
+def iter_games(source: Source) -> Iterator[tuple[GameEntry, Replay]]:
+    """Every game of ``source`` as a replay, one at a time (a record is read when its turn comes,
+    so a report of thousands of games never holds them all). ReplayError for an unreadable game."""
     for entry in source.entries:
         label = f"{source.label} game {entry.index}"
-        games.append((entry, Replay.from_record(source.load(entry), label=label)))
-    return games
+        yield entry, Replay.from_record(source.load(entry), label=label)
 
 
-def build_page(title: str, mode: str, games: Sequence[tuple[GameEntry, Replay]], body: str,
-               progress: Progress | None = None) -> str:
-    """The whole HTML text: ``body`` (the report's sections, empty for a single game), then the
-    data blocks of ``games`` and the viewer. ``mode`` is ``"report"`` or ``"game"``."""
-    pieces = PieceTable()
-    blocks: list[str] = []
+@dataclass
+class Drawn:
+    """What the page embeds for its games: list rows, one ``arena-game-N`` block per game, the
+    shared SVG pieces, and each game's result for the standings (None: a game cannot be rated)."""
+
+    rows: list[list[Any]] = field(default_factory=list)
+    blocks: list[str] = field(default_factory=list)
+    pieces: PieceTable = field(default_factory=PieceTable)
+    results: list[GameResult] | None = field(default_factory=list)
+
+
+def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: Progress | None = None) -> Drawn:
+    """Encode ``games`` (``total`` of them, for ``progress``). Raises ReportError or ReplayError."""
+    from arena.ratings import result_from_row
+
+    drawn = Drawn()
     for done, (entry, replay) in enumerate(games, 1):
-        blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, pieces)))
+        drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces)))
+        drawn.rows.append(_row(entry, replay))
+        if drawn.results is not None:
+            try:
+                drawn.results.append(result_from_row({**replay.record, "index": entry.index}))
+            except ValueError:
+                drawn.results = None
         if progress is not None:
-            progress(done, len(games))
-    data = {"title": title, "mode": mode, "version": __version__,
-            "rows": [_row(entry, replay) for entry, replay in games]}
+            progress(done, total)
+    return drawn
+
+
+def build_page(title: str, mode: str, drawn: Drawn, body: str) -> str:
+    """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer,
+    then the data blocks of the ``drawn`` games. ``mode`` is ``"report"`` or ``"game"``."""
+    data = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
     esc = html.escape
+    count = len(drawn.rows)
     parts = [
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n",
         f"<body class=\"mode-{mode}\">\n<header><h1>{esc(title)}</h1>",
-        f"<p class=\"sub\">arena {esc(__version__)} · {len(games)} game{'s' if len(games) != 1 else ''}</p></header>\n",
+        f"<p class=\"sub\">arena {esc(__version__)} · {count} game{'s' if count != 1 else ''}</p></header>\n",
         body,
         _VIEWER_HTML,
         '<pre id="selftest" hidden></pre>\n',
         _json_block("arena-data", data),
-        _json_block("arena-pieces", pieces.pieces),
-        *blocks,
+        _json_block("arena-pieces", drawn.pieces.pieces),
+        *drawn.blocks,
         f"<script>{JS}</script>\n</body>\n</html>\n",
     ]
     return "".join(parts)
@@ -346,10 +369,10 @@ def _terminations_section(standings: dict[str, Any]) -> str:
 # -- standings for a source ------------------------------------------------------------------------
 
 
-def source_standings(source: Source, games: Sequence[tuple[GameEntry, Replay]]) -> dict[str, Any] | None:
+def source_standings(source: Source, results: Sequence[GameResult] | None) -> dict[str, Any] | None:
     """The folder's ``standings.json`` when it covers exactly these games, else standings computed
-    from the records (None when the games cannot be rated, e.g. the same agent on both sides)."""
-    from arena.ratings import compute_standings, result_from_row
+    from ``results`` (None when there are none, or a game cannot be rated)."""
+    from arena.ratings import compute_standings
 
     if source.is_folder:
         path = Path(source.label)
@@ -358,14 +381,8 @@ def source_standings(source: Source, games: Sequence[tuple[GameEntry, Replay]]) 
             saved = json.loads((path / "standings.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             saved = None
-        if isinstance(saved, dict) and saved.get("games") == len(games) and saved.get("standings"):
+        if isinstance(saved, dict) and saved.get("games") == len(source.entries) and saved.get("standings"):
             return saved
-    results = []
-    for entry, replay in games:
-        try:
-            results.append(result_from_row({**replay.record, "index": entry.index}))
-        except ValueError:
-            return None
     return compute_standings(results, bootstrap_samples=200, seed=0) if results else None
 
 
@@ -374,14 +391,14 @@ def source_standings(source: Source, games: Sequence[tuple[GameEntry, Replay]]) 
 
 def report_html(source: Source, *, title: str | None = None, progress: Progress | None = None) -> str:
     """The report page of every game in ``source``. Raises ReplayError or ReportError (one line)."""
-    games = load_games(source)
-    return build_page(title or f"arena report: {source.label}", "report", games,
-                      report_body(source_standings(source, games)), progress)
+    drawn = draw_games(iter_games(source), len(source.entries), progress)
+    body = report_body(source_standings(source, drawn.results))
+    return build_page(title or f"arena report: {source.label}", "report", drawn, body)
 
 
 def viewer_html(entry: GameEntry, replay: Replay) -> str:
     """The single-game page of ``replay`` (``arena replay --html``)."""
-    return build_page(replay.title(), "game", [(entry, replay)], "")
+    return build_page(replay.title(), "game", draw_games([(entry, replay)], 1), "")
 
 
 def write_page(path: str | Path, text: str) -> int:
@@ -403,11 +420,13 @@ def write_page(path: str | Path, text: str) -> int:
 
 
 __all__ = [
+    "Drawn",
     "ReportError",
     "build_page",
+    "draw_games",
     "elo_plot",
     "game_payload",
-    "load_games",
+    "iter_games",
     "report_html",
     "source_standings",
     "svg_renderer",

@@ -308,7 +308,7 @@ function checkList() {
   const longest = Math.max(...DATA.rows.map(r => r[5]));
   if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
   document.querySelector('#games th[data-col="0"]').click();
-  return " list=" + DATA.rows.length + " filtered=" + some;
+  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0);
 }
 function selftest(which) {
   const out = $("selftest");
@@ -355,9 +355,11 @@ function selftestGame(index) {
   }
 }
 
+let READY_MS = 0;  // from navigation start to a usable page (the game list drawn): self-test reports it
 document.addEventListener("DOMContentLoaded", () => {
   setupList();
   setupViewer();
+  READY_MS = performance.now();
   window.addEventListener("hashchange", route);
   route();
 });
