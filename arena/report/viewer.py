@@ -57,7 +57,7 @@ table.list td.reason{white-space:normal;color:var(--dim);font-size:12px}
 #viewer[hidden]{display:none}
 .mode-game #viewer{position:static;background:none;display:block}
 .mode-game #viewer[hidden]{display:none}
-.mode-game .closekey,.mode-game #v-close{display:none}
+.mode-game .closekey,.mode-game .vhead{display:none}
 .panel{background:var(--bg);margin:18px;padding:14px 18px;border-radius:8px;box-shadow:0 6px 30px rgba(0,0,0,.25);max-width:1200px;width:100%}
 .mode-game .panel{box-shadow:none;margin:0 auto}
 .vhead{display:flex;justify-content:space-between;align-items:center;gap:12px}
