@@ -38,7 +38,7 @@ ESCAPE_WAIT_S = 0.05
 IDLE_POLL_S = 0.25
 
 
-@click.command("replay", short_help="Replay a recorded game in the terminal.", epilog="""\b
+@click.command("replay", short_help="Replay a recorded game (terminal or HTML).", epilog="""\b
 Examples:
   arena replay record.json
   arena replay tournament_logs/my-run --game 12
