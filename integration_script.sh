@@ -111,6 +111,11 @@ for game in shobu checkers breakthrough connect4; do
     "$PY" "$ROOT/scripts/check_logs.py" "$WORK/rr-$game"/* || fail "$game round robin logs"
 done
 
+step "an HTML report of a round robin"
+"$ARENA" report "$WORK/rr-checkers/checkers_round_robin" -o "$WORK/report.html" || fail "arena report"
+[ -s "$WORK/report.html" ] && grep -q 'id="arena-game-0"' "$WORK/report.html" || fail "the report holds no game"
+grep -Eq '(src|href)="https?:' "$WORK/report.html" && fail "the report loads something from the network"
+
 step "a misbehaving bot forfeits with its reason recorded"
 cat >"$WORK/garbage_bot.py" <<'EOF'
 import sys
