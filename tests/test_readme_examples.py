@@ -49,3 +49,10 @@ def test_a_readme_example_runs_verbatim(command: str, expected: str | None) -> N
     if expected is not None:
         assert expected in out.stdout + out.stderr, f"{command} did not print {expected}"
     assert shlex.split(command)[0] == "arena"
+
+
+def test_the_shipped_example_configs_load() -> None:
+    from arena.tournament.config import load_config
+
+    config = load_config(ROOT / "examples" / "seed-tournament.json")
+    assert [a.id for a in config.agents] == ["hyp1", "bot2"] and config.game == "checkers"
