@@ -14,7 +14,14 @@ The evaluation, from the side to move's view, adds up (weights by name, see :dat
 - ``mobility``: the difference in legal moves;
 - ``trade``: when ahead in material, per piece already off the board (so trading down is good);
 - ``hunt``: when ahead in material, per square of distance between our kings and the nearest enemy
-  piece (subtracted: kings go after what is left, so a won ending gets finished before the cap).
+  piece (subtracted: kings go after what is left, so a won ending gets finished before the cap);
+- ``manTable``, ``kingTable`` (table weights, :data:`TABLE_WEIGHTS`): piece-square tables of 32
+  integers, one per dark square, default all 0. Entry ``k`` is read from White's view, square index
+  ``k`` (row ``k // 4`` from the top, dark squares left to right, as
+  :func:`arena.games.checkers_board.index_coords`): a white man on square ``i`` scores
+  ``manTable[i]``, a black man on ``i`` scores ``manTable[31 - i]`` (the board turned round), and
+  the same for kings with ``kingTable``. This is the layout of the checkers seed's ``pawn_table`` and
+  ``king_table`` (see :mod:`arena.agents.seed_hyperparameters`).
 
 Captures are never left hanging at the horizon: a position where the side to move must capture is
 not quiet, so the search plays the captures out (quiescence). Forced single replies are extended.
@@ -50,6 +57,9 @@ DEFAULT_WEIGHTS: dict[str, int] = {
     "hunt": 3,
 }
 
+#: Weights whose value is a list of integers, by name: the list's length.
+TABLE_WEIGHTS: dict[str, int] = {"manTable": 32, "kingTable": 32}
+
 _ROW_MASKS = tuple(sum(1 << i for i in range(32) if COORDS[i][1] == row) for row in range(8))
 _CENTRE = sum(1 << i for i in range(32) if 3 <= COORDS[i][1] <= 4 and 2 <= COORDS[i][0] <= 5)
 _BLACK_BACK, _WHITE_BACK = _ROW_MASKS[0], _ROW_MASKS[7]
@@ -68,13 +78,24 @@ class CheckersSearch:
     """The :class:`arena.agents.search.SearchGame` adapter for checkers with evaluation ``weights``."""
 
     DEFAULT_WEIGHTS = DEFAULT_WEIGHTS
+    TABLE_WEIGHTS = TABLE_WEIGHTS
     extend_single_reply = True
 
-    def __init__(self, weights: Mapping[str, int] | None = None) -> None:
+    def __init__(self, weights: Mapping[str, Any] | None = None) -> None:
+        """``weights``: integer weights by name (:data:`DEFAULT_WEIGHTS`) and the piece-square
+        tables ``manTable``/``kingTable`` (sequences of 32 integers; shorter ones are padded with 0)."""
+        given = dict(weights or {})
+        tables = {name: tuple(given.pop(name, ())) for name in TABLE_WEIGHTS}
         merged = dict(DEFAULT_WEIGHTS)
-        merged.update(weights or {})
+        merged.update(given)
         self.weights = merged
         w = merged
+        # Per square, the value for a black and for a white piece (black reads the table turned round).
+        self._tables: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        for name, table in tables.items():
+            padded = (tuple(int(v) for v in table) + (0,) * 32)[:32]
+            if any(padded):
+                self._tables[name] = (padded[::-1], padded)
         self._man, self._king, self._advance = w["man"], w["king"], w["advance"]
         self._back, self._centre, self._mobility = w["backRank"], w["centre"], w["mobility"]
         self._trade, self._hunt = w["trade"], w["hunt"]
@@ -151,6 +172,8 @@ class CheckersSearch:
         back = (black_men & _BLACK_BACK).bit_count() - (white_men & _WHITE_BACK).bit_count()
         sign = 1 if black else -1
         score += sign * (self._advance * advance + self._back * back)
+        if self._tables:
+            score += sign * self._table_score(my_men, their_men, my_kings, their_kings, black)
         score += self._centre * ((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count())
         if self._mobility:
             score += self._mobility * (count_moves_rel(me, them, kings, black)
@@ -170,3 +193,16 @@ class CheckersSearch:
                     distance += min(max(abs(col - c), abs(row - r)) for c, r in targets)
                 score += -self._hunt * distance if ahead else self._hunt * distance
         return score
+
+    def _table_score(self, my_men: int, their_men: int, my_kings: int, their_kings: int, black: bool) -> int:
+        """Black's piece-square total less White's (the caller turns it to the side to move)."""
+        if black:
+            pieces = {"manTable": (my_men, their_men), "kingTable": (my_kings, their_kings)}
+        else:
+            pieces = {"manTable": (their_men, my_men), "kingTable": (their_kings, my_kings)}
+        total = 0
+        for name, (for_black, for_white) in self._tables.items():
+            black_mask, white_mask = pieces[name]
+            total += sum(for_black[i] for i in _squares(black_mask))
+            total -= sum(for_white[i] for i in _squares(white_mask))
+        return total

@@ -14,7 +14,9 @@ key                           meaning
                               clock: a 60000 ms game budget spread over the turns to play)
 ``evaluation``                evaluation weights, integers in -100000..100000, by name; the names
                               depend on the game (its search adapter's ``DEFAULT_WEIGHTS``, :func:`weight_names`); unnamed weights keep
-                              their defaults
+                              their defaults. Table weights (the adapter's ``TABLE_WEIGHTS``,
+                              e.g. checkers' ``manTable``/``kingTable``) are lists of that many
+                              integers in the same range
 ``transpositionTable``        ``true`` (default) or ``false``
 ``seed``                      integer seed for tie-breaks and the random/greedy choices, or ``null``
 ``description``               free text, ignored
@@ -22,11 +24,18 @@ key                           meaning
 
 Unknown keys, wrong types and out-of-range values are errors (:class:`arena.errors.ConfigError`)
 whose message names the file and the key.
+
+The checkers seed's own hyperparameters files (keys ``search_algorithm``, ``max_depth``,
+``pawn_value``, ...) are recognized by their keys and translated by
+:mod:`arena.agents.seed_hyperparameters`; what arena cannot honour there is a one-line warning each
+on stderr, not an error.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +68,15 @@ def search_adapter_class(spec: Any) -> Any:
     return adapter
 
 
+def table_weights(game: str) -> dict[str, int]:
+    """The table weights of registered game ``game`` (its search adapter's ``TABLE_WEIGHTS``: name
+    -> number of entries; empty when it has none)."""
+    from arena.games.registry import get_spec
+
+    tables = getattr(search_adapter_class(get_spec(game)), "TABLE_WEIGHTS", None)
+    return dict(tables) if isinstance(tables, dict) else {}
+
+
 def weight_names(game: str) -> tuple[str, ...]:
     """The evaluation weight names of registered game ``game`` (its search adapter's
     ``DEFAULT_WEIGHTS``); ConfigError for an unknown game or one without an adapter."""
@@ -80,7 +98,8 @@ class Hyperparameters:
     algorithm: str = "alphabeta"
     max_depth: int = MAX_DEPTH_LIMIT
     move_time_ms: int | None = None
-    evaluation: dict[str, int] = field(default_factory=dict)
+    #: Integer weights by name, and table weights as tuples of integers.
+    evaluation: dict[str, int | tuple[int, ...]] = field(default_factory=dict)
     transposition_table: bool = True
     seed: int | None = None
 
@@ -94,17 +113,25 @@ def _show(value: Any) -> str:
     return cap_text(text)
 
 
-def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -> Hyperparameters:
+def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
+                          warn: Callable[[str], None] | None = None) -> Hyperparameters:
     """A :class:`Hyperparameters` from a parsed JSON value; ConfigError naming the key otherwise.
 
-    ``where`` prefixes every message (e.g. the file name).
+    ``where`` prefixes every message (e.g. the file name). A checkers seed's file (recognized by its
+    keys, :func:`arena.agents.seed_hyperparameters.is_seed_format`) is translated first; each of its
+    keys arena cannot honour is passed to ``warn`` as one line (default: printed to stderr).
     """
+    from arena.agents.seed_hyperparameters import is_seed_format, translate_seed
+
     try:
         names = weight_names(game)
+        tables = table_weights(game)
     except ConfigError as error:
         raise ConfigError(f"{where}: {error}") from None
     if not isinstance(obj, dict):
         raise ConfigError(f"{where}: must be a JSON object, got {_show(obj)}")
+    if is_seed_format(obj):
+        obj = translate_seed(obj, game, where, warn if warn is not None else _print_warning)
     for key in obj:
         if key not in KEYS:
             raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(KEYS)})")
@@ -126,11 +153,17 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -
     weights = obj.get("evaluation", {})
     if not isinstance(weights, dict):
         raise ConfigError(f"{where}: key 'evaluation' must be an object of weights, got {_show(weights)}")
+    checked: dict[str, int | tuple[int, ...]] = {}
     for name, value in weights.items():
+        if name in tables:
+            checked[name] = _check_table(value, tables[name], f"{where}: key 'evaluation.{name}'")
+            continue
         if name not in names:
+            known = ", ".join((*names, *tables))
             raise ConfigError(
-                f"{where}: key 'evaluation': unknown {game} weight {name!r} (known: {', '.join(names)})"
+                f"{where}: key 'evaluation': unknown {game} weight {name!r} (known: {known})"
             )
+        checked[name] = value
         if not _is_int(value) or not -WEIGHT_LIMIT <= value <= WEIGHT_LIMIT:
             raise ConfigError(
                 f"{where}: key 'evaluation.{name}' must be an integer from {-WEIGHT_LIMIT} to {WEIGHT_LIMIT}, got {_show(value)}"
@@ -148,7 +181,19 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters") -
     if not isinstance(description, str):
         raise ConfigError(f"{where}: key 'description' must be a string, got {_show(description)}")
 
-    return Hyperparameters(algorithm, max_depth, move_time, dict(weights), table, seed)
+    return Hyperparameters(algorithm, max_depth, move_time, checked, table, seed)
+
+
+def _check_table(value: Any, length: int, where: str) -> tuple[int, ...]:
+    if (not isinstance(value, list) or len(value) != length
+            or not all(_is_int(v) and -WEIGHT_LIMIT <= v <= WEIGHT_LIMIT for v in value)):
+        raise ConfigError(f"{where} must be a list of {length} integers from {-WEIGHT_LIMIT} to {WEIGHT_LIMIT}, "
+                          f"got {_show(value)}")
+    return tuple(value)
+
+
+def _print_warning(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 class _DuplicateKey(Exception):
@@ -164,9 +209,10 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def load_hyperparameters(path: str | Path, game: Any) -> Hyperparameters:
+def load_hyperparameters(path: str | Path, game: Any, warn: Callable[[str], None] | None = None) -> Hyperparameters:
     """Read and check the hyperparameters file at ``path`` for ``game`` (a registered
-    game's name or its :class:`arena.games.base.Game`). Raises ConfigError naming the problem."""
+    game's name or its :class:`arena.games.base.Game`). Raises ConfigError naming the problem;
+    ``warn`` as :func:`check_hyperparameters`."""
     game_name = game if isinstance(game, str) else getattr(game, "name", str(game))
     where = f"hyperparameters file {str(path)!r}"
     try:
@@ -189,4 +235,4 @@ def load_hyperparameters(path: str | Path, game: Any) -> Hyperparameters:
         raise ConfigError(f"{where}: key {duplicate.args[0]!r} appears twice") from None
     except ValueError as error:
         raise ConfigError(f"{where}: not valid JSON ({error})") from None
-    return check_hyperparameters(obj, game_name, where)
+    return check_hyperparameters(obj, game_name, where, warn)
