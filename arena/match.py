@@ -39,6 +39,7 @@ from arena.games.base import (
     cap_text,
     random_opening_moves,
 )
+from arena.hints import command_hint, reply_hint, timeout_hint
 from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.players import make_player
@@ -186,7 +187,9 @@ def _rules_outcome(ruled: Outcome, to_move: Color, specs: dict[Color, AgentSpec]
     return Outcome(ruled.termination, ruled.winner, reason)
 
 
-def _timeout_reason(who: str, clock: GameClock, allowance_ms: float, elapsed_ms: float, partial: bytes) -> str:
+def _timeout_reason(who: str, clock: GameClock, allowance_ms: float, elapsed_ms: float,
+                    partial: bytes | None) -> str:
+    """Why a bot lost on time; ``partial`` is what it had sent of its reply (None: it replied, late)."""
     parts = f"{clock.left_ms:.0f} ms left"
     if clock.tc.move_time_limit_ms is not None and clock.tc.move_time_limit_ms < clock.left_ms:
         parts = f"move limit {clock.tc.move_time_limit_ms} ms"
@@ -194,9 +197,7 @@ def _timeout_reason(who: str, clock: GameClock, allowance_ms: float, elapsed_ms:
     if clock.moves == 0:
         parts += f" + {clock.tc.startup_ms} ms start-up"
     reason = f"{who} did not reply within {allowance_ms:.0f} ms ({parts}; waited {elapsed_ms:.0f} ms)"
-    if partial.strip():
-        reason += f"; it had sent only {quote_raw(partial)}"
-    return reason
+    return reason + (timeout_hint(partial) if partial is not None else "")
 
 
 def _stderr_hint(player: Player) -> str:
@@ -312,7 +313,7 @@ class _Turns:
         if reply.fault is None:  # a reply, but late
             charged = clock.thinking_ms(elapsed_s)
             outcome = self._fault(color, Termination.TIMEOUT,
-                                  _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, b""))
+                                  _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, None))
             clock.left_ms = max(0.0, clock.left_ms - charged)
             return outcome
         termination = reply.fault.termination
@@ -326,13 +327,19 @@ class _Turns:
         reason = f"{who} {reply.fault.detail}"
         if termination is Termination.CRASH:
             reason += _stderr_hint(self.players[color])
+            if self.clocks[color].moves == 0:  # died on its first message: maybe the wrong game
+                reason += command_hint(self.game.name, self.specs[color].command)
+        elif termination is Termination.MALFORMED_REPLY:  # the reply's bytes are in ``partial``
+            reason += (reply_hint(self.game.name, reply.fault.partial)
+                       or command_hint(self.game.name, self.specs[color].command))
         return self._fault(color, termination, reason)
 
     def _bad_move(self, color: Color, reply: MoveReply, exc: Exception) -> Outcome:
         who = _who(color, self.specs[color])
         if isinstance(exc, MoveSyntaxError):
+            hint = reply_hint(self.game.name, reply.raw) or command_hint(self.game.name, self.specs[color].command)
             return self._fault(color, Termination.MALFORMED_REPLY,
-                               f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}")
+                               f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}{hint}")
         return self._fault(color, Termination.ILLEGAL_MOVE,
                            f"{who} played an illegal move {quote_raw(reply.raw)}: {exc}")
 

@@ -197,5 +197,5 @@ class ProcessPlayer(Player):
             wire = self.protocol.decode_reply(raw)
         except MoveSyntaxError as exc:
             return MoveReply.failed(Termination.MALFORMED_REPLY, f"sent a malformed reply: {exc}",
-                                    sent_at=sent_at, received_at=received_at)
+                                    sent_at=sent_at, received_at=received_at, partial=raw)
         return MoveReply(wire, raw, None, sent_at, received_at)

@@ -1,0 +1,44 @@
+"""Hints in fault reasons (issue 11, item 5): an unflushed reply, another game's protocol or command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.hints import FLUSH_HINT, command_hint, reply_hint, timeout_hint
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOBU_TURN = json.dumps({"type": "turn", "payload": {
+    "passive": {"origin": {"x": 6, "y": 7}, "heading": {"x": 0, "y": -1}},
+    "aggressive": {"origin": {"x": 3, "y": 3}, "heading": {"x": 0, "y": -1}}}}).encode()
+
+
+def test_a_silent_timeout_suggests_flushing_and_a_partial_one_quotes_it() -> None:
+    assert timeout_hint(b"") == FLUSH_HINT and "flush" in FLUSH_HINT
+    assert "it had sent only '2 3 2'" in timeout_hint(b"2 3 2")
+    assert timeout_hint(b"   ") == ""
+
+
+def test_a_reply_in_another_games_protocol_names_that_game() -> None:
+    assert reply_hint("checkers", SHOBU_TURN) == "; it reads as a shobu move: was --game shobu meant?"
+    assert reply_hint("shobu", b"2 3 2 2 3") == "; it reads as a checkers move: was --game checkers meant?"
+    assert reply_hint("shobu", b"hello") == ""
+    assert reply_hint("nosuchgame", b"2 3 2 2 3") == ""
+
+
+def test_a_command_that_names_another_game() -> None:
+    assert command_hint("shobu", "python3 bots/checkers_random.py") == (
+        "; its command names checkers: was --game checkers meant?")
+    assert command_hint("checkers", "python3 bots/checkers_random.py") == ""
+    assert command_hint("shobu", "./mybot") == "" and command_hint("shobu", None) == ""
+
+
+def test_a_checkers_bot_started_without_game_checkers_is_told_so() -> None:
+    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", f"{sys.executable} bots/checkers_random.py",
+                          f"{sys.executable} bots/shobu_random.py"], capture_output=True, text=True, cwd=ROOT,
+                         stdin=subprocess.DEVNULL, timeout=120, check=False)
+    record = json.loads(out.stdout)
+    assert record["termination"] == "crash", record["reason"]
+    assert record["reason"].endswith("was --game checkers meant?"), record["reason"]
