@@ -108,25 +108,33 @@ def _secular_root(probs: Sequence[float], shifts: Sequence[float]) -> float:
     """The root ``x`` of ``sum p_i c_i / (1 + x c_i) = 0`` with every ``1 + x c_i > 0``.
 
     The function is strictly decreasing on that interval and goes from +inf to -inf when the
-    ``c_i`` take both signs, so bisection always converges; 200 halvings reach float precision.
+    ``c_i`` take both signs, so the root is unique: Newton's method from 0, kept inside a bracket
+    that shrinks with every step (a step leaving the bracket is replaced by bisection).
     """
     lo_c, hi_c = min(shifts), max(shifts)
     if not (lo_c < 0.0 < hi_c):
         raise SPRTError("the hypothesis is outside what these outcomes can express")
     lo, hi = -1.0 / hi_c, -1.0 / lo_c
-
-    def f(x: float) -> float:
-        return sum(p * c / (1.0 + x * c) for p, c in zip(probs, shifts, strict=True))
-
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
-            break
-        if f(mid) > 0.0:
-            lo = mid
+    x = 0.0
+    for _ in range(300):
+        f = df = 0.0
+        for p, c in zip(probs, shifts, strict=True):
+            q = c / (1.0 + x * c)
+            f += p * q
+            df -= p * q * q
+        if f == 0.0:
+            return x
+        if f > 0.0:
+            lo = x
         else:
-            hi = mid
-    return 0.5 * (lo + hi)
+            hi = x
+        new = x - f / df
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi)
+        if abs(new - x) <= 1e-15 * (1.0 + abs(x)) or new in (lo, hi):
+            return new
+        x = new
+    return x
 
 
 def mle_mean(values: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
