@@ -409,7 +409,14 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
         if kind == "hyperparameters":
             file = _resolve(base_dir, raw_path)
             if not _is_file(file):
-                raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {_plain(file)})")
+                # The checkers seed's configs name files from its repository root (data/...), where
+                # its program runs: a path not found beside the config is tried from the current folder.
+                from_cwd = _resolve(Path.cwd(), raw_path)
+                if from_cwd != file and _is_file(from_cwd):
+                    file = from_cwd
+                else:
+                    also = f" and {_plain(from_cwd)}" if from_cwd != file else ""
+                    raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {_plain(file)}{also})")
             agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file), env=env))
         else:
             command = resolve_command(raw_path, base_dir, f"{where}.path")

@@ -333,3 +333,21 @@ def test_a_person_in_a_tournament_gets_the_human_budget_unless_the_config_says(f
     assert load_config(path).time_limit_ms == DEFAULT_HUMAN_TIME_LIMIT_MS == 600_000
     path.write_text(json.dumps({"id": "h", "agents": agents, "timeLimit": 5000}))
     assert load_config(path).time_limit_ms == 5000
+
+
+def test_a_hyperparameters_path_is_found_from_the_current_folder_as_the_seed_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The checkers seed runs `data/default_tournament.json` from its root, naming `data/hyp.json`.
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "hyp.json").write_text("{}")
+    config_file = tmp_path / "data" / "t.json"
+    config_file.write_text(json.dumps({"id": "s", "agents": [
+        {"type": "hyperparameters", "id": "h", "path": "data/hyp.json"}, {"type": "player", "id": "me"}]}))
+    monkeypatch.chdir(tmp_path)
+    assert load_config(config_file).agents[0].path == str(tmp_path / "data" / "hyp.json")
+    monkeypatch.chdir(tmp_path / "data")  # beside the config and here: the same place, named once
+    with pytest.raises(ConfigError, match=r"not found \(looked at [^ ]*data/data/hyp.json\)$"):
+        load_config(config_file)
+    monkeypatch.chdir(tmp_path.parent)
+    with pytest.raises(ConfigError, match=r"looked at [^ ]*data/data/hyp.json and [^ ]*/data/hyp.json\)$"):
+        load_config(config_file)
