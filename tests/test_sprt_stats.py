@@ -111,7 +111,7 @@ def _brute_loglik(phat: Sequence[float], values: Sequence[float], model: str, ta
 
     # Profile over the standard deviation (the mean follows from the constraint): a coarse grid
     # for the global picture, then golden-section refinement around the best grid point.
-    steps = 40
+    steps = 20
     grid = [0.5 * i / steps for i in range(1, steps)]
     scores = [profile(sigma) for sigma in grid]
     best = max(range(len(grid)), key=scores.__getitem__)
