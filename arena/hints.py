@@ -73,3 +73,11 @@ def command_hint(game_name: str, command: str | None) -> str:
         if name in words:
             return f"; its command names {name}: was --game {name} meant?"
     return ""
+
+
+def stdout_noise_hint(good_replies: int) -> str:
+    """For a malformed reply after ``good_replies`` well-formed ones: likely stray output on stdout."""
+    if good_replies <= 0:
+        return ""
+    return (f"; its {good_replies} earlier repl{'y was' if good_replies == 1 else 'ies were'} fine: is it "
+            "writing something besides its moves on stdout? Debug output belongs on stderr")

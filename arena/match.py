@@ -39,7 +39,7 @@ from arena.games.base import (
     cap_text,
     random_opening_moves,
 )
-from arena.hints import command_hint, reply_hint, timeout_hint
+from arena.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint
 from arena.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
 from arena.players import make_player
@@ -331,13 +331,15 @@ class _Turns:
                 reason += command_hint(self.game.name, self.specs[color].command)
         elif termination is Termination.MALFORMED_REPLY:  # the reply's bytes are in ``partial``
             reason += (reply_hint(self.game.name, reply.fault.partial)
-                       or command_hint(self.game.name, self.specs[color].command))
+                       or command_hint(self.game.name, self.specs[color].command)
+                       or stdout_noise_hint(self.clocks[color].moves))
         return self._fault(color, termination, reason)
 
     def _bad_move(self, color: Color, reply: MoveReply, exc: Exception) -> Outcome:
         who = _who(color, self.specs[color])
         if isinstance(exc, MoveSyntaxError):
-            hint = reply_hint(self.game.name, reply.raw) or command_hint(self.game.name, self.specs[color].command)
+            hint = (reply_hint(self.game.name, reply.raw) or command_hint(self.game.name, self.specs[color].command)
+                    or stdout_noise_hint(self.clocks[color].moves))
             return self._fault(color, Termination.MALFORMED_REPLY,
                                f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}{hint}")
         return self._fault(color, Termination.ILLEGAL_MOVE,

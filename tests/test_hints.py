@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.hints import FLUSH_HINT, command_hint, reply_hint, timeout_hint
+from arena.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOBU_TURN = json.dumps({"type": "turn", "payload": {
@@ -42,3 +42,9 @@ def test_a_checkers_bot_started_without_game_checkers_is_told_so() -> None:
     record = json.loads(out.stdout)
     assert record["termination"] == "crash", record["reason"]
     assert record["reason"].endswith("was --game checkers meant?"), record["reason"]
+
+
+def test_a_malformed_reply_after_good_ones_points_at_stray_output() -> None:
+    assert stdout_noise_hint(0) == ""
+    assert "its 1 earlier reply was fine" in stdout_noise_hint(1)
+    assert "its 3 earlier replies were fine" in stdout_noise_hint(3) and "stderr" in stdout_noise_hint(3)

@@ -1,0 +1,56 @@
+"""`arena check-bot CMD --game G`: a conformance report for one bot (see :mod:`arena.check_bot`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from arena.cli.options import game_option
+
+
+@click.command("check-bot", short_help="Check a bot against the protocol and rules.", epilog="""\b
+Examples:
+  arena check-bot "python3 bots/checkers_greedy.py" --game checkers
+  arena check-bot ./my_bot --game shobu --json""")
+@click.argument("command")
+@game_option()
+@click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
+              help="Each side's budget per game, in ms (the probes and games are short).")
+@click.option("--games", type=click.IntRange(min=0, max=20), default=2, show_default=True,
+              help="Whole games against arena's random agent, colours alternating.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
+              help="Seed of the probe positions and of the random agent.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object (for CI).")
+def check_bot_command(command: str, game_name: str, time_limit: int, games: int, seed: int, as_json: bool) -> None:
+    """Check that the bot COMMAND plays GAME correctly: start-up, replies in corner positions of the
+    protocol (playing WHITE, single and few legal moves, captures, crowning), whole games against
+    arena's random agent; every reply legal, alone on stdout, flushed and in time. Prints a checklist
+    with the reason and a hint for each failure; exit 0 when all pass, 1 otherwise."""
+    from pathlib import Path
+
+    import orjson
+    import trio
+
+    from arena.check_bot import check_bot
+    from arena.errors import ConfigError
+    from arena.tournament.config import resolve_command
+
+    try:
+        resolve_command(command, Path.cwd(), "COMMAND")
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    checks: list[Any] = trio.run(lambda: check_bot(command, game_name, time_limit_ms=time_limit, games=games,
+                                                   seed=seed))
+    failed = [c for c in checks if not c.ok]
+    if as_json:
+        sys.stdout.buffer.write(orjson.dumps({"game": game_name, "command": command, "ok": not failed,
+                                              "checks": [c.to_json() for c in checks]},
+                                             option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        for check in checks:
+            click.echo(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
+        click.echo(f"{len(checks) - len(failed)} of {len(checks)} checks passed" + (
+            "" if not failed else f"; {len(failed)} failed"))
+    sys.exit(1 if failed else 0)

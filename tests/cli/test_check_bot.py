@@ -1,0 +1,85 @@
+"""`arena check-bot`: a good bot passes; an unflushed one, one that writes a debug line on stdout and
+one that plays an illegal move in a corner case fail with the reason and a hint."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A checkers bot on arena's own rules; BEHAVIOUR selects how it goes wrong.
+BOT = '''
+import sys
+sys.path.insert(0, {root!r})
+from arena.games import get_game
+from arena.games.checkers import state_from_board
+from arena.games.base import Color
+game = get_game("checkers")
+lines = (line.strip() for line in sys.stdin if line.strip())
+next(lines)
+colour = Color.BLACK if next(lines).lower() == "black" else Color.WHITE
+asked = 0
+for _left in lines:
+    board = [next(lines) for _ in range(8)]
+    state = state_from_board(board, colour, 2 * asked + (0 if colour is Color.BLACK else 1))
+    asked += 1
+    moves = game.legal_moves(state)
+    reply = game.move_to_wire(moves[0])
+    behaviour = {behaviour!r}
+    if behaviour == "illegal" and all(m.captured for m in moves):
+        reply = "2 0 0 1 1"  # well formed, but no move at all when a capture is forced
+    if behaviour == "noflush":
+        sys.stdout.write(reply + "\\n")
+        continue
+    print(reply, flush=True)
+    if behaviour == "debug":
+        print("debug: that was my move", flush=True)
+'''
+
+
+def run_check(tmp_path: Path, behaviour: str, *extra: str) -> tuple[int, str]:
+    bot = tmp_path / f"bot_{behaviour}.py"
+    bot.write_text(BOT.format(root=str(ROOT), behaviour=behaviour))
+    out = subprocess.run([sys.executable, "-m", "arena", "check-bot", f"{sys.executable} {bot}", "--game", "checkers",
+                          "--games", "1", *extra], capture_output=True, text=True, cwd=ROOT,
+                         stdin=subprocess.DEVNULL, timeout=300, check=False)
+    assert "Traceback" not in out.stderr, out.stderr
+    return out.returncode, out.stdout
+
+
+def test_a_good_bot_passes_every_check(tmp_path: Path) -> None:
+    code, out = run_check(tmp_path, "good")
+    assert code == 0, out
+    lines = out.splitlines()
+    assert all(line.startswith("✓") for line in lines[:-1]) and lines[-1].endswith("checks passed")
+    for probe in ("playing WHITE", "a forced capture", "a capture of two or more pieces", "crowning"):
+        assert any(probe in line for line in lines), probe
+
+
+@pytest.mark.parametrize(("behaviour", "expected"), [
+    ("noflush", "probably did not flush it"),
+    ("debug", "sent a malformed move 'debug: that was my move'"),
+    ("illegal", "played an illegal move '2 0 0 1 1'"),
+])
+def test_a_broken_bot_fails_with_the_reason(tmp_path: Path, behaviour: str, expected: str) -> None:
+    code, out = run_check(tmp_path, behaviour, "--time-limit", "400")
+    assert code == 1, out
+    failed = [line for line in out.splitlines() if line.startswith("✗")]
+    assert failed and any(expected in line for line in failed), out
+    if behaviour == "debug":  # the hint says where such a line belongs
+        assert any("Debug output belongs on stderr" in line for line in failed), out
+    if behaviour == "illegal":  # only where the corner case is: the start and quiet positions pass
+        assert any(line.startswith("✓ playing WHITE") for line in out.splitlines())
+        assert any(line.startswith("✗ a forced capture") for line in out.splitlines())
+
+
+def test_json_report(tmp_path: Path) -> None:
+    code, out = run_check(tmp_path, "good", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] is True and report["game"] == "checkers"
+    assert {"name", "ok", "detail"} <= set(report["checks"][0])
