@@ -1,0 +1,235 @@
+"""`arena sprt NEW OLD --game G`: is NEW stronger than OLD? A sequential probability ratio test on
+colour-swapped pairs of games (see :mod:`arena.sprt_run` for the log folder and resume, and
+:mod:`arena.sprt` for the statistics)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+import trio
+
+from arena.cli.options import game_option, isolation_options
+from arena.limits import (
+    DEFAULT_STARTUP_MS,
+    DEFAULT_TIME_LIMIT_MS,
+    DEFAULT_TIME_MARGIN_MS,
+    MAX_MOVES,
+    MAX_SEED,
+    MAX_TIME_MS,
+)
+
+EPILOG = """\b
+Examples:
+  arena sprt "python3 bots/checkers_alphabeta.py --quiet" "python3 bots/checkers_greedy.py" \\
+      --game checkers --elo1 50
+  arena sprt ./new_bot ./old_bot --game connect4 --openings book.jsonl --max-pairs 2000
+  arena llr --pentanomial 3,10,40,12,5       (the same statistics from counts)
+
+\b
+Each pair is two games from the same opening, NEW playing BLACK then WHITE; the pair's score for
+NEW (0, 1/2, 1, 3/2 or 2) is counted in a pentanomial tally. After each pair the generalized LLR
+(fishtest's) is compared with the bounds log(beta/(1-alpha)) and log((1-beta)/alpha).
+One line per pair goes to stderr; --json prints the final summary on stdout.
+Running the same command again with the same --logs resumes the run (completed pairs are kept,
+an unfinished pair is played again); other settings are refused.
+
+\b
+Exit status:
+  0    H1 accepted: NEW is stronger (by about elo1)
+  3    H0 accepted: NEW is not stronger (by more than elo0)
+  4    stopped undecided (--max-pairs reached)
+  130  interrupted by Ctrl-C or SIGTERM (129: SIGHUP); completed pairs are kept
+  2    usage error (bad option, opening book, or log folder)
+  1    arena itself failed
+"""
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    click.echo(f"arena sprt: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _fmt_elo(summary: dict[str, Any]) -> str:
+    elo, ci = summary.get("elo"), summary.get("elo_ci") or [None, None]
+    if elo is None:  # every pair won (or lost): the estimate is unbounded
+        return "Elo +inf" if summary.get("los", 0.5) > 0.5 else "Elo -inf"
+    if ci[0] is None or ci[1] is None:
+        return f"Elo {elo:+.0f} ± inf"
+    return f"Elo {elo:+.0f} ± {(ci[1] - ci[0]) / 2:.0f}"
+
+
+def pair_line(pair_number: int, score: float, summary: dict[str, Any]) -> str:
+    """``pair 12: 1.5  LLR 1.23 [-2.94, 2.94]  Elo +35 ± 60  LOS 87%  draws 20%  penta [0,1,4,5,2]``
+    (``pair_number`` counts completed pairs from 1)."""
+    penta = ",".join(str(n) for n in summary.get("pentanomial", []))
+    return (f"pair {pair_number}: {score:g}  LLR {summary['llr']:.2f} [{summary['lower']:.2f}, "
+            f"{summary['upper']:.2f}]  {_fmt_elo(summary)}  LOS {100 * summary['los']:.0f}%  "
+            f"draws {100 * summary['draw_ratio']:.0f}%  penta [{penta}]")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text) or "bot"
+
+
+@click.command("sprt", epilog=EPILOG)
+@click.argument("new")
+@click.argument("old")
+@game_option()
+@click.option("--elo0", type=float, default=0.0, show_default=True, help="Elo difference of H0.")
+@click.option("--elo1", type=float, default=5.0, show_default=True, help="Elo difference of H1.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="False-positive rate (accept H1 when H0 holds).")
+@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="False-negative rate (accept H0 when H1 holds).")
+@click.option("--model", type=click.Choice(["normalized", "logistic"]), default="normalized", show_default=True,
+              help="Elo model of elo0/elo1 (normalized Elo as fishtest, or logistic Elo).")
+@click.option("--concurrency", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="Games at once: 1 plays one game at a time; 2 plays both games of a pair at once; "
+                   "4 two pairs at once, and so on.")
+@click.option("--openings", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help='Opening book: JSONL, one state object or {"moves": [...]} per line.')
+@click.option("--openings-order", type=click.Choice(["random", "sequential"]), default="random",
+              show_default=True, help="Book order: random (seeded by --seed) or the file's order.")
+@click.option("--opening-plies", type=click.IntRange(min=0, max=MAX_MOVES), default=0, show_default=True,
+              help="Without a book: random legal plies played before the bots take over (one opening per pair).")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None,
+              help="Seed for the openings (drawn at random and recorded when not given).")
+@click.option("--max-pairs", type=click.IntRange(min=1), default=None,
+              help="Stop undecided (exit 4) after this many pairs. Default: no cap.")
+@click.option("--time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=DEFAULT_TIME_LIMIT_MS,
+              show_default=True, help="Each side's thinking budget for the whole game, in ms.")
+@click.option("--max-moves", type=click.IntRange(min=1, max=MAX_MOVES), default=None,
+              help="Move cap (a draw when reached). Default: the game's (see 'arena games').")
+@click.option("--time-margin", type=click.IntRange(min=0, max=MAX_TIME_MS), default=DEFAULT_TIME_MARGIN_MS,
+              show_default=True, help="Grace for OS jitter in ms (never added to the budget).")
+@click.option("--startup-time", type=click.IntRange(min=0, max=MAX_TIME_MS), default=DEFAULT_STARTUP_MS,
+              show_default=True, help="Uncharged start-up allowance for each bot's first reply, in ms.")
+@click.option("--move-time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None,
+              help="Hard cap per move, in ms.")
+@click.option("--increment", type=click.IntRange(min=0, max=MAX_TIME_MS), default=0, show_default=True,
+              help="Added to a bot's budget after each of its moves, in ms.")
+@click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Log folder (records, sprt.json). Default: sprt_logs/<new>-vs-<old>-<game>.")
+@click.option("--json", "as_json", is_flag=True, help="Print the final summary as one JSON object on stdout.")
+@isolation_options(from_config=False)
+def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, alpha: float, beta: float,
+                 model: str, concurrency: int, openings: Path | None, openings_order: str,
+                 opening_plies: int, seed: int | None, max_pairs: int | None, time_limit: int,
+                 max_moves: int | None, time_margin: int, startup_time: int, move_time_limit: int | None,
+                 increment: int, logs: Path | None, as_json: bool, ponder: bool | None,
+                 sandbox: bool | None, inherit_env: bool | None) -> None:
+    """Is NEW stronger than OLD? Play colour-swapped pairs of games between the bot commands NEW
+    and OLD (split like a shell would, as in 'arena match') until a sequential probability ratio
+    test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
+    from arena.cli.match_cmd import _check_program, _ids
+    from arena.errors import ArenaError
+    from arena.games import get_game
+    from arena.isolation import Isolation, sandbox_available
+    from arena.match import AgentSpec, TimeControl
+    from arena.openings import OpeningsError, load_book
+    from arena.signals import exit_code_for, interruptible
+    from arena.sprt_run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun, SprtSettings
+    from arena.tournament.logs import LogError
+
+    if not elo0 < elo1:
+        raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
+    from arena.sprt import SPRTError, summary
+
+    try:  # hypotheses the model cannot express fail here, not after the first pair
+        summary([1, 1, 1, 1, 1], elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                model="logistic" if model == "logistic" else "normalized")
+    except SPRTError as exc:
+        raise click.BadParameter(f"{exc} (elo0 {elo0:g}, elo1 {elo1:g}, {model} model)",
+                                 param_hint="--elo1") from None
+    if openings is not None and opening_plies:
+        raise click.UsageError("give --openings or --opening-plies, not both")
+    argv_new = _check_program(new, "NEW")
+    argv_old = _check_program(old, "OLD")
+    id_new, id_old = _ids(argv_new, argv_old)
+    game = get_game(game_name)
+    cap = game.default_max_moves if max_moves is None else max_moves
+    if opening_plies >= cap:
+        raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
+                                 f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
+    isolation = Isolation(ponder=bool(ponder), sandbox=bool(sandbox), inherit_env=bool(inherit_env))
+    if isolation.sandbox and (why := sandbox_available()) is not None:
+        raise click.BadParameter(why, param_hint="--sandbox")
+    book = None
+    if openings is not None:
+        try:
+            book = load_book(game, openings)
+        except OpeningsError as exc:
+            _fail(str(exc))
+    folder = logs if logs is not None else Path("sprt_logs") / f"{_slug(id_new)}-vs-{_slug(id_old)}-{game.name}"
+    tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
+                     move_time_limit_ms=move_time_limit, increment_ms=increment)
+    settings = SprtSettings(
+        game=game, new=AgentSpec(id_new, command=new), old=AgentSpec(id_old, command=old),
+        elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model="logistic" if model == "logistic" else "normalized",
+        time_control=tc, max_moves=max_moves, opening_plies=opening_plies, seed=seed, book=book,
+        openings_order="sequential" if openings_order == "sequential" else "random",
+        max_pairs=max_pairs, concurrency=concurrency, isolation=isolation)
+
+    def show(pair: int, score: float, summary: dict[str, Any]) -> None:
+        click.echo(pair_line(int(summary.get("pairs", 0)), score, summary), err=True)
+
+    run = SprtRun(settings, folder, on_pair=show)
+    needs_seed = book is not None or opening_plies > 0
+    try:
+        run.open()
+    except LogError as exc:
+        _fail(str(exc))
+    if needs_seed and settings.seed is None:
+        settings.seed = random.SystemRandom().randrange(2**31)
+    try:
+        if run.resumed_pairs:
+            click.echo(f"resuming {folder}: {run.resumed_pairs} pairs already played", err=True)
+        stopped: str | None = None
+        failure: str | None = None
+        signal_number: list[int | None] = []
+
+        async def main() -> None:
+            nonlocal stopped, failure
+            async with interruptible() as state:
+                try:
+                    stopped = await run.run()
+                except ArenaError as exc:
+                    failure = str(exc)
+            if state.interrupted:
+                signal_number.append(state.signal_number)
+
+        try:
+            trio.run(main)
+        except KeyboardInterrupt:
+            signal_number.append(None)
+        if signal_number and stopped is None:
+            run.stop_interrupted()
+    finally:
+        run.close()
+    result = dict(run.summary or {})
+    result.update(stopped="interrupted" if signal_number and stopped is None else (stopped or "failed"),
+                  logs=str(folder), seed=settings.seed)
+    pairs = len(run.order)
+    if failure is not None:
+        click.echo(f"arena sprt: error: {failure} ({pairs} pairs completed)", err=True)
+    elif signal_number and stopped is None:
+        click.echo(f"interrupted: {pairs} pairs completed; run the same command again to resume", err=True)
+    else:
+        what = {"H1": f"H1 accepted: {id_new} is stronger than {id_old}",
+                "H0": f"H0 accepted: {id_new} is not stronger than {id_old}",
+                "max-pairs": "stopped undecided: --max-pairs reached"}[stopped or "max-pairs"]
+        llr = f"LLR {result['llr']:.2f} [{result['lower']:.2f}, {result['upper']:.2f}]  " if run.summary else ""
+        click.echo(f"{what} after {pairs} pairs  {llr}logs: {folder}", err=True)
+    if as_json:
+        click.echo(json.dumps(result))
+    if failure is not None:
+        sys.exit(1)
+    if signal_number and stopped is None:
+        sys.exit(exit_code_for(signal_number[0]))
+    sys.exit({"H1": EXIT_H1, "H0": EXIT_H0}.get(stopped or "", EXIT_UNDECIDED))

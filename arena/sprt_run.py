@@ -1,0 +1,292 @@
+"""The SPRT runner behind ``arena sprt``: colour-swapped pairs until the test decides.
+
+Pair ``p`` is games ``2p`` (NEW plays BLACK) and ``2p + 1`` (NEW plays WHITE), both from the same
+opening (a book's, or ``opening_plies`` random plies seeded ``opening_seed(seed, p)``). The pair's
+score for NEW (0, ½, 1, 1½ or 2 points) adds one to the matching pentanomial count; after every
+completed pair :func:`arena.sprt.summary` decides: H1, H0, or play on.
+
+Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole run):
+
+- ``games/NNNNN.json``: the record of game ``NNNNN``, each written atomically when the game ends;
+- ``sprt.json``: ``settings``, ``pairs`` (``[{"pair", "score"}]`` in completion order), the
+  summary (``llr``, ``lower``, ``upper``, ``verdict``, counts, Elo, LOS...) and ``stopped``,
+  rewritten atomically after each pair.
+
+Resume: a pair counts as completed when both its records are in ``games/`` (so a ``kill -9`` between
+the second record and ``sprt.json`` loses nothing). A pair with one record only is played again from
+scratch (its stray record is overwritten). Running again with other settings (bots, game, bounds,
+model, time control, openings, seed) raises :class:`arena.tournament.logs.LogError`; ``max_pairs``
+and ``concurrency`` may change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.games.base import ArenaError, Color, Game, opening_seed
+from arena.isolation import DEFAULT_ISOLATION, Isolation
+from arena.match import AgentSpec, TimeControl, play_game
+from arena.openings import Book, Order
+from arena.sprt import Model, SPRTError, summary
+from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, record_name, write_failure
+
+SPRT_FILE = "sprt.json"
+SPRT_FORMAT = 1
+#: Exit statuses of ``arena sprt`` by outcome.
+EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 3, 4
+
+
+@dataclass
+class SprtSettings:
+    """What a run is; everything but ``max_pairs`` and ``concurrency`` must match on resume."""
+
+    game: Game
+    new: AgentSpec
+    old: AgentSpec
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: Model = "normalized"
+    time_control: TimeControl = field(default_factory=TimeControl)
+    max_moves: int | None = None
+    opening_plies: int = 0
+    seed: int | None = None
+    book: Book | None = None
+    openings_order: Order = "random"
+    max_pairs: int | None = None
+    concurrency: int = 1
+    isolation: Isolation = DEFAULT_ISOLATION
+
+    def identity(self) -> dict[str, Any]:
+        """The JSON object compared on resume."""
+        return {
+            "game": self.game.name, "new": self.new.command, "old": self.old.command,
+            "new_id": self.new.id, "old_id": self.old.id,
+            "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "model": self.model,
+            "time_control": self.time_control.to_json(), "max_moves": self.max_moves,
+            "opening_plies": self.opening_plies if self.book is None else 0, "seed": self.seed,
+            "openings": None if self.book is None else {"path": str(self.book.path), "sha256": self.book.digest,
+                                                         "order": self.openings_order},
+        }
+
+
+def pair_score(records: tuple[dict[str, Any], dict[str, Any]]) -> float:
+    """NEW's points in a pair: game 0 NEW is BLACK, game 1 NEW is WHITE; a win 1, a draw ½."""
+    points = 0.0
+    for record, new_colour in zip(records, (Color.BLACK, Color.WHITE), strict=True):
+        winner = record.get("winner")
+        points += 1.0 if winner == new_colour.value else 0.5 if winner == "NONE" else 0.0
+    return points
+
+
+def counts_of(scores: list[float]) -> list[int]:
+    """Pentanomial counts N0..N4 of pair scores 0, ½, 1, 1½, 2."""
+    counts = [0] * 5
+    for score in scores:
+        counts[round(score * 2)] += 1
+    return counts
+
+
+@dataclass
+class SprtResult:
+    """How a run ended: ``stopped`` is ``H1``, ``H0``, ``max-pairs`` or ``interrupted``/``failed``
+    (set by the caller); ``summary`` the final statistics (None when no pair was completed)."""
+
+    stopped: str
+    summary: dict[str, Any] | None
+    pairs: int
+    resumed_pairs: int
+
+
+class SprtRun:
+    """One SPRT run in a log folder. Use :meth:`open` (takes the lock, reads what is there), then
+    ``await run()``, then :meth:`close`."""
+
+    def __init__(self, settings: SprtSettings, folder: Path,
+                 on_pair: Callable[[int, float, dict[str, Any]], None] | None = None) -> None:
+        self.settings = settings
+        self.folder = folder
+        self.on_pair = on_pair
+        self.lock = FolderLock(folder)
+        self.scores: dict[int, float] = {}  # completed pair -> NEW's score
+        self.order: list[int] = []  # completed pairs in completion order
+        self.summary: dict[str, Any] | None = None
+        self.resumed_pairs = 0
+
+    # -- folder ---------------------------------------------------------------------------------
+    def open(self) -> None:
+        """Lock the folder, check the settings against an earlier run's, and count its completed
+        pairs. Raises LogError (one line) for a busy folder, other settings or unreadable files."""
+        self.lock.acquire()
+        try:
+            self._load()
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def close(self) -> None:
+        self.lock.release()
+
+    def _load(self) -> None:
+        path = self.folder / SPRT_FILE
+        previous: dict[str, Any] | None = None
+        if path.exists():
+            try:
+                previous = json.loads(path.read_bytes())
+            except (OSError, ValueError) as exc:
+                raise LogError(f"{path}: cannot read ({exc}); remove the folder or pass another --logs") from None
+            if not isinstance(previous, dict) or not isinstance(previous.get("settings"), dict):
+                raise LogError(f"{path}: not an arena sprt state file; pass another --logs")
+            old = previous["settings"]
+            if self.settings.seed is None and old.get("seed") is not None:
+                self.settings.seed = old["seed"]  # resuming a run whose seed was drawn at random
+            new = self.settings.identity()
+            diffs = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+            if diffs:
+                shown = ", ".join(f"{k} {json.dumps(old.get(k))} -> {json.dumps(new.get(k))}" for k in diffs[:3])
+                raise LogError(f"{self.folder} holds an SPRT run with other settings ({shown}); "
+                               "run it with the same settings, or pass another --logs")
+        elif (self.folder / "games").is_dir() and any((self.folder / "games").iterdir()):
+            raise LogError(f"{self.folder} has game records but no {SPRT_FILE}; pass another --logs")
+        games = self.folder / "games"
+        previous_order = [p.get("pair") for p in (previous or {}).get("pairs", []) if isinstance(p, dict)]
+        complete: dict[int, float] = {}
+        if games.is_dir():
+            indices = {int(f.name[:-5]) for f in games.iterdir()
+                       if f.name.endswith(".json") and f.name[:-5].isdigit()}
+            for pair in sorted({i // 2 for i in indices}):
+                if 2 * pair in indices and 2 * pair + 1 in indices:
+                    records = (self._read_record(2 * pair), self._read_record(2 * pair + 1))
+                    if records[0] is not None and records[1] is not None:
+                        complete[pair] = pair_score((records[0], records[1]))
+        # Keep the earlier completion order; pairs recorded after the last sprt.json write follow.
+        self.order = [p for p in previous_order if isinstance(p, int) and p in complete]
+        self.order += [p for p in sorted(complete) if p not in self.order]
+        self.scores = complete
+        self.resumed_pairs = len(self.order)
+        if self.order:
+            self.summary = self._summary()
+
+    def _read_record(self, index: int) -> dict[str, Any] | None:
+        try:
+            record = json.loads((self.folder / record_name(index)).read_bytes())
+        except (OSError, ValueError):
+            return None  # cut short or unreadable: the pair is played again
+        return record if isinstance(record, dict) and "winner" in record else None
+
+    def _summary(self) -> dict[str, Any]:
+        s = self.settings
+        try:
+            return summary(counts_of([self.scores[p] for p in self.order]), elo0=s.elo0, elo1=s.elo1,
+                           alpha=s.alpha, beta=s.beta, model=s.model)
+        except SPRTError as exc:  # the CLI checks the hypotheses first; this is a backstop
+            raise ArenaError(f"SPRT statistics: {exc}") from None
+
+    def write_state(self, stopped: str | None) -> None:
+        """Rewrite ``sprt.json`` atomically. Raises ArenaError (LogError/ResourceError) on failure."""
+        state = {"sprt_format": SPRT_FORMAT, "settings": self.settings.identity(),
+                 "pairs": [{"pair": p, "score": self.scores[p]} for p in self.order],
+                 "summary": self.summary, "stopped": stopped}
+        path = self.folder / SPRT_FILE
+        try:
+            atomic_write(path, dumps(state))
+        except OSError as exc:
+            raise write_failure(path, exc) from None
+
+    def _write_record(self, index: int, record: dict[str, Any]) -> None:
+        path = self.folder / record_name(index)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, dumps(record))
+        except OSError as exc:
+            raise write_failure(path, exc) from None
+
+    # -- playing --------------------------------------------------------------------------------
+    def decided(self) -> str | None:
+        """``H1``/``H0`` once the test has decided, ``max-pairs`` once the cap is reached."""
+        if self.summary is not None and self.summary["verdict"] in ("H1", "H0"):
+            return str(self.summary["verdict"])
+        if self.settings.max_pairs is not None and len(self.order) >= self.settings.max_pairs:
+            return "max-pairs"
+        return None
+
+    def _pending(self) -> Iterator[int]:
+        pair = 0
+        while self.settings.max_pairs is None or pair < self.settings.max_pairs:
+            if pair not in self.scores:
+                yield pair
+            pair += 1
+
+    async def _play_game(self, index: int, pair: int) -> dict[str, Any]:
+        s = self.settings
+        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
+        if s.book is not None:
+            start = s.book.pick(pair, s.openings_order, s.seed or 0).state
+            return await play_game(s.game, black, white, time_control=s.time_control, max_moves=s.max_moves,
+                                   start_state=start, game_index=index, isolation=s.isolation)
+        seed = opening_seed(s.seed, pair) if s.seed is not None and s.opening_plies else None
+        return await play_game(s.game, black, white, time_control=s.time_control, max_moves=s.max_moves,
+                               opening_plies=s.opening_plies, seed=seed, game_index=index,
+                               isolation=s.isolation)
+
+    async def _play_pair(self, pair: int) -> None:
+        """Both games of ``pair`` (at once when ``concurrency`` > 1), each record written when it
+        ends; then the pair counts."""
+        records: dict[int, dict[str, Any]] = {}
+
+        async def one(index: int) -> None:
+            record = await self._play_game(index, pair)
+            self._write_record(index, record)
+            records[index] = record
+
+        if self.settings.concurrency > 1:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(one, 2 * pair)
+                nursery.start_soon(one, 2 * pair + 1)
+        else:
+            await one(2 * pair)
+            await one(2 * pair + 1)
+        self.scores[pair] = pair_score((records[2 * pair], records[2 * pair + 1]))
+        self.order.append(pair)
+        self.summary = self._summary()
+        self.write_state(None)
+        if self.on_pair is not None:
+            self.on_pair(pair, self.scores[pair], self.summary)
+
+    async def run(self) -> str:
+        """Play pairs until the test decides or ``max_pairs`` pairs are completed; returns ``H1``,
+        ``H0`` or ``max-pairs``, after writing the final ``sprt.json``. Cancellation (Ctrl-C) leaves
+        the completed pairs written. Raises ArenaError when arena itself fails."""
+        self.write_state(None)  # the settings (and a drawn seed) are on disk before any record
+        done = self.decided()
+        if done is None:
+            pending = self._pending()
+            # Pairs in flight beyond the decision are cancelled: the test is sequential.
+            workers = max(1, self.settings.concurrency // 2)
+            async with trio.open_nursery() as nursery:
+
+                async def worker() -> None:
+                    for pair in pending:
+                        await self._play_pair(pair)
+                        if self.decided() is not None:
+                            nursery.cancel_scope.cancel()
+                            return
+
+                for _ in range(workers):
+                    nursery.start_soon(worker)
+            done = self.decided() or "max-pairs"
+        self.write_state(done)
+        return done
+
+    def stop_interrupted(self) -> None:
+        """Record an interrupted stop in ``sprt.json`` (best effort: the pairs are already there)."""
+        with contextlib.suppress(Exception):
+            self.write_state("interrupted")

@@ -1,0 +1,104 @@
+"""The SPRT runner (arena.sprt_run) and opening books (arena.openings), with fast connect4 bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena.games import get_game
+from arena.games.registry import game_names
+from arena.match import AgentSpec, TimeControl
+from arena.openings import OpeningsError, parse_book
+from arena.sprt_run import SprtRun, SprtSettings, counts_of, pair_score
+from arena.tournament.logs import LogError
+
+GAME = next(name for name in game_names() if name.startswith("connect"))
+RANDOM = "python3 bots/connect4_random.py"
+GREEDY = "python3 bots/connect4_greedy.py"
+TC = TimeControl(time_limit_ms=20000)
+
+
+def settings(new: str, old: str, **kw: object) -> SprtSettings:
+    return SprtSettings(game=get_game(GAME), new=AgentSpec("new", command=new), old=AgentSpec("old", command=old),
+                        time_control=TC, **kw)  # type: ignore[arg-type]
+
+
+def run(s: SprtSettings, folder: Path) -> tuple[str, SprtRun]:
+    runner = SprtRun(s, folder)
+    runner.open()
+    try:
+        return trio.run(runner.run), runner
+    finally:
+        runner.close()
+
+
+def test_pair_score_and_counts() -> None:
+    assert pair_score(({"winner": "BLACK"}, {"winner": "WHITE"})) == 2.0
+    assert pair_score(({"winner": "WHITE"}, {"winner": "NONE"})) == 0.5
+    assert pair_score(({"winner": "NONE"}, {"winner": "BLACK"})) == 0.5
+    assert counts_of([0, 0.5, 1, 1.5, 2, 2]) == [1, 1, 1, 1, 2]
+
+
+def test_stronger_bot_reaches_h1(tmp_path: Path) -> None:
+    stopped, runner = run(settings(GREEDY, RANDOM, elo1=200.0, concurrency=2, opening_plies=2, seed=3), tmp_path)
+    assert stopped == "H1"
+    assert runner.summary is not None and runner.summary["verdict"] == "H1"
+    state = json.loads((tmp_path / "sprt.json").read_text())
+    assert state["stopped"] == "H1" and len(state["pairs"]) == runner.summary["pairs"]
+    assert len(list((tmp_path / "games").iterdir())) == 2 * len(state["pairs"])
+    first = json.loads((tmp_path / "games" / "00000.json").read_text())
+    second = json.loads((tmp_path / "games" / "00001.json").read_text())
+    # Same opening, colours swapped.
+    assert first["turns"][:2] == second["turns"][:2] and first["seed"] == second["seed"]
+    assert [p["id"] for p in first["players"]] != [p["id"] for p in second["players"]]
+
+
+def test_resume_continues_without_doubling_and_replays_half_pairs(tmp_path: Path) -> None:
+    stopped, runner = run(settings(RANDOM, RANDOM, max_pairs=2), tmp_path)
+    assert stopped == "max-pairs" and runner.order == [0, 1]
+    # An interrupted pair 2: only its first game was recorded (a stray record).
+    stray = json.loads((tmp_path / "games" / "00000.json").read_text())
+    (tmp_path / "games" / "00004.json").write_text(json.dumps(stray))
+    stopped, runner = run(settings(RANDOM, RANDOM, max_pairs=4), tmp_path)
+    assert stopped == "max-pairs" and runner.resumed_pairs == 2 and runner.order == [0, 1, 2, 3]
+    assert runner.summary is not None and runner.summary["pairs"] == 4 and sum(runner.summary["pentanomial"]) == 4
+    assert json.loads((tmp_path / "games" / "00004.json").read_text())["game_index"] == 4  # played again
+    with pytest.raises(LogError, match="other settings"):
+        run(settings(RANDOM, RANDOM, max_pairs=5, elo1=10.0), tmp_path)
+
+
+def test_book_of_states_and_of_moves(tmp_path: Path) -> None:
+    game = get_game(GAME)
+    state = game.initial_state()
+    for wire in (3, 3, 2):
+        _, state = game.play_wire(state, wire)
+    lines = [json.dumps(game.state_to_json(state)), "", "# a comment", json.dumps({"moves": [0, 6]})]
+    book = parse_book(game, "\n".join(lines).encode(), Path("book.jsonl"))
+    assert [o.line for o in book.openings] == [1, 4]
+    assert book.pick(0, "sequential", 0).line == 1 and book.pick(3, "sequential", 0).line == 4
+    assert {book.pick(p, "random", 7).line for p in range(40)} == {1, 4}
+    stopped, _ = run(settings(RANDOM, RANDOM, max_pairs=2, book=book, openings_order="sequential", seed=1),
+                          tmp_path)
+    assert stopped == "max-pairs"
+    records = [json.loads((tmp_path / "games" / f"0000{i}.json").read_text()) for i in range(4)]
+    assert records[0]["game_states"][0] == records[1]["game_states"][0] == game.state_to_json(state)
+    assert records[2]["game_states"][0] == records[3]["game_states"][0]
+    assert records[2]["game_states"][0] == game.state_to_json(game.play_wire(game.play_wire(
+        game.initial_state(), 0)[1], 6)[1])
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"moves": [3]}\nnot json\n', "book.jsonl line 2: not JSON"),
+    ('{"moves": [3, 99]}\n', "book.jsonl line 1: move 2 (99)"),
+    ('{"moves": 3}\n', "line 1: 'moves' must be a list"),
+    ('[1, 2]\n', "line 1: expected a state object"),
+    ('{"board": 1}\n', "line 1: "),
+    ('\n# nothing\n', "no opening in this file"),
+])
+def test_bad_book_lines_are_one_line_errors(text: str, message: str) -> None:
+    with pytest.raises(OpeningsError) as info:
+        parse_book(get_game(GAME), text.encode(), Path("book.jsonl"))
+    assert message in str(info.value) and "\n" not in str(info.value)
