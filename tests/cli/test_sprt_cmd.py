@@ -1,0 +1,71 @@
+"""`arena sprt`: exit statuses, the per-pair lines, --json, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli.sprt_cmd import sprt_command
+from arena.games.registry import game_names
+
+GAME = next(name for name in game_names() if name.startswith("connect"))
+RANDOM = "python3 bots/connect4_random.py"
+GREEDY = "python3 bots/connect4_greedy.py"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(sprt_command, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_identical_bots_stop_undecided_with_exit_4(tmp_path: Path) -> None:
+    logs = str(tmp_path / "logs")
+    code, out, err = run(RANDOM, RANDOM, "--game", GAME, "--max-pairs", "3", "--logs", logs, "--json")
+    assert code == 4, err
+    lines = err.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["pair 1", "pair 2", "pair 3"]
+    assert "LLR" in lines[0] and "penta [" in lines[0] and "LOS" in lines[0]
+    assert lines[-1].startswith("stopped undecided")
+    data = json.loads(out)
+    assert data["pairs"] == 3 and data["stopped"] == "max-pairs" and data["verdict"] == "continue"
+    # Running it again resumes: nothing left to play, same verdict.
+    code, out, err = run(RANDOM, RANDOM, "--game", GAME, "--max-pairs", "3", "--logs", logs, "--json")
+    assert code == 4 and json.loads(out)["pairs"] == 3 and "resuming" in err
+    code, _, err = run(RANDOM, RANDOM, "--game", GAME, "--max-pairs", "3", "--logs", logs, "--alpha", "0.1")
+    assert code == 2 and "other settings" in err and err.count("\n") == 1
+
+
+def test_stronger_bot_is_accepted_with_exit_0(tmp_path: Path) -> None:
+    code, out, err = run(GREEDY, RANDOM, "--game", GAME, "--elo1", "200", "--concurrency", "4",
+                         "--opening-plies", "2", "--logs", str(tmp_path / "l"), "--json")
+    assert code == 0, err
+    assert "H1 accepted" in err.splitlines()[-1]
+    assert json.loads(out)["verdict"] == "H1"
+
+
+def test_bad_book_is_a_one_line_usage_error(tmp_path: Path) -> None:
+    book = tmp_path / "book.jsonl"
+    book.write_text('{"moves": [3]}\n{"moves": [3, "x"]}\n')
+    code, out, err = run(RANDOM, RANDOM, "--game", GAME, "--openings", str(book), "--logs", str(tmp_path / "l"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "book.jsonl line 2: move 2" in err
+    assert not (tmp_path / "l").exists()
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    logs = ["--logs", str(tmp_path / "l"), "--game", GAME]
+    assert run(RANDOM, RANDOM, "--elo0", "5", "--elo1", "5", *logs)[0] == 2
+    assert run(RANDOM, RANDOM, "--elo1", "1000", *logs)[0] == 2
+    assert run(RANDOM, "no_such_program_xyz", *logs)[0] == 2
+    book = tmp_path / "b.jsonl"
+    book.write_text('{"moves": [3]}\n')
+    assert run(RANDOM, RANDOM, "--openings", str(book), "--opening-plies", "2", *logs)[0] == 2
+
+
+def test_help_documents_the_exit_statuses() -> None:
+    result = CliRunner().invoke(sprt_command, ["--help"])
+    assert result.exit_code == 0
+    for line in ("0    H1 accepted", "3    H0 accepted", "4    stopped undecided", "130  interrupted"):
+        assert line in result.output
