@@ -65,12 +65,12 @@ def _fmt_elo(summary: dict[str, Any]) -> str:
 
 
 def pair_line(pair_number: int, score: float, summary: dict[str, Any]) -> str:
-    """``pair 12: 1.5  LLR 1.23 [-2.94, 2.94]  Elo +35 ± 60  LOS 87%  draws 20%  penta [0,1,4,5,2]``
+    """``pair 12: 1.5  LLR 1.23 [-2.94, 2.94]  Elo +35 ± 60  LOS 87%  even 20%  penta [0,1,4,5,2]``
     (``pair_number`` counts completed pairs from 1)."""
     penta = ",".join(str(n) for n in summary.get("pentanomial", []))
     return (f"pair {pair_number}: {score:g}  LLR {summary['llr']:.2f} [{summary['lower']:.2f}, "
             f"{summary['upper']:.2f}]  {_fmt_elo(summary)}  LOS {100 * summary['los']:.0f}%  "
-            f"draws {100 * summary['draw_ratio']:.0f}%  penta [{penta}]")
+            f"even {100 * summary['draw_ratio']:.0f}%  penta [{penta}]")
 
 
 def _slug(text: str) -> str:
