@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("arena.cli.replay_cmd", "replay_command", "Replay a recorded game (terminal or HTML)."),
     "report": ("arena.cli.report_cmd", "report_command", "Write a tournament's games as one HTML file."),
     "export": ("arena.cli.export_cmd", "export_command", "Export game records as PDN (checkers)."),
+    "sprt": ("arena.cli.sprt_cmd", "sprt_command", "Is NEW stronger than OLD? SPRT on paired games."),
+    "openings": ("arena.cli.openings_cmd", "openings_command", "Generate a book of balanced opening positions."),
     "check-bot": ("arena.cli.check_bot_cmd", "check_bot_command", "Check a bot against the protocol and rules."),
     "llr": ("arena.cli.llr_cmd", "llr_command", "Compute SPRT statistics (LLR, Elo, LOS) from counts."),
     "check-record": ("arena.cli.check_cmds", "check_record_command", "Replay game records against the rules."),
