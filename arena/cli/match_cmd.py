@@ -111,6 +111,11 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.option("--opening-plies", type=click.IntRange(min=0, max=MAX_MOVES), default=0, show_default=True,
               help="Random legal plies played before the bots take over (same opening for each "
                    "colour-swapped pair of games).")
+@click.option("--openings", "openings_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Opening book (JSONL: a state object or {\"moves\": [...]} per line, e.g. from "
+                   "'arena openings'); each colour-swapped pair of games starts from one of its positions.")
+@click.option("--openings-order", type=click.Choice(["random", "sequential"]), default="random", show_default=True,
+              help="Which book position each pair gets: seeded random (--seed) or in file order.")
 @click.option("--time-margin", type=click.IntRange(min=0, max=MAX_TIME_MS), default=DEFAULT_TIME_MARGIN_MS, show_default=True,
               help="Grace for OS jitter in ms (never added to the budget).")
 @click.option("--startup-time", type=click.IntRange(min=0, max=MAX_TIME_MS), default=DEFAULT_STARTUP_MS, show_default=True,
@@ -142,6 +147,8 @@ def match_command(
     increment: int,
     out: Path | None,
     as_json: bool,
+    openings_file: Path | None,
+    openings_order: str,
     stderr_dir: Path | None,
     quiet: bool,
     ponder: bool | None,
@@ -169,6 +176,18 @@ def match_command(
     if opening_plies >= cap:
         raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
                                  f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
+    book = None
+    if openings_file is not None:
+        from arena.openings import OpeningsError, load_book
+
+        if opening_plies:
+            raise click.UsageError("--openings and --opening-plies both choose the opening: give one")
+        try:
+            book = load_book(game, openings_file)
+        except OpeningsError as exc:
+            raise click.BadParameter(str(exc), param_hint="--openings") from None
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
     isolation = Isolation(ponder=bool(ponder), sandbox=bool(sandbox), inherit_env=bool(inherit_env))
     if isolation.sandbox and (why := sandbox_available()) is not None:
         raise click.BadParameter(why, param_hint="--sandbox")
@@ -192,8 +211,11 @@ def match_command(
             black, white = (first, second) if index % 2 == 0 else (second, first)
             # The tournaments' seed scheme: one opening per colour-swapped pair, recorded as `seed`.
             game_seed = opening_seed(seed, index // 2) if seed is not None else None
+            start = None
+            if book is not None and seed is not None:
+                start = book.pick(index // 2, openings_order, seed).state  # type: ignore[arg-type]
             record = await play_game(
-                game, black, white, time_control=tc, max_moves=max_moves,
+                game, black, white, time_control=tc, max_moves=max_moves, start_state=start,
                 opening_plies=opening_plies, seed=game_seed, stderr_dir=stderr_dir,
                 game_index=index if games_count > 1 or stderr_dir else None, observer=view,
                 isolation=isolation,

@@ -209,3 +209,23 @@ def test_on_a_terminal_the_records_are_saved_under_match_logs_not_printed(tmp_pa
 def test_json_and_out_together_are_a_usage_error() -> None:
     code, out, err = _invoke("python3 a.py", "python3 b.py", "--json", "--out", "x.json")
     assert code == 2 and out == "" and "--json prints the records on stdout" in err
+
+
+def test_an_opening_book_gives_each_pair_its_position(tmp_path: Path) -> None:
+    book = tmp_path / "book.jsonl"
+    game = get_game("connect4")
+    first = game.apply(game.initial_state(), 3)
+    book.write_text(json.dumps(game.state_to_json(first)) + "\n" + json.dumps({"moves": [0, 6]}) + "\n")
+    bot = f"{sys.executable} bots/connect4_random.py"
+    code, out, err = _invoke(bot, bot, "--game", "connect4", "--games", "4", "--openings", str(book),
+                             "--openings-order", "sequential")
+    assert code == 0, err
+    records = json.loads(out)
+    starts = [r["game_states"][0]["turnNumber"] for r in records]
+    assert starts == [1, 1, 2, 2]  # pair 0: the first line (1 ply), pair 1: the second (2 plies)
+    assert records[0]["game_states"][0] == records[1]["game_states"][0] == game.state_to_json(first)
+    book.write_text('{"moves": [0, 9]}\n')
+    code, out, err = _invoke(bot, bot, "--game", "connect4", "--openings", str(book))
+    assert code == 2 and "line 1: move 2 (9)" in err and "Traceback" not in err
+    code, out, err = _invoke(bot, bot, "--game", "connect4", "--openings", str(book), "--opening-plies", "2")
+    assert code == 2 and "--openings and --opening-plies" in err
