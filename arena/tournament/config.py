@@ -84,7 +84,7 @@ HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches", "sandbox
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
-ADDED_KEYS = ("ponder",)
+ADDED_KEYS = ("ponder", "openings", "openingsOrder", "openingsDigest")
 
 # Maxima of the numbers in a config (each beyond is a one-line ConfigError): one source, arena.limits.
 MAX_MAX_MOVES = MAX_MOVES
@@ -94,7 +94,7 @@ MAX_CONFIG_BYTES = MAX_FILE_BYTES
 _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
-    "moveTimeLimit", "increment", "openingPlies", "ponder", "sandbox", "inheritEnv",
+    "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
 )  # fmt: skip
 _AGENT_KEYS = ("type", "id", "path", "env")
 
@@ -158,6 +158,11 @@ class TournamentConfig:
     move_time_limit_ms: int | None = None
     increment_ms: int = 0
     opening_plies: int = 0
+    #: Opening book (``openings``, a path resolved against the config's folder), its order and the
+    #: SHA-256 of its bytes (a resumed run refuses a book that changed).
+    openings: str | None = None
+    openings_order: str = "random"
+    openings_digest: str | None = None
     ponder: bool = False
     sandbox: bool = False
     inherit_env: bool = False
@@ -196,11 +201,36 @@ class TournamentConfig:
             "moveTimeLimit": self.move_time_limit_ms,
             "increment": self.increment_ms,
             "openingPlies": self.opening_plies,
+            "openings": self.openings,
+            "openingsOrder": self.openings_order,
+            "openingsDigest": self.openings_digest,
             "ponder": self.ponder,
             "sandbox": self.sandbox,
             "inheritEnv": self.inherit_env,
             "pairBlocks": self.pair_blocks,
         }
+
+
+def _openings(obj: dict[str, Any], base_dir: Path, game: str, opening_plies: int) -> tuple[str | None, str, str | None]:
+    """The ``openings`` book (resolved path, order, digest), checked line by line now so that a bad
+    book is a one-line error before any game; ``(None, "random", None)`` without one."""
+    order = _optional(obj, "openingsOrder", str, '"random" or "sequential"', "random")
+    if order not in ("random", "sequential"):
+        raise ConfigError(f'openingsOrder: must be "random" or "sequential", got {order!r}')
+    raw = _optional(obj, "openings", str, "a path to a JSONL opening book", None)
+    if raw is None:
+        return None, order, None
+    if opening_plies:
+        raise ConfigError("openings: a book and openingPlies both choose the opening; give one")
+    from arena.games.registry import get_game
+    from arena.openings import OpeningsError, load_book
+
+    path = _resolve(base_dir, raw)
+    try:
+        book = load_book(get_game(game), path)
+    except OpeningsError as exc:
+        raise ConfigError(f"openings: {exc}") from None
+    return str(path), order, book.digest
 
 
 def comparable(resolved: dict[str, Any], old: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -272,6 +302,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if opening_plies and opening_plies >= max_moves:
         raise ConfigError(f"openingPlies: {opening_plies} random plies leave no move to the bots with "
                           f"maxMoves {max_moves}; make it smaller than maxMoves")
+    openings, openings_order, openings_digest = _openings(obj, base_dir, game, opening_plies)
     sandbox = _optional(obj, "sandbox", bool, "true or false", False)
     if sandbox:
         check_sandbox("sandbox")
@@ -294,6 +325,9 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         move_time_limit_ms=_int_or_none(obj, "moveTimeLimit", minimum=1, maximum=MAX_TIME_MS),
         increment_ms=_int(obj, "increment", 0, minimum=0, maximum=MAX_TIME_MS),
         opening_plies=opening_plies,
+        openings=openings,
+        openings_order=openings_order,
+        openings_digest=openings_digest,
         ponder=_optional(obj, "ponder", bool, "true or false", False),
         sandbox=sandbox,
         inherit_env=_optional(obj, "inheritEnv", bool, "true or false", False),

@@ -242,6 +242,17 @@ class Tournament:
         if self.options.sandbox:
             check_sandbox("sandbox")
         self._game = get_game(self.config.game)
+        self._book: Any = None
+        if self.config.openings is not None:
+            from arena.errors import ConfigError
+            from arena.openings import OpeningsError, load_book
+
+            try:
+                self._book = load_book(self._game, Path(self.config.openings))
+            except OpeningsError as exc:
+                raise ConfigError(f"openings: {exc}") from None
+            if self._book.digest != self.config.openings_digest:
+                raise ConfigError(f"openings: {self.config.openings} changed since the config was read")
         self._lock.acquire()  # before anything in the folder is read
         try:
             self._prepare_locked()
@@ -367,9 +378,10 @@ class Tournament:
         while self._failure is None and (game := self._take()) is not None:
             self.reporter.game_started(game)
             try:
+                start = self._book.pick(game.pair, c.openings_order, c.seed).state if self._book else None
                 record = await play_game(
                     self._game, self._spec(game.black), self._spec(game.white),
-                    time_control=time_control, max_moves=c.max_moves,
+                    time_control=time_control, max_moves=c.max_moves, start_state=start,
                     opening_plies=c.opening_plies, seed=game.opening_seed,
                     stderr_dir=self._log.stderr_dir, game_index=game.index,
                     observer=self.options.observer, player_opts=self.options.player_opts,

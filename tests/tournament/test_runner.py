@@ -124,6 +124,31 @@ async def test_a_crashing_bot_loses_and_the_tournament_goes_on(tmp_path: Path, b
     assert top["id"] == "good" and top["wins"] == 2
 
 
+async def test_an_opening_book_gives_each_pair_its_position(tmp_path: Path, bot_file: Path) -> None:
+    from arena.games import get_game
+
+    game = get_game("shobu")
+    lines = []
+    state = game.initial_state()
+    for _ in range(3):  # three book positions: the start after 1, 2 and 3 plies
+        state = game.apply(state, game.legal_moves(state)[0])
+        lines.append(json.dumps(game.state_to_json(state)))
+    (tmp_path / "book.jsonl").write_text("\n".join(lines) + "\n")
+    path = shobu_config(tmp_path, bot_file, id="book", agents=3, openings="book.jsonl", openingsOrder="sequential")
+    config = load_config(path)
+    await run_tournament(config, options(tmp_path, concurrency=2))
+    folder = tmp_path / "logs" / "book"
+    for row in read_jsonl(folder / "games.jsonl"):
+        record = json.loads((folder / row["record"]).read_text())
+        assert record["game_states"][0] == json.loads(lines[row["pair"] % 3])
+    (tmp_path / "book.jsonl").write_text(lines[0] + "\n")  # the book changed: resuming is refused
+    with pytest.raises(ConfigError, match="already holds a different tournament"):
+        Tournament(load_config(path), options(tmp_path)).prepare()
+    bad = shobu_config(tmp_path, bot_file, id="bad", name="bad.json", openings="book.jsonl", openingPlies=2)
+    with pytest.raises(ConfigError, match="a book and openingPlies both choose"):
+        load_config(bad)
+
+
 async def test_openings_are_shared_within_a_pair(tmp_path: Path, bot_file: Path) -> None:
     config = load_config(shobu_config(tmp_path, bot_file, id="open", agents=3, openingPlies=4, seed=3))
     await run_tournament(config, options(tmp_path, concurrency=2))
