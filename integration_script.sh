@@ -116,6 +116,21 @@ step "an HTML report of a round robin"
 [ -s "$WORK/report.html" ] && grep -q 'id="arena-game-0"' "$WORK/report.html" || fail "the report holds no game"
 grep -Eq '(src|href)="https?:' "$WORK/report.html" && fail "the report loads something from the network"
 
+step "is my bot better: llr, check-bot, an opening book and a short SPRT"
+"$ARENA" llr --pentanomial 3,10,20,12,5 --elo0 0 --elo1 10 >"$WORK/llr.json" || fail "arena llr"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"] == "continue" and abs(d["llr"] - 0.19412) < 1e-4, d' "$WORK/llr.json" \
+    || fail "arena llr printed $(cat "$WORK/llr.json")"
+"$ARENA" check-bot "python3 bots/checkers_greedy.py" --game checkers --games 1 >"$WORK/check-bot.txt" \
+    || fail "check-bot on the greedy checkers bot: $(cat "$WORK/check-bot.txt")"
+"$ARENA" openings --game connect4 --plies 2 --count 6 --depth 1 -o "$WORK/book.jsonl" 2>/dev/null || fail "arena openings"
+set +e
+"$ARENA" sprt "python3 bots/connect4_greedy.py" "python3 bots/connect4_random.py" --game connect4 --elo1 200 \
+    --openings "$WORK/book.jsonl" --max-pairs 20 --logs "$WORK/sprt" --json >"$WORK/sprt.json" 2>"$WORK/sprt.err"
+status=$?
+set -e
+[ "$status" = 0 ] || fail "sprt greedy vs random should accept H1 (exit 0), got $status: $(tail -3 "$WORK/sprt.err")"
+"$PY" "$ROOT/scripts/check_record.py" "$WORK/sprt"/games/*.json >/dev/null || fail "sprt records"
+
 step "a misbehaving bot forfeits with its reason recorded"
 cat >"$WORK/garbage_bot.py" <<'EOF'
 import sys
