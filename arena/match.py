@@ -339,7 +339,7 @@ class _Turns:
         who = _who(color, self.specs[color])
         if isinstance(exc, MoveSyntaxError):
             hint = (reply_hint(self.game.name, reply.raw) or command_hint(self.game.name, self.specs[color].command)
-                    or stdout_noise_hint(self.clocks[color].moves))
+                    or stdout_noise_hint(self.clocks[color].moves - 1))  # this reply is already charged
             return self._fault(color, Termination.MALFORMED_REPLY,
                                f"{who} sent a malformed move {quote_raw(reply.raw)}: {exc}{hint}")
         return self._fault(color, Termination.ILLEGAL_MOVE,

@@ -73,6 +73,7 @@ def test_a_broken_bot_fails_with_the_reason(tmp_path: Path, behaviour: str, expe
     assert failed and any(expected in line for line in failed), out
     if behaviour == "debug":  # the hint says where such a line belongs
         assert any("Debug output belongs on stderr" in line for line in failed), out
+        assert any("its 1 earlier reply was fine" in line for line in failed), out
     if behaviour == "illegal":  # only where the corner case is: the start and quiet positions pass
         assert any(line.startswith("✓ playing WHITE") for line in out.splitlines())
         assert any(line.startswith("✗ a forced capture") for line in out.splitlines())
