@@ -64,12 +64,31 @@ def _fmt_elo(summary: dict[str, Any]) -> str:
     return f"Elo {elo:+.0f} ± {(ci[1] - ci[0]) / 2:.0f}"
 
 
+def _fmt_model(name: str, triple: Any, los: float) -> str:
+    """``nElo +29 ± 68`` from a ``[low, estimate, high]`` triple; ``+inf``/``-inf`` (by the LOS)
+    when every pair went one way (the estimate is unbounded, or at the logistic model's clamp)."""
+    mid = triple[1] if isinstance(triple, list) and len(triple) == 3 else None
+    if mid is None or abs(mid) >= 2000:
+        return f"{name} {'+inf' if los > 0.5 else '-inf'}"
+    low, high = triple[0], triple[2]
+    if low is None or high is None:
+        return f"{name} {mid:+.0f} ± inf"
+    return f"{name} {mid:+.0f} ± {(high - low) / 2:.0f}"
+
+
 def pair_line(pair_number: int, score: float, summary: dict[str, Any]) -> str:
-    """``pair 12: 1.5  LLR 1.23 [-2.94, 2.94]  Elo +35 ± 60  LOS 87%  even 20%  penta [0,1,4,5,2]``
-    (``pair_number`` counts completed pairs from 1)."""
+    """``pair 12: 1.5  LLR 1.23 [-2.94, 2.94]  nElo +29 ± 68  Elo +21 ± 50  LOS 87%  even 20%
+    penta [0,1,4,5,2]`` (both models' estimates with their 95% intervals; ``pair_number`` counts
+    completed pairs from 1)."""
     penta = ",".join(str(n) for n in summary.get("pentanomial", []))
+    if "elo_normalized" in summary and "elo_logistic" in summary:
+        los = float(summary.get("los", 0.5))
+        elo = (f"{_fmt_model('nElo', summary['elo_normalized'], los)}  "
+               f"{_fmt_model('Elo', summary['elo_logistic'], los)}")
+    else:
+        elo = _fmt_elo(summary)
     return (f"pair {pair_number}: {score:g}  LLR {summary['llr']:.2f} [{summary['lower']:.2f}, "
-            f"{summary['upper']:.2f}]  {_fmt_elo(summary)}  LOS {100 * summary['los']:.0f}%  "
+            f"{summary['upper']:.2f}]  {elo}  LOS {100 * summary['los']:.0f}%  "
             f"even {100 * summary['draw_ratio']:.0f}%  penta [{penta}]")
 
 
