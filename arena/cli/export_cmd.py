@@ -13,7 +13,6 @@ exporter, or a record whose moves do not follow from its states; 1 the output co
 from __future__ import annotations
 
 import inspect
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+
+from arena.files import atomic_write
 
 _RECORD_FILE = re.compile(r"(\d+)\.json\Z")
 
@@ -148,21 +149,6 @@ def export_pdn(paths: tuple[Path, ...]) -> tuple[str, int]:
     return "\n".join(texts), len(texts)
 
 
-def _write_atomically(out: Path, data: bytes) -> None:
-    """``data`` to ``out``: a temporary file beside it, then a rename (never a half-written file).
-    Raises OSError; the temporary file is removed."""
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
-
-
 @click.command("export", short_help="Export game records as PDN (checkers).", epilog="""\b
 Examples:
   arena export --pdn records.json > games.pdn
@@ -195,7 +181,7 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
             pass
         return
     try:
-        _write_atomically(output, data)
+        atomic_write(output, data)
     except OSError as exc:
         _fail(f"cannot write {output} ({exc.strerror or exc})", 1)
     click.echo(f"arena: wrote {count} game{'s' if count != 1 else ''} to {output}", err=True)

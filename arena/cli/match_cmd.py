@@ -14,7 +14,6 @@ game is dropped).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import re
@@ -28,6 +27,7 @@ import trio
 
 from arena.cli.options import game_option, isolation_options
 from arena.errors import ArenaError, ConfigError
+from arena.files import atomic_write
 from arena.games import get_game
 from arena.games.base import opening_seed
 from arena.isolation import Isolation, sandbox_available
@@ -293,15 +293,11 @@ def _write_records(console: Any, data: bytes, out: Path | None) -> bool:
     (disk full, no such folder...): then one line says so and the records go to stdout, so no game
     is lost."""
     if out is not None:
-        tmp = out.with_name(out.name + ".tmp")
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(data)
-            os.replace(tmp, out)  # never a half-written file
+            atomic_write(out, data)  # never a half-written file
             return True
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             console.print(f"arena: error: cannot write {out} ({exc.strerror or exc}); the records follow "
                           "on stdout instead", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     try:

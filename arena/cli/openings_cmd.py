@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -43,10 +42,10 @@ def openings_command(game_name: str, plies: int, count: int, seed: int, depth: i
     if out is None:
         sys.stdout.buffer.write(data)
     else:
-        tmp = out.with_name(out.name + ".tmp")
+        from arena.files import atomic_write
+
         try:
-            tmp.write_bytes(data)
-            os.replace(tmp, out)
+            atomic_write(out, data)
         except OSError as exc:
             raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
     click.echo(f"{len(lines)} positions" + ("" if len(lines) == count else f" (of {count} asked: no more "

@@ -23,7 +23,6 @@ from __future__ import annotations
 import html
 import json
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 
 from arena import __version__
 from arena.errors import ArenaError
+from arena.files import atomic_write
 from arena.games.base import Color, Game
 from arena.ratings import GameResult
 from arena.replay import GameEntry, Replay, Source
@@ -406,15 +406,9 @@ def write_page(path: str | Path, text: str) -> int:
     Raises ReportError naming the file."""
     target = Path(path)
     data = text.encode("utf-8")
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        atomic_write(target, data)
     except OSError as exc:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
         raise ReportError(f"cannot write {target}: {exc.strerror or exc}") from None
     return len(data)
 

@@ -44,6 +44,7 @@ from typing import Any
 import orjson
 
 from arena.errors import ArenaError, ConfigError, ResourceError
+from arena.files import atomic_write
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
@@ -77,24 +78,6 @@ def write_failure(path: Path | str, exc: OSError, doing: str = "write") -> Arena
 def record_name(index: int) -> str:
     """The record file of game ``index``, relative to the log folder."""
     return f"games/{index:05d}.json"
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix.
-
-    Raises OSError; a temporary file cut short (disk full) is removed first."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | _NOFOLLOW, 0o644)
-    try:
-        with open(fd, "wb", closefd=True) as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class FolderLock:
