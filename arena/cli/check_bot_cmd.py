@@ -28,19 +28,13 @@ def check_bot_command(command: str, game_name: str, time_limit: int, games: int,
     protocol (playing WHITE, single and few legal moves, captures, crowning), whole games against
     arena's random agent; every reply legal, alone on stdout, flushed and in time. Prints a checklist
     with the reason and a hint for each failure; exit 0 when all pass, 1 otherwise."""
-    from pathlib import Path
-
     import orjson
     import trio
 
     from arena.check_bot import check_bot
-    from arena.errors import ConfigError
-    from arena.tournament.config import resolve_command
+    from arena.cli.options import checked_command
 
-    try:
-        resolve_command(command, Path.cwd(), "COMMAND")
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+    checked_command(command, "COMMAND")
     checks: list[Any] = trio.run(lambda: check_bot(command, game_name, time_limit_ms=time_limit, games=games,
                                                    seed=seed))
     failed = [c for c in checks if not c.ok]

@@ -14,7 +14,6 @@ game is dropped).
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import sys
@@ -25,8 +24,8 @@ import click
 import orjson
 import trio
 
-from arena.cli.options import game_option, isolation_options
-from arena.errors import ArenaError, ConfigError
+from arena.cli.options import agent_ids, checked_command, game_option, isolation_options
+from arena.errors import ArenaError
 from arena.files import atomic_write
 from arena.games import get_game
 from arena.games.base import opening_seed
@@ -44,7 +43,6 @@ from arena.limits import (
 from arena.match import AgentSpec, TimeControl, play_game
 from arena.process import kill_all_live_groups
 from arena.signals import exit_code_for, interruptible
-from arena.tournament.config import resolve_command
 from arena.ui import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -65,30 +63,6 @@ HUMAN = "human"
 
 def _is_human(command: str) -> bool:
     return command.strip().lower() == HUMAN
-
-
-def _check_program(command: str, where: str) -> list[str]:
-    """argv of ``command`` with its files found from the current folder (the tournaments' resolver,
-    :func:`arena.tournament.config.resolve_command`); click.UsageError naming ``where`` when it is
-    empty, cannot be split, or names a program or script that is not there."""
-    try:
-        return list(resolve_command(command, Path.cwd(), where))
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _agent_id(argv: list[str]) -> str:
-    """A short name for a command: the stem of its script (or program)."""
-    candidates = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
-    name = Path(candidates[0] if candidates else argv[0]).stem
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bot"
-
-
-def _ids(argv1: list[str], argv2: list[str]) -> tuple[str, str]:
-    first, second = _agent_id(argv1), _agent_id(argv2)
-    if first == second:
-        return f"{first}-1", f"{second}-2"
-    return first, second
 
 
 def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
@@ -168,9 +142,9 @@ def match_command(
         raise click.BadParameter(f"{out} exists and is not a regular file; give a file path, or leave "
                                  "--out out to get the records on stdout", param_hint="--out")
     humans = [_is_human(cmd1), _is_human(cmd2)]
-    argv1 = [HUMAN] if humans[0] else _check_program(cmd1, "CMD1")
-    argv2 = [HUMAN] if humans[1] else _check_program(cmd2, "CMD2")
-    id1, id2 = _ids(argv1, argv2)
+    argv1 = [HUMAN] if humans[0] else checked_command(cmd1, "CMD1")
+    argv2 = [HUMAN] if humans[1] else checked_command(cmd2, "CMD2")
+    id1, id2 = agent_ids(argv1, argv2)
     game = get_game(game_name)
     cap = game.default_max_moves if max_moves is None else max_moves
     if opening_plies >= cap:

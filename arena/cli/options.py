@@ -2,12 +2,43 @@
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def checked_command(command: str, where: str) -> list[str]:
+    """argv of a bot ``command`` with its files found from the current folder (the tournaments'
+    resolver, :func:`arena.tournament.config.resolve_command`); click.UsageError naming ``where``
+    when it is empty, cannot be split, or names a program or script that is not there."""
+    from arena.errors import ConfigError
+    from arena.tournament.config import resolve_command
+
+    try:
+        return list(resolve_command(command, Path.cwd(), where))
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _agent_id(argv: list[str]) -> str:
+    """A short name for a command: the stem of its script (or program)."""
+    candidates = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
+    name = Path(candidates[0] if candidates else argv[0]).stem
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bot"
+
+
+def agent_ids(argv1: list[str], argv2: list[str]) -> tuple[str, str]:
+    """Short distinct names for two commands (``-1``/``-2`` added when their stems are equal)."""
+    first, second = _agent_id(argv1), _agent_id(argv2)
+    if first == second:
+        return f"{first}-1", f"{second}-2"
+    return first, second
 
 
 class GameName(click.ParamType):

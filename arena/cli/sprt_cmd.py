@@ -146,7 +146,7 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     """Is NEW stronger than OLD? Play colour-swapped pairs of games between the bot commands NEW
     and OLD (split like a shell would, as in 'arena match') until a sequential probability ratio
     test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
-    from arena.cli.match_cmd import _check_program, _ids
+    from arena.cli.options import agent_ids, checked_command
     from arena.errors import ArenaError
     from arena.games import get_game
     from arena.isolation import Isolation, sandbox_available
@@ -168,9 +168,9 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
                                  param_hint="--elo1") from None
     if openings is not None and opening_plies:
         raise click.UsageError("give --openings or --opening-plies, not both")
-    argv_new = _check_program(new, "NEW")
-    argv_old = _check_program(old, "OLD")
-    id_new, id_old = _ids(argv_new, argv_old)
+    argv_new = checked_command(new, "NEW")
+    argv_old = checked_command(old, "OLD")
+    id_new, id_old = agent_ids(argv_new, argv_old)
     game = get_game(game_name)
     cap = game.default_max_moves if max_moves is None else max_moves
     if opening_plies >= cap:
