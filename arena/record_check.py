@@ -26,10 +26,10 @@ from typing import Any, TextIO
 from arena.errors import ArenaError
 from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
+from arena.ratings import FAULTS
 from arena.records import RECORD_FORMAT, TURN_KEYS, record_format, turn_move
 
 #: Terminations where the player to move lost by its own fault.
-FAULTS = frozenset({"timeout", "illegal_move", "malformed_reply", "crash"})
 #: Terminations the rules decide from the final position.
 RULED = frozenset({"win", "no_legal_moves", "draw"})
 _REQUIRED = ("game", "turns", "game_states", "winner", "termination")
@@ -159,7 +159,7 @@ def _check_ending(game: Game[Any, Any], record: dict[str, Any], state: Any) -> l
         return [f"the final position is over by the rules ({over}) but the record says {termination}"]
     elif termination == "max_moves" and winner != "NONE":
         return [f"a max_moves draw must have winner NONE, not {winner}"]
-    elif termination in FAULTS | {"resign"} and winner not in ("BLACK", "WHITE"):
+    elif termination in (*FAULTS, "resign") and winner not in ("BLACK", "WHITE"):
         return [f"a {termination} must have a winner"]
     elif termination in FAULTS and winner == game.state_to_json(state)["turn"]:
         return [f"the player to move committed the {termination} but is recorded as the winner"]

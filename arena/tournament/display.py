@@ -28,6 +28,7 @@ from rich.progress import (
 from rich.table import Column, Table
 from rich.text import Text
 
+from arena.ratings import FAULTS
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import ScheduledGame
 
@@ -132,7 +133,7 @@ class RichReporter:
         self._running = max(0, self._running - 1)
         if self._progress is None or self._task is None:
             return
-        if row["termination"] in ("timeout", "illegal_move", "malformed_reply", "crash"):
+        if row["termination"] in FAULTS:
             self._progress.console.print(Text(f"game {row['index']}: {row['reason']}", style="yellow"))
         # What the bar, clocks and running count leave of the line (about 72 columns).
         leaders = leaders_text(stats, room=max(0, self.console.width - 72))
