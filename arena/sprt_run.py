@@ -22,6 +22,7 @@ and ``concurrency`` may change.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -68,7 +69,7 @@ class SprtSettings:
     def identity(self) -> dict[str, Any]:
         """The JSON object compared on resume."""
         return {
-            "game": self.game.name, "new": self.new.command, "old": self.old.command,
+            "game": self.game.name, "new": agent_identity(self.new), "old": agent_identity(self.old),
             "new_id": self.new.id, "old_id": self.old.id,
             "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "model": self.model,
             "time_control": self.time_control.to_json(), "max_moves": self.max_moves,
@@ -76,6 +77,24 @@ class SprtSettings:
             "openings": None if self.book is None else {"path": str(self.book.path), "sha256": self.book.digest,
                                                          "order": self.openings_order},
         }
+
+
+def agent_identity(spec: AgentSpec) -> Any:
+    """What an agent is, for the resume check: an executable's command (as runs before config
+    agents existed wrote it), or ``{"hyperparameters": path, "sha256": ...}`` (an edited file is
+    another agent); its ``env`` when it has one."""
+    what: Any = spec.command
+    if spec.kind == "hyperparameters":
+        try:
+            digest = hashlib.sha256(Path(spec.path or "").read_bytes()).hexdigest()
+        except OSError:
+            digest = None
+        what = {"hyperparameters": spec.path, "sha256": digest}
+    elif spec.kind != "executable":
+        what = {spec.kind: spec.id}
+    if spec.env:
+        return {"agent": what, "env": dict(spec.env)}
+    return what
 
 
 def pair_score(records: tuple[dict[str, Any], dict[str, Any]]) -> float:
@@ -120,6 +139,8 @@ class SprtRun:
         self.order: list[int] = []  # completed pairs in completion order
         self.summary: dict[str, Any] | None = None
         self.resumed_pairs = 0
+        #: Games being played right now (for the progress line).
+        self.running = 0
 
     # -- folder ---------------------------------------------------------------------------------
     def open(self) -> None:
@@ -243,7 +264,11 @@ class SprtRun:
         records: dict[int, dict[str, Any]] = {}
 
         async def one(index: int) -> None:
-            record = await self._play_game(index, pair)
+            self.running += 1
+            try:
+                record = await self._play_game(index, pair)
+            finally:
+                self.running -= 1
             self._write_record(index, record)
             records[index] = record
 

@@ -24,7 +24,7 @@ import click
 import orjson
 import trio
 
-from arena.cli.options import agent_ids, checked_command, game_option, isolation_options
+from arena.cli.options import agent_spec, bot_argument, distinct_ids, game_option, isolation_options
 from arena.errors import ArenaError
 from arena.files import atomic_write
 from arena.games import get_game
@@ -40,7 +40,7 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match import TimeControl, play_game
 from arena.process import kill_all_live_groups
 from arena.signals import exit_code_for, interruptible
 from arena.ui import MatchView, cli_console, result_line
@@ -51,10 +51,13 @@ Examples:
   arena match ./my_bot "python3 bots/checkers_random.py" --game checkers --games 4 --time-limit 10000
   arena match "python3 a.py" "python3 b.py" --games 2 --out records.json
   arena match human "python3 bots/checkers_greedy.py" --game checkers   (you play BLACK)
+  arena match configs/hyperparameters_connect4.json "python3 bots/connect4_greedy.py" --game connect4
 
 \b
 A command that is exactly the word `human` is you, at this terminal: the board is drawn on stderr,
-you type moves on stdin (`?` lists the legal moves, `help` explains the notation).
+you type moves on stdin (`?` lists the legal moves, `help` explains the notation). A command that
+names an existing .json file is arena's built-in search agent configured by that hyperparameters
+file (see README, "The hyperparameters agent").
 """
 
 
@@ -142,9 +145,9 @@ def match_command(
         raise click.BadParameter(f"{out} exists and is not a regular file; give a file path, or leave "
                                  "--out out to get the records on stdout", param_hint="--out")
     humans = [_is_human(cmd1), _is_human(cmd2)]
-    argv1 = [HUMAN] if humans[0] else checked_command(cmd1, "CMD1")
-    argv2 = [HUMAN] if humans[1] else checked_command(cmd2, "CMD2")
-    id1, id2 = agent_ids(argv1, argv2)
+    kind1, value1, name1 = ("player", "", HUMAN) if humans[0] else bot_argument(cmd1, "CMD1", game_name)
+    kind2, value2, name2 = ("player", "", HUMAN) if humans[1] else bot_argument(cmd2, "CMD2", game_name)
+    id1, id2 = distinct_ids(name1, name2)
     game = get_game(game_name)
     cap = game.default_max_moves if max_moves is None else max_moves
     if opening_plies >= cap:
@@ -171,8 +174,7 @@ def match_command(
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
     if opening_plies and seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    first = AgentSpec(id1, kind="player") if humans[0] else AgentSpec(id1, command=cmd1)
-    second = AgentSpec(id2, kind="player") if humans[1] else AgentSpec(id2, command=cmd2)
+    first, second = agent_spec(id1, kind1, value1), agent_spec(id2, kind2, value2)
     console = cli_console(plain_when_piped=not any(humans))
     # With a human at the terminal the live panel would draw over the prompt: the human player
     # draws the board itself, and the final position is shown when a game ends.

@@ -35,10 +35,51 @@ def _agent_id(argv: list[str]) -> str:
 
 def agent_ids(argv1: list[str], argv2: list[str]) -> tuple[str, str]:
     """Short distinct names for two commands (``-1``/``-2`` added when their stems are equal)."""
-    first, second = _agent_id(argv1), _agent_id(argv2)
-    if first == second:
-        return f"{first}-1", f"{second}-2"
-    return first, second
+    return distinct_ids(_agent_id(argv1), _agent_id(argv2))
+
+
+def is_hyperparameters_file(text: str) -> bool:
+    """True when a bot argument names an existing ``.json`` file: arena's built-in search agent
+    configured by that hyperparameters file, not a command to run."""
+    path = Path(text.strip())
+    return path.suffix.lower() == ".json" and path.is_file()
+
+
+def bot_argument(text: str, where: str, game: str) -> tuple[str, str, str]:
+    """A bot argument of ``arena match``/``arena sprt`` as ``(kind, value, name)``: kind
+    ``hyperparameters`` with the file's absolute path when ``text`` names an existing ``.json`` file
+    (checked for ``game`` now), else ``executable`` with the command as given; ``name`` is the
+    basis of the agent's id. click.UsageError naming ``where`` for a bad command or file."""
+    if is_hyperparameters_file(text):
+        from arena.agents.hyperparameters import load_hyperparameters
+        from arena.errors import ConfigError
+
+        path = Path(text.strip()).resolve()
+        try:
+            load_hyperparameters(path, game)
+        except ConfigError as exc:
+            raise click.UsageError(f"{where}: {exc}") from None
+        return "hyperparameters", str(path), path.stem
+    argv = checked_command(text, where)
+    return "executable", text, _agent_id(argv)
+
+
+def distinct_ids(first: str, second: str) -> tuple[str, str]:
+    """Two agent ids from names: safe file names, ``-1``/``-2`` added when they are equal."""
+    first = re.sub(r"[^A-Za-z0-9_.-]+", "_", first) or "bot"
+    second = re.sub(r"[^A-Za-z0-9_.-]+", "_", second) or "bot"
+    return (f"{first}-1", f"{second}-2") if first == second else (first, second)
+
+
+def agent_spec(agent_id: str, kind: str, value: str) -> Any:
+    """The :class:`arena.match.AgentSpec` of a :func:`bot_argument` (``player``: a human)."""
+    from arena.match import AgentSpec
+
+    if kind == "hyperparameters":
+        return AgentSpec(agent_id, "hyperparameters", path=value)
+    if kind == "player":
+        return AgentSpec(agent_id, "player")
+    return AgentSpec(agent_id, command=value)
 
 
 class GameName(click.ParamType):

@@ -27,7 +27,7 @@ from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process import kill_all_live_groups
 from arena.signals import exit_code_for, interruptible
 from arena.spawn import prepare as prepare_spawning
-from arena.tournament.config import load_config
+from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
 from arena.tournament.runner import RunOptions, RunSummary, Tournament, effective_concurrency
@@ -54,9 +54,10 @@ Examples:
   arena run my_tournament.json --concurrency 4 --logs /tmp/logs --json > summary.json
 \b
 Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
-(roundRobin|randomMatches|gauntlet), game (checkers|shobu), timeLimit, maxMoves, visualize,
+(roundRobin|randomMatches|gauntlet), game (see 'arena games'), timeLimit, maxMoves, visualize,
 gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
-openingPlies, ponder, sandbox, inheritEnv; per agent also env ({"NAME": "value"}). Relative
+openingPlies, openings, openingsOrder, ponder, sandbox, inheritEnv, sprt (an SPRT of the first
+agent against the second, exit statuses as 'arena sprt'); per agent also env ({"NAME": "value"}). Relative
 paths resolve against the config file's folder: in an executable's command, every word that names
 an existing file there is made absolute.""",
 )
@@ -86,7 +87,13 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
     with _signals_exit_at_once():
         try:
-            tournament, reporter = _set_up(console, config_path, concurrency, logs_root, bootstrap_samples,
+            config = load_config(config_path)
+            if config.sprt is not None:
+                from arena.cli.sprt_config import run_config_sprt
+
+                run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
+                                isolation, as_json=as_json)
+            tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
                                            isolation)
         except ArenaError as exc:
             _fail(console, str(exc), 2)
@@ -110,11 +117,10 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         sys.exit(exit_code_for(signal_number))
 
 
-def _set_up(console: Console, config_path: str, concurrency: int | None, logs_root: str | None,
+def _set_up(console: Console, config: TournamentConfig, concurrency: int | None, logs_root: str | None,
             bootstrap_samples: int, isolation: dict[str, bool | None],
             ) -> tuple[Tournament, RichReporter | PlainReporter]:
-    """Load the config, choose the terminal view, open the logs. Raises ArenaError."""
-    config = load_config(config_path)
+    """Choose the terminal view, open the logs. Raises ArenaError."""
     workers = effective_concurrency(config, concurrency)
     live_board = config.visualize and workers == 1 and console.is_terminal
     if config.visualize and not live_board:

@@ -50,8 +50,8 @@ Exit status:
 """
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"arena sprt: error: {message}", err=True)
+def _fail(message: str, code: int = 2, command: str = "arena sprt") -> NoReturn:
+    click.echo(f"{command}: error: {message}", err=True)
     sys.exit(code)
 
 
@@ -146,15 +146,12 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     """Is NEW stronger than OLD? Play colour-swapped pairs of games between the bot commands NEW
     and OLD (split like a shell would, as in 'arena match') until a sequential probability ratio
     test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
-    from arena.cli.options import agent_ids, checked_command
-    from arena.errors import ArenaError
+    from arena.cli.options import agent_spec, bot_argument, distinct_ids
     from arena.games import get_game
     from arena.isolation import Isolation, sandbox_available
-    from arena.match import AgentSpec, TimeControl
+    from arena.match import TimeControl
     from arena.openings import OpeningsError, load_book
-    from arena.signals import exit_code_for, interruptible
-    from arena.sprt_run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun, SprtSettings
-    from arena.tournament.logs import LogError
+    from arena.sprt_run import SprtSettings
 
     if not elo0 < elo1:
         raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
@@ -168,9 +165,9 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
                                  param_hint="--elo1") from None
     if openings is not None and opening_plies:
         raise click.UsageError("give --openings or --opening-plies, not both")
-    argv_new = checked_command(new, "NEW")
-    argv_old = checked_command(old, "OLD")
-    id_new, id_old = agent_ids(argv_new, argv_old)
+    kind_new, value_new, name_new = bot_argument(new, "NEW", game_name)
+    kind_old, value_old, name_old = bot_argument(old, "OLD", game_name)
+    id_new, id_old = distinct_ids(name_new, name_old)
     game = get_game(game_name)
     cap = game.default_max_moves if max_moves is None else max_moves
     if opening_plies >= cap:
@@ -189,26 +186,47 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
     settings = SprtSettings(
-        game=game, new=AgentSpec(id_new, command=new), old=AgentSpec(id_old, command=old),
+        game=game, new=agent_spec(id_new, kind_new, value_new), old=agent_spec(id_old, kind_old, value_old),
         elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model="logistic" if model == "logistic" else "normalized",
         time_control=tc, max_moves=max_moves, opening_plies=opening_plies, seed=seed, book=book,
         openings_order="sequential" if openings_order == "sequential" else "random",
         max_pairs=max_pairs, concurrency=concurrency, isolation=isolation)
 
+    run_sprt(settings, folder, as_json=as_json, needs_seed=book is not None or opening_plies > 0)
+
+
+def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
+             command: str = "arena sprt") -> NoReturn:
+    """Run the SPRT of ``settings`` (an :class:`arena.sprt_run.SprtSettings`) in ``folder``: one
+    line per pair and the verdict on stderr, the summary on stdout with ``as_json``; then exit with
+    the status the epilog lists. ``needs_seed``: draw a seed (recorded) when the settings have none.
+    Shared by ``arena sprt`` and ``arena run`` of a config with an ``sprt`` key."""
+    from arena.errors import ArenaError
+    from arena.signals import exit_code_for, interruptible
+    from arena.sprt_run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun
+    from arena.tournament.logs import LogError
+
+    id_new, id_old = settings.new.id, settings.old.id
+    run: SprtRun
+
     def show(pair: int, score: float, summary: dict[str, Any]) -> None:
-        click.echo(pair_line(int(summary.get("pairs", 0)), score, summary), err=True)
+        running = f"  running {run.running}" if settings.concurrency > 2 else ""
+        click.echo(pair_line(int(summary.get("pairs", 0)), score, summary) + running, err=True)
 
     run = SprtRun(settings, folder, on_pair=show)
-    needs_seed = book is not None or opening_plies > 0
     try:
         run.open()
     except LogError as exc:
-        _fail(str(exc))
+        _fail(str(exc), command=command)
     if needs_seed and settings.seed is None:
         settings.seed = random.SystemRandom().randrange(2**31)
     try:
         if run.resumed_pairs:
             click.echo(f"resuming {folder}: {run.resumed_pairs} pairs already played", err=True)
+        else:
+            click.echo(f"{id_new} (NEW) against {id_old} (OLD), {settings.game.name}: "
+                       f"H0 elo {settings.elo0:g}, H1 elo {settings.elo1:g} ({settings.model}), "
+                       f"alpha {settings.alpha:g}, beta {settings.beta:g}; logs: {folder}", err=True)
         stopped: str | None = None
         failure: str | None = None
         signal_number: list[int | None] = []
@@ -236,13 +254,13 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
                   logs=str(folder), seed=settings.seed)
     pairs = len(run.order)
     if failure is not None:
-        click.echo(f"arena sprt: error: {failure} ({pairs} pairs completed)", err=True)
+        click.echo(f"{command}: error: {failure} ({pairs} pairs completed)", err=True)
     elif signal_number and stopped is None:
         click.echo(f"interrupted: {pairs} pairs completed; run the same command again to resume", err=True)
     else:
         what = {"H1": f"H1 accepted: {id_new} is stronger than {id_old}",
                 "H0": f"H0 accepted: {id_new} is not stronger than {id_old}",
-                "max-pairs": "stopped undecided: --max-pairs reached"}[stopped or "max-pairs"]
+                "max-pairs": "stopped undecided: the pair cap was reached"}[stopped or "max-pairs"]
         llr = f"LLR {result['llr']:.2f} [{result['lower']:.2f}, {result['upper']:.2f}]  " if run.summary else ""
         click.echo(f"{what} after {pairs} pairs  {llr}logs: {folder}", err=True)
     if as_json:

@@ -95,7 +95,11 @@ _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
     "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
+    "sprt",
 )  # fmt: skip
+#: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
+SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
+                                 "maxPairs": None}
 _AGENT_KEYS = ("type", "id", "path", "env")
 
 # Ids become file and folder names: keep them to a portable, unsurprising alphabet. Always used
@@ -170,6 +174,9 @@ class TournamentConfig:
     #: (0 for every new tournament; folders written before rounds existed keep theirs). Set by the
     #: runner from the folder, never by the config file.
     pair_blocks: int = 0
+    #: ``sprt`` settings (every key of :data:`SPRT_DEFAULTS` filled in), or None: with them the run
+    #: is an SPRT of the first agent (NEW) against the second (OLD), not a schedule of games.
+    sprt: dict[str, Any] | None = None
     source: str | None = None  # the config file, for messages only
 
     @property
@@ -208,6 +215,7 @@ class TournamentConfig:
             "sandbox": self.sandbox,
             "inheritEnv": self.inherit_env,
             "pairBlocks": self.pair_blocks,
+            **({"sprt": self.sprt} if self.sprt is not None else {}),
         }
 
 
@@ -291,6 +299,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         raise ConfigError(f"tournamentType: {ttype!r} is not one of {', '.join(TOURNAMENT_TYPES)}")
 
     agents = _parse_agents(obj.get("agents"), base_dir, "agents" in obj)
+    sprt = _sprt(obj, agents)
     if ttype == "randomMatches" and "gamesPerPair" in obj:
         raise ConfigError("gamesPerPair: not used by randomMatches (each match is one colour-swapped "
                           "pair of games); use 'matches' to set how many")
@@ -331,8 +340,59 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         ponder=_optional(obj, "ponder", bool, "true or false", False),
         sandbox=sandbox,
         inherit_env=_optional(obj, "inheritEnv", bool, "true or false", False),
+        sprt=sprt,
         source=source,
     )
+
+
+def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any] | None:
+    """The checked ``sprt`` object with its defaults filled in (None when absent). An SPRT needs
+    exactly two agents that are not people, and has no schedule of its own."""
+    raw = obj.get("sprt")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"sprt: must be an object such as {{\"elo0\": 0, \"elo1\": 5}}, got {_show(raw)}")
+    for key in raw:
+        if key not in SPRT_DEFAULTS:
+            raise ConfigError(f"sprt.{_short_key(key)}: unknown key (known keys: {', '.join(SPRT_DEFAULTS)})")
+    for key in ("tournamentType", "gamesPerPair", "matches"):
+        if key in obj:
+            raise ConfigError(f"{key}: not used with 'sprt' (pairs are played until the test decides; "
+                              "'sprt.maxPairs' caps them)")
+    if len(agents) != 2:
+        raise ConfigError(f"sprt: needs exactly two agents (NEW first, then OLD), got {len(agents)}")
+    for number, agent in enumerate(agents):
+        if agent.type == "player":
+            raise ConfigError(f"agents[{number}].type: a 'player' cannot take part in an SPRT")
+    out = dict(SPRT_DEFAULTS)
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in raw:
+            value = raw[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"sprt.{key}: must be a number, got {_show(value)}")
+            out[key] = float(value)
+    for key in ("alpha", "beta"):
+        if not 0 < out[key] < 1:
+            raise ConfigError(f"sprt.{key}: must be between 0 and 1 (exclusive), got {out[key]:g}")
+    if not out["elo0"] < out["elo1"]:
+        raise ConfigError(f"sprt.elo0: must be below elo1 ({out['elo0']:g} is not below {out['elo1']:g})")
+    if "model" in raw:
+        if raw["model"] not in ("normalized", "logistic"):
+            raise ConfigError(f'sprt.model: must be "normalized" or "logistic", got {_show(raw["model"])}')
+        out["model"] = raw["model"]
+    try:
+        out["maxPairs"] = _int_or_none(raw, "maxPairs", minimum=1, maximum=MAX_GAMES)
+    except ConfigError as exc:
+        raise ConfigError(f"sprt.{exc}") from None
+    from arena.sprt import SPRTError, summary
+
+    try:  # hypotheses the model cannot express are a config error, not a failure after a pair
+        summary([1, 1, 1, 1, 1], elo0=out["elo0"], elo1=out["elo1"], alpha=out["alpha"], beta=out["beta"],
+                model=out["model"])
+    except SPRTError as exc:
+        raise ConfigError(f"sprt: {exc}") from None
+    return out
 
 
 def check_sandbox(key: str) -> None:

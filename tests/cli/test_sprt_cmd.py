@@ -25,6 +25,8 @@ def test_identical_bots_stop_undecided_with_exit_4(tmp_path: Path) -> None:
     code, out, err = run(RANDOM, RANDOM, "--game", GAME, "--max-pairs", "3", "--logs", logs, "--json")
     assert code == 4, err
     lines = err.splitlines()
+    assert lines[0].startswith("connect4_random-1 (NEW) against connect4_random-2 (OLD)")
+    lines = lines[1:]
     assert [line.split(":")[0] for line in lines[:3]] == ["pair 1", "pair 2", "pair 3"]
     assert "LLR" in lines[0] and "penta [" in lines[0] and "LOS" in lines[0]
     assert lines[-1].startswith("stopped undecided")
