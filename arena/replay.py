@@ -159,10 +159,18 @@ def _open_folder(folder: Path, label: str) -> Source:
             path = folder / (relative or f"{RECORDS_FOLDER}/{index:05d}.json")
             entries.append(_entry(row, index, path=path))
     else:
+        # No games.jsonl (an `arena sprt` folder, or a copied games/ folder): the list comes from
+        # the records themselves; one that cannot be read is listed with "?" and fails when opened.
         for path in sorted((folder / RECORDS_FOLDER).glob("*.json")):
             match = _RECORD_NAME.search(path.name)
             if match:
-                entries.append(GameEntry(int(match.group(1)), "?", "?", "?", "?", None, path=path))
+                try:
+                    record = json.loads(path.read_bytes())
+                except (OSError, ValueError):
+                    record = None
+                row = record if isinstance(record, dict) else {}
+                entries.append(_entry({**row, "plies": len(row["turns"]) if isinstance(row.get("turns"), list)
+                                       else row.get("plies")}, int(match.group(1)), path=path))
     if not entries:
         raise ReplayError(f"{label}: no games here (neither {GAMES_FILE} nor {RECORDS_FOLDER}/NNNNN.json); "
                           "expected a tournament's log folder or a record file")

@@ -59,6 +59,9 @@ def records() -> dict[str, dict[str, Any]]:
     return trio.run(play_all)
 
 
+RESULTS = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
+
+
 def _write(path: Path, obj: Any) -> Path:
     path.write_text(json.dumps(obj))
     return path
@@ -187,6 +190,18 @@ def test_a_folder_of_one_game_replays_it(records: dict[str, dict[str, Any]], tmp
     (folder / "games.jsonl").unlink()  # a copied games/ folder: read from the record files
     result = _run(str(folder))
     assert result.exit_code == 0 and result.output.startswith("game 0, ")
+
+
+def test_a_folder_without_games_jsonl_lists_its_records(records: dict[str, dict[str, Any]], tmp_path: Path) -> None:
+    """An `arena sprt` folder has games/ but no games.jsonl: the list comes from the records."""
+    record = next(iter(records.values()))
+    folder = _log_folder(tmp_path, record)
+    (folder / "games.jsonl").unlink()
+    (folder / "games" / "00002.json").write_text("{cut off")
+    lines = _run(str(folder)).stdout.splitlines()
+    result = RESULTS[record["winner"]]
+    assert lines[1].split()[:5] == ["0", "a0", "b0", result, record["termination"]]
+    assert lines[2].split()[:3] == ["1", "a1", "b1"] and lines[3].split()[:3] == ["2", "?", "?"]
 
 
 # -- errors: one line, exit 2 ------------------------------------------------------------------------
