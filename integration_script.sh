@@ -130,6 +130,21 @@ status=$?
 set -e
 [ "$status" = 0 ] || fail "sprt greedy vs random should accept H1 (exit 0), got $status: $(tail -3 "$WORK/sprt.err")"
 "$PY" "$ROOT/scripts/check_record.py" "$WORK/sprt"/games/*.json >/dev/null || fail "sprt records"
+# The same kind of test from a tournament config: a hyperparameters agent against a bot, capped.
+cat >"$WORK/sprt-config.json" <<EOF
+{"id": "sprt-config", "game": "connect4", "timeLimit": 20000, "seed": 5, "openingPlies": 2,
+ "agents": [{"type": "hyperparameters", "id": "search", "path": "$ROOT/configs/hyperparameters_connect4.json"},
+            {"type": "executable", "id": "random", "path": "python3 $ROOT/bots/connect4_random.py"}],
+ "sprt": {"elo0": 0, "elo1": 200, "maxPairs": 3}}
+EOF
+set +e
+"$ARENA" run "$WORK/sprt-config.json" --logs "$WORK/sprt-logs" --json >"$WORK/sprt-config.out" 2>"$WORK/sprt-config.err"
+status=$?
+set -e
+[ "$status" = 4 ] || fail "sprt config run: exit $status (4 expected: capped undecided): $(tail -3 "$WORK/sprt-config.err")"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["pairs"] == 3 and d["stopped"] == "max-pairs", d' \
+    "$WORK/sprt-config.out" || fail "sprt config summary: $(cat "$WORK/sprt-config.out")"
+"$ARENA" replay "$WORK/sprt-logs/sprt-config" --game 1 >/dev/null || fail "replay of an SPRT folder"
 
 step "a misbehaving bot forfeits with its reason recorded"
 cat >"$WORK/garbage_bot.py" <<'EOF'
