@@ -225,24 +225,38 @@ class RayBackend:
             raise ClusterError(
                 f"no node of the Ray cluster has {self.cpus_per_game:g} CPUs for a game (the largest has "
                 f"{most:g}); lower 'rayCpusPerGame' or add nodes")
-        self._capacity = max(1, sum(int(n["Resources"]["CPU"] // self.cpus_per_game) for n in fits))
-        self._nodes = fits
+        self._set_nodes(fits)
+
+    def _set_nodes(self, nodes: list[dict[str, Any]]) -> None:
+        self._nodes = nodes
+        self._capacity = max(1, sum(int(n["Resources"]["CPU"] // self.cpus_per_game) for n in nodes))
 
     def _probe(self, ray: Any, agents: list[AgentSpec]) -> None:
-        """Every agent must be able to start on every node that may run a game: one line otherwise."""
+        """Every agent must be able to start on every node that may run a game: one line otherwise.
+        A node that vanished meanwhile (Ray still listed it) is left out."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         probe = ray.remote(probe_task)
         refs = [probe.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
             node["NodeID"], soft=False)).remote(agents, self._root) for node in self._nodes]
-        try:
-            answers = ray.get(refs, timeout=PROBE_TIMEOUT_S)
-        except ray.exceptions.RayTaskError as exc:
-            cause = getattr(exc, "cause", None) or exc
-            raise ClusterError(f"a Ray worker cannot run arena's games (is arena installed there, in the "
-                               f"same Python?): {_one_line(cause)}") from None
-        except Exception as exc:  # noqa: BLE001 - a lost node, a timeout, a runtime_env failure
-            raise ClusterError(f"checking the Ray nodes failed: {_one_line(exc)}") from None
+        gone = (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError,
+                ray.exceptions.WorkerCrashedError)
+        answers, alive = [], []
+        for node, ref in zip(self._nodes, refs, strict=True):
+            try:
+                answers.append(ray.get(ref, timeout=PROBE_TIMEOUT_S))
+                alive.append(node)
+            except gone:
+                continue
+            except ray.exceptions.RayTaskError as exc:
+                cause = getattr(exc, "cause", None) or exc
+                raise ClusterError(f"a Ray worker cannot run arena's games (is arena installed there, in the "
+                                   f"same Python?): {_one_line(cause)}") from None
+            except Exception as exc:  # noqa: BLE001 - a timeout, a runtime_env failure...
+                raise ClusterError(f"checking the Ray nodes failed: {_one_line(exc)}") from None
+        if not alive:
+            raise ClusterError("every node of the Ray cluster vanished while arena checked them")
+        self._set_nodes(alive)
         for answer in answers:
             for agent_id, why in answer["problems"]:
                 node = answer["node"]

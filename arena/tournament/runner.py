@@ -133,8 +133,9 @@ class RunOptions:
     sandbox: bool | None = None
     inherit_env: bool | None = None
     stats_worker: bool = True
-    #: Where games run (None: the config's ``backend`` keys, else local; see :func:`backend_options`).
-    backend: BackendOptions | None = None
+    #: Where games run: options (None: the config's ``backend`` keys, else local; see
+    #: :func:`backend_options`) or a backend object not opened yet (tests, other drivers).
+    backend: BackendOptions | Backend | None = None
 
 
 @dataclass
@@ -295,7 +296,9 @@ class Tournament:
     def _open_backend(self) -> None:
         """Open the backend (connect, check every agent can start where games run) and, unless the
         user asked for a concurrency, play as many games at once as the backend has room for."""
-        backend = make_backend(self.options.backend or backend_options(self.config))
+        given = self.options.backend
+        backend = given if given is not None and not isinstance(given, BackendOptions) else \
+            make_backend(given or backend_options(self.config))
         self.backend = backend
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         specs = [self._spec(agent_id) for agent_id in self.config.agent_ids]
