@@ -16,7 +16,8 @@ class LocalBackend:
 
     name = "local"
 
-    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None) -> None:
+    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
+             sandbox: bool = False) -> None:
         """Nothing to connect to: the config's checks already ran on this machine."""
 
     def capacity(self) -> int | None:

@@ -135,10 +135,17 @@ def game_task(job: GameJob, root: str | None) -> dict[str, Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def probe_task(specs: list[AgentSpec], root: str | None) -> dict[str, Any]:
-    """On one node: ``{"node", "problems": [[agent id, why it cannot start here], ...]}``."""
+def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) -> dict[str, Any]:
+    """On one node: ``{"node", "problems": [[agent id, why it cannot start here], ...]}`` (the
+    sandbox's own problem, when ``sandbox`` is asked for and unavailable, is listed for every agent)."""
     here = os.getcwd()
     problems = []
+    if sandbox:
+        from arena.isolation import sandbox_available
+
+        reason = sandbox_available()
+        if reason is not None:
+            return {"node": node_info(), "problems": [[spec.id, f"sandbox: {reason}"] for spec in specs]}
     for spec in specs:
         why = missing_on_this_node(remap_spec(spec, root, here))
         if why is not None:
@@ -166,7 +173,8 @@ class RayBackend:
 
     # -- open / close ------------------------------------------------------------------------------
 
-    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None) -> None:
+    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
+             sandbox: bool = False) -> None:
         ray = self._ray = import_ray()
         runtime_env: dict[str, Any] = {}
         if not self.options.shared_files:
@@ -185,7 +193,7 @@ class RayBackend:
         self._connect(ray, runtime_env)
         self._check_nodes(ray)
         self._remote = ray.remote(game_task).options(num_cpus=self.cpus_per_game, max_retries=0)
-        self._probe(ray, agents)
+        self._probe(ray, agents, sandbox)
 
     def _connect(self, ray: Any, runtime_env: dict[str, Any]) -> None:
         address = self.options.address
@@ -231,14 +239,14 @@ class RayBackend:
         self._nodes = nodes
         self._capacity = max(1, sum(int(n["Resources"]["CPU"] // self.cpus_per_game) for n in nodes))
 
-    def _probe(self, ray: Any, agents: list[AgentSpec]) -> None:
+    def _probe(self, ray: Any, agents: list[AgentSpec], sandbox: bool = False) -> None:
         """Every agent must be able to start on every node that may run a game: one line otherwise.
         A node that vanished meanwhile (Ray still listed it) is left out."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         probe = ray.remote(probe_task)
         refs = [probe.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
-            node["NodeID"], soft=False)).remote(agents, self._root) for node in self._nodes]
+            node["NodeID"], soft=False)).remote(agents, self._root, sandbox) for node in self._nodes]
         gone = (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError,
                 ray.exceptions.WorkerCrashedError)
         answers, alive = [], []

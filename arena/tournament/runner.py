@@ -302,7 +302,7 @@ class Tournament:
         self.backend = backend
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         specs = [self._spec(agent_id) for agent_id in self.config.agent_ids]
-        backend.open(specs, base_dir=base_dir, logs_dir=self.folder)
+        backend.open(specs, base_dir=base_dir, logs_dir=self.folder, sandbox=self.config.sandbox)
         room = backend.capacity()
         if room is not None and not (self.options.concurrency or self.config.concurrency):
             left = None if self.total is None else self.total - self._already_done

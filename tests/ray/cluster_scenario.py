@@ -7,8 +7,9 @@ this scenario's processes, and every process it starts dies with the namespace. 
 
 Phases (each a separate ``arena run``): a bot missing on the workers (refused before any game), an
 unreachable address and a game too large for any node (one line, exit 1), a round robin during
-which every process of the worker node is SIGKILLed (every game recorded once), Ctrl-C on the
-driver then a resume, ``kill -9`` of the driver then a resume. Prints one JSON object on stdout.
+which every process of the worker node is SIGKILLed (every game recorded once), one during which a
+single Ray worker process is SIGKILLed mid-game, Ctrl-C on the driver then a resume with the local
+backend, ``kill -9`` of the driver then a resume. Prints one JSON object on stdout.
 
 Usage: cluster_scenario.py WORKDIR
 """
@@ -212,7 +213,30 @@ def main() -> None:
     except ValueError:
         pass
 
-    # 4. Ctrl-C on the driver: exit 130, no bot left anywhere; a resume completes exactly once.
+    # 3b. One Ray worker process (not its node) is killed mid-game: its bots die with it, the game
+    # is played again, every game recorded once.
+    path = config(work, "killworker", 2, AGENTS)
+    driver = arena([str(path), *common])
+    victim, its_bots = None, set()
+    end = time.monotonic() + HANG_S
+    while victim is None and driver.poll() is None and time.monotonic() < end:
+        table = procs()
+        for pid, (_, _, cmd) in table.items():
+            children = {c for c in descendants(pid, table) if BOT_MARK in table[c][2]}
+            if cmd.startswith("ray::game_task") and len(children) >= 2:
+                victim, its_bots = pid, children
+                break
+        time.sleep(0.05)
+    if victim is not None:
+        os.kill(victim, signal.SIGKILL)
+    bots_gone = wait_until(lambda: not (its_bots & bots()), timeout=30)
+    result = finish(driver)
+    report["killworker"] = {"code": result["code"], "stderr": result["stderr"][-1500:], "killed": victim is not None,
+                            "its_bots": len(its_bots), "those_bots_gone": bots_gone,
+                            **counts(logs, "killworker", 12)}
+
+    # 4. Ctrl-C on the driver: exit 130, no bot left anywhere; a resume completes exactly once, and
+    # with the local backend (the backend is how to run, not part of the tournament).
     path = config(work, "sigint", 2, AGENTS)
     driver = arena([str(path), *common])
     wait_until(lambda: len(rows(logs, "sigint")) >= 2 or driver.poll() is not None)
@@ -221,7 +245,7 @@ def main() -> None:
     interrupted = finish(driver)
     no_bots = wait_until(lambda: not bots(), timeout=30)
     after = len(rows(logs, "sigint"))
-    resumed = finish(arena([str(path), *common]))
+    resumed = finish(arena([str(path), "--logs", str(logs)]))
     report["sigint"] = {"code": interrupted["code"], "stderr": interrupted["stderr"][-1500:],
                         "bots_while_playing": playing, "no_bots_after": no_bots, "rows_at_interrupt": after,
                         "resume_code": resumed["code"], "resume_stderr": resumed["stderr"][-800:],

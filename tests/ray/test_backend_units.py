@@ -149,7 +149,8 @@ class NodeBackend(LocalBackend):
         self.jobs: list[GameJob] = []
         self.closed = 0
 
-    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None) -> None:
+    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
+             sandbox: bool = False) -> None:
         self.opened = {"agents": [a.id for a in agents], "base_dir": base_dir, "logs_dir": logs_dir}
 
     def capacity(self) -> int | None:

@@ -120,7 +120,15 @@ def test_records_played_on_the_cluster_match_the_schema(report: dict[str, Any]) 
             assert (logs / log).is_file(), (colour, log)  # the driver wrote the worker's stderr logs
 
 
-def test_ctrl_c_kills_every_bot_and_a_resume_plays_each_game_once(report: dict[str, Any]) -> None:
+def test_a_killed_ray_worker_takes_its_bots_and_the_game_is_played_again(report: dict[str, Any]) -> None:
+    run = report["killworker"]
+    assert run["code"] == 0, run["stderr"]
+    assert run["killed"] and run["its_bots"] >= 2 and run["those_bots_gone"], run
+    assert run["retried"] >= 1, run
+    assert (run["recorded"], run["lines"], run["doubled"], run["lost"]) == (12, 12, 0, 0)
+
+
+def test_ctrl_c_kills_every_bot_and_a_local_resume_plays_each_game_once(report: dict[str, Any]) -> None:
     run = report["sigint"]
     assert run["code"] == 130, run["stderr"]
     assert run["bots_while_playing"] and run["no_bots_after"]
