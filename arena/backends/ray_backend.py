@@ -106,16 +106,17 @@ def _unmap_command(command: Any, here: str, root: str | None) -> Any:
     return command
 
 
-def game_task(job: GameJob, root: str | None) -> dict[str, Any]:
+def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[str, Any]:
     """Play ``job`` here (a Ray worker): ``{"record", "stderr": {file name: bytes}, "node"}``.
-    ``root`` is the driver's shipped folder (None: shared files, paths used as they are)."""
+    ``root`` is the driver's shipped folder (None: shared files, paths used as they are).
+    ``keep_logs`` False: no stderr files; a faulting bot's stderr tail is in the record instead."""
     from arena.backends.local import run_job
 
     here = os.getcwd()
     job = dataclasses.replace(job, black=remap_spec(job.black, root, here), white=remap_spec(job.white, root, here))
     folder = tempfile.mkdtemp(prefix="arena-ray-game-")
     try:
-        record = trio.run(functools.partial(run_job, job, stderr_dir=Path(folder)))
+        record = trio.run(functools.partial(run_job, job, stderr_dir=Path(folder) if keep_logs else None))
         stderr: dict[str, bytes] = {}
         logs = record.get("stderr_logs")
         if isinstance(logs, dict):
@@ -175,6 +176,10 @@ class RayBackend:
 
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
              sandbox: bool = False) -> None:
+        for agent in agents:
+            if agent.kind == "player":
+                raise ConfigError(f"backend: {agent.id!r} is a human player, who plays at this terminal, not on a "
+                                  "Ray worker; use the local backend")
         ray = self._ray = import_ray()
         runtime_env: dict[str, Any] = {}
         if not self.options.shared_files:
@@ -297,7 +302,7 @@ class RayBackend:
         retriable = tuple(getattr(ray.exceptions, n) for n in _RETRIABLE_NAMES)
         lost: list[str] = []
         while True:
-            ref = self._remote.remote(job, self._root)
+            ref = self._remote.remote(job, self._root, stderr_dir is not None)
             try:
                 result = await wait_for(ref, ray)
             except retriable as exc:

@@ -213,6 +213,16 @@ def test_backend_ray_without_ray_installed_is_one_line_exit_1(tmp_path: Path, mo
     assert not (tmp_path / "logs" / "u" / "games.jsonl").read_text()  # logs intact, nothing played
 
 
+def test_a_human_player_is_refused_by_the_ray_backend(tmp_path: Path) -> None:
+    config = tmp_path / "h.json"
+    config.write_text(json.dumps({"id": "h", "game": "connect4", "agents": [
+        {"id": "me", "type": "player"}, {"id": "b", "path": f"python3 {RANDOM_BOT}"}]}))
+    result = invoke(["run", str(config), "--backend", "ray", "--logs", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == "arena: error: backend: 'me' is a human player, who plays at this terminal, not on a " \
+                            "Ray worker; use the local backend\n"
+
+
 def test_a_ray_address_that_is_not_host_port_is_one_line(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     result = invoke(["run", str(write_config(tmp_path)), "--ray-address", "headnode", "--logs", str(tmp_path)])
