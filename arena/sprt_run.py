@@ -31,9 +31,10 @@ from typing import Any
 
 import trio
 
+from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.games.base import ArenaError, Color, Game, opening_seed
 from arena.isolation import DEFAULT_ISOLATION, Isolation
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match import AgentSpec, TimeControl
 from arena.openings import Book, Order
 from arena.sprt import Model, SPRTError, summary
 from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, record_name, write_failure
@@ -65,6 +66,11 @@ class SprtSettings:
     max_pairs: int | None = None
     concurrency: int = 1
     isolation: Isolation = DEFAULT_ISOLATION
+    #: Where games run (:mod:`arena.backends`; None: this process). How to run, not what is played:
+    #: not in :meth:`identity`, so a run may resume on another backend.
+    backend: BackendOptions | None = None
+    #: The folder bot files are found from (the config's, or the current one): what Ray ships.
+    base_dir: Path | None = None
 
     def identity(self) -> dict[str, Any]:
         """The JSON object compared on resume."""
@@ -141,6 +147,7 @@ class SprtRun:
         self.resumed_pairs = 0
         #: Games being played right now (for the progress line).
         self.running = 0
+        self.backend: Backend | None = None
 
     # -- folder ---------------------------------------------------------------------------------
     def open(self) -> None:
@@ -149,11 +156,25 @@ class SprtRun:
         self.lock.acquire()
         try:
             self._load()
+            if self.decided() is None:
+                self._open_backend()
         except BaseException:
-            self.lock.release()
+            self.close()
             raise
 
+    def _open_backend(self) -> None:
+        """Connect to where games run and check both agents can start there (ConfigError or
+        :class:`arena.backends.ClusterError`, one line)."""
+        s = self.settings
+        self.backend = make_backend(s.backend)
+        self.backend.open([s.new, s.old], base_dir=s.base_dir or Path.cwd(), logs_dir=self.folder,
+                          sandbox=s.isolation.sandbox)
+
     def close(self) -> None:
+        """Release the backend and the folder (idempotent)."""
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
         self.lock.release()
 
     def _load(self) -> None:
@@ -250,13 +271,16 @@ class SprtRun:
         s = self.settings
         black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
         if s.book is not None:
-            start = s.book.pick(pair, s.openings_order, s.seed or 0).state
-            return await play_game(s.game, black, white, time_control=s.time_control, max_moves=s.max_moves,
-                                   start_state=start, game_index=index, isolation=s.isolation)
-        seed = opening_seed(s.seed, pair) if s.seed is not None and s.opening_plies else None
-        return await play_game(s.game, black, white, time_control=s.time_control, max_moves=s.max_moves,
-                               opening_plies=s.opening_plies, seed=seed, game_index=index,
-                               isolation=s.isolation)
+            start, plies, seed = s.book.pick(pair, s.openings_order, s.seed or 0).state, 0, None
+        else:
+            start, plies = None, s.opening_plies
+            seed = opening_seed(s.seed, pair) if s.seed is not None and s.opening_plies else None
+        job = GameJob(game=s.game.name, black=black, white=white, time_control=s.time_control,
+                      max_moves=s.max_moves, start_state=start, opening_plies=plies, seed=seed,
+                      game_index=index, isolation=s.isolation)
+        if self.backend is None:
+            self.backend = make_backend()
+        return await self.backend.play(job)
 
     async def _play_pair(self, pair: int) -> None:
         """Both games of ``pair`` (at once when ``concurrency`` > 1), each record written when it

@@ -21,6 +21,7 @@ import orjson
 import trio
 from rich.console import Console
 
+from arena.backends import BACKENDS, ClusterError
 from arena.cli.options import isolation_options
 from arena.errors import ArenaError
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
@@ -30,7 +31,7 @@ from arena.spawn import prepare as prepare_spawning
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
-from arena.tournament.runner import RunOptions, RunSummary, Tournament, effective_concurrency
+from arena.tournament.runner import RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
 from arena.ui import cli_console
 
 DEFAULT_LOGS = Path("tournament_logs")
@@ -52,12 +53,15 @@ def _print_json(obj: Any) -> None:
 Examples:
   arena run configs/checkers_round_robin.json
   arena run my_tournament.json --concurrency 4 --logs /tmp/logs --json > summary.json
+  arena run my_tournament.json --backend ray                      (an embedded Ray instance)
+  arena run my_tournament.json --backend ray --ray-address auto   (the cluster `ray start` made)
 \b
 Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
 (roundRobin|randomMatches|gauntlet), game (see 'arena games'), timeLimit, maxMoves, visualize,
 gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
-openingPlies, openings, openingsOrder, ponder, sandbox, inheritEnv, sprt (an SPRT of the first
-agent against the second, exit statuses as 'arena sprt'); per agent also env ({"NAME": "value"}). Relative
+openingPlies, openings, openingsOrder, ponder, sandbox, inheritEnv, backend, rayAddress,
+rayCpusPerGame, rayWorkingDir, raySharedFiles, sprt (an SPRT of the first agent against the
+second, exit statuses as 'arena sprt'); per agent also env ({"NAME": "value"}). Relative
 paths resolve against the config file's folder: in an executable's command, every word that names
 an existing file there is made absolute.""",
 )
@@ -70,10 +74,20 @@ an existing file there is made absolute.""",
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary on stdout at the end.")
 @click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
               show_default=True, help="Bootstrap samples for the Elo intervals.")
+@click.option("--backend", type=click.Choice(BACKENDS), default=None,
+              help="Where games run: local (this process, the default) or ray (one Ray task per game; needs "
+                   "arena[ray]). Default: the config's 'backend', else local. Not part of the tournament: "
+                   "a run started with one backend resumes with the other.")
+@click.option("--ray-address", "ray_address", metavar="ADDR", default=None,
+              help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
+                   "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")
+@click.option("--ray-cpus-per-game", "ray_cpus", type=click.FloatRange(min=0, min_open=True, max=1024),
+              default=None, help="With --backend ray: CPUs Ray reserves per game (default: the config's "
+                                 "'rayCpusPerGame', else 2, one per bot).")
 @isolation_options(from_config=True)
 def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
-                bootstrap_samples: int, ponder: bool | None, sandbox: bool | None,
-                inherit_env: bool | None) -> None:
+                bootstrap_samples: int, backend: str | None, ray_address: str | None, ray_cpus: float | None,
+                ponder: bool | None, sandbox: bool | None, inherit_env: bool | None) -> None:
     """Run the tournament described by the JSON file CONFIG.
 
     Games are written to tournament_logs/<id>/ as they finish. Running the same config again
@@ -82,9 +96,16 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     the standings and exits with 130 (129 for SIGHUP); a second signal stops at once. If arena itself
     fails (out of file descriptors, disk space...) the run stops with one line and exit 1; the game
     in flight is played again on resume. The checkers seed's tournament files work unchanged.
+
+    With --backend ray each game is a Ray task on a worker; this process still writes every log.
+    The folder holding the config and its bots is shipped to the workers (or declare
+    'raySharedFiles'); a bot that cannot start on a node stops the run before the first game. A
+    cluster that cannot be reached or has no room for a game: one line, exit 1.
     """
     console = cli_console()
     isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
+    if backend is None and (ray_address or ray_cpus):
+        backend = "ray"  # a Ray option says which backend is meant
     with _signals_exit_at_once():
         try:
             config = load_config(config_path)
@@ -92,14 +113,21 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
                 from arena.cli.sprt_config import run_config_sprt
 
                 run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
-                                isolation, as_json=as_json)
+                                isolation, (backend, ray_address, ray_cpus), as_json=as_json)
             tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
-                                           isolation)
+                                           isolation, (backend, ray_address, ray_cpus))
+        except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1
+            _fail(console, str(exc), 1)
         except ArenaError as exc:
             _fail(console, str(exc), 2)
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         print_standings(console, summary.standings)
+        nodes = summary.standings.get("nodes")
+        if nodes:
+            console.print("Games per node: " + ", ".join(
+                f"{n['ip']} {n['node'][:8]} ({n['hostname']}) {n['games']}" for n in nodes),
+                markup=False, highlight=False, soft_wrap=not console.is_terminal)
         for warning in summary.warnings:
             console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
         where = f"logs: {summary.folder}"
@@ -119,8 +147,11 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
 
 def _set_up(console: Console, config: TournamentConfig, concurrency: int | None, logs_root: str | None,
             bootstrap_samples: int, isolation: dict[str, bool | None],
+            backend: tuple[str | None, str | None, float | None] = (None, None, None),
             ) -> tuple[Tournament, RichReporter | PlainReporter]:
-    """Choose the terminal view, open the logs. Raises ArenaError."""
+    """Choose the terminal view, open the logs and the backend. Raises ArenaError (ClusterError
+    when the Ray cluster cannot be used)."""
+    where = backend_options(config, *backend)
     workers = effective_concurrency(config, concurrency)
     live_board = config.visualize and workers == 1 and console.is_terminal
     if config.visualize and not live_board:
@@ -134,13 +165,16 @@ def _set_up(console: Console, config: TournamentConfig, concurrency: int | None,
     options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=concurrency,
                          bootstrap_samples=bootstrap_samples,
                          observer=BoardObserver(console) if live_board else None, ponder=isolation["ponder"],
-                         sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"])
+                         sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"], backend=where)
     tournament = Tournament(config, options, reporter)
     tournament.prepare()
     if tournament.concurrency_note:
         console.print(f"note: {tournament.concurrency_note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
+    described = tournament.backend.describe() if tournament.backend is not None else None
+    if described:
+        console.print(f"note: {described}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     cores = os.cpu_count() or 1
-    if tournament.concurrency > cores:
+    if tournament.concurrency > cores and where.kind == "local":
         console.print(f"note: concurrency {tournament.concurrency} is above the {cores} cores: bots thinking "
                       "at the same time share cores while their clocks run", markup=False, highlight=False)
     # The guardian and the spawner thread start now, not while the first games' clocks run.

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import click
 import trio
 
+from arena.backends import BACKENDS
 from arena.cli.options import game_option, isolation_options
 from arena.limits import (
     DEFAULT_STARTUP_MS,
@@ -136,16 +137,26 @@ def _slug(text: str) -> str:
 @click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Log folder (records, sprt.json). Default: sprt_logs/<new>-vs-<old>-<game>.")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as one JSON object on stdout.")
+@click.option("--backend", type=click.Choice(BACKENDS), default=None,
+              help="Where games run: local (this process, the default) or ray (one Ray task per game; "
+                   "needs arena[ray]; raise --concurrency to use the cluster). A run may resume on the other.")
+@click.option("--ray-address", "ray_address", metavar="ADDR", default=None,
+              help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
+                   "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")
+@click.option("--ray-cpus-per-game", "ray_cpus", type=click.FloatRange(min=0, min_open=True, max=1024),
+              default=None, help="With --backend ray: CPUs Ray reserves per game (default 2, one per bot).")
 @isolation_options(from_config=False)
 def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, alpha: float, beta: float,
                  model: str, concurrency: int, openings: Path | None, openings_order: str,
                  opening_plies: int, seed: int | None, max_pairs: int | None, time_limit: int,
                  max_moves: int | None, time_margin: int, startup_time: int, move_time_limit: int | None,
-                 increment: int, logs: Path | None, as_json: bool, ponder: bool | None,
+                 increment: int, logs: Path | None, as_json: bool, backend: str | None,
+                 ray_address: str | None, ray_cpus: float | None, ponder: bool | None,
                  sandbox: bool | None, inherit_env: bool | None) -> None:
     """Is NEW stronger than OLD? Play colour-swapped pairs of games between the bot commands NEW
     and OLD (split like a shell would, as in 'arena match') until a sequential probability ratio
     test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
+    from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, distinct_ids
     from arena.games import get_game
     from arena.isolation import Isolation, sandbox_available
@@ -190,7 +201,10 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
         elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model="logistic" if model == "logistic" else "normalized",
         time_control=tc, max_moves=max_moves, opening_plies=opening_plies, seed=seed, book=book,
         openings_order="sequential" if openings_order == "sequential" else "random",
-        max_pairs=max_pairs, concurrency=concurrency, isolation=isolation)
+        max_pairs=max_pairs, concurrency=concurrency, isolation=isolation,
+        backend=BackendOptions(kind=backend or ("ray" if ray_address or ray_cpus else "local"),
+                               address=ray_address or EMBEDDED_ADDRESS, cpus_per_game=ray_cpus),
+        base_dir=Path.cwd())
 
     run_sprt(settings, folder, as_json=as_json, needs_seed=book is not None or opening_plies > 0)
 
@@ -201,10 +215,10 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
     line per pair and the verdict on stderr, the summary on stdout with ``as_json``; then exit with
     the status the epilog lists. ``needs_seed``: draw a seed (recorded) when the settings have none.
     Shared by ``arena sprt`` and ``arena run`` of a config with an ``sprt`` key."""
+    from arena.backends import ClusterError
     from arena.errors import ArenaError
     from arena.signals import exit_code_for, interruptible
     from arena.sprt_run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun
-    from arena.tournament.logs import LogError
 
     id_new, id_old = settings.new.id, settings.old.id
     run: SprtRun
@@ -216,7 +230,9 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
     run = SprtRun(settings, folder, on_pair=show)
     try:
         run.open()
-    except LogError as exc:
+    except ClusterError as exc:  # the cluster's failure, not the user's: exit 1
+        _fail(str(exc), 1, command=command)
+    except ArenaError as exc:  # another run's folder, a bot that cannot start where games run
         _fail(str(exc), command=command)
     if needs_seed and settings.seed is None:
         settings.seed = random.SystemRandom().randrange(2**31)

@@ -25,10 +25,11 @@ def _spec(agent: AgentConfig) -> AgentSpec:
     return AgentSpec(agent.id, agent.type, path=agent.path, env=agent.env)
 
 
-def sprt_settings(config: TournamentConfig, concurrency: int | None,
-                  isolation: dict[str, bool | None]) -> SprtSettings:
+def sprt_settings(config: TournamentConfig, concurrency: int | None, isolation: dict[str, bool | None],
+                  backend: tuple[str | None, str | None, float | None] = (None, None, None)) -> SprtSettings:
     """The :class:`arena.sprt_run.SprtSettings` of ``config`` (which has ``sprt``). ``concurrency``
-    (``--concurrency``) and the ``isolation`` overrides (None: the config's) win over the config's.
+    (``--concurrency``), the ``isolation`` overrides and ``backend`` (``--backend``, ``--ray-address``,
+    ``--ray-cpus-per-game``; None: the config's) win over the config's.
     Raises ConfigError when the opening book changed since the config was read."""
     from arena.errors import ConfigError
     from arena.games import get_game
@@ -36,6 +37,7 @@ def sprt_settings(config: TournamentConfig, concurrency: int | None,
     from arena.match import TimeControl
     from arena.openings import OpeningsError, load_book
     from arena.sprt_run import SprtSettings
+    from arena.tournament.runner import backend_options
 
     assert config.sprt is not None
     game = get_game(config.game)
@@ -64,16 +66,20 @@ def sprt_settings(config: TournamentConfig, concurrency: int | None,
         openings_order="sequential" if config.openings_order == "sequential" else "random",
         max_pairs=s["maxPairs"], concurrency=concurrency or config.concurrency or 1,
         isolation=Isolation(ponder=pick("ponder", config.ponder), sandbox=pick("sandbox", config.sandbox),
-                            inherit_env=pick("inherit_env", config.inherit_env)))
+                            inherit_env=pick("inherit_env", config.inherit_env)),
+        backend=backend_options(config, *backend),
+        base_dir=Path(config.source).resolve().parent if config.source else None)
 
 
 def run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int | None,
-                    isolation: dict[str, bool | None], *, as_json: bool) -> NoReturn:
+                    isolation: dict[str, bool | None],
+                    backend: tuple[str | None, str | None, float | None] = (None, None, None), *,
+                    as_json: bool) -> NoReturn:
     """Run the SPRT of ``config`` in ``logs_root/<id>/`` and exit as ``arena sprt`` does."""
     from arena.cli.sprt_cmd import run_sprt
     from arena.tournament.config import check_sandbox
 
-    settings = sprt_settings(config, concurrency, isolation)
+    settings = sprt_settings(config, concurrency, isolation, backend)
     if settings.isolation.sandbox:
         check_sandbox("sandbox")
     run_sprt(settings, logs_root / config.id, as_json=as_json, needs_seed=False, command="arena run")

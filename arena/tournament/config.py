@@ -100,6 +100,10 @@ _TOP_KEYS = (
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
                                  "maxPairs": None}
+# Where games run (issue 12): how to run, never part of the tournament's identity, so they are not
+# written to config.json and a run started locally may be resumed on Ray (and back).
+_BACKEND_KEYS = ("backend", "rayAddress", "rayCpusPerGame", "rayWorkingDir", "raySharedFiles")
+_ALL_TOP_KEYS: tuple[str, ...] = _TOP_KEYS + _BACKEND_KEYS
 _AGENT_KEYS = ("type", "id", "path", "env")
 
 # Ids become file and folder names: keep them to a portable, unsurprising alphabet. Always used
@@ -178,6 +182,13 @@ class TournamentConfig:
     #: is an SPRT of the first agent (NEW) against the second (OLD), not a schedule of games.
     sprt: dict[str, Any] | None = None
     source: str | None = None  # the config file, for messages only
+    #: Where games run (:mod:`arena.backends`; keys ``backend``, ``rayAddress``, ``rayCpusPerGame``,
+    #: ``rayWorkingDir`` (resolved), ``raySharedFiles``). None: the default. Not in :meth:`to_json`.
+    backend: str | None = None
+    ray_address: str | None = None
+    ray_cpus_per_game: float | None = None
+    ray_working_dir: str | None = None
+    ray_shared_files: bool = False
 
     @property
     def agent_ids(self) -> list[str]:
@@ -282,8 +293,8 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if not isinstance(obj, dict):
         raise ConfigError("config: the top level must be a JSON object")
     for key in obj:
-        if key not in _TOP_KEYS:
-            raise ConfigError(f"{_short_key(key)}: unknown key (known keys: {', '.join(_TOP_KEYS)})")
+        if key not in _ALL_TOP_KEYS:
+            raise ConfigError(f"{_short_key(key)}: unknown key (known keys: {', '.join(_ALL_TOP_KEYS)})")
 
     tid = _require(obj, "id", str, "a string")
     if not _SAFE_ID.fullmatch(tid):
@@ -342,6 +353,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         inherit_env=_optional(obj, "inheritEnv", bool, "true or false", False),
         sprt=sprt,
         source=source,
+        **_backend_settings(obj, base_dir),
     )
 
 
@@ -393,6 +405,38 @@ def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any
     except SPRTError as exc:
         raise ConfigError(f"sprt: {exc}") from None
     return out
+
+
+#: Largest ``rayCpusPerGame`` accepted (a game reserving more CPUs than any machine has never starts).
+MAX_CPUS_PER_GAME = 1024
+
+
+def _backend_settings(obj: dict[str, Any], base_dir: Path) -> dict[str, Any]:
+    """The backend keys of ``obj`` as :class:`TournamentConfig` fields (see ``_BACKEND_KEYS``)."""
+    from arena.backends import BACKENDS
+
+    backend = _optional(obj, "backend", str, "a string", None)
+    if backend is not None and backend not in BACKENDS:
+        raise ConfigError(f"backend: {backend!r} is not one of {', '.join(BACKENDS)}")
+    address = _optional(obj, "rayAddress", str, 'a string ("local", "auto" or HOST:PORT)', None)
+    if address is not None and not address.strip():
+        raise ConfigError('rayAddress: empty; give "local", "auto" or HOST:PORT')
+    cpus = obj.get("rayCpusPerGame")
+    if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, int | float)
+                             or not 0 < cpus <= MAX_CPUS_PER_GAME):
+        raise ConfigError(f"rayCpusPerGame: must be a positive number of at most {MAX_CPUS_PER_GAME}, got {_show(cpus)}")
+    raw_dir = _optional(obj, "rayWorkingDir", str, "a path to a folder", None)
+    working_dir = None
+    if raw_dir is not None:
+        folder = _resolve(base_dir, raw_dir)
+        if not folder.is_dir():
+            raise ConfigError(f"rayWorkingDir: {_plain(folder)} is not a folder")
+        working_dir = str(folder)
+    shared = _optional(obj, "raySharedFiles", bool, "true or false", False)
+    if shared and working_dir is not None:
+        raise ConfigError("raySharedFiles: nothing is shipped with shared files; drop 'rayWorkingDir' or this key")
+    return {"backend": backend, "ray_address": address, "ray_cpus_per_game": None if cpus is None else float(cpus),
+            "ray_working_dir": working_dir, "ray_shared_files": shared}
 
 
 def check_sandbox(key: str) -> None:

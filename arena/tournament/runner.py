@@ -21,6 +21,14 @@ arena's computes statistics during play (a thread holding the GIL stalled the lo
 milliseconds, issue 8). If the worker is missing, arena writes the files itself at finish, when no
 clock runs.
 
+Where games run is the backend's business (:mod:`arena.backends`): ``local`` (this process, the
+default) or ``ray`` (one Ray task per game on a cluster). Either way the backend hands the record
+back and this driver persists it as above, so the log folder, resume and its guarantees are the
+same. The backend is opened in :meth:`Tournament.prepare` (only when games are left to play) and
+closed by :meth:`Tournament.finish_sync`. With Ray, each ``games.jsonl`` row also names the node
+that ran the game (``node``) and how many attempts were lost with a node first (``retried``), and
+``standings.json`` gets ``nodes``: the games each node ran.
+
 Arena's failures are arena's. When :func:`arena.match.play_game` raises
 :class:`arena.errors.ResourceError` (no descriptors, no processes left...) or writing the logs fails
 (disk full), the run stops: the game in flight and every other running game are cancelled and not
@@ -41,10 +49,11 @@ from typing import Any, Protocol
 
 import trio
 
+from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.isolation import Isolation
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match import AgentSpec, TimeControl
 from arena.ratings import result_from_row
 from arena.tournament.config import TournamentConfig, check_sandbox
 from arena.tournament.limits import ConcurrencyPlan, default_concurrency, plan_concurrency
@@ -124,6 +133,9 @@ class RunOptions:
     sandbox: bool | None = None
     inherit_env: bool | None = None
     stats_worker: bool = True
+    #: Where games run: options (None: the config's ``backend`` keys, else local; see
+    #: :func:`backend_options`) or a backend object not opened yet (tests, other drivers).
+    backend: BackendOptions | Backend | None = None
 
 
 @dataclass
@@ -194,6 +206,20 @@ def effective_concurrency(config: TournamentConfig, requested: int | None) -> in
     return concurrency_plan(config, requested).value
 
 
+def backend_options(config: TournamentConfig, kind: str | None = None, address: str | None = None,
+                    cpus_per_game: float | None = None) -> BackendOptions:
+    """The backend to use: ``kind``/``address``/``cpus_per_game`` (the command line) where given,
+    else the config's ``backend``, ``rayAddress``, ``rayCpusPerGame``, ``rayWorkingDir`` and
+    ``raySharedFiles``, else the defaults (local; an embedded Ray instance; 2 CPUs per game)."""
+    defaults = BackendOptions()
+    return BackendOptions(
+        kind=kind or config.backend or defaults.kind,
+        address=address or config.ray_address or defaults.address,
+        cpus_per_game=cpus_per_game or config.ray_cpus_per_game,
+        working_dir=Path(config.ray_working_dir) if config.ray_working_dir else None,
+        shared_files=config.ray_shared_files)
+
+
 def with_overrides(config: TournamentConfig, options: RunOptions) -> TournamentConfig:
     """``config`` with the isolation choices of ``options`` that are not None."""
     changes: dict[str, Any] = {name: value for name, value in (("ponder", options.ponder), ("sandbox", options.sandbox),
@@ -232,6 +258,8 @@ class Tournament:
         self._games_scope: trio.CancelScope | None = None
         self._finished = False
         self._prepared = False
+        self.backend: Backend | None = None
+        self._node_counts: dict[str, dict[str, Any]] = {}
 
     # -- preparation -----------------------------------------------------------------------------
 
@@ -256,10 +284,34 @@ class Tournament:
         self._lock.acquire()  # before anything in the folder is read
         try:
             self._prepare_locked()
+            if self._next is not None:
+                self._open_backend()
         except BaseException:
+            self._close_backend()
             self._log.close()
             self._lock.release()
+            self._prepared = False
             raise
+
+    def _open_backend(self) -> None:
+        """Open the backend (connect, check every agent can start where games run) and, unless the
+        user asked for a concurrency, play as many games at once as the backend has room for."""
+        given = self.options.backend
+        backend = given if given is not None and not isinstance(given, BackendOptions) else \
+            make_backend(given or backend_options(self.config))
+        self.backend = backend
+        base_dir = Path(self.config.source).resolve().parent if self.config.source else None
+        specs = [self._spec(agent_id) for agent_id in self.config.agent_ids]
+        backend.open(specs, base_dir=base_dir, logs_dir=self.folder, sandbox=self.config.sandbox)
+        room = backend.capacity()
+        if room is not None and not (self.options.concurrency or self.config.concurrency):
+            left = None if self.total is None else self.total - self._already_done
+            self.concurrency = max(1, min(room, left) if left is not None else room)
+            self.concurrency_note = None
+
+    def _close_backend(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
 
     def _prepare_locked(self) -> None:
         rows = self._log.prepare(self.config)
@@ -269,6 +321,8 @@ class Tournament:
         self._log.begin(self.config)
         for result in load_results(rows):
             self._stats.add(result)
+        for row in rows:
+            self._count_node(row.get("node"))
         self._already_done = len(rows)
         first_missing = 0
         while first_missing in done:
@@ -375,17 +429,19 @@ class Tournament:
             time_limit_ms=c.time_limit_ms, time_margin_ms=c.time_margin_ms, startup_ms=c.startup_ms,
             move_time_limit_ms=c.move_time_limit_ms, increment_ms=c.increment_ms)
         isolation = Isolation(ponder=c.ponder, sandbox=c.sandbox, inherit_env=c.inherit_env)
+        backend = self.backend
+        if backend is None:
+            backend = self.backend = make_backend()
         while self._failure is None and (game := self._take()) is not None:
             self.reporter.game_started(game)
             try:
                 start = self._book.pick(game.pair, c.openings_order, c.seed).state if self._book else None
-                record = await play_game(
-                    self._game, self._spec(game.black), self._spec(game.white),
+                job = GameJob(
+                    game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
                     time_control=time_control, max_moves=c.max_moves, start_state=start,
-                    opening_plies=c.opening_plies, seed=game.opening_seed,
-                    stderr_dir=self._log.stderr_dir, game_index=game.index,
-                    observer=self.options.observer, player_opts=self.options.player_opts,
-                    isolation=isolation)
+                    opening_plies=c.opening_plies, seed=game.opening_seed, game_index=game.index,
+                    isolation=isolation, player_opts=self.options.player_opts)
+                record = await backend.play(job, stderr_dir=self._log.stderr_dir, observer=self.options.observer)
             except ResourceError as exc:
                 self._stop(exc)  # the game is not recorded: a resumed run plays it again
                 return
@@ -432,6 +488,12 @@ class Tournament:
             "started_at": record.get("started_at"),
             "record": record_name(game.index),
         }
+        node = record.get("node")
+        if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
+            row["node"] = {k: node.get(k) for k in ("id", "ip", "hostname")}
+            if record.get("ray_retries"):
+                row["retried"] = len(record["ray_retries"])
+            self._count_node(row["node"])
         self._log.write_game(game.index, record, row)
         self._stats.add(result_from_row(row))
         self._played_now += 1
@@ -440,6 +502,17 @@ class Tournament:
             self._worker.game_finished(row, pending)
         # Counts and the online Elo only (microseconds); the files are the worker's.
         self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
+
+    def _count_node(self, node: Any) -> None:
+        if isinstance(node, dict) and isinstance(node.get("id"), str):
+            entry = self._node_counts.setdefault(node["id"], {"node": node["id"], "ip": node.get("ip"),
+                                                               "hostname": node.get("hostname"), "games": 0})
+            entry["games"] += 1
+
+    def node_counts(self) -> list[dict[str, Any]]:
+        """Games per cluster node (``node`` id, ``ip``, ``hostname``, ``games``), most first; empty
+        when every game ran locally."""
+        return sorted(self._node_counts.values(), key=lambda e: (-e["games"], e["node"]))
 
     def _standings_from_log(self) -> dict[str, Any]:
         """The standings of every game in ``games.jsonl`` (the source of truth), computed here."""
@@ -474,6 +547,7 @@ class Tournament:
             self._worker.reap()
             warnings.extend(self._worker.warnings)
         stats: dict[str, dict[str, Any]] = {}
+        self._close_backend()
         if not self._finished:
             if standings is None:
                 try:
@@ -481,6 +555,10 @@ class Tournament:
                 except ArenaError as exc:
                     standings, standings_written = {}, True
                     warnings.append(str(exc))
+            if standings and self._node_counts:
+                # The standings worker knows nothing of nodes: the final file gets them here.
+                standings = {**standings, "nodes": self.node_counts()}
+                standings_written = False
             if self._prepared:
                 # Cancelled games stay in _in_flight: they are still pending for the online Elo.
                 stats = self._stats.snapshot(self._lowest_pending())
@@ -532,5 +610,5 @@ async def run_tournament(config: TournamentConfig, options: RunOptions | None = 
 
 __all__ = [
     "LogError", "Reporter", "ResourceError", "RunOptions", "RunSummary", "SilentReporter", "Tournament",
-    "check_agent_kinds", "concurrency_plan", "effective_concurrency", "run_tournament", "with_overrides",
+    "backend_options", "check_agent_kinds", "concurrency_plan", "effective_concurrency", "run_tournament", "with_overrides",
 ]

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner, Result
 from tournament_support import REPO, bot_command, read_jsonl, shobu_config
 
+from arena.backends import local as local_backend
 from arena.cli import cli
 from arena.errors import ResourceError
-from arena.tournament import runner as runner_module
 from arena.tournament.logs import FolderLock
 
 # The checkers seed's example, word for word, but with an executable in place of the search bot.
@@ -151,7 +151,7 @@ def test_an_arena_failure_is_one_line_and_exit_1(tmp_path: Path, bot_file: Path,
     async def no_descriptors(*args: Any, **kwargs: Any) -> dict[str, Any]:
         raise ResourceError("cannot open the stderr log of bot 'b0': Too many open files (EMFILE)")
 
-    monkeypatch.setattr(runner_module, "play_game", no_descriptors)
+    monkeypatch.setattr(local_backend, "play_game", no_descriptors)
     result = invoke(["run", str(shobu_config(tmp_path, bot_file, id="e", agents=2)), "--logs", str(tmp_path)])
     assert result.exit_code == 1
     assert ("arena: error: the run failed: cannot open the stderr log of bot 'b0': Too many open files "

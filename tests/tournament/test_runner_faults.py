@@ -19,13 +19,13 @@ import pytest
 import trio
 from tournament_support import REPO, read_jsonl
 
+from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
 from arena.isolation import Isolation
 from arena.records import utc_now_iso
 from arena.tournament import config as config_module
 from arena.tournament import limits
 from arena.tournament import logs as logs_module
-from arena.tournament import runner as runner_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import FolderLock, LogError, standings_from_folder
 from arena.tournament.runner import RunOptions, Tournament, concurrency_plan, run_tournament
@@ -66,7 +66,7 @@ class FakeGames:
 def fake(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeGames]:
     def install(script: Script | None = None, delay: float = 0.0) -> FakeGames:
         games = FakeGames(script, delay)
-        monkeypatch.setattr(runner_module, "play_game", games)
+        monkeypatch.setattr(local_backend, "play_game", games)
         return games
     return install
 

@@ -1,0 +1,44 @@
+"""The local backend: every game in this process, on this machine (the default)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from arena.backends import GameJob
+from arena.games import get_game
+from arena.isolation import DEFAULT_ISOLATION
+from arena.match import AgentSpec, Observer, play_game
+
+
+class LocalBackend:
+    """:func:`arena.match.play_game` in the driver's own trio run (see :mod:`arena.backends`)."""
+
+    name = "local"
+
+    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
+             sandbox: bool = False) -> None:
+        """Nothing to connect to: the config's checks already ran on this machine."""
+
+    def capacity(self) -> int | None:
+        return None
+
+    def describe(self) -> str | None:
+        return None
+
+    async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
+                   observer: Observer | None = None) -> dict[str, Any]:
+        return await run_job(job, stderr_dir=stderr_dir, observer=observer)
+
+    def close(self) -> None:
+        pass
+
+
+async def run_job(job: GameJob, *, stderr_dir: Path | None = None,
+                  observer: Observer | None = None) -> dict[str, Any]:
+    """``play_game`` for ``job`` (the one place a :class:`GameJob` becomes a game, for every backend)."""
+    return await play_game(
+        get_game(job.game), job.black, job.white, time_control=job.time_control, max_moves=job.max_moves,
+        start_state=job.start_state, opening_plies=job.opening_plies, seed=job.seed, stderr_dir=stderr_dir,
+        game_index=job.game_index, observer=observer, player_opts=job.player_opts,
+        isolation=job.isolation or DEFAULT_ISOLATION)

@@ -1,0 +1,389 @@
+"""The Ray backend: each game is one Ray task that plays it on a worker and returns its record.
+
+The task (:func:`game_task`) runs the very :func:`arena.match.play_game` of the local backend in its
+own ``trio.run`` on the worker: both bots start there, with the same clocks, faults and records.
+The worker keeps the bots' stderr in a private temporary folder and sends the logs back with the
+record; the driver writes them into its own ``stderr/`` folder, so the driver remains the only
+writer of the log folder.
+
+Resources. Each task asks Ray for ``cpus_per_game`` CPUs (default 2, one per bot; the config's
+``rayCpusPerGame``), so Ray never starts more games on a node than its CPUs allow. The driver keeps
+at most :meth:`RayBackend.capacity` games in flight (the CPUs of the live nodes at start divided
+per game): games beyond it would only wait in Ray's queue.
+
+Faults (issue 12):
+
+- A game lost with its worker or node (``WorkerCrashedError``, ``NodeDiedError``,
+  ``ObjectLostError``, Ray's ``OutOfMemoryError``) is submitted again — Ray's own retries are off so
+  the driver sees and logs every loss — up to ``max_retries`` times. The lost attempt's partial play
+  is discarded (its bots died with the worker: they run under ``setpriv --pdeathsig KILL`` and the
+  worker's guardian, :mod:`arena.spawn`), and the record that comes back says so in
+  ``ray_retries`` (one line per lost attempt); its ``games.jsonl`` row carries ``retried``.
+- A bot's fault is a record like any other (``play_game`` never raises for one).
+- Cancellation (Ctrl-C, the run stopping): the task is cancelled with ``force=True``, which kills
+  its worker process and so every bot of that game, and ``trio.Cancelled`` propagates.
+- The cluster's own failure (no reachable address, no node with enough CPUs, losses past the
+  retries, anything else Ray raises) is a :class:`arena.backends.ClusterError`.
+
+Waiting never blocks trio: a done-callback on the task's future wakes the trio task through
+:meth:`trio.lowlevel.TrioToken.run_sync_soon`, so thousands of games in flight cost no threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import logging
+import os
+import shutil
+import signal
+import socket
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.backends import EMBEDDED_ADDRESS, BackendOptions, ClusterError, GameJob
+from arena.backends.ray_files import (
+    DEFAULT_EXCLUDES,
+    MAX_SHIP_BYTES,
+    default_working_dir,
+    missing_on_this_node,
+    ray_excludes,
+    remap_spec,
+    ship_size,
+)
+from arena.errors import ConfigError
+from arena.match import AgentSpec, Observer
+
+#: CPUs reserved per game by default: one per bot.
+DEFAULT_CPUS_PER_GAME = 2.0
+#: How long the start-up check of every node may take (first contact ships the working folder).
+PROBE_TIMEOUT_S = 300.0
+#: Stderr bytes per bot brought back from a worker (the local cap, arena.process).
+STDERR_CAP_BYTES = 1 << 20
+_RETRIABLE_NAMES = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "OutOfMemoryError")
+
+
+def import_ray() -> Any:
+    """The ``ray`` module; ClusterError when it is not installed. Usage statistics are off: arena
+    never asks Ray to contact anything but the cluster."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError("the ray backend needs Ray: pip install 'arena[ray]' (on the driver and every "
+                           "worker)") from None
+    return ray
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"{type(exc).__name__}: {text[:limit]}"
+
+
+# -- on the worker ---------------------------------------------------------------------------------
+
+
+def node_info() -> dict[str, Any]:
+    """Which node and process run this task: Ray's node id, the node's address, host name, pid."""
+    import ray
+
+    return {"id": ray.get_runtime_context().get_node_id(), "ip": ray.util.get_node_ip_address(),
+            "hostname": socket.gethostname(), "pid": os.getpid()}
+
+
+def _unmap_command(command: Any, here: str, root: str | None) -> Any:
+    """A record's command with the worker's copy of the shipped folder named as on the driver."""
+    if root is None:
+        return command
+    if isinstance(command, str):
+        return command.replace(here, root)
+    if isinstance(command, list):
+        return [w.replace(here, root) if isinstance(w, str) else w for w in command]
+    return command
+
+
+def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[str, Any]:
+    """Play ``job`` here (a Ray worker): ``{"record", "stderr": {file name: bytes}, "node"}``.
+    ``root`` is the driver's shipped folder (None: shared files, paths used as they are).
+    ``keep_logs`` False: no stderr files; a faulting bot's stderr tail is in the record instead."""
+    from arena.backends.local import run_job
+
+    here = os.getcwd()
+    job = dataclasses.replace(job, black=remap_spec(job.black, root, here), white=remap_spec(job.white, root, here))
+    folder = tempfile.mkdtemp(prefix="arena-ray-game-")
+    try:
+        record = trio.run(functools.partial(run_job, job, stderr_dir=Path(folder) if keep_logs else None))
+        stderr: dict[str, bytes] = {}
+        logs = record.get("stderr_logs")
+        if isinstance(logs, dict):
+            for colour, path in list(logs.items()):
+                name = os.path.basename(str(path))
+                try:
+                    with open(path, "rb") as handle:
+                        stderr[name] = handle.read(STDERR_CAP_BYTES)
+                except OSError:
+                    pass
+                logs[colour] = name
+        for player in record.get("players") or []:
+            if isinstance(player, dict) and "command" in player:
+                player["command"] = _unmap_command(player["command"], here, root)
+        return {"record": record, "stderr": stderr, "node": node_info()}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) -> dict[str, Any]:
+    """On one node: ``{"node", "problems": [[agent id, why it cannot start here], ...]}`` (the
+    sandbox's own problem, when ``sandbox`` is asked for and unavailable, is listed for every agent)."""
+    here = os.getcwd()
+    problems = []
+    if sandbox:
+        from arena.isolation import sandbox_available
+
+        reason = sandbox_available()
+        if reason is not None:
+            return {"node": node_info(), "problems": [[spec.id, f"sandbox: {reason}"] for spec in specs]}
+    for spec in specs:
+        why = missing_on_this_node(remap_spec(spec, root, here))
+        if why is not None:
+            problems.append([spec.id, why])
+    return {"node": node_info(), "problems": problems}
+
+
+# -- on the driver ---------------------------------------------------------------------------------
+
+
+class RayBackend:
+    """Games as Ray tasks (see the module docstring and :mod:`arena.backends` for the contract)."""
+
+    name = "ray"
+
+    def __init__(self, options: BackendOptions) -> None:
+        self.options = options
+        self.cpus_per_game = options.cpus_per_game or DEFAULT_CPUS_PER_GAME
+        self._ray: Any = None
+        self._started_ray = False
+        self._remote: Any = None
+        self._root: str | None = None
+        self._capacity = 1
+        self._nodes: list[dict[str, Any]] = []
+
+    # -- open / close ------------------------------------------------------------------------------
+
+    def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
+             sandbox: bool = False) -> None:
+        for agent in agents:
+            if agent.kind == "player":
+                raise ConfigError(f"backend: {agent.id!r} is a human player, who plays at this terminal, not on a "
+                                  "Ray worker; use the local backend")
+        ray = self._ray = import_ray()
+        runtime_env: dict[str, Any] = {}
+        if not self.options.shared_files:
+            root = self.options.working_dir or default_working_dir(base_dir or Path.cwd(), agents)
+            root = root.resolve()
+            patterns = DEFAULT_EXCLUDES + tuple(self.options.excludes)
+            skip = [logs_dir] if logs_dir is not None else []
+            size = ship_size(root, patterns, skip)
+            if size > MAX_SHIP_BYTES:
+                raise ConfigError(
+                    f"rayWorkingDir: {root} holds more than {MAX_SHIP_BYTES // (1 << 20)} MiB to ship to the "
+                    "workers; name a smaller folder with 'rayWorkingDir', list what to leave out in a "
+                    ".gitignore there, or set 'raySharedFiles' when the files are on every node")
+            self._root = str(root)
+            runtime_env = {"working_dir": str(root), "excludes": ray_excludes(root, patterns, skip)}
+        self._connect(ray, runtime_env)
+        self._check_nodes(ray)
+        self._remote = ray.remote(game_task).options(num_cpus=self.cpus_per_game, max_retries=0)
+        self._probe(ray, agents, sandbox)
+
+    def _connect(self, ray: Any, runtime_env: dict[str, Any]) -> None:
+        address = self.options.address
+        kwargs: dict[str, Any] = {"runtime_env": runtime_env or None, "log_to_driver": False,
+                                  "logging_level": logging.WARNING, "include_dashboard": False}
+        if address == EMBEDDED_ADDRESS:
+            # A private instance on loopback only; it ends with this process (close, or Ray's own
+            # fate sharing when the driver is killed).
+            kwargs.update(address="local", _node_ip_address="127.0.0.1", num_cpus=self.options.num_cpus)
+        else:
+            if address != "auto":
+                _check_reachable(address)
+                if address.split(":")[0] in ("127.0.0.1", "localhost"):
+                    kwargs["_node_ip_address"] = "127.0.0.1"
+            kwargs.update(address=address)
+            kwargs.pop("include_dashboard")
+        if ray.is_initialized():
+            return  # e.g. a caller that set Ray up itself: use it as it is
+        # ray.init installs its own SIGTERM handler: arena's (flush, then exit 130) must stay.
+        previous = signal.getsignal(signal.SIGTERM)
+        try:
+            ray.init(**kwargs)
+        except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+            where = "start an embedded Ray instance" if address == EMBEDDED_ADDRESS else \
+                f"connect to the Ray cluster at {address!r}"
+            raise ClusterError(f"cannot {where}: {_one_line(exc)}") from None
+        finally:
+            with contextlib.suppress(Exception):
+                signal.signal(signal.SIGTERM, previous)
+        self._started_ray = True
+
+    def _check_nodes(self, ray: Any) -> None:
+        self._nodes = [n for n in ray.nodes() if n.get("Alive")]
+        fits = [n for n in self._nodes if n.get("Resources", {}).get("CPU", 0) >= self.cpus_per_game]
+        if not fits:
+            most = max((n.get("Resources", {}).get("CPU", 0) for n in self._nodes), default=0)
+            raise ClusterError(
+                f"no node of the Ray cluster has {self.cpus_per_game:g} CPUs for a game (the largest has "
+                f"{most:g}); lower 'rayCpusPerGame' or add nodes")
+        self._set_nodes(fits)
+
+    def _set_nodes(self, nodes: list[dict[str, Any]]) -> None:
+        self._nodes = nodes
+        self._capacity = max(1, sum(int(n["Resources"]["CPU"] // self.cpus_per_game) for n in nodes))
+
+    def _probe(self, ray: Any, agents: list[AgentSpec], sandbox: bool = False) -> None:
+        """Every agent must be able to start on every node that may run a game: one line otherwise.
+        A node that vanished meanwhile (Ray still listed it) is left out."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        probe = ray.remote(probe_task)
+        refs = [probe.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
+            node["NodeID"], soft=False)).remote(agents, self._root, sandbox) for node in self._nodes]
+        gone = (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError,
+                ray.exceptions.WorkerCrashedError)
+        answers, alive = [], []
+        for node, ref in zip(self._nodes, refs, strict=True):
+            try:
+                answers.append(ray.get(ref, timeout=PROBE_TIMEOUT_S))
+                alive.append(node)
+            except gone:
+                continue
+            except ray.exceptions.RayTaskError as exc:
+                cause = getattr(exc, "cause", None) or exc
+                raise ClusterError(f"a Ray worker cannot run arena's games (is arena installed there, in the "
+                                   f"same Python?): {_one_line(cause)}") from None
+            except Exception as exc:  # noqa: BLE001 - a timeout, a runtime_env failure...
+                raise ClusterError(f"checking the Ray nodes failed: {_one_line(exc)}") from None
+        if not alive:
+            raise ClusterError("every node of the Ray cluster vanished while arena checked them")
+        self._set_nodes(alive)
+        for answer in answers:
+            for agent_id, why in answer["problems"]:
+                node = answer["node"]
+                raise ConfigError(f"agent {agent_id!r} cannot start on Ray node {node['ip']} ({node['id'][:8]}, "
+                                  f"{node['hostname']}): {why}; ship it (rayWorkingDir) or install it there")
+
+    def capacity(self) -> int | None:
+        return self._capacity
+
+    def describe(self) -> str | None:
+        cpus = sum(n["Resources"].get("CPU", 0) for n in self._nodes)
+        shipped = f"shipping {self._root}" if self._root else "shared files"
+        return (f"ray: {len(self._nodes)} node(s), {cpus:g} CPUs, {self.cpus_per_game:g} per game, "
+                f"up to {self._capacity} games at once; {shipped}")
+
+    def close(self) -> None:
+        if self._started_ray and self._ray is not None:
+            self._started_ray = False
+            with contextlib.suppress(Exception):
+                self._ray.shutdown()
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
+                   observer: Observer | None = None) -> dict[str, Any]:
+        """Play ``job`` on the cluster (``observer`` is not supported remotely and is ignored)."""
+        if self._remote is None:
+            raise RuntimeError("RayBackend.play before open")
+        ray = self._ray
+        retriable = tuple(getattr(ray.exceptions, n) for n in _RETRIABLE_NAMES)
+        lost: list[str] = []
+        while True:
+            ref = self._remote.remote(job, self._root, stderr_dir is not None)
+            try:
+                result = await wait_for(ref, ray)
+            except retriable as exc:
+                lost.append(_one_line(exc, 200))
+                if len(lost) > self.options.max_retries:
+                    raise ClusterError(f"game {job.game_index} was lost {len(lost)} times with its Ray worker "
+                                       f"or node; last: {lost[-1]}") from None
+                continue
+            except ray.exceptions.RayTaskError as exc:
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, Exception):
+                    raise cause from None  # e.g. ResourceError on the worker: the run stops as locally
+                raise ClusterError(f"game {job.game_index} failed on a Ray worker: {_one_line(exc)}") from None
+            except ray.exceptions.RayError as exc:
+                raise ClusterError(f"the Ray cluster failed: {_one_line(exc)}") from None
+            break
+        record: dict[str, Any] = result["record"]
+        record["node"] = result["node"]
+        if lost:
+            record["ray_retries"] = [f"attempt {n + 1} discarded (its partial play was lost with it): {why}"
+                                     for n, why in enumerate(lost)]
+        self._write_stderr(record, result.get("stderr") or {}, stderr_dir)
+        return record
+
+    @staticmethod
+    def _write_stderr(record: dict[str, Any], stderr: dict[str, bytes], stderr_dir: Path | None) -> None:
+        logs = record.get("stderr_logs")
+        if not isinstance(logs, dict):
+            return
+        if stderr_dir is None:
+            del record["stderr_logs"]
+            return
+        for colour, name in list(logs.items()):
+            name = os.path.basename(str(name))
+            path = Path(stderr_dir) / name
+            # Synchronous, like the record that follows: small files, written once.
+            with open(path, "wb") as handle:
+                handle.write(stderr.get(name, b""))
+            logs[colour] = str(path)
+
+
+async def wait_for(ref: Any, ray: Any) -> Any:
+    """The value of the ObjectRef ``ref`` without blocking trio. Cancelled: the task is cancelled
+    with ``force=True`` (its worker process and bots are killed) and Cancelled propagates."""
+    future = ref.future()
+    token = trio.lowlevel.current_trio_token()
+    done = trio.Event()
+
+    def wake(_: Any) -> None:
+        try:
+            token.run_sync_soon(done.set)
+        except trio.RunFinishedError:
+            pass
+
+    future.add_done_callback(wake)
+    try:
+        await done.wait()
+    except BaseException:
+        _cancel(ray, ref)
+        raise
+    return future.result()
+
+
+def _cancel(ray: Any, ref: Any) -> None:
+    try:
+        ray.cancel(ref, force=True)
+    except Exception:  # noqa: BLE001, S110 - already finished, or the cluster is gone: nothing to kill
+        pass
+
+
+def _check_reachable(address: str, timeout_s: float = 10.0) -> None:
+    """ClusterError now, rather than Ray's minute of retries, when ``HOST:PORT`` does not answer."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterError(f"--ray-address: {address!r} is not HOST:PORT, 'auto' or '{EMBEDDED_ADDRESS}'")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise ClusterError(f"cannot reach the Ray cluster at {address}: {why}") from None
+
+
+__all__ = ["DEFAULT_CPUS_PER_GAME", "RayBackend", "game_task", "import_ray", "node_info", "probe_task", "wait_for"]
