@@ -52,7 +52,7 @@ def make_fake_task(canned: dict[str, Any]) -> Any:
     """A stand-in for :func:`arena.backends.ray_backend.game_task` (defined here, so Ray ships it by
     value): the canned record relabelled for the job, no processes started."""
 
-    def fake_game_task(job: Any, root: Any) -> dict[str, Any]:
+    def fake_game_task(job: Any, root: Any, keep_logs: bool = True) -> dict[str, Any]:
         from arena.backends.ray_backend import node_info
 
         record = copy.deepcopy(canned)
@@ -129,8 +129,11 @@ def main() -> None:
     if not args.inside:
         in_namespace([f"--games={args.games}"] + (["--real"] if args.real else []))
     work = Path(tempfile.mkdtemp(prefix="arena-ray-mem-"))
-    os.environ.update(RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled", HOME=str(work / "home"))
+    # Ray's session folders and tokens go to the work folder (removed at the end), not /tmp/ray, ~/.ray.
+    os.environ.update(RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled", HOME=str(work / "home"),
+                      RAY_TMPDIR=str(work / "r"))
     (work / "home").mkdir()
+    (work / "r").mkdir()
     try:
         print(json.dumps(run(args.games, args.real, work)), flush=True)
     finally:

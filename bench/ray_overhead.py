@@ -46,8 +46,11 @@ def in_namespace(argv: list[str]) -> None:
 
 
 def private_env(work: Path) -> None:
-    os.environ.update(RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled", HOME=str(work / "home"))
+    # Ray's session folders and tokens go to the work folder (removed at the end), not /tmp/ray, ~/.ray.
+    os.environ.update(RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled", HOME=str(work / "home"),
+                      RAY_TMPDIR=str(work / "r"))
     (work / "home").mkdir(exist_ok=True)
+    (work / "r").mkdir(exist_ok=True)
 
 
 def jobs(count: int) -> list[Any]:

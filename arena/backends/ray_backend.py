@@ -114,7 +114,8 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
 
     here = os.getcwd()
     job = dataclasses.replace(job, black=remap_spec(job.black, root, here), white=remap_spec(job.white, root, here))
-    folder = tempfile.mkdtemp(prefix="arena-ray-game-")
+    _remove_dead_workers_folders()
+    folder = tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-")
     try:
         record = trio.run(functools.partial(run_job, job, stderr_dir=Path(folder) if keep_logs else None))
         stderr: dict[str, bytes] = {}
@@ -134,6 +135,28 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
         return {"record": record, "stderr": stderr, "node": node_info()}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_FOLDER_PREFIX = "arena-ray-game-"
+_swept = False
+
+
+def _remove_dead_workers_folders() -> None:
+    """Remove the game folders of worker processes that died (a SIGKILLed worker, a cancelled game:
+    no ``finally`` of theirs ran). Once per worker process: its own folders are removed as it goes."""
+    global _swept
+    if _swept:
+        return
+    _swept = True
+    base = tempfile.gettempdir()
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(_FOLDER_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(_FOLDER_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
 
 
 def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) -> dict[str, Any]:

@@ -22,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,16 @@ def main() -> None:
         print(json.dumps(report))
         shutil.rmtree(temp, ignore_errors=True)
         return
+    try:
+        phases(work, logs, report, worker_daemons)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    report["total_s"] = round(time.monotonic() - started, 1)
+    print(json.dumps(report))
+    sys.stdout.flush()
+
+
+def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[int]) -> None:
     common = ["--backend", "ray", "--ray-address", ADDRESS, "--logs", str(logs)]
 
     # 1. A bot missing on the workers: refused before the first game.
@@ -260,12 +271,11 @@ def main() -> None:
     at_kill = len(rows(logs, "kill9"))
     no_bots = wait_until(lambda: not bots(), timeout=60)
     resumed = finish(arena([str(path), *common]))
+    # Game folders of the workers killed above were removed by the workers that came after them.
+    report["game_folders_left"] = len([n for n in os.listdir(tempfile.gettempdir())
+                                       if n.startswith("arena-ray-game-")])
     report["kill9"] = {"rows_at_kill": at_kill, "no_bots_after": no_bots, "resume_code": resumed["code"],
                        "resume_stderr": resumed["stderr"][-800:], **counts(logs, "kill9", 12)}
-    report["total_s"] = round(time.monotonic() - started, 1)
-    print(json.dumps(report))
-    sys.stdout.flush()
-    shutil.rmtree(temp, ignore_errors=True)
 
 
 if __name__ == "__main__":

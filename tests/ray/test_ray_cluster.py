@@ -51,13 +51,15 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     work = tmp_path_factory.mktemp("raycluster") / "work"
     # bash stays PID 1 of the namespace (it reaps the orphans Ray's daemons leave); when the scenario
     # ends, bash exits and the kernel kills whatever is left in the namespace.
-    script = f"ip link set lo up && {sys.executable} {HERE / 'cluster_scenario.py'} {work}"
+    # (`; true`: bash must not exec the last command in its place.)
+    script = f"ip link set lo up && {sys.executable} {HERE / 'cluster_scenario.py'} {work}; true"
     done = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "bash", "-c", script],
                           capture_output=True, text=True, timeout=SCENARIO_TIMEOUT_S, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert done.returncode == 0 and lines, f"scenario failed ({done.returncode}): {done.stderr[-3000:]}"
     result: dict[str, Any] = json.loads(lines[-1])
     result["work"] = str(work)
+    shutil.rmtree(result["temp"], ignore_errors=True)  # Ray's session folder (the scenario removes it too)
     print("ray cluster figures:", json.dumps({k: {f: v.get(f) for f in ("scheduled", "recorded", "retried",
                                                                          "doubled", "lost")}
                                               for k, v in result.items() if isinstance(v, dict) and "lost" in v}))
@@ -144,6 +146,7 @@ def test_kill_9_of_the_driver_then_a_resume_plays_each_game_once(report: dict[st
 
 
 def test_nothing_the_scenario_started_is_left(report: dict[str, Any]) -> None:
+    assert report["game_folders_left"] == 0  # the workers' temporary game folders, killed ones included
     marks = (report["work"].encode(), report["temp"].encode())
     left = []
     for entry in os.listdir("/proc"):
