@@ -2,7 +2,8 @@
 
 Each ```sh block whose lines start with `arena ` is split into commands (a trailing `# comment` is
 dropped; a comment that is just a number is the output the command must print). Commands that play
-for long or need a person (`arena run`, `human`, a bot of your own such as ./my_bot) are skipped.
+for long or need a person (`arena run`, `human`, a bot of your own such as ./my_bot) or a Ray cluster
+(`--backend ray`) are skipped.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP = re.compile(r"\barena run\b|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--games [0-9]{2,}")
+SKIP = re.compile(r"\barena run\b|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--games [0-9]{2,}|--backend ray")
 
 
 def readme_commands() -> list[tuple[str, str | None]]:
