@@ -39,6 +39,7 @@ from arena.games.abalone_board import (
     DISTANCE,
     LOSING_COUNT,
     OFFSETS,
+    can_step,
     count_moves,
     play,
     push_off_targets,
@@ -53,11 +54,12 @@ _KINDS = ("Centre", "Middle", "Border", "Marbles", "Flowers", "Distance", "Threa
 #: The 14 features, in the seed's order: ours first, then theirs.
 FEATURE_NAMES: tuple[str, ...] = tuple(f"our{k}" for k in _KINDS) + tuple(f"their{k}" for k in _KINDS)
 
-#: Chosen by short matches against bots/abalone_greedy.py (see the closing note of issue 13): material
-#: dominates; then being able to push a marble off (theirThreatened) and not being exposed
-#: (ourThreatened); then the rings and the distance, which keep the marbles together in the middle.
-#: Weights of "theirs" mirror "ours" except the threats: ours can be parried on our move, theirs
-#: cannot be saved before we push.
+#: Chosen by fixed-depth games against bots/abalone_greedy.py (bench/abalone_strength.py, depth 3,
+#: 2-ply random openings, both colours): material dominates; a marble the side to move can push off
+#: (theirThreatened) is worth most of a marble, one it must still defend (ourThreatened) a quarter;
+#: the rings and the distance keep the marbles together in the middle. Weights of "theirs" mirror
+#: "ours" except the threats. Variants with stronger ring/distance weights or weaker threat weights
+#: did no better (see issue 13's closing note for the figures).
 DEFAULT_WEIGHTS: dict[str, int] = {
     "ourCentre": 30,
     "ourMiddle": 10,
@@ -65,14 +67,14 @@ DEFAULT_WEIGHTS: dict[str, int] = {
     "ourMarbles": 1000,
     "ourFlowers": 15,
     "ourDistance": -8,
-    "ourThreatened": -120,
+    "ourThreatened": -250,
     "theirCentre": -30,
     "theirMiddle": -10,
     "theirBorder": 10,
     "theirMarbles": -1000,
     "theirFlowers": -15,
     "theirDistance": 8,
-    "theirThreatened": 300,
+    "theirThreatened": 700,
 }
 
 
@@ -159,7 +161,10 @@ class AbaloneSearch:
 
     def has_moves(self, pos: Position) -> bool:
         mine, theirs = pos[0], pos[1]
-        return mine.bit_count() > LOSING_COUNT and count_moves(mine, theirs) > 0
+        if mine.bit_count() <= LOSING_COUNT:
+            return False
+        # A marble next to an empty cell can step there: the full count is almost never needed.
+        return can_step(mine, theirs) or count_moves(mine, theirs) > 0
 
     def quiet(self, pos: Position) -> bool:
         """Always: the engine's quiescence plays every move of a position that is not quiet, which in

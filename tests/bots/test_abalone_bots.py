@@ -103,7 +103,7 @@ def test_greedy_pushes_off_and_keeps_its_marbles_safe() -> None:
     move = bot_choice(greedy, take)
     after = GAME.apply(take, move)
     assert after.white.bit_count() == take.white.bit_count() - 1
-    # White threatens to push E9 off (G... no: E7 E8 White against Black's lone E9): Black moves it.
+    # White's E7 E8 threaten to push Black's lone E9 off: greedy never leaves a marble exposed.
     danger = position("E9 " + FILL_BLACK + " C3", "E7 E8 " + FILL_WHITE)
     for seed in range(5):
         after = GAME.apply(danger, bot_choice(greedy, danger, seed))
@@ -159,6 +159,16 @@ def test_standalone_bots_import_no_arena(file_name: str) -> None:
     text = path.read_text()
     assert text.startswith("#!/usr/bin/env python3\n")
     assert "import arena" not in text and "from arena" not in text
+
+
+def test_alphabeta_bot_answers_over_a_pipe() -> None:
+    state = position("E7 E8 " + FILL_BLACK, "E9 " + FILL_WHITE + " H6")  # pushing E9 off wins
+    proc = subprocess.run([sys.executable, str(BOTS / "abalone_alphabeta.py"), "--move-time", "100", "--quiet"],
+                          check=False, text=True, input=request_line(state), capture_output=True,
+                          timeout=TIMEOUT_S, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    move = GAME.validate_move(state, GAME.parse_move(json.loads(proc.stdout)["payload"]))
+    assert GAME.outcome(GAME.apply(state, move)) is not None  # it takes the win
 
 
 # --- the search adapter and its features ----------------------------------------------------------
