@@ -37,6 +37,7 @@ from arena.games.abalone import AbaloneMove, raw_to_move, relative
 from arena.games.abalone_board import (
     CELLS,
     DISTANCE,
+    EDGE,
     LOSING_COUNT,
     OFFSETS,
     can_step,
@@ -84,7 +85,7 @@ def _ring(low: int, high: int) -> int:
 
 _CENTRE_MASK = _ring(0, 2)
 _MIDDLE_MASK = _ring(3, 3)
-_BORDER_MASK = _ring(4, 4)
+_BORDER_MASK = EDGE
 _DISTANCE_RINGS = tuple(_ring(d, d) for d in range(5))
 
 

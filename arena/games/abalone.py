@@ -25,11 +25,13 @@ The side that pushes off six enemy marbles wins (``WIN``). A side to move with n
 step there), but defined as in arena's other games. There is no draw by the rules.
 
 Move cap. ``default_max_moves`` is 200 plies (100 moves each); a game stopped by the cap is a draw
-(the match's ``max_moves`` termination). Why 200: decisive games between arena's shipped players
-end well inside it (search against greedy: about 60-120 plies), while two cautious players can
-shuffle forever (Abalone's known drawing problem): the cap turns that into a draw in bounded time,
-and the search agent's clock, spread over the moves left before the cap, keeps a usable share per
-move.
+(the match's ``max_moves`` termination). Why 200: the decisive games of arena's search agent against
+the greedy bot (bench/abalone_strength.py, depth 3) ended after 79-171 plies, and in games played
+on to 400 plies the marble count stopped changing after about 160: two cautious players can
+shuffle forever (Abalone's known drawing problem), and a longer cap mostly lengthens such draws.
+Random games are the exception (about 1,500 plies): they do not need to finish. The search agent's
+clock is spread over the moves left before the cap, so a cap far beyond real game lengths would
+also starve every move of thinking time.
 
 Forms (all JSON):
 

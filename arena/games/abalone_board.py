@@ -73,6 +73,8 @@ def hex_distance(index: int, other: int) -> int:
 CENTRE = INDEX["E5"]
 #: Distance of every cell from E5 (0 for the centre, 4 on the border).
 DISTANCE: dict[int, int] = {i: hex_distance(i, CENTRE) for i in CELLS}
+#: The 24 cells of the edge ring, the only ones a marble is pushed off from.
+EDGE = sum(1 << i for i in CELLS if DISTANCE[i] == 4)
 
 
 def shift(mask: int, offset: int) -> int:
@@ -183,7 +185,9 @@ def push_off_targets(attacker: int, defender: int) -> int:
     """The marbles of ``defender`` that ``attacker`` could push off the board with one move: 2 or 3
     against 1 at the edge (that marble goes off), 3 against 2 (the second one goes off).
 
-    Written out per sign of the direction, without :func:`shift`: it runs at every leaf of a search."""
+    Written out per sign of the direction, without :func:`shift`: it runs at every leaf of a search.
+    (Counting pushes onto the edge ring as threats too made the search agent no better against the
+    greedy bot: bench/abalone_strength.py.)"""
     threatened = 0
     for a in AXES:
         a2, a3 = 2 * a, 3 * a
@@ -229,6 +233,7 @@ __all__ = [
     "CENTRE",
     "DIRECTIONS",
     "DISTANCE",
+    "EDGE",
     "INDEX",
     "LOSING_COUNT",
     "NAMES",
