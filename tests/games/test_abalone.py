@@ -151,6 +151,18 @@ def test_win_by_six_and_game_over() -> None:
     assert GAME.outcome(state) is None
 
 
+def test_a_side_without_a_legal_move_loses() -> None:
+    # Found by a local search over positions: every Black marble is walled in by White marbles and
+    # the edge, and no Black line outnumbers what stands before it. Practically never met in play.
+    stuck = position("A1 A2 A4 A5 B1 B6 C7 D8 E9",
+                     "A3 B2 B3 B4 B5 C1 C2 C6 D1 D7 E8 F4 F9 H8", fill=False)
+    assert GAME.legal_moves(stuck) == []
+    outcome = GAME.outcome(stuck)
+    assert outcome is not None and outcome.termination is Termination.NO_LEGAL_MOVES
+    assert outcome.winner is Color.WHITE and "BLACK has no legal move" in outcome.reason
+    assert GAME.state_from_json(GAME.state_to_json(stuck)) == stuck
+
+
 # --- notation -------------------------------------------------------------------------------------
 
 

@@ -125,3 +125,13 @@ def test_validate_move_agrees_with_the_plain_rules(plain: ModuleType) -> None:
                     accepted = False
                     assert str(error).strip()
                 assert accepted == (key in legal), (GAME.describe_move(move), GAME.state_to_json(state))
+
+
+def test_the_stuck_position_has_no_plain_moves_either(plain: ModuleType) -> None:
+    """The position of test_abalone.py's no-legal-move test, by the plain rules."""
+    black = ["A1", "A2", "A4", "A5", "B1", "B6", "C7", "D8", "E9"]
+    white = ["A3", "B2", "B3", "B4", "B5", "C1", "C2", "C6", "D1", "D7", "E8", "F4", "F9", "H8"]
+    stuck = AbaloneState(sum(1 << cell_index(n) for n in black), sum(1 << cell_index(n) for n in white),
+                         GAME.initial_state().turn, 30)
+    board = plain.board_from_rows(GAME.state_to_json(stuck)["board"])
+    assert plain.plain_moves(board, "b") == [] and GAME.legal_moves(stuck) == []
