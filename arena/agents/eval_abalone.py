@@ -61,7 +61,8 @@ FEATURE_NAMES: tuple[str, ...] = tuple(f"our{k}" for k in _KINDS) + tuple(f"thei
 #: the rings and the distance keep the marbles together in the middle. Weights of "theirs" mirror
 #: "ours" except the threats. With these: 6 wins, 12 draws (by the cap), no loss in 18 games; with
 #: ourThreatened -120 and theirThreatened 300: 1-3-0; stronger ring and distance weights: 1-3-0
-#: and 0-3-0; counting pushes onto the edge as threats: 0-7-0 with one game lost on material.
+#: and 0-3-0; flowers 60 or centre 60 (same 8 openings as 2-6-0 here): 1-7-0 each; counting pushes
+#: onto the edge as threats: 0-7-0. Draws are games the search leads on marbles but cannot finish.
 DEFAULT_WEIGHTS: dict[str, int] = {
     "ourCentre": 30,
     "ourMiddle": 10,
