@@ -32,6 +32,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "checkers": "arena.games.checkers:SPEC",
     "breakthrough": "arena.games.breakthrough:SPEC",
     "connect4": "arena.games.connect4:SPEC",
+    "abalone": "arena.games.abalone:SPEC",
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given
