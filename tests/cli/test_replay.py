@@ -319,7 +319,14 @@ def _run_in_pty(args: list[str], keys: list[bytes], then: int | None = None) -> 
         while b"ply 0/" not in drawn and proc.poll() is None and time.monotonic() < deadline:
             drain(0.05)
         for key in keys:
+            # Each key is answered (something drawn) before the next: on a busy machine keys typed
+            # ahead would still be unread when a Ctrl-C, which the terminal turns into a signal at
+            # once, arrives.
+            size = len(drawn)
             os.write(master, key)
+            answered = time.monotonic() + 10
+            while len(drawn) == size and proc.poll() is None and time.monotonic() < answered:
+                drain(0.05)
             drain(0.05)
         if then is not None:
             proc.send_signal(then)
