@@ -1,0 +1,90 @@
+"""TD(lambda) self-play: mechanics with tiny budgets (a few games)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.agents.hyperparameters import load_hyperparameters
+from arena.errors import ConfigError, Interrupted
+from arena.train.td import TdSettings, load_checkpoint, read_curve, train_td
+
+GAME = "connect4"
+
+
+def _settings(**changes: object) -> TdSettings:
+    base = {"game": GAME, "eval_every": 2, "eval_pairs": 1, "eval_depth": 1, "seed": 7}
+    base.update(changes)
+    return TdSettings(**base)  # type: ignore[arg-type]
+
+
+def test_weights_change_and_the_files_are_loadable(tmp_path: Path) -> None:
+    summary = train_td(_settings(), tmp_path, 4)
+    assert summary.games_done == 4 and summary.played_now == 4
+    initial = load_hyperparameters(tmp_path / "initial.json", GAME).evaluation
+    trained = load_hyperparameters(tmp_path / "trained.json", GAME).evaluation
+    assert initial != trained
+    curve = read_curve(tmp_path)
+    assert [point["games"] for point in curve] == [2, 4]
+    assert all(point["wins"] + point["draws"] + point["losses"] == 2 for point in curve)
+
+
+def test_a_checkpoint_round_trips(tmp_path: Path) -> None:
+    settings = _settings()
+    train_td(settings, tmp_path, 3)
+    state = load_checkpoint(tmp_path, settings)
+    assert state is not None and state.games_done == 3
+    data = json.loads((tmp_path / "checkpoint.json").read_text())
+    assert data["w"] == state.w and data["rms"] == state.rms and data["games_done"] == 3
+
+
+def test_resuming_continues_exactly_where_an_unbroken_run_would_be(tmp_path: Path) -> None:
+    settings = _settings()
+    train_td(settings, tmp_path / "straight", 6)
+    train_td(settings, tmp_path / "broken", 3)
+    summary = train_td(settings, tmp_path / "broken", 6)
+    assert summary.played_now == 3
+    straight = json.loads((tmp_path / "straight" / "checkpoint.json").read_text())
+    broken = json.loads((tmp_path / "broken" / "checkpoint.json").read_text())
+    assert straight["w"] == broken["w"] and straight["rng"] == broken["rng"]
+    assert read_curve(tmp_path / "straight") == read_curve(tmp_path / "broken")
+
+
+def test_an_interruption_saves_the_last_finished_game(tmp_path: Path) -> None:
+    lines: list[str] = []
+
+    def progress(line: str) -> None:
+        lines.append(line)
+        if line.startswith("td ") and "2/" in line:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted, match="after 2 games"):
+        train_td(_settings(), tmp_path, 10, progress_every=1, progress=progress)
+    state = load_checkpoint(tmp_path, _settings())
+    assert state is not None and state.games_done == 2
+    assert train_td(_settings(), tmp_path, 3).played_now == 1
+
+
+def test_a_folder_made_with_other_settings_is_refused(tmp_path: Path) -> None:
+    train_td(_settings(), tmp_path, 1)
+    with pytest.raises(ConfigError, match="--lambda 0.5, this run asks 0.9"):
+        train_td(_settings(lam=0.9), tmp_path, 2)
+
+
+def test_the_cli_trains_and_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
+    from arena.cli.train_cmd import train_command
+
+    runner = CliRunner()
+    out = tmp_path / "run"
+    result = runner.invoke(train_command, ["td", "--game", GAME, "--games", "2", "--out", str(out),
+                                           "--eval-every", "1", "--eval-pairs", "1", "--eval-depth", "1"])
+    assert result.exit_code == 0, result.output
+    assert (out / "trained.json").exists() and len(read_curve(out)) == 2
+    result = runner.invoke(train_command, ["td", "--game", GAME, "--out", str(out), "--alpha", "0.5"])
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0 and "arena train: error:" in result.output
+    result = runner.invoke(train_command, ["td", "--game", GAME, "--out", str(tmp_path / "x"), "--lambda", "2"])
+    assert result.exit_code == 2 and result.output.strip() == "arena train: error: --lambda must be from 0 to 1"
