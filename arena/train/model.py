@@ -70,9 +70,11 @@ class LinearGame:
         return None
 
 
-def linear_game(name: str) -> LinearGame:
+def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
     """The :class:`LinearGame` of registered game ``name``; ConfigError (one line) for an unknown
-    game, one without a search adapter, or one whose adapter has no linear features yet."""
+    game, one without a search adapter, or (with ``require_features``) one whose adapter has no
+    linear features yet. Without ``require_features`` such a game has no feature names and only
+    its games can be played (SPSA tuning needs no features)."""
     try:
         spec = get_spec(name)
     except GameError as error:
@@ -81,6 +83,9 @@ def linear_game(name: str) -> LinearGame:
     module = importlib.import_module(adapter_class.__module__)
     names = getattr(module, "FEATURE_NAMES", None)
     features = getattr(module, "features", None)
+    if (not isinstance(names, tuple) or not callable(features)) and not require_features:
+        return LinearGame(spec.name, adapter_class, (), _no_features, dict(adapter_class.DEFAULT_WEIGHTS),
+                          spec.default_max_moves, spec.rules_object())
     if not isinstance(names, tuple) or not callable(features):
         raise ConfigError(f"game {spec.name!r}: its search adapter ({spec.search}) has no linear features "
                           "(FEATURE_NAMES and features(position)): the learners cannot train it")
@@ -95,6 +100,10 @@ def option_name(field_name: str) -> str:
     """The command-line option of a settings field (``epsilon_min`` -> ``--epsilon-min``)."""
     special = {"lam": "--lambda", "time_limit_ms": "--time-limit"}
     return special.get(field_name, "--" + field_name.replace("_", "-"))
+
+
+def _no_features(pos: Any) -> Mapping[str, float]:
+    return {}
 
 
 # --- weights and files -----------------------------------------------------------------------------
@@ -159,22 +168,39 @@ def random_opening(game: LinearGame, adapter: Any, rng: random.Random, plies: in
     return game.initial(adapter)
 
 
-def play_game(game: LinearGame, first: Any, second: Any, start: Any, *, depth: int, rng: random.Random) -> int:
-    """One game from ``start`` between adapters ``first`` (to move at ``start``) and ``second``,
-    each choosing its moves by a fixed-``depth`` alpha-beta search with its own evaluation.
-    Returns 1 when ``first`` wins, 0 for a draw, -1 when ``second`` wins."""
-    searchers = [Searcher(adapter, max_moves=game.max_moves, rng=random.Random(rng.getrandbits(64)))
-                 for adapter in (first, second)]
+@dataclass(frozen=True)
+class Side:
+    """One player of an in-process game: a search ``adapter`` (its evaluation), the search's
+    ``depth`` and, when set, ``time_ms`` per move (iterative deepening stops at either)."""
+
+    adapter: Any
+    depth: int
+    time_ms: float | None = None
+
+
+def play_sides(game: LinearGame, first: Side, second: Side, start: Any, rng: random.Random) -> int:
+    """One game from ``start`` (``first`` to move) between two :class:`Side` s, each choosing its
+    moves by the built-in alpha-beta search with its own evaluation. Returns 1 when ``first``
+    wins, 0 for a draw, -1 when ``second`` wins."""
+    sides = (first, second)
+    searchers = [Searcher(side.adapter, max_moves=game.max_moves, rng=random.Random(rng.getrandbits(64)))
+                 for side in sides]
     pos, mover = start, 0
     while True:
-        result = game.outcome(first, pos)
+        result = game.outcome(first.adapter, pos)
         if result is not None:
             return result if mover == 0 else -result
-        found = searchers[mover].search(pos, time_ms=None, max_depth=depth)
+        side = sides[mover]
+        found = searchers[mover].search(pos, time_ms=side.time_ms, max_depth=side.depth)
         if found.move is None:  # cannot happen for a position outcome() says is not over
             return -1 if mover == 0 else 1
-        pos = first.play(pos, found.move)
+        pos = first.adapter.play(pos, found.move)
         mover = 1 - mover
+
+
+def play_game(game: LinearGame, first: Any, second: Any, start: Any, *, depth: int, rng: random.Random) -> int:
+    """:func:`play_sides` between adapters ``first`` and ``second`` searching to ``depth``."""
+    return play_sides(game, Side(first, depth), Side(second, depth), start, rng)
 
 
 @dataclass
@@ -225,6 +251,6 @@ def play_match(game: LinearGame, a: Mapping[str, float], b: Mapping[str, float],
 
 
 __all__ = [
-    "LinearGame", "MatchResult", "hyperparameters_object", "integer_weights", "linear_game", "option_name", "play_game",
-    "play_match", "random_opening", "random_weights", "read_weights", "write_json",
+    "LinearGame", "MatchResult", "Side", "hyperparameters_object", "integer_weights", "linear_game", "option_name", "play_game",
+    "play_match", "play_sides", "random_opening", "random_weights", "read_weights", "write_json",
 ]
