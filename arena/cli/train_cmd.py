@@ -48,9 +48,9 @@ Examples:
   arena train td --game breakthrough --games 2000 --out training/td-bt
   arena train td --game connect4 --init defaults --lambda 0.7 --out training/td-c4
 \b
-The run folder holds checkpoint.json, initial.json and trained.json (hyperparameters files of
-the first and latest weights: play them with 'arena sprt' or in a tournament) and curve.jsonl (win
-rate against the initial weights every --eval-every games). Run the same command again to resume
+The run folder holds checkpoint.json, initial.json, trained.json and best.json (hyperparameters
+files of the first, the latest averaged and the best-scoring weights: play them with 'arena sprt'
+or in a tournament) and curve.jsonl (score against the initial weights every --eval-every games). Run the same command again to resume
 or, with a larger --games, to train on.""")
 @click.option("--game", "game_name", type=GameName(), required=True,
               help="A game whose search adapter has linear features.")
@@ -83,13 +83,15 @@ or, with a larger --games, to train on.""")
               help="Search depth of the curve's games and of the files written.")
 @click.option("--opening-plies", type=int, default=_TD.opening_plies, show_default=True,
               help="Random moves that start each pair of curve games.")
+@click.option("--average", type=click.IntRange(min=0), default=_TD.average, show_default=True,
+              help="Games the written weights are averaged over (0: the latest weights).")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=50, show_default=True,
               help="Games between two checkpoints.")
 @click.option("--progress-every", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games between two progress lines.")
 def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, gamma: float, epsilon: float,
                epsilon_min: float, epsilon_decay: float, depth: int, init: str, start: str | None, scale: float,
-               seed: int, eval_every: int, eval_pairs: int, eval_depth: int, opening_plies: int,
+               seed: int, eval_every: int, eval_pairs: int, eval_depth: int, opening_plies: int, average: int,
                checkpoint_every: int, progress_every: int) -> None:
     """Learn the evaluation weights of GAME by TD(lambda) self-play (the seed's TD player):
     progress lines on stderr, a resumable run folder, the learning curve as JSON lines."""
@@ -100,7 +102,7 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
                           epsilon_min=epsilon_min, epsilon_decay=epsilon_decay, depth=depth, scale=scale,
                           seed=seed, init=init, start=str(Path(start).resolve()) if start else None,
                           eval_every=eval_every, eval_pairs=eval_pairs, eval_depth=eval_depth,
-                          opening_plies=opening_plies)
+                          opening_plies=opening_plies, average=average)
     previous = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     try:
         summary = train_td(settings, Path(out), games, checkpoint_every=checkpoint_every,
@@ -111,8 +113,16 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
         _fail(str(exc))
     finally:
         signal.signal(signal.SIGTERM, previous)
+    from arena.report.charts import sparkline
+    from arena.train.td import read_curve
+
     point = summary.last_point
     tail = f"; last curve point {point['score']:.2f} after {point['games']} games" if point else ""
+    curve = read_curve(Path(out))
+    if curve:
+        click.echo(f"curve (score against the initial weights, 0..1): "
+                   f"{sparkline([p['score'] for p in curve], 60, 0.0, 1.0)} "
+                   + " ".join(f"{p['score']:.2f}" for p in curve[-8:]))
     _say(f"{summary.games_done} games done ({summary.played_now} now){tail}. "
          f"weights: {summary.folder / 'trained.json'}, curve: {summary.folder / 'curve.jsonl'}")
 

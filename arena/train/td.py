@@ -28,14 +28,23 @@ after a random move there is no update and the trace is reset. Otherwise the mov
 ``--depth`` above 1, the built-in alpha-beta search with the current integer weights. The seed's
 choices are the defaults: lambda 0.5, alpha 0.1, gamma 0.9.
 
-The learning curve: every ``--eval-every`` games, the current integer weights play
+Averaging. One game's updates move the weights a lot (a Breakthrough piece's weight swung by a
+hundred units from game to game), and the games between fixed-depth players are a step function
+of the weights, so the latest weights play much better or worse than the ones of a few games
+before. The weights written and measured are therefore an average: the mean over the games so far,
+then an exponential average over the last ``--average`` games (default 200; 0 turns it off). The
+self-play games themselves use the latest weights.
+
+The learning curve: every ``--eval-every`` games, the (averaged) integer weights play
 ``--eval-pairs`` colour-swapped pairs against the initial ones (alpha-beta to ``--eval-depth``, no
 exploration, each pair from ``--opening-plies`` random moves), one JSON line per point in
-``curve.jsonl``.
+``curve.jsonl``. The point that scored best so far is also kept as ``best.json`` (model selection
+on the curve's games: check it with fresh games, e.g. ``arena sprt``, before trusting it).
 
-Files in the run folder: ``checkpoint.json`` (settings, ``w``, the feature scales, games done,
-the random generator's state), ``initial.json`` and ``trained.json`` (hyperparameters files of the
-first and the latest weights; ``trained.json`` is rewritten at every checkpoint), ``curve.jsonl``.
+Files in the run folder: ``checkpoint.json`` (settings, ``w`` and its average, the feature scales,
+games done, the random generator's state, the best point), ``initial.json``, ``trained.json`` and
+``best.json`` (hyperparameters files of the first, the latest averaged and the best-scoring
+weights; rewritten at every checkpoint), ``curve.jsonl``.
 Every file is replaced atomically, so a ``kill -9`` loses at most the games since the last
 checkpoint; running the same command again continues from it, exactly as an unbroken run would
 (every random choice comes from the checkpointed generator).
@@ -73,6 +82,7 @@ CHECKPOINT = "checkpoint.json"
 CURVE = "curve.jsonl"
 INITIAL = "initial.json"
 TRAINED = "trained.json"
+BEST = "best.json"
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,7 @@ class TdSettings:
     eval_pairs: int = 10
     eval_depth: int = 2
     opening_plies: int = 2
+    average: int = 200
 
     def check(self) -> None:
         """ConfigError (one line, naming the option) for a value out of range."""
@@ -110,6 +121,7 @@ class TdSettings:
             (self.init in INIT_CHOICES or self.start is not None, f"--init must be one of {', '.join(INIT_CHOICES)}"),
             (self.eval_every >= 1 and self.eval_pairs >= 0, "--eval-every must be positive"),
             (0 <= self.opening_plies <= 20, "--opening-plies must be from 0 to 20"),
+            (0 <= self.average <= 10**6, "--average must be from 0 to 1000000"),
         ]
         for ok, message in checks:
             if not ok:
@@ -126,10 +138,24 @@ class TdState:
     games_done: int = 0
     rng_state: Any = None
     results: dict[str, int] = field(default_factory=lambda: {"first": 0, "draws": 0, "second": 0})
+    #: The weights averaged over the last games (see ``--average``); the files hold these.
+    w_avg: list[float] = field(default_factory=list)
+    #: The curve point that scored best so far: ``{"games", "score", "theta"}`` (``best.json``).
+    best: dict[str, Any] | None = None
 
     def copy(self) -> TdState:
         return TdState(list(self.w), list(self.rms), dict(self.initial), self.games_done, self.rng_state,
-                       dict(self.results))
+                       dict(self.results), list(self.w_avg), self.best)
+
+    def average_after_game(self, horizon: int) -> None:
+        """Fold the current weights into the average: the mean of all games so far while fewer
+        than ``horizon`` were played, then an exponential average over about ``horizon`` games
+        (0: no averaging, the average is the current weights)."""
+        if horizon <= 0 or not self.w_avg:
+            self.w_avg = list(self.w)
+            return
+        rate = 1.0 / min(horizon, max(1, self.games_done))
+        self.w_avg = [a + rate * (w - a) for a, w in zip(self.w_avg, self.w, strict=True)]
 
 
 @dataclass
@@ -142,9 +168,11 @@ class TdSummary:
     folder: Path
 
 
-def theta(game: LinearGame, state: TdState, settings: TdSettings) -> dict[str, float]:
-    """The evaluation weights (floats, evaluation units) of a state."""
-    return {name: settings.scale * w / r for name, w, r in zip(game.feature_names, state.w, state.rms, strict=True)}
+def theta(game: LinearGame, state: TdState, settings: TdSettings, *, averaged: bool = True) -> dict[str, float]:
+    """The evaluation weights (floats, evaluation units) of a state: the averaged ones (what the
+    files hold and the curve measures) or, with ``averaged`` False, the current ones."""
+    w = state.w_avg if averaged and state.w_avg else state.w
+    return {name: settings.scale * v / r for name, v, r in zip(game.feature_names, w, state.rms, strict=True)}
 
 
 def _rng_to_json(state: Any) -> list[Any]:
@@ -186,7 +214,7 @@ def new_state(game: LinearGame, settings: TdSettings) -> TdState:
         initial = random_weights(game, rng)
     initial = {name: float(v) for name, v in integer_weights(initial).items()}
     w = [initial[name] * r / settings.scale for name, r in zip(game.feature_names, rms, strict=True)]
-    return TdState(w, rms, initial, 0, rng.getstate())
+    return TdState(w, rms, initial, 0, rng.getstate(), w_avg=list(w))
 
 
 def _dot(w: list[float], x: list[float]) -> float:
@@ -199,7 +227,7 @@ def play_and_learn(game: LinearGame, state: TdState, settings: TdSettings, rng: 
     w, rms = state.w, state.rms
     epsilon = max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** state.games_done)
     gamma, lam, alpha = settings.gamma, settings.lam, settings.alpha
-    adapter = game.adapter(theta(game, state, settings))
+    adapter = game.adapter(theta(game, state, settings, averaged=False))
     searcher = None
     if settings.depth > 0:
         searcher = Searcher(adapter, max_moves=game.max_moves, rng=random.Random(rng.getrandbits(64)))
@@ -278,8 +306,13 @@ def _save(folder: Path, game: LinearGame, state: TdState, settings: TdSettings) 
     write_json(folder / CHECKPOINT, {
         "version": 1, "settings": _settings_json(settings), "games_done": state.games_done,
         "w": state.w, "rms": state.rms, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
-        "results": state.results, "theta": integer_weights(weights),
+        "results": state.results, "w_avg": state.w_avg, "theta": integer_weights(weights), "best": state.best,
     })
+    if state.best is not None:
+        write_json(folder / BEST, hyperparameters_object(
+            state.best["theta"], max_depth=settings.eval_depth,
+            description=f"the best point of a TD(lambda) run's curve: {state.best['score']:.2f} against the initial "
+                        f"weights after {state.best['games']} games (arena train td)"))
 
 
 def load_checkpoint(folder: Path, settings: TdSettings) -> TdState | None:
@@ -293,7 +326,7 @@ def load_checkpoint(folder: Path, settings: TdSettings) -> TdState | None:
         saved = data["settings"]
         state = TdState([float(v) for v in data["w"]], [float(v) for v in data["rms"]],
                         {k: float(v) for k, v in data["initial"].items()}, int(data["games_done"]),
-                        _rng_from_json(data["rng"]), dict(data["results"]))
+                        _rng_from_json(data["rng"]), dict(data["results"]), [float(v) for v in data["w_avg"]], data.get("best"))
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ConfigError(f"{path}: not a TD checkpoint ({error.__class__.__name__}: {error})") from None
     wanted = _settings_json(settings)
@@ -380,15 +413,18 @@ def train_td(settings: TdSettings, folder: Path, games: int, *, checkpoint_every
             result = play_and_learn(game, state, settings, rng)
             state.results["first" if result > 0 else "second" if result < 0 else "draws"] += 1
             state.games_done += 1
+            state.average_after_game(settings.average)
             state.rng_state = rng.getstate()
-            saved = state.copy()
             done = state.games_done
             if settings.eval_pairs and done % settings.eval_every == 0:
                 last_point = evaluate_point(game, state, settings)
                 with open(folder / CURVE, "a") as handle:
                     handle.write(json.dumps(last_point) + "\n")
+                if state.best is None or last_point["score"] > state.best["score"]:
+                    state.best = {key: last_point[key] for key in ("games", "score", "theta")}
                 say(f"curve: after {done} games, {last_point['score']:.2f} against the initial weights "
                     f"(+{last_point['wins']} ={last_point['draws']} -{last_point['losses']})")
+            saved = state.copy()
             if done % checkpoint_every == 0 or done == games:
                 _save(folder, game, state, settings)
             if done % progress_every == 0 or done == games:

@@ -29,6 +29,8 @@ def test_weights_change_and_the_files_are_loadable(tmp_path: Path) -> None:
     assert initial != trained
     curve = read_curve(tmp_path)
     assert [point["games"] for point in curve] == [2, 4]
+    best = max(curve, key=lambda point: point["score"])  # the first of equal scores is kept
+    assert load_hyperparameters(tmp_path / "best.json", GAME).evaluation == best["theta"]
     assert all(point["wins"] + point["draws"] + point["losses"] == 2 for point in curve)
 
 
@@ -88,3 +90,13 @@ def test_the_cli_trains_and_errors_are_one_line_with_exit_2(tmp_path: Path) -> N
     assert result.output.strip().count("\n") == 0 and "arena train: error:" in result.output
     result = runner.invoke(train_command, ["td", "--game", GAME, "--out", str(tmp_path / "x"), "--lambda", "2"])
     assert result.exit_code == 2 and result.output.strip() == "arena train: error: --lambda must be from 0 to 1"
+
+
+def test_the_written_weights_are_averaged_over_the_games() -> None:
+    from arena.train.td import TdState
+
+    state = TdState([0.0], [1.0], {}, w_avg=[0.0])
+    for games, value in enumerate([2.0, 4.0, 6.0], start=1):
+        state.w, state.games_done = [value], games
+        state.average_after_game(2)
+    assert state.w_avg == [pytest.approx(4.5)]  # the mean of the first two (3), then half-way to 6
