@@ -157,12 +157,14 @@ table is DIR/final.json. Run the same command again to resume.""")
               help="Games of the winner against each ancestor (the seed's test).")
 @click.option("--time-limit", "time_limit_ms", type=int, default=_EV.time_limit_ms, show_default=True,
               help="Each player's clock per game, in ms.")
+@click.option("--td-games", type=click.IntRange(min=0), default=_EV.td_games, show_default=True,
+              help="TD(lambda) self-play games each new player learns from before its tournament.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the weights and the breeding.")
 @click.option("--concurrency", "-j", type=click.IntRange(min=1, max=256), default=None,
               help="Games at once (default: the number of cores).")
 def evolve_command(game_name: str, out: str, population: int, keep: int, rounds: int, games_per_pair: int,
                    mutation: float, mutation_sigma: float, spread: float | None, depth: int, opening_plies: int,
-                   final_games: int, time_limit_ms: int, seed: int, concurrency: int | None) -> None:
+                   final_games: int, time_limit_ms: int, td_games: int, seed: int, concurrency: int | None) -> None:
     """Breed players for GAME through tournaments (the seed's evolutionary bootstrap): random
     players, a round robin, the best K bred into KxK children, G rounds; then the winner against
     its ancestors as a table."""
@@ -172,7 +174,7 @@ def evolve_command(game_name: str, out: str, population: int, keep: int, rounds:
     settings = EvolveSettings(game=game_name, population=population, keep=keep, rounds=rounds,
                               games_per_pair=games_per_pair, mutation=mutation, mutation_sigma=mutation_sigma,
                               spread=spread, depth=depth, opening_plies=opening_plies, final_games=final_games,
-                              time_limit_ms=time_limit_ms, seed=seed)
+                              time_limit_ms=time_limit_ms, seed=seed, td_games=td_games)
     try:
         summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say).run()
     except Interrupted as exc:

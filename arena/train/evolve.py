@@ -25,6 +25,10 @@ Here:
   of the winner against each ancestor (the parents chosen in every earlier round) over
   ``--final-games`` games (default 20), shown as a table and kept in ``final.json``.
 
+With ``--td-games N`` every new player first learns by N TD(lambda) self-play games
+(:mod:`arena.train.td` with its defaults) before its tournament: the seed's players "train against
+each other" first; here each trains against itself (default 0: selection and breeding only).
+
 Resuming. Every player's file is written before its tournament, from a generator seeded by
 ``--seed`` and the round, and a round's ranking is kept in ``round-R.result.json`` once its
 tournament is complete: running the same command again skips the finished rounds and resumes the
@@ -64,6 +68,7 @@ class EvolveSettings:
     final_games: int = 20
     time_limit_ms: int = 60_000
     seed: int = 0
+    td_games: int = 0
 
     def check(self) -> None:
         """ConfigError (one line, naming the option) for a value out of range."""
@@ -79,6 +84,7 @@ class EvolveSettings:
             (0 <= self.opening_plies <= 20, "--opening-plies must be from 0 to 20"),
             (0 <= self.final_games <= 10_000, "--final-games must be from 0 to 10000"),
             (1 <= self.time_limit_ms <= 7 * 86_400_000, "--time-limit must be a positive number of ms"),
+            (0 <= self.td_games <= 10**6, "--td-games must be from 0 to 1000000"),
         ]
         for ok, message in checks:
             if not ok:
@@ -158,6 +164,7 @@ class Evolution:
         if spread is None:
             spread = float(max((abs(v) for v in self.game.default_weights.values()), default=100)) or 100.0
         self.spread = spread
+        self._scales: list[float] | None = None
 
     # --- files ---------------------------------------------------------------------------------
 
@@ -173,8 +180,9 @@ class Evolution:
                 saved = json.loads(path.read_text())
             except (OSError, ValueError) as error:
                 raise ConfigError(f"{path}: cannot be read ({error})") from None
+            defaults = asdict(EvolveSettings(game=self.settings.game))
             for key, value in wanted.items():
-                if saved.get(key) != value:
+                if saved.get(key, defaults[key]) != value:  # a key added later: its default then
                     raise ConfigError(f"{self.folder}: bred with {option_name(key)} {saved.get(key)!r}, this run "
                                       f"asks {value!r}: "
                                       "use the same options to resume, or another --out folder")
@@ -203,10 +211,28 @@ class Evolution:
             weights = [self._weights_of(p) for p in parents]
             people = breed(weights, rng, self.settings.mutation, self.settings.mutation_sigma * self.spread)
             origins = [f"child of {a} and {b}" for a, b in itertools.product(parents, parents)]
+        if self.settings.td_games:
+            people = [self._td_trained(weights_, rng) for weights_ in people]
+            origins = [f"{origin}, then {self.settings.td_games} TD(lambda) self-play games" for origin in origins]
         ids = [f"r{round_number}-p{index + 1:02d}" for index in range(len(people))]
         for player_id, weights_, origin in zip(ids, people, origins, strict=True):
             self._player_file(player_id, weights_, f"evolve round {round_number}: {origin}")
         return ids
+
+    def _td_trained(self, weights: dict[str, float], rng: random.Random) -> dict[str, float]:
+        """``weights`` after ``--td-games`` TD(lambda) self-play games (:mod:`arena.train.td`'s
+        defaults): the seed's players "train against each other" before their tournament."""
+        from arena.train.td import TdSettings, TdState, feature_scales, play_and_learn, theta
+
+        td = TdSettings(game=self.game.name, average=0)
+        if self._scales is None:
+            self._scales = feature_scales(self.game, random.Random(self.settings.seed))
+        w = [weights[name] * r / td.scale for name, r in zip(self.game.feature_names, self._scales, strict=True)]
+        state = TdState(w, list(self._scales), dict(weights))
+        for _ in range(self.settings.td_games):
+            play_and_learn(self.game, state, td, rng)
+            state.games_done += 1
+        return theta(self.game, state, td, averaged=False)
 
     def _tournament(self, name: str, ids: list[str], kind: str, games_per_pair: int) -> dict[str, Any]:
         """Write ``<name>.json`` and play it (or its remaining games); the standings object."""

@@ -56,3 +56,28 @@ def test_a_tiny_run_plays_tournament_folders_and_resumes_without_replaying(tmp_p
 
     with pytest.raises(ConfigError, match="--keep 2, this run asks 3"):
         Evolution(EvolveSettings(**{**settings.__dict__, "keep": 3}), tmp_path).run()
+
+
+def test_cli_mistakes_are_one_line_with_exit_2(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from arena.cli.train_cmd import train_command
+
+    result = CliRunner().invoke(train_command, ["evolve", "--game", "connect4", "--keep", "0",
+                                                "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert result.output == "arena train: error: --keep must be from 1 to the population (at most 16)\n"
+
+
+def test_players_can_learn_by_td_before_their_tournament(tmp_path: Path) -> None:
+    settings = EvolveSettings(game="connect4", population=2, keep=1, rounds=1, td_games=2, seed=5)
+    evolution = Evolution(settings, tmp_path)
+    evolution._check_folder()
+    ids = evolution.population(1, [])
+    untaught = Evolution(EvolveSettings(**{**settings.__dict__, "td_games": 0}), tmp_path / "plain")
+    untaught._check_folder()
+    plain = untaught.population(1, [])
+    taught = [json.loads((tmp_path / "players" / f"{i}.json").read_text())["evaluation"] for i in ids]
+    first = [json.loads((tmp_path / "plain" / "players" / f"{i}.json").read_text())["evaluation"] for i in plain]
+    assert taught != first and "TD(lambda)" in json.loads((tmp_path / "players" / f"{ids[0]}.json").read_text())[
+        "description"]
