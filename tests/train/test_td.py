@@ -100,3 +100,41 @@ def test_the_written_weights_are_averaged_over_the_games() -> None:
         state.w, state.games_done = [value], games
         state.average_after_game(2)
     assert state.w_avg == [pytest.approx(4.5)]  # the mean of the first two (3), then half-way to 6
+
+
+def test_a_run_killed_with_sigkill_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    code = ("import sys; from arena.cli.train_cmd import train_command; "
+            "train_command(sys.argv[1:], standalone_mode=True)")
+    args = ["td", "--game", GAME, "--games", "100000", "--out", str(out), "--checkpoint-every", "1",
+            "--eval-every", "3", "--eval-pairs", "1", "--eval-depth", "1", "--seed", "7"]
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240  # a hang backstop only
+        while time.monotonic() < deadline:
+            try:
+                if json.loads((out / "checkpoint.json").read_text())["games_done"] >= 4:
+                    break
+            except (OSError, ValueError, KeyError):
+                pass
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    done = json.loads((out / "checkpoint.json").read_text())["games_done"]
+    assert done >= 4
+    from arena.cli.train_cmd import train_command
+
+    args[args.index("--games") + 1] = str(done + 2)
+    result = CliRunner().invoke(train_command, args)
+    assert result.exit_code == 0, result.output
+    assert f"resuming {out} after {done} games" in result.output and f"{done + 2} games done (2 now)" in result.output
+    games = [point["games"] for point in read_curve(out)]
+    assert games == sorted(set(games)) and all(g % 3 == 0 for g in games)
