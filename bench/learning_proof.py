@@ -10,8 +10,9 @@ For one game (default breakthrough; connect4 works too; abalone once its adapter
    hyperparameters agents, colour-swapped pairs from random openings, elo0 0, elo1 ``--elo1``);
 3. the evolutionary bootstrap (``arena train evolve``, small settings) and its
    winner-versus-ancestors table;
-4. SPSA (``arena tune spsa``) on ``examples/spsa/connect4.json`` (flat starting weights) and the
-   tuned file against its start under SPRT.
+4. SPSA (``arena tune spsa``) on ``examples/spsa/connect4.json`` (flat starting weights) and
+   ``examples/spsa/breakthrough.json`` (a material-only start), each tuned file against its start
+   under SPRT.
 
 Run: ``python bench/learning_proof.py [--game G] [--td-games N] [--out DIR] [--skip-evolve]
 [--skip-spsa]``. It prints figures; it does not pass or fail. Expect several minutes on two cores.
@@ -74,13 +75,16 @@ def _sprt_direct(game: str, new: Path, old: Path, folder: Path, *, elo1: float, 
 
 
 def show_sprt(label: str, result: dict[str, Any]) -> None:
-    elo = result.get("elo")
-    ci = result.get("elo_ci")
-    print(f"SPRT {label}: {result.get('stopped')} after {result.get('pairs')} pairs "
-          f"(games W/D/L {result.get('wins', '?')}/{result.get('draws', '?')}/{result.get('losses', '?')}), "
-          f"LLR {result.get('llr', float('nan')):.2f} [{result.get('lower', float('nan')):.2f}, "
-          f"{result.get('upper', float('nan')):.2f}], Elo {elo} {ci}, LOS {result.get('los')}")
-    print(f"  pentanomial {result.get('pentanomial')}  logs: {result.get('logs')}")
+    penta = result.get("pentanomial") or [0, 0, 0, 0, 0]
+    points = sum(0.5 * i * n for i, n in enumerate(penta))
+    logistic = result.get("elo_logistic") or [None, None, None]
+    # [low, estimate, high] of the 95% interval; None (or +-2400) when every pair went one way
+    elo = "n/a" if logistic[1] is None else f"{logistic[1]:+.0f} [{logistic[0]:+.0f}, {logistic[2]:+.0f}]"
+    print(f"SPRT {label}: {result.get('stopped')} after {result.get('pairs')} pairs, NEW scored {points:g} of "
+          f"{result.get('games')} games; LLR {result.get('llr', float('nan')):.2f} "
+          f"[{result.get('lower', float('nan')):.2f}, {result.get('upper', float('nan')):.2f}], logistic Elo {elo}, "
+          f"LOS {result.get('los')}")
+    print(f"  pair scores 0/0.5/1/1.5/2: {penta}  logs: {result.get('logs')}")
 
 
 def main() -> int:
@@ -96,12 +100,16 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("/tmp/arena_learning_proof"))
     parser.add_argument("--skip-evolve", action="store_true")
     parser.add_argument("--skip-spsa", action="store_true")
+    parser.add_argument("--skip-td", action="store_true")
+    parser.add_argument("--spsa-configs", type=lambda text: [Path(v) for v in text.split(",")],
+                        default=[ROOT / "examples" / "spsa" / "connect4.json", ROOT / "examples" / "spsa" / "breakthrough.json"],
+                        help="SPSA configs to run (comma-separated)")
     args = parser.parse_args()
     out: Path = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
 
     # 1-2. TD(lambda) from random weights, one run per seed, then SPRT trained vs initial
-    for seed in args.seeds:
+    for seed in [] if args.skip_td else args.seeds:
         started = time.perf_counter()
         td_dir = out / f"td-{args.game}-seed{seed}"
         settings = TdSettings(game=args.game, eval_every=args.eval_every, eval_pairs=20, seed=seed)
@@ -137,21 +145,22 @@ def main() -> int:
 
     # 4. SPSA, and the tuned file against its start
     if not args.skip_spsa:
-        started = time.perf_counter()
-        config = load_spsa_config(ROOT / "examples" / "spsa" / "connect4.json")
-        spsa_dir = out / "spsa-connect4"
-        theta = run_spsa(config, spsa_dir, say=say, progress_every=25)
-        from arena.cli.tune_cmd import write_charts
+        for config_path in args.spsa_configs:
+            started = time.perf_counter()
+            config = load_spsa_config(config_path)
+            spsa_dir = out / f"spsa-{config_path.stem}"
+            theta = run_spsa(config, spsa_dir, say=say, progress_every=25)
+            from arena.cli.tune_cmd import write_charts
 
-        print(f"== SPSA connect4: {config.iterations} iterations of {config.pairs} pairs "
-              f"({time.perf_counter() - started:.0f} s); chart {spsa_dir / 'history.html'}")
-        for line in write_charts(spsa_dir, config):
-            print("  " + line)
-        print(f"  tuned: {', '.join(f'{k} {v:.1f}' for k, v in theta.items())}")
-        started = time.perf_counter()
-        result = sprt(config.game, spsa_dir / "tuned.json", spsa_dir / "start.json", out / "sprt-spsa-connect4",
-                      elo1=args.elo1, max_pairs=args.max_pairs, seed=7)
-        show_sprt(f"SPSA-tuned vs start (connect4, {time.perf_counter() - started:.0f} s)", result)
+            print(f"== SPSA {config.game} ({config_path.name}): {config.iterations} iterations of {config.pairs} "
+                  f"pairs ({time.perf_counter() - started:.0f} s); chart {spsa_dir / 'history.html'}")
+            for line in write_charts(spsa_dir, config):
+                print("  " + line)
+            print(f"  tuned: {', '.join(f'{k} {v:.1f}' for k, v in theta.items())}")
+            started = time.perf_counter()
+            result = sprt(config.game, spsa_dir / "tuned.json", spsa_dir / "start.json",
+                          out / f"sprt-spsa-{config_path.stem}", elo1=args.elo1, max_pairs=args.max_pairs, seed=7)
+            show_sprt(f"SPSA-tuned vs start ({config.game}, {time.perf_counter() - started:.0f} s)", result)
     return 0
 
 
