@@ -23,7 +23,8 @@ The config (JSON; relative paths from the config's folder)::
     }
 
 A parameter is ``evaluation.NAME`` (a scalar weight), ``evaluation.TABLE[i]`` (an entry of a table
-weight), ``maxDepth`` or ``moveTimeMs``. Every one is an integer in the agent's file: ``theta`` is
+weight), ``maxDepth`` or ``moveTimeMs`` (without ``start``, the file's value; the adapter's default
+weight, a table entry 0, ``maxDepth`` 64 or ``moveTimeMs`` 100 when the file leaves it out). Every one is an integer in the agent's file: ``theta`` is
 kept as floats and rounded (then clipped to ``min..max``) when the agents are built. The games run
 in this process on the game's search adapter: alpha-beta to the file's ``maxDepth`` (a file that
 leaves it at the default 64 must set ``moveTimeMs``, else it would never stop), with

@@ -63,6 +63,7 @@ from typing import Any
 
 from arena.agents.search import Searcher
 from arena.errors import ConfigError, Interrupted
+from arena.files import atomic_write
 from arena.train.model import (
     LinearGame,
     MatchResult,
@@ -349,8 +350,6 @@ def _trim_curve(folder: Path, games_done: int) -> None:
                 kept.append(line)
         except (ValueError, KeyError, TypeError):
             continue  # a line cut short by a crash
-    from arena.files import atomic_write
-
     atomic_write(path, "".join(f"{line}\n" for line in kept).encode())
 
 
