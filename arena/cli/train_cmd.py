@@ -50,7 +50,8 @@ Examples:
 \b
 The run folder holds checkpoint.json, initial.json, trained.json and best.json (hyperparameters
 files of the first, the latest averaged and the best-scoring weights: play them with 'arena sprt'
-or in a tournament) and curve.jsonl (score against the initial weights every --eval-every games). Run the same command again to resume
+or in a tournament) and curve.jsonl (score against the initial weights every --eval-every games),
+drawn as curve.svg and curve.html. Run the same command again to resume
 or, with a larger --games, to train on.""")
 @click.option("--game", "game_name", type=GameName(), required=True,
               help="A game whose search adapter has linear features.")
@@ -123,8 +124,23 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
         click.echo(f"curve (score against the initial weights, 0..1): "
                    f"{sparkline([p['score'] for p in curve], 60, 0.0, 1.0)} "
                    + " ".join(f"{p['score']:.2f}" for p in curve[-8:]))
+        write_curve_chart(Path(out), curve, game_name)
     _say(f"{summary.games_done} games done ({summary.played_now} now){tail}. "
          f"weights: {summary.folder / 'trained.json'}, curve: {summary.folder / 'curve.jsonl'}")
+
+
+def write_curve_chart(folder: Path, curve: list[dict[str, Any]], game_name: str) -> None:
+    """``curve.svg`` and ``curve.html`` of a TD run folder: the score against the initial weights
+    at each curve point, and the points as a table."""
+    from arena.files import atomic_write
+    from arena.report.charts import html_page, svg_chart
+
+    title = f"TD(lambda) learning curve: {game_name}, score against the initial weights"
+    svg = svg_chart({"score": [p["score"] for p in curve]}, title=title, bounds={"score": (0.0, 1.0)},
+                    x_label=f"curve point ({curve[0]['games']} games apart)")
+    rows = [[str(p["games"]), f"{p['score']:.2f}", str(p["wins"]), str(p["draws"]), str(p["losses"])] for p in curve]
+    atomic_write(folder / "curve.svg", svg.encode())
+    atomic_write(folder / "curve.html", html_page(title, svg, rows, ["games", "score", "wins", "draws", "losses"]).encode())
 
 
 @train_command.command("evolve", epilog="""\b

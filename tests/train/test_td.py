@@ -85,6 +85,7 @@ def test_the_cli_trains_and_errors_are_one_line_with_exit_2(tmp_path: Path) -> N
                                            "--eval-every", "1", "--eval-pairs", "1", "--eval-depth", "1"])
     assert result.exit_code == 0, result.output
     assert (out / "trained.json").exists() and len(read_curve(out)) == 2
+    assert (out / "curve.svg").read_text().count("<polyline") == 1 and (out / "curve.html").exists()
     result = runner.invoke(train_command, ["td", "--game", GAME, "--out", str(out), "--alpha", "0.5"])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and "arena train: error:" in result.output
