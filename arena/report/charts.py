@@ -47,10 +47,10 @@ def sparkline(values: Sequence[float], width: int = 60, low: float | None = None
 
 
 def svg_chart(series: Mapping[str, Sequence[float]], *, title: str, x_label: str = "iteration",
-              bounds: Mapping[str, tuple[float, float]] | None = None, width: int = 760, height: int = 360) -> str:
+              bounds: Mapping[str, tuple[float, float]] | None = None, width: int = 900, height: int = 360) -> str:
     """An SVG line chart: every series drawn over the same x axis (index), each scaled to its
     ``bounds`` entry (else its own range) so series of different sizes share the plot."""
-    left, right, top, bottom = 50, 220, 36, 40
+    left, right, top, bottom = 50, 330, 36, 40  # the legend lives in the right margin
     plot_w, plot_h = width - left - right, height - top - bottom
     longest = max((len(v) for v in series.values()), default=0)
     parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -76,7 +76,7 @@ def svg_chart(series: Mapping[str, Sequence[float]], *, title: str, x_label: str
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{coords}"/>')
         y = top + 14 + 18 * index
         parts.append(f'<rect x="{width - right + 12}" y="{y - 9}" width="12" height="3" fill="{colour}"/>')
-        label = f"{name}: {finite[0]:g} → {finite[-1]:g} ({lo:g}..{hi:g})"
+        label = f"{name}: {finite[0]:.4g} → {finite[-1]:.4g} ({lo:.4g}..{hi:.4g})"
         parts.append(f'<text x="{width - right + 30}" y="{y}">{html.escape(label)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
