@@ -139,3 +139,11 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_checkpoint(tmp_path: Pa
     assert f"resuming {out} after {done} games" in result.output and f"{done + 2} games done (2 now)" in result.output
     games = [point["games"] for point in read_curve(out)]
     assert games == sorted(set(games)) and all(g % 3 == 0 for g in games)
+
+
+@pytest.mark.parametrize("game_name", ["breakthrough", "checkers", "shobu"])
+def test_every_game_with_features_trains(tmp_path: Path, game_name: str) -> None:
+    summary = train_td(TdSettings(game=game_name, eval_pairs=0, seed=2), tmp_path, 1)
+    assert summary.games_done == 1
+    initial = load_hyperparameters(tmp_path / "initial.json", game_name).evaluation
+    assert load_hyperparameters(tmp_path / "trained.json", game_name).evaluation != initial
