@@ -70,3 +70,13 @@ def test_every_feature_name_is_a_weight_name() -> None:
     for name in ("connect4", "checkers", "breakthrough", "shobu"):
         game = linear_game(name)
         assert set(game.feature_names) == set(game.default_weights)
+
+
+def test_a_game_without_features_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.agents.eval_connect4 as module
+    from arena.errors import ConfigError
+
+    monkeypatch.delattr(module, "FEATURE_NAMES")
+    with pytest.raises(ConfigError, match="has no linear features"):
+        linear_game("connect4")
+    assert linear_game("connect4", require_features=False).feature_names == ()  # SPSA can still tune it
