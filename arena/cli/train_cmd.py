@@ -29,6 +29,12 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
+def _stopped(message: str) -> NoReturn:
+    """Interrupted after saving: one line, exit status 130 (the same command resumes)."""
+    click.echo(f"arena train: {message}", err=True)
+    sys.exit(130)
+
+
 def _say(line: str) -> None:
     click.echo(line, err=True)
 
@@ -109,7 +115,7 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
         summary = train_td(settings, Path(out), games, checkpoint_every=checkpoint_every,
                            progress_every=progress_every, progress=_say)
     except Interrupted as exc:
-        _fail(str(exc), 130)
+        _stopped(str(exc))
     except ArenaError as exc:
         _fail(str(exc))
     finally:
@@ -194,7 +200,7 @@ def evolve_command(game_name: str, out: str, population: int, keep: int, rounds:
     try:
         summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say).run()
     except Interrupted as exc:
-        _fail(str(exc), 130)
+        _stopped(str(exc))
     except ArenaError as exc:
         _fail(str(exc))
     for line in table_lines(summary):

@@ -21,6 +21,12 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
+def _stopped(message: str) -> NoReturn:
+    """Interrupted after saving: one line, exit status 130 (the same command resumes)."""
+    click.echo(f"arena tune: {message}", err=True)
+    sys.exit(130)
+
+
 def _say(line: str) -> None:
     click.echo(line, err=True)
 
@@ -61,7 +67,7 @@ def spsa_command(config_path: str, out: str, iterations: int | None, progress_ev
         config = load_spsa_config(config_path)
         theta = run_spsa(config, Path(out), iterations=iterations, say=_say, progress_every=progress_every)
     except Interrupted as exc:
-        _fail(str(exc), 130)
+        _stopped(str(exc))
     except ArenaError as exc:
         _fail(str(exc))
     finally:
