@@ -255,3 +255,36 @@ class BreakthroughSearch:
                 else:
                     score -= self._runner + 10 * (7 - theirs_run)
         return score
+
+
+#: The linear-feature contract (:mod:`arena.train`), over the evaluation's linear part: where
+#: :func:`_race` settles a position (a win one or two plies away: ``evaluate`` returns
+#: ``+-NEAR_WIN``) and for the runner's distance bonus (``10 * (7 - moves to go)``, not weighted),
+#: :meth:`BreakthroughSearch.evaluate` differs from ``sum(weights[n] * features(pos)[n])``;
+#: elsewhere it equals it.
+FEATURE_NAMES: tuple[str, ...] = tuple(DEFAULT_WEIGHTS)
+
+
+def features(pos: Position) -> dict[str, float]:
+    """The evaluation's weighted terms for the side to move of ``pos``, by weight name: counts of
+    ours minus theirs for ``piece``, ``advance``, ``homeRow`` and ``defended``; ``threat`` 1 when
+    we attack an undefended piece; ``hanging`` minus our undefended attacked pieces beyond the
+    first; ``runner`` +1 when we win the race of unstoppable pieces, -1 when we lose it, else 0."""
+    mine, theirs, black = pos[0], pos[1], pos[2]
+    my_home, their_home = (ROW_1, ROW_8) if black else (ROW_8, ROW_1)
+    my_attacks, their_attacks = _attacks(mine, black), _attacks(theirs, not black)
+    hanging = (mine & their_attacks & ~my_attacks).bit_count()
+    mine_run = _best_runner(mine, theirs, black)
+    theirs_run = _best_runner(theirs, mine, not black)
+    runner = 0.0
+    if mine_run < 99 or theirs_run < 99:
+        runner = 1.0 if mine_run <= theirs_run else -1.0
+    return {
+        "piece": float(mine.bit_count() - theirs.bit_count()),
+        "advance": float(_advance(mine, black) - _advance(theirs, not black)),
+        "homeRow": float((mine & my_home).bit_count() - (theirs & their_home).bit_count()),
+        "defended": float((mine & my_attacks).bit_count() - (theirs & their_attacks).bit_count()),
+        "threat": 1.0 if theirs & my_attacks & ~their_attacks else 0.0,
+        "hanging": -float(hanging - 1) if hanging > 1 else 0.0,
+        "runner": runner,
+    }

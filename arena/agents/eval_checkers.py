@@ -206,3 +206,52 @@ class CheckersSearch:
             total += sum(for_black[i] for i in _squares(black_mask))
             total -= sum(for_white[i] for i in _squares(white_mask))
         return total
+
+
+#: The linear-feature contract (:mod:`arena.train`), over the scalar weights: the piece-square
+#: tables (``TABLE_WEIGHTS``) are left out, and ``trade``/``hunt`` count for the side that is ahead
+#: in material by the *default* ``man``/``king`` values (``evaluate`` uses its own weights there).
+#: With zero tables and material judged alike, :meth:`CheckersSearch.evaluate` equals
+#: ``sum(weights[n] * features(pos)[n])``.
+FEATURE_NAMES: tuple[str, ...] = tuple(DEFAULT_WEIGHTS)
+
+
+def features(pos: Position) -> dict[str, float]:
+    """The evaluation's weighted terms for the side to move of ``pos``, by weight name (ours minus
+    theirs; ``trade`` and ``hunt`` signed for the side ahead, as :meth:`CheckersSearch.evaluate`)."""
+    me, them, kings, black = pos[0], pos[1], pos[2], pos[3]
+    my_kings, their_kings = me & kings, them & kings
+    my_men, their_men = me ^ my_kings, them ^ their_kings
+    rows = _ROW_MASKS
+    black_men, white_men = (my_men, their_men) if black else (their_men, my_men)
+    advance = sum(r * (black_men & rows[r]).bit_count() - (7 - r) * (white_men & rows[r]).bit_count()
+                  for r in range(1, 7))
+    back = (black_men & _BLACK_BACK).bit_count() - (white_men & _WHITE_BACK).bit_count()
+    sign = 1 if black else -1
+    out = {
+        "man": float(my_men.bit_count() - their_men.bit_count()),
+        "king": float(my_kings.bit_count() - their_kings.bit_count()),
+        "advance": float(sign * advance),
+        "backRank": float(sign * back),
+        "centre": float((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count()),
+        "mobility": float(count_moves_rel(me, them, kings, black) - count_moves_rel(them, me, kings, not black)),
+        "trade": 0.0,
+        "hunt": 0.0,
+    }
+    w = DEFAULT_WEIGHTS
+    my_material = w["man"] * my_men.bit_count() + w["king"] * my_kings.bit_count()
+    their_material = w["man"] * their_men.bit_count() + w["king"] * their_kings.bit_count()
+    if my_material != their_material:
+        ahead = my_material > their_material
+        off_board = 24 - (me | them).bit_count()
+        out["trade"] = float(off_board if ahead else -off_board)
+        hunters = my_kings if ahead else their_kings
+        prey = them if ahead else me
+        if hunters:
+            targets = [COORDS[i] for i in _squares(prey)]
+            distance = 0
+            for i in _squares(hunters):
+                col, row = COORDS[i]
+                distance += min(max(abs(col - c), abs(row - r)) for c, r in targets)
+            out["hunt"] = float(-distance if ahead else distance)
+    return out

@@ -208,4 +208,30 @@ class ConnectFourSearch:
         return score
 
 
-__all__ = ["DEFAULT_WEIGHTS", "ConnectFourSearch", "playable_cells", "window_counts", "winning_cells"]
+#: The linear-feature contract (:mod:`arena.train`): :meth:`ConnectFourSearch.evaluate` equals
+#: ``sum(weights[name] * features(pos)[name] for name in FEATURE_NAMES)`` exactly.
+FEATURE_NAMES: tuple[str, ...] = tuple(DEFAULT_WEIGHTS)
+
+
+def features(pos: Position) -> dict[str, float]:
+    """The evaluation's terms for the side to move of ``pos`` (each ours minus theirs), by weight
+    name: the evaluation is their dot product with the weights."""
+    me, them, turn_number = pos
+    my_threes, my_twos = window_counts(me, them)
+    their_threes, their_twos = window_counts(them, me)
+    occupied = me | them
+    playable = playable_cells(occupied)
+    my_threats = winning_cells(me, occupied) & ~playable
+    their_threats = winning_cells(them, occupied) & ~playable
+    my_rows, their_rows = (_ODD_ROWS, _EVEN_ROWS) if turn_number % 2 == 0 else (_EVEN_ROWS, _ODD_ROWS)
+    return {
+        "three": float(my_threes - their_threes),
+        "two": float(my_twos - their_twos),
+        "centre": float((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count()),
+        "threat": float(my_threats.bit_count() - their_threats.bit_count()),
+        "parityThreat": float((my_threats & my_rows).bit_count() - (their_threats & their_rows).bit_count()),
+    }
+
+
+__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "ConnectFourSearch", "features", "playable_cells", "window_counts",
+           "winning_cells"]

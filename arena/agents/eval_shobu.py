@@ -225,3 +225,32 @@ class ShobuSearch:
             score += self._mobility * (my_moves - their_moves) // 10
         score += self._centre * ((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count())
         return score
+
+
+#: The linear-feature contract (:mod:`arena.train`), over the evaluation's linear part: where the
+#: side to move threatens a board's last stone ``evaluate`` returns ``THREAT_WIN``; elsewhere it
+#: equals ``sum(weights[n] * features(pos)[n])`` up to its integer roundings (``threat >> 2`` and
+#: the mobility's ``// 10``).
+FEATURE_NAMES: tuple[str, ...] = tuple(DEFAULT_WEIGHTS)
+
+
+def features(pos: Position) -> dict[str, float]:
+    """The evaluation's weighted terms for the side to move of ``pos``, by weight name."""
+    me, them, black = pos[0], pos[1], pos[2]
+    mine = [(me >> s & 0xFFFF).bit_count() for s in _QUADRANT_SHIFTS]
+    theirs = [(them >> s & 0xFFFF).bit_count() for s in _QUADRANT_SHIFTS]
+
+    def thin(counts: list[int]) -> int:  # the lastStones penalty units: 2 per lone stone, 1 per pair
+        return sum(2 if n == 1 else 1 if n == 2 else 0 for n in counts)
+
+    my_threats, _ = threatened(me, them, black)
+    their_threats, their_lethal = threatened(them, me, not black)
+    return {
+        "stone": float(sum(mine) - sum(theirs)),
+        "lastStones": float(thin(theirs) - thin(mine)),
+        "weakest": float(min(mine) - min(theirs)),
+        "threat": 1.0 + (my_threats.bit_count() - 1) / 4 if my_threats else 0.0,
+        "danger": -float(their_threats.bit_count() + 2 * their_lethal),
+        "mobility": (core.count_turns(me, them, black) - core.count_turns(them, me, not black)) / 10,
+        "centre": float((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count()),
+    }

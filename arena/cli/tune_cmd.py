@@ -1,0 +1,99 @@
+"""`arena tune spsa CONFIG`: SPSA tuning of a hyperparameters file's numbers, a thin click layer
+over :mod:`arena.train.spsa`, with the parameters' history drawn by :mod:`arena.report.charts`.
+
+Exit codes: 0 done; 2 a usage or config mistake (one line, ``arena tune: error: ...``) or a run
+folder made with another config; 130 interrupted after saving the finished iterations (the same
+command resumes).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    click.echo(f"arena tune: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _stopped(message: str) -> NoReturn:
+    """Interrupted after saving: one line, exit status 130 (the same command resumes)."""
+    click.echo(f"arena tune: {message}", err=True)
+    sys.exit(130)
+
+
+def _say(line: str) -> None:
+    click.echo(line, err=True)
+
+
+def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@click.group("tune", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def tune_command() -> None:
+    """Tune an agent's numeric hyperparameters by playing games (SPSA)."""
+
+
+@tune_command.command("spsa", epilog="""\b
+Examples:
+  arena tune spsa examples/spsa/connect4.json --out training/spsa-c4
+  arena tune spsa my.json --out runs/x --iterations 400     (resume and go on to 400)
+\b
+Config keys: game, agent (hyperparameters file), parameters {KEY: {start, min, max, c}} with KEY
+maxDepth, moveTimeMs, evaluation.NAME or evaluation.TABLE[i]; iterations, pairs, a, A, alpha
+(0.602), gamma (0.101), openings (a book), openingPlies, seed. The run folder holds history.jsonl,
+state.json, start.json, tuned.json, history.svg and history.html.""")
+@click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True, help="The run folder.")
+@click.option("--iterations", type=click.IntRange(min=0, max=10**7), default=None,
+              help="Iterations to reach in all (default: the config's).")
+@click.option("--progress-every", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Iterations between two progress lines.")
+def spsa_command(config_path: str, out: str, iterations: int | None, progress_every: int) -> None:
+    """Tune the numbers CONFIG names with SPSA: each iteration plays colour-swapped pairs of
+    theta + c*Delta against theta - c*Delta and steps theta towards the winner. Prints the
+    parameters' history as sparklines and writes it as an SVG chart and an HTML page."""
+    from arena.errors import ArenaError, Interrupted
+    from arena.train.spsa import load_spsa_config, run_spsa
+
+    previous = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    try:
+        config = load_spsa_config(config_path)
+        theta = run_spsa(config, Path(out), iterations=iterations, say=_say, progress_every=progress_every)
+    except Interrupted as exc:
+        _stopped(str(exc))
+    except ArenaError as exc:
+        _fail(str(exc))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for line in write_charts(Path(out), config):
+        click.echo(line)
+    _say(f"tuned: {Path(out) / 'tuned.json'} ({', '.join(f'{k} {v:.1f}' for k, v in theta.items())}); "
+         f"chart: {Path(out) / 'history.html'}")
+
+
+def write_charts(folder: Path, config: Any) -> list[str]:
+    """Write history.svg and history.html of an SPSA run folder; the terminal lines (a sparkline
+    per parameter, within its bounds)."""
+    from arena.files import atomic_write
+    from arena.report.charts import html_page, sparkline, svg_chart
+    from arena.train.spsa import read_history
+
+    history = read_history(folder)
+    bounds = {p.key: (p.low, p.high) for p in config.parameters}
+    series = {p.key: [p.start] + [float(line["theta"][p.key]) for line in history] for p in config.parameters}
+    svg = svg_chart(series, title=f"SPSA: {config.game}, {len(history)} iterations", bounds=bounds)
+    rows = [[p.key, f"{p.start:g}", f"{series[p.key][-1]:.2f}", f"{p.low:g}..{p.high:g}", f"{p.c:g}"]
+            for p in config.parameters]
+    atomic_write(folder / "history.svg", svg.encode())
+    atomic_write(folder / "history.html", html_page(f"SPSA history ({config.game})", svg, rows,
+                                                    ["parameter", "start", "now", "bounds", "c"]).encode())
+    width = max(len(p.key) for p in config.parameters)
+    return [f"{p.key:<{width}}  {sparkline(series[p.key], 60)}  {p.start:g} -> {series[p.key][-1]:.1f} (bounds {p.low:g}..{p.high:g})"
+            for p in config.parameters]

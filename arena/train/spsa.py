@@ -1,0 +1,384 @@
+"""SPSA tuning of a hyperparameters file's numbers (``arena tune spsa CONFIG``).
+
+Simultaneous perturbation stochastic approximation (Spall), as the chess testing frameworks
+(fishtest, OpenBench) tune engines: every iteration moves *all* parameters at once in a random
+direction ``Delta`` (each +1 or -1), plays ``theta + c_k Delta`` against ``theta - c_k Delta``, and
+steps ``theta`` towards the side that scored better.
+
+The config (JSON; relative paths from the config's folder)::
+
+    {
+      "game": "<a registered game>",
+      "agent": "start.json",                  hyperparameters file to start from (required)
+      "parameters": {                         what to tune, by hyperparameters key (required):
+        "evaluation.three": {"start": 40, "min": 0, "max": 400, "c": 20},
+        "maxDepth": {"min": 1, "max": 4, "c": 1}      "start" defaults to the file's value
+      },
+      "iterations": 100,                      default 100
+      "pairs": 2,                             colour-swapped game pairs per iteration, default 2
+      "a": null, "A": null, "alpha": 0.602, "gamma": 0.101,   the gain schedule (below)
+      "openings": "book.jsonl",               start each pair from a book line (random pick)
+      "openingPlies": 2,                      else from this many random moves (default 2)
+      "seed": 0
+    }
+
+A parameter is ``evaluation.NAME`` (a scalar weight), ``evaluation.TABLE[i]`` (an entry of a table
+weight), ``maxDepth`` or ``moveTimeMs`` (without ``start``, the file's value; the adapter's default
+weight, a table entry 0, ``maxDepth`` 64 or ``moveTimeMs`` 100 when the file leaves it out). Every one is an integer in the agent's file: ``theta`` is
+kept as floats and rounded (then clipped to ``min..max``) when the agents are built. The games run
+in this process on the game's search adapter: alpha-beta to the file's ``maxDepth`` (a file that
+leaves it at the default 64 must set ``moveTimeMs``, else it would never stop), with
+``moveTimeMs`` per move when set.
+
+The gain schedule, at iteration ``k`` (0-based), with the standard exponents::
+
+    a_k = a / (A + k + 1) ** alpha          alpha = 0.602
+    c_k = c / (k + 1) ** gamma              gamma = 0.101, per parameter
+    y   = (points of theta+ - points of theta-) / games          in -1..1
+    theta_i += a_k * c_i**2 * y / (2 * c_k,i * Delta_i)
+
+that is Spall's update on each parameter measured in units of its own ``c`` (one ``a`` then suits
+parameters of any size; fishtest's ``r = a / c**2`` does the same). ``A`` defaults to a tenth of the
+iterations and ``a`` to ``2 * (A + 1) ** alpha``, so that the first step is at most one ``c``.
+
+The run folder (``--out``): ``history.jsonl`` (one line per iteration: k, theta, the two probes,
+the result, a_k, c_k), ``state.json`` (theta, iteration, the random generator's state; the same
+command resumes from it), ``start.json`` and ``tuned.json`` (hyperparameters files: the agent
+with the starting and the latest parameters, rounded), ``history.svg``/``history.html`` (the
+parameters' paths, :mod:`arena.report.charts`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.agents.hyperparameters import check_hyperparameters
+from arena.errors import ConfigError, Interrupted
+from arena.files import atomic_write
+from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
+
+_PARAMETER = re.compile(r"(maxDepth|moveTimeMs)|evaluation\.([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
+_CONFIG_KEYS = ("game", "agent", "parameters", "iterations", "pairs", "a", "A", "alpha", "gamma", "openings",
+                "openingPlies", "seed", "description")
+HISTORY = "history.jsonl"
+STATE = "state.json"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One tuned number: its key in the hyperparameters file, start, bounds and step ``c``."""
+
+    key: str
+    start: float
+    low: float
+    high: float
+    c: float
+
+    def clip(self, value: float) -> float:
+        return min(self.high, max(self.low, value))
+
+
+@dataclass(frozen=True)
+class SpsaConfig:
+    """A checked SPSA config (see the module docstring)."""
+
+    game: str
+    agent: dict[str, Any]
+    agent_path: str
+    parameters: tuple[Parameter, ...]
+    iterations: int = 100
+    pairs: int = 2
+    a: float = 0.0
+    big_a: float = 0.0
+    alpha: float = 0.602
+    gamma: float = 0.101
+    openings: str | None = None
+    opening_plies: int = 2
+    seed: int = 0
+
+    def a_k(self, k: int) -> float:
+        return self.a / (self.big_a + k + 1) ** self.alpha
+
+    def c_k(self, parameter: Parameter, k: int) -> float:
+        return parameter.c / (k + 1) ** self.gamma
+
+    def identity(self) -> dict[str, Any]:
+        """What a resumed run must share with the saved one (``iterations`` may grow)."""
+        return {"game": self.game, "agent": self.agent, "parameters": [p.__dict__ for p in self.parameters],
+                "pairs": self.pairs, "a": self.a, "A": self.big_a, "alpha": self.alpha, "gamma": self.gamma,
+                "openings": self.openings, "openingPlies": self.opening_plies, "seed": self.seed}
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ConfigError(f"{where} must be a number, got {json.dumps(value)}")
+    return float(value)
+
+
+def get_value(agent: dict[str, Any], key: str, game: LinearGame) -> float:
+    """The current value of parameter ``key`` in the agent's hyperparameters object (defaults when
+    the file leaves it out)."""
+    match = _PARAMETER.fullmatch(key)
+    assert match is not None
+    top, name, index = match.groups()
+    if top == "maxDepth":
+        return float(agent.get("maxDepth", 64))
+    if top == "moveTimeMs":
+        value = agent.get("moveTimeMs")
+        return float(value) if value is not None else 100.0
+    evaluation = agent.get("evaluation", {})
+    if index is not None:
+        table = evaluation.get(name)
+        return float(table[int(index)]) if isinstance(table, list) and int(index) < len(table) else 0.0
+    return float(evaluation.get(name, game.adapter_class.DEFAULT_WEIGHTS.get(name, 0)))
+
+
+def set_values(agent: dict[str, Any], values: dict[str, float], game: LinearGame) -> dict[str, Any]:
+    """A copy of the agent's object with the parameters set to ``values`` (rounded to integers)."""
+    out = json.loads(json.dumps(agent))
+    evaluation = out.setdefault("evaluation", {})
+    tables = dict(getattr(game.adapter_class, "TABLE_WEIGHTS", {}) or {})
+    for key, value in values.items():
+        match = _PARAMETER.fullmatch(key)
+        assert match is not None
+        top, name, index = match.groups()
+        number = round(value)
+        if top is not None:
+            out[top] = number
+        elif index is not None:
+            table = evaluation.get(name)
+            if not isinstance(table, list):
+                table = [0] * tables.get(name, int(index) + 1)
+            table[int(index)] = number
+            evaluation[name] = table
+        else:
+            evaluation[name] = number
+    return out
+
+
+def load_spsa_config(path: str | Path) -> SpsaConfig:
+    """Read and check an SPSA config; ConfigError naming the key otherwise."""
+    path = Path(path)
+    where = f"SPSA config {str(path)!r}"
+    try:
+        obj = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: no such file") from None
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"{where}: cannot be read as JSON ({error})") from None
+    if not isinstance(obj, dict):
+        raise ConfigError(f"{where}: must be a JSON object")
+    for key in obj:
+        if key not in _CONFIG_KEYS:
+            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(_CONFIG_KEYS)})")
+    for key in ("game", "agent", "parameters"):
+        if key not in obj:
+            raise ConfigError(f"{where}: key {key!r} is missing")
+    if not isinstance(obj["game"], str):
+        raise ConfigError(f"{where}: key 'game' must be a game's name")
+    game = linear_game(obj["game"], require_features=False)
+    if not isinstance(obj["agent"], str):
+        raise ConfigError(f"{where}: key 'agent' must be the path of a hyperparameters file")
+    agent_path = (path.parent / obj["agent"]).resolve()
+    try:
+        agent = json.loads(agent_path.read_text())
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error})") from None
+    check_hyperparameters(agent, obj["game"], f"{where}: key 'agent' ({obj['agent']})")
+    raw = obj["parameters"]
+    if not isinstance(raw, dict) or not raw:
+        raise ConfigError(f"{where}: key 'parameters' must be an object naming at least one parameter")
+    parameters = []
+    for key, spec in raw.items():
+        at = f"{where}: parameters.{key}"
+        if not isinstance(key, str) or _PARAMETER.fullmatch(key) is None:
+            raise ConfigError(f"{at}: not a tunable key (maxDepth, moveTimeMs, evaluation.NAME, "
+                              "evaluation.TABLE[i])")
+        if not isinstance(spec, dict) or not {"min", "max", "c"} <= set(spec) or set(spec) - {"start", "min", "max", "c"}:
+            raise ConfigError(f"{at}: must be an object with min, max, c (and optionally start)")
+        low, high = _number(spec["min"], f"{at}.min"), _number(spec["max"], f"{at}.max")
+        c = _number(spec["c"], f"{at}.c")
+        start = _number(spec["start"], f"{at}.start") if "start" in spec else get_value(agent, key, game)
+        if not low < high or not low <= start <= high or c <= 0:
+            raise ConfigError(f"{at}: needs min < max, start within them and c > 0")
+        parameters.append(Parameter(key, start, low, high, c))
+    # The starting agent with every parameter at its start must itself be a valid file.
+    check_hyperparameters(set_values(agent, {p.key: p.start for p in parameters}, game), obj["game"],
+                          f"{where}: the agent at the parameters' starts")
+    iterations = _integer(obj, "iterations", 100, 1, 10**7, where)
+    pairs = _integer(obj, "pairs", 2, 1, 10_000, where)
+    alpha = _number(obj.get("alpha", 0.602), f"{where}: key 'alpha'")
+    gamma = _number(obj.get("gamma", 0.101), f"{where}: key 'gamma'")
+    big_a = _number(obj["A"], f"{where}: key 'A'") if obj.get("A") is not None else iterations / 10
+    a = _number(obj["a"], f"{where}: key 'a'") if obj.get("a") is not None else 2.0 * (big_a + 1) ** alpha
+    if a <= 0 or big_a < 0 or not 0 < alpha <= 2 or not 0 < gamma <= 2:
+        raise ConfigError(f"{where}: needs a > 0, A >= 0, 0 < alpha <= 2 and 0 < gamma <= 2")
+    openings = obj.get("openings")
+    if openings is not None:
+        if not isinstance(openings, str):
+            raise ConfigError(f"{where}: key 'openings' must be the path of an opening book")
+        openings = str((path.parent / openings).resolve())
+        _book_states(game, openings)  # checked now, not at the first iteration
+    depth = agent.get("maxDepth", 64)
+    if depth == 64 and agent.get("moveTimeMs") is None and "maxDepth" not in raw and "moveTimeMs" not in raw:
+        raise ConfigError(f"{where}: key 'agent': the file must set maxDepth or moveTimeMs (its games would "
+                          "never stop searching)")
+    seed = _integer(obj, "seed", 0, -(2**62), 2**62, where)
+    plies = _integer(obj, "openingPlies", 2, 0, 20, where)
+    return SpsaConfig(obj["game"], agent, str(agent_path), tuple(parameters), iterations, pairs, a, big_a, alpha,
+                      gamma, openings, plies, seed)
+
+
+def _integer(obj: dict[str, Any], key: str, default: int, low: int, high: int, where: str) -> int:
+    value = obj.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{where}: key {key!r} must be an integer from {low} to {high}, got {json.dumps(value)}")
+    return value
+
+
+def _book_states(game: LinearGame, path: str) -> list[Any]:
+    from arena.openings import OpeningsError, load_book
+
+    try:
+        return [opening.state for opening in load_book(game.rules, Path(path)).openings]
+    except OpeningsError as error:
+        raise ConfigError(f"key 'openings': {error}") from None
+
+
+# --- the run ---------------------------------------------------------------------------------------
+
+
+def _side(game: LinearGame, agent: dict[str, Any]) -> Side:
+    hp = check_hyperparameters(agent, game.name, "SPSA probe")
+    adapter = game.adapter_class(hp.evaluation)
+    return Side(adapter, hp.max_depth, float(hp.move_time_ms) if hp.move_time_ms is not None else None)
+
+
+def play_probe(config: SpsaConfig, game: LinearGame, plus: dict[str, float], minus: dict[str, float],
+               seed: int, openings: list[Any] | None) -> MatchResult:
+    """``config.pairs`` colour-swapped pairs of ``plus`` against ``minus`` (``plus``'s result)."""
+    first = _side(game, set_values(config.agent, plus, game))
+    second = _side(game, set_values(config.agent, minus, game))
+    rng = random.Random(seed)
+    result = MatchResult()
+    for _ in range(config.pairs):
+        if openings:
+            start = first.adapter.from_state(openings[rng.randrange(len(openings))])
+        else:
+            start = random_opening(game, first.adapter, rng, config.opening_plies)
+        result.add(play_sides(game, first, second, start, rng))
+        result.add(-play_sides(game, second, first, start, rng))
+    return result
+
+
+def spsa_step(config: SpsaConfig, theta: dict[str, float], k: int, rng: random.Random,
+              measure: Callable[[dict[str, float], dict[str, float]], float]) -> tuple[dict[str, float], dict[str, Any]]:
+    """One iteration: draw ``Delta``, ask ``measure(plus, minus)`` for ``y`` in -1..1 (how much
+    better ``plus`` did), return the new theta and the history line's fields."""
+    delta = {p.key: rng.choice((-1.0, 1.0)) for p in config.parameters}
+    a_k = config.a_k(k)
+    plus, minus, c_k, new = {}, {}, {}, {}
+    for p in config.parameters:
+        step = config.c_k(p, k)
+        c_k[p.key] = step
+        plus[p.key] = p.clip(theta[p.key] + step * delta[p.key])
+        minus[p.key] = p.clip(theta[p.key] - step * delta[p.key])
+    y = measure(plus, minus)
+    for p in config.parameters:
+        gradient = y / (2.0 * c_k[p.key] * delta[p.key])
+        new[p.key] = p.clip(theta[p.key] + a_k * p.c * p.c * gradient)
+    return new, {"k": k, "theta": new, "plus": plus, "minus": minus, "y": y, "a_k": a_k, "c_k": c_k}
+
+
+def read_history(folder: Path) -> list[dict[str, Any]]:
+    """The history lines of a run folder (a line cut short by a crash is skipped)."""
+    path = folder / HISTORY
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out
+
+
+def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
+             say: Callable[[str], None] | None = None, progress_every: int = 10,
+             measure: Callable[[dict[str, float], dict[str, float], int], float] | None = None) -> dict[str, float]:
+    """Run (or resume) the tuning in ``folder`` up to ``iterations`` (default the config's);
+    returns the final theta. ``measure(plus, minus, k)`` replaces the games (tests). Raises
+    ConfigError for a folder made with another config, Interrupted on KeyboardInterrupt after
+    saving the last finished iteration."""
+    game = linear_game(config.game, require_features=False)
+    say = say or (lambda _line: None)
+    total = config.iterations if iterations is None else iterations
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"--out {folder}: cannot create the folder ({error.strerror})") from None
+    state_path = folder / STATE
+    if state_path.exists():
+        saved = json.loads(state_path.read_text())
+        if saved["identity"] != json.loads(json.dumps(config.identity())):
+            raise ConfigError(f"{folder}: tuned with another config (agent, parameters or schedule differ): "
+                              "use another --out folder")
+        k, theta = int(saved["k"]), {key: float(v) for key, v in saved["theta"].items()}
+        rng = random.Random()
+        version, internal, gauss = saved["rng"]
+        rng.setstate((version, tuple(internal), gauss))
+        kept = [line for line in read_history(folder) if line["k"] < k]
+        atomic_write(folder / HISTORY, "".join(json.dumps(line) + "\n" for line in kept).encode())
+        say(f"spsa {game.name}: resuming {folder} at iteration {k}")
+    else:
+        k, theta, rng = 0, {p.key: p.start for p in config.parameters}, random.Random(config.seed)
+        write_json(folder / "start.json", set_values(config.agent, theta, game))
+        (folder / HISTORY).write_text("")
+        say(f"spsa {game.name}: {len(config.parameters)} parameters, {total} iterations of {config.pairs} pairs, "
+            f"a {config.a:.3g}, A {config.big_a:g}, alpha {config.alpha}, gamma {config.gamma}")
+    openings = _book_states(game, config.openings) if config.openings else None
+
+    def games(plus: dict[str, float], minus: dict[str, float]) -> float:
+        if measure is not None:
+            return measure(plus, minus, k)
+        result = play_probe(config, game, plus, minus, config.seed * 1_000_003 + k, openings)
+        return (result.wins - result.losses) / result.games
+
+    def save() -> None:
+        write_json(folder / "tuned.json", set_values(config.agent, theta, game))
+        state = {"identity": config.identity(), "k": k, "theta": theta,
+                 "rng": [v if not isinstance(v, tuple) else list(v) for v in rng.getstate()]}
+        write_json(state_path, state)
+
+    try:
+        while k < total:
+            rng_before = rng.getstate()
+            try:
+                new_theta, line = spsa_step(config, theta, k, rng, games)
+            except KeyboardInterrupt:
+                rng.setstate(rng_before)
+                raise
+            with open(folder / HISTORY, "a") as handle:
+                handle.write(json.dumps(line) + "\n")
+            theta, k = new_theta, k + 1
+            save()
+            if k % progress_every == 0 or k == total:
+                shown = ", ".join(f"{key} {value:.1f}" for key, value in theta.items())
+                say(f"spsa {game.name}: {k}/{total} iterations; {shown}")
+    except KeyboardInterrupt:
+        save()
+        raise Interrupted(f"interrupted after {k} iterations (saved); run the same command again to resume") from None
+    save()
+    return theta
+
+
+__all__ = ["Parameter", "SpsaConfig", "get_value", "load_spsa_config", "play_probe", "read_history", "run_spsa",
+           "set_values", "spsa_step"]

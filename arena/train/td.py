@@ -1,0 +1,445 @@
+"""TD(lambda) self-play learning of a game's linear evaluation (``arena train td``), after seed 002.
+
+The model. The seed's player values a position by ``V(s) = theta . phi(s)`` and learns ``theta``
+with TD(lambda) while playing itself. Here the value is squashed, ``V(s) = tanh(w . x(s))``, so that
+it lives in the rewards' range (win +1, draw 0, loss -1) whatever the features' sizes:
+
+- ``x(s)`` are the adapter's features (:mod:`arena.train`) from the side to move's view, each
+  divided by ``max(1, its root mean square)`` over positions of random games, measured once at the
+  start (kept in the checkpoint): a feature counting dozens of things then takes steps of the
+  same size as a 0/1 feature, and one ``--alpha`` fits every game;
+- ``w`` are those standardized weights. The agent's integer weights are
+  ``theta_i = scale * w_i / rms_i`` (``--scale``, default 1000 evaluation units per unit of
+  ``w . x``, which puts arena's hand-set defaults at sensible values such as a 0.1 lead for a
+  Breakthrough piece). The checkpoint keeps ``w`` as floats; the hyperparameters files hold
+  ``theta`` rounded to integers.
+
+The update, written in the first player's frame ``U(s) = +-V(s)`` (the sign of the side to move),
+after every move ``s_t -> s_t+1``::
+
+    delta_t = r + gamma * U(s_t+1) - U(s_t)     (U of a finished game is 0; r is its result)
+    e_t     = gamma * lambda * e_t-1 + grad U(s_t)
+    w      += alpha * delta_t * e_t
+
+As in the seed, a move is random with probability epsilon (``--epsilon`` decaying per game by
+``--epsilon-decay``, never below ``--epsilon-min``: the seed kept 0.1 "to maintain exploration");
+after a random move there is no update and the trace is reset. Otherwise the move is the best by
+``V`` one ply ahead (the seed's greedy choice; a finished game scores its result), or, with
+``--depth`` above 1, the built-in alpha-beta search with the current integer weights. The seed's
+choices are the defaults: lambda 0.5, alpha 0.1, gamma 0.9.
+
+Averaging. One game's updates move the weights a lot (a Breakthrough piece's weight swung by a
+hundred units from game to game), and the games between fixed-depth players are a step function
+of the weights, so the latest weights play much better or worse than the ones of a few games
+before. The weights written and measured are therefore an average: the mean over the games so far,
+then an exponential average over the last ``--average`` games (default 200; 0 turns it off). The
+self-play games themselves use the latest weights.
+
+The learning curve: every ``--eval-every`` games, the (averaged) integer weights play
+``--eval-pairs`` colour-swapped pairs against the initial ones (alpha-beta to ``--eval-depth``, no
+exploration, each pair from ``--opening-plies`` random moves), one JSON line per point in
+``curve.jsonl``. The point that scored best so far is also kept as ``best.json`` (model selection
+on the curve's games: check it with fresh games, e.g. ``arena sprt``, before trusting it).
+
+Files in the run folder: ``checkpoint.json`` (settings, ``w`` and its average, the feature scales,
+games done, the random generator's state, the best point), ``initial.json``, ``trained.json`` and
+``best.json`` (hyperparameters files of the first, the latest averaged and the best-scoring
+weights; rewritten at every checkpoint), ``curve.jsonl``.
+Every file is replaced atomically, so a ``kill -9`` loses at most the games since the last
+checkpoint; running the same command again continues from it, exactly as an unbroken run would
+(every random choice comes from the checkpointed generator).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.agents.search import Searcher
+from arena.errors import ConfigError, Interrupted
+from arena.files import atomic_write
+from arena.train.model import (
+    LinearGame,
+    MatchResult,
+    hyperparameters_object,
+    integer_weights,
+    linear_game,
+    option_name,
+    play_match,
+    random_weights,
+    read_weights,
+    write_json,
+)
+
+INIT_CHOICES = ("defaults", "random", "zero")
+_SCALE_GAMES = 20  # random games whose positions measure the features' sizes
+CHECKPOINT = "checkpoint.json"
+CURVE = "curve.jsonl"
+INITIAL = "initial.json"
+TRAINED = "trained.json"
+BEST = "best.json"
+
+
+@dataclass(frozen=True)
+class TdSettings:
+    """What a TD run learns with; a run folder keeps them and a resumed run must match them."""
+
+    game: str
+    lam: float = 0.5
+    alpha: float = 0.02
+    gamma: float = 0.9
+    epsilon: float = 0.3
+    epsilon_min: float = 0.1
+    epsilon_decay: float = 0.99
+    depth: int = 1
+    scale: float = 1000.0
+    seed: int = 0
+    init: str = "random"
+    start: str | None = None
+    eval_every: int = 100
+    eval_pairs: int = 10
+    eval_depth: int = 2
+    opening_plies: int = 2
+    average: int = 200
+
+    def check(self) -> None:
+        """ConfigError (one line, naming the option) for a value out of range."""
+        checks = [
+            (0.0 <= self.lam <= 1.0, "--lambda must be from 0 to 1"),
+            (0.0 < self.alpha <= 10.0, "--alpha must be above 0 and at most 10"),
+            (0.0 < self.gamma <= 1.0, "--gamma must be above 0 and at most 1"),
+            (0.0 <= self.epsilon_min <= self.epsilon <= 1.0, "--epsilon-min <= --epsilon must both be from 0 to 1"),
+            (0.0 < self.epsilon_decay <= 1.0, "--epsilon-decay must be above 0 and at most 1"),
+            (1 <= self.depth <= 64, "--depth must be from 1 to 64"),
+            (1 <= self.eval_depth <= 64, "--eval-depth must be from 1 to 64"),
+            (0.0 < self.scale <= 100_000.0, "--scale must be above 0 and at most 100000"),
+            (self.init in INIT_CHOICES or self.start is not None, f"--init must be one of {', '.join(INIT_CHOICES)}"),
+            (self.eval_every >= 1 and self.eval_pairs >= 0, "--eval-every must be positive"),
+            (0 <= self.opening_plies <= 20, "--opening-plies must be from 0 to 20"),
+            (0 <= self.average <= 10**6, "--average must be from 0 to 1000000"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ConfigError(message)
+
+
+@dataclass
+class TdState:
+    """A run's learning state between games (what the checkpoint holds)."""
+
+    w: list[float]
+    rms: list[float]
+    initial: dict[str, float]
+    games_done: int = 0
+    rng_state: Any = None
+    results: dict[str, int] = field(default_factory=lambda: {"first": 0, "draws": 0, "second": 0})
+    #: The weights averaged over the last games (see ``--average``); the files hold these.
+    w_avg: list[float] = field(default_factory=list)
+    #: The curve point that scored best so far: ``{"games", "score", "theta"}`` (``best.json``).
+    best: dict[str, Any] | None = None
+
+    def copy(self) -> TdState:
+        return TdState(list(self.w), list(self.rms), dict(self.initial), self.games_done, self.rng_state,
+                       dict(self.results), list(self.w_avg), self.best)
+
+    def average_after_game(self, horizon: int) -> None:
+        """Fold the current weights into the average: the mean of all games so far while fewer
+        than ``horizon`` were played, then an exponential average over about ``horizon`` games
+        (0: no averaging, the average is the current weights)."""
+        if horizon <= 0 or not self.w_avg:
+            self.w_avg = list(self.w)
+            return
+        rate = 1.0 / min(horizon, max(1, self.games_done))
+        self.w_avg = [a + rate * (w - a) for a, w in zip(self.w_avg, self.w, strict=True)]
+
+
+@dataclass
+class TdSummary:
+    """What :func:`train_td` did: games done in all, played now, the last curve point, the folder."""
+
+    games_done: int
+    played_now: int
+    last_point: dict[str, Any] | None
+    folder: Path
+
+
+def theta(game: LinearGame, state: TdState, settings: TdSettings, *, averaged: bool = True) -> dict[str, float]:
+    """The evaluation weights (floats, evaluation units) of a state: the averaged ones (what the
+    files hold and the curve measures) or, with ``averaged`` False, the current ones."""
+    w = state.w_avg if averaged and state.w_avg else state.w
+    return {name: settings.scale * v / r for name, v, r in zip(game.feature_names, w, state.rms, strict=True)}
+
+
+def _rng_to_json(state: Any) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(value: Any) -> Any:
+    version, internal, gauss = value
+    return (version, tuple(internal), gauss)
+
+
+def feature_scales(game: LinearGame, rng: random.Random, games: int = _SCALE_GAMES) -> list[float]:
+    """``max(1, root mean square)`` of each feature over the positions of ``games`` random games."""
+    adapter = game.adapter()
+    sums = [0.0] * len(game.feature_names)
+    count = 0
+    for _ in range(games):
+        pos = game.initial(adapter)
+        while game.outcome(adapter, pos) is None:
+            for i, value in enumerate(game.vector(pos)):
+                sums[i] += value * value
+            count += 1
+            pos = adapter.play(pos, rng.choice(adapter.moves(pos)))
+    return [max(1.0, math.sqrt(s / count)) if count else 1.0 for s in sums]
+
+
+def new_state(game: LinearGame, settings: TdSettings) -> TdState:
+    """The state before the first game: feature scales measured, initial weights chosen."""
+    rng = random.Random(settings.seed)
+    rms = feature_scales(game, rng)
+    if settings.start is not None:
+        initial = read_weights(settings.start, game)
+    elif settings.init == "defaults":
+        initial = {name: float(game.default_weights[name]) for name in game.feature_names}
+    elif settings.init == "zero":
+        initial = {name: 0.0 for name in game.feature_names}
+    else:
+        initial = random_weights(game, rng)
+    initial = {name: float(v) for name, v in integer_weights(initial).items()}
+    w = [initial[name] * r / settings.scale for name, r in zip(game.feature_names, rms, strict=True)]
+    return TdState(w, rms, initial, 0, rng.getstate(), w_avg=list(w))
+
+
+def _dot(w: list[float], x: list[float]) -> float:
+    return sum(a * b for a, b in zip(w, x, strict=True))
+
+
+def play_and_learn(game: LinearGame, state: TdState, settings: TdSettings, rng: random.Random) -> int:
+    """One self-play game from the start, updating ``state.w`` after each move (module docstring).
+    Returns the result for the first player (1, 0, -1)."""
+    w, rms = state.w, state.rms
+    epsilon = max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** state.games_done)
+    gamma, lam, alpha = settings.gamma, settings.lam, settings.alpha
+    adapter = game.adapter(theta(game, state, settings, averaged=False))
+    searcher = None
+    if settings.depth > 0:
+        searcher = Searcher(adapter, max_moves=game.max_moves, rng=random.Random(rng.getrandbits(64)))
+
+    def x_of(pos: Any) -> list[float]:
+        return [v / r for v, r in zip(game.vector(pos), rms, strict=True)]
+
+    pos, sigma = game.initial(adapter), 1.0
+    x = x_of(pos)
+    trace = [0.0] * len(w)
+    while True:
+        v = math.tanh(_dot(w, x))
+        u = sigma * v
+        slope = sigma * (1.0 - v * v)
+        moves = adapter.moves(pos)
+        explore = rng.random() < epsilon
+        child_x: list[float] | None = None
+        if explore:
+            move = rng.choice(moves)
+        elif searcher is not None:
+            found = searcher.search(pos, time_ms=None, max_depth=settings.depth)
+            move = found.move if found.move is not None else rng.choice(moves)
+        else:
+            best: list[tuple[Any, list[float] | None]] = []
+            best_value = -math.inf
+            for candidate in moves:
+                child = adapter.play(pos, candidate)
+                result = game.outcome(adapter, child)
+                cx = None
+                if result is not None:
+                    value = float(-result)
+                else:
+                    cx = x_of(child)
+                    value = -math.tanh(_dot(w, cx))
+                if value > best_value + 1e-12:
+                    best, best_value = [(candidate, cx)], value
+                elif value >= best_value - 1e-12:
+                    best.append((candidate, cx))
+            move, child_x = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+        child = adapter.play(pos, move)
+        result = game.outcome(adapter, child)
+        if result is not None:
+            target = -sigma * result  # the child's side to move is the other player
+        else:
+            if child_x is None:
+                child_x = x_of(child)
+            target = gamma * -sigma * math.tanh(_dot(w, child_x))
+        delta = target - u
+        if explore:
+            trace = [0.0] * len(w)  # the seed: a random move resets the traces, and teaches nothing
+        else:
+            decay = gamma * lam
+            trace = [decay * e + slope * xi for e, xi in zip(trace, x, strict=True)]
+            step = alpha * delta
+            for i, e in enumerate(trace):
+                w[i] += step * e
+        if result is not None:
+            return int(-sigma * result)
+        pos, sigma = child, -sigma
+        x = child_x if child_x is not None else x_of(child)
+
+
+# --- the run folder --------------------------------------------------------------------------------
+
+
+def _settings_json(settings: TdSettings) -> dict[str, Any]:
+    return asdict(settings)
+
+
+def _save(folder: Path, game: LinearGame, state: TdState, settings: TdSettings) -> None:
+    weights = theta(game, state, settings)
+    write_json(folder / TRAINED, hyperparameters_object(
+        weights, max_depth=settings.eval_depth,
+        description=f"TD(lambda) self-play, {state.games_done} games: lambda {settings.lam}, alpha {settings.alpha}, "
+                    f"gamma {settings.gamma}, from {settings.start or settings.init} weights (arena train td)"))
+    write_json(folder / CHECKPOINT, {
+        "version": 1, "settings": _settings_json(settings), "games_done": state.games_done,
+        "w": state.w, "rms": state.rms, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
+        "results": state.results, "w_avg": state.w_avg, "theta": integer_weights(weights), "best": state.best,
+    })
+    if state.best is not None:
+        write_json(folder / BEST, hyperparameters_object(
+            state.best["theta"], max_depth=settings.eval_depth,
+            description=f"the best point of a TD(lambda) run's curve: {state.best['score']:.2f} against the initial "
+                        f"weights after {state.best['games']} games (arena train td)"))
+
+
+def load_checkpoint(folder: Path, settings: TdSettings) -> TdState | None:
+    """The state saved in ``folder`` (None when there is none). ConfigError when it was made with
+    other settings or cannot be read."""
+    path = folder / CHECKPOINT
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        saved = data["settings"]
+        state = TdState([float(v) for v in data["w"]], [float(v) for v in data["rms"]],
+                        {k: float(v) for k, v in data["initial"].items()}, int(data["games_done"]),
+                        _rng_from_json(data["rng"]), dict(data["results"]), [float(v) for v in data["w_avg"]], data.get("best"))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ConfigError(f"{path}: not a TD checkpoint ({error.__class__.__name__}: {error})") from None
+    wanted = _settings_json(settings)
+    for key, value in wanted.items():
+        if saved.get(key) != value:
+            raise ConfigError(f"{folder}: trained with {option_name(key)} {saved.get(key)!r}, this run asks {value!r}: "
+                              "use the same options to resume, or another --out folder")
+    return state
+
+
+def _trim_curve(folder: Path, games_done: int) -> None:
+    """Drop curve points beyond the checkpoint (written before a crash that lost their games)."""
+    path = folder / CURVE
+    if not path.exists():
+        return
+    kept = []
+    for line in path.read_text().splitlines():
+        try:
+            if json.loads(line)["games"] <= games_done:
+                kept.append(line)
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short by a crash
+    atomic_write(path, "".join(f"{line}\n" for line in kept).encode())
+
+
+def read_curve(folder: Path) -> list[dict[str, Any]]:
+    """The learning curve's points of a run folder, in order."""
+    path = folder / CURVE
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def evaluate_point(game: LinearGame, state: TdState, settings: TdSettings) -> dict[str, Any]:
+    """The learning curve's point after ``state.games_done`` games: current against initial."""
+    current = theta(game, state, settings)
+    result: MatchResult = play_match(game, current, state.initial, pairs=settings.eval_pairs,
+                                     depth=settings.eval_depth, seed=settings.seed * 1_000_003 + state.games_done,
+                                     opening_plies=settings.opening_plies)
+    return {"games": state.games_done, **result.to_json(), "theta": integer_weights(current)}
+
+
+def train_td(settings: TdSettings, folder: Path, games: int, *, checkpoint_every: int = 50,
+             progress_every: int = 50, progress: Callable[[str], None] | None = None) -> TdSummary:
+    """Train until ``games`` self-play games are done in ``folder`` (resuming what is there).
+
+    Raises ConfigError for bad settings or a folder made with other settings, and
+    :class:`arena.errors.Interrupted` on KeyboardInterrupt after saving the last finished game.
+    """
+    settings.check()
+    if games < 0 or checkpoint_every < 1 or progress_every < 1:
+        raise ConfigError("--games must be at least 0, --checkpoint-every and --progress-every at least 1")
+    game = linear_game(settings.game)
+    say = progress or (lambda _line: None)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"--out {folder}: cannot create the folder ({error.strerror})") from None
+    state = load_checkpoint(folder, settings)
+    if state is None:
+        state = new_state(game, settings)
+        write_json(folder / INITIAL, hyperparameters_object(
+            state.initial, max_depth=settings.eval_depth,
+            description=f"the starting weights of a TD(lambda) run ({settings.start or settings.init})"))
+        _save(folder, game, state, settings)
+        (folder / CURVE).write_text("")
+        say(f"td {game.name}: new run in {folder}: features {', '.join(game.feature_names)}")
+    else:
+        _trim_curve(folder, state.games_done)
+        say(f"td {game.name}: resuming {folder} after {state.games_done} games")
+    start_done = state.games_done
+    rng = random.Random()
+    rng.setstate(state.rng_state)
+    saved = state.copy()
+    last_point: dict[str, Any] | None = None
+    curve = read_curve(folder)
+    if curve:
+        last_point = curve[-1]
+    started = time.monotonic()
+    try:
+        while state.games_done < games:
+            result = play_and_learn(game, state, settings, rng)
+            state.results["first" if result > 0 else "second" if result < 0 else "draws"] += 1
+            state.games_done += 1
+            state.average_after_game(settings.average)
+            state.rng_state = rng.getstate()
+            done = state.games_done
+            if settings.eval_pairs and done % settings.eval_every == 0:
+                last_point = evaluate_point(game, state, settings)
+                with open(folder / CURVE, "a") as handle:
+                    handle.write(json.dumps(last_point) + "\n")
+                if state.best is None or last_point["score"] > state.best["score"]:
+                    state.best = {key: last_point[key] for key in ("games", "score", "theta")}
+                say(f"curve: after {done} games, {last_point['score']:.2f} against the initial weights "
+                    f"(+{last_point['wins']} ={last_point['draws']} -{last_point['losses']})")
+            saved = state.copy()
+            if done % checkpoint_every == 0 or done == games:
+                _save(folder, game, state, settings)
+            if done % progress_every == 0 or done == games:
+                rate = (done - start_done) / max(1e-9, time.monotonic() - started)
+                epsilon = max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** done)
+                weights = ", ".join(f"{k} {v}" for k, v in integer_weights(theta(game, state, settings)).items())
+                say(f"td {game.name}: {done}/{games} games ({rate:.1f}/s), epsilon {epsilon:.3f}, "
+                    f"first/draw/second {state.results['first']}/{state.results['draws']}/"
+                    f"{state.results['second']}; weights {weights}")
+    except KeyboardInterrupt:
+        _save(folder, game, saved, settings)
+        raise Interrupted(f"interrupted after {saved.games_done} games (saved); run the same command "
+                          "again to resume") from None
+    _save(folder, game, state, settings)
+    return TdSummary(state.games_done, state.games_done - start_done, last_point, folder)
+
+
+__all__ = ["INIT_CHOICES", "TdSettings", "TdState", "TdSummary", "evaluate_point", "feature_scales",
+           "load_checkpoint", "new_state", "play_and_learn", "read_curve", "theta", "train_td"]
