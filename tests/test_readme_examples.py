@@ -1,7 +1,8 @@
 """The README's command examples run verbatim from the repository root (issue 10, item 6).
 
 Each ```sh block whose lines start with `arena ` is split into commands (a trailing `# comment` is
-dropped; a comment that is just a number is the output the command must print). Commands that play
+dropped; a comment that is just a number is the output the command must print; paths under /tmp/ go to
+the test's own temporary folder). Commands that play
 for long or need a person (`arena run`, `human`, a bot of your own such as ./my_bot) or a Ray cluster
 (`--backend ray`) are skipped.
 """
@@ -41,8 +42,11 @@ def test_the_readme_has_runnable_examples() -> None:
 
 
 @pytest.mark.parametrize(("command", "expected"), COMMANDS, ids=[c for c, _ in COMMANDS])
-def test_a_readme_example_runs_verbatim(command: str, expected: str | None) -> None:
+def test_a_readme_example_runs_verbatim(command: str, expected: str | None, tmp_path: Path) -> None:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    # Output folders the README puts under /tmp go to this test's own folder: a folder left there by
+    # an earlier run (of other settings) would make a resumable command refuse it.
+    command = command.replace(" /tmp/", f" {tmp_path}/")
     out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env,
                          stdin=subprocess.DEVNULL, timeout=300, check=False)
     assert out.returncode == 0, f"{command}: exit {out.returncode}: {out.stderr[-500:]}"

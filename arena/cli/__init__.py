@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "openings": ("arena.cli.openings_cmd", "openings_command", "Generate a book of balanced opening positions."),
     "check-bot": ("arena.cli.check_bot_cmd", "check_bot_command", "Check a bot against the protocol and rules."),
     "llr": ("arena.cli.llr_cmd", "llr_command", "Compute SPRT statistics (LLR, Elo, LOS) from counts."),
+    "train": ("arena.cli.train_cmd", "train_command", "Learn evaluation weights: TD(lambda) or evolution."),
+    "tune": ("arena.cli.tune_cmd", "tune_command", "Tune an agent's numeric hyperparameters (SPSA)."),
     "check-record": ("arena.cli.check_cmds", "check_record_command", "Replay game records against the rules."),
     "check-logs": ("arena.cli.check_cmds", "check_logs_command", "Check tournament log folders for consistency."),
     "pass-through": ("arena.cli.rules_cmds", "pass_through_command", "Apply moves to states (JSON lines)."),
