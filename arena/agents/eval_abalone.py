@@ -189,5 +189,11 @@ class AbaloneSearch:
         values = feature_vector(pos[0], pos[1])
         return round(sum(w * v for w, v in zip(self._vector, values, strict=True)))
 
+    def cap_score(self, pos: Position) -> float:
+        """How a game stopped by the move cap stood, for learners (:mod:`arena.train.td`), from the
+        side to move's view in -1..1: the marble lead over the six a win takes. The rules still
+        call such a game a draw; this only tells a learner which side was winning it."""
+        return (pos[0].bit_count() - pos[1].bit_count()) / (14 - LOSING_COUNT)
+
 
 __all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "AbaloneSearch", "feature_vector", "features"]

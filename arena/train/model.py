@@ -70,6 +70,16 @@ class LinearGame:
         return None
 
 
+def cap_value(adapter: Any, pos: Any) -> float:
+    """The value, for the side to move in ``pos``, of a game the move cap stopped there: the
+    adapter's ``cap_score(pos)`` (clipped to -1..1) when it has one, else 0 (a draw). A game whose
+    self-play nearly always reaches the cap (Abalone) then still tells TD who was ahead."""
+    score = getattr(adapter, "cap_score", None)
+    if score is None:
+        return 0.0
+    return max(-1.0, min(1.0, float(score(pos))))
+
+
 def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
     """The :class:`LinearGame` of registered game ``name``; ConfigError (one line) for an unknown
     game, one without a search adapter, or (with ``require_features``) one whose adapter has no

@@ -18,6 +18,10 @@ The update, written in the first player's frame ``U(s) = +-V(s)`` (the sign of t
 after every move ``s_t -> s_t+1``::
 
     delta_t = r + gamma * U(s_t+1) - U(s_t)     (U of a finished game is 0; r is its result)
+
+A game the move cap stops is a draw (r = 0), unless the adapter has ``cap_score(position)``: then r
+is that score, -1..1 from the side to move's view (Abalone: the marble lead over six). Self-play
+between untrained Abalone players nearly always reaches the cap, and r = 0 alone taught nothing.
     e_t     = gamma * lambda * e_t-1 + grad U(s_t)
     w      += alpha * delta_t * e_t
 
@@ -67,6 +71,7 @@ from arena.files import atomic_write
 from arena.train.model import (
     LinearGame,
     MatchResult,
+    cap_value,
     hyperparameters_object,
     integer_weights,
     linear_game,
@@ -270,7 +275,10 @@ def play_and_learn(game: LinearGame, state: TdState, settings: TdSettings, rng: 
             move, child_x = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         child = adapter.play(pos, move)
         result = game.outcome(adapter, child)
-        if result is not None:
+        if result == 0 and adapter.ply(child) >= game.max_moves and adapter.has_moves(child):
+            # Stopped by the move cap: a draw by the rules, but the adapter may say who was ahead.
+            target = -sigma * cap_value(adapter, child)
+        elif result is not None:
             target = -sigma * result  # the child's side to move is the other player
         else:
             if child_x is None:

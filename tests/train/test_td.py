@@ -149,3 +149,21 @@ def test_every_game_with_features_trains(tmp_path: Path, game_name: str) -> None
     assert summary.games_done == 1
     initial = load_hyperparameters(tmp_path / "initial.json", game_name).evaluation
     assert load_hyperparameters(tmp_path / "trained.json", game_name).evaluation != initial
+
+
+def test_a_game_stopped_by_the_cap_is_scored_by_the_adapters_cap_score() -> None:
+    """Abalone self-play nearly always reaches the cap: TD's target there is the marble lead, from
+    the side to move's view, not a flat draw; adapters without cap_score keep the draw (0)."""
+    from arena.agents.eval_abalone import AbaloneSearch
+    from arena.games.registry import get_game
+    from arena.train.model import cap_value
+
+    game = get_game("abalone")
+    adapter = AbaloneSearch()
+    start = adapter.from_state(game.initial_state())
+    assert cap_value(adapter, start) == 0.0
+    mine, theirs, black, ply = start
+    one_down = (mine, theirs & (theirs - 1), black, ply)  # the opponent lost a marble
+    assert cap_value(adapter, one_down) == pytest.approx(1 / 6)
+    assert cap_value(adapter, (one_down[1], one_down[0], not black, ply)) == pytest.approx(-1 / 6)
+    assert cap_value(object(), start) == 0.0
