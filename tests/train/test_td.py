@@ -167,3 +167,20 @@ def test_a_game_stopped_by_the_cap_is_scored_by_the_adapters_cap_score() -> None
     assert cap_value(adapter, one_down) == pytest.approx(1 / 6)
     assert cap_value(adapter, (one_down[1], one_down[0], not black, ply)) == pytest.approx(-1 / 6)
     assert cap_value(object(), start) == 0.0
+
+
+def test_random_starts_are_not_saturated() -> None:
+    """The seed starts from random weights; drawn in standardized space they keep the value off
+    tanh's flat ends, where TD's updates vanish (Abalone's integer-range draw gave w.x near 30)."""
+    import math
+
+    from arena.train.model import linear_game
+    from arena.train.td import new_state
+
+    game = linear_game("abalone")
+    start = game.initial(game.adapter())
+    for seed in range(5):
+        state = new_state(game, TdSettings(game="abalone", seed=seed))
+        x = [v / r for v, r in zip(game.vector(start), state.rms, strict=True)]
+        value = sum(w * xi for w, xi in zip(state.w, x, strict=True))
+        assert abs(math.tanh(value)) < 0.999, (seed, value)
