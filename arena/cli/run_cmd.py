@@ -123,11 +123,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         print_standings(console, summary.standings)
-        nodes = summary.standings.get("nodes")
-        if nodes:
-            console.print("Games per node: " + ", ".join(
-                f"{n['ip']} {n['node'][:8]} ({n['hostname']}) {n['games']}" for n in nodes),
-                markup=False, highlight=False, soft_wrap=not console.is_terminal)
+        _print_nodes(console, summary.standings)
         for warning in summary.warnings:
             console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
         where = f"logs: {summary.folder}"
@@ -261,4 +257,15 @@ def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> Non
     if as_json:
         _print_json({**standings, "agents": stats})
     else:
-        print_standings(cli_console(stderr=False), standings)
+        out = cli_console(stderr=False)
+        print_standings(out, standings)
+        _print_nodes(out, standings)
+
+
+def _print_nodes(console: Console, standings: dict[str, Any]) -> None:
+    """``Games per node: ...`` when games ran on a cluster (standings' ``nodes``)."""
+    nodes = standings.get("nodes")
+    if nodes:
+        console.print("Games per node: " + ", ".join(
+            f"{n['ip']} {n['node'][:8]} ({n['hostname']}) {n['games']}" for n in nodes),
+            markup=False, highlight=False, soft_wrap=not console.is_terminal)

@@ -393,6 +393,20 @@ def standings_object(
             **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
 
 
+def count_node(counts: dict[str, dict[str, Any]], node: Any) -> None:
+    """Add one game to ``counts`` (by node id) for a row's ``node`` (``id``, ``ip``, ``hostname``;
+    anything else, such as a local game's missing node, is not counted)."""
+    if isinstance(node, dict) and isinstance(node.get("id"), str):
+        entry = counts.setdefault(node["id"], {"node": node["id"], "ip": node.get("ip"),
+                                               "hostname": node.get("hostname"), "games": 0})
+        entry["games"] += 1
+
+
+def sorted_nodes(counts: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries of ``counts``, most games first (standings.json's ``nodes``)."""
+    return sorted(counts.values(), key=lambda e: (-e["games"], e["node"]))
+
+
 def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[dict[str, Any], dict[str, Any]]:
     """Recompute ``(standings, per-agent seed statistics)`` from a log folder alone (read-only).
 
@@ -410,7 +424,8 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
             raise LogError(f"{folder / CONFIG_FILE}: unreadable ({exc})") from None
         if isinstance(loaded, dict):
             config = loaded
-    results = load_results(read_rows(folder).rows)
+    rows = read_rows(folder).rows
+    results = load_results(rows)
     agent_ids: list[str] = [a["id"] for a in config.get("agents", []) if isinstance(a, dict) and "id" in a]
     for g in results:
         for aid in (g.black, g.white):
@@ -419,6 +434,11 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     seed = config.get("seed", 0) if isinstance(config.get("seed"), int) else 0
     standings = standings_object(str(config.get("id", folder.name)), str(config.get("game", DEFAULT_CONFIG_GAME)),
                                  agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples)
+    nodes: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        count_node(nodes, row.get("node"))
+    if nodes:  # games played on a cluster (the Ray backend), as the run's own standings.json has them
+        standings["nodes"] = sorted_nodes(nodes)
     stats = SeedStats(agent_ids)
     for g in results:
         stats.add(g)

@@ -62,9 +62,11 @@ from arena.tournament.logs import (
     LogError,
     SeedStats,
     TournamentLog,
+    count_node,
     load_results,
     read_rows,
     record_name,
+    sorted_nodes,
     standings_object,
     write_failure,
 )
@@ -504,15 +506,12 @@ class Tournament:
         self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
 
     def _count_node(self, node: Any) -> None:
-        if isinstance(node, dict) and isinstance(node.get("id"), str):
-            entry = self._node_counts.setdefault(node["id"], {"node": node["id"], "ip": node.get("ip"),
-                                                               "hostname": node.get("hostname"), "games": 0})
-            entry["games"] += 1
+        count_node(self._node_counts, node)
 
     def node_counts(self) -> list[dict[str, Any]]:
         """Games per cluster node (``node`` id, ``ip``, ``hostname``, ``games``), most first; empty
         when every game ran locally."""
-        return sorted(self._node_counts.values(), key=lambda e: (-e["games"], e["node"]))
+        return sorted_nodes(self._node_counts)
 
     def _standings_from_log(self) -> dict[str, Any]:
         """The standings of every game in ``games.jsonl`` (the source of truth), computed here."""

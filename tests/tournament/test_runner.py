@@ -56,8 +56,16 @@ async def test_round_robin_writes_the_log_layout(tmp_path: Path, bot_file: Path)
     standings = json.loads((folder / "standings.json").read_text())
     assert standings == summary.standings
     recomputed, _ = standings_from_folder(folder)
-    assert recomputed == standings
+    assert recomputed == standings and "nodes" not in recomputed  # local games name no node
     assert standings["terminations"]["total"] == {"max_moves": 6}
+    # Rows of games played on a cluster (the Ray backend) name their node: recomputing counts them.
+    node_a = {"id": "a" * 56, "ip": "127.0.0.1", "hostname": "h1"}
+    node_b = {"id": "b" * 56, "ip": "127.0.0.2", "hostname": "h2"}
+    (folder / "games.jsonl").write_text("".join(
+        json.dumps({**row, "node": node_a if row["index"] % 3 else node_b}) + "\n" for row in rows))
+    recomputed, _ = standings_from_folder(folder)
+    assert recomputed["nodes"] == [{"node": "a" * 56, "ip": "127.0.0.1", "hostname": "h1", "games": 4},
+                                   {"node": "b" * 56, "ip": "127.0.0.2", "hostname": "h2", "games": 2}]
 
 
 async def test_games_overlap_and_statistics_stay_off_the_event_loop(
