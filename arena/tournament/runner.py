@@ -41,7 +41,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import os
-import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,8 +51,7 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
-from arena.isolation import Isolation
-from arena.match import AgentSpec, TimeControl
+from arena.match import AgentSpec
 from arena.ratings import result_from_row
 from arena.tournament.config import TournamentConfig, check_sandbox
 from arena.tournament.limits import ConcurrencyPlan, default_concurrency, plan_concurrency
@@ -70,6 +68,7 @@ from arena.tournament.logs import (
     standings_object,
     write_failure,
 )
+from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
 from arena.tournament.schedule import ScheduledGame, build_schedule, schedule_length
 from arena.tournament.stats_worker import StatsWorker
 
@@ -272,17 +271,7 @@ class Tournament:
         if self.options.sandbox:
             check_sandbox("sandbox")
         self._game = get_game(self.config.game)
-        self._book: Any = None
-        if self.config.openings is not None:
-            from arena.errors import ConfigError
-            from arena.openings import OpeningsError, load_book
-
-            try:
-                self._book = load_book(self._game, Path(self.config.openings))
-            except OpeningsError as exc:
-                raise ConfigError(f"openings: {exc}") from None
-            if self._book.digest != self.config.openings_digest:
-                raise ConfigError(f"openings: {self.config.openings} changed since the config was read")
+        self._book = opening_book(self.config, self._game)
         self._lock.acquire()  # before anything in the folder is read
         try:
             self._prepare_locked()
@@ -427,22 +416,19 @@ class Tournament:
 
     async def _play_games(self) -> None:
         c = self.config
-        time_control = TimeControl(
-            time_limit_ms=c.time_limit_ms, time_margin_ms=c.time_margin_ms, startup_ms=c.startup_ms,
-            move_time_limit_ms=c.move_time_limit_ms, increment_ms=c.increment_ms)
-        isolation = Isolation(ponder=c.ponder, sandbox=c.sandbox, inherit_env=c.inherit_env)
+        clocks, isolated = time_control(c), isolation(c)
         backend = self.backend
         if backend is None:
             backend = self.backend = make_backend()
         while self._failure is None and (game := self._take()) is not None:
             self.reporter.game_started(game)
             try:
-                start = self._book.pick(game.pair, c.openings_order, c.seed).state if self._book else None
+                start = self._book.pick(game.pair, openings_order(c), c.seed).state if self._book else None
                 job = GameJob(
                     game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
-                    time_control=time_control, max_moves=c.max_moves, start_state=start,
+                    time_control=clocks, max_moves=c.max_moves, start_state=start,
                     opening_plies=c.opening_plies, seed=game.opening_seed, game_index=game.index,
-                    isolation=isolation, player_opts=self.options.player_opts)
+                    isolation=isolated, player_opts=self.options.player_opts)
                 record = await backend.play(job, stderr_dir=self._log.stderr_dir, observer=self.options.observer)
             except ResourceError as exc:
                 self._stop(exc)  # the game is not recorded: a resumed run plays it again
@@ -464,11 +450,7 @@ class Tournament:
                 return
 
     def _spec(self, agent_id: str) -> AgentSpec:
-        agent = self.config.agent(agent_id)
-        if agent.type == "executable":
-            assert agent.command is not None
-            return AgentSpec(agent.id, "executable", command=shlex.join(agent.command), env=agent.env)
-        return AgentSpec(agent.id, agent.type, path=agent.path, env=agent.env)
+        return agent_spec(self.config.agent(agent_id))
 
     def _persist(self, game: ScheduledGame, record: dict[str, Any]) -> None:
         logs = record.get("stderr_logs")
