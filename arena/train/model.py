@@ -58,15 +58,21 @@ class LinearGame:
     def outcome(self, adapter: Any, pos: Any) -> int | None:
         """None while ``pos`` is not over, else its result for the side to move there: 1 won, 0
         drawn (by the rules or by the move cap), -1 lost (the engine's own reading of a position)."""
+        ending = self.ending(adapter, pos)
+        return None if ending is None else ending[0]
+
+    def ending(self, adapter: Any, pos: Any) -> tuple[int, bool] | None:
+        """:meth:`outcome` with how the game ended: ``(result, by_cap)``, ``by_cap`` True when the
+        move cap stopped a game the rules had not ended (its result is then 0)."""
         terminal = getattr(adapter, "terminal_score", None)
         if terminal is not None:
             value = terminal(pos)
             if value is not None:
-                return 0 if value == 0 else (1 if value > 0 else -1)
+                return (0 if value == 0 else (1 if value > 0 else -1)), False
         if not adapter.has_moves(pos):
-            return -1
+            return -1, False
         if adapter.ply(pos) >= self.max_moves:
-            return 0
+            return 0, True
         return None
 
 

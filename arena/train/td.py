@@ -279,8 +279,9 @@ def play_and_learn(game: LinearGame, state: TdState, settings: TdSettings, rng: 
                     best.append((candidate, cx))
             move, child_x = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         child = adapter.play(pos, move)
-        result = game.outcome(adapter, child)
-        if result == 0 and adapter.ply(child) >= game.max_moves and adapter.has_moves(child):
+        ending = game.ending(adapter, child)
+        result = None if ending is None else ending[0]
+        if ending is not None and ending[1]:
             # Stopped by the move cap: a draw by the rules, but the adapter may say who was ahead.
             target = -sigma * cap_value(adapter, child)
         elif result is not None:
