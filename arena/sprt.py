@@ -297,6 +297,13 @@ def summary(counts: Sequence[float], *, elo0: float, elo1: float, alpha: float, 
     return out
 
 
+def check_hypotheses(*, elo0: float, elo1: float, alpha: float, beta: float, model: Model) -> None:
+    """Raise :class:`SPRTError` when a test with these settings could not be computed (an unknown
+    model, ``elo0 >= elo1``, bounds out of range, hypotheses the model cannot express), so that a
+    run fails before its first pair rather than after it."""
+    summary([1, 1, 1, 1, 1], elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
+
+
 def _finite(value: float) -> float | None:
     """JSON has no infinity: an unbounded estimate becomes null; -0.0 becomes 0.0."""
     return value + 0.0 if math.isfinite(value) else None

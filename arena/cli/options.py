@@ -141,3 +141,38 @@ def isolation_options(from_config: bool) -> Callable[[F], F]:
         return func
 
     return decorate
+
+
+def ray_backend_options(from_config: bool, note: str = "") -> Callable[[F], F]:
+    """``--backend local|ray``, ``--ray-address`` and ``--ray-cpus-per-game`` (parameters ``backend``,
+    ``ray_address``, ``ray_cpus``; each None when not given: the config's keys with ``from_config``,
+    else the defaults; ``note`` ends the help of ``--backend``). Pass them through
+    :func:`chosen_backend`."""
+    from arena.backends import BACKENDS
+
+    default = "the config's 'backend', else local" if from_config else "local"
+    cpus = "the config's 'rayCpusPerGame', else 2" if from_config else "2"
+
+    def decorate(func: F) -> F:
+        func = click.option(
+            "--ray-cpus-per-game", "ray_cpus", type=click.FloatRange(min=0, min_open=True, max=1024), default=None,
+            help=f"With --backend ray: CPUs Ray reserves per game (default: {cpus}, one per bot).")(func)
+        func = click.option(
+            "--ray-address", "ray_address", metavar="ADDR", default=None,
+            help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
+                 "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")(func)
+        func = click.option(
+            "--backend", type=click.Choice(BACKENDS), default=None,
+            help="Where games run: local (this process) or ray (one Ray task per game; needs arena[ray]). "
+                 f"Default: {default}. How to run, not what is played: a run started with one backend "
+                 f"resumes with the other.{note}")(func)
+        return func
+
+    return decorate
+
+
+def chosen_backend(backend: str | None, ray_address: str | None, ray_cpus: float | None) -> str | None:
+    """``--backend``, or ``ray`` when only a Ray option was given (it says which backend is meant)."""
+    if backend is None and (ray_address or ray_cpus):
+        return "ray"
+    return backend

@@ -21,8 +21,8 @@ import orjson
 import trio
 from rich.console import Console
 
-from arena.backends import BACKENDS, ClusterError
-from arena.cli.options import isolation_options
+from arena.backends import ClusterError
+from arena.cli.options import chosen_backend, isolation_options, ray_backend_options
 from arena.errors import ArenaError
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process import kill_all_live_groups
@@ -74,16 +74,7 @@ an existing file there is made absolute.""",
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary on stdout at the end.")
 @click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
               show_default=True, help="Bootstrap samples for the Elo intervals.")
-@click.option("--backend", type=click.Choice(BACKENDS), default=None,
-              help="Where games run: local (this process, the default) or ray (one Ray task per game; needs "
-                   "arena[ray]). Default: the config's 'backend', else local. Not part of the tournament: "
-                   "a run started with one backend resumes with the other.")
-@click.option("--ray-address", "ray_address", metavar="ADDR", default=None,
-              help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
-                   "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")
-@click.option("--ray-cpus-per-game", "ray_cpus", type=click.FloatRange(min=0, min_open=True, max=1024),
-              default=None, help="With --backend ray: CPUs Ray reserves per game (default: the config's "
-                                 "'rayCpusPerGame', else 2, one per bot).")
+@ray_backend_options(from_config=True)
 @isolation_options(from_config=True)
 def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
                 bootstrap_samples: int, backend: str | None, ray_address: str | None, ray_cpus: float | None,
@@ -104,8 +95,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     """
     console = cli_console()
     isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
-    if backend is None and (ray_address or ray_cpus):
-        backend = "ray"  # a Ray option says which backend is meant
+    backend = chosen_backend(backend, ray_address, ray_cpus)
     with _signals_exit_at_once():
         try:
             config = load_config(config_path)

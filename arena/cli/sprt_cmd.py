@@ -14,8 +14,7 @@ from typing import Any, NoReturn
 import click
 import trio
 
-from arena.backends import BACKENDS
-from arena.cli.options import game_option, isolation_options
+from arena.cli.options import game_option, isolation_options, ray_backend_options
 from arena.limits import (
     DEFAULT_STARTUP_MS,
     DEFAULT_TIME_LIMIT_MS,
@@ -137,14 +136,7 @@ def _slug(text: str) -> str:
 @click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Log folder (records, sprt.json). Default: sprt_logs/<new>-vs-<old>-<game>.")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as one JSON object on stdout.")
-@click.option("--backend", type=click.Choice(BACKENDS), default=None,
-              help="Where games run: local (this process, the default) or ray (one Ray task per game; "
-                   "needs arena[ray]; raise --concurrency to use the cluster). A run may resume on the other.")
-@click.option("--ray-address", "ray_address", metavar="ADDR", default=None,
-              help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
-                   "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")
-@click.option("--ray-cpus-per-game", "ray_cpus", type=click.FloatRange(min=0, min_open=True, max=1024),
-              default=None, help="With --backend ray: CPUs Ray reserves per game (default 2, one per bot).")
+@ray_backend_options(from_config=False, note=" With ray, raise --concurrency to use the cluster.")
 @isolation_options(from_config=False)
 def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, alpha: float, beta: float,
                  model: str, concurrency: int, openings: Path | None, openings_order: str,
@@ -157,7 +149,7 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     and OLD (split like a shell would, as in 'arena match') until a sequential probability ratio
     test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
-    from arena.cli.options import agent_spec, bot_argument, distinct_ids
+    from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
     from arena.isolation import Isolation, sandbox_available
     from arena.match import TimeControl
@@ -166,11 +158,11 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
 
     if not elo0 < elo1:
         raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
-    from arena.sprt import SPRTError, summary
+    from arena.sprt import SPRTError, check_hypotheses
 
-    try:  # hypotheses the model cannot express fail here, not after the first pair
-        summary([1, 1, 1, 1, 1], elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
-                model="logistic" if model == "logistic" else "normalized")
+    try:
+        check_hypotheses(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                         model="logistic" if model == "logistic" else "normalized")
     except SPRTError as exc:
         raise click.BadParameter(f"{exc} (elo0 {elo0:g}, elo1 {elo1:g}, {model} model)",
                                  param_hint="--elo1") from None
@@ -202,7 +194,7 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
         time_control=tc, max_moves=max_moves, opening_plies=opening_plies, seed=seed, book=book,
         openings_order="sequential" if openings_order == "sequential" else "random",
         max_pairs=max_pairs, concurrency=concurrency, isolation=isolation,
-        backend=BackendOptions(kind=backend or ("ray" if ray_address or ray_cpus else "local"),
+        backend=BackendOptions(kind=chosen_backend(backend, ray_address, ray_cpus) or "local",
                                address=ray_address or EMBEDDED_ADDRESS, cpus_per_game=ray_cpus),
         base_dir=Path.cwd())
 

@@ -397,11 +397,11 @@ def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any
         out["maxPairs"] = _int_or_none(raw, "maxPairs", minimum=1, maximum=MAX_GAMES)
     except ConfigError as exc:
         raise ConfigError(f"sprt.{exc}") from None
-    from arena.sprt import SPRTError, summary
+    from arena.sprt import SPRTError, check_hypotheses
 
-    try:  # hypotheses the model cannot express are a config error, not a failure after a pair
-        summary([1, 1, 1, 1, 1], elo0=out["elo0"], elo1=out["elo1"], alpha=out["alpha"], beta=out["beta"],
-                model=out["model"])
+    try:
+        check_hypotheses(elo0=out["elo0"], elo1=out["elo1"], alpha=out["alpha"], beta=out["beta"],
+                         model=out["model"])
     except SPRTError as exc:
         raise ConfigError(f"sprt: {exc}") from None
     return out
