@@ -409,4 +409,15 @@ def _check_reachable(address: str, timeout_s: float = 10.0) -> None:
         raise ClusterError(f"cannot reach the Ray cluster at {address}: {why}") from None
 
 
-__all__ = ["DEFAULT_CPUS_PER_GAME", "RayBackend", "game_task", "import_ray", "node_info", "probe_task", "wait_for"]
+def preflight(options: BackendOptions) -> None:
+    """The checks that need no cluster, for a driver with long work to do before its first game
+    (``arena train evolve`` breeds and trains players first): Ray can be imported here, and a
+    ``HOST:PORT`` address is well formed and answers. ClusterError otherwise (the line
+    :meth:`RayBackend.open` would give later); connecting and checking the nodes stay in ``open``."""
+    import_ray()
+    if options.address not in (EMBEDDED_ADDRESS, "auto"):
+        _check_reachable(options.address)
+
+
+__all__ = ["DEFAULT_CPUS_PER_GAME", "RayBackend", "game_task", "import_ray", "node_info", "preflight", "probe_task",
+           "wait_for"]

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
-from arena.cli.options import GameName
+from arena.cli.options import GameName, ray_backend_options
 from arena.train.evolve import EvolveSettings
 from arena.train.td import TdSettings
 
@@ -156,7 +156,13 @@ Examples:
 \b
 Each round is a tournament folder (DIR/tournament_logs/round-N/: 'arena standings' reads it). The
 winner is DIR/winner.json; its games against the ancestors are DIR/tournament_logs/final/ and the
-table is DIR/final.json. Run the same command again to resume.""")
+table is DIR/final.json. Run the same command again to resume.
+\b
+With --backend ray each tournament's games are Ray tasks (an embedded instance by default, started
+for each tournament, or --ray-address auto / HOST:PORT); DIR/players/ is shipped to the workers
+and this process still writes every log. The backend is not part of the run: a run started on
+Ray resumes locally and the other way round. A cluster that cannot be reached: one line, exit 1.
+  arena train evolve --game connect4 --out training/evolve-c4 --backend ray --ray-address auto""")
 @click.option("--game", "game_name", type=GameName(), required=True,
               help="A game whose search adapter has linear features.")
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True, help="The run folder.")
@@ -180,27 +186,38 @@ table is DIR/final.json. Run the same command again to resume.""")
 @click.option("--time-limit", "time_limit_ms", type=int, default=_EV.time_limit_ms, show_default=True,
               help="Each player's clock per game, in ms.")
 @click.option("--td-games", type=click.IntRange(min=0), default=_EV.td_games, show_default=True,
-              help="TD(lambda) self-play games each new player learns from before its tournament.")
+              help="TD(lambda) self-play games each new player learns from before its tournament "
+                   "(played in this process, one player after another, even with --backend ray).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the weights and the breeding.")
 @click.option("--concurrency", "-j", type=click.IntRange(min=1, max=256), default=None,
-              help="Games at once (default: the number of cores).")
+              help="Games at once (default: the number of cores; with --backend ray, as many as the "
+                   "cluster has room for).")
+@ray_backend_options(from_config=False, note=" Each round's tournament and the final games play there; "
+                     "--td-games training stays in this process.")
 def evolve_command(game_name: str, out: str, population: int, keep: int, rounds: int, games_per_pair: int,
                    mutation: float, mutation_sigma: float, spread: float | None, depth: int, opening_plies: int,
-                   final_games: int, time_limit_ms: int, td_games: int, seed: int, concurrency: int | None) -> None:
+                   final_games: int, time_limit_ms: int, td_games: int, seed: int, concurrency: int | None,
+                   backend: str | None, ray_address: str | None, ray_cpus: float | None) -> None:
     """Breed players for GAME through tournaments (the seed's evolutionary bootstrap): random
     players, a round robin, the best K bred into KxK children, G rounds; then the winner against
     its ancestors as a table."""
+    from arena.backends import EMBEDDED_ADDRESS, BackendOptions, ClusterError
+    from arena.cli.options import chosen_backend
     from arena.errors import ArenaError, Interrupted
     from arena.train.evolve import Evolution, table_lines
 
+    where = BackendOptions(kind=chosen_backend(backend, ray_address, ray_cpus) or "local",
+                           address=ray_address or EMBEDDED_ADDRESS, cpus_per_game=ray_cpus)
     settings = EvolveSettings(game=game_name, population=population, keep=keep, rounds=rounds,
                               games_per_pair=games_per_pair, mutation=mutation, mutation_sigma=mutation_sigma,
                               spread=spread, depth=depth, opening_plies=opening_plies, final_games=final_games,
                               time_limit_ms=time_limit_ms, seed=seed, td_games=td_games)
     try:
-        summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say).run()
+        summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say, backend=where).run()
     except Interrupted as exc:
         _stopped(str(exc))
+    except ClusterError as exc:  # the cluster's failure, not the user's settings: exit 1, as arena run
+        _fail(str(exc), 1)
     except ArenaError as exc:
         _fail(str(exc))
     for line in table_lines(summary):

@@ -13,7 +13,7 @@ Here:
   ``--depth``, ``--games-per-pair`` games per couple, colours alternating, each colour-swapped pair
   from ``--opening-plies`` random moves): its config is ``round-R.json`` in the run folder, its logs
   ``tournament_logs/round-R/`` there (records, standings, resumable, ``--concurrency`` games at
-  once, through :func:`arena.tournament.runner.run_tournament`);
+  once, through :class:`arena.tournament.runner.Tournament`);
 - fitness is the points scored (a draw half a point), ties broken by the tournament's Elo; the best
   ``--keep`` (default 4) are the parents, and the next round's players are their ``keep x keep``
   ordered couples (a player crossed with itself is its copy): each weight is taken from one parent
@@ -29,6 +29,16 @@ With ``--td-games N`` every new player first learns by N TD(lambda) self-play ga
 (:mod:`arena.train.td` with its defaults) before its tournament: the seed's players "train against
 each other" first; here each trains against itself (default 0: selection and breeding only).
 
+Where the games run. Each round's tournament and the final gauntlet go through the backend the
+run is given (:mod:`arena.backends`: this process by default, or one Ray task per game with
+``--backend ray``). The backend is how to run, not what is bred: it is not in ``evolve.json``, so a
+run started on Ray resumes locally and the other way round. With Ray, every tournament connects
+anew (an embedded instance is started for each one and shut down after it) and ships the run
+folder's ``players/`` to the workers (only that folder: it is small, and the run folder may lie
+anywhere; paths are found again on the workers, :mod:`arena.backends.ray_files`), so it works on a
+cluster without shared files. Ray-played games carry ``node`` in their records and rows as in any
+Ray tournament. The ``--td-games`` training is not a tournament: it always runs in this process.
+
 Resuming. Every player's file is written before its tournament, from a generator seeded by
 ``--seed`` and the round, and a round's ranking is kept in ``round-R.result.json`` once its
 tournament is complete: running the same command again skips the finished rounds and resumes the
@@ -37,16 +47,22 @@ unfinished tournament where its log stops.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from arena.backends import Backend, BackendOptions
 from arena.errors import ConfigError, Interrupted
 from arena.train.model import LinearGame, hyperparameters_object, linear_game, option_name, random_weights, write_json
+
+if TYPE_CHECKING:
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.runner import Reporter, RunOptions, RunSummary
 
 SETTINGS = "evolve.json"
 
@@ -149,15 +165,22 @@ class _CountReporter:
 
 
 class Evolution:
-    """One evolve run in ``folder`` (see the module docstring); ``say`` gets the progress lines."""
+    """One evolve run in ``folder`` (see the module docstring); ``say`` gets the progress lines.
+
+    ``backend``: where the tournaments' games run (None: this process). Options make a fresh backend
+    for each tournament (with Ray: the ``players/`` folder shipped unless the options name a
+    working folder or shared files); a backend object (not opened) is opened and closed by each
+    tournament in turn. Never part of the run's identity (``evolve.json``)."""
 
     def __init__(self, settings: EvolveSettings, folder: Path, *, concurrency: int | None = None,
-                 say: Callable[[str], None] | None = None, report_every: int = 50) -> None:
+                 say: Callable[[str], None] | None = None, report_every: int = 50,
+                 backend: BackendOptions | Backend | None = None) -> None:
         settings.check()
         self.settings = settings
         self.game: LinearGame = linear_game(settings.game)
         self.folder = folder
         self.concurrency = concurrency
+        self.backend = backend
         self.say = say or (lambda _line: None)
         self.report_every = max(1, report_every)
         spread = settings.spread
@@ -238,7 +261,7 @@ class Evolution:
         """Write ``<name>.json`` and play it (or its remaining games); the standings object."""
         from arena.signals import run_trio_interruptibly
         from arena.tournament.config import load_config
-        from arena.tournament.runner import RunOptions, run_tournament
+        from arena.tournament.runner import RunOptions
 
         config_path = self.folder / f"{name}.json"
         write_json(config_path, {
@@ -248,13 +271,44 @@ class Evolution:
             "timeLimit": self.settings.time_limit_ms, "seed": self.settings.seed,
         })
         config = load_config(config_path)
-        options = RunOptions(logs_root=self.folder / "tournament_logs", concurrency=self.concurrency)
+        options = RunOptions(logs_root=self.folder / "tournament_logs", concurrency=self.concurrency,
+                             backend=self.tournament_backend())
         reporter = _CountReporter(self.say, self.report_every)
-        summary, interrupted = run_trio_interruptibly(run_tournament, config, options, reporter)
+        summary, interrupted = run_trio_interruptibly(self._play, config, options, reporter)
         if interrupted or summary is None or not summary.complete:
             raise Interrupted(f"interrupted during tournament {name} (finished games are kept); run the same "
                               "command again to resume")
+        nodes = summary.standings.get("nodes")
+        if nodes:
+            self.say(f"tournament {name}: games per node: " + ", ".join(
+                f"{n['ip']} {n['node'][:8]} ({n['hostname']}) {n['games']}" for n in nodes))
         return summary.standings
+
+    async def _play(self, config: TournamentConfig, options: RunOptions, reporter: Reporter) -> RunSummary:
+        """:func:`arena.tournament.runner.run_tournament`, saying where the games run once the
+        backend is open (nothing for the local one)."""
+        from arena.tournament.runner import Tournament
+
+        tournament = Tournament(config, options, reporter)
+        tournament.prepare()  # opens the backend when games are left: a ClusterError stops here
+        described = tournament.backend.describe() if tournament.backend is not None else None
+        if described:
+            self.say(f"tournament {config.id}: {described}")
+        try:
+            await tournament.play()
+        finally:
+            summary = await tournament.finish()
+        return summary
+
+    def tournament_backend(self) -> BackendOptions | Backend | None:
+        """What each tournament is given as its backend: ``backend`` as given, except that Ray
+        options that name no working folder (and no shared files) ship ``players/`` (absolute):
+        the only files the games need, wherever the run folder is."""
+        given = self.backend
+        if isinstance(given, BackendOptions) and given.kind == "ray" and not given.shared_files \
+                and given.working_dir is None:
+            return dataclasses.replace(given, working_dir=(self.folder / "players").resolve())
+        return given
 
     def run_round(self, round_number: int, parents: list[str]) -> list[str]:
         """Play round ``round_number`` (unless its result is saved); its ranking, best first."""
@@ -274,7 +328,13 @@ class Evolution:
         return ranking
 
     def run(self) -> EvolveSummary:
-        """Every round, then the winner against its ancestors. Raises ConfigError, Interrupted."""
+        """Every round, then the winner against its ancestors. Raises ConfigError, Interrupted,
+        :class:`arena.backends.ClusterError` (the Ray cluster cannot be used: Ray missing or a
+        ``HOST:PORT`` not answering is found before anything is written or trained)."""
+        if isinstance(self.backend, BackendOptions) and self.backend.kind == "ray":
+            from arena.backends.ray_backend import preflight
+
+            preflight(self.backend)
         self._check_folder()
         parents: list[str] = []
         ancestors: list[str] = []
