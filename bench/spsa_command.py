@@ -7,7 +7,7 @@ wall time; with ``--sprt-pairs N`` also an ``arena sprt`` of the tuned command a
 starting one (at most N pairs, from the same opening book).
 
 Run: ``python bench/spsa_command.py [--config FILE] [--iterations N] [-j J] [--out DIR]
-[--sprt-pairs N]``. It prints figures; it does not pass or fail.
+[--sprt-pairs N] [--elo1 E]``. It prints figures; it does not pass or fail.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def main() -> int:
     parser.add_argument("-j", "--concurrency", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None, help="the run folder (default: a temporary one)")
     parser.add_argument("--sprt-pairs", type=int, default=0, help="then tuned against start, at most N pairs")
+    parser.add_argument("--elo1", type=float, default=50.0, help="the SPRT's H1 (normalized Elo; H0 is 0)")
     args = parser.parse_args()
     config = load_spsa_config(args.config)
     if config.command is None:
@@ -63,7 +64,7 @@ def main() -> int:
     if args.sprt_pairs and tuned["command"] != start["command"]:
         agent = config.command
         argv = [sys.executable, "-m", "arena", "sprt", tuned["command"], start["command"], "--game", config.game,
-                "--elo0", "0", "--elo1", "20", "--max-pairs", str(args.sprt_pairs), "--seed", "1", "--concurrency",
+                "--elo0", "0", "--elo1", str(args.elo1), "--max-pairs", str(args.sprt_pairs), "--seed", "1", "--concurrency",
                 str(args.concurrency), "--time-limit", str(agent.time_control.time_limit_ms),
                 "--logs", str(out / "sprt"), "--json"]
         if config.openings:

@@ -312,8 +312,8 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
     records: dict[int, dict[str, Any]] = {}
     for job in jobs:
         kept = _kept_record(folder, job)
-        if kept is not None:
-            records[kept["game_index"]] = kept
+        if kept is not None and job.game_index is not None:
+            records[job.game_index] = kept
     backend = LocalBackend()
 
     async def one(job: GameJob, limiter: trio.CapacityLimiter) -> None:
