@@ -1,4 +1,5 @@
-"""SPSA tuning of a hyperparameters file's numbers (``arena tune spsa CONFIG``).
+"""SPSA tuning of an agent's numbers (``arena tune spsa CONFIG``): a hyperparameters file's, or an
+external bot's command-line options (a command agent, :mod:`arena.train.spsa_play`).
 
 Simultaneous perturbation stochastic approximation (Spall), as the chess testing frameworks
 (fishtest, OpenBench) tune engines: every iteration moves *all* parameters at once in a random
@@ -9,7 +10,8 @@ The config (JSON; relative paths from the config's folder)::
 
     {
       "game": "<a registered game>",
-      "agent": "start.json",                  hyperparameters file to start from (required)
+      "agent": "start.json",                  hyperparameters file to start from (required), or
+                                              {"command": "...{NAME}..."}: see arena.train.spsa_play
       "parameters": {                         what to tune, by hyperparameters key (required):
         "evaluation.three": {"start": 40, "min": 0, "max": 400, "c": 20},
         "maxDepth": {"min": 1, "max": 4, "c": 1}      "start" defaults to the file's value
@@ -44,8 +46,11 @@ iterations and ``a`` to ``2 * (A + 1) ** alpha``, so that the first step is at m
 The run folder (``--out``): ``history.jsonl`` (one line per iteration: k, theta, the two probes,
 the result, a_k, c_k), ``state.json`` (theta, iteration, the random generator's state; the same
 command resumes from it), ``start.json`` and ``tuned.json`` (hyperparameters files: the agent
-with the starting and the latest parameters, rounded), ``history.svg``/``history.html`` (the
-parameters' paths, :mod:`arena.report.charts`).
+with the starting and the latest parameters, rounded; for a command agent the command with the
+values substituted, see :func:`arena.train.spsa_play.agent_file`), ``history.svg``/``history.html``
+(the parameters' paths, :mod:`arena.report.charts`); for a command agent also ``games/NNNNN.json``
+(every game's record) and a ``games`` object in each history line. A run holds the folder's
+``.arena.lock`` while it works: a second run in the same folder is refused.
 """
 
 from __future__ import annotations
@@ -63,23 +68,33 @@ from arena.agents.hyperparameters import check_hyperparameters
 from arena.errors import ConfigError, Interrupted
 from arena.files import atomic_write
 from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
+from arena.train.spsa_play import COMMAND_KEYS, NAME, CommandAgent, agent_file, check_placeholders, load_command_agent
 
 _PARAMETER = re.compile(r"(maxDepth|moveTimeMs)|evaluation\.([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
 _CONFIG_KEYS = ("game", "agent", "parameters", "iterations", "pairs", "a", "A", "alpha", "gamma", "openings",
-                "openingPlies", "seed", "description")
+                "openingPlies", "seed", "description", *COMMAND_KEYS)
 HISTORY = "history.jsonl"
 STATE = "state.json"
 
 
 @dataclass(frozen=True)
 class Parameter:
-    """One tuned number: its key in the hyperparameters file, start, bounds and step ``c``."""
+    """One tuned number: its key in the hyperparameters file (or a command agent's placeholder
+    name), start, bounds, step ``c`` and ``type`` (``int``; a command agent's may be ``float``)."""
 
     key: str
     start: float
     low: float
     high: float
     c: float
+    type: str = "int"
+
+    def identity(self) -> dict[str, Any]:
+        # Without "type" for an int parameter: folders saved before floats existed still resume.
+        out: dict[str, Any] = {"key": self.key, "start": self.start, "low": self.low, "high": self.high, "c": self.c}
+        if self.type != "int":
+            out["type"] = self.type
+        return out
 
     def clip(self, value: float) -> float:
         return min(self.high, max(self.low, value))
@@ -102,6 +117,8 @@ class SpsaConfig:
     openings: str | None = None
     opening_plies: int = 2
     seed: int = 0
+    #: The command agent (None: the hyperparameters file ``agent``, played in this process).
+    command: CommandAgent | None = None
 
     def a_k(self, k: int) -> float:
         return self.a / (self.big_a + k + 1) ** self.alpha
@@ -111,9 +128,19 @@ class SpsaConfig:
 
     def identity(self) -> dict[str, Any]:
         """What a resumed run must share with the saved one (``iterations`` may grow)."""
-        return {"game": self.game, "agent": self.agent, "parameters": [p.__dict__ for p in self.parameters],
-                "pairs": self.pairs, "a": self.a, "A": self.big_a, "alpha": self.alpha, "gamma": self.gamma,
-                "openings": self.openings, "openingPlies": self.opening_plies, "seed": self.seed}
+        out = {"game": self.game, "agent": self.agent, "parameters": [p.identity() for p in self.parameters],
+               "pairs": self.pairs, "a": self.a, "A": self.big_a, "alpha": self.alpha, "gamma": self.gamma,
+               "openings": self.openings, "openingPlies": self.opening_plies, "seed": self.seed}
+        if self.command is not None:
+            out["command"] = self.command.identity()
+        return out
+
+    def agent_file(self, theta: dict[str, float], game: LinearGame | None) -> dict[str, Any]:
+        """``start.json``/``tuned.json``: the agent with the parameters at ``theta``."""
+        if self.command is not None:
+            return agent_file(self.command, self.parameters, theta)
+        assert game is not None
+        return set_values(self.agent, theta, game)
 
 
 def _number(value: Any, where: str) -> float:
@@ -183,35 +210,36 @@ def load_spsa_config(path: str | Path) -> SpsaConfig:
             raise ConfigError(f"{where}: key {key!r} is missing")
     if not isinstance(obj["game"], str):
         raise ConfigError(f"{where}: key 'game' must be a game's name")
-    game = linear_game(obj["game"], require_features=False)
-    if not isinstance(obj["agent"], str):
-        raise ConfigError(f"{where}: key 'agent' must be the path of a hyperparameters file")
-    agent_path = (path.parent / obj["agent"]).resolve()
-    try:
-        agent = json.loads(agent_path.read_text())
-    except (OSError, ValueError) as error:
-        raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error})") from None
-    check_hyperparameters(agent, obj["game"], f"{where}: key 'agent' ({obj['agent']})")
+    command: CommandAgent | None = None
+    game: LinearGame | None = None
+    if isinstance(obj["agent"], dict):
+        command = load_command_agent(obj, path.parent, where)
+        agent, agent_path = obj["agent"], ""
+    elif isinstance(obj["agent"], str):
+        for key in COMMAND_KEYS:
+            if key in obj:
+                raise ConfigError(f"{where}: key {key!r} is for a command agent only (\"agent\": {{\"command\": ...}})")
+        game = linear_game(obj["game"], require_features=False)
+        agent_path = str((path.parent / obj["agent"]).resolve())
+        try:
+            agent = json.loads(Path(agent_path).read_text())
+        except (OSError, ValueError) as error:
+            raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error})") from None
+        check_hyperparameters(agent, obj["game"], f"{where}: key 'agent' ({obj['agent']})")
+    else:
+        raise ConfigError(f"{where}: key 'agent' must be the path of a hyperparameters file or an object "
+                          "with a command")
     raw = obj["parameters"]
     if not isinstance(raw, dict) or not raw:
         raise ConfigError(f"{where}: key 'parameters' must be an object naming at least one parameter")
-    parameters = []
-    for key, spec in raw.items():
-        at = f"{where}: parameters.{key}"
-        if not isinstance(key, str) or _PARAMETER.fullmatch(key) is None:
-            raise ConfigError(f"{at}: not a tunable key (maxDepth, moveTimeMs, evaluation.NAME, "
-                              "evaluation.TABLE[i])")
-        if not isinstance(spec, dict) or not {"min", "max", "c"} <= set(spec) or set(spec) - {"start", "min", "max", "c"}:
-            raise ConfigError(f"{at}: must be an object with min, max, c (and optionally start)")
-        low, high = _number(spec["min"], f"{at}.min"), _number(spec["max"], f"{at}.max")
-        c = _number(spec["c"], f"{at}.c")
-        start = _number(spec["start"], f"{at}.start") if "start" in spec else get_value(agent, key, game)
-        if not low < high or not low <= start <= high or c <= 0:
-            raise ConfigError(f"{at}: needs min < max, start within them and c > 0")
-        parameters.append(Parameter(key, start, low, high, c))
-    # The starting agent with every parameter at its start must itself be a valid file.
-    check_hyperparameters(set_values(agent, {p.key: p.start for p in parameters}, game), obj["game"],
-                          f"{where}: the agent at the parameters' starts")
+    parameters = [_parameter(key, spec, f"{where}: parameters.{key}", agent, game) for key, spec in raw.items()]
+    if command is not None:
+        check_placeholders(command, list(raw), where)
+    else:
+        assert game is not None
+        # The starting agent with every parameter at its start must itself be a valid file.
+        check_hyperparameters(set_values(agent, {p.key: p.start for p in parameters}, game), obj["game"],
+                              f"{where}: the agent at the parameters' starts")
     iterations = _integer(obj, "iterations", 100, 1, 10**7, where)
     pairs = _integer(obj, "pairs", 2, 1, 10_000, where)
     alpha = _number(obj.get("alpha", 0.602), f"{where}: key 'alpha'")
@@ -225,15 +253,42 @@ def load_spsa_config(path: str | Path) -> SpsaConfig:
         if not isinstance(openings, str):
             raise ConfigError(f"{where}: key 'openings' must be the path of an opening book")
         openings = str((path.parent / openings).resolve())
-        _book_states(game, openings)  # checked now, not at the first iteration
-    depth = agent.get("maxDepth", 64)
-    if depth == 64 and agent.get("moveTimeMs") is None and "maxDepth" not in raw and "moveTimeMs" not in raw:
-        raise ConfigError(f"{where}: key 'agent': the file must set maxDepth or moveTimeMs (its games would "
-                          "never stop searching)")
+        if game is not None:
+            _book_states(game, openings)  # checked now, not at the first iteration
+    if game is not None:
+        depth = agent.get("maxDepth", 64)
+        if depth == 64 and agent.get("moveTimeMs") is None and "maxDepth" not in raw and "moveTimeMs" not in raw:
+            raise ConfigError(f"{where}: key 'agent': the file must set maxDepth or moveTimeMs (its games would "
+                              "never stop searching)")
     seed = _integer(obj, "seed", 0, -(2**62), 2**62, where)
     plies = _integer(obj, "openingPlies", 2, 0, 20, where)
-    return SpsaConfig(obj["game"], agent, str(agent_path), tuple(parameters), iterations, pairs, a, big_a, alpha,
-                      gamma, openings, plies, seed)
+    return SpsaConfig(obj["game"], agent, agent_path, tuple(parameters), iterations, pairs, a, big_a, alpha,
+                      gamma, openings, plies, seed, command)
+
+
+def _parameter(key: Any, spec: Any, at: str, agent: dict[str, Any], game: LinearGame | None) -> Parameter:
+    """One entry of ``parameters``: of a hyperparameters file when ``game`` is given, else of a
+    command agent (a placeholder name, ``start`` required, an optional ``type``)."""
+    keys = {"start", "min", "max", "c"}
+    if game is not None:
+        if not isinstance(key, str) or _PARAMETER.fullmatch(key) is None:
+            raise ConfigError(f"{at}: not a tunable key (maxDepth, moveTimeMs, evaluation.NAME, "
+                              "evaluation.TABLE[i])")
+        if not isinstance(spec, dict) or not {"min", "max", "c"} <= set(spec) or set(spec) - keys:
+            raise ConfigError(f"{at}: must be an object with min, max, c (and optionally start)")
+    else:
+        if NAME.fullmatch(key) is None:
+            raise ConfigError(f"{at}: not a placeholder name (letters, digits and '_', not starting with a digit)")
+        if not isinstance(spec, dict) or not keys <= set(spec) or set(spec) - keys - {"type"}:
+            raise ConfigError(f"{at}: must be an object with start, min, max, c (and optionally type)")
+        if spec.get("type", "int") not in ("int", "float"):
+            raise ConfigError(f"{at}.type: must be \"int\" or \"float\", got {json.dumps(spec['type'])}")
+    low, high = _number(spec["min"], f"{at}.min"), _number(spec["max"], f"{at}.max")
+    c = _number(spec["c"], f"{at}.c")
+    start = _number(spec["start"], f"{at}.start") if "start" in spec else get_value(agent, key, game) if game else 0.0
+    if not low < high or not low <= start <= high or c <= 0:
+        raise ConfigError(f"{at}: needs min < max, start within them and c > 0")
+    return Parameter(key, start, low, high, c, spec.get("type", "int"))
 
 
 def _integer(obj: dict[str, Any], key: str, default: int, low: int, high: int, where: str) -> int:
@@ -313,18 +368,31 @@ def read_history(folder: Path) -> list[dict[str, Any]]:
 
 def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
              say: Callable[[str], None] | None = None, progress_every: int = 10,
-             measure: Callable[[dict[str, float], dict[str, float], int], float] | None = None) -> dict[str, float]:
+             measure: Callable[[dict[str, float], dict[str, float], int], float] | None = None,
+             concurrency: int = 1) -> dict[str, float]:
     """Run (or resume) the tuning in ``folder`` up to ``iterations`` (default the config's);
-    returns the final theta. ``measure(plus, minus, k)`` replaces the games (tests). Raises
-    ConfigError for a folder made with another config, Interrupted on KeyboardInterrupt after
-    saving the last finished iteration."""
-    game = linear_game(config.game, require_features=False)
-    say = say or (lambda _line: None)
-    total = config.iterations if iterations is None else iterations
+    returns the final theta. ``measure(plus, minus, k)`` replaces the games (tests);
+    ``concurrency``: a command agent's games at once. Raises ConfigError for a folder made with
+    another config, LogError for a folder another run holds, Interrupted on KeyboardInterrupt
+    after saving the last finished iteration."""
+    from arena.tournament.logs import FolderLock
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ConfigError(f"--out {folder}: cannot create the folder ({error.strerror})") from None
+    lock = FolderLock(folder)
+    lock.acquire()
+    try:
+        return _run(config, folder, iterations, say or (lambda _line: None), progress_every, measure, concurrency)
+    finally:
+        lock.release()
+
+
+def _run(config: SpsaConfig, folder: Path, iterations: int | None, say: Callable[[str], None], progress_every: int,
+         measure: Callable[[dict[str, float], dict[str, float], int], float] | None, concurrency: int) -> dict[str, float]:
+    game = linear_game(config.game, require_features=False) if config.command is None else None
+    total = config.iterations if iterations is None else iterations
     state_path = folder / STATE
     if state_path.exists():
         saved = json.loads(state_path.read_text())
@@ -337,23 +405,30 @@ def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
         rng.setstate((version, tuple(internal), gauss))
         kept = [line for line in read_history(folder) if line["k"] < k]
         atomic_write(folder / HISTORY, "".join(json.dumps(line) + "\n" for line in kept).encode())
-        say(f"spsa {game.name}: resuming {folder} at iteration {k}")
+        say(f"spsa {config.game}: resuming {folder} at iteration {k}")
     else:
         k, theta, rng = 0, {p.key: p.start for p in config.parameters}, random.Random(config.seed)
-        write_json(folder / "start.json", set_values(config.agent, theta, game))
+        write_json(folder / "start.json", config.agent_file(theta, game))
         (folder / HISTORY).write_text("")
-        say(f"spsa {game.name}: {len(config.parameters)} parameters, {total} iterations of {config.pairs} pairs, "
+        say(f"spsa {config.game}: {len(config.parameters)} parameters, {total} iterations of {config.pairs} pairs, "
             f"a {config.a:.3g}, A {config.big_a:g}, alpha {config.alpha}, gamma {config.gamma}")
-    openings = _book_states(game, config.openings) if config.openings else None
+    openings = _book_states(game, config.openings) if config.openings and game is not None else None
+    played: dict[str, Any] = {}  # the command agent's games of the iteration, for its history line
 
     def games(plus: dict[str, float], minus: dict[str, float]) -> float:
         if measure is not None:
             return measure(plus, minus, k)
-        result = play_probe(config, game, plus, minus, config.seed * 1_000_003 + k, openings)
-        return (result.wins - result.losses) / result.games
+        if game is None:
+            from arena.train.spsa_play import play_iteration
+
+            result = play_iteration(config, folder, k, plus, minus, concurrency)
+            played["games"] = result.summary
+            return result.y
+        probe = play_probe(config, game, plus, minus, config.seed * 1_000_003 + k, openings)
+        return (probe.wins - probe.losses) / probe.games
 
     def save() -> None:
-        write_json(folder / "tuned.json", set_values(config.agent, theta, game))
+        write_json(folder / "tuned.json", config.agent_file(theta, game))
         state = {"identity": config.identity(), "k": k, "theta": theta,
                  "rng": [v if not isinstance(v, tuple) else list(v) for v in rng.getstate()]}
         write_json(state_path, state)
@@ -363,16 +438,19 @@ def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
             rng_before = rng.getstate()
             try:
                 new_theta, line = spsa_step(config, theta, k, rng, games)
+                line.update(played)
+                with open(folder / HISTORY, "a") as handle:
+                    handle.write(json.dumps(line) + "\n")
             except KeyboardInterrupt:
+                # Iteration k is not done until k moves on: the resumed run draws the same Delta
+                # again and drops this history line (if it was written).
                 rng.setstate(rng_before)
                 raise
-            with open(folder / HISTORY, "a") as handle:
-                handle.write(json.dumps(line) + "\n")
             theta, k = new_theta, k + 1
             save()
             if k % progress_every == 0 or k == total:
                 shown = ", ".join(f"{key} {value:.1f}" for key, value in theta.items())
-                say(f"spsa {game.name}: {k}/{total} iterations; {shown}")
+                say(f"spsa {config.game}: {k}/{total} iterations; {shown}")
     except KeyboardInterrupt:
         save()
         raise Interrupted(f"interrupted after {k} iterations (saved); run the same command again to resume") from None
