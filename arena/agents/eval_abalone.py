@@ -81,6 +81,12 @@ DEFAULT_WEIGHTS: dict[str, int] = {
 }
 
 
+#: The side to move's lead as a linear form of the features, for learners (:mod:`arena.train.td`):
+#: the marble lead over the six a win takes, -1..1 short of a win. The rules call a game the move
+#: cap stops a draw; TD scores it by this lead, and its value is this lead plus a learnt correction
+#: (self-play between untrained players nearly always reaches the cap, and a flat draw taught nothing).
+LEAD_WEIGHTS: dict[str, float] = {"ourMarbles": 1 / (14 - LOSING_COUNT), "theirMarbles": -1 / (14 - LOSING_COUNT)}
+
 def _ring(low: int, high: int) -> int:
     return sum(1 << c for c in CELLS if low <= DISTANCE[c] <= high)
 
@@ -189,11 +195,5 @@ class AbaloneSearch:
         values = feature_vector(pos[0], pos[1])
         return round(sum(w * v for w, v in zip(self._vector, values, strict=True)))
 
-    def cap_score(self, pos: Position) -> float:
-        """How a game stopped by the move cap stood, for learners (:mod:`arena.train.td`), from the
-        side to move's view in -1..1: the marble lead over the six a win takes. The rules still
-        call such a game a draw; this only tells a learner which side was winning it."""
-        return (pos[0].bit_count() - pos[1].bit_count()) / (14 - LOSING_COUNT)
 
-
-__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "AbaloneSearch", "feature_vector", "features"]
+__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "LEAD_WEIGHTS", "AbaloneSearch", "feature_vector", "features"]

@@ -247,7 +247,7 @@ def features(pos: Position) -> dict[str, float]:
         out["trade"] = float(off_board if ahead else -off_board)
         hunters = my_kings if ahead else their_kings
         prey = them if ahead else me
-        if hunters:
+        if hunters and prey:  # no prey: the game is over, nothing to hunt
             targets = [COORDS[i] for i in _squares(prey)]
             distance = 0
             for i in _squares(hunters):

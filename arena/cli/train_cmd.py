@@ -2,7 +2,8 @@
 :mod:`arena.train.td` and :mod:`arena.train.evolve`.
 
 Exit codes: 0 done; 2 a usage or settings mistake (one line, ``arena train: error: ...``), or a run
-folder made with other settings; 130 interrupted (Ctrl-C or SIGTERM) after saving what was
+folder made with other settings; 1 (``evolve --backend ray``) the Ray cluster cannot be used or
+failed (one line, as ``arena run`` says it); 130 interrupted (Ctrl-C or SIGTERM) after saving what was
 finished: the same command resumes.
 """
 

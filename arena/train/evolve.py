@@ -187,7 +187,7 @@ class Evolution:
         if spread is None:
             spread = float(max((abs(v) for v in self.game.default_weights.values()), default=100)) or 100.0
         self.spread = spread
-        self._scales: list[float] | None = None
+        self._scales: tuple[list[float], list[float]] | None = None
 
     # --- files ---------------------------------------------------------------------------------
 
@@ -245,13 +245,14 @@ class Evolution:
     def _td_trained(self, weights: dict[str, float], rng: random.Random) -> dict[str, float]:
         """``weights`` after ``--td-games`` TD(lambda) self-play games (:mod:`arena.train.td`'s
         defaults): the seed's players "train against each other" before their tournament."""
-        from arena.train.td import TdSettings, TdState, feature_scales, play_and_learn, theta
+        from arena.train.td import TdSettings, TdState, feature_statistics, play_and_learn, standardized_weights, theta
 
         td = TdSettings(game=self.game.name, average=0)
         if self._scales is None:
-            self._scales = feature_scales(self.game, random.Random(self.settings.seed))
-        w = [weights[name] * r / td.scale for name, r in zip(self.game.feature_names, self._scales, strict=True)]
-        state = TdState(w, list(self._scales), dict(weights))
+            self._scales = feature_statistics(self.game, random.Random(self.settings.seed))
+        means, scales = self._scales
+        w = standardized_weights(self.game, weights, scales, td.scale)
+        state = TdState(w, list(scales), dict(weights), mean=list(means))
         for _ in range(self.settings.td_games):
             play_and_learn(self.game, state, td, rng)
             state.games_done += 1

@@ -41,6 +41,10 @@ class LinearGame:
     default_weights: dict[str, int]
     max_moves: int
     rules: Any
+    #: The adapter module's ``LEAD_WEIGHTS`` in :attr:`feature_names` order (zeros without): the
+    #: side to move's lead as a linear form of the features, -1..1 (Abalone: the marble lead over
+    #: six). TD scores a game the move cap stops by it, and its value is that lead plus what it learns.
+    lead_weights: tuple[float, ...] = ()
 
     def adapter(self, weights: Mapping[str, float] | None = None) -> Any:
         """A search adapter evaluating with ``weights`` (rounded to integers), defaults for the rest."""
@@ -75,15 +79,15 @@ class LinearGame:
             return 0, True
         return None
 
+    def lead(self, vector: Sequence[float]) -> float:
+        """The side to move's lead in a position with feature values ``vector`` (:meth:`vector`):
+        ``lead_weights . vector`` clipped to -1..1; 0 for a game without ``LEAD_WEIGHTS``."""
+        if not self.lead_weights:
+            return 0.0
+        value = sum(w * v for w, v in zip(self.lead_weights, vector, strict=True) if w)
+        return max(-1.0, min(1.0, value))
 
-def cap_value(adapter: Any, pos: Any) -> float:
-    """The value, for the side to move in ``pos``, of a game the move cap stopped there: the
-    adapter's ``cap_score(pos)`` (clipped to -1..1) when it has one, else 0 (a draw). A game whose
-    self-play nearly always reaches the cap (Abalone) then still tells TD who was ahead."""
-    score = getattr(adapter, "cap_score", None)
-    if score is None:
-        return 0.0
-    return max(-1.0, min(1.0, float(score(pos))))
+
 
 
 def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
@@ -108,8 +112,12 @@ def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
     unknown = [n for n in names if n not in adapter_class.DEFAULT_WEIGHTS]
     if unknown:
         raise ConfigError(f"game {spec.name!r}: FEATURE_NAMES {unknown} are not weights of its search adapter")
+    lead = getattr(module, "LEAD_WEIGHTS", None) or {}
+    if not isinstance(lead, dict) or any(name not in names for name in lead):
+        raise ConfigError(f"game {spec.name!r}: LEAD_WEIGHTS must name features of FEATURE_NAMES")
+    lead_weights = tuple(float(lead.get(name, 0.0)) for name in names) if lead else ()
     return LinearGame(spec.name, adapter_class, names, features, dict(adapter_class.DEFAULT_WEIGHTS),
-                      spec.default_max_moves, spec.rules_object())
+                      spec.default_max_moves, spec.rules_object(), lead_weights)
 
 
 def option_name(field_name: str) -> str:

@@ -1,35 +1,45 @@
 """TD(lambda) self-play learning of a game's linear evaluation (``arena train td``), after seed 002.
 
 The model. The seed's player values a position by ``V(s) = theta . phi(s)`` and learns ``theta``
-with TD(lambda) while playing itself. Here the value is squashed, ``V(s) = tanh(w . x(s))``, so that
-it lives in the rewards' range (win +1, draw 0, loss -1) whatever the features' sizes:
+with TD(lambda) while playing itself. Here the value is squashed, ``V(s) = L(s) + tanh(w . x(s))``,
+so that it lives in the rewards' range (win +1, draw 0, loss -1) whatever the features' sizes:
 
-- ``x(s)`` are the adapter's features (:mod:`arena.train`) from the side to move's view, each
-  divided by ``max(1, its root mean square)`` over positions of random games, measured once at the
-  start (kept in the checkpoint): a feature counting dozens of things then takes steps of the
-  same size as a 0/1 feature, and one ``--alpha`` fits every game;
-- ``w`` are those standardized weights. The agent's integer weights are
-  ``theta_i = scale * w_i / rms_i`` (``--scale``, default 1000 evaluation units per unit of
-  ``w . x``, which puts arena's hand-set defaults at sensible values such as a 0.1 lead for a
-  Breakthrough piece). The checkpoint keeps ``w`` as floats; the hyperparameters files hold
-  ``theta`` rounded to integers.
+- ``x(s)`` are the adapter's features (:mod:`arena.train`) from the side to move's view,
+  standardized: ``(value - mean) / max(0.2, deviation)`` over positions of random games, measured
+  once at the start (kept in the checkpoint). A feature counting dozens of things then takes steps
+  of the same size as a 0/1 feature, one ``--alpha`` fits every game, and a feature that barely
+  moves (Abalone's marbles: 13.9 on average, deviation 0.35 in random play) is not drowned by its
+  size: divided by its root mean square instead, a lost marble changed it by 0.07 and TD learnt
+  nothing in 100 games;
+- ``L(s)`` is the side to move's lead when the adapter module declares one (``LEAD_WEIGHTS``, a
+  linear form of the features; Abalone: the marble lead over six), else 0. It is fixed: TD learns
+  the correction ``C(s) = tanh(w . x(s))`` to it;
+- ``w`` are the standardized weights. The agent's integer weights are
+  ``theta_i = scale * (w_i / deviation_i + lead_i)`` (``--scale``, default 1000 evaluation units
+  per unit of ``w . x``, which puts arena's hand-set defaults at sensible values such as a 0.1
+  lead for a Breakthrough piece; the means only add a constant, which no search choice depends
+  on). The checkpoint keeps ``w`` as floats; the hyperparameters files hold ``theta`` rounded.
 
-The update, written in the first player's frame ``U(s) = +-V(s)`` (the sign of the side to move),
-after every move ``s_t -> s_t+1``::
+The update, written in the first player's frame (``L``, ``C`` and ``U = L + C`` signed by the side to
+move), after every move ``s_t -> s_t+1``::
 
-    delta_t = r + gamma * U(s_t+1) - U(s_t)     (U of a finished game is 0; r is its result)
-
-A game the move cap stops is a draw (r = 0), unless the adapter has ``cap_score(position)``: then r
-is that score, -1..1 from the side to move's view (Abalone: the marble lead over six). Self-play
-between untrained Abalone players nearly always reaches the cap, and r = 0 alone taught nothing.
-    e_t     = gamma * lambda * e_t-1 + grad U(s_t)
+    delta_t = L(s_t+1) - L(s_t) + gamma * C(s_t+1) - C(s_t)    while the game goes on
+    delta_t = r - L(s_t) - C(s_t)                             when it ends: r its result, or
+                                                              L(s_t+1) when the move cap stops it
+    e_t     = gamma * lambda * e_t-1 + grad C(s_t)
     w      += alpha * delta_t * e_t
+
+so a change of lead is a reward as it happens, and a game the cap stops scores the lead it
+reached. Without a lead this is plain TD(lambda) on ``tanh(w . x)`` with the cap a draw. Self-play
+between untrained Abalone players nearly always reaches the cap: with a flat draw as the only
+target TD learnt nothing there (measured: curves of 0.25-0.5 against the start over 100 games).
 
 As in the seed, a move is random with probability epsilon (``--epsilon`` decaying per game by
 ``--epsilon-decay``, never below ``--epsilon-min``: the seed kept 0.1 "to maintain exploration");
 after a random move there is no update and the trace is reset. Otherwise the move is the best by
 ``V`` one ply ahead (the seed's greedy choice; a finished game scores its result), or, with
-``--depth`` above 1, the built-in alpha-beta search with the current integer weights. The seed's
+``--depth`` above 1, the built-in alpha-beta search with the current integer weights. With
+``--init zero`` the first player values only the lead (Abalone: a material player), else nothing. The seed's
 choices are the defaults: lambda 0.5, alpha 0.1, gamma 0.9.
 
 Averaging. One game's updates move the weights a lot (a Breakthrough piece's weight swung by a
@@ -45,7 +55,7 @@ exploration, each pair from ``--opening-plies`` random moves), one JSON line per
 ``curve.jsonl``. The point that scored best so far is also kept as ``best.json`` (model selection
 on the curve's games: check it with fresh games, e.g. ``arena sprt``, before trusting it).
 
-Files in the run folder: ``checkpoint.json`` (settings, ``w`` and its average, the feature scales,
+Files in the run folder: ``checkpoint.json`` (settings, ``w`` and its average, the features' means and scales,
 games done, the random generator's state, the best point), ``initial.json``, ``trained.json`` and
 ``best.json`` (hyperparameters files of the first, the latest averaged and the best-scoring
 weights; rewritten at every checkpoint), ``curve.jsonl``.
@@ -71,7 +81,6 @@ from arena.files import atomic_write
 from arena.train.model import (
     LinearGame,
     MatchResult,
-    cap_value,
     hyperparameters_object,
     integer_weights,
     linear_game,
@@ -83,6 +92,7 @@ from arena.train.model import (
 
 INIT_CHOICES = ("defaults", "random", "zero")
 _SCALE_GAMES = 20  # random games whose positions measure the features' sizes
+_MIN_DEVIATION = 0.2  # a feature that (almost) never moves in random games is not blown up
 CHECKPOINT = "checkpoint.json"
 CURVE = "curve.jsonl"
 INITIAL = "initial.json"
@@ -147,10 +157,19 @@ class TdState:
     w_avg: list[float] = field(default_factory=list)
     #: The curve point that scored best so far: ``{"games", "score", "theta"}`` (``best.json``).
     best: dict[str, Any] | None = None
+    #: The features' means (``x = (value - mean) / rms``); empty means zeros (checkpoints written
+    #: before the features were centred resume as they were trained).
+    mean: list[float] = field(default_factory=list)
 
     def copy(self) -> TdState:
         return TdState(list(self.w), list(self.rms), dict(self.initial), self.games_done, self.rng_state,
-                       dict(self.results), list(self.w_avg), self.best)
+                       dict(self.results), list(self.w_avg), self.best, list(self.mean))
+
+    def standardize(self, values: list[float]) -> list[float]:
+        """Raw feature values as the model's ``x``."""
+        if not self.mean:
+            return [v / r for v, r in zip(values, self.rms, strict=True)]
+        return [(v - m) / r for v, m, r in zip(values, self.mean, self.rms, strict=True)]
 
     def average_after_game(self, horizon: int) -> None:
         """Fold the current weights into the average: the mean of all games so far while fewer
@@ -177,7 +196,15 @@ def theta(game: LinearGame, state: TdState, settings: TdSettings, *, averaged: b
     """The evaluation weights (floats, evaluation units) of a state: the averaged ones (what the
     files hold and the curve measures) or, with ``averaged`` False, the current ones."""
     w = state.w_avg if averaged and state.w_avg else state.w
-    return {name: settings.scale * v / r for name, v, r in zip(game.feature_names, w, state.rms, strict=True)}
+    lead = game.lead_weights or (0.0,) * len(w)
+    return {name: settings.scale * (v / r + d)
+            for name, v, r, d in zip(game.feature_names, w, state.rms, lead, strict=True)}
+
+
+def standardized_weights(game: LinearGame, weights: dict[str, float], rms: list[float], scale: float) -> list[float]:
+    """The ``w`` whose :func:`theta` is ``weights`` (the inverse of :func:`theta`)."""
+    lead = game.lead_weights or (0.0,) * len(rms)
+    return [(weights[name] / scale - d) * r for name, r, d in zip(game.feature_names, rms, lead, strict=True)]
 
 
 def _rng_to_json(state: Any) -> list[Any]:
@@ -190,42 +217,50 @@ def _rng_from_json(value: Any) -> Any:
     return (version, tuple(internal), gauss)
 
 
-def feature_scales(game: LinearGame, rng: random.Random, games: int = _SCALE_GAMES) -> list[float]:
-    """``max(1, root mean square)`` of each feature over the positions of ``games`` random games."""
+def feature_statistics(game: LinearGame, rng: random.Random,
+                       games: int = _SCALE_GAMES) -> tuple[list[float], list[float]]:
+    """Each feature's mean and ``max(0.2, standard deviation)`` over the positions of ``games``
+    random games: how :class:`TdState` standardizes them."""
     adapter = game.adapter()
-    sums = [0.0] * len(game.feature_names)
+    n = len(game.feature_names)
+    sums, squares = [0.0] * n, [0.0] * n
     count = 0
     for _ in range(games):
         pos = game.initial(adapter)
         while game.outcome(adapter, pos) is None:
             for i, value in enumerate(game.vector(pos)):
-                sums[i] += value * value
+                sums[i] += value
+                squares[i] += value * value
             count += 1
             pos = adapter.play(pos, rng.choice(adapter.moves(pos)))
-    return [max(1.0, math.sqrt(s / count)) if count else 1.0 for s in sums]
+    if not count:
+        return [0.0] * n, [1.0] * n
+    means = [s / count for s in sums]
+    deviations = [math.sqrt(max(0.0, q / count - m * m)) for q, m in zip(squares, means, strict=True)]
+    return means, [max(_MIN_DEVIATION, d) for d in deviations]
 
 
 def new_state(game: LinearGame, settings: TdSettings) -> TdState:
     """The state before the first game: feature scales measured, initial weights chosen."""
     rng = random.Random(settings.seed)
-    rms = feature_scales(game, rng)
+    means, rms = feature_statistics(game, rng)
     if settings.start is not None:
         initial = read_weights(settings.start, game)
     elif settings.init == "defaults":
         initial = {name: float(game.default_weights[name]) for name in game.feature_names}
     elif settings.init == "zero":
-        initial = {name: 0.0 for name in game.feature_names}
+        initial = theta(game, TdState([0.0] * len(rms), rms, {}), settings)  # the lead alone, if any
     else:
         # Random, as the seed starts, but drawn where the value lives: standardized weights of
         # about 1/sqrt(n) each keep |w . x| near 1. Integer weights drawn over the default weights'
         # range (random_weights, which evolution uses) put Abalone's w . x near +-30, where tanh is
         # flat and no update moved a weight (measured: 1e-12 in 40 games).
         n = len(game.feature_names)
-        initial = {name: settings.scale * rng.uniform(-1.0, 1.0) / math.sqrt(n) / r
-                   for name, r in zip(game.feature_names, rms, strict=True)}
+        drawn = [rng.uniform(-1.0, 1.0) / math.sqrt(n) for _ in range(n)]
+        initial = theta(game, TdState(drawn, rms, {}), settings)
     initial = {name: float(v) for name, v in integer_weights(initial).items()}
-    w = [initial[name] * r / settings.scale for name, r in zip(game.feature_names, rms, strict=True)]
-    return TdState(w, rms, initial, 0, rng.getstate(), w_avg=list(w))
+    w = standardized_weights(game, initial, rms, settings.scale)
+    return TdState(w, rms, initial, 0, rng.getstate(), w_avg=list(w), mean=means)
 
 
 def _dot(w: list[float], x: list[float]) -> float:
@@ -235,62 +270,67 @@ def _dot(w: list[float], x: list[float]) -> float:
 def play_and_learn(game: LinearGame, state: TdState, settings: TdSettings, rng: random.Random) -> int:
     """One self-play game from the start, updating ``state.w`` after each move (module docstring).
     Returns the result for the first player (1, 0, -1)."""
-    w, rms = state.w, state.rms
+    w = state.w
     epsilon = max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** state.games_done)
     gamma, lam, alpha = settings.gamma, settings.lam, settings.alpha
     adapter = game.adapter(theta(game, state, settings, averaged=False))
     searcher = None
-    if settings.depth > 0:
+    if settings.depth > 1:
         searcher = Searcher(adapter, max_moves=game.max_moves, rng=random.Random(rng.getrandbits(64)))
 
-    def x_of(pos: Any) -> list[float]:
-        return [v / r for v, r in zip(game.vector(pos), rms, strict=True)]
+    def view(pos: Any) -> tuple[list[float], float]:
+        """The model's ``x`` of ``pos`` and the side to move's lead there."""
+        values = game.vector(pos)
+        return state.standardize(values), game.lead(values)
 
     pos, sigma = game.initial(adapter), 1.0
-    x = x_of(pos)
+    x, lead = view(pos)
     trace = [0.0] * len(w)
     while True:
-        v = math.tanh(_dot(w, x))
-        u = sigma * v
-        slope = sigma * (1.0 - v * v)
+        c = math.tanh(_dot(w, x))
+        slope = sigma * (1.0 - c * c)
         moves = adapter.moves(pos)
         explore = rng.random() < epsilon
-        child_x: list[float] | None = None
+        child_view: tuple[list[float], float] | None = None
         if explore:
             move = rng.choice(moves)
         elif searcher is not None:
             found = searcher.search(pos, time_ms=None, max_depth=settings.depth)
             move = found.move if found.move is not None else rng.choice(moves)
         else:
-            best: list[tuple[Any, list[float] | None]] = []
+            # The seed's one-ply choice: the move whose position is worst for the opponent.
+            best: list[tuple[Any, tuple[list[float], float] | None]] = []
             best_value = -math.inf
             for candidate in moves:
                 child = adapter.play(pos, candidate)
-                result = game.outcome(adapter, child)
-                cx = None
-                if result is not None:
-                    value = float(-result)
+                ending = game.ending(adapter, child)
+                seen = None
+                if ending is None:
+                    seen = view(child)
+                    value = -(seen[1] + math.tanh(_dot(w, seen[0])))
+                elif ending[1]:  # the cap: scored by the lead reached
+                    value = -game.lead(game.vector(child))
                 else:
-                    cx = x_of(child)
-                    value = -math.tanh(_dot(w, cx))
+                    value = float(-ending[0])
                 if value > best_value + 1e-12:
-                    best, best_value = [(candidate, cx)], value
+                    best, best_value = [(candidate, seen)], value
                 elif value >= best_value - 1e-12:
-                    best.append((candidate, cx))
-            move, child_x = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+                    best.append((candidate, seen))
+            move, child_view = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         child = adapter.play(pos, move)
         ending = game.ending(adapter, child)
-        result = None if ending is None else ending[0]
-        if ending is not None and ending[1]:
-            # Stopped by the move cap: a draw by the rules, but the adapter may say who was ahead.
-            target = -sigma * cap_value(adapter, child)
-        elif result is not None:
-            target = -sigma * result  # the child's side to move is the other player
+        if child_view is None:
+            # A position the rules ended may have no meaningful features (no pieces left).
+            child_view = view(child) if ending is None or ending[1] else (x, 0.0)
+        child_x, child_lead = child_view
+        # Everything in the first player's frame: the child's side to move is the other player.
+        if ending is None:
+            target = -sigma * child_lead + gamma * -sigma * math.tanh(_dot(w, child_x))
+        elif ending[1]:
+            target = -sigma * child_lead  # stopped by the move cap: a draw by the rules, scored by the lead
         else:
-            if child_x is None:
-                child_x = x_of(child)
-            target = gamma * -sigma * math.tanh(_dot(w, child_x))
-        delta = target - u
+            target = -sigma * ending[0]
+        delta = target - sigma * (lead + c)
         if explore:
             trace = [0.0] * len(w)  # the seed: a random move resets the traces, and teaches nothing
         else:
@@ -299,10 +339,10 @@ def play_and_learn(game: LinearGame, state: TdState, settings: TdSettings, rng: 
             step = alpha * delta
             for i, e in enumerate(trace):
                 w[i] += step * e
-        if result is not None:
-            return int(-sigma * result)
+        if ending is not None:
+            return int(-sigma * ending[0])
         pos, sigma = child, -sigma
-        x = child_x if child_x is not None else x_of(child)
+        x, lead = child_x, child_lead
 
 
 # --- the run folder --------------------------------------------------------------------------------
@@ -320,7 +360,7 @@ def _save(folder: Path, game: LinearGame, state: TdState, settings: TdSettings) 
                     f"gamma {settings.gamma}, from {settings.start or settings.init} weights (arena train td)"))
     write_json(folder / CHECKPOINT, {
         "version": 1, "settings": _settings_json(settings), "games_done": state.games_done,
-        "w": state.w, "rms": state.rms, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
+        "w": state.w, "rms": state.rms, "mean": state.mean, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
         "results": state.results, "w_avg": state.w_avg, "theta": integer_weights(weights), "best": state.best,
     })
     if state.best is not None:
@@ -341,7 +381,8 @@ def load_checkpoint(folder: Path, settings: TdSettings) -> TdState | None:
         saved = data["settings"]
         state = TdState([float(v) for v in data["w"]], [float(v) for v in data["rms"]],
                         {k: float(v) for k, v in data["initial"].items()}, int(data["games_done"]),
-                        _rng_from_json(data["rng"]), dict(data["results"]), [float(v) for v in data["w_avg"]], data.get("best"))
+                        _rng_from_json(data["rng"]), dict(data["results"]), [float(v) for v in data["w_avg"]], data.get("best"),
+                        [float(v) for v in data.get("mean", [])])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ConfigError(f"{path}: not a TD checkpoint ({error.__class__.__name__}: {error})") from None
     wanted = _settings_json(settings)
@@ -455,5 +496,5 @@ def train_td(settings: TdSettings, folder: Path, games: int, *, checkpoint_every
     return TdSummary(state.games_done, state.games_done - start_done, last_point, folder)
 
 
-__all__ = ["INIT_CHOICES", "TdSettings", "TdState", "TdSummary", "evaluate_point", "feature_scales",
-           "load_checkpoint", "new_state", "play_and_learn", "read_curve", "theta", "train_td"]
+__all__ = ["INIT_CHOICES", "TdSettings", "TdState", "TdSummary", "evaluate_point", "feature_statistics",
+           "load_checkpoint", "new_state", "play_and_learn", "read_curve", "standardized_weights", "theta", "train_td"]

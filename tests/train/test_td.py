@@ -151,22 +151,57 @@ def test_every_game_with_features_trains(tmp_path: Path, game_name: str) -> None
     assert load_hyperparameters(tmp_path / "trained.json", game_name).evaluation != initial
 
 
-def test_a_game_stopped_by_the_cap_is_scored_by_the_adapters_cap_score() -> None:
-    """Abalone self-play nearly always reaches the cap: TD's target there is the marble lead, from
-    the side to move's view, not a flat draw; adapters without cap_score keep the draw (0)."""
-    from arena.agents.eval_abalone import AbaloneSearch
-    from arena.games.registry import get_game
-    from arena.train.model import cap_value
+def test_the_lead_of_a_game_that_declares_one_is_the_marble_lead_over_six() -> None:
+    """Abalone self-play nearly always reaches the cap: TD scores such a game by the lead the
+    adapter module declares (LEAD_WEIGHTS: the marble lead over six, from the side to move's view),
+    not as a flat draw; games without LEAD_WEIGHTS have none."""
+    from arena.train.model import linear_game
 
-    game = get_game("abalone")
-    adapter = AbaloneSearch()
-    start = adapter.from_state(game.initial_state())
-    assert cap_value(adapter, start) == 0.0
+    game = linear_game("abalone")
+    adapter = game.adapter()
+    start = game.initial(adapter)
+    assert game.lead(game.vector(start)) == 0.0
     mine, theirs, black, ply = start
     one_down = (mine, theirs & (theirs - 1), black, ply)  # the opponent lost a marble
-    assert cap_value(adapter, one_down) == pytest.approx(1 / 6)
-    assert cap_value(adapter, (one_down[1], one_down[0], not black, ply)) == pytest.approx(-1 / 6)
-    assert cap_value(object(), start) == 0.0
+    assert game.lead(game.vector(one_down)) == pytest.approx(1 / 6)
+    assert game.lead(game.vector((one_down[1], one_down[0], not black, ply))) == pytest.approx(-1 / 6)
+    connect4 = linear_game("connect4")
+    assert connect4.lead_weights == () and connect4.lead(connect4.vector(connect4.initial(connect4.adapter()))) == 0.0
+
+
+def test_the_lead_is_part_of_the_written_weights_and_zero_init_is_the_lead_alone(tmp_path: Path) -> None:
+    """theta = scale * (w / deviation + lead): a zero start values the marbles and nothing else,
+    and theta round-trips through standardized_weights."""
+    from arena.train.model import linear_game
+    from arena.train.td import new_state, standardized_weights, theta
+
+    game = linear_game("abalone")
+    settings = TdSettings(game="abalone", init="zero", eval_pairs=0)
+    state = new_state(game, settings)
+    assert state.initial["ourMarbles"] == pytest.approx(1000 / 6, abs=0.5)
+    assert state.initial["theirMarbles"] == pytest.approx(-1000 / 6, abs=0.5)
+    assert all(v == 0 for k, v in state.initial.items() if k not in ("ourMarbles", "theirMarbles"))
+    weights = {name: float(i * 37 - 200) for i, name in enumerate(game.feature_names)}
+    w = standardized_weights(game, weights, state.rms, settings.scale)
+    state.w = w
+    assert theta(game, state, settings, averaged=False) == pytest.approx(weights)
+
+
+def test_features_are_centred_and_scaled_by_their_spread() -> None:
+    """x = (value - mean) / max(0.2, deviation): Abalone's marble count (about 14, barely moving in
+    random play) becomes a feature a lost marble moves by more than one unit."""
+    from arena.train.model import linear_game
+    from arena.train.td import new_state
+
+    game = linear_game("abalone")
+    state = new_state(game, TdSettings(game="abalone", seed=3))
+    marbles = game.feature_names.index("ourMarbles")
+    assert 13.0 < state.mean[marbles] < 14.0 and 0.2 <= state.rms[marbles] < 1.0
+    adapter = game.adapter()
+    mine, theirs, black, ply = game.initial(adapter)
+    full = state.standardize(game.vector((mine, theirs, black, ply)))
+    down = state.standardize(game.vector((mine & (mine - 1), theirs, black, ply)))
+    assert full[marbles] - down[marbles] > 1.0
 
 
 def test_random_starts_are_not_saturated() -> None:
@@ -181,6 +216,6 @@ def test_random_starts_are_not_saturated() -> None:
     start = game.initial(game.adapter())
     for seed in range(5):
         state = new_state(game, TdSettings(game="abalone", seed=seed))
-        x = [v / r for v, r in zip(game.vector(start), state.rms, strict=True)]
+        x = state.standardize(game.vector(start))
         value = sum(w * xi for w, xi in zip(state.w, x, strict=True))
         assert abs(math.tanh(value)) < 0.999, (seed, value)
