@@ -1,6 +1,6 @@
 """Proof that learning works (issue 13, item 5): train, breed and tune, then test under SPRT.
 
-For one game (default breakthrough; connect4 works too; abalone once its adapter has features):
+For one game (default breakthrough; connect4 and abalone work too):
 
 1. TD(lambda) self-play (``arena train td``) from random weights, one run per ``--seeds`` entry,
    with the learning curve (score of the averaged weights against the initial ones every
@@ -92,6 +92,9 @@ def main() -> int:
     parser.add_argument("--game", default="breakthrough")
     parser.add_argument("--td-games", type=int, default=1000)
     parser.add_argument("--eval-every", type=int, default=250)
+    parser.add_argument("--eval-pairs", type=int, default=20, help="colour-swapped pairs per curve point")
+    parser.add_argument("--eval-depth", type=int, default=2,
+                        help="search depth of the curve's games and of the files the SPRT plays")
     parser.add_argument("--seeds", type=lambda text: [int(v) for v in text.split(",")], default=[0, 1],
                         help="TD runs, one per seed (comma-separated)")
     parser.add_argument("--sprt-best", action="store_true", help="also test best.json under SPRT")
@@ -112,13 +115,15 @@ def main() -> int:
     for seed in [] if args.skip_td else args.seeds:
         started = time.perf_counter()
         td_dir = out / f"td-{args.game}-seed{seed}"
-        settings = TdSettings(game=args.game, eval_every=args.eval_every, eval_pairs=20, seed=seed)
+        settings = TdSettings(game=args.game, eval_every=args.eval_every, eval_pairs=args.eval_pairs,
+                              eval_depth=args.eval_depth, seed=seed)
         summary = train_td(settings, td_dir, args.td_games, progress_every=250, progress=say)
         print(f"== TD(lambda) {args.game}, seed {seed}: {summary.games_done} self-play games in "
               f"{time.perf_counter() - started:.0f} s (lambda {settings.lam}, alpha {settings.alpha}, "
               f"gamma {settings.gamma}, random start)")
         curve = read_curve(td_dir)
-        print("learning curve (score of the averaged weights against the initial ones, 40 games per point):")
+        print(f"learning curve (score of the averaged weights against the initial ones, {2 * args.eval_pairs} "
+              f"games per point, depth {args.eval_depth}):")
         for point in curve:
             print(f"  after {point['games']:>5} games: {point['score']:.2f}  (+{point['wins']} ={point['draws']} "
                   f"-{point['losses']})")
