@@ -1,12 +1,15 @@
 """`arena report LOGDIR|RECORD [-o report.html]`: every game of a tournament in one HTML file.
 
 The page (:mod:`arena.report.html`) needs no network and no other file: standings with the Elo
-plot, the crosstable, how games ended, the game list, and a viewer for each game.
+plot, the crosstable, how games ended, the game list, and a viewer for each game. The run folder
+of a learner (``arena tune spsa``, ``arena train td``) gets its chart first
+(:mod:`arena.report.training`), then its games, if it kept any.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -18,11 +21,12 @@ DEFAULT_OUT = "report.html"
 Examples:
   arena report tournament_logs/my-run -o report.html
   arena report games.json -o match.html        (records from 'arena match --games N --out')
+  arena report training/spsa-c4 -o spsa.html   (an SPSA or TD run: its chart, then any games)
 
 \b
 In the page: click a game to watch it; Right/Left step, Home/End, PgUp/PgDn,
 Esc back to the report. report.html#game=12 opens game 12 directly.""")
-@click.argument("source", metavar="LOGDIR|RECORD")
+@click.argument("source", metavar="LOGDIR|RECORD|RUN")
 @click.option("-o", "--out", "out", type=click.Path(dir_okay=False, writable=True), default=DEFAULT_OUT,
               show_default=True, help="The HTML file to write (replaced atomically).")
 @click.option("--title", default=None, help="The page's title (default: 'arena report: <source>').")
@@ -30,10 +34,13 @@ def report_command(source: str, out: str, title: str | None) -> None:
     """Write one self-contained HTML file (no network, opens from file://) with the standings
     (Elo with 95% intervals, plotted), the crosstable, how games ended and the list of games of a
     tournament's log folder (tournament_logs/<id>/) or a file of records; click a game to replay it
-    move by move with the board, the move list, both clocks and the reason it ended."""
+    move by move with the board, the move list, both clocks and the reason it ended. For the run
+    folder of 'arena tune spsa' or 'arena train td', the parameter history or learning curve comes
+    first, as a chart and a table."""
     from arena.errors import ArenaError
-    from arena.replay import open_source
+    from arena.replay import Source, open_source
     from arena.report.html import report_html, write_page
+    from arena.report.training import chart_section, run_chart
 
     show = sys.stderr.isatty()
 
@@ -42,10 +49,17 @@ def report_command(source: str, out: str, title: str | None) -> None:
             click.echo(f"\rdrawing boards: {done}/{total} games", err=True, nl=done == total)
 
     try:
-        found = open_source(source)
-        size = write_page(out, report_html(found, title=title, progress=progress))
+        folder = Path(source)
+        chart = run_chart(folder)
+        if chart is not None and not (folder / "games").is_dir():
+            found = Source(source, (), is_folder=True)  # a TD run, or an SPSA run without bot games
+        else:
+            found = open_source(source)
+        before = chart_section(chart) if chart is not None else ""
+        size = write_page(out, report_html(found, title=title, progress=progress, before=before))
     except ArenaError as exc:
         click.echo(f"arena: error: {exc}", err=True)
         sys.exit(2)
     games = len(found.entries)
-    click.echo(f"wrote {out}: {games} game{'s' if games != 1 else ''}, {size / 1e6:.2f} MB", err=True)
+    chart_note = f"the {chart.kind.upper()} chart and " if chart is not None else ""
+    click.echo(f"wrote {out}: {chart_note}{games} game{'s' if games != 1 else ''}, {size / 1e6:.2f} MB", err=True)

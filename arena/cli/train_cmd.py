@@ -140,14 +140,12 @@ def write_curve_chart(folder: Path, curve: list[dict[str, Any]], game_name: str)
     """``curve.svg`` and ``curve.html`` of a TD run folder: the score against the initial weights
     at each curve point, and the points as a table."""
     from arena.files import atomic_write
-    from arena.report.charts import html_page, svg_chart
+    from arena.report.charts import html_page
+    from arena.report.training import td_chart
 
-    title = f"TD(lambda) learning curve: {game_name}, score against the initial weights"
-    svg = svg_chart({"score": [p["score"] for p in curve]}, title=title, bounds={"score": (0.0, 1.0)},
-                    x_label=f"curve point ({curve[0]['games']} games apart)")
-    rows = [[str(p["games"]), f"{p['score']:.2f}", str(p["wins"]), str(p["draws"]), str(p["losses"])] for p in curve]
-    atomic_write(folder / "curve.svg", svg.encode())
-    atomic_write(folder / "curve.html", html_page(title, svg, rows, ["games", "score", "wins", "draws", "losses"]).encode())
+    chart = td_chart(game_name, curve)
+    atomic_write(folder / "curve.svg", chart.svg.encode())
+    atomic_write(folder / "curve.html", html_page(chart.title, chart.svg, chart.rows, chart.header).encode())
 
 
 @train_command.command("evolve", epilog="""\b

@@ -99,18 +99,15 @@ def write_charts(folder: Path, config: Any) -> list[str]:
     """Write history.svg and history.html of an SPSA run folder; the terminal lines (a sparkline
     per parameter, within its bounds)."""
     from arena.files import atomic_write
-    from arena.report.charts import html_page, sparkline, svg_chart
+    from arena.report.charts import html_page, sparkline
+    from arena.report.training import spsa_chart
     from arena.train.spsa import read_history
 
     history = read_history(folder)
-    bounds = {p.key: (p.low, p.high) for p in config.parameters}
+    chart = spsa_chart(config.game, [p.identity() for p in config.parameters], history)
     series = {p.key: [p.start] + [float(line["theta"][p.key]) for line in history] for p in config.parameters}
-    svg = svg_chart(series, title=f"SPSA: {config.game}, {len(history)} iterations", bounds=bounds)
-    rows = [[p.key, f"{p.start:g}", f"{series[p.key][-1]:.2f}", f"{p.low:g}..{p.high:g}", f"{p.c:g}"]
-            for p in config.parameters]
-    atomic_write(folder / "history.svg", svg.encode())
-    atomic_write(folder / "history.html", html_page(f"SPSA history ({config.game})", svg, rows,
-                                                    ["parameter", "start", "now", "bounds", "c"]).encode())
+    atomic_write(folder / "history.svg", chart.svg.encode())
+    atomic_write(folder / "history.html", html_page(chart.title, chart.svg, chart.rows, chart.header).encode())
     width = max(len(p.key) for p in config.parameters)
     return [f"{p.key:<{width}}  {sparkline(series[p.key], 60)}  {p.start:g} -> {series[p.key][-1]:.1f} (bounds {p.low:g}..{p.high:g})"
             for p in config.parameters]

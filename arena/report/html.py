@@ -389,10 +389,12 @@ def source_standings(source: Source, results: Sequence[GameResult] | None) -> di
 # -- entry points ----------------------------------------------------------------------------------
 
 
-def report_html(source: Source, *, title: str | None = None, progress: Progress | None = None) -> str:
-    """The report page of every game in ``source``. Raises ReplayError or ReportError (one line)."""
+def report_html(source: Source, *, title: str | None = None, progress: Progress | None = None,
+                before: str = "") -> str:
+    """The report page of every game in ``source``, after the sections ``before`` (a learner's
+    chart, :mod:`arena.report.training`). Raises ReplayError or ReportError (one line)."""
     drawn = draw_games(iter_games(source), len(source.entries), progress)
-    body = report_body(source_standings(source, drawn.results))
+    body = before + report_body(source_standings(source, drawn.results))
     return build_page(title or f"arena report: {source.label}", "report", drawn, body)
 
 
