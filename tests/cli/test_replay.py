@@ -315,7 +315,7 @@ def _run_in_pty(args: list[str], keys: list[bytes], then: int | None = None) -> 
                     return
 
     try:
-        deadline = time.monotonic() + 30  # a backstop only: it takes well under a second
+        deadline = time.monotonic() + 60  # a backstop only: it takes well under a second
         while b"ply 0/" not in drawn and proc.poll() is None and time.monotonic() < deadline:
             drain(0.05)
         for key in keys:
@@ -330,6 +330,7 @@ def _run_in_pty(args: list[str], keys: list[bytes], then: int | None = None) -> 
             drain(0.05)
         if then is not None:
             proc.send_signal(then)
+        deadline = time.monotonic() + 60  # a backstop only, counted afresh: a busy machine is slow
         while proc.poll() is None and time.monotonic() < deadline:
             drain(0.05)
         drain(0.05)
