@@ -326,6 +326,10 @@ class Evolution:
                                  "points": {row["id"]: row["points"] for row in rows}})
         best = ", ".join(f"{row['id']} {row['points']:g}" for row in rows[:self.settings.keep])
         self.say(f"round {round_number}: best {best} (points of {rows[0]['games']} games each)")
+        if len({(row["points"], row["elo"]) for row in rows}) == 1:
+            # Measured on Abalone at depth 1: untrained players drew every game by the move cap.
+            self.say(f"round {round_number}: warning: every player scored the same, so the parents are simply "
+                     "the first by id; more --games-per-pair, a deeper --depth or --td-games can separate them")
         return ranking
 
     def run(self) -> EvolveSummary:

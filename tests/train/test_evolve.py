@@ -81,3 +81,17 @@ def test_players_can_learn_by_td_before_their_tournament(tmp_path: Path) -> None
     first = [json.loads((tmp_path / "plain" / "players" / f"{i}.json").read_text())["evaluation"] for i in plain]
     assert taught != first and "TD(lambda)" in json.loads((tmp_path / "players" / f"{ids[0]}.json").read_text())[
         "description"]
+
+
+def test_a_round_where_everyone_scored_the_same_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Untrained Abalone players drew every game by the cap: the ranking then falls back to ids,
+    and the run says so instead of presenting arbitrary parents as the best."""
+    settings = EvolveSettings(game="connect4", population=3, keep=2, rounds=1, final_games=0, depth=1)
+    evolution = Evolution(settings, tmp_path, say=(lines := []).append)
+
+    def drawn(name: str, ids: list[str], kind: str, games_per_pair: int) -> dict[str, object]:
+        return {"standings": [{"id": i, "points": 1.0, "elo": 0.0, "games": 2} for i in ids]}
+
+    monkeypatch.setattr(evolution, "_tournament", drawn)
+    evolution.run()
+    assert any("warning: every player scored the same" in line for line in lines), lines
