@@ -39,8 +39,9 @@ As in the seed, a move is random with probability epsilon (``--epsilon`` decayin
 after a random move there is no update and the trace is reset. Otherwise the move is the best by
 ``V`` one ply ahead (the seed's greedy choice; a finished game scores its result), or, with
 ``--depth`` above 1, the built-in alpha-beta search with the current integer weights. With
-``--init zero`` the first player values only the lead (Abalone: a material player), else nothing. The seed's
-choices are the defaults: lambda 0.5, alpha 0.1, gamma 0.9.
+``--init zero`` the first player values only the lead (Abalone: a material player), else nothing.
+The seed's final choices are the defaults for lambda (0.5), gamma (0.9) and the exploration
+floor (0.1); its alpha 0.1 was for its unsquashed value, and 0.02 suits the standardized one here.
 
 Averaging. One game's updates move the weights a lot (a Breakthrough piece's weight swung by a
 hundred units from game to game), and the games between fixed-depth players are a step function
