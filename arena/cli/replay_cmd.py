@@ -203,6 +203,9 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
 
     old_term = signal.signal(signal.SIGTERM, on_term)
     old_tstp = signal.signal(signal.SIGTSTP, on_suspend)
+    # Ctrl-C is this screen's documented way out, even for a viewer started with SIGINT ignored
+    # (a job a script put in the background, where Python installs no KeyboardInterrupt).
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         enter()
         _loop(replay, cursor, fd, console, delay, redraw)
@@ -212,6 +215,7 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
     except _Terminated:
         return 143
     finally:
+        signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTSTP, old_tstp)
         leave()
         signal.signal(signal.SIGTERM, old_term)
