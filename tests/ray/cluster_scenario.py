@@ -68,6 +68,20 @@ def bots() -> set[int]:
     return {pid for pid, (_, _, cmd) in procs().items() if BOT_MARK in cmd and "python" in cmd}
 
 
+def describe(pids: set[int]) -> list[str]:
+    """What a left-over bot is, for a failure's message: pid, state, command, and its parents'."""
+    table = procs()
+    out = []
+    for pid in sorted(pids):
+        chain, parent = [], table.get(pid, (0, "?", ""))[0]
+        while parent in table and len(chain) < 4:
+            chain.append(f"{parent} {table[parent][2][:60]}")
+            parent = table[parent][0]
+        entry = table.get(pid, (0, "?", "(gone)"))
+        out.append(f"{pid} [{entry[1]}] {entry[2][:80]} <- " + " <- ".join(chain))
+    return out
+
+
 def wait_until(predicate: Any, timeout: float = HANG_S, pause: float = 0.1) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -259,6 +273,7 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     resumed = finish(arena([str(path), "--logs", str(logs)]))
     report["sigint"] = {"code": interrupted["code"], "stderr": interrupted["stderr"][-1500:],
                         "bots_while_playing": playing, "no_bots_after": no_bots, "rows_at_interrupt": after,
+                        "bots_left": describe(bots()),
                         "resume_code": resumed["code"], "resume_stderr": resumed["stderr"][-800:],
                         **counts(logs, "sigint", 12)}
 
@@ -274,7 +289,8 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     # Game folders of the workers killed above were removed by the workers that came after them.
     report["game_folders_left"] = len([n for n in os.listdir(tempfile.gettempdir())
                                        if n.startswith("arena-ray-game-")])
-    report["kill9"] = {"rows_at_kill": at_kill, "no_bots_after": no_bots, "resume_code": resumed["code"],
+    report["kill9"] = {"rows_at_kill": at_kill, "no_bots_after": no_bots, "bots_left": describe(bots()),
+                       "resume_code": resumed["code"],
                        "resume_stderr": resumed["stderr"][-800:], **counts(logs, "kill9", 12)}
 
 

@@ -133,14 +133,14 @@ def test_a_killed_ray_worker_takes_its_bots_and_the_game_is_played_again(report:
 def test_ctrl_c_kills_every_bot_and_a_local_resume_plays_each_game_once(report: dict[str, Any]) -> None:
     run = report["sigint"]
     assert run["code"] == 130, run["stderr"]
-    assert run["bots_while_playing"] and run["no_bots_after"]
+    assert run["bots_while_playing"] and run["no_bots_after"], run["bots_left"]
     assert run["resume_code"] == 0, run["resume_stderr"]
     assert (run["recorded"], run["doubled"], run["lost"]) == (12, 0, 0)
 
 
 def test_kill_9_of_the_driver_then_a_resume_plays_each_game_once(report: dict[str, Any]) -> None:
     run = report["kill9"]
-    assert run["no_bots_after"], "the dead driver's games stopped on the cluster"
+    assert run["no_bots_after"], ("the dead driver's games did not stop on the cluster", run["bots_left"])
     assert run["resume_code"] == 0, run["resume_stderr"]
     assert (run["recorded"], run["lines"], run["doubled"], run["lost"]) == (12, 12, 0, 0)
 
