@@ -96,8 +96,9 @@ def _json_object(path: Path) -> dict[str, Any]:
 
 
 def run_chart(folder: Path) -> RunChart | None:
-    """The chart of an SPSA or TD run folder; None when ``folder`` is neither (or a TD run has no
-    curve point yet). Raises ReportError for a run folder whose files are damaged."""
+    """The chart of an SPSA or TD run folder; None when ``folder`` is no learner's run. Raises
+    ReportError for a run folder whose files are damaged, a TD run without a curve point yet, and
+    an evolve run (its games are the tournament folders inside it: the error names them)."""
     if not folder.is_dir():
         return None
     if (folder / "state.json").is_file() and (folder / "history.jsonl").is_file():
@@ -112,11 +113,17 @@ def run_chart(folder: Path) -> RunChart | None:
         checkpoint = _json_object(folder / "checkpoint.json")
         curve = _json_lines(folder / "curve.jsonl")
         if not curve:
-            return None
+            raise ReportError(f"{folder}: a TD run without a point of its learning curve yet (it has played fewer "
+                              "than --eval-every games, or --eval-pairs is 0): nothing to draw")
         try:
             return td_chart(str(checkpoint["settings"]["game"]), curve)
         except (KeyError, TypeError, ValueError) as error:
             raise ReportError(f"{folder}: not a TD run of this arena ({error.__class__.__name__}: {error})") from None
+    if (folder / "evolve.json").is_file():
+        rounds = sorted(p.name for p in (folder / "tournament_logs").glob("*") if p.is_dir())
+        raise ReportError(f"{folder}: an evolve run; its games are tournaments: report one of "
+                          f"{folder / 'tournament_logs'}/{{{','.join(rounds)}}}" if rounds else
+                          f"{folder}: an evolve run that has not played a tournament yet")
     return None
 
 

@@ -78,3 +78,17 @@ def test_a_folder_that_is_no_run_and_holds_no_games_is_still_refused(tmp_path: P
     assert run_chart(tmp_path) is None
     code, output, _ = _report(tmp_path, tmp_path / "x.html")
     assert code == 2 and "no games here" in output and "Traceback" not in output
+
+
+def test_a_td_run_without_a_curve_point_and_an_evolve_run_say_what_they_are(tmp_path: Path) -> None:
+    run = tmp_path / "td"
+    train_td(TdSettings(game="connect4", eval_pairs=0, seed=3), run, 1)
+    code, output, _ = _report(run, tmp_path / "x.html")
+    assert code == 2 and "a TD run without a point of its learning curve yet" in output
+    evolve = tmp_path / "evolve"
+    (evolve / "tournament_logs" / "round-1").mkdir(parents=True)
+    (evolve / "tournament_logs" / "final").mkdir()
+    (evolve / "evolve.json").write_text("{}")
+    code, output, _ = _report(evolve, tmp_path / "y.html")
+    assert code == 2 and output.strip() == (f"arena: error: {evolve}: an evolve run; its games are tournaments: "
+                                            f"report one of {evolve / 'tournament_logs'}/{{final,round-1}}")
