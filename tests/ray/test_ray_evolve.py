@@ -6,16 +6,15 @@ namespaces are unavailable (see test_ray_cluster.py)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.ray.ray_support import run_in_namespace
 from tests.ray.test_ray_cluster import _SKIP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,18 +31,7 @@ def test_an_evolve_run_plays_its_tournaments_on_ray_and_resumes_locally(tmp_path
     out = tmp_path / "evolve"  # outside the current folder: only its players/ is shipped
     arena = f"{sys.executable} -m arena train evolve --game connect4 --population 3 --keep 2 --rounds 2 " \
             f"--games-per-pair 1 --depth 1 --final-games 2 --seed 4 --out {out}"
-    script = f"ip link set lo up && {arena} --backend ray --ray-cpus-per-game 1"
-    # Ray's session files and token stay in a folder of this test (short: Ray's socket paths are
-    # bounded), not in /tmp/ray and ~/.ray of the machine.
-    ray_home = Path(tempfile.mkdtemp(prefix="arena-ray-"))
-    env = {**os.environ, "HOME": str(ray_home), "RAY_TMPDIR": str(ray_home), "RAY_AUTH_MODE": "disabled",
-           "RAY_USAGE_STATS_ENABLED": "0"}
-    try:
-        done = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "bash", "-c", script], cwd=ROOT,
-                              capture_output=True, text=True, timeout=540, check=False, stdin=subprocess.DEVNULL,
-                              env=env)
-    finally:
-        shutil.rmtree(ray_home, ignore_errors=True)
+    done = run_in_namespace(f"{arena} --backend ray --ray-cpus-per-game 1")
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
     shipping = f"shipping {out.resolve() / 'players'}"

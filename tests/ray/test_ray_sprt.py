@@ -5,15 +5,13 @@ with the reason, where Ray or namespaces are unavailable (see test_ray_cluster.p
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests.ray.ray_support import run_in_namespace
 from tests.ray.test_ray_cluster import _SKIP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,18 +22,7 @@ def test_an_sprt_plays_its_pairs_on_ray_and_resumes_locally(tmp_path: Path) -> N
     logs = tmp_path / "sprt"
     arena = f"{sys.executable} -m arena sprt 'python3 bots/connect4_greedy.py' 'python3 bots/connect4_random.py' " \
             f"--game connect4 --opening-plies 2 --seed 4 --logs {logs} --json"
-    script = f"ip link set lo up && {arena} --max-pairs 2 --concurrency 2 --backend ray --ray-cpus-per-game 1"
-    # Ray's session files and token stay in a folder of this test (short: Ray's socket paths are
-    # bounded), not in /tmp/ray and ~/.ray of the machine.
-    ray_home = Path(tempfile.mkdtemp(prefix="arena-ray-"))
-    env = {**os.environ, "HOME": str(ray_home), "RAY_TMPDIR": str(ray_home), "RAY_AUTH_MODE": "disabled",
-           "RAY_USAGE_STATS_ENABLED": "0"}
-    try:
-        done = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "bash", "-c", script], cwd=ROOT,
-                              capture_output=True, text=True, timeout=540, check=False, stdin=subprocess.DEVNULL,
-                              env=env)
-    finally:
-        shutil.rmtree(ray_home, ignore_errors=True)
+    done = run_in_namespace(f"{arena} --max-pairs 2 --concurrency 2 --backend ray --ray-cpus-per-game 1")
     assert done.returncode == 4, done.stderr[-3000:]  # capped, undecided
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["pairs"] == 2 and summary["stopped"] == "max-pairs"
