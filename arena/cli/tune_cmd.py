@@ -105,7 +105,7 @@ def write_charts(folder: Path, config: Any) -> list[str]:
 
     history = read_history(folder)
     chart = spsa_chart(config.game, [p.identity() for p in config.parameters], history)
-    series = {p.key: [p.start] + [float(line["theta"][p.key]) for line in history] for p in config.parameters}
+    series = chart.series
     atomic_write(folder / "history.svg", chart.svg.encode())
     atomic_write(folder / "history.html", html_page(chart.title, chart.svg, chart.rows, chart.header).encode())
     width = max(len(p.key) for p in config.parameters)

@@ -7,7 +7,10 @@
 
 :func:`run_chart` tells which a folder is and reads it; :func:`chart_section` is the chart as a
 section of the report page (:mod:`arena.report.html`). Reading never raises for a folder that is
-not a run (None); a run folder whose files are damaged is a :class:`ReportError` naming the file.
+not a run (None); a run whose ``state.json`` or ``checkpoint.json`` is damaged is a
+:class:`ReportError` naming the file. The lines of ``history.jsonl`` and ``curve.jsonl`` are read
+as the learners read them (:func:`arena.train.spsa.read_history`, :func:`arena.train.td.read_curve`:
+a line cut short by a crash is skipped).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ class RunChart:
     svg: str
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    #: The values drawn, by series name (SPSA: each parameter from its start; TD: ``score``).
+    series: dict[str, list[float]]
 
 
 def spsa_chart(game: str, parameters: Sequence[Mapping[str, Any]], history: Sequence[Mapping[str, Any]]) -> RunChart:
@@ -47,40 +52,19 @@ def spsa_chart(game: str, parameters: Sequence[Mapping[str, Any]], history: Sequ
         rows.append((key, f"{float(p['start']):g}", f"{series[key][-1]:.2f}",
                      f"{float(p['low']):g}..{float(p['high']):g}", f"{float(p['c']):g}"))
     svg = svg_chart(series, title=f"SPSA: {game}, {len(history)} iterations", bounds=bounds)
-    return RunChart("spsa", f"SPSA history ({game})", svg, ("parameter", "start", "now", "bounds", "c"), tuple(rows))
+    return RunChart("spsa", f"SPSA history ({game})", svg, ("parameter", "start", "now", "bounds", "c"), tuple(rows),
+                    series)
 
 
 def td_chart(game: str, curve: Sequence[Mapping[str, Any]]) -> RunChart:
     """The chart of a TD run's learning curve (the points of ``curve.jsonl``, at least one)."""
     title = f"TD(lambda) learning curve: {game}, score against the initial weights"
-    svg = svg_chart({"score": [float(p["score"]) for p in curve]}, title=title, bounds={"score": (0.0, 1.0)},
+    series = {"score": [float(p["score"]) for p in curve]}
+    svg = svg_chart(series, title=title, bounds={"score": (0.0, 1.0)},
                     x_label=f"curve point ({curve[0]['games']} games apart)")
     rows = tuple((str(p["games"]), f"{float(p['score']):.2f}", str(p["wins"]), str(p["draws"]), str(p["losses"]))
                  for p in curve)
-    return RunChart("td", title, svg, ("games", "score", "wins", "draws", "losses"), rows)
-
-
-def _json_lines(path: Path) -> list[dict[str, Any]]:
-    """The JSON objects of a JSON-lines file; a last line cut short by a crash is left out."""
-    try:
-        data = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ReportError(f"{path}: cannot be read ({error.strerror or error})") from None
-    lines = data.splitlines()
-    out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            if number == len(lines) and not data.endswith("\n"):
-                break
-            raise ReportError(f"{path}:{number}: not a JSON line") from None
-        if not isinstance(value, dict):
-            raise ReportError(f"{path}:{number}: not a JSON object")
-        out.append(value)
-    return out
+    return RunChart("td", title, svg, ("games", "score", "wins", "draws", "losses"), rows, series)
 
 
 def _json_object(path: Path) -> dict[str, Any]:
@@ -104,14 +88,18 @@ def run_chart(folder: Path) -> RunChart | None:
     if (folder / "state.json").is_file() and (folder / "history.jsonl").is_file():
         state = _json_object(folder / "state.json")
         identity = state.get("identity")
+        from arena.train.spsa import read_history
+
         try:
             parameters = identity["parameters"]  # type: ignore[index]
-            return spsa_chart(str(identity["game"]), parameters, _json_lines(folder / "history.jsonl"))  # type: ignore[index]
+            return spsa_chart(str(identity["game"]), parameters, read_history(folder))  # type: ignore[index]
         except (KeyError, TypeError, ValueError) as error:
             raise ReportError(f"{folder}: not an SPSA run of this arena ({error.__class__.__name__}: {error})") from None
     if (folder / "checkpoint.json").is_file() and (folder / "curve.jsonl").is_file():
+        from arena.train.td import read_curve
+
         checkpoint = _json_object(folder / "checkpoint.json")
-        curve = _json_lines(folder / "curve.jsonl")
+        curve = read_curve(folder)
         if not curve:
             raise ReportError(f"{folder}: a TD run without a point of its learning curve yet (it has played fewer "
                               "than --eval-every games, or --eval-pairs is 0): nothing to draw")

@@ -410,11 +410,20 @@ def _trim_curve(folder: Path, games_done: int) -> None:
 
 
 def read_curve(folder: Path) -> list[dict[str, Any]]:
-    """The learning curve's points of a run folder, in order."""
+    """The learning curve's points of a run folder, in order (a line cut short by a crash is
+    skipped, as the next run's resume drops it)."""
     path = folder / CURVE
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    points = []
+    for line in path.read_text().splitlines():
+        try:
+            point = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(point, dict):
+            points.append(point)
+    return points
 
 
 def evaluate_point(game: LinearGame, state: TdState, settings: TdSettings) -> dict[str, Any]:
