@@ -39,13 +39,10 @@ def in_namespace(argv: list[str]) -> None:
 
 
 def memory_kib() -> dict[str, int]:
-    fields: dict[str, int] = {}
-    with open("/proc/self/status") as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            if key in ("VmHWM", "VmRSS"):
-                fields[key] = int(value.split()[0])
-    return fields
+    """VmHWM and VmRSS of this process in KiB, by name (tournament_bench reads them)."""
+    from tournament_bench import memory_kib as peak_and_resident  # bench/ is sys.path[0]: run by path
+
+    return dict(zip(("VmHWM", "VmRSS"), peak_and_resident(), strict=True))
 
 
 def make_fake_task(canned: dict[str, Any]) -> Any:
