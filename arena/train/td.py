@@ -149,7 +149,9 @@ class TdState:
     """A run's learning state between games (what the checkpoint holds)."""
 
     w: list[float]
-    rms: list[float]
+    #: What each feature is divided by: its deviation in random games (its root mean square in
+    #: checkpoints from before the features were centred; the checkpoint's key is still "rms").
+    scales: list[float]
     initial: dict[str, float]
     games_done: int = 0
     rng_state: Any = None
@@ -158,19 +160,19 @@ class TdState:
     w_avg: list[float] = field(default_factory=list)
     #: The curve point that scored best so far: ``{"games", "score", "theta"}`` (``best.json``).
     best: dict[str, Any] | None = None
-    #: The features' means (``x = (value - mean) / rms``); empty means zeros (checkpoints written
+    #: The features' means (``x = (value - mean) / scale``); empty means zeros (checkpoints written
     #: before the features were centred resume as they were trained).
     mean: list[float] = field(default_factory=list)
 
     def copy(self) -> TdState:
-        return TdState(list(self.w), list(self.rms), dict(self.initial), self.games_done, self.rng_state,
+        return TdState(list(self.w), list(self.scales), dict(self.initial), self.games_done, self.rng_state,
                        dict(self.results), list(self.w_avg), self.best, list(self.mean))
 
     def standardize(self, values: list[float]) -> list[float]:
         """Raw feature values as the model's ``x``."""
         if not self.mean:
-            return [v / r for v, r in zip(values, self.rms, strict=True)]
-        return [(v - m) / r for v, m, r in zip(values, self.mean, self.rms, strict=True)]
+            return [v / r for v, r in zip(values, self.scales, strict=True)]
+        return [(v - m) / r for v, m, r in zip(values, self.mean, self.scales, strict=True)]
 
     def average_after_game(self, horizon: int) -> None:
         """Fold the current weights into the average: the mean of all games so far while fewer
@@ -199,13 +201,13 @@ def theta(game: LinearGame, state: TdState, settings: TdSettings, *, averaged: b
     w = state.w_avg if averaged and state.w_avg else state.w
     lead = game.lead_weights or (0.0,) * len(w)
     return {name: settings.scale * (v / r + d)
-            for name, v, r, d in zip(game.feature_names, w, state.rms, lead, strict=True)}
+            for name, v, r, d in zip(game.feature_names, w, state.scales, lead, strict=True)}
 
 
-def standardized_weights(game: LinearGame, weights: dict[str, float], rms: list[float], scale: float) -> list[float]:
+def standardized_weights(game: LinearGame, weights: dict[str, float], scales: list[float], scale: float) -> list[float]:
     """The ``w`` whose :func:`theta` is ``weights`` (the inverse of :func:`theta`)."""
-    lead = game.lead_weights or (0.0,) * len(rms)
-    return [(weights[name] / scale - d) * r for name, r, d in zip(game.feature_names, rms, lead, strict=True)]
+    lead = game.lead_weights or (0.0,) * len(scales)
+    return [(weights[name] / scale - d) * r for name, r, d in zip(game.feature_names, scales, lead, strict=True)]
 
 
 def _rng_to_json(state: Any) -> list[Any]:
@@ -244,13 +246,13 @@ def feature_statistics(game: LinearGame, rng: random.Random,
 def new_state(game: LinearGame, settings: TdSettings) -> TdState:
     """The state before the first game: feature scales measured, initial weights chosen."""
     rng = random.Random(settings.seed)
-    means, rms = feature_statistics(game, rng)
+    means, scales = feature_statistics(game, rng)
     if settings.start is not None:
         initial = read_weights(settings.start, game)
     elif settings.init == "defaults":
         initial = {name: float(game.default_weights[name]) for name in game.feature_names}
     elif settings.init == "zero":
-        initial = theta(game, TdState([0.0] * len(rms), rms, {}), settings)  # the lead alone, if any
+        initial = theta(game, TdState([0.0] * len(scales), scales, {}), settings)  # the lead alone, if any
     else:
         # Random, as the seed starts, but drawn where the value lives: standardized weights of
         # about 1/sqrt(n) each keep |w . x| near 1. Integer weights drawn over the default weights'
@@ -258,10 +260,10 @@ def new_state(game: LinearGame, settings: TdSettings) -> TdState:
         # flat and no update moved a weight (measured: 1e-12 in 40 games).
         n = len(game.feature_names)
         drawn = [rng.uniform(-1.0, 1.0) / math.sqrt(n) for _ in range(n)]
-        initial = theta(game, TdState(drawn, rms, {}), settings)
+        initial = theta(game, TdState(drawn, scales, {}), settings)
     initial = {name: float(v) for name, v in integer_weights(initial).items()}
-    w = standardized_weights(game, initial, rms, settings.scale)
-    return TdState(w, rms, initial, 0, rng.getstate(), w_avg=list(w), mean=means)
+    w = standardized_weights(game, initial, scales, settings.scale)
+    return TdState(w, scales, initial, 0, rng.getstate(), w_avg=list(w), mean=means)
 
 
 def _dot(w: list[float], x: list[float]) -> float:
@@ -361,7 +363,7 @@ def _save(folder: Path, game: LinearGame, state: TdState, settings: TdSettings) 
                     f"gamma {settings.gamma}, from {settings.start or settings.init} weights (arena train td)"))
     write_json(folder / CHECKPOINT, {
         "version": 1, "settings": _settings_json(settings), "games_done": state.games_done,
-        "w": state.w, "rms": state.rms, "mean": state.mean, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
+        "w": state.w, "rms": state.scales, "mean": state.mean, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
         "results": state.results, "w_avg": state.w_avg, "theta": integer_weights(weights), "best": state.best,
     })
     if state.best is not None:

@@ -41,7 +41,7 @@ def test_a_checkpoint_round_trips(tmp_path: Path) -> None:
     state = load_checkpoint(tmp_path, settings)
     assert state is not None and state.games_done == 3
     data = json.loads((tmp_path / "checkpoint.json").read_text())
-    assert data["w"] == state.w and data["rms"] == state.rms and data["games_done"] == 3
+    assert data["w"] == state.w and data["rms"] == state.scales and data["games_done"] == 3
 
 
 def test_resuming_continues_exactly_where_an_unbroken_run_would_be(tmp_path: Path) -> None:
@@ -182,7 +182,7 @@ def test_the_lead_is_part_of_the_written_weights_and_zero_init_is_the_lead_alone
     assert state.initial["theirMarbles"] == pytest.approx(-1000 / 6, abs=0.5)
     assert all(v == 0 for k, v in state.initial.items() if k not in ("ourMarbles", "theirMarbles"))
     weights = {name: float(i * 37 - 200) for i, name in enumerate(game.feature_names)}
-    w = standardized_weights(game, weights, state.rms, settings.scale)
+    w = standardized_weights(game, weights, state.scales, settings.scale)
     state.w = w
     assert theta(game, state, settings, averaged=False) == pytest.approx(weights)
 
@@ -196,7 +196,7 @@ def test_features_are_centred_and_scaled_by_their_spread() -> None:
     game = linear_game("abalone")
     state = new_state(game, TdSettings(game="abalone", seed=3))
     marbles = game.feature_names.index("ourMarbles")
-    assert 13.0 < state.mean[marbles] < 14.0 and 0.2 <= state.rms[marbles] < 1.0
+    assert 13.0 < state.mean[marbles] < 14.0 and 0.2 <= state.scales[marbles] < 1.0
     adapter = game.adapter()
     mine, theirs, black, ply = game.initial(adapter)
     full = state.standardize(game.vector((mine, theirs, black, ply)))
