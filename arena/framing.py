@@ -86,6 +86,25 @@ class ReplyReader:
         """Bytes received but not consumed yet (e.g. half a reply at a timeout)."""
         return bytes(self._buffer)
 
+    def discard_early(self, limit: int = 1 << 20) -> int:
+        """Drop what arrived before a turn's question: the buffer and what the pipe holds now (at
+        most ``limit`` bytes are read). Returns how many of them were not blank: a reply cannot
+        precede its question, so such bytes are a bot writing ahead, or someone else's injection.
+        Needs the descriptor (``fd`` mode); never waits."""
+        dropped = self._buffer
+        self._buffer = bytearray()
+        if self._fd is not None and self._fd >= 0 and not self._eof:
+            while len(dropped) < limit:
+                try:
+                    chunk = os.read(self._fd, RECEIVE_CHUNK)
+                except OSError:  # BlockingIOError: nothing more there
+                    break
+                if not chunk:
+                    self._eof = True
+                    break
+                dropped += chunk
+        return len(dropped.translate(None, b" \t\r\n"))  # blank bytes do not count
+
     async def _fill(self, limit: int) -> None:
         """Receive one more chunk into the buffer; EndOfOutput at EOF (or once :attr:`gone` and
         the pipe holds nothing more)."""

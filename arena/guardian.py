@@ -8,7 +8,8 @@ own session, stdout/stderr to /dev/null, no file descriptor of arena's but its s
 - When stdin reaches end of file or arena exits — whichever comes first; a SIGKILLed arena does
   both — it SIGKILLs every process whose ``/proc/<pid>/environ`` carries ``ARENA_RUN_TOKEN=<token>``,
   and the process group of each, in rounds until a few rounds in a row find none (bounded), then
-  exits. Its own environment never carries the token, so it does not kill itself. Then it removes
+  exits. First, where bots have cgroups (:mod:`arena.cgroups`), it kills everything in the run's
+  cgroups at once and removes them: that catches what no token finds. Its own environment never carries the token, so it does not kill itself. Then it removes
   arena's sandbox scratch folders (:func:`scratch_root_name`), which arena cannot do once killed.
 - It ignores SIGINT and SIGHUP (a terminal's Ctrl-C or hang-up must not take it before arena).
 
@@ -27,6 +28,7 @@ import sys
 import tempfile
 import time
 
+from arena import cgroups
 from arena.isolation import make_undumpable
 
 TOKEN_VAR = b"ARENA_RUN_TOKEN"
@@ -125,7 +127,10 @@ def main() -> None:
     token = line.strip()
     if not token or not token.isalnum():
         return
+    # Named now, while arena lives: the name holds its start time, read from /proc/<arena>.
+    run_folder = cgroups.run_folder_name(arena_pid)
     wait_for_arena(stdin_fd, arena_pid)
+    cgroups.kill_run_folder(run_folder)
     sweep(token)
     shutil.rmtree(scratch_root_name(arena_pid, token.decode()), ignore_errors=True)
 

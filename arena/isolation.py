@@ -32,14 +32,34 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+
+
+@dataclass(frozen=True)
+class BotLimits:
+    """What one bot may use (config ``memoryMb``, ``maxProcesses``, ``scratchMb``; None or 0: no
+    limit). Enforced by the bot's cgroup and its scratch tmpfs where the machine offers them."""
+
+    memory_mb: int | None = DEFAULT_MEMORY_MB
+    max_processes: int | None = DEFAULT_MAX_PROCESSES
+    scratch_mb: int | None = DEFAULT_SCRATCH_MB
+
 
 @dataclass(frozen=True)
 class Isolation:
-    """The isolation policy of a match or tournament (see the module docstring)."""
+    """The isolation policy of a match or tournament (see the module docstring). ``sandbox`` None
+    means the default: the sandbox when bubblewrap can run here (:meth:`use_sandbox`)."""
 
     ponder: bool = False
-    sandbox: bool = False
+    sandbox: bool | None = None
     inherit_env: bool = False
+    limits: BotLimits = BotLimits()
+
+    def use_sandbox(self) -> bool:
+        """Whether bots run in the sandbox: as asked, or by default when it is available."""
+        if self.sandbox is None:
+            return sandbox_available() is None
+        return self.sandbox
 
 
 DEFAULT_ISOLATION = Isolation()

@@ -260,7 +260,7 @@ class _Turns:
 
     def _fault(self, color: Color, termination: Termination, reason: str) -> Outcome:
         self.faulted = color
-        return Outcome(termination, color.other, reason)
+        return Outcome(termination, color.other, reason + self.players[color].fault_note())
 
     async def run(self, scope: trio.CancelScope) -> Outcome | None:
         """Play turns under ``scope`` until the game ends (its outcome) or until ``scope`` was
@@ -287,7 +287,12 @@ class _Turns:
                 return self.judge(color, reply)
             charged = clock.thinking_ms(reply.received_at - reply.sent_at)
             if clock.is_late(charged):
-                return self.judge(color, reply)
+                # Late by the wall clock: if not by its own CPU time, the machine or arena kept
+                # it waiting, and it is charged its CPU time (the fair clock, README "Time").
+                cpu = player.turn_cpu_s()
+                if cpu is None or clock.is_late(clock.thinking_ms(cpu)):
+                    return self.judge(color, reply)
+                charged = clock.thinking_ms(cpu)
             clock.charge(charged)
             try:
                 move = game.validate_move(state, game.parse_move(reply.wire))
@@ -447,6 +452,8 @@ async def play_game(
                 outcome = await turn.run(scope)
             if scope.cancelled_caught:
                 color = turn.color
+                if players[color].grant_more_time(trio.current_time()):
+                    continue  # late by the wall clock only: the same turn waits on, in a new scope
                 outcome = turn.judge(color, players[color].timed_out_reply(trio.current_time()))
         state = turn.state
         if turn.faulted is not None:

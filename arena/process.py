@@ -42,8 +42,10 @@ from typing import IO
 
 import trio
 
-from arena import escapees, spawn
+from arena import botuser, cgroups, escapees, spawn
+from arena.cgroups import BotCgroup
 from arena.errors import ConfigError, ResourceError
+from arena.isolation import BotLimits
 from arena.framing import (
     DEFAULT_MAX_REPLY_BYTES,
     RECEIVE_CHUNK,
@@ -61,6 +63,8 @@ __all__ = [
 ]
 
 DEFAULT_KILL_GRACE_S = 0.2
+# How long teardown waits for a killed cgroup to empty (the kernel is quick; this bounds a bug).
+_EMPTY_WAIT_S = 5.0
 DEFAULT_STDERR_CAP_BYTES = 1 << 20
 DEFAULT_STDERR_TAIL_BYTES = 16 << 10
 
@@ -247,14 +251,16 @@ async def _wait_pidfd(child: ChildProcess) -> None:
 class BotProcess:
     """The pipes of one running bot. Build it with :func:`open_bot_process`."""
 
-    def __init__(self, spawned: spawn.Spawned, argv: Sequence[str], sink: StderrSink, game_token: str) -> None:
+    def __init__(self, spawned: spawn.Spawned, argv: Sequence[str], sink: StderrSink, game_token: str,
+                 confinement: Confinement | None = None) -> None:
+        self.confinement = confinement if confinement is not None else Confinement()
+        self.cgroup = self.confinement.cgroup
         self.proc = ChildProcess(spawned)
         self.argv = list(argv)
         self.stderr = sink
         self.pid = spawned.pid
         self.game_token = game_token
         self._strays = escapees.StrayStopper(spawned.pid, game_token)
-        self.scratch: Path | None = None
         self._killed = False
         self.stopped = False
         self.drained = trio.Event()
@@ -303,19 +309,40 @@ class BotProcess:
     # -- pondering -------------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """SIGSTOP the bot's whole process group and its descendants that left the group (it uses
-        no CPU until :meth:`resume`; see :class:`arena.escapees.StrayStopper`)."""
+        """Stop every process of the bot (it uses no CPU until :meth:`resume`): freeze its cgroup,
+        or, without one, SIGSTOP its process group and the descendants that left the group
+        (:class:`arena.escapees.StrayStopper`)."""
         if not self.stopped and not self._killed:
             self.stopped = True
+            if self.cgroup is not None:
+                self.cgroup.freeze()
+                return
             _signal_group(self.pid, signal.SIGSTOP)
             self._strays.stop(self.pid, skip=_live_groups)
 
     def resume(self) -> None:
-        """SIGCONT what :meth:`stop` stopped."""
+        """Continue what :meth:`stop` stopped."""
         if self.stopped:
             self.stopped = False
+            if self.cgroup is not None:
+                self.cgroup.thaw()
+                return
             self._strays.resume()
             _signal_group(self.pid, signal.SIGCONT)
+
+    # -- accounting ------------------------------------------------------------------------------
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time used so far by all the bot's processes (from its cgroup; None without one)."""
+        return self.cgroup.cpu_seconds() if self.cgroup is not None else None
+
+    def memory_exceeded(self) -> bool:
+        """Whether the kernel killed one of the bot's processes for exceeding its memory limit."""
+        return self.cgroup is not None and self.cgroup.oom_kills() > 0
+
+    def task_limit_hit(self) -> bool:
+        """Whether the bot tried to run more processes or threads than its limit allows."""
+        return self.cgroup is not None and self.cgroup.task_limit_hits() > 0
 
     # -- exit status -----------------------------------------------------------------------------
 
@@ -348,6 +375,9 @@ class BotProcess:
             return
         self._killed = True
         with trio.CancelScope(shield=True):
+            if self.cgroup is not None:
+                await self._kill_cgroup(grace)
+                return
             pgid = self.pid
             # Stopped processes that left the group belong to the bot: they die with it.
             strays = self._strays.kill_stopped()
@@ -377,10 +407,33 @@ class BotProcess:
                 _close_fd(fd)
             self._stdin_fd = self._stdout_fd = -1
             self.reader._fd = -1
-            if self.scratch is not None:
-                from arena.sandbox import remove_scratch
+            await trio.to_thread.run_sync(self.confinement.release)
 
-                await trio.to_thread.run_sync(remove_scratch, self.scratch)
+
+    async def _kill_cgroup(self, grace: float) -> None:
+        """Teardown with a cgroup: SIGTERM to everything in it, ``grace`` for the leader to exit,
+        then ``cgroup.kill``: nothing the bot started survives, whatever it did. Then the cgroup,
+        the user and the scratch space are given back."""
+        cgroup = self.cgroup
+        assert cgroup is not None
+        if self.proc.returncode is None:
+            cgroup.thaw()  # a frozen process acts on SIGTERM only once thawed
+            self.stopped = False
+            cgroup.signal_all(signal.SIGTERM)
+            with trio.move_on_after(grace):
+                await self.proc.wait()
+        cgroup.kill()
+        code = await self.proc.wait()
+        spawn.reap(self.proc.spawned, code)
+        _live_groups.pop(self.pid, None)
+        with trio.move_on_after(_EMPTY_WAIT_S):
+            while cgroup.populated():
+                await trio.sleep(0.002)
+        for fd in (self._stdin_fd, self._stdout_fd):
+            _close_fd(fd)
+        self._stdin_fd = self._stdout_fd = -1
+        self.reader._fd = -1
+        await trio.to_thread.run_sync(self.confinement.release)
 
 
 def _close_fd(fd: int) -> None:
@@ -449,6 +502,99 @@ def bot_environment(env: Mapping[str, str] | None, game_token: str) -> dict[str,
     return result
 
 
+class Confinement:
+    """What holds one bot apart, given back at teardown: its user, its cgroup, its scratch folder."""
+
+    def __init__(self) -> None:
+        self.user: botuser.BotUser | None = None
+        self.cgroup: BotCgroup | None = None
+        self.scratch: Path | None = None
+
+    def release(self) -> None:
+        """Remove the cgroup and the scratch folder, then free the user (only once no process of
+        the bot is left: a uid still running something is never handed out again). Never raises."""
+        from arena.sandbox import remove_scratch
+
+        empty = True
+        if self.cgroup is not None:
+            empty = self.cgroup.remove()
+            self.cgroup = None
+        if self.scratch is not None:
+            remove_scratch(self.scratch)
+            self.scratch = None
+        if self.user is not None and empty:
+            self.user.release()
+            self.user = None
+
+
+def _python_path(env: Mapping[str, str]) -> list[str]:
+    return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
+
+
+async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
+                 sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
+                 ) -> tuple[spawn.Spawned, Confinement]:
+    """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
+    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
+    was spawned and the :class:`Confinement` to give back at teardown."""
+    from arena import sandbox as box
+    from arena.isolation import sandbox_available
+
+    doing = f"starting {who}"
+    if sandbox:
+        reason = sandbox_available()
+        if reason is not None:
+            raise ConfigError(reason)
+    spawn.check_program(argv[0], cwd, env)
+    held = Confinement()
+    seccomp_fd: int | None = None
+    try:
+        if botuser.can_switch_users():
+            held.user = await trio.to_thread.run_sync(botuser.allocate)
+        run = cgroups.for_run()
+        if run is not None:
+            try:
+                held.cgroup = run.create(memory_mb=limits.memory_mb, max_processes=limits.max_processes)
+            except OSError as exc:
+                raise spawn.resource_error(exc, f"making a cgroup for {who}") or ResourceError(
+                    f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
+        uid = held.user.uid if held.user is not None else None
+        use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
+        needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if uid is not None or use_bwrap \
+            else botuser.CommandNeeds(tuple(argv))
+        scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
+        passed: tuple[int, ...] = ()
+        if use_bwrap:
+            seccomp_fd = box.seccomp_pipe() if sandbox else None
+            passed = (seccomp_fd,) if seccomp_fd is not None else ()
+            keep = [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
+            wrapped = box.bot_argv(needs.argv, bwrap=shutil.which("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
+                                   cwd=cwd, hide=box.folders_to_hide(logs_dir, keep), uid=uid,
+                                   as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd)
+        else:
+            if needs.hidden:
+                raise ConfigError(
+                    f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
+                    "without bubblewrap arena cannot show it: install bubblewrap, or put the program where "
+                    "any user may run it")
+            held.scratch = await trio.to_thread.run_sync(box.make_scratch)
+            if uid is not None:
+                os.chown(held.scratch, uid, uid)
+            env = {**env, "HOME": str(held.scratch), "TMPDIR": str(held.scratch)}
+            wrapped = [*(box.user_prefix(uid) if uid is not None else ()), *needs.argv]
+        spawned = await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=use_bwrap or uid is not None,
+                                    pass_fds=passed, cgroup=held.cgroup, frozen=stopped)
+        return spawned, held
+    except BaseException as exc:
+        held.release()
+        if isinstance(exc, OSError):
+            raise spawn.resource_error(exc, doing) or exc from None
+        raise
+    finally:
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)
+
+
 def _existing_paths(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> list[Path]:
     """Paths named by ``argv`` that exist (the program, a script...), for the sandbox to keep visible."""
     found = []
@@ -460,44 +606,6 @@ def _existing_paths(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> 
             if path.exists():
                 found.append(path)
     return found
-
-
-async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-                 sandbox: bool, logs_dir: Path | None) -> tuple[spawn.Spawned, Path | None]:
-    """Spawn the bot (sandboxed or not); (what was spawned, its scratch folder or None)."""
-    doing = f"starting {who}"
-    if not sandbox:
-        return await spawn.spawn(argv, cwd=cwd, env=env, doing=doing), None
-    from arena import sandbox as box
-    from arena.isolation import sandbox_available
-
-    reason = sandbox_available()
-    if reason is not None:
-        raise ConfigError(reason)
-    spawn.check_program(argv[0], cwd, env)
-    try:
-        scratch = await trio.to_thread.run_sync(box.make_scratch)
-    except OSError as exc:
-        raise spawn.resource_error(exc, f"making a scratch folder for {who}") or ResourceError(
-            f"cannot make a scratch folder for {who}: {exc}") from None
-    program = argv[0] if "/" in argv[0] else (shutil.which(argv[0], path=env.get("PATH")) or argv[0])
-    keep = [Path(program), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
-    hide = box.folders_to_hide(logs_dir, keep)
-    seccomp_fd: int | None = None
-    try:
-        seccomp_fd = box.seccomp_pipe()
-        wrapped = box.sandboxed_argv(argv, bwrap=shutil.which("bwrap") or "bwrap", scratch=scratch, cwd=cwd,
-                                     env=env, hide=hide, as_root=os.geteuid() == 0, seccomp_fd=seccomp_fd)
-        passed = (seccomp_fd,) if seccomp_fd is not None else ()
-        return await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=True, pass_fds=passed), scratch
-    except BaseException as exc:
-        box.remove_scratch(scratch)
-        if isinstance(exc, OSError):
-            raise spawn.resource_error(exc, doing) or exc from None
-        raise
-    finally:
-        if seccomp_fd is not None:
-            os.close(seccomp_fd)
 
 
 @contextlib.asynccontextmanager
@@ -512,6 +620,7 @@ async def open_bot_process(
     sandbox: bool = False,
     logs_dir: Path | None = None,
     who: str = "a bot",
+    limits: BotLimits | None = None,
 ) -> AsyncIterator[BotProcess]:
     """Start ``argv`` in a new session and yield its :class:`BotProcess`; always kill it on exit.
 
@@ -526,15 +635,18 @@ async def open_bot_process(
     sink = stderr if stderr is not None else StderrSink(who=who)
     game_token = spawn.new_game_token()
     try:
-        spawned, scratch = await _start(argv, cwd, bot_environment(env, game_token), who, sandbox, logs_dir)
+        spawned, held = await _start(argv, cwd, bot_environment(env, game_token), who, sandbox, logs_dir,
+                                     limits if limits is not None else BotLimits(), stopped)
     except BaseException:
         sink.close()
         raise
     _live_groups[spawned.pid] = _live_groups.get(spawned.pid, 0) + 1
-    bot = BotProcess(spawned, argv, sink, game_token)
-    bot.scratch = scratch
+    bot = BotProcess(spawned, argv, sink, game_token, held)
     if stopped:
-        bot.stop()
+        if held.cgroup is not None:
+            bot.stopped = True  # frozen already, before its first instruction (the hand-shake)
+        else:
+            bot.stop()
     failure: BaseException | None = None
     try:
         async with trio.open_nursery() as nursery:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
-FAULTS = ("timeout", "illegal_move", "malformed_reply", "crash")
+FAULTS = ("timeout", "illegal_move", "malformed_reply", "crash", "memory_limit", "output_limit")
 
 
 @dataclass(frozen=True)

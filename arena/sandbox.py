@@ -32,6 +32,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from arena.botuser import CommandNeeds
 from arena.guardian import scratch_root_name
 from arena.spawn import run_token
 
@@ -93,24 +94,65 @@ def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> li
     return sorted(set(hidden), key=lambda p: len(p.parts))[:1] if hidden else []
 
 
-def sandboxed_argv(argv: Sequence[str], *, bwrap: str, scratch: Path, cwd: str | os.PathLike[str] | None,
-                   env: Mapping[str, str], hide: Sequence[Path], as_root: bool,
-                   seccomp_fd: int | None = None) -> list[str]:
-    """``argv`` wrapped in bwrap (see the module docstring). ``env`` is passed by the caller as the
-    bwrap process's environment; HOME and TMPDIR are set to ``scratch`` inside. ``seccomp_fd``: a
-    descriptor the child inherits, from which bwrap reads the filter program."""
-    args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for folder in hide:
-        args += ["--tmpfs", str(folder)]
-    args += ["--tmpfs", str(scratch.parent), "--bind", str(scratch), str(scratch),
-             "--setenv", "HOME", str(scratch), "--setenv", "TMPDIR", str(scratch),
+def _intermediate_dirs(shown: str, hidden: Sequence[str]) -> list[str]:
+    """The folders between the hidden folder that holds ``shown`` and ``shown`` itself, outermost
+    first (bubblewrap would make them mode 0700, which the bot's user could not pass)."""
+    for folder in hidden:
+        if shown.startswith(folder.rstrip("/") + "/"):
+            parts = Path(shown).relative_to(folder).parts[:-1]
+            return [os.path.join(folder, *parts[: i + 1]) for i in range(len(parts))]
+    return []
+
+
+def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNeeds,
+             cwd: str | os.PathLike[str] | None, hide: Sequence[Path], uid: int | None, as_root: bool,
+             scratch_bytes: int | None, seccomp_fd: int | None = None) -> list[str]:
+    """``argv`` (as :class:`arena.botuser.CommandNeeds` resolved it) wrapped in bubblewrap.
+
+    ``sandbox``: the whole sandbox (see the module docstring). Otherwise only what keeps bots apart
+    and makes nothing outlive them: a PID namespace that dies with arena, a private ``/tmp`` and
+    ``/dev/shm``, the real filesystem otherwise (which the bot's own user may read only where
+    anyone may). Both: ``/tmp`` and ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to
+    the bot's memory cgroup), ``HOME`` and ``TMPDIR`` are ``/tmp``; the folders ``needs`` lists
+    are shown read-only; ``uid``: the bot's own user, switched to inside (``setpriv``), which needs
+    bubblewrap to keep root's capabilities until then (``setpriv`` drops them all).
+    """
+    args = [bwrap, "--unshare-pid", "--die-with-parent"]
+    if sandbox:
+        args += ["--unshare-net", "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev"]
+    else:
+        args += ["--dev-bind", "/", "/"]
+    args += ["--proc", "/proc"]
+    for place in ("/tmp", "/dev/shm"):
+        if scratch_bytes:
+            args += ["--size", str(scratch_bytes)]
+        args += ["--perms", "1777", "--tmpfs", place]
+    if sandbox:
+        for folder in hide:
+            args += ["--tmpfs", str(folder)]
+    for folder in needs.hidden:
+        args += ["--tmpfs", folder]
+    for shown in needs.shown:
+        for folder in _intermediate_dirs(shown, needs.hidden):
+            args += ["--perms", "0755", "--dir", folder]
+        args += ["--ro-bind", shown, shown]
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
              "--chdir", os.fspath(cwd) if cwd is not None else os.getcwd()]
-    if as_root:
+    if as_root and uid is None:
         args += ["--cap-drop", "ALL"]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
-    return [*args, "--", *argv]
+    args.append("--")
+    if uid is not None:
+        args += user_prefix(uid)
+    return [*args, *needs.argv]
+
+
+def user_prefix(uid: int) -> list[str]:
+    """``setpriv`` switching to ``uid`` (and the gid of the same number) with no supplementary
+    group, no capability left in any set and no-new-privs: run as root, it leaves nothing of root."""
+    return [shutil.which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+            "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
 
 
 def seccomp_pipe() -> int | None:

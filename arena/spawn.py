@@ -48,6 +48,7 @@ from typing import Any, TypeVar
 import outcome
 import trio
 
+from arena.cgroups import BotCgroup
 from arena.errors import BotError, ResourceError
 from arena.isolation import helper_environment, make_undumpable
 
@@ -397,9 +398,22 @@ def _abandon(spawned: Spawned) -> None:
             os.close(fd)
 
 
+#: The hand-shake shim (POSIX sh): it waits for one line on its stdin, which arena writes once it
+#: has put the shim's pid into the bot's cgroups, then becomes the bot. So nothing of the bot runs
+#: outside its cgroups, not even a fork in its first microsecond. sh's ``read`` takes one byte at a
+#: time from a pipe: the bot's first input is left whole. No line (arena died first): it gives up.
+HANDSHAKE_SCRIPT = 'read -r _ || exit 125; exec "$@"'
+
+
+def handshake_prefix() -> tuple[str, ...]:
+    return (shutil.which("sh") or "/bin/sh", "-c", HANDSHAKE_SCRIPT, "arena-bot")
+
+
 def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
-           doing: str, pass_fds: Sequence[int] = ()) -> Spawned:
-    """In the spawner thread: pipes, Popen, pidfd. Raises BotError or ResourceError."""
+           doing: str, pass_fds: Sequence[int] = (), cgroup: BotCgroup | None = None,
+           frozen: bool = False) -> Spawned:
+    """In the spawner thread: pipes, Popen, pidfd; with ``cgroup``, the hand-shake (the child is
+    put into ``cgroup``, frozen there if ``frozen``, then let go). Raises BotError or ResourceError."""
     spawner = _get_spawner()
     spawner.ensure_guardian()
     opened: list[int] = []
@@ -431,6 +445,16 @@ def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping
         for fd in (stdin_r, stdout_w, stderr_w):
             os.close(fd)
             opened.remove(fd)
+        if cgroup is not None:
+            try:
+                cgroup.attach(popen.pid)
+                if frozen:
+                    cgroup.freeze()
+                os.write(stdin_w, b"\n")
+            except OSError as exc:
+                _abandon(Spawned(popen.pid, popen, -1, -1, -1, -1))
+                raise resource_error(exc, doing) or ResourceError(
+                    f"cannot put a bot into its cgroup ({exc.strerror or exc}) while {doing}") from None
         try:
             pidfd = os.pidfd_open(popen.pid)
         except OSError as exc:
@@ -448,10 +472,14 @@ def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping
 
 
 async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
-                doing: str = "starting a bot", sandboxed: bool = False, pass_fds: Sequence[int] = ()) -> Spawned:
+                doing: str = "starting a bot", sandboxed: bool = False, pass_fds: Sequence[int] = (),
+                cgroup: BotCgroup | None = None, frozen: bool = False) -> Spawned:
     """Start ``argv`` through the exec shim in its own session (``sandboxed``: ``argv`` is a
     bubblewrap command line, which gets the parent-death signal only, see :func:`pdeathsig_prefix`).
     ``pass_fds``: descriptors the child inherits (same numbers), e.g. bubblewrap's seccomp program.
+
+    ``cgroup``: the bot's cgroups, entered before any of its code runs (``frozen``: and frozen
+    there until thawed); ``argv`` then starts with the hand-shake shim (:data:`HANDSHAKE_SCRIPT`).
 
     ``env`` is the bot's whole environment. ``doing`` names the bot in a ResourceError
     ("starting the BLACK bot 'x'"). Raises BotError (cannot be started) or ResourceError (arena
@@ -461,8 +489,9 @@ async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env:
         raise BotError("empty bot command")
     harden_arena_process()
     check_program(argv[0], cwd, env)
-    full = [*(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
-    return await run_in_spawner(lambda: _start(full, cwd, env, doing, pass_fds))
+    full = [*(handshake_prefix() if cgroup is not None else ()),
+            *(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
+    return await run_in_spawner(lambda: _start(full, cwd, env, doing, pass_fds, cgroup, frozen))
 
 
 def exit_status(pid: int) -> int | None:

@@ -77,6 +77,8 @@ class Termination(enum.StrEnum):
     ILLEGAL_MOVE = "illegal_move"
     MALFORMED_REPLY = "malformed_reply"
     CRASH = "crash"
+    MEMORY_LIMIT = "memory_limit"  # the bot's processes used more memory than its limit (judges' MLE)
+    OUTPUT_LIMIT = "output_limit"  # a reply longer than the reply size limit (judges' OLE)
     RESIGN = "resign"  # a person at the terminal gave up (typed resign, or their input ended)
     INTERRUPTED = "interrupted"
 

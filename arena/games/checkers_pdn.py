@@ -71,6 +71,8 @@ _PGN_TERMINATION = {
     "illegal_move": "rules infraction",
     "malformed_reply": "rules infraction",
     "crash": "abandoned",
+    "memory_limit": "abandoned",
+    "output_limit": "rules infraction",
     "interrupted": "unterminated",
 }
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")

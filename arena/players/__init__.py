@@ -102,7 +102,8 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
         if isolation is not None:
             opts.setdefault("env", agent_environment(spec, isolation))
             opts.setdefault("ponder", isolation.ponder)
-            opts.setdefault("sandbox", isolation.sandbox)
+            opts.setdefault("sandbox", isolation.use_sandbox())
+            opts.setdefault("limits", isolation.limits)
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
     if spec.kind == "player":
         try:

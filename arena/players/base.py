@@ -126,6 +126,19 @@ class Player(abc.ABC):
     async def aclose(self) -> None:
         """Release everything (kill and reap processes); shielded from cancellation; idempotent."""
 
+    def turn_cpu_s(self) -> float | None:
+        """CPU time the player used since its current turn's input (None: not measured)."""
+        return None
+
+    def grant_more_time(self, now: float) -> bool:
+        """Whether a turn whose deadline passed may go on (the player was late only because the
+        machine did not run it); see :class:`arena.players.process_player.ProcessPlayer`."""
+        return False
+
+    def fault_note(self) -> str:
+        """Something the player did earlier that a fault's reason should mention ('' if nothing)."""
+        return ""
+
     def stderr_text(self) -> str | None:
         """What the player wrote to stderr (capped), for a record when it faulted; None if nothing."""
         return None

@@ -26,6 +26,7 @@ from typing import Any
 import trio
 
 from arena.errors import ResourceError
+from arena.isolation import BotLimits
 from arena.games.base import Color, Game, MoveSyntaxError, Termination
 from arena.players.base import ClockView, MoveReply, Player
 from arena.process import (
@@ -42,6 +43,10 @@ from arena.protocols import Protocol, protocol_for, quote_raw
 
 # How long to wait for an exit status after a bot's stdout closed, so the reason can name it.
 EXIT_STATUS_WAIT_S = 0.5
+# The fair clock: a bot late by the wall clock but not by its CPU time waits on, up to twice its
+# allowance plus this; each extension is at least MIN_EXTENSION_S (re-checking costs a wake-up).
+WALL_CAP_EXTRA_S = 1.0
+MIN_EXTENSION_S = 0.005
 
 
 class ProcessPlayer(Player):
@@ -68,6 +73,7 @@ class ProcessPlayer(Player):
         ponder: bool = False,
         sandbox: bool = False,
         logs_dir: Path | None = None,
+        limits: BotLimits | None = None,
     ) -> None:
         super().__init__(agent_id, color, command=command if command is not None else shlex.join(argv))
         self.game = game
@@ -80,21 +86,31 @@ class ProcessPlayer(Player):
         self.ponder = ponder
         self.sandbox = sandbox
         self.logs_dir = logs_dir
+        self.limits = limits
         self.who = f"the {color.value} bot {agent_id!r}"
         self.sink = StderrSink(stderr_path, who=self.who)
         self._stack = contextlib.AsyncExitStack()
         self._bot: BotProcess | None = None
         self._opening_sent = False
         self._json_framing = self.protocol.framing == "json_object"
+        # Bytes that arrived before their turn's input (dropped), and on how many turns.
+        self.early_bytes = 0
+        self.early_turns = 0
         # Where the current turn stands, for timed_out_reply.
         self._writing = False
         self._begun = 0.0
         self._sent_at = 0.0
+        # The fair clock (see grant_more_time): the turn's allowance, the bot's CPU time when its
+        # input was written, and where the wait goes on when more time was granted.
+        self._allowance_s = 0.0
+        self._cpu_at_input: float | None = None
+        self._resume_at: float | None = None
 
     async def start(self) -> None:
         self._bot = await self._stack.enter_async_context(
             open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace,
-                             stopped=not self.ponder, sandbox=self.sandbox, logs_dir=self.logs_dir, who=self.who)
+                             stopped=not self.ponder, sandbox=self.sandbox, logs_dir=self.logs_dir, who=self.who,
+                             limits=self.limits)
         )
 
     async def aclose(self) -> None:
@@ -105,6 +121,12 @@ class ProcessPlayer(Player):
         finally:
             self.sink.close()
 
+    def fault_note(self) -> str:
+        if not self.early_turns:
+            return ""
+        return (f"; it also wrote {self.early_bytes} bytes before its turn's input on {self.early_turns} "
+                f"turn{'s' if self.early_turns > 1 else ''} (dropped: a reply cannot precede its question)")
+
     def stderr_text(self) -> str | None:
         text = self.sink.text()
         return text if text else None
@@ -113,12 +135,21 @@ class ProcessPlayer(Player):
         return self.sink.failure
 
     async def _died(self, what: str, partial: bytes, sent_at: float) -> MoveReply:
-        assert self._bot is not None
-        status = await self._bot.exit_description(EXIT_STATUS_WAIT_S)
+        bot = self._bot
+        assert bot is not None
+        status = await bot.exit_description(EXIT_STATUS_WAIT_S)
+        termination = Termination.CRASH
+        if bot.memory_exceeded():
+            termination = Termination.MEMORY_LIMIT
+            limit = self.limits.memory_mb if self.limits is not None else None
+            status = f"used more than its memory limit{f' ({limit} MB)' if limit else ''} and {status}"
         detail = f"{status} {what}"
+        if bot.task_limit_hit():
+            limit = self.limits.max_processes if self.limits is not None else None
+            detail += f"; it tried to run more processes and threads than its limit{f' ({limit})' if limit else ''}"
         if partial.strip():
             detail += f" (it had sent {quote_raw(partial)})"
-        return MoveReply.failed(Termination.CRASH, detail, sent_at=sent_at, received_at=trio.current_time(),
+        return MoveReply.failed(termination, detail, sent_at=sent_at, received_at=trio.current_time(),
                                 partial=partial)
 
     enforces_allowance = True
@@ -129,6 +160,28 @@ class ProcessPlayer(Player):
         with trio.CancelScope() as scope:
             return await self.request_move_under(scope, state, clock, state_json=state_json)
         return self.timed_out_reply(trio.current_time())
+
+    def turn_cpu_s(self) -> float | None:
+        """CPU time the bot used since this turn's input was written (None: not measured here)."""
+        if self._bot is None or self._cpu_at_input is None:
+            return None
+        used = self._bot.cpu_seconds()
+        return None if used is None else max(0.0, used - self._cpu_at_input)
+
+    def grant_more_time(self, now: float) -> bool:
+        """Called when the turn's wall-clock deadline passed: True (and the next
+        :meth:`request_move_under` goes on waiting for the same reply) when the bot has not used
+        its allowance in CPU time, so it was late because the machine or arena did not run it,
+        and the wall-clock cap (twice the allowance plus a second) is not reached."""
+        cpu = self.turn_cpu_s()
+        if cpu is None or self._writing:
+            return False
+        cap = self._sent_at + 2 * self._allowance_s + WALL_CAP_EXTRA_S
+        left = self._allowance_s - cpu
+        if left <= 0 or now >= cap:
+            return False
+        self._resume_at = min(cap, now + max(left, MIN_EXTENSION_S))
+        return True
 
     def timed_out_reply(self, now: float) -> MoveReply:
         if self._writing:
@@ -143,6 +196,9 @@ class ProcessPlayer(Player):
         bot = self._bot
         if bot is None:
             raise RuntimeError("request_move before start")
+        if self._resume_at is not None:  # the same turn, given more time (see grant_more_time)
+            scope.deadline, self._resume_at = self._resume_at, None
+            return await self._read_reply(bot, scope, self._sent_at)
         data = self.protocol.encode_turn(self.game, state, int(clock.time_left_ms), state_json)
         if not self._opening_sent:
             self._opening_sent = True
@@ -151,9 +207,17 @@ class ProcessPlayer(Player):
         allowance = clock.allowance_s
         # The write goes under the same allowance as the read, so a bot that stops reading cannot
         # block us. A stopped bot (no pondering) is continued first: it must be able to drain the pipe.
+        # A reply cannot precede its question: what the bot (or anyone) wrote since its last reply
+        # is dropped, read while the bot is still stopped so nothing can slip in after this look.
+        early = bot.reader.discard_early()
+        if early:
+            self.early_bytes += early
+            self.early_turns += 1
         self._writing = True
         begun = self._begun = now()
         scope.deadline = begun + allowance
+        self._allowance_s = allowance
+        self._cpu_at_input = bot.cpu_seconds()  # the bot is stopped (or pondering): a fair start
         try:
             if not self.ponder:
                 bot.resume()
@@ -165,6 +229,10 @@ class ProcessPlayer(Player):
         self._writing = False
         sent_at = self._sent_at = now()
         scope.deadline = sent_at + allowance
+        return await self._read_reply(bot, scope, sent_at)
+
+    async def _read_reply(self, bot: BotProcess, scope: trio.CancelScope, sent_at: float) -> MoveReply:
+        now = trio.current_time
         reader = bot.reader
         waits = reader.waits
         try:
@@ -178,7 +246,7 @@ class ProcessPlayer(Player):
         except ReplyTooLong as too_long:
             scope.deadline = math.inf
             return MoveReply.failed(
-                Termination.MALFORMED_REPLY,
+                Termination.OUTPUT_LIMIT,
                 f"sent a reply longer than {too_long.limit} bytes, starting {quote_raw(too_long.head, 60)}",
                 sent_at=sent_at, received_at=now(),
             )
