@@ -199,9 +199,7 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
     shown: list[str] = []
     for path in wanted:
         for variant in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
-            blocked = blocked_folder(variant if os.path.isdir(variant) else variant)
-            if blocked is None and os.path.isdir(variant) and not _other_may(variant, 0o1):
-                blocked = variant
+            blocked = blocked_folder(variant)
             if blocked is None:
                 continue
             if blocked not in hidden:

@@ -85,7 +85,7 @@ class Layout:
 
 def _mounts() -> list[tuple[str, str, set[str]]]:
     """(mount point, fs type, super options) of every cgroup mount."""
-    found = []
+    found: list[tuple[str, str, set[str]]] = []
     try:
         text = Path("/proc/self/mountinfo").read_text()
     except OSError:
@@ -281,6 +281,7 @@ class BotCgroup:
     memory_bytes: int | None
     frozen: bool = False
     _cpu_fd: int = -1
+    _stall_fd: int = -1
     _freeze_fd: int = -1
     _closed: bool = field(default=False, repr=False)
 
@@ -333,6 +334,20 @@ class BotCgroup:
             return int(head.split()[1]) / 1e6 if head.startswith(b"usage_usec") else None
         return int(data) / 1e9
 
+    def stall_seconds(self) -> float | None:
+        """Time so far during which some process of the bot could run but waited for a CPU (the
+        kernel's pressure stall information, ``cpu.pressure``), or None where it is not offered."""
+        try:
+            if self._stall_fd < 0:
+                if "v2" not in self.folders:
+                    return None
+                self._stall_fd = os.open(self.folders["v2"] / "cpu.pressure", os.O_RDONLY | os.O_CLOEXEC)
+            head = os.pread(self._stall_fd, 4096, 0).split(b"\n", 1)[0]  # some avg10=... total=N
+        except OSError:
+            return None
+        total = head.rpartition(b"total=")[2]
+        return int(total) / 1e6 if total.isdigit() else None
+
     def oom_kills(self) -> int:
         """How many of the bot's processes the kernel killed for exceeding its memory limit."""
         if "memory" in self.folders:
@@ -357,11 +372,12 @@ class BotCgroup:
 
     # -- the end -----------------------------------------------------------------------------------
 
-    def signal_all(self, sig: int) -> None:
-        """Send ``sig`` to every process of the bot (never raises)."""
+    def signal_all(self, sig: int, skip: int | None = None) -> None:
+        """Send ``sig`` to every process of the bot but ``skip`` (never raises)."""
         for pid in _procs(next(iter(self.folders.values()))):
-            with contextlib.suppress(OSError):
-                os.kill(pid, sig)
+            if pid != skip:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
 
     def kill(self) -> None:
         """SIGKILL every process of the bot at once (frozen ones included). Never raises."""
@@ -380,11 +396,11 @@ class BotCgroup:
         """Close our descriptors and remove the folders (True when all are gone). The bot's
         processes must be dead: a folder that still holds one stays (and False is returned)."""
         self._closed = True
-        for fd in (self._cpu_fd, self._freeze_fd):
+        for fd in (self._cpu_fd, self._stall_fd, self._freeze_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self._cpu_fd = self._freeze_fd = -1
+        self._cpu_fd = self._stall_fd = self._freeze_fd = -1
         gone = True
         for folder in self.folders.values():
             try:

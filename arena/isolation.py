@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 
@@ -53,7 +53,7 @@ class Isolation:
     ponder: bool = False
     sandbox: bool | None = None
     inherit_env: bool = False
-    limits: BotLimits = BotLimits()
+    limits: BotLimits = field(default_factory=BotLimits)
 
     def use_sandbox(self) -> bool:
         """Whether bots run in the sandbox: as asked, or by default when it is available."""
@@ -127,3 +127,15 @@ def sandbox_available() -> str | None:
         detail = why[-1] if why else f"exit status {done.returncode}"
         return f"bubblewrap cannot create its namespaces on this machine ({detail})"
     return None
+
+
+def unprotected_note(isolation: Isolation) -> str | None:
+    """One line saying what is unprotected when bots run without the sandbox (None with it)."""
+    if isolation.use_sandbox():
+        return None
+    users = "as their own users" if os.geteuid() == 0 else "as your user (arena is not root: no user per bot)"
+    if isolation.sandbox is None:
+        why = sandbox_available() or "unavailable"
+        return (f"no sandbox: {why}; bots run {users} and can use the network and read any file anyone "
+                "may read")
+    return f"--no-sandbox: bots run {users} and can use the network and read any file anyone may read"

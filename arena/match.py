@@ -287,12 +287,12 @@ class _Turns:
                 return self.judge(color, reply)
             charged = clock.thinking_ms(reply.received_at - reply.sent_at)
             if clock.is_late(charged):
-                # Late by the wall clock: if not by its own CPU time, the machine or arena kept
-                # it waiting, and it is charged its CPU time (the fair clock, README "Time").
-                cpu = player.turn_cpu_s()
-                if cpu is None or clock.is_late(clock.thinking_ms(cpu)):
+                # Late by the wall clock: the time it and arena waited for a CPU is not its
+                # thinking (the fair clock, README "Time").
+                stall = player.turn_stall_s()
+                if not stall or clock.is_late(clock.thinking_ms(reply.received_at - reply.sent_at - stall)):
                     return self.judge(color, reply)
-                charged = clock.thinking_ms(cpu)
+                charged = clock.thinking_ms(reply.received_at - reply.sent_at - stall)
             clock.charge(charged)
             try:
                 move = game.validate_move(state, game.parse_move(reply.wire))

@@ -36,6 +36,7 @@ import contextlib
 import os
 import shutil
 import signal
+import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
@@ -45,7 +46,6 @@ import trio
 from arena import botuser, cgroups, escapees, spawn
 from arena.cgroups import BotCgroup
 from arena.errors import ConfigError, ResourceError
-from arena.isolation import BotLimits
 from arena.framing import (
     DEFAULT_MAX_REPLY_BYTES,
     RECEIVE_CHUNK,
@@ -55,6 +55,7 @@ from arena.framing import (
     ReplyTooLong,
     TransportError,
 )
+from arena.isolation import BotLimits
 
 __all__ = [
     "DEFAULT_KILL_GRACE_S", "DEFAULT_MAX_REPLY_BYTES", "BotGone", "BotProcess", "ChildProcess", "EndOfOutput",
@@ -336,6 +337,11 @@ class BotProcess:
         """CPU time used so far by all the bot's processes (from its cgroup; None without one)."""
         return self.cgroup.cpu_seconds() if self.cgroup is not None else None
 
+    def stall_seconds(self) -> float | None:
+        """Time the bot's processes waited for a CPU while they could run (None without a cgroup
+        that measures it)."""
+        return self.cgroup.stall_seconds() if self.cgroup is not None else None
+
     def memory_exceeded(self) -> bool:
         """Whether the kernel killed one of the bot's processes for exceeding its memory limit."""
         return self.cgroup is not None and self.cgroup.oom_kills() > 0
@@ -364,7 +370,7 @@ class BotProcess:
         """A phrase for a reason: 'exited with code 3', 'was killed by SIGSEGV', or that it is
         still running after closing its output (waits up to ``timeout`` for it to exit)."""
         code = await self.wait_exit(timeout)
-        return describe_exit(code)
+        return describe_exit(code, self.confinement.wrapped)
 
     # -- teardown --------------------------------------------------------------------------------
 
@@ -419,7 +425,8 @@ class BotProcess:
         if self.proc.returncode is None:
             cgroup.thaw()  # a frozen process acts on SIGTERM only once thawed
             self.stopped = False
-            cgroup.signal_all(signal.SIGTERM)
+            # Not bubblewrap's own processes: they would just go, leaving the bot to the SIGKILL.
+            cgroup.signal_all(signal.SIGTERM, skip=self.pid if self.confinement.wrapped else None)
             with trio.move_on_after(grace):
                 await self.proc.wait()
         cgroup.kill()
@@ -427,13 +434,29 @@ class BotProcess:
         spawn.reap(self.proc.spawned, code)
         _live_groups.pop(self.pid, None)
         with trio.move_on_after(_EMPTY_WAIT_S):
-            while cgroup.populated():
+            while cgroup.populated():  # noqa: ASYNC110 - the kernel empties it in microseconds: poll
                 await trio.sleep(0.002)
         for fd in (self._stdin_fd, self._stdout_fd):
             _close_fd(fd)
         self._stdin_fd = self._stdout_fd = -1
         self.reader._fd = -1
         await trio.to_thread.run_sync(self.confinement.release)
+
+
+_own_schedstat: tuple[int, int] | None = None  # (thread id, open /proc/thread-self/schedstat)
+
+
+def arena_run_delay_s() -> float:
+    """Time this thread (arena's event loop) has waited for a CPU while it could run, from
+    ``/proc/thread-self/schedstat`` (0.0 where it cannot be read): arena's own stalls."""
+    global _own_schedstat
+    tid = threading.get_native_id()
+    try:
+        if _own_schedstat is None or _own_schedstat[0] != tid:
+            _own_schedstat = (tid, os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC))
+        return int(os.pread(_own_schedstat[1], 256, 0).split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _close_fd(fd: int) -> None:
@@ -443,10 +466,13 @@ def _close_fd(fd: int) -> None:
             os.close(fd)
 
 
-def describe_exit(code: int | None) -> str:
-    """Human phrase for a process exit status as trio/subprocess reports it."""
+def describe_exit(code: int | None, wrapped: bool = False) -> str:
+    """Human phrase for a process exit status as trio/subprocess reports it. ``wrapped``: the
+    status is bubblewrap's, which reports a bot killed by signal N as exit code 128 + N."""
     if code is None:
         return "closed its stdout but kept running"
+    if wrapped and 128 < code < 128 + 65:
+        code = 128 - code
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -509,6 +535,7 @@ class Confinement:
         self.user: botuser.BotUser | None = None
         self.cgroup: BotCgroup | None = None
         self.scratch: Path | None = None
+        self.wrapped = False  # started through bubblewrap, whose exit status stands for the bot's
 
     def release(self) -> None:
         """Remove the cgroup and the scratch folder, then free the user (only once no process of
@@ -565,6 +592,7 @@ async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: d
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
         passed: tuple[int, ...] = ()
         if use_bwrap:
+            held.wrapped = True
             seccomp_fd = box.seccomp_pipe() if sandbox else None
             passed = (seccomp_fd,) if seccomp_fd is not None else ()
             keep = [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
@@ -583,7 +611,7 @@ async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: d
             env = {**env, "HOME": str(held.scratch), "TMPDIR": str(held.scratch)}
             wrapped = [*(box.user_prefix(uid) if uid is not None else ()), *needs.argv]
         spawned = await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=use_bwrap or uid is not None,
-                                    pass_fds=passed, cgroup=held.cgroup, frozen=stopped)
+                                    pass_fds=passed, cgroup=held.cgroup, frozen=stopped, bubblewrap=use_bwrap)
         return spawned, held
     except BaseException as exc:
         held.release()

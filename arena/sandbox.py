@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from arena.botuser import CommandNeeds
 from arena.guardian import scratch_root_name
-from arena.spawn import run_token
+from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, run_token, sh_prefix
 
 _scratch_root: Path | None = None
 
@@ -128,13 +129,13 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
             args += ["--size", str(scratch_bytes)]
         args += ["--perms", "1777", "--tmpfs", place]
     if sandbox:
-        for folder in hide:
-            args += ["--tmpfs", str(folder)]
-    for folder in needs.hidden:
-        args += ["--tmpfs", folder]
+        for log_folder in hide:
+            args += ["--tmpfs", str(log_folder)]
+    for blocked in needs.hidden:
+        args += ["--tmpfs", blocked]
     for shown in needs.shown:
-        for folder in _intermediate_dirs(shown, needs.hidden):
-            args += ["--perms", "0755", "--dir", folder]
+        for between in _intermediate_dirs(shown, needs.hidden):
+            args += ["--perms", "0755", "--dir", between]
         args += ["--ro-bind", shown, shown]
     args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
              "--chdir", os.fspath(cwd) if cwd is not None else os.getcwd()]
@@ -145,7 +146,7 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     args.append("--")
     if uid is not None:
         args += user_prefix(uid)
-    return [*args, *needs.argv]
+    return [*args, *sh_prefix(PIPES_BACK), *needs.argv]
 
 
 def user_prefix(uid: int) -> list[str]:
@@ -168,4 +169,7 @@ def seccomp_pipe() -> int | None:
         os.write(write_end, program)  # a few hundred bytes: always fits in the pipe
     finally:
         os.close(write_end)
-    return read_end
+    # Above the descriptors the bot's pipes travel in (see arena.spawn.PIPES_AWAY).
+    high = fcntl.fcntl(read_end, fcntl.F_DUPFD_CLOEXEC, PASSED_FDS_FROM)
+    os.close(read_end)
+    return high

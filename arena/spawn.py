@@ -398,15 +398,24 @@ def _abandon(spawned: Spawned) -> None:
             os.close(fd)
 
 
-#: The hand-shake shim (POSIX sh): it waits for one line on its stdin, which arena writes once it
-#: has put the shim's pid into the bot's cgroups, then becomes the bot. So nothing of the bot runs
-#: outside its cgroups, not even a fork in its first microsecond. sh's ``read`` takes one byte at a
-#: time from a pipe: the bot's first input is left whole. No line (arena died first): it gives up.
-HANDSHAKE_SCRIPT = 'read -r _ || exit 125; exec "$@"'
+#: The hand-shake (POSIX sh): wait for one line on stdin, which arena writes once it has put the
+#: shim's pid into the bot's cgroups. So nothing of the bot runs outside its cgroups, not even a fork
+#: in its first microsecond. sh's ``read`` takes one byte at a time from a pipe: the bot's first
+#: input is left whole. No line (arena died first): give up.
+HANDSHAKE = "read -r _ || exit 125; "
+#: Moving the pipes past bubblewrap: its own processes keep their stdin and stdout open for the
+#: bot's whole life, so a bot that closes its stdout would never show end of file. They get
+#: /dev/null; the pipes travel as descriptors 3 and 4, which bubblewrap closes in its own
+#: processes, and :data:`PIPES_BACK` (run inside, as the bot) makes them stdin and stdout again.
+PIPES_AWAY = "exec 3<&0 4>&1 0</dev/null 1>/dev/null; "
+PIPES_BACK = "exec 0<&3 1>&4 3<&- 4>&-; "
+# The first free descriptor for what else the child inherits (above 3 and 4, and below 10 for sh).
+PASSED_FDS_FROM = 5
 
 
-def handshake_prefix() -> tuple[str, ...]:
-    return (shutil.which("sh") or "/bin/sh", "-c", HANDSHAKE_SCRIPT, "arena-bot")
+def sh_prefix(script: str) -> tuple[str, ...]:
+    """``sh -c '<script>exec "$@"' arena-bot``: run ``script``, then become the rest of argv."""
+    return (shutil.which("sh") or "/bin/sh", "-c", script + 'exec "$@"', "arena-bot")
 
 
 def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
@@ -473,13 +482,15 @@ def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping
 
 async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
                 doing: str = "starting a bot", sandboxed: bool = False, pass_fds: Sequence[int] = (),
-                cgroup: BotCgroup | None = None, frozen: bool = False) -> Spawned:
+                cgroup: BotCgroup | None = None, frozen: bool = False, bubblewrap: bool = False) -> Spawned:
     """Start ``argv`` through the exec shim in its own session (``sandboxed``: ``argv`` is a
     bubblewrap command line, which gets the parent-death signal only, see :func:`pdeathsig_prefix`).
     ``pass_fds``: descriptors the child inherits (same numbers), e.g. bubblewrap's seccomp program.
 
     ``cgroup``: the bot's cgroups, entered before any of its code runs (``frozen``: and frozen
-    there until thawed); ``argv`` then starts with the hand-shake shim (:data:`HANDSHAKE_SCRIPT`).
+    there until thawed; see :data:`HANDSHAKE`). ``bubblewrap``: ``argv`` is a bubblewrap command
+    whose inner command starts with :data:`PIPES_BACK` (descriptors in ``pass_fds`` must then be
+    at least :data:`PASSED_FDS_FROM`).
 
     ``env`` is the bot's whole environment. ``doing`` names the bot in a ResourceError
     ("starting the BLACK bot 'x'"). Raises BotError (cannot be started) or ResourceError (arena
@@ -489,8 +500,8 @@ async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env:
         raise BotError("empty bot command")
     harden_arena_process()
     check_program(argv[0], cwd, env)
-    full = [*(handshake_prefix() if cgroup is not None else ()),
-            *(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
+    script = (HANDSHAKE if cgroup is not None else "") + (PIPES_AWAY if bubblewrap else "")
+    full = [*(sh_prefix(script) if script else ()), *(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
     return await run_in_spawner(lambda: _start(full, cwd, env, doing, pass_fds, cgroup, frozen))
 
 

@@ -24,7 +24,15 @@ import click
 import orjson
 import trio
 
-from arena.cli.options import agent_spec, bot_argument, distinct_ids, game_option, isolation_options
+from arena.cli.options import (
+    agent_spec,
+    bot_argument,
+    bot_limits,
+    distinct_ids,
+    game_option,
+    isolation_options,
+    warn_unprotected,
+)
 from arena.errors import ArenaError
 from arena.files import atomic_write
 from arena.games import get_game
@@ -165,9 +173,10 @@ def match_command(
             raise click.BadParameter(str(exc), param_hint="--openings") from None
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-    isolation = Isolation(ponder=bool(ponder), sandbox=bool(sandbox), inherit_env=bool(inherit_env))
+    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
     if isolation.sandbox and (why := sandbox_available()) is not None:
         raise click.BadParameter(why, param_hint="--sandbox")
+    warn_unprotected(isolation)
     if time_limit is None:
         time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -9,6 +10,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+
+from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+from arena.isolation import BotLimits, Isolation, unprotected_note
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -118,14 +122,43 @@ def game_option(help_text: str = "Which game to play (see 'arena games').") -> C
                         show_default=True, help=help_text)
 
 
-def isolation_options(from_config: bool) -> Callable[[F], F]:
-    """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``;
-    each is None when not given: off, or with ``from_config`` the config's key (off when absent)."""
+_LIMITS_META = "arena.bot_limits"
+_LIMIT_OPTIONS = (("--memory-mb", "memory_mb", "memoryMb", DEFAULT_MEMORY_MB,
+                   ("Memory each bot may use, all its processes together, in MiB (0: no limit); past it "
+                    "the kernel kills it and it loses by memory_limit.")),
+                  ("--max-processes", "max_processes", "maxProcesses", DEFAULT_MAX_PROCESSES,
+                   "Processes and threads each bot may run at once (0: no limit)."),
+                  ("--scratch-mb", "scratch_mb", "scratchMb", DEFAULT_SCRATCH_MB,
+                   "Size in MiB of each bot's private /tmp (its HOME) and /dev/shm (0: no limit beyond its memory)."))
 
-    def default(key: str) -> str:
-        return f"the config's '{key}', else off" if from_config else "off"
+
+def _keep_limit(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    if value is not None and param.name:
+        ctx.meta.setdefault(_LIMITS_META, {})[param.name] = value
+
+
+def bot_limits(base: BotLimits | None = None) -> BotLimits:
+    """``base`` (default: the defaults) with the limits given on the command line (0: no limit)."""
+    given = click.get_current_context().meta.get(_LIMITS_META, {})
+    base = base if base is not None else BotLimits()
+    changes = {name: (value or None) for name, value in given.items()}
+    return dataclasses.replace(base, **changes) if changes else base
+
+
+def isolation_options(from_config: bool) -> Callable[[F], F]:
+    """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``
+    (each None when not given: the default, or with ``from_config`` the config's key), and the
+    per-bot limits ``--memory-mb``, ``--max-processes``, ``--scratch-mb`` (read with
+    :func:`bot_limits`)."""
+
+    def default(key: str, value: str = "off") -> str:
+        return f"the config's '{key}', else {value}" if from_config else value
 
     def decorate(func: F) -> F:
+        for flag, name, key, value, text in _LIMIT_OPTIONS:
+            func = click.option(flag, name, type=click.IntRange(0, 1 << 22), default=None, expose_value=False,
+                                callback=_keep_limit, metavar="N",
+                                help=f"{text} Default: {default(key, str(value))}.")(func)
         func = click.option(
             "--inherit-env/--no-inherit-env", "inherit_env", default=None,
             help="Give bots arena's whole environment instead of a minimal one (PATH, HOME, LANG, "
@@ -133,11 +166,13 @@ def isolation_options(from_config: bool) -> Callable[[F], F]:
         func = click.option(
             "--sandbox/--no-sandbox", "sandbox", default=None,
             help="Run each bot under bubblewrap: own PID namespace, no network, read-only files "
-                 f"except a private scratch folder, logs hidden. Default: {default('sandbox')}.")(func)
+                 "except its private /tmp, logs hidden. --no-sandbox: bots still run as their own users in "
+                 "their own cgroups, but see the network and every file anyone may read. Default: "
+                 f"{default('sandbox', 'on where bubblewrap can run')}.")(func)
         func = click.option(
             "--ponder/--no-ponder", "ponder", default=None,
             help="Let bots run while the opponent thinks. Off: a bot's processes are stopped "
-                 f"(SIGSTOP) between its turns. Default: {default('ponder')}.")(func)
+                 f"(its cgroup frozen) between its turns. Default: {default('ponder')}.")(func)
         return func
 
     return decorate
@@ -176,3 +211,10 @@ def chosen_backend(backend: str | None, ray_address: str | None, ray_cpus: float
     if backend is None and (ray_address or ray_cpus):
         return "ray"
     return backend
+
+
+def warn_unprotected(isolation: Isolation) -> None:
+    """One line on stderr when bots run without the sandbox (asked, or bubblewrap missing)."""
+    note = unprotected_note(isolation)
+    if note:
+        click.echo(f"warning: {note}", err=True)

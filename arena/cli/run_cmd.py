@@ -9,6 +9,7 @@ after finished games, per-agent files and standings were written.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import sys
@@ -22,8 +23,9 @@ import trio
 from rich.console import Console
 
 from arena.backends import ClusterError
-from arena.cli.options import chosen_backend, isolation_options, ray_backend_options
+from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options
 from arena.errors import ArenaError
+from arena.isolation import unprotected_note
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process import kill_all_live_groups
 from arena.signals import exit_code_for, interruptible
@@ -31,6 +33,7 @@ from arena.spawn import prepare as prepare_spawning
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
+from arena.tournament.plan import isolation as plan_isolation
 from arena.tournament.runner import RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
 from arena.ui import cli_console
 
@@ -104,6 +107,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
 
                 run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
                                 isolation, (backend, ray_address, ray_cpus), as_json=as_json)
+            config = dataclasses.replace(config, limits=bot_limits(config.limits))
             tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
                                            isolation, (backend, ray_address, ray_cpus))
         except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1
@@ -154,6 +158,9 @@ def _set_up(console: Console, config: TournamentConfig, concurrency: int | None,
                          sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"], backend=where)
     tournament = Tournament(config, options, reporter)
     tournament.prepare()
+    note = unprotected_note(plan_isolation(tournament.config))
+    if note:
+        console.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if tournament.concurrency_note:
         console.print(f"note: {tournament.concurrency_note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     described = tournament.backend.describe() if tournament.backend is not None else None

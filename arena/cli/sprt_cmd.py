@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import click
 import trio
 
-from arena.cli.options import game_option, isolation_options, ray_backend_options
+from arena.cli.options import bot_limits, game_option, isolation_options, ray_backend_options, warn_unprotected
 from arena.limits import (
     DEFAULT_STARTUP_MS,
     DEFAULT_TIME_LIMIT_MS,
@@ -176,9 +176,10 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     if opening_plies >= cap:
         raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
                                  f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
-    isolation = Isolation(ponder=bool(ponder), sandbox=bool(sandbox), inherit_env=bool(inherit_env))
+    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
     if isolation.sandbox and (why := sandbox_available()) is not None:
         raise click.BadParameter(why, param_hint="--sandbox")
+    warn_unprotected(isolation)
     book = None
     if openings is not None:
         try:

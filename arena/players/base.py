@@ -126,8 +126,9 @@ class Player(abc.ABC):
     async def aclose(self) -> None:
         """Release everything (kill and reap processes); shielded from cancellation; idempotent."""
 
-    def turn_cpu_s(self) -> float | None:
-        """CPU time the player used since its current turn's input (None: not measured)."""
+    def turn_stall_s(self) -> float | None:
+        """Time since the current turn's input during which the player could have run but waited
+        for a CPU, arena's own waits included (None: not measured)."""
         return None
 
     def grant_more_time(self, now: float) -> bool:

@@ -26,8 +26,8 @@ from typing import Any
 import trio
 
 from arena.errors import ResourceError
-from arena.isolation import BotLimits
 from arena.games.base import Color, Game, MoveSyntaxError, Termination
+from arena.isolation import BotLimits
 from arena.players.base import ClockView, MoveReply, Player
 from arena.process import (
     DEFAULT_KILL_GRACE_S,
@@ -37,14 +37,15 @@ from arena.process import (
     EndOfOutput,
     ReplyTooLong,
     StderrSink,
+    arena_run_delay_s,
     open_bot_process,
 )
 from arena.protocols import Protocol, protocol_for, quote_raw
 
 # How long to wait for an exit status after a bot's stdout closed, so the reason can name it.
 EXIT_STATUS_WAIT_S = 0.5
-# The fair clock: a bot late by the wall clock but not by its CPU time waits on, up to twice its
-# allowance plus this; each extension is at least MIN_EXTENSION_S (re-checking costs a wake-up).
+# The fair clock: a turn's deadline moves later by the time the bot and arena waited for a CPU,
+# up to twice its allowance plus this; each extension is at least MIN_EXTENSION_S.
 WALL_CAP_EXTRA_S = 1.0
 MIN_EXTENSION_S = 0.005
 
@@ -103,7 +104,8 @@ class ProcessPlayer(Player):
         # The fair clock (see grant_more_time): the turn's allowance, the bot's CPU time when its
         # input was written, and where the wait goes on when more time was granted.
         self._allowance_s = 0.0
-        self._cpu_at_input: float | None = None
+        self._stall_at_input: float | None = None
+        self._own_stall_at_input = 0.0
         self._resume_at: float | None = None
 
     async def start(self) -> None:
@@ -161,26 +163,30 @@ class ProcessPlayer(Player):
             return await self.request_move_under(scope, state, clock, state_json=state_json)
         return self.timed_out_reply(trio.current_time())
 
-    def turn_cpu_s(self) -> float | None:
-        """CPU time the bot used since this turn's input was written (None: not measured here)."""
-        if self._bot is None or self._cpu_at_input is None:
+    def turn_stall_s(self) -> float | None:
+        """How long, since this turn's input was written, the bot waited for a CPU while it could
+        run, plus how long arena itself did (None: not measured here). Not the bot's doing."""
+        if self._bot is None or self._stall_at_input is None:
             return None
-        used = self._bot.cpu_seconds()
-        return None if used is None else max(0.0, used - self._cpu_at_input)
+        stalled = self._bot.stall_seconds()
+        if stalled is None:
+            return None
+        own = arena_run_delay_s() - self._own_stall_at_input
+        return max(0.0, stalled - self._stall_at_input) + max(0.0, own)
 
     def grant_more_time(self, now: float) -> bool:
         """Called when the turn's wall-clock deadline passed: True (and the next
-        :meth:`request_move_under` goes on waiting for the same reply) when the bot has not used
-        its allowance in CPU time, so it was late because the machine or arena did not run it,
-        and the wall-clock cap (twice the allowance plus a second) is not reached."""
-        cpu = self.turn_cpu_s()
-        if cpu is None or self._writing:
+        :meth:`request_move_under` goes on waiting for the same reply) when stalls that were not
+        the bot's doing (:meth:`turn_stall_s`) push its deadline later than now, within the
+        wall-clock cap (twice the allowance plus a second)."""
+        stall = self.turn_stall_s()
+        if stall is None or self._writing:
             return False
         cap = self._sent_at + 2 * self._allowance_s + WALL_CAP_EXTRA_S
-        left = self._allowance_s - cpu
-        if left <= 0 or now >= cap:
+        deadline = min(cap, self._sent_at + self._allowance_s + stall)
+        if deadline <= now:
             return False
-        self._resume_at = min(cap, now + max(left, MIN_EXTENSION_S))
+        self._resume_at = max(deadline, now + MIN_EXTENSION_S)
         return True
 
     def timed_out_reply(self, now: float) -> MoveReply:
@@ -217,7 +223,8 @@ class ProcessPlayer(Player):
         begun = self._begun = now()
         scope.deadline = begun + allowance
         self._allowance_s = allowance
-        self._cpu_at_input = bot.cpu_seconds()  # the bot is stopped (or pondering): a fair start
+        self._stall_at_input = bot.stall_seconds()
+        self._own_stall_at_input = arena_run_delay_s()
         try:
             if not self.ponder:
                 bot.resume()

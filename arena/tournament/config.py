@@ -40,16 +40,17 @@ import os
 import re
 import shlex
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.errors import ConfigError
 from arena.games.base import GameError, cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
-from arena.isolation import sandbox_available
+from arena.isolation import BotLimits, sandbox_available
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
     DEFAULT_STARTUP_MS,
@@ -80,7 +81,7 @@ def default_max_moves(game: str) -> int:
 #: finished game is where the new schedule puts it. ``pairBlocks`` is not the user's: it records
 #: the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
 HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches", "sandbox", "inheritEnv",
-                 "pairBlocks")
+                 "pairBlocks", "memoryMb", "maxProcesses", "scratchMb")
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
@@ -90,12 +91,14 @@ ADDED_KEYS = ("ponder", "openings", "openingsOrder", "openingsDigest")
 MAX_MAX_MOVES = MAX_MOVES
 MAX_GAMES_PER_PAIR = MAX_MATCHES = MAX_GAMES
 MAX_CONFIG_BYTES = MAX_FILE_BYTES
+MAX_LIMIT_MB = 1 << 20  # a terabyte
+MAX_LIMIT_PROCESSES = 1 << 22  # the kernel's own pid_max
 
 _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
     "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
-    "sprt",
+    "sprt", "memoryMb", "maxProcesses", "scratchMb",
 )  # fmt: skip
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
@@ -172,8 +175,11 @@ class TournamentConfig:
     openings_order: str = "random"
     openings_digest: str | None = None
     ponder: bool = False
-    sandbox: bool = False
+    #: None: the default, the sandbox when bubblewrap can run here.
+    sandbox: bool | None = None
     inherit_env: bool = False
+    #: Per-bot limits (``memoryMb``, ``maxProcesses``, ``scratchMb``; 0 in the file: no limit).
+    limits: BotLimits = field(default_factory=BotLimits)
     #: Schedule layout of the log folder: how many leading blocks of adjacent colour-swapped pairs
     #: (0 for every new tournament; folders written before rounds existed keep theirs). Set by the
     #: runner from the folder, never by the config file.
@@ -223,8 +229,11 @@ class TournamentConfig:
             "openingsOrder": self.openings_order,
             "openingsDigest": self.openings_digest,
             "ponder": self.ponder,
-            "sandbox": self.sandbox,
+            **({"sandbox": self.sandbox} if self.sandbox is not None else {}),
             "inheritEnv": self.inherit_env,
+            "memoryMb": self.limits.memory_mb or 0,
+            "maxProcesses": self.limits.max_processes or 0,
+            "scratchMb": self.limits.scratch_mb or 0,
             "pairBlocks": self.pair_blocks,
             **({"sprt": self.sprt} if self.sprt is not None else {}),
         }
@@ -323,9 +332,13 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         raise ConfigError(f"openingPlies: {opening_plies} random plies leave no move to the bots with "
                           f"maxMoves {max_moves}; make it smaller than maxMoves")
     openings, openings_order, openings_digest = _openings(obj, base_dir, game, opening_plies)
-    sandbox = _optional(obj, "sandbox", bool, "true or false", False)
+    sandbox = _optional(obj, "sandbox", bool, "true or false", None)
     if sandbox:
         check_sandbox("sandbox")
+    limits = BotLimits(
+        memory_mb=_int(obj, "memoryMb", DEFAULT_MEMORY_MB, minimum=0, maximum=MAX_LIMIT_MB) or None,
+        max_processes=_int(obj, "maxProcesses", DEFAULT_MAX_PROCESSES, minimum=0, maximum=MAX_LIMIT_PROCESSES) or None,
+        scratch_mb=_int(obj, "scratchMb", DEFAULT_SCRATCH_MB, minimum=0, maximum=MAX_LIMIT_MB) or None)
     return TournamentConfig(
         id=tid,
         agents=agents,
@@ -350,6 +363,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         openings_digest=openings_digest,
         ponder=_optional(obj, "ponder", bool, "true or false", False),
         sandbox=sandbox,
+        limits=limits,
         inherit_env=_optional(obj, "inheritEnv", bool, "true or false", False),
         sprt=sprt,
         source=source,

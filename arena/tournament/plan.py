@@ -39,7 +39,8 @@ def time_control(config: TournamentConfig) -> TimeControl:
 
 def isolation(config: TournamentConfig) -> Isolation:
     """The config's ``ponder``, ``sandbox`` and ``inheritEnv``."""
-    return Isolation(ponder=config.ponder, sandbox=config.sandbox, inherit_env=config.inherit_env)
+    return Isolation(ponder=config.ponder, sandbox=config.sandbox, inherit_env=config.inherit_env,
+                     limits=config.limits)
 
 
 def opening_book(config: TournamentConfig, game: Game) -> Book | None:

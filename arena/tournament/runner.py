@@ -51,6 +51,7 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
+from arena.isolation import BotLimits
 from arena.match import AgentSpec
 from arena.ratings import result_from_row
 from arena.tournament.config import TournamentConfig, check_sandbox
@@ -71,6 +72,11 @@ from arena.tournament.logs import (
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
 from arena.tournament.schedule import ScheduledGame, build_schedule, schedule_length
 from arena.tournament.stats_worker import StatsWorker
+
+#: How many times a game that failed for arena's reasons is played again before the run stops,
+#: and the pause before each replay (times the attempt), for a passing shortage to clear.
+ARENA_ERROR_REPLAYS = 2
+ARENA_ERROR_PAUSE_S = 1.0
 
 RESULT_TEXT = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
 
@@ -133,6 +139,8 @@ class RunOptions:
     ponder: bool | None = None
     sandbox: bool | None = None
     inherit_env: bool | None = None
+    #: Per-bot limits that replace the config's (``--memory-mb``...; None: the config's).
+    limits: BotLimits | None = None
     stats_worker: bool = True
     #: Where games run: options (None: the config's ``backend`` keys, else local; see
     #: :func:`backend_options`) or a backend object not opened yet (tests, other drivers).
@@ -224,7 +232,8 @@ def backend_options(config: TournamentConfig, kind: str | None = None, address: 
 def with_overrides(config: TournamentConfig, options: RunOptions) -> TournamentConfig:
     """``config`` with the isolation choices of ``options`` that are not None."""
     changes: dict[str, Any] = {name: value for name, value in (("ponder", options.ponder), ("sandbox", options.sandbox),
-                                               ("inherit_env", options.inherit_env)) if value is not None}
+                                               ("inherit_env", options.inherit_env),
+                                               ("limits", options.limits)) if value is not None}
     return dataclasses.replace(config, **changes) if changes else config
 
 
@@ -256,6 +265,8 @@ class Tournament:
         self._played_now = 0
         self._worker: StatsWorker | None = None
         self._failure: BaseException | None = None
+        #: Games that failed for arena's reasons and were played again (one line each).
+        self.arena_errors: list[str] = []
         self._games_scope: trio.CancelScope | None = None
         self._finished = False
         self._prepared = False
@@ -293,7 +304,7 @@ class Tournament:
         self.backend = backend
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         specs = [self._spec(agent_id) for agent_id in self.config.agent_ids]
-        backend.open(specs, base_dir=base_dir, logs_dir=self.folder, sandbox=self.config.sandbox)
+        backend.open(specs, base_dir=base_dir, logs_dir=self.folder, sandbox=bool(self.config.sandbox))
         room = backend.capacity()
         if room is not None and not (self.options.concurrency or self.config.concurrency):
             left = None if self.total is None else self.total - self._already_done
@@ -429,7 +440,7 @@ class Tournament:
                     time_control=clocks, max_moves=c.max_moves, start_state=start,
                     opening_plies=c.opening_plies, seed=game.opening_seed, game_index=game.index,
                     isolation=isolated, player_opts=self.options.player_opts)
-                record = await backend.play(job, stderr_dir=self._log.stderr_dir, observer=self.options.observer)
+                record = await self._play_with_replays(backend, job)
             except ResourceError as exc:
                 self._stop(exc)  # the game is not recorded: a resumed run plays it again
                 return
@@ -448,6 +459,21 @@ class Tournament:
             except ArenaError as exc:
                 self._stop(exc)
                 return
+
+    async def _play_with_replays(self, backend: Backend, job: GameJob) -> dict[str, Any]:
+        """Play ``job``; a game that failed for arena's reasons (an ``arena_error``: the host out of
+        processes or memory, a cgroup that could not be made) is no one's loss: it is played
+        again after a pause, up to :data:`ARENA_ERROR_REPLAYS` times, then the error stops the run."""
+        for attempt in range(ARENA_ERROR_REPLAYS + 1):
+            try:
+                return await backend.play(job, stderr_dir=self._log.stderr_dir, observer=self.options.observer)
+            except ResourceError as exc:
+                if attempt == ARENA_ERROR_REPLAYS:
+                    raise ResourceError(f"{exc} (game {job.game_index} failed {attempt + 1} times for arena's "
+                                        "reasons, not a bot's; nothing was recorded for it)") from None
+                self.arena_errors.append(f"game {job.game_index}: arena_error, played again: {exc}")
+                await trio.sleep(ARENA_ERROR_PAUSE_S * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def _spec(self, agent_id: str) -> AgentSpec:
         return agent_spec(self.config.agent(agent_id))
@@ -522,7 +548,7 @@ class Tournament:
                     standings_written: bool = False) -> RunSummary:
         """:meth:`finish` without trio (when ``play`` never started or the loop is gone). Never
         raises for a failed write: it becomes one of the summary's ``warnings``."""
-        warnings: list[str] = []
+        warnings: list[str] = list(self.arena_errors)
         if self._worker is not None:
             self._worker.kill()  # no-op when finish() already ended it
             self._worker.reap()

@@ -33,7 +33,7 @@ MISBEHAVIOURS = [
     ("shobu", "silent", 0, Color.BLACK, Termination.TIMEOUT, "did not reply within 2050 ms"),
     ("shobu", "slow", 1, Color.WHITE, Termination.TIMEOUT, "did not reply within"),
     ("shobu", "garbage", 1, Color.BLACK, Termination.MALFORMED_REPLY, "hello, arena"),
-    ("shobu", "huge", 0, Color.WHITE, Termination.MALFORMED_REPLY, "longer than 1048576 bytes"),
+    ("shobu", "huge", 0, Color.WHITE, Termination.OUTPUT_LIMIT, "longer than 1048576 bytes"),
     ("shobu", "close_stdout", 1, Color.BLACK, Termination.CRASH, "closed its stdout but kept running"),
     ("shobu", "ignore_term", 1, Color.WHITE, Termination.TIMEOUT, "did not reply within"),
     ("shobu", "grandchild", 1, Color.BLACK, Termination.TIMEOUT, "did not reply within"),
@@ -45,7 +45,7 @@ MISBEHAVIOURS = [
     ("checkers", "bad_utf8", 0, Color.BLACK, Termination.MALFORMED_REPLY, "not valid UTF-8"),
     ("checkers", "illegal", 0, Color.BLACK, Termination.ILLEGAL_MOVE, "2 0 5 1 4"),
     ("checkers", "half", 1, Color.BLACK, Termination.TIMEOUT, "it had sent only '2 3 2'"),
-    ("checkers", "huge", 1, Color.WHITE, Termination.MALFORMED_REPLY, "longer than"),
+    ("checkers", "huge", 1, Color.WHITE, Termination.OUTPUT_LIMIT, "longer than"),
 ]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 import trio
+from engine_support import bot_writable
 
 from arena.games import Color, MoveSyntaxError, Termination, get_game
 from arena.games.base import GameError
@@ -100,7 +101,7 @@ with open(path, "wb") as transcript:
 
 
 def _scripted(tmp_path: Path, script: list[tuple[int, str]]) -> tuple[list[str], Path]:
-    transcript = tmp_path / "transcript.txt"
+    transcript = bot_writable(tmp_path / "bot") / "transcript.txt"
     return [sys.executable, "-u", "-c", SCRIPTED_BOT, str(transcript), json.dumps(script)], transcript
 
 
