@@ -6,6 +6,7 @@ import os
 import shlex
 import sys
 import time
+from pathlib import Path
 
 # One script for every fake bot: argv = marker, game, mode, at (own move index where the mode
 # kicks in). Before that it plays the first legal move, using arena's own rules.
