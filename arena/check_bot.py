@@ -19,6 +19,7 @@ its hints: an unflushed reply, the wrong ``--game``) plus the bot's stderr tail.
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -147,6 +148,9 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
     with tempfile.TemporaryDirectory(prefix="arena-check-bot-") as folder:
         hyp = Path(folder) / "random.json"
         hyp.write_text(json.dumps({"algorithm": "random", "seed": seed}))
+        # Read by arena's random agent, which runs as a user of its own (nothing secret in it).
+        os.chmod(folder, 0o755)
+        hyp.chmod(0o644)
         opponent = AgentSpec("random", kind="hyperparameters", path=str(hyp))
 
         async def one(start: Any, plies: int, bot_colour: Color) -> dict[str, Any]:

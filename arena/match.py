@@ -460,6 +460,10 @@ async def play_game(
             faulted = turn.faulted
 
     # Both players are closed (processes killed and reaped) at this point.
+    for index, color in enumerate(Color):
+        cpu = getattr(players.get(color), "cpu_seconds", None)
+        if cpu is not None:
+            entries[index]["cpuMs"] = round(cpu * 1000, 3)
     for player in players.values():
         failure = player.arena_failure()
         if failure is not None:

@@ -27,3 +27,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.basetemp = str(base)
         config.add_cleanup(lambda: shutil.rmtree(base, ignore_errors=True))
 
+
+
+@pytest.fixture(autouse=True)
+def _bots_may_read_test_folders(request: pytest.FixtureRequest) -> None:
+    """Bots run as users of their own: a test's folder (pytest makes it mode 0700) must be
+    readable by them, as a user's bot folder is."""
+    if "tmp_path" not in request.fixturenames:
+        return
+    path = Path(request.getfixturevalue("tmp_path"))
+    for folder in (path, *path.parents):
+        if folder.name == ".pytest-tmp":
+            break
+        if folder.stat().st_mode & 0o005 != 0o005:
+            folder.chmod(0o755)

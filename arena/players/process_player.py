@@ -94,6 +94,8 @@ class ProcessPlayer(Player):
         self._bot: BotProcess | None = None
         self._opening_sent = False
         self._json_framing = self.protocol.framing == "json_object"
+        #: CPU time all the bot's processes used, read at its end (None: not measured here).
+        self.cpu_seconds: float | None = None
         # Bytes that arrived before their turn's input (dropped), and on how many turns.
         self.early_bytes = 0
         self.early_turns = 0
@@ -118,6 +120,8 @@ class ProcessPlayer(Player):
     async def aclose(self) -> None:
         # No shield scope of our own here: it would interleave with the process context's nursery.
         # open_bot_process shields its own teardown.
+        if self._bot is not None:
+            self.cpu_seconds = self._bot.cpu_seconds()  # before teardown gives its cgroup back
         try:
             await self._stack.aclose()
         finally:

@@ -283,12 +283,12 @@ def test_agent_env_mistakes_name_the_key(folder: Path, env: Any, key: str) -> No
 def test_isolation_keys_and_env(folder: Path) -> None:
     agents = [SEED_EXAMPLE["agents"][1], bot(id="c", env={"ZED": "1", "ALPHA": "two words", "_x": ""})]
     config = load_config(write(folder, {"id": "t", "agents": agents, "ponder": True, "inheritEnv": True}))
-    assert (config.ponder, config.sandbox, config.inherit_env) == (True, False, True)
+    assert (config.ponder, config.sandbox, config.inherit_env) == (True, None, True)  # sandbox: None, the default (on where it runs)
     assert config.agents[1].env == (("ALPHA", "two words"), ("ZED", "1"), ("_x", ""))
     assert config.agents[0].env == () and "env" not in config.to_json()["agents"][0]
     assert config.to_json()["agents"][1]["env"] == {"ALPHA": "two words", "ZED": "1", "_x": ""}
     plain = load_config(write(folder, {"id": "t", "agents": SEED_EXAMPLE["agents"]}))
-    assert (plain.ponder, plain.sandbox, plain.inherit_env) == (False, False, False)
+    assert (plain.ponder, plain.sandbox, plain.inherit_env) == (False, None, False)
     # sandbox and inheritEnv may change between runs of one id; ponder and env may not
     a = plain.to_json()
     assert comparable(a) == comparable({**a, "sandbox": True, "inheritEnv": True})

@@ -1,0 +1,48 @@
+"""``arena doctor``: how bots are kept apart on this machine (users, cgroups, the sandbox)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+import orjson
+
+
+def _findings() -> list[tuple[str, bool, str]]:
+    """(what, in place, one line) for each protection arena uses."""
+    from arena import botuser, cgroups
+    from arena.isolation import sandbox_available
+
+    found = []
+    if botuser.can_switch_users():
+        first, count = botuser.pool()
+        found.append(("user per bot", True, f"each bot runs as its own uid, from {count} uids starting at {first}"))
+    else:
+        why = "arena is not root" if os.geteuid() != 0 else "setpriv (util-linux) is not installed"
+        found.append(("user per bot", False, f"{why}: bots run as arena's own user and can reach each other's "
+                                             "processes unless the sandbox separates them"))
+    layout = cgroups.layout()
+    if layout is not None:
+        found.append(("cgroup per bot", True, layout.describe()))
+    else:
+        found.append(("cgroup per bot", False, "no writable cgroup hierarchy: bots are stopped and killed by "
+                                               "process group and signals, with no memory or task limit"))
+    reason = sandbox_available()
+    found.append(("sandbox", reason is None, "bubblewrap works: the sandbox is on by default" if reason is None
+                  else f"{reason}; bots run without it"))
+    return found
+
+
+@click.command("doctor")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+def doctor_command(as_json: bool) -> None:
+    """Say how bots are kept apart on this machine: a user and a cgroup per bot (which cgroup
+    version does what), and whether the sandbox can run. Exit 1 if any of them is missing."""
+    found = _findings()
+    if as_json:
+        click.echo(orjson.dumps([{"what": w, "ok": ok, "detail": d} for w, ok, d in found]).decode())
+    else:
+        for what, ok, detail in found:
+            click.echo(f"{'✓' if ok else '✗'} {what}: {detail}")
+    sys.exit(0 if all(ok for _, ok, _ in found) else 1)
