@@ -20,14 +20,14 @@ def _findings() -> list[tuple[str, bool, str]]:
         found.append(("user per bot", True, f"each bot runs as its own uid, from {count} uids starting at {first}"))
     else:
         why = "arena is not root" if os.geteuid() != 0 else "setpriv (util-linux) is not installed"
-        found.append(("user per bot", False, f"{why}: bots run as arena's own user and can reach each other's "
-                                             "processes unless the sandbox separates them"))
+        found.append(("user per bot", False, (f"{why}: bots run as arena's own user and can reach each "
+                                              "other's processes unless the sandbox separates them")))
     layout = cgroups.layout()
     if layout is not None:
         found.append(("cgroup per bot", True, layout.describe()))
     else:
-        found.append(("cgroup per bot", False, "no writable cgroup hierarchy: bots are stopped and killed by "
-                                               "process group and signals, with no memory or task limit"))
+        found.append(("cgroup per bot", False, ("no writable cgroup hierarchy: bots are stopped and killed "
+                                                "by process group and signals, with no memory or task limit")))
     reason = sandbox_available()
     found.append(("sandbox", reason is None, "bubblewrap works: the sandbox is on by default" if reason is None
                   else f"{reason}; bots run without it"))
