@@ -22,6 +22,7 @@ import random
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -157,6 +158,18 @@ def _prefix(program: str) -> str:
     return os.path.dirname(folder) if os.path.basename(folder) in ("bin", "sbin") else folder
 
 
+def _interpreters(env: Mapping[str, str]) -> list[str]:
+    """Installations a bot may run without naming them in its command (``#!/usr/bin/env python3``,
+    ``sh -c '...'``): arena's own Python, and each folder of the bot's PATH (a ``bin`` folder
+    stands for its installation, a ``shims`` folder for the version manager that holds it)."""
+    found = [os.path.realpath(sys.base_prefix)]
+    for folder in env.get("PATH", "").split(os.pathsep):
+        if os.path.isabs(folder) and os.path.isdir(folder):
+            name = os.path.basename(folder.rstrip("/"))
+            found.append(os.path.dirname(folder.rstrip("/")) if name in ("bin", "sbin", "shims") else folder)
+    return found
+
+
 @dataclass(frozen=True)
 class CommandNeeds:
     """``argv`` as the bot's user must run it, and the folders it must be shown read-only:
@@ -168,12 +181,17 @@ class CommandNeeds:
     shown: tuple[str, ...] = ()
 
 
+#: Folders a bot gets a private copy of (empty tmpfs): what it needs in them must be shown too.
+PRIVATE_FOLDERS = ("/tmp", "/dev/shm")
+
+
 def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
                   extra: Sequence[str] = ()) -> CommandNeeds:
     """What a bot's user needs to run ``argv`` in ``cwd`` with ``env`` (see :class:`CommandNeeds`).
 
     A pyenv shim for Python (a script in a ``shims`` folder) is replaced by the interpreter it runs.
-    ``extra``: more paths the bot needs (arena's own package for its agents, say).
+    ``extra``: more paths the bot needs (arena's own package for its agents, say). Paths in
+    :data:`PRIVATE_FOLDERS` are shown too (the bot's own ``/tmp`` is empty).
     """
     base = os.fspath(cwd) if cwd is not None else os.getcwd()
     program = argv[0]
@@ -188,7 +206,7 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
         real = _python_behind_shim(program, base)
         if real is not None:
             new_argv[0] = program = real
-    wanted = [_prefix(os.path.realpath(program)), program, base, *extra]
+    wanted = [_prefix(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
     for arg in argv[1:]:
         if arg and not arg.startswith("-") and len(arg) < 4096:
             candidate = arg if os.path.isabs(arg) else os.path.join(base, arg)
@@ -200,11 +218,14 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
     for path in wanted:
         for variant in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
             blocked = blocked_folder(variant)
-            if blocked is None:
+            private = any(variant.startswith(folder + "/") for folder in PRIVATE_FOLDERS)
+            if blocked is None and not private:
                 continue
-            if blocked not in hidden:
+            if blocked is not None and blocked not in hidden and blocked not in PRIVATE_FOLDERS:
                 hidden.append(blocked)
             show = variant if os.path.isdir(variant) else os.path.dirname(variant)
             if show not in shown:
                 shown.append(show)
-    return CommandNeeds(tuple(new_argv), tuple(hidden), tuple(shown))
+    # A folder inside another shown one is shown with it (a bind over it would only repeat it).
+    outermost = [s for s in shown if not any(s != o and s.startswith(o.rstrip("/") + "/") for o in shown)]
+    return CommandNeeds(tuple(new_argv), tuple(hidden), tuple(outermost))

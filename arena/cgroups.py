@@ -171,19 +171,29 @@ def _start_time(pid: int) -> str | None:
     return data[data.rfind(b")") + 2:].split()[19].decode()
 
 
-def run_folder_name(pid: int | None = None) -> str:
-    """``arena-<pid>-<start time>`` of arena process ``pid`` (default: this one)."""
-    pid = os.getpid() if pid is None else pid
-    return f"{RUN_PREFIX}{pid}-{_start_time(pid) or 0}"
-
-
-def _alive(name: str) -> bool:
-    """Whether the arena process a run folder is named after still runs."""
+def _pid_namespace() -> str:
+    """This process's PID namespace (the inode of ``/proc/self/ns/pid``): pids mean something
+    only within one, and arena runs in several at once (tests, containers, Ray)."""
     try:
-        pid, start = name[len(RUN_PREFIX):].split("-", 1)
-        return _start_time(int(pid)) == start
-    except (ValueError, IndexError):
-        return True  # not one of ours: leave it alone
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "0"
+
+
+def run_folder_name(pid: int | None = None) -> str:
+    """``arena-<pid namespace>-<pid>-<start time>`` of arena process ``pid`` (default: this one)."""
+    pid = os.getpid() if pid is None else pid
+    return f"{RUN_PREFIX}{_pid_namespace()}-{pid}-{_start_time(pid) or 0}"
+
+
+def _stale(name: str) -> bool:
+    """Whether a run folder names an arena process of this PID namespace that is gone. Folders of
+    other namespaces are never judged from here (their pids are not ours to look up)."""
+    try:
+        namespace, pid, start = name[len(RUN_PREFIX):].split("-")
+        return namespace == _pid_namespace() and _start_time(int(pid)) != start
+    except ValueError:
+        return False  # not named by this version of arena: leave it alone
 
 
 def _write(path: Path, text: str) -> None:
@@ -256,7 +266,7 @@ def sweep_stale(current: Layout | None = None) -> int:
     for root in current.folders():
         with contextlib.suppress(OSError):
             for entry in os.scandir(root):
-                if entry.name.startswith(RUN_PREFIX) and entry.is_dir(follow_symlinks=False) and not _alive(entry.name):
+                if entry.name.startswith(RUN_PREFIX) and entry.is_dir(follow_symlinks=False) and _stale(entry.name):
                     kill_tree(Path(entry.path), v2=root == current.v2)
                     removed += 1
     return removed
@@ -418,6 +428,7 @@ class RunCgroups:
     def __init__(self, current: Layout) -> None:
         self.layout = current
         self.name = run_folder_name()
+        self.owner = os.getpid()
         self._made = False
         self._count = 0
 
@@ -442,9 +453,10 @@ class RunCgroups:
         roots = self._roots()
         if not self._made:
             sweep_stale(self.layout)
-            for root in roots.values():
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(root)
+        for root in roots.values():  # every time: cheap, and robust to a folder removed meanwhile
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(root)
+        if not self._made:
             if "v2" in roots and self.layout.v2_controllers & {"memory", "pids"}:
                 wanted = sorted(self.layout.v2_controllers & {"memory", "pids"})
                 with contextlib.suppress(OSError):
@@ -484,7 +496,10 @@ class RunCgroups:
         return BotCgroup(self.layout, folders, memory_bytes)
 
     def remove(self) -> None:
-        """Remove the run folders (at exit, after every bot's teardown). Never raises."""
+        """Remove the run folders (at exit, after every bot's teardown; only in the process that
+        made them, not in a forked copy exiting). Never raises."""
+        if self.owner != os.getpid():
+            return
         for root in self._roots().values():
             with contextlib.suppress(OSError):
                 os.rmdir(root)

@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.botuser import CommandNeeds
+from arena.botuser import PRIVATE_FOLDERS, CommandNeeds
 from arena.guardian import scratch_root_name
 from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, run_token, sh_prefix
 
@@ -134,7 +134,7 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     for blocked in needs.hidden:
         args += ["--tmpfs", blocked]
     for shown in needs.shown:
-        for between in _intermediate_dirs(shown, needs.hidden):
+        for between in _intermediate_dirs(shown, (*needs.hidden, *PRIVATE_FOLDERS)):
             args += ["--perms", "0755", "--dir", between]
         args += ["--ro-bind", shown, shown]
     args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",

@@ -19,6 +19,7 @@ import pytest
 import trio
 from tournament_support import REPO, read_jsonl
 
+import arena.tournament.runner as runner_module
 from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
 from arena.isolation import Isolation
@@ -91,12 +92,32 @@ def indices(folder: Path) -> list[int]:
 # -- arena's failures are arena's ------------------------------------------------------------------
 
 
-async def test_a_resource_error_stops_the_run_with_that_one_error(tmp_path: Path, fake: Any) -> None:
+async def test_a_game_failing_for_arena_once_is_played_again_and_noted(tmp_path: Path, fake: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner_module, "ARENA_ERROR_PAUSE_S", 0.0)
+    failed: list[int] = []
+
+    def script(i: int) -> Any:
+        if i == 2 and not failed:  # an arena_error the first time only: not the bots' doing
+            failed.append(i)
+            return ResourceError("cannot create another process (EAGAIN) while starting the BLACK bot 'a0'")
+        return "win"
+
+    fake(script)
+    summary = await run_tournament(load_config(write_config(tmp_path)), opts(tmp_path))
+    assert summary.complete and indices(tmp_path / "logs" / "f") == list(range(6))  # game 2 recorded once
+    assert any(w.startswith("game 2: arena_error, played again: cannot create another process") for w in summary.warnings)
+
+
+async def test_a_resource_error_stops_the_run_with_that_one_error(tmp_path: Path, fake: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner_module, "ARENA_ERROR_PAUSE_S", 0.0)
     games = fake(lambda i: ResourceError("cannot start bot: Too many open files (EMFILE)") if i == 3 else "win",
                  delay=0.01)
     tournament = Tournament(load_config(write_config(tmp_path, agents=4)), opts(tmp_path, concurrency=2))
     tournament.prepare()
-    with pytest.raises(ResourceError, match=r"^cannot start bot: Too many open files \(EMFILE\)$"):
+    with pytest.raises(ResourceError, match=r"^cannot start bot: Too many open files \(EMFILE\) \(game 3 failed "
+                                            r"3 times for arena's reasons, not a bot's; nothing was recorded for it\)$"):
         await tournament.play()  # the error itself, not an ExceptionGroup
     summary = await tournament.finish()
     folder = tmp_path / "logs" / "f"
@@ -353,7 +374,8 @@ async def test_a_folder_of_the_old_layout_resumes_and_grows(tmp_path: Path, fake
     folder = tmp_path / "logs" / "f"
     (folder / "games").mkdir(parents=True)
     saved = config.to_json()
-    del saved["pairBlocks"], saved["ponder"], saved["sandbox"], saved["inheritEnv"]
+    del saved["pairBlocks"], saved["ponder"], saved["inheritEnv"]
+    saved.pop("sandbox", None)  # written only when the config sets it
     (folder / "config.json").write_text(json.dumps(saved))
     old = list(build_schedule("roundRobin", config.agent_ids, games_per_pair=3, seed=config.seed, pair_blocks=1))
     assert [(g.black, g.white) for g in old[:2]] == [("a0", "a1"), ("a1", "a0")]  # the old layout
