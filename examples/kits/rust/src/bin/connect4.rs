@@ -36,7 +36,7 @@ fn main() -> io::Result<()> {
         let column = legal[rng.below(legal.len())];
         let mut out = stdout.lock();
         writeln!(out, "{{\"type\": \"turn\", \"payload\": {column}}}")?;
-        out.flush()?; // stdout is line-buffered, but say it: an unflushed reply never arrives
+        out.flush()?; // line buffering is promised only on a terminal: an unflushed reply never arrives
         eprintln!("column {column} of {} legal", legal.len());
     }
     Ok(()) // end of input: the game is over
