@@ -9,7 +9,6 @@ import json
 import os
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -173,12 +172,36 @@ rl.on('line', (line) => {
 """
 
 
-def fake_dotnet(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A ``dotnet`` on PATH that runs its "dll" with Python (the real one is rarely installed)."""
+def open_to_bots(folder: Path, factory: pytest.TempPathFactory) -> Path:
+    """``folder`` (a test's own) and the test folders above it made passable and readable (pytest
+    makes them 0700), for bots that run as users of their own when arena runs as root."""
+    base = factory.getbasetemp()
+    for path in (folder, *folder.parents):
+        if path == base.parent and not path.name.startswith("pytest-of-"):
+            break
+        path.chmod(0o755)
+        if path == base.parent:
+            break
+    for inner in folder.rglob("*"):
+        if inner.is_dir():
+            inner.chmod(0o755)
+    return folder
+
+
+def fake_dotnet_file(folder: Path) -> None:
+    """``folder/bin/dotnet``: runs its "dll" with Python (the real one is rarely installed)."""
     (folder / "bin").mkdir(exist_ok=True)
     shim = folder / "bin" / "dotnet"
-    shim.write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
-    shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
+    # A system Python when there is one: a bot's own user may not reach this venv's interpreter.
+    python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
+    shim.write_text(f"#!/bin/sh\nexec {python} \"$@\"\n")
+    shim.chmod(0o755)
+
+
+def fake_dotnet(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`fake_dotnet_file` on PATH."""
+    if not (folder / "bin" / "dotnet").exists():
+        fake_dotnet_file(folder)
     monkeypatch.setenv("PATH", f"{folder / 'bin'}{os.pathsep}{os.environ['PATH']}")
 
 
@@ -201,7 +224,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
                        timeout=120)
         subprocess.run(["jar", "cfe", str(folder / "x.jar"), "Main", "-C", str(folder / "classes"), "."], check=True,
                        timeout=120)
-    return folder
+    fake_dotnet_file(folder)
+    return open_to_bots(folder, tmp_path_factory)
 
 
 #: (form, command from the project folder, the tool it needs): each is played for real below.
@@ -272,7 +296,9 @@ def config_agents(project: Path) -> list[dict[str, object]]:
 
 
 def test_a_config_plays_every_form_from_its_own_folder(project: Path, tmp_path: Path,
+                                                       tmp_path_factory: pytest.TempPathFactory,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    open_to_bots(tmp_path, tmp_path_factory)
     fake_dotnet(project, monkeypatch)
     (project / "conf").mkdir(exist_ok=True)
     config = project / "conf" / "forms.json"
@@ -288,7 +314,9 @@ def test_a_config_plays_every_form_from_its_own_folder(project: Path, tmp_path: 
     assert all(g["termination"] in ("win", "draw") for g in games), [g.get("reason") for g in games]
 
 
-def test_an_sprt_config_plays_the_forms(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_sprt_config_plays_the_forms(project: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    open_to_bots(tmp_path, tmp_path_factory)
     agents = config_agents(project)
     pair = [a for a in agents if a["id"] in ("java-cp", "node")] or agents[:2]
     if len(pair) < 2:
@@ -321,7 +349,8 @@ def test_a_missing_script_stops_every_command_before_any_game(project: Path, tmp
 
 
 async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        project: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """What ``game_task`` does on a worker, without a cluster: the driver's config read where it is,
     the shipped folder copied elsewhere, each command remapped and checked there, one game played."""
     from arena.backends import GameJob
@@ -340,6 +369,7 @@ async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
     assert root == project  # the classes beside the config's folder are shipped; the system jar is not
     worker = tmp_path / "worker"
     shutil.copytree(project, worker)
+    open_to_bots(worker, tmp_path_factory)
     black, white = (remap_spec(spec, str(root), str(worker)) for spec in specs)
     for spec in (black, white):
         assert missing_on_this_node(spec, str(worker)) is None
