@@ -171,7 +171,7 @@ def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) 
         if reason is not None:
             return {"node": node_info(), "problems": [[spec.id, f"sandbox: {reason}"] for spec in specs]}
     for spec in specs:
-        why = missing_on_this_node(remap_spec(spec, root, here))
+        why = missing_on_this_node(remap_spec(spec, root, here), here if root is not None else None)
         if why is not None:
             problems.append([spec.id, why])
     return {"node": node_info(), "problems": problems}

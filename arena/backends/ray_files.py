@@ -1,12 +1,14 @@
 """Getting the bots to Ray's workers: which folder is shipped, how big it may be, and how the paths in
-the agents' commands are found again on a worker. Standard library only (runs on workers too).
+the agents' commands are found again on a worker. Standard library only, with arena's own
+:mod:`arena.bot_command` (runs on workers too).
 
 Shipping (the default). The folder shipped as Ray's ``runtime_env`` ``working_dir`` is, unless the
 config names one (``rayWorkingDir``): the smallest folder holding the config file's folder and every
-file the agents name (their scripts, hyperparameters files), so a config in ``configs/`` with bots
-in ``../bots/`` ships the project folder. When that folder would be the file system's root or a
-folder right under it (a bot named by an absolute path like ``/usr/bin/x``), only the config's
-folder is shipped and the other files must exist at the same paths on every node.
+file the agents name (their scripts, class path entries, hyperparameters files), so a config in
+``configs/`` with bots in ``../bots/`` ships the project folder. A file that would widen that folder
+to the file system's root or a folder right under it (a bot named by an absolute path like
+``/usr/bin/x``, a system jar on a class path) is left out of it: it must exist at the same path on
+every node.
 
 Never shipped: :data:`DEFAULT_EXCLUDES` (version control, virtual environments, caches, log
 folders) and the run's own log folder; Ray also honours ``.gitignore`` files in the folder. The
@@ -15,8 +17,9 @@ before the first game with one line (Ray's own limit on a package is the gRPC me
 512 MiB, zipped).
 
 On a worker, Ray unpacks the folder and makes it the task's current folder: every absolute path in
-a command that lies in the shipped folder on the driver is rewritten to the same relative place
-under the worker's current folder (:func:`remap_spec`). With ``raySharedFiles`` nothing is shipped
+a command that lies in the shipped folder on the driver (and each such entry of a class path) is
+rewritten to the same relative place under the worker's current folder (:func:`remap_spec`); inline
+code and module or class names are left alone. With ``raySharedFiles`` nothing is shipped
 and paths are used as they are (the folder is mounted at the same place on every node).
 """
 
@@ -31,6 +34,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from arena.bot_command import Role, path_list_items, word_roles
+
 #: Names (fnmatch patterns, matched against every file and folder name) never shipped to workers.
 DEFAULT_EXCLUDES = (".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "*.pyc", "node_modules",
                     "tournament_logs", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox")
@@ -39,11 +44,12 @@ MAX_SHIP_BYTES = 256 * 1024 * 1024
 
 
 def referenced_paths(specs: Iterable[Any]) -> list[Path]:
-    """The absolute paths the agents' commands and hyperparameters files name (``AgentSpec``s)."""
+    """The absolute paths the agents' commands and hyperparameters files name (``AgentSpec``s); a
+    class path counts entry by entry (``-cp /p/build:/usr/share/java/x.jar``)."""
     found: list[Path] = []
     for spec in specs:
         if spec.command:
-            found.extend(Path(word) for word in _split(spec.command) if os.path.isabs(word))
+            found.extend(Path(path) for path in _paths(_split(spec.command)) if os.path.isabs(path))
         if spec.path and os.path.isabs(spec.path):
             found.append(Path(spec.path))
     return found
@@ -51,13 +57,14 @@ def referenced_paths(specs: Iterable[Any]) -> list[Path]:
 
 def default_working_dir(config_dir: Path, specs: Iterable[Any]) -> Path:
     """The folder to ship by default (see the module docstring)."""
-    config_dir = config_dir.resolve()
-    paths = [str(config_dir)] + [str(p) for p in referenced_paths(specs)]
-    common = Path(os.path.commonpath(paths))
-    if common.is_file():
-        common = common.parent
-    # "/" or "/usr": too much to ship; those files are expected to be on the workers already.
-    return common if len(common.parts) > 2 else config_dir
+    common = config_dir.resolve()
+    for path in referenced_paths(specs):
+        wider = Path(os.path.commonpath([common, path]))
+        # "/" or "/usr": too much to ship; such a file (/usr/bin/x, a system jar on a class path)
+        # is expected on the workers already, and the others still widen the folder.
+        if len(wider.parts) > 2:
+            common = wider.parent if wider == path and wider.is_file() else wider
+    return common
 
 
 def excluded(name: str, patterns: Iterable[str]) -> bool:
@@ -105,6 +112,17 @@ def _split(command: str) -> list[str]:
         return [command]
 
 
+def _paths(words: list[str]) -> list[str]:
+    """The words of a command that may be paths, with each class path split into its entries."""
+    out: list[str] = []
+    for word, role in zip(words, word_roles(words), strict=True):
+        if role is Role.PATH_LIST:
+            out.extend(path_list_items(word))
+        elif role not in (Role.CODE, Role.NAME):
+            out.append(word)
+    return out
+
+
 def _remap_word(word: str, root: str, here: str) -> str:
     if word == root:
         return here
@@ -120,7 +138,11 @@ def remap_spec(spec: Any, root: str | None, here: str) -> Any:
         return spec
     changes: dict[str, Any] = {}
     if spec.command:
-        changes["command"] = shlex.join(_remap_word(w, root, here) for w in _split(spec.command))
+        words = _split(spec.command)
+        changes["command"] = shlex.join(
+            os.pathsep.join(_remap_word(p, root, here) for p in path_list_items(w)) if role is Role.PATH_LIST
+            else w if role in (Role.CODE, Role.NAME) else _remap_word(w, root, here)
+            for w, role in zip(words, word_roles(words), strict=True))
     if spec.path:
         changes["path"] = _remap_word(spec.path, root, here)
     if spec.cwd:
@@ -128,9 +150,12 @@ def remap_spec(spec: Any, root: str | None, here: str) -> Any:
     return dataclasses.replace(spec, **changes)
 
 
-def missing_on_this_node(spec: Any) -> str | None:
-    """Why ``spec`` (already remapped) cannot start here, or None: its program is not there or not
-    executable, a file its command names is missing, its hyperparameters file is missing."""
+def missing_on_this_node(spec: Any, shipped: str | None = None) -> str | None:
+    """Why ``spec`` (already remapped) cannot start here, or None: its program (or the program a
+    wrapper runs) is not there or not executable, the script its interpreter runs is missing
+    (:func:`arena.bot_command.word_roles`, as the config checks them), a file it names in the
+    worker's copy ``shipped`` of the shipped folder is missing (an exclude such as ``.gitignore``
+    left it out), its hyperparameters file is missing."""
     if spec.kind == "hyperparameters":
         if spec.path and not os.path.isfile(spec.path):
             return f"hyperparameters file {spec.path} is missing"
@@ -138,16 +163,20 @@ def missing_on_this_node(spec: Any) -> str | None:
     if spec.kind != "executable" or not spec.command:
         return None
     words = _split(spec.command)
-    program = words[0]
-    if "/" in program:
-        if not os.path.isfile(program):
-            return f"program {program} is missing"
-        if not os.access(program, os.X_OK):
-            return f"program {program} is not executable"
-    elif shutil.which(program) is None:
-        return f"program {program!r} is not on PATH"
-    for word in words[1:]:
-        # The config made every word that named an existing file absolute: each must be here too.
-        if os.path.isabs(word) and not os.path.exists(word):
+    for word, role in zip(words, word_roles(words), strict=True):
+        if role is Role.PROGRAM:
+            if "/" in word:
+                if not os.path.isfile(word):
+                    return f"program {word} is missing"
+                if not os.access(word, os.X_OK):
+                    return f"program {word} is not executable"
+            elif shutil.which(word) is None:
+                return f"program {word!r} is not on PATH"
+        elif role is Role.SCRIPT and not os.path.exists(word):
             return f"file {word} is missing"
+    if shipped:
+        inside = shipped.rstrip("/") + "/"
+        for path in _paths(words):
+            if path.startswith(inside) and not os.path.exists(path.removesuffix("/*")):
+                return f"file {path} is missing"
     return None

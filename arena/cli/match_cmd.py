@@ -4,8 +4,9 @@ Output contract: one game -> its record (a JSON object) on stdout; several -> a 
 records. With ``--out PATH`` the same JSON goes to that file instead (stdout stays empty). When
 stdout is a terminal (and neither ``--out`` nor ``--json`` is given) nobody wants hundreds of lines
 of JSON there: the records go to ``match_logs/<time>-<id1>-vs-<id2>.json`` and a line says so.
-Progress, the board and a one-line summary per game go to stderr. A program that cannot be found is a usage error (exit 2)
-before any game; a bot that starts and then fails is a recorded game (e.g. ``crash``).
+Progress, the board and a one-line summary per game go to stderr. A program, or the script its
+interpreter runs, that cannot be found is a usage error (exit 2) before any game; a bot that starts
+and then fails is a recorded game (e.g. ``crash``).
 Exit codes: 0 games were played (whatever the results), 1 arena itself failed (e.g. out of file
 descriptors; the records of finished games are still written), 2 usage error, 130 interrupted by
 Ctrl-C or SIGTERM, 129 by SIGHUP (the records of finished games are still written, the interrupted

@@ -31,9 +31,25 @@ def checked_command(command: str, where: str) -> list[str]:
 
 
 def _agent_id(argv: list[str]) -> str:
-    """A short name for a command: the stem of its script (or program)."""
-    candidates = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
-    name = Path(candidates[0] if candidates else argv[0]).stem
+    """A short name for a command: the stem of its script (``python3 bots/greedy.py``), else the
+    last part of its module or class (``python3 -m pkg.bot``, ``java -cp build Main``), else of the
+    first other word that names a file (``deno run bot.ts``), else of the last program it names
+    (``env X=1 ./my_bot``)."""
+    from arena.bot_command import Role, word_roles
+
+    roles = word_roles(argv)
+    scripts = [w for w, r in zip(argv, roles, strict=True) if r is Role.SCRIPT]
+    names = [w for w, r in zip(argv, roles, strict=True) if r is Role.NAME]
+    programs = [w for w, r in zip(argv, roles, strict=True) if r is Role.PROGRAM]
+    files = [w for w, r in zip(argv, roles, strict=True) if r is Role.ARG and not w.startswith("-") and os.path.isfile(w)]
+    if scripts:
+        name = Path(scripts[0]).stem
+    elif names:
+        name = names[0].replace("/", ".").rsplit(".", 1)[-1]
+    elif files:
+        name = Path(files[0]).stem
+    else:
+        name = Path(programs[-1] if programs else argv[0]).stem
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bot"
 
 

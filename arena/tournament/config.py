@@ -25,11 +25,14 @@ directory):
 - ``hyperparameters`` agents: ``path`` is a file; it must exist.
 - ``executable`` agents: ``path`` is a command, split like a shell would (shlex) but never run
   through one. If the whole string names an existing file it is one program (so a path with spaces
-  works). Otherwise the first word is the program: with a ``/`` it must be an existing file,
-  without one it must be found on ``PATH`` (``python3``). Every later word that names an existing
-  file or folder relative to the config folder is made absolute; a later word that looks like a
-  file (contains ``/`` or ends in a script suffix such as ``.py``) but does not exist is an error,
-  because that is nearly always a typo. Options (words starting with ``-``) are left alone.
+  works). Otherwise each word has a role (:func:`arena.bot_command.word_roles`): the program (the
+  first word, or the one a wrapper such as ``env`` runs) with a ``/`` must be an existing executable
+  file, without one it must be found on ``PATH`` (``python3``); the script a known interpreter runs
+  (``python3 bot.py``, ``java -jar x.jar``, ``dotnet bot.dll``) must exist, and is made absolute;
+  the entries of a class path (``java -cp build:lib/*``) that exist are made absolute; inline code,
+  module and class names (``python3 -m package.bot``, ``java Main``) and options are left alone;
+  any other word is made absolute when it names an existing file or folder, and is otherwise passed
+  as it is (a colon-separated class path, a URL, ``key=a/b``).
 - ``player`` agents need no path (one given is ignored, as in the seed).
 """
 
@@ -46,6 +49,7 @@ from typing import Any
 
 import orjson
 
+from arena.bot_command import Role, path_list_items, word_roles
 from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.errors import ConfigError
 from arena.games.base import GameError, cap_text
@@ -115,7 +119,6 @@ _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Agent ids become <id>.json next to these files in the log folder.
 _RESERVED_AGENT_IDS = frozenset({"config", "standings", "games", "stderr"})
-_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".rb", ".pl", ".sh", ".jar", ".lua", ".php", ".exe", ".json")
 
 
 @dataclass(frozen=True)
@@ -601,9 +604,11 @@ def _parse_env(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
 
 
 def _plain(path: Path) -> str:
-    """A path for a one-line message: as it is, or quoted when it holds a newline or the like."""
+    """A path for a one-line message: as it is, or quoted when it holds a newline or the like; a
+    long one cut (with its end kept)."""
     text = str(path)
-    return text if text.isprintable() else repr(text)
+    text = text if text.isprintable() else repr(text)
+    return text if len(text) <= 160 else text[:60] + "..." + text[-97:]
 
 
 def _short_key(name: str) -> str:
@@ -630,12 +635,10 @@ def _exists(path: Path) -> bool:
         return False
 
 
-#: Options after which an interpreter takes inline code (python, node, perl, ruby, sh, bash...).
-_INLINE_CODE_OPTIONS = frozenset({"-c", "-e", "--eval", "-E", "--command"})
-
-
 def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str, ...]:
-    """The argv of an executable agent's ``path``, with file words made absolute (module docstring)."""
+    """The argv of the bot command ``text`` with its files found from ``base_dir`` (the module
+    docstring; which word is which: :func:`arena.bot_command.word_roles`). ConfigError (one line
+    naming ``where``) when it is empty, cannot be split, or its program or script is not there."""
     whole = _resolve(base_dir, text.strip())
     if _is_file(whole):
         _check_executable(whole, text, where)
@@ -646,33 +649,53 @@ def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str
         raise ConfigError(f"{where}: cannot split the command {text!r} ({exc})") from None
     if not words:
         raise ConfigError(f"{where}: empty command")
-    program, *args = words
-    if "/" in program:
-        file = _resolve(base_dir, program)
+    return tuple(_resolve_word(word, role, base_dir, where) for word, role in zip(words, word_roles(words), strict=True))
+
+
+def _resolve_word(word: str, role: Role, base_dir: Path, where: str) -> str:
+    if role is Role.PROGRAM:
+        if "/" not in word:
+            if shutil.which(word) is None:
+                raise ConfigError(f"{where}: program {_word(word)} not found on PATH")
+            return word
+        file = _resolve(base_dir, word)
         if not _is_file(file):
-            raise ConfigError(f"{where}: program {program!r} not found (looked at {_plain(file)})")
-        _check_executable(file, program, where)
-        resolved = [str(file)]
-    else:
-        if shutil.which(program) is None:
-            raise ConfigError(f"{where}: program {program!r} not found on PATH")
-        resolved = [program]
-    previous = ""
-    for word in args:
-        # `python3 -c CODE`, `node -e CODE`, `sh -c CODE`: inline code, not a file to look for.
-        inline_code = previous in _INLINE_CODE_OPTIONS or any(c in word for c in "\n;(){}")
-        previous = word
-        if word.startswith("-") or inline_code:
-            resolved.append(word)
-            continue
+            raise ConfigError(f"{where}: program {_word(word)} not found (looked at {_plain(file)})")
+        _check_executable(file, word, where)
+        return str(file)
+    if role is Role.SCRIPT:
+        candidate = _resolve(base_dir, word)
+        if not _exists(candidate):
+            raise ConfigError(f"{where}: file {_word(word)} not found (looked at {_plain(candidate)})")
+        return str(candidate)
+    if role is Role.PATH_LIST:
+        return os.pathsep.join(_resolve_path_item(item, base_dir) for item in path_list_items(word))
+    if role is Role.ARG and word and not word.startswith("-"):
+        # Any other word that names an existing file or folder is one the bot will open: found from
+        # base_dir, like the script, because the bot runs in arena's folder, not the config's.
         candidate = _resolve(base_dir, word)
         if _exists(candidate):
-            resolved.append(str(candidate))
-        elif "/" in word or word.lower().endswith(_SCRIPT_SUFFIXES):
-            raise ConfigError(f"{where}: file {word!r} not found (looked at {_plain(candidate)})")
-        else:
-            resolved.append(word)
-    return tuple(resolved)
+            return str(candidate)
+    return word
+
+
+def _word(word: str) -> str:
+    """A word of a command quoted for a one-line message (a long one cut, with its end kept, since
+    that is where a file's name is)."""
+    shown = repr(word)
+    return shown if len(shown) <= 120 else shown[:40] + "..." + shown[-77:]
+
+
+def _resolve_path_item(item: str, base_dir: Path) -> str:
+    """An entry of a class path: made absolute when it exists (``lib/*``: when ``lib`` does), else
+    as it is (a JVM skips a missing entry)."""
+    if item == "*":
+        return str(base_dir / "*")
+    if not item or item == "/*":
+        return item
+    folder, star = (item[:-2], "/*") if item.endswith("/*") else (item, "")
+    candidate = _resolve(base_dir, folder or "/")
+    return str(candidate) + star if _exists(candidate) else item
 
 
 def _check_executable(file: Path, shown: str, where: str) -> None:
