@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bot_command import Role, path_list_items, word_roles
 from arena.errors import ResourceError
 
 #: The default pool: far above any uid a distribution hands out (1000-60000, and subordinate ranges
@@ -207,9 +208,14 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
         if real is not None:
             new_argv[0] = program = real
     wanted = [_prefix(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
-    for arg in argv[1:]:
-        if arg and not arg.startswith("-") and len(arg) < 4096:
-            candidate = arg if os.path.isabs(arg) else os.path.join(base, arg)
+    for word, role in zip(argv, word_roles(argv), strict=True):
+        # Files the command names (a script, a class path's entries, a data file): shown if blocked.
+        items = path_list_items(word) if role is Role.PATH_LIST else [word] if role in (Role.SCRIPT, Role.ARG) else []
+        for item in items:
+            item = item.removesuffix("/*")  # a class path's "lib/*"
+            if not item or item.startswith("-") or len(item) >= 4096:
+                continue
+            candidate = item if os.path.isabs(item) else os.path.join(base, item)
             with contextlib.suppress(OSError, ValueError):
                 if os.path.exists(candidate):
                     wanted.append(candidate)
