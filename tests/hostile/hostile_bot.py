@@ -277,12 +277,15 @@ def state(pid):
     return text[text.rindex(b")") + 2:].split()[0].decode()
 """
 
-# Stops arena (argv[3]) while the bot (argv[4]) is stopped, i.e. during the opponent's turn.
+# Stops arena (argv[3]) for argv[5] s while the bot (argv[4]) is stopped, i.e. during the opponent's
+# turn: its second turn after this one (the opponent's first reply has a start-up allowance).
 STOP_ARENA = HELPER + """arena, bot, seconds = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
 done()
 deadline = time.monotonic() + 20
-while state(bot) not in ("T", "t", None) and time.monotonic() < deadline:
-    time.sleep(0.001)
+for wanted in (("T", "t", None), ("R", "S", "D", None), ("T", "t", None)):
+    while state(bot) not in wanted and time.monotonic() < deadline:
+        time.sleep(0.0005)
+time.sleep(0.01)  # the opponent's clock has started by now (it thinks for longer: see red_team.stop_arena)
 outcome = result(arena, signal.SIGSTOP) if state(bot) in ("T", "t") else "bot never stopped"
 say("stop_arena", outcome)
 time.sleep(seconds if outcome == "ok" else 0)
@@ -298,28 +301,76 @@ while time.monotonic() < end:
     pass
 """
 
-# Takes tasks: argv[3] processes or threads ("procs"/"threads"), up to argv[4], each held argv[5] s.
+# Takes tasks: argv[3] processes or threads ("procs"/"threads"), up to argv[4], held for argv[5] s;
+# after the first refusal it says how many it has, then keeps taking every task that comes free.
 BOMB = HELPER + """import threading
 kind, limit, hold = sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 end = time.monotonic() + hold
-made, why = 0, "none"
-for _ in range(limit):
+made, why = 0, None
+def take():
+    if kind == "threads":
+        threading.Thread(target=time.sleep, args=(max(0.0, end - time.monotonic()),), daemon=True).start()
+    elif os.fork() == 0:
+        os.close(2)
+        time.sleep(max(0.0, end - time.monotonic()))
+        os._exit(0)
+while time.monotonic() < end:
     try:
-        if kind == "threads":
-            threading.Thread(target=time.sleep, args=(max(0.0, end - time.monotonic()),), daemon=True).start()
-        else:
-            if os.fork() == 0:
-                os.close(2)
-                time.sleep(max(0.0, end - time.monotonic()))
-                os._exit(0)
-        made += 1
+        if made < limit:
+            take()
+            made += 1
+            continue
     except (OSError, RuntimeError) as exc:
-        why = errno.errorcode.get(getattr(exc, "errno", None) or 0, type(exc).__name__)
-        break
-say("bomb", f"{made} {why}")
+        if why is None:
+            why = errno.errorcode.get(getattr(exc, "errno", None) or 0, type(exc).__name__)
+            say("bomb", f"{made} {why}")
+            done()
+            os.close(2)
+    if made >= limit and why is None:
+        say("bomb", f"{made} none")
+        done()
+        os.close(2)
+        why = "none"
+    time.sleep(0.001)
+"""
+
+# Writes a fake move (argv[4], hex) into the stdout of every process that carries the run token
+# (argv[3]) and the marker, is not an injector and holds no pipe of ours, again and again for
+# argv[5] s: every bot of the run, whichever game it plays. argv[6]: our bot's own stdout pipe.
+INJECT = HELPER + """token, fake, seconds, own = sys.argv[3].encode(), bytes.fromhex(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
+marker = sys.argv[1].rsplit("-", 1)[0].encode()
+def read(pid, name):
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+def link(path):
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
 done()
-os.close(2)
-time.sleep(max(0.0, end - time.monotonic()))
+seen, hits, end = set(), 0, time.monotonic() + seconds
+while time.monotonic() < end:
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or entry in seen:
+            continue
+        argv = read(entry, "cmdline").split(b"\\0")
+        if marker not in b" ".join(argv) or b"inject" in argv or not b"ARENA_RUN_TOKEN=" + token in read(entry, "environ"):
+            continue
+        seen.add(entry)
+        if link(f"/proc/{entry}/fd/1") == own:
+            continue
+        try:
+            fd = os.open(f"/proc/{entry}/fd/1", os.O_WRONLY | os.O_NONBLOCK)
+            os.write(fd, fake)
+            os.close(fd)
+            hits += 1
+        except OSError:
+            pass
+    time.sleep(0.002)
+say("injected", str(hits))
 """
 
 injected = set()
@@ -336,12 +387,18 @@ def inject():
     token, our marker), as if that bot had sent it."""
     token = os.environ.get("ARENA_RUN_TOKEN", "").encode()
     me, hits, errors = os.getpid(), 0, []
+    own = os.readlink("/proc/self/fd/1")
     for pid in all_pids():
         if pid == me or pid in injected or not token:
             continue
         env = proc_bytes(pid, "environ")
         if env is None or b"\0ARENA_RUN_TOKEN=" + token + b"\0" not in b"\0" + env or not carries_marker(pid):
             continue
+        try:
+            if os.readlink(f"/proc/{pid}/fd/1") == own:
+                continue  # our own pipe (a sandbox's init holds it too): no use
+        except OSError:
+            pass
         try:
             fd = os.open(f"/proc/{pid}/fd/1", os.O_WRONLY | os.O_NONBLOCK)
             try:
@@ -428,6 +485,9 @@ def attack(n):
     """The attack of ``mode`` on our turn ``n`` (0 = first), before we reply."""
     if mode == "inject":
         inject()
+        if opts.get("persistent") and n == 0:
+            detach(INJECT, "injector", os.environ.get("ARENA_RUN_TOKEN", ""), fake_move().hex(),
+                   opts.get("seconds", 30), os.readlink("/proc/self/fd/1"))
     if mode == "stop_arena" and n == 0:
         arena = find_arena()
         report("arena", str(arena))
@@ -455,7 +515,10 @@ def attack(n):
             detach(BURN, "burn", opts.get("seconds", 60))
         report("burners", str(opts.get("burners", 2)))
     if mode == "bomb" and n == 0:
-        detach(BOMB, "bomb", opts.get("kind", "procs"), opts.get("limit", 3000), opts.get("hold", 20), wait=30)
+        try:
+            detach(BOMB, "bomb", opts.get("kind", "procs"), opts.get("limit", 3000), opts.get("hold", 20), wait=30)
+        except OSError as exc:  # our own earlier bomb holds every task: play on all the same
+            report("bomb", f"0 {errno.errorcode.get(exc.errno, str(exc.errno))}")
     if mode == "hog" and n == 0:
         hog(opts.get("procs", 12), opts.get("mb", 100), opts.get("hold", 60))
     if mode == "disk_fill" and n == 0:
