@@ -451,7 +451,8 @@ def hog(procs, mb, hold):
     report("hog", f"{got} of {procs} x {mb} MiB")
 
 def root_probe():
-    result = {"status": {line.split(":")[0]: line.split(":", 1)[1].split()
+    result = {"pids_seen": len(all_pids()),
+              "status": {line.split(":")[0]: line.split(":", 1)[1].split()
                          for line in read_text("/proc/self/status").splitlines()
                          if line.startswith(("Uid:", "Gid:", "Groups:"))}}
     def attempt(name, action):
@@ -545,14 +546,32 @@ def attack(n):
         out.flush()
         time.sleep(opts.get("hold", 60))
 
+def watch_marked(tag):
+    """On our turn: how much CPU do the processes carrying marker-tag get in 100 ms?"""
+    needle = f"{marker}-{tag}".encode()
+    watched = [p for p in all_pids() if needle in (proc_bytes(p, "cmdline") or b"")]
+    def ticks():
+        total = 0
+        for pid in watched:
+            try:
+                total += stat_of(pid)[1]
+            except (OSError, ValueError, IndexError):
+                pass
+        return total
+    before = ticks()
+    time.sleep(0.1)
+    report("watch", f"{len(watched)} {ticks() - before}")
+
 def work(turn_cpu):
     """``cpu_ms`` of our own CPU time per move (counted from our turn's first byte of input), then
-    ``sleep_ms`` of sleep."""
+    ``sleep_ms`` of sleep; with ``watch``, a look at the CPU the processes marker-<watch> get meanwhile."""
     if "cpu_ms" in opts:
         while time.process_time() - turn_cpu < opts["cpu_ms"] / 1000.0:
             pass
     if "sleep_ms" in opts:
         time.sleep(opts["sleep_ms"] / 1000.0)
+    if "watch" in opts:
+        watch_marked(opts["watch"])
 
 if mode == "fat":
     fat = b"\1" * (opts.get("mb", 150) << 20)  # an honest bot with a big table

@@ -351,25 +351,37 @@ def other_guardians(marker: str, folder: Path, flags: Sequence[str]) -> Measured
 
 
 def escape_burn(marker: str, folder: Path, flags: Sequence[str], games: int = 6, burners: int = 2,
-                wait: float = 10.0, victim_cpu_ms: int = 30, move_time_limit: int = 60) -> Measured:
+                wait: float = 10.0, victim_cpu_ms: int = 30, move_time_limit: int | None = 60, max_moves: int = 20,
+                watch: bool = False) -> Measured:
     """The bot leaves ``burners`` CPU burners per game (double fork, setsid, exec with an empty
     environment; each ends by itself after 60 s); the victim needs ``victim_cpu_ms`` of CPU per move
-    with ``move_time_limit`` ms per move. Survivors are counted when arena has exited and ``wait`` s
-    later."""
-    victim = hostile_command(marker, GAME, "plain", "-", {"cpu_ms": victim_cpu_ms})
+    with ``move_time_limit`` ms per move (``watch``: and measures the burners' CPU on each of its
+    turns). Counted: the most burners alive at once during the run, those alive when arena has
+    exited and ``wait`` s later."""
+    victim_options: dict[str, Any] = {"cpu_ms": victim_cpu_ms}
+    if watch:
+        victim_options["watch"] = "burn"
+    victim = hostile_command(marker, GAME, "plain", "-", victim_options)
+    most = [0]
+
+    def count(proc: subprocess.Popen[bytes], logs: Path) -> None:
+        most[0] = max(most[0], len(survivors(marker + "-burn", (proc.pid,))))
+
     try:
         run = play_match(hostile_command(marker, GAME, "escape_burn", "-", {"burners": burners, "seconds": 60}),
-                         victim, folder, flags=flags, games=games, max_moves=20,
-                         extra=["--move-time-limit", str(move_time_limit)])
+                         victim, folder, flags=flags, games=games, max_moves=max_moves, watch=count,
+                         extra=["--move-time-limit", str(move_time_limit)] if move_time_limit else [])
         at_exit = len(survivors(marker + "-burn", (run.pid,)))
         time.sleep(wait)
         left = len(survivors(marker + "-burn", (run.pid,)))
     finally:
         _cleanup(marker)
     timeouts = _count(run.records, "plain", ("timeout",))
+    watched = [tuple(int(v) for v in text.split()) for *_, text in run.reports("watch")]
     return Measured(f"escapees alive at arena's exit {at_exit}, {wait:g} s later {left}; "
                     f"victim lost on time {timeouts}/{games}", run,
-                    {"at_exit": at_exit, "survivors": left, "victim_timeouts": timeouts, "games": games})
+                    {"at_exit": at_exit, "survivors": left, "victim_timeouts": timeouts, "games": games,
+                     "most_alive": most[0], "watched": watched})
 
 
 # -- 4. resources ---------------------------------------------------------------------------------
@@ -520,7 +532,7 @@ def root_probe(marker: str, folder: Path, flags: Sequence[str]) -> Measured:
     rootdir.mkdir(parents=True, exist_ok=True)
     rootdir.chmod(0o755)
     games_file = folder / "logs" / "redteam" / "games.jsonl"
-    seen: dict[int, dict[str, list[int]]] = {}
+    seen: dict[int, tuple[str | None, dict[str, list[int]]]] = {}
 
     def watch(proc: subprocess.Popen[bytes], logs: Path) -> None:
         for entry in os.listdir("/proc"):
@@ -530,7 +542,7 @@ def root_probe(marker: str, folder: Path, flags: Sequence[str]) -> Measured:
             if argv and argv[0] == BOT_PYTHON and any(marker in word for word in argv):
                 ids = ids_of(int(entry))
                 if ids is not None:
-                    seen[int(entry)] = ids
+                    seen[int(entry)] = (argv[5] if len(argv) > 5 else None, ids)
 
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
@@ -548,9 +560,9 @@ def root_probe(marker: str, folder: Path, flags: Sequence[str]) -> Measured:
     probe = probes[0] if probes else {}
     forged = games_file.exists() and marker in games_file.read_text(errors="replace")
     written = any(rootdir.iterdir())
-    uids = sorted({ids["Uid"][0] for ids in seen.values()})
+    uids = sorted({ids["Uid"][0] for _, ids in seen.values()})
     numbers = {"probe": probe, "forged_row_in_file": forged, "root_owned_written": written, "ids": seen,
-               "uids": uids}
+               "uids": uids}  # ids: pid -> (the bot's mode, its Uid/Gid/Groups as the kernel sees them)
     shown = ", ".join(f"{key} {str(probe.get(key, '?')).split()[0]}"
                       for key in ("shadow", "root_home", "root_write", "forge", "connect"))
     return Measured(f"bot uids {uids}; {shown}", run, numbers)
