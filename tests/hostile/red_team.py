@@ -168,6 +168,16 @@ def mode_of(player: Mapping[str, Any]) -> str | None:
     return None
 
 
+def options_of(player: Mapping[str, Any]) -> dict[str, Any]:
+    """The hostile bot's options in a record's player entry (empty for none or another program)."""
+    words = shlex.split(str(player.get("command") or ""))
+    for index, word in enumerate(words):
+        if word.endswith(BOT_FILE.name) and len(words) > index + 5:
+            with contextlib.suppress(ValueError):
+                return dict(json.loads(bytes.fromhex(words[index + 5])))
+    return {}
+
+
 def loser(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The losing player's entry (None for a draw)."""
     if record.get("winner") not in ("BLACK", "WHITE"):
@@ -566,3 +576,47 @@ def root_probe(marker: str, folder: Path, flags: Sequence[str]) -> Measured:
     shown = ", ".join(f"{key} {str(probe.get(key, '?')).split()[0]}"
                       for key in ("shadow", "root_home", "root_write", "forge", "connect"))
     return Measured(f"bot uids {uids}; {shown}", run, numbers)
+
+
+# -- verdicts and records -------------------------------------------------------------------------
+
+
+def stdout_flood(marker: str, folder: Path, flags: Sequence[str], games: int = 2, mb: int = 20) -> Measured:
+    """The bot writes ``mb`` MiB without a newline on stdout on its first turn."""
+    try:
+        run = play_match(hostile_command(marker, GAME, "flood_stdout", "-", {"mb": mb, "hold": 30}), _plain(marker),
+                         folder, flags=flags, games=games, max_moves=6)
+    finally:
+        _cleanup(marker)
+    verdicts = sorted({r["termination"] for r in run.records if (loser(r) and mode_of(loser(r) or {}) == "flood_stdout")})
+    return Measured(f"flooder lost by {', '.join(verdicts) or 'nothing'}", run,
+                    {"output_limit": _count(run.records, "flood_stdout", ("output_limit",)), "games": games})
+
+
+def cpu_ms_of(record: Mapping[str, Any], colour: str) -> float | None:
+    """A side's CPU time in a record: ``cpuMs`` in its player entry, or a ``cpuMs``/``cpu_ms`` map by
+    colour (None when the record has neither)."""
+    for player in record.get("players", []):
+        if player.get("colour") == colour and "cpuMs" in player:
+            return float(player["cpuMs"])
+    for key in ("cpuMs", "cpu_ms"):
+        by_colour = record.get(key)
+        if isinstance(by_colour, dict) and colour in by_colour:
+            return float(by_colour[colour])
+    return None
+
+
+def cpu_time(marker: str, folder: Path, flags: Sequence[str], cpu_ms: int = 50, max_moves: int = 10) -> Measured:
+    """A bot needing ``cpu_ms`` of CPU per move against one that answers at once: each side's CPU
+    time as the records give it."""
+    worker = hostile_command(marker, GAME, "plain", "-", {"cpu_ms": cpu_ms})
+    try:
+        run = play_match(worker, _plain(marker), folder, flags=flags, games=1, max_moves=max_moves)
+    finally:
+        _cleanup(marker)
+    record = run.records[0] if run.records else {}
+    sides = {("worker" if "cpu_ms" in options_of(p) else "idle"): cpu_ms_of(record, p["colour"])
+             for p in record.get("players", [])}
+    return Measured(f"cpuMs worker {sides.get('worker')}, idle {sides.get('idle')} "
+                    f"(worker needs {cpu_ms * (max_moves // 2)} ms)", run,
+                    {**sides, "needed": cpu_ms * (max_moves // 2)})
