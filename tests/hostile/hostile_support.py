@@ -210,10 +210,12 @@ class BoundCgroup:
         return ["/bin/sh", "-c", script, "sh", *procs, "--", *argv]
 
     def pids(self) -> list[int]:
+        """Every process in the cgroups, those arena put in cgroups of its own below them included."""
         found: set[int] = set()
         for path in self.paths.values():
-            with contextlib.suppress(OSError):
-                found.update(int(p) for p in (path / "cgroup.procs").read_text().split())
+            for folder, _, _ in os.walk(path):
+                with contextlib.suppress(OSError):
+                    found.update(int(p) for p in (Path(folder) / "cgroup.procs").read_text().split())
         return sorted(found)
 
     def oom_kills(self) -> int:
@@ -237,14 +239,16 @@ class BoundCgroup:
                     os.kill(pid, signal.SIGKILL)
             time.sleep(0.05)
         for path in self.paths.values():
-            for _ in range(100):
-                try:
-                    path.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            # Innermost first: cgroups arena made below ours and left behind, then ours.
+            for folder in [Path(f) for f, _, _ in os.walk(path, topdown=False)]:
+                for _ in range(100):
+                    try:
+                        folder.rmdir()
+                        break
+                    except FileNotFoundError:
+                        break
+                    except OSError:
+                        time.sleep(0.05)
 
 
 @contextlib.contextmanager

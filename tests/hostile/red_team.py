@@ -28,6 +28,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -90,8 +91,6 @@ def _run(argv: Sequence[str], *, logs: Path, load: Callable[[], list[dict[str, A
                             cwd=cwd, env=dict(env) if env is not None else None)
     # stderr is read by a thread so that a chatty arena never blocks on a full pipe.
     chunks: list[bytes] = []
-    import threading
-
     reader = threading.Thread(target=lambda: chunks.append(proc.stderr.read() if proc.stderr else b""), daemon=True)
     reader.start()
     deadline = time.monotonic() + timeout
@@ -199,7 +198,8 @@ def _plain(marker: str, **options: Any) -> str:
     return hostile_command(marker, GAME, "plain", "-", options or None)
 
 
-def _cleanup(marker: str, run: ArenaRun | None = None) -> None:
+def _cleanup(marker: str) -> None:
+    """Kill (by pid) whatever carries ``marker`` still: what the attack left behind."""
     kill_marked(marker)
     reap_adopted_zombies()
 
@@ -483,23 +483,25 @@ def dev_shm(marker: str, folder: Path, flags: Sequence[str], mb: int = 200) -> M
                     {"written_mb": written, "left_mb": left})
 
 
-def own_and_charged(run: ArenaRun) -> tuple[list[float], list[float]]:
-    """Per move of the bot that reports ``think`` (its own measure, from its first byte of input
-    to its reply) in each game, its first move left out (charged after the start-up allowance):
-    (its own measure, arena's charged time), in ms."""
+def own_and_charged(run: ArenaRun, skip_first: bool = True) -> tuple[list[float], list[float]]:
+    """Per move of each bot that reports ``think`` (its own measure, from its first byte of input to
+    its reply), its first move left out with ``skip_first`` (charged after the start-up allowance):
+    (its own measures, arena's charged times), in ms, in the same order."""
+    thinks: dict[str, list[float]] = {}
+    for name, _, text in run.reports("think"):
+        thinks.setdefault(name.split("-", 2)[0] + "-" + name.split("-", 2)[1], []).append(float(text))
     own: list[float] = []
     charged: list[float] = []
     for record in run.records:
         index = record.get("game_index") or 0
         for player in record["players"]:
             colour = player["colour"]
-            log = f"{index:05d}-{colour.lower()}-"
-            thinks = [float(text) for name, _, text in run.reports("think") if name.startswith(log)]
-            if not thinks:
+            mine_own = thinks.get(f"{index:05d}-{colour.lower()}", [])
+            if not mine_own:
                 continue
             parity = 0 if colour == "BLACK" else 1
             mine = [t["charged_ms"] for i, t in enumerate(record["turns"]) if i % 2 == parity and not t["opening"]]
-            pairs = list(zip(thinks, mine, strict=False))[1:]
+            pairs = list(zip(mine_own, mine, strict=False))[1 if skip_first else 0:]
             own += [a for a, _ in pairs]
             charged += [b for _, b in pairs]
     return own, charged
