@@ -39,7 +39,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "tests" / "hostile"), str(REPO / "tests" / "engine"), str(REPO)]
 
-import red_team  # noqa: E402 - after the sys.path line: the runner and the bot live with the tests
+import arena_runs  # noqa: E402 - after the sys.path line: the runner and the bot live with the tests
 from hostile_support import hostile_command, kill_marked, public_folder  # noqa: E402
 
 BUSY = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end:\n    pass\n"
@@ -79,11 +79,11 @@ def main() -> None:
     begun = time.monotonic()
     try:
         with public_folder(marker) as folder:
-            run = red_team.play_tournament(
+            run = arena_runs.play_tournament(
                 marker, {"a": bot, "b": bot}, folder, flags=args.isolation, timeout=3600,
                 config={"gamesPerPair": args.games, "maxMoves": args.max_moves, "timeLimit": 600_000,
                         "moveTimeLimit": args.move_time_limit, "concurrency": args.concurrency})
-            own, charged = red_team.own_and_charged(run)
+            own, charged = arena_runs.own_and_charged(run)
     finally:
         for proc in busy:  # by pid: only the loops this script started
             proc.send_signal(signal.SIGKILL)

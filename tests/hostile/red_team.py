@@ -13,7 +13,7 @@ figures and ``bench/redteam.py`` prints them as a table. Each scenario takes:
   ``["--no-sandbox"]``) plus any limits (``--memory-mb 256``).
 
 and returns a :class:`Measured`: the one-line figure for the table, the run, and the numbers the
-tests assert on. Every scenario bounds itself (timeouts; a cgroup of its own around a memory hog or
+tests assert on. Running arena and reading its records is :mod:`arena_runs`. Every scenario bounds itself (timeouts; a cgroup of its own around a memory hog or
 a fork bomb; a small tmpfs under a disk filler) and kills what its bots left behind, by pid.
 """
 
@@ -22,21 +22,32 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shlex
 import signal
 import socket
 import statistics
 import subprocess
-import sys
-import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena_runs import (
+    ARENA,
+    GAME,
+    ROOT,
+    ArenaRun,
+    count_losses,
+    cpu_ms_of,
+    loser,
+    lost_by,
+    mode_of,
+    options_of,
+    own_and_charged,
+    play_match,
+    play_tournament,
+)
 from hostile_support import (
-    BOT_FILE,
     BOT_PYTHON,
     BoundCgroup,
     argv_of,
@@ -44,31 +55,12 @@ from hostile_support import (
     ids_of,
     kill_marked,
     reap_adopted_zombies,
-    reports,
     small_tmpfs,
     survivors,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-ARENA = (sys.executable, "-m", "arena")
-GAME = "checkers"
 #: Terminations by which a fake move decides a game.
 FAKE_MOVE_LOSSES = ("illegal_move", "malformed_reply")
-
-
-@dataclass
-class ArenaRun:
-    """One arena command: its exit code (None: it outlived its timeout and was killed), stderr, the
-    records it wrote, the folder of its bots' stderr logs, its pid."""
-
-    returncode: int | None
-    stderr: str
-    records: list[dict[str, Any]]
-    logs: Path
-    pid: int
-
-    def reports(self, name: str | None = None) -> list[tuple[str, str, str]]:
-        return reports(self.logs, name)
 
 
 @dataclass
@@ -78,120 +70,6 @@ class Measured:
     figure: str
     run: ArenaRun | None = None
     numbers: dict[str, Any] = field(default_factory=dict)
-
-
-Watch = Callable[[subprocess.Popen[bytes], Path], None]
-
-
-def _run(argv: Sequence[str], *, logs: Path, load: Callable[[], list[dict[str, Any]]], timeout: float,
-         cgroup: BoundCgroup | None = None, env: Mapping[str, str] | None = None, watch: Watch | None = None,
-         cwd: Path = ROOT) -> ArenaRun:
-    full = cgroup.wrap(argv) if cgroup is not None else list(argv)
-    proc = subprocess.Popen(full, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            cwd=cwd, env=dict(env) if env is not None else None)
-    # stderr is read by a thread so that a chatty arena never blocks on a full pipe.
-    chunks: list[bytes] = []
-    reader = threading.Thread(target=lambda: chunks.append(proc.stderr.read() if proc.stderr else b""), daemon=True)
-    reader.start()
-    deadline = time.monotonic() + timeout
-    returncode: int | None = None
-    try:
-        while proc.poll() is None and time.monotonic() < deadline:
-            if watch is not None:
-                watch(proc, logs)
-            time.sleep(0.01)
-        returncode = proc.poll()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        reader.join(10)
-        reap_adopted_zombies()
-    try:
-        records = load()
-    except (OSError, ValueError):
-        records = []
-    return ArenaRun(returncode, b"".join(chunks).decode(errors="replace"), records, logs, proc.pid)
-
-
-def play_match(black: str, white: str, folder: Path, *, flags: Sequence[str] = (), games: int = 2,
-               max_moves: int = 10, time_limit: int = 30000, extra: Sequence[str] = (), timeout: float = 120,
-               cgroup: BoundCgroup | None = None, env: Mapping[str, str] | None = None,
-               watch: Watch | None = None) -> ArenaRun:
-    """``arena match black white`` (colours alternate: ``black`` is BLACK in even games), records in
-    ``folder/records.json``, stderr logs in ``folder/stderr``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    out, logs = folder / "records.json", folder / "stderr"
-
-    def load() -> list[dict[str, Any]]:
-        data = json.loads(out.read_bytes())
-        return [data] if isinstance(data, dict) else list(data)
-
-    argv = [*ARENA, "match", black, white, "--game", GAME, "--games", str(games), "--max-moves", str(max_moves),
-            "--time-limit", str(time_limit), "--quiet", "--out", str(out), "--stderr-dir", str(logs), *flags, *extra]
-    return _run(argv, logs=logs, load=load, timeout=timeout, cgroup=cgroup, env=env, watch=watch)
-
-
-def play_tournament(marker: str, agents: Mapping[str, str], folder: Path, *, flags: Sequence[str] = (),
-                    config: Mapping[str, Any] | None = None, logs_root: Path | None = None, timeout: float = 180,
-                    cgroup: BoundCgroup | None = None, env: Mapping[str, str] | None = None,
-                    watch: Watch | None = None) -> ArenaRun:
-    """``arena run`` of a round robin of ``agents`` (id -> command); the config file is named after
-    ``marker`` (so arena's argv carries it); records from ``<logs>/redteam/games/``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    logs_root = logs_root or folder / "logs"
-    settings = {"id": "redteam", "game": GAME, "gamesPerPair": 2, "maxMoves": 10, "timeLimit": 30000,
-                "concurrency": 1, **(config or {}),
-                "agents": [{"id": aid, "path": command} for aid, command in agents.items()]}
-    path = folder / f"{marker}.json"
-    path.write_text(json.dumps(settings))
-    games_dir = logs_root / "redteam" / "games"
-
-    def load() -> list[dict[str, Any]]:
-        return [json.loads(p.read_bytes()) for p in sorted(games_dir.glob("*.json"))]
-
-    argv = [*ARENA, "run", str(path), "--logs", str(logs_root), *flags]
-    return _run(argv, logs=logs_root / "redteam" / "stderr", load=load, timeout=timeout, cgroup=cgroup, env=env,
-                watch=watch, cwd=folder)
-
-
-# -- reading records -------------------------------------------------------------------------------
-
-
-def mode_of(player: Mapping[str, Any]) -> str | None:
-    """The hostile bot's mode in a record's player entry (None for another program)."""
-    words = shlex.split(str(player.get("command") or ""))
-    for index, word in enumerate(words):
-        if word.endswith(BOT_FILE.name) and len(words) > index + 3:
-            return words[index + 3]
-    return None
-
-
-def options_of(player: Mapping[str, Any]) -> dict[str, Any]:
-    """The hostile bot's options in a record's player entry (empty for none or another program)."""
-    words = shlex.split(str(player.get("command") or ""))
-    for index, word in enumerate(words):
-        if word.endswith(BOT_FILE.name) and len(words) > index + 5:
-            with contextlib.suppress(ValueError):
-                return dict(json.loads(bytes.fromhex(words[index + 5])))
-    return {}
-
-
-def loser(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The losing player's entry (None for a draw)."""
-    if record.get("winner") not in ("BLACK", "WHITE"):
-        return None
-    return next(p for p in record["players"] if p["colour"] != record["winner"])
-
-
-def lost_by(record: Mapping[str, Any], mode: str, terminations: Sequence[str]) -> bool:
-    """Whether the bot of ``mode`` lost ``record`` by one of ``terminations``."""
-    beaten = loser(record)
-    return beaten is not None and mode_of(beaten) == mode and record["termination"] in terminations
-
-
-def _count(records: Sequence[Mapping[str, Any]], mode: str, terminations: Sequence[str]) -> int:
-    return sum(lost_by(r, mode, terminations) for r in records)
 
 
 def _plain(marker: str, **options: Any) -> str:
@@ -214,7 +92,7 @@ def injection_match(marker: str, folder: Path, flags: Sequence[str], games: int 
                          games=games, max_moves=20)
     finally:
         _cleanup(marker)
-    decided = _count(run.records, "plain", FAKE_MOVE_LOSSES)
+    decided = count_losses(run.records, "plain", FAKE_MOVE_LOSSES)
     return Measured(f"games decided by injection {decided}/{games}", run, {"decided": decided, "games": games})
 
 
@@ -243,7 +121,7 @@ def early_reply(marker: str, folder: Path, flags: Sequence[str], games: int = 2)
                          games=games, max_moves=10)
     finally:
         _cleanup(marker)
-    taken = _count(run.records, "early", FAKE_MOVE_LOSSES)
+    taken = count_losses(run.records, "early", FAKE_MOVE_LOSSES)
     return Measured(f"replies written before their input taken as the move {taken}/{games} games", run,
                     {"taken": taken, "games": games})
 
@@ -260,7 +138,7 @@ def stop_arena(marker: str, folder: Path, flags: Sequence[str], games: int = 2, 
                          timeout=60 + games * seconds)
     finally:
         _cleanup(marker)
-    lost = _count(run.records, "plain", ("timeout",))
+    lost = count_losses(run.records, "plain", ("timeout",))
     stopped = sum(text == "ok" for *_, text in run.reports("stop_arena"))
     return Measured(f"arena stopped {stopped}x for {seconds:g} s; opponent lost on time {lost}/{games}", run,
                     {"lost_on_time": lost, "stopped": stopped, "games": games})
@@ -275,13 +153,6 @@ def kill_arena(marker: str, folder: Path, flags: Sequence[str], games: int = 4) 
         _cleanup(marker)
     return Measured(f"arena exit {run.returncode}; records kept {len(run.records)}/{games}", run,
                     {"records": len(run.records), "games": games})
-
-
-def _wait_for_report(logs: Path, name: str, timeout: float) -> list[tuple[str, str, str]]:
-    deadline = time.monotonic() + timeout
-    while not (found := reports(logs, name)) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return found
 
 
 def kill_guardian(marker: str, folder: Path, flags: Sequence[str], wait: float = 10.0) -> Measured:
@@ -386,7 +257,7 @@ def escape_burn(marker: str, folder: Path, flags: Sequence[str], games: int = 6,
         left = len(survivors(marker + "-burn", (run.pid,)))
     finally:
         _cleanup(marker)
-    timeouts = _count(run.records, "plain", ("timeout",))
+    timeouts = count_losses(run.records, "plain", ("timeout",))
     watched = [tuple(int(v) for v in text.split()) for *_, text in run.reports("watch")]
     return Measured(f"escapees alive at arena's exit {at_exit}, {wait:g} s later {left}; "
                     f"victim lost on time {timeouts}/{games}", run,
@@ -415,7 +286,7 @@ def memory_hog(marker: str, folder: Path, flags: Sequence[str], games: int = 2, 
     finally:
         _cleanup(marker)
     victims = sum(_killed(r, "fat") for r in run.records)
-    limit = _count(run.records, "hog", ("memory_limit",))
+    limit = count_losses(run.records, "hog", ("memory_limit",))
     return Measured(f"honest bot OOM-killed {victims}/{games}; hog lost by memory_limit {limit}/{games}; "
                     f"OOM kills {oom}; arena exit {run.returncode}", run,
                     {"victims": victims, "memory_limit": limit, "oom_kills": oom, "games": games})
@@ -433,7 +304,7 @@ def fork_bomb(marker: str, folder: Path, flags: Sequence[str], kind: str = "proc
             refused = cgroup.task_limit_hits()
     finally:
         _cleanup(marker)
-    crashed = _count(run.records, "plain", ("crash",))
+    crashed = count_losses(run.records, "plain", ("crash",))
     bombs = " ".join(text for *_, text in run.reports("bomb")) or "no report"
     return Measured(f"honest bot lost by crash {crashed}/{games}; games recorded {len(run.records)}/{games}; "
                     f"arena exit {run.returncode}; bomb took {bombs}", run,
@@ -481,30 +352,6 @@ def dev_shm(marker: str, folder: Path, flags: Sequence[str], mb: int = 200) -> M
     written = max((int(text.split()[0]) for *_, text in run.reports("shm")), default=0)
     return Measured(f"wrote {written} MiB into /dev/shm, {left} MiB left after arena", run,
                     {"written_mb": written, "left_mb": left})
-
-
-def own_and_charged(run: ArenaRun, skip_first: bool = True) -> tuple[list[float], list[float]]:
-    """Per move of each bot that reports ``think`` (its own measure, from its first byte of input to
-    its reply), its first move left out with ``skip_first`` (charged after the start-up allowance):
-    (its own measures, arena's charged times), in ms, in the same order."""
-    thinks: dict[str, list[float]] = {}
-    for name, _, text in run.reports("think"):
-        thinks.setdefault(name.split("-", 2)[0] + "-" + name.split("-", 2)[1], []).append(float(text))
-    own: list[float] = []
-    charged: list[float] = []
-    for record in run.records:
-        index = record.get("game_index") or 0
-        for player in record["players"]:
-            colour = player["colour"]
-            mine_own = thinks.get(f"{index:05d}-{colour.lower()}", [])
-            if not mine_own:
-                continue
-            parity = 0 if colour == "BLACK" else 1
-            mine = [t["charged_ms"] for i, t in enumerate(record["turns"]) if i % 2 == parity and not t["opening"]]
-            pairs = list(zip(mine_own, mine, strict=False))[1 if skip_first else 0:]
-            own += [a for a, _ in pairs]
-            charged += [b for _, b in pairs]
-    return own, charged
 
 
 def stopped_threads(marker: str, folder: Path, flags: Sequence[str], threads: int = 700, games: int = 2,
@@ -592,20 +439,7 @@ def stdout_flood(marker: str, folder: Path, flags: Sequence[str], games: int = 2
         _cleanup(marker)
     verdicts = sorted({r["termination"] for r in run.records if (loser(r) and mode_of(loser(r) or {}) == "flood_stdout")})
     return Measured(f"flooder lost by {', '.join(verdicts) or 'nothing'}", run,
-                    {"output_limit": _count(run.records, "flood_stdout", ("output_limit",)), "games": games})
-
-
-def cpu_ms_of(record: Mapping[str, Any], colour: str) -> float | None:
-    """A side's CPU time in a record: ``cpuMs`` in its player entry, or a ``cpuMs``/``cpu_ms`` map by
-    colour (None when the record has neither)."""
-    for player in record.get("players", []):
-        if player.get("colour") == colour and "cpuMs" in player:
-            return float(player["cpuMs"])
-    for key in ("cpuMs", "cpu_ms"):
-        by_colour = record.get(key)
-        if isinstance(by_colour, dict) and colour in by_colour:
-            return float(by_colour[colour])
-    return None
+                    {"output_limit": count_losses(run.records, "flood_stdout", ("output_limit",)), "games": games})
 
 
 def cpu_time(marker: str, folder: Path, flags: Sequence[str], cpu_ms: int = 50, max_moves: int = 10) -> Measured:
