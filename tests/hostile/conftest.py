@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,3 +18,12 @@ if _ENGINE_TESTS not in sys.path:
 @pytest.fixture
 def marker() -> str:
     return f"arena-hostile-{uuid.uuid4().hex}"
+
+
+@pytest.fixture
+def public_dir(marker: str) -> Iterator[Path]:
+    """A folder every user may enter (bots may run under a uid of their own), removed after."""
+    from hostile_support import public_folder
+
+    with public_folder(marker) as path:
+        yield path

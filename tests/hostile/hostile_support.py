@@ -1,247 +1,287 @@
-"""Hostile bots for the isolation tests: each plays legal moves (arena's own rules, first legal
-move) and misbehaves in one way. They are real processes started by arena like any user's bot.
+"""Helpers for the hostile-bot tests: the hostile bot (``hostile_bot.py``: one program, one mode per
+misbehaviour), the Python any user can run it with, its reports, finding and killing what it left
+behind, and the bounds a test puts around an attack it cannot trust arena to contain (a cgroup of
+its own for memory and tasks, a small tmpfs for a disk filler).
 
-argv: marker, game, mode, workdir (a folder the test and the bot share for reports; never inside
-arena's logs). A bot reports what it saw by writing files in ``workdir``; with ``-`` (a sandboxed
-bot cannot write outside its scratch folder) it writes ``REPORT <name> <text>`` lines on stderr.
+The bot's argv: marker, game, mode, workdir[, options] (see hostile_bot.py). A bot reports what it
+saw by writing files in ``workdir``; with ``-`` it writes ``REPORT <name> <text>`` lines on stderr
+(read them from the stderr logs with :func:`reports`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shlex
+import signal
+import stat
+import subprocess
 import sys
+import tempfile
 import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any, Self
 
-HOSTILE_SOURCE = r'''
-import json, os, signal, subprocess, sys, time
-marker, game_name, mode, workdir = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-from arena.games import get_game
-game = get_game(game_name)
-out = sys.stdout.buffer
-inp = sys.stdin.buffer
+BOT_FILE = Path(__file__).resolve().with_name("hostile_bot.py")
 
-def report(name, text):
-    if workdir == "-":
-        sys.stderr.write(f"REPORT {name} {text}\n")
-        sys.stderr.flush()
-        return
-    path = os.path.join(workdir, name)
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
-scratch = workdir if workdir != "-" else os.environ.get("TMPDIR", "/tmp")
-
-def busy_forever(tag, leave_session=False):
-    # A child that burns CPU (after leaving the bot's session, if asked and allowed); its argv
-    # carries the marker so the test can find it.
-    if not leave_session:
-        return subprocess.Popen([sys.executable, "-c", "while True: pass", marker + "-" + tag])
-    # It says when it has tried to leave: we go on only then, else a stop of our group could
-    # catch it still inside.
-    code = ("import os, sys\ntry:\n    os.setsid()\nexcept OSError:\n    pass\n"
-            "os.write(int(sys.argv[2]), b'x')\nos.close(int(sys.argv[2]))\nwhile True: pass\n")
-    r, w = os.pipe()
-    child = subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag, str(w)], pass_fds=(w,))
-    os.close(w)
-    os.read(r, 1)
-    os.close(r)
-    return child
-
-def sabotage():
-    """Write a fake move into every pipe of arena except our own stdin/stdout."""
-    arena = os.getppid()
-    own = {os.readlink("/proc/self/fd/0"), os.readlink("/proc/self/fd/1")}
-    done, errors = 0, []
+def _runnable_by_anyone(path: str) -> bool:
+    """Whether a user other than the owner may execute ``path`` (every folder on the way searchable)."""
+    real = Path(os.path.realpath(path))
     try:
-        names = os.listdir(f"/proc/{arena}/fd")
-    except OSError as exc:
-        report("sabotage.txt", f"denied listing /proc/{arena}/fd: {exc}")
-        return
-    fake = b'{"type": "turn", "payload": "fake"}\n' if game_name == "shobu" else b"fake move\n"
-    for name in names:
+        if not real.stat().st_mode & stat.S_IXOTH:
+            return False
+        return all(parent.stat().st_mode & stat.S_IXOTH for parent in real.parents)
+    except OSError:
+        return False
+
+
+def _bot_python() -> str:
+    """A Python >= 3.11 that any user can execute: bots may run under a uid of their own (issue 18),
+    and this interpreter may live under /root (pyenv). Falls back to ``sys.executable``."""
+    if _runnable_by_anyone(sys.executable):
+        return sys.executable
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if _runnable_by_anyone(candidate):
+            done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info >= (3, 11))"],
+                                  capture_output=True, text=True, check=False, timeout=30)
+            if done.stdout.strip() == "True":
+                return candidate
+    return sys.executable
+
+
+#: The interpreter hostile bots run with (see :func:`_bot_python`).
+BOT_PYTHON = _bot_python()
+
+
+def hostile_argv(marker: str, game: str, mode: str, workdir: Path | str,
+                 options: Mapping[str, Any] | None = None) -> list[str]:
+    """argv of a hostile bot (``marker`` is in its argv and in its children's; ``options`` as JSON)."""
+    argv = [BOT_PYTHON, "-u", str(BOT_FILE), marker, game, mode, str(workdir)]
+    if options:
+        argv.append(json.dumps(dict(options)).encode().hex())
+    return argv
+
+
+def hostile_command(marker: str, game: str, mode: str, workdir: Path | str,
+                    options: Mapping[str, Any] | None = None) -> str:
+    """The same as a command string for an AgentSpec or a config's ``path`` (split by shlex)."""
+    return shlex.join(hostile_argv(marker, game, mode, workdir, options))
+
+
+def reports(folder: Path, name: str | None = None) -> list[tuple[str, str, str]]:
+    """(log file name, report name, text) of every ``REPORT`` line in the logs under ``folder``
+    (only those called ``name`` if given), in file-name order."""
+    found = []
+    if not folder.is_dir():
+        return found
+    for log in sorted(folder.rglob("*.log")):
+        for line in log.read_text(errors="replace").splitlines():
+            if line.startswith("REPORT "):
+                _, what, text = (line.split(" ", 2) + [""])[:3]
+                if name is None or what == name:
+                    found.append((log.name, what, text))
+    return found
+
+
+def kill_marked(marker: str, exclude: Sequence[int] = ()) -> int:
+    """SIGKILL every process whose command line carries ``marker`` (by pid; never this process or
+    ``exclude``); how many there were."""
+    from engine_support import processes_matching
+
+    pids = processes_matching(marker, tuple(exclude))
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return len(pids)
+
+
+def survivors(marker: str, exclude: Sequence[int] = (), wait: float = 0.0) -> list[int]:
+    """Live processes carrying ``marker`` after up to ``wait`` s for them to go (zombies excluded)."""
+    from engine_support import processes_matching
+
+    deadline = time.monotonic() + wait
+    while True:
+        left = [p for p in processes_matching(marker, tuple(exclude)) if proc_state(p) not in (None, "Z", "X")]
+        if not left or time.monotonic() >= deadline:
+            return left
+        time.sleep(0.05)
+
+
+def ids_of(pid: int) -> dict[str, list[int]] | None:
+    """``Uid``, ``Gid`` (real, effective, saved, fs) and ``Groups`` of ``pid`` as the kernel reports
+    them from outside any namespace (None if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    found = {}
+    for line in lines:
+        key, _, value = line.partition(":")
+        if key in ("Uid", "Gid", "Groups"):
+            found[key] = [int(v) for v in value.split()]
+    return found
+
+
+def argv_of(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return [w.decode(errors="replace") for w in f.read().split(b"\0") if w]
+    except OSError:
+        return []
+
+
+# -- bounds a test puts around an attack ----------------------------------------------------------
+
+
+def _v1_hierarchy(controller: str) -> Path | None:
+    """Where this process's own cgroup of the v1 ``controller`` is (from /proc/self/mountinfo and
+    /proc/self/cgroup), or None without such a hierarchy."""
+    mount = None
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            fields = right.split()
+            if len(fields) >= 3 and fields[0] == "cgroup" and controller in fields[2].split(","):
+                parts = left.split()
+                mount = (parts[3], Path(parts[4]))
+                break
+    if mount is None:
+        return None
+    root, point = mount
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            if controller in controllers.split(","):
+                relative = path[len(root):] if root != "/" and path.startswith(root) else path
+                return point / relative.lstrip("/")
+    return None
+
+
+def cgroups_usable() -> str | None:
+    """None when :class:`BoundCgroup` works here, else why not (for a skip)."""
+    if os.geteuid() != 0:
+        return "a cgroup of the test's own needs root"
+    for controller in ("memory", "pids"):
+        if _v1_hierarchy(controller) is None:
+            return f"no cgroup v1 {controller} hierarchy here"
+    return None
+
+
+class BoundCgroup:
+    """A v1 memory and pids cgroup of the test's own, below its own cgroups, holding an arena
+    command and everything it starts (unless arena moves its bots elsewhere): the bound of a memory
+    hog (``memory_mb``) or a fork bomb (``pids_max``). On exit every process still inside is
+    SIGKILLed by pid, and the cgroups are removed."""
+
+    def __init__(self, memory_mb: int | None = None, pids_max: int | None = None) -> None:
+        self.name = f"arena-hostile-{uuid.uuid4().hex[:12]}"
+        self.paths: dict[str, Path] = {}
+        self.limits = {"memory": memory_mb, "pids": pids_max}
+
+    def __enter__(self) -> Self:
+        why = cgroups_usable()
+        if why is not None:
+            raise RuntimeError(why)
         try:
-            target = os.readlink(f"/proc/{arena}/fd/{name}")
-        except OSError as exc:
-            errors.append(str(exc))
-            continue
-        if not target.startswith("pipe:") or target in own:
-            continue
-        try:
-            fd = os.open(f"/proc/{arena}/fd/{name}", os.O_WRONLY | os.O_NONBLOCK)
-            os.write(fd, fake)
-            os.close(fd)
-            done += 1
-        except OSError as exc:
-            errors.append(str(exc))
-    report("sabotage.txt", f"wrote into {done} pipes; errors: {errors}")
+            for controller in ("memory", "pids"):
+                base = _v1_hierarchy(controller)
+                assert base is not None
+                path = base / self.name
+                path.mkdir()
+                self.paths[controller] = path
+            if self.limits["memory"] is not None:
+                (self.paths["memory"] / "memory.limit_in_bytes").write_text(str(self.limits["memory"] << 20))
+            if self.limits["pids"] is not None:
+                (self.paths["pids"] / "pids.max").write_text(str(self.limits["pids"]))
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
 
-def spawn_escapee(tag, wait=True):
-    """A grandchild that leaves the bot's session (if it may) and ignores TERM, HUP and end of
-    input; with ``wait``, the bot goes on only once it has tried, and reports ``left`` or
-    ``refused`` (a sandbox refuses setsid)."""
-    ready = os.path.join(scratch, f"escapee-ready-{tag}-{os.getpid()}")
-    code = ("import os, signal, sys, time\n"
-            "for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT): signal.signal(s, signal.SIG_IGN)\n"
-            "try:\n"
-            "    os.setsid(); outcome = 'left'\n"
-            "except OSError:\n"
-            "    outcome = 'refused'\n"
-            "with open(sys.argv[2] + '.tmp', 'w') as f: f.write(outcome)\n"
-            "os.replace(sys.argv[2] + '.tmp', sys.argv[2])\n"
-            "time.sleep(600)\n")
-    subprocess.Popen([sys.executable, "-c", code, marker + "-" + tag, ready], stdin=subprocess.DEVNULL,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while wait and not os.path.exists(ready) and time.monotonic() < deadline:
-        time.sleep(0.005)
-    if wait:
-        report(f"escapee-{tag}.txt", open(ready).read() if os.path.exists(ready) else "never started")
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        """``argv`` run inside the cgroups (a shell writes its pid into them, then execs)."""
+        procs = [str(p / "cgroup.procs") for p in self.paths.values()]
+        script = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+        return ["/bin/sh", "-c", script, "sh", *procs, "--", *argv]
+
+    def pids(self) -> list[int]:
+        """Every process in the cgroups, those arena put in cgroups of its own below them included."""
+        found: set[int] = set()
+        for path in self.paths.values():
+            for folder, _, _ in os.walk(path):
+                with contextlib.suppress(OSError):
+                    found.update(int(p) for p in (Path(folder) / "cgroup.procs").read_text().split())
+        return sorted(found)
+
+    def oom_kills(self) -> int:
+        """Processes the kernel's OOM killer killed in the memory cgroup so far."""
+        with contextlib.suppress(OSError, KeyError):
+            text = (self.paths["memory"] / "memory.oom_control").read_text()
+            return int(dict(line.split() for line in text.splitlines())["oom_kill"])
+        return 0
+
+    def task_limit_hits(self) -> int:
+        """Forks refused because the pids cgroup was full."""
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            return int((self.paths["pids"] / "pids.events").read_text().split()[1])
+        return 0
+
+    def __exit__(self, *exc: object) -> None:
+        deadline = time.monotonic() + 20
+        while (left := self.pids()) and time.monotonic() < deadline:
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.05)
+        for path in self.paths.values():
+            # Innermost first: cgroups arena made below ours and left behind, then ours.
+            for folder in [Path(f) for f, _, _ in os.walk(path, topdown=False)]:
+                for _ in range(100):
+                    try:
+                        folder.rmdir()
+                        break
+                    except FileNotFoundError:
+                        break
+                    except OSError:
+                        time.sleep(0.05)
 
 
-def stat_of(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        text = f.read()
-    fields = text[text.rindex(")") + 2:].split()
-    return fields[0], int(fields[11]) + int(fields[12])  # state, utime + stime (ticks)
-
-def watch_thief(wait_for_stop):
-    """On our turn: are the thief's children stopped, and do they get CPU while we think?"""
-    pids_file = os.path.join(workdir, "thief-pids.txt")
-    if not os.path.exists(pids_file):
-        return
-    pids = [int(p) for p in open(pids_file).read().split()]
-    deadline = time.monotonic() + 5.0
-    # SIGSTOP is delivered asynchronously: give it a moment to land before measuring.
-    while wait_for_stop and time.monotonic() < deadline and any(stat_of(p)[0] != "T" for p in pids):
-        time.sleep(0.01)
-    before = [stat_of(p) for p in pids]
-    time.sleep(0.3)
-    after = [stat_of(p) for p in pids]
-    lines = [f"{p} {b[0]} {a[0]} {a[1] - b[1]}" for p, b, a in zip(pids, before, after)]
-    with open(os.path.join(workdir, "watch.txt"), "a") as f:
-        f.write("\n".join(lines) + "\n--\n")
-
-def probe():
-    """What a sandboxed bot can see and do (paths and port from its env), reported as JSON."""
-    import socket
-    result = {"pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
-              "home": os.environ.get("HOME"), "tmpdir": os.environ.get("TMPDIR")}
+@contextlib.contextmanager
+def small_tmpfs(size_mb: int) -> Iterator[Path]:
+    """A tmpfs of ``size_mb`` mounted for the test (mode 1777, like /tmp): a disk an attack may fill.
+    Needs root; unmounted (lazily, should something still hold it) and removed on exit."""
+    path = Path(tempfile.mkdtemp(prefix="arena-hostile-tmpfs-"))
     try:
-        with socket.create_connection(("127.0.0.1", int(os.environ["PROBE_PORT"])), timeout=2):
-            result["connect"] = "connected"
-    except OSError as exc:
-        result["connect"] = f"failed: {exc}"
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mb}m,mode=1777", "tmpfs", str(path)],
+                       check=True, capture_output=True, timeout=30)
+    except BaseException:
+        path.rmdir()
+        raise
     try:
-        with open(os.environ["PROBE_OUTSIDE"], "w") as f:
-            f.write("escaped")
-        result["write_outside"] = "written"
-    except OSError as exc:
-        result["write_outside"] = f"failed: {exc}"
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False, capture_output=True, timeout=30)
+        with contextlib.suppress(OSError):
+            path.rmdir()
+
+
+@contextlib.contextmanager
+def public_folder(prefix: str) -> Iterator[Path]:
+    """A folder every user may read and enter (a bot with a uid of its own must be able to run in
+    it, which pytest's tmp_path, under a 0700 folder, does not allow); removed on exit."""
+    import shutil
+
+    path = Path(tempfile.mkdtemp(prefix=prefix + "-"))
+    path.chmod(0o755)
     try:
-        with open(os.path.join(os.environ["TMPDIR"], "mine.txt"), "w") as f:
-            f.write("ok")
-        result["write_scratch"] = "written"
-    except OSError as exc:
-        result["write_scratch"] = f"failed: {exc}"
-    listed = {}
-    for folder in os.environ["PROBE_LOGS"].split(os.pathsep):
-        try:
-            listed[folder] = sorted(os.listdir(folder))
-        except OSError as exc:
-            listed[folder] = f"failed: {exc}"
-    result["logs"] = listed
-    report("probe.json", json.dumps(result))
-
-if mode == "probe":
-    probe()
-if mode == "ignore_signals":
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(s, signal.SIG_IGN)
-if mode == "env":
-    report("env.txt", json.dumps(dict(os.environ)))
-    caps = [l.split()[1] for l in open("/proc/self/status") if l.startswith("CapEff:")]
-    report("caps.txt", caps[0] if caps else "?")
-if mode == "startup_busy":
-    report("startup.txt", str(os.getpid()))
-colour = None
-if game_name == "checkers":
-    inp.readline()
-    colour = inp.readline().decode().strip().upper()
-n = 0
-while True:
-    if game_name == "shobu":
-        line = inp.readline()
-        if not line:
-            break
-        state = game.state_from_json(json.loads(line)["payload"])
-    else:
-        first = inp.readline()
-        if not first:
-            break
-        board = [inp.readline().decode() for _ in range(8)]
-        state = game.state_from_json({"board": board, "turn": colour, "turnNumber": 0})
-    if mode == "sabotage" and n == 0:
-        sabotage()
-    if mode == "scan_environ" and n == 0:
-        # Every process whose environment we can read and that holds the secret (arena's helpers).
-        found = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/environ", "rb") as f:
-                        if b"ARENA_TEST_SECRET=" in f.read():
-                            found.append(open(f"/proc/{entry}/cmdline", "rb").read().replace(b"\0", b" ").decode())
-                except OSError:
-                    pass
-        report("environ-scan.txt", "\n".join(found))
-    if mode == "escapee" and n == 0:
-        spawn_escapee("escapee")
-    if mode in ("watch", "watch_now"):
-        watch_thief(mode == "watch")
-    if mode == "crash_holding_stdout" and n == 1:
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker + "-holder"])
-        os._exit(5)
-    move = game.legal_moves(state)[0]
-    wire = game.move_to_wire(move)
-    text = json.dumps({"type": "turn", "payload": wire}) if game_name == "shobu" else wire
-    if mode in ("thief", "thief_setsid") and n == 0:
-        children = [busy_forever("busy", mode == "thief_setsid") for _ in range(2)]
-        report("thief-pids.txt", " ".join(str(c.pid) for c in children))
-    if mode == "thief_orphan" and n == 0:
-        # Busy processes that leave the session and whose parent exits: re-parented to arena.
-        r, w = os.pipe()
-        middle = os.fork()
-        if middle == 0:
-            kids = [busy_forever("busy", True) for _ in range(2)]
-            os.write(w, " ".join(str(c.pid) for c in kids).encode())
-            os._exit(0)
-        os.close(w)
-        pids = os.read(r, 1000).decode()
-        os.waitpid(middle, 0)
-        report("thief-pids.txt", pids)
-    out.write(text.encode() + b"\n")
-    out.flush()
-    n += 1
-if mode in ("ignore_eof", "ignore_signals", "escapee"):
-    if mode == "escapee":
-        spawn_escapee("escapee-late", wait=False)
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(s, signal.SIG_IGN)
-    time.sleep(600)
-'''
-
-
-def hostile_argv(marker: str, game: str, mode: str, workdir: Path) -> list[str]:
-    """argv of a hostile bot (``marker`` is in its argv and in its children's)."""
-    return [sys.executable, "-u", "-c", HOSTILE_SOURCE, marker, game, mode, str(workdir)]
-
-
-def hostile_command(marker: str, game: str, mode: str, workdir: Path) -> str:
-    """The same as a command string for an AgentSpec (split by shlex in arena)."""
-    return shlex.join(hostile_argv(marker, game, mode, workdir))
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def wait_for_file(path: Path, timeout: float = 10.0) -> str:

@@ -124,19 +124,17 @@ def test_arenas_helper_processes_do_not_carry_its_secrets(marker: str, tmp_path:
     import subprocess
     import sys
 
-    from hostile_support import HOSTILE_SOURCE, wait_for_file
+    from hostile_support import hostile_command, wait_for_file
 
     prefix: list[str] = []
     if os.geteuid() == 0 and shutil.which("setpriv"):
         prefix = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--"]
-    bot = tmp_path / "hostile_bot.py"  # a tournament's commands are resolved as files: no -c source
-    bot.write_text(HOSTILE_SOURCE)
     config = tmp_path / "t.json"
     config.write_text(json.dumps({
         "id": "secrets", "game": "shobu", "gamesPerPair": 2, "maxMoves": 4, "timeLimit": 30000,
         "concurrency": 1, "agents": [
-            {"id": "scan", "path": f"{sys.executable} -u {bot} {marker} shobu scan_environ {tmp_path}"},
-            {"id": "plain", "path": f"{sys.executable} -u {bot} {marker} shobu plain {tmp_path}"}]}))
+            {"id": "scan", "path": hostile_command(marker, "shobu", "scan_environ", tmp_path)},
+            {"id": "plain", "path": hostile_command(marker, "shobu", "plain", tmp_path)}]}))
     env = {**os.environ, "ARENA_TEST_SECRET": "hunter2"}
     done = subprocess.run([*prefix, sys.executable, "-m", "arena", "run", str(config), "--logs",
                            str(tmp_path / "logs")], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
