@@ -48,9 +48,17 @@ def pool() -> tuple[int, int]:
     return DEFAULT_FIRST_UID, DEFAULT_POOL_SIZE
 
 
+_CAP_SETGID, _CAP_SETUID = 6, 7
+
+
+@functools.cache
 def can_switch_users() -> bool:
-    """Whether bots can be given users of their own here (arena is root and setpriv exists)."""
-    return os.geteuid() == 0 and shutil.which("setpriv") is not None
+    """Whether bots can be given users of their own here: arena may set uids and gids (root with
+    its capabilities, not a root stripped of them) and setpriv exists."""
+    from arena.spawn import _effective_caps
+
+    wanted = (1 << _CAP_SETUID) | (1 << _CAP_SETGID)
+    return _effective_caps() & wanted == wanted and shutil.which("setpriv") is not None
 
 
 def _lock_folder() -> str:

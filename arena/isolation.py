@@ -120,7 +120,14 @@ def sandbox_available() -> str | None:
     try:
         done = subprocess.run([bwrap, *_BWRAP_PROBE], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, timeout=10, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
+        from arena.spawn import resource_error
+
+        problem = resource_error(exc, "checking that bubblewrap works")
+        if problem is not None:
+            raise problem from None  # arena's shortage, not the machine's answer: not cached
+        return f"the sandbox needs bubblewrap, which failed to run ({exc})"
+    except subprocess.TimeoutExpired as exc:
         return f"the sandbox needs bubblewrap, which failed to run ({exc})"
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
