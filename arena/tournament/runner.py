@@ -53,7 +53,7 @@ from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.match import AgentSpec
 from arena.ratings import result_from_row
-from arena.tournament.config import TournamentConfig, check_sandbox
+from arena.tournament.config import TournamentConfig, check_programs, check_sandbox
 from arena.tournament.limits import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.logs import (
     FolderLock,
@@ -174,7 +174,10 @@ class RunSummary:
 
 def check_agent_kinds(config: TournamentConfig) -> None:
     """ConfigError when an agent's kind needs a part of arena this build does not have yet, or when a
-    hyperparameters file is wrong (checked once here rather than failing every game)."""
+    hyperparameters file is wrong (checked once here rather than failing every game), or when an
+    executable agent's program cannot be found with its environment under this run's ``inheritEnv``
+    (:func:`arena.tournament.config.check_programs`)."""
+    check_programs(config.agents, config.inherit_env)
     for number, agent in enumerate(config.agents):
         module = _KIND_MODULES.get(agent.type)
         if module is not None and importlib.util.find_spec(module) is None:
