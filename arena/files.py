@@ -274,15 +274,22 @@ def atomic_write(path: _PathLike, data: bytes, *, root: int | _PathLike | None =
         os.close(folder)
 
 
-def _replace_in(folder: int, name: str, data: bytes) -> None:
+def output_refusal(path: _PathLike, *, dir_fd: int | None = None) -> UnsafeFileError | None:
+    """Why :func:`atomic_write` would refuse to replace ``path`` (None: it is a regular file, or
+    nothing): a command checks its output with this before doing the work, then writes."""
     try:
-        mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
-    except FileNotFoundError:
-        pass
-    else:
-        if not stat.S_ISREG(mode):
-            kind = kind_of(mode)
-            raise UnsafeFileError(errno.EINVAL, f"not a regular file ({kind}); arena replaces only regular files")
+        mode = os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except OSError:  # nothing there, or no such folder: the write itself will say what is wrong
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return UnsafeFileError(errno.EINVAL, f"not a regular file ({kind_of(mode)}); arena replaces only regular files")
+
+
+def _replace_in(folder: int, name: str, data: bytes) -> None:
+    refusal = output_refusal(name, dir_fd=folder)
+    if refusal is not None:
+        raise refusal
     tmp = f".{name}.{os.getpid()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | _NOFOLLOW
     try:
@@ -313,5 +320,5 @@ def sync_folder(folder: int) -> None:
             raise
 
 
-__all__ = ["UnsafeFileError", "atomic_write", "kind_of", "open_beneath", "read_input", "size_text",
-           "sync_folder", "too_large"]
+__all__ = ["UnsafeFileError", "atomic_write", "kind_of", "open_beneath", "output_refusal", "read_input",
+           "size_text", "sync_folder", "too_large"]

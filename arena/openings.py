@@ -101,7 +101,7 @@ def parse_book(game: Game, data: bytes, path: Path) -> Book:
         try:
             value = strict_loads(line)
         except JsonInputError as exc:
-            raise OpeningsError(f"{where}: {exc}") from None
+            raise OpeningsError(f"{where}: not JSON ({exc.syntax})" if exc.syntax else f"{where}: {exc}") from None
         try:
             state = _opening_from_value(game, value)
         except (GameError, ValueError, TypeError, KeyError) as exc:

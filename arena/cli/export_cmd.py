@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 import click
 
-from arena.files import atomic_write
+from arena.files import atomic_write, output_refusal
 
 _RECORD_FILE = re.compile(r"(\d+)\.json\Z")
 
@@ -179,6 +179,9 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
     form can be exported (checkers); any other game is an error naming it (exit status 2)."""
     if not pdn:
         raise click.UsageError("say which format to write: --pdn (Portable Draughts Notation)")
+    refusal = output_refusal(output) if output is not None else None
+    if refusal is not None:  # before the work: -o /dev/full, a FIFO, a link or a folder
+        _fail(f"cannot write {output} ({refusal.strerror})", 2)
     try:
         text, count = export_pdn(sources)
     except ExportError as exc:

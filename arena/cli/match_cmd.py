@@ -26,7 +26,7 @@ import trio
 
 from arena.cli.options import agent_spec, bot_argument, distinct_ids, game_option, isolation_options
 from arena.errors import ArenaError
-from arena.files import atomic_write
+from arena.files import atomic_write, output_refusal
 from arena.games import get_game
 from arena.games.base import opening_seed
 from arena.isolation import Isolation, sandbox_available
@@ -139,11 +139,11 @@ def match_command(
         raise click.UsageError("--json prints the records on stdout and --out writes them to a file: give one")
     if stderr_dir is not None and stderr_dir.exists() and not stderr_dir.is_dir():
         raise click.BadParameter(f"{stderr_dir} exists and is not a folder", param_hint="--stderr-dir")
-    if out is not None and (out.is_symlink() or (out.exists() and not out.is_file())):
-        # The records are written to a temporary file renamed over OUT: that would replace a
-        # device (/dev/null), a link or a pipe with a plain file.
-        raise click.BadParameter(f"{out} exists and is not a regular file; give a file path, or leave "
-                                 "--out out to get the records on stdout", param_hint="--out")
+    refusal = output_refusal(out) if out is not None else None
+    if refusal is not None:
+        # Checked before any game (atomic_write refuses it again when writing, after the games).
+        raise click.BadParameter(f"{out}: {refusal.strerror}; give a file path, or leave --out out to get "
+                                 "the records on stdout", param_hint="--out")
     humans = [_is_human(cmd1), _is_human(cmd2)]
     kind1, value1, name1 = ("player", "", HUMAN) if humans[0] else bot_argument(cmd1, "CMD1", game_name)
     kind2, value2, name2 = ("player", "", HUMAN) if humans[1] else bot_argument(cmd2, "CMD2", game_name)

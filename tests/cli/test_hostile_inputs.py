@@ -270,3 +270,44 @@ def test_an_agent_whose_env_hides_its_program_is_a_config_error(tmp_path: Path) 
     result = arena("run", str(path), "--logs", "logs", cwd=tmp_path)
     one_line_error(result, "agents[0].path", "env PATH ''", "'python3'", code=2)
     assert not (tmp_path / "logs" / "t").exists()
+
+
+def _field_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every key path of ``value`` (the first two items of each array)."""
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _field_paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:2]):
+            found += _field_paths(item, (*prefix, index))
+    return found
+
+
+def test_no_field_of_the_wrong_type_crashes_a_reader(tmp_path: Path, record: dict[str, Any]) -> None:
+    """Every field of a real record replaced by a value of another type, for every command that
+    reads records: an answer or a one-line error, never an exception (on the previous commit:
+    report and export raised TypeError for 'winner', 'termination' and 'players')."""
+    import copy
+
+    from click.testing import CliRunner
+
+    from arena.cli import cli
+
+    runner = CliRunner()
+    path = tmp_path / "fz.json"
+    crashes = []
+    for where in _field_paths(record):
+        for value in (None, "x", {}, [], 10**30):
+            bad = copy.deepcopy(record)
+            holder = bad
+            for key in where[:-1]:
+                holder = holder[key]
+            holder[where[-1]] = value
+            path.write_text(json.dumps(bad))
+            for args in (["replay", str(path), "--plain"], ["report", str(path), "-o", str(tmp_path / "fz.html")],
+                         ["export", "--pdn", str(path)], ["check-record", str(path)]):
+                result = runner.invoke(cli, args)
+                if result.exception is not None and not isinstance(result.exception, SystemExit):
+                    crashes.append(f"{args[0]} with {where} = {value!r}: {result.exception!r}")
+    assert crashes == []

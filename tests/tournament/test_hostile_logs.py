@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import trio
 import trio.lowlevel
-from tournament_support import TEST_BOT, bot_command, read_jsonl
+from tournament_support import REPO, TEST_BOT, bot_command, read_jsonl
 
 from arena.backends import local as local_backend
 from arena.records import utc_now_iso
@@ -248,3 +248,41 @@ def test_each_record_and_row_is_synced_before_the_next_game(tmp_path: Path, fake
     per_game = ["fsync-file", "fsync-dir", "row", "fdatasync"]
     games = [i for i in range(len(calls)) if calls[i:i + 4] == per_game]
     assert len(games) == 6, calls
+
+
+# -- an SPRT run's folder ------------------------------------------------------------------------------
+
+
+def test_an_sprt_resume_refuses_a_record_that_is_not_its_game(tmp_path: Path) -> None:
+    from arena.games import get_game
+    from arena.match import AgentSpec, TimeControl
+    from arena.sprt_run import SprtRun, SprtSettings
+
+    bot = f"{sys.executable} {REPO / 'bots' / 'connect4_random.py'}"
+
+    def run(max_pairs: int) -> str:
+        settings = SprtSettings(game=get_game("connect4"), new=AgentSpec("new", command=bot),
+                                old=AgentSpec("old", command=bot), time_control=TimeControl(time_limit_ms=20000),
+                                max_pairs=max_pairs, opening_plies=2, seed=5)
+        runner = SprtRun(settings, tmp_path / "logs" / "s")
+        runner.open()
+        try:
+            return trio.run(runner.run)
+        finally:
+            runner.close()
+
+    assert run(2) == "max-pairs"
+    games = tmp_path / "logs" / "s" / "games"
+    first, third = (json.loads((games / f"0000{i}.json").read_text()) for i in (0, 2))
+    (games / "00002.json").write_text(json.dumps({**third, "winner": "BLACK", "seed": first["seed"]}))
+    with pytest.raises(LogError, match=r"00002\.json: not the record of game 2 of this run \(its opening seed is not "):
+        run(3)
+    (games / "00002.json").write_text(json.dumps({**first, "game_index": 2}))
+    with pytest.raises(LogError, match=r"not the record of game 2 of this run \(its opening seed"):
+        run(3)
+    (games / "00002.json").unlink()
+    (games / "00002.json").symlink_to(games / "00000.json")
+    with pytest.raises(LogError, match="'00002.json' is a symbolic link inside arena's own folder"):
+        run(3)
+    (games / "00002.json").unlink()  # the pair is played again
+    assert run(3) == "max-pairs"
