@@ -218,6 +218,18 @@ def _regular_or_close(fd: int) -> int:
     return fd
 
 
+def append_line(root: int | _PathLike, path: _PathLike, line: bytes) -> None:
+    """Append ``line`` to the file ``path`` inside arena's own folder ``root`` (created if missing;
+    no link followed below ``root``; a FIFO or device in its place refused). Raises OSError."""
+    fd = open_beneath(root, path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        view = memoryview(line)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
 # -- inputs --------------------------------------------------------------------------------------------
 
 
@@ -320,5 +332,5 @@ def sync_folder(folder: int) -> None:
             raise
 
 
-__all__ = ["UnsafeFileError", "atomic_write", "kind_of", "open_beneath", "output_refusal", "read_input",
+__all__ = ["UnsafeFileError", "append_line", "atomic_write", "kind_of", "open_beneath", "output_refusal", "read_input",
            "size_text", "sync_folder", "too_large"]

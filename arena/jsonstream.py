@@ -258,6 +258,27 @@ def read_json_file(path: str | os.PathLike[str], limit: int, *, root: int | str 
     return strict_loads(read_input(path, limit, root=root))
 
 
+def read_json_lines(path: str | os.PathLike[str], limit: int, *, root: int | str | os.PathLike[str]) -> list[Any]:
+    """The JSON values of the lines of the file ``path`` in a run's folder ``root`` (read as
+    :func:`read_json_file` reads; missing file: none). A line that does not decode is skipped: a
+    JSON-lines log's last line may have been cut short by a crash. Raises OSError for a file that
+    is refused (:class:`arena.files.UnsafeFileError`: a FIFO, a link, over ``limit``)."""
+    from arena.files import read_input
+
+    try:
+        data = read_input(path, limit, root=root)
+    except FileNotFoundError:
+        return []
+    values = []
+    for line in data.splitlines():
+        if line.strip():
+            try:
+                values.append(strict_loads(line))
+            except JsonInputError:
+                continue
+    return values
+
+
 def cap_key(key: str, limit: int = 40) -> str:
     """``key`` quoted for a one-line message, cut to ``limit`` characters."""
     shown = repr(key)

@@ -37,11 +37,11 @@ from typing import Any
 import trio
 
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
-from arena.files import open_beneath
+from arena.files import open_beneath, read_input
 from arena.games.base import ArenaError, Color, Game, opening_seed
 from arena.isolation import DEFAULT_ISOLATION, Isolation
 from arena.jsonstream import read_json_file
-from arena.limits import MAX_RECORDS_BYTES
+from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match import AgentSpec, TimeControl
 from arena.openings import Book, Order
 from arena.records import read_record_file, record_problem
@@ -101,8 +101,8 @@ def agent_identity(spec: AgentSpec) -> Any:
     what: Any = spec.command
     if spec.kind == "hyperparameters":
         try:
-            digest = hashlib.sha256(Path(spec.path or "").read_bytes()).hexdigest()
-        except OSError:
+            digest = hashlib.sha256(read_input(spec.path or "", MAX_FILE_BYTES)).hexdigest()
+        except OSError:  # missing, or not a regular file (a FIFO would hang a plain read)
             digest = None
         what = {"hyperparameters": spec.path, "sha256": digest}
     elif spec.kind != "executable":

@@ -73,8 +73,8 @@ def _json_object(path: Path) -> dict[str, Any]:
         value = read_json_file(path, MAX_RECORDS_BYTES, root=path.parent)
     except OSError as error:
         raise ReportError(f"{path}: cannot be read ({error.strerror or error})") from None
-    except JsonInputError as error:
-        raise ReportError(f"{path}: not usable JSON ({error})") from None
+    except JsonInputError as error:  # the plain reason for a text that is not JSON at all
+        raise ReportError(f"{path}: not JSON" if error.syntax else f"{path}: {error}") from None
     if not isinstance(value, dict):
         raise ReportError(f"{path}: not a JSON object")
     return value
