@@ -14,6 +14,7 @@ game is dropped).
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sys
@@ -26,7 +27,7 @@ import trio
 
 from arena.cli.options import agent_spec, bot_argument, distinct_ids, game_option, isolation_options
 from arena.errors import ArenaError
-from arena.files import atomic_write, output_refusal
+from arena.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
 from arena.games.base import opening_seed
 from arena.isolation import Isolation, sandbox_available
@@ -226,7 +227,9 @@ def match_command(
         saved_by_default = True
     else:
         saved_by_default = False
-    written = not records or _write_records(console, _dump(records, single=games_count == 1), out)
+    written = not records or _write_records(console, _dump(records, single=games_count == 1), out,
+                                            # match_logs/ is arena's: no link followed into it
+                                            root=Path.cwd() if saved_by_default else None)
     if written and saved_by_default:
         console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if games_count > 1 and records:
@@ -264,14 +267,17 @@ def _default_out(first: dict[str, Any], id1: str, id2: str) -> Path:
     return path
 
 
-def _write_records(console: Any, data: bytes, out: Path | None) -> bool:
+def _write_records(console: Any, data: bytes, out: Path | None, root: Path | None = None) -> bool:
     """The JSON to ``out`` (whole or not at all) or stdout; False when ``out`` could not be written
     (disk full, no such folder...): then one line says so and the records go to stdout, so no game
     is lost."""
     if out is not None:
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(out, data)  # never a half-written file
+            if root is None:
+                out.parent.mkdir(parents=True, exist_ok=True)
+            else:
+                os.close(open_beneath(root, out.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
+            atomic_write(out, data, root=root)  # never a half-written file, nor over a device or link
             return True
         except OSError as exc:
             console.print(f"arena: error: cannot write {out} ({exc.strerror or exc}); the records follow "
