@@ -263,9 +263,10 @@ def too_large(limit: int) -> UnsafeFileError:
 # -- outputs -------------------------------------------------------------------------------------------
 
 
-def atomic_write(path: _PathLike, data: bytes, *, root: int | _PathLike | None = None) -> None:
+def atomic_write(path: _PathLike, data: bytes, *, root: int | _PathLike | None = None, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix, and
-    the new one survives a crash of the machine once this returns (file and folder ``fsync``).
+    the new one survives a crash of the machine once this returns (file and folder ``fsync``;
+    ``sync`` False skips both, for derived files rewritten every few seconds anyway).
 
     Only a regular file is replaced, or a new one created: a device, FIFO, socket, folder or
     symbolic link at ``path`` raises :class:`UnsafeFileError` and is left alone. Without ``root``
@@ -281,7 +282,7 @@ def atomic_write(path: _PathLike, data: bytes, *, root: int | _PathLike | None =
         parts = _parts_below(root, target)
         folder = _open_folder(root, parts[:-1], make_dirs=False)
     try:
-        _replace_in(folder, target.name, data)
+        _replace_in(folder, target.name, data, sync)
     finally:
         os.close(folder)
 
@@ -298,7 +299,7 @@ def output_refusal(path: _PathLike, *, dir_fd: int | None = None) -> UnsafeFileE
     return UnsafeFileError(errno.EINVAL, f"not a regular file ({kind_of(mode)}); arena replaces only regular files")
 
 
-def _replace_in(folder: int, name: str, data: bytes) -> None:
+def _replace_in(folder: int, name: str, data: bytes, sync: bool) -> None:
     refusal = output_refusal(name, dir_fd=folder)
     if refusal is not None:
         raise refusal
@@ -313,13 +314,15 @@ def _replace_in(folder: int, name: str, data: bytes) -> None:
         with open(fd, "wb", closefd=True) as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=folder)
         raise
-    sync_folder(folder)
+    if sync:
+        sync_folder(folder)
 
 
 def sync_folder(folder: int) -> None:

@@ -138,7 +138,8 @@ def open_source(path: str | Path) -> Source:
             raise ReplayError(f"{label}: not a game record ({what} is {kind})")
         problem = record_problem(record)
         if problem is not None:
-            raise ReplayError(f"{label}: not a game record ({what}: {problem})")
+            raise ReplayError(f"{label}: not a game record ({what}: {problem})" if isinstance(value, list)
+                              else f"{label}: not a game record ({problem})")
         index: Any = record.get("game_index")
         entries.append(_entry(record, int(index) if _is_index(index) else position, record=record))
     if len({e.index for e in entries}) != len(entries):  # game_index repeated: count by position

@@ -181,7 +181,7 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
         raise click.UsageError("say which format to write: --pdn (Portable Draughts Notation)")
     refusal = output_refusal(output) if output is not None else None
     if refusal is not None:  # before the work: -o /dev/full, a FIFO, a link or a folder
-        _fail(f"cannot write {output} ({refusal.strerror})", 2)
+        _fail(f"cannot write {output}: {refusal.strerror}", 2)
     try:
         text, count = export_pdn(sources)
     except ExportError as exc:

@@ -284,6 +284,7 @@ class TournamentLog:
                            "pass --logs DIR to write elsewhere") from None
 
     def _begin(self, config: TournamentConfig) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)  # the user's folder (--logs DIR): links are fine there
         for sub in (self.folder, self.folder / "games", self.stderr_dir):
             folder = open_beneath(self.root, sub, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
             try:
@@ -336,7 +337,7 @@ class TournamentLog:
 
     def write_standings(self, standings: dict[str, Any]) -> None:
         """Raises OSError."""
-        atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=self.root)
+        atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=self.root, sync=False)  # derived data
 
     def close(self) -> None:
         if self._games_fd is not None:
@@ -351,7 +352,8 @@ def write_agent_files(folder: Path, agents: Iterable[tuple[str, str, str | None]
     Raises OSError."""
     for aid, kind, raw_path in agents:
         body = {"id": aid, "type": kind, "path": raw_path, **stats[aid]}
-        atomic_write(folder / f"{aid}.json", dumps(body), root=log_root(folder))
+        # Derived data, rewritten every few seconds: not synced (1,000 agents would cost a second).
+        atomic_write(folder / f"{aid}.json", dumps(body), root=log_root(folder), sync=False)
 
 
 def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -175,7 +175,7 @@ class _Worker:
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"])
         try:
-            atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder))
+            atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder), sync=False)
         except OSError as exc:
             self.warn(str(write_failure(self.folder / STANDINGS_FILE, exc)))
             self.standings_written = False
