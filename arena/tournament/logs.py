@@ -26,7 +26,8 @@ A failed write (disk full...) takes back what it wrote: a half-written record fi
 ``games.jsonl`` is cut back to its last whole line, so that game is not finished and a resumed run
 plays it again. A record file and its line are each ``fsync``-ed before the next game is written (a
 record, its rename and its folder first, then the line), so a crash of the machine, not only of
-arena, loses at most the games in flight (about 0.4 ms a game on this project's test machine).
+arena, loses at most the games in flight. Measured on this project's test machine (ext4): write_game takes
+about 1 ms a game with the syncs, 0.2 ms without (median of 1,500; p99 under 2 ms).
 
 Links. The folder that holds log folders (``--logs DIR``, default ``tournament_logs``) is the
 user's: it may be a symbolic link. Everything below it is arena's: ``<id>/``, ``games/``,

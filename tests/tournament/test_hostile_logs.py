@@ -286,3 +286,28 @@ def test_an_sprt_resume_refuses_a_record_that_is_not_its_game(tmp_path: Path) ->
         run(3)
     (games / "00002.json").unlink()  # the pair is played again
     assert run(3) == "max-pairs"
+
+
+@pytest.mark.parametrize("command", ["standings", "replay", "report", "export", "check-logs"])
+def test_readers_of_a_log_folder_refuse_a_planted_link(tmp_path: Path, fake: None, command: str) -> None:
+    """The commands that read a finished folder treat it as the user's and everything in it as
+    arena's: a record replaced by a link to a file elsewhere is refused with one line."""
+    trio.run(run_tournament, load_config(write_config(tmp_path, game="checkers")), opts(tmp_path))
+    folder = tmp_path / "logs" / "f"
+    secret = tmp_path / "secret.json"
+    secret.write_text((folder / "games" / "00000.json").read_text())
+    (folder / "games" / "00000.json").unlink()
+    (folder / "games" / "00000.json").symlink_to(secret)
+    args = {"standings": ["standings", str(folder)], "replay": ["replay", str(folder), "--game", "0", "--plain"],
+            "report": ["report", str(folder), "-o", str(tmp_path / "r.html")],
+            "export": ["export", "--pdn", str(folder)], "check-logs": ["check-logs", str(folder)]}[command]
+    result = arena(*args, cwd=tmp_path)
+    if command == "standings":  # reads games.jsonl only: the records are not its business
+        assert result.returncode == 0, result.stderr
+        folder.joinpath("games.jsonl").rename(tmp_path / "rows.jsonl")
+        folder.joinpath("games.jsonl").symlink_to(tmp_path / "rows.jsonl")
+        result = arena(*args, cwd=tmp_path)
+    assert result.returncode != 0 and "Traceback" not in result.stderr + result.stdout
+    said = (result.stdout if command == "check-logs" else result.stderr).strip().splitlines()
+    assert any("is a symbolic link inside arena's own folder" in line for line in said), said
+    assert not (tmp_path / "r.html").exists()
