@@ -28,12 +28,25 @@ MAX_ENV_VARS = 256
 MAX_ENV_VALUE = 32 * 1024
 #: `arena perft --depth`: deeper is not a question anyone can wait for the answer to.
 MAX_PERFT_DEPTH = 64
+
+# -- the files arena reads (arena.files.read_input refuses anything larger, and anything that is not
+# -- a regular file: /dev/zero, a FIFO; arena.jsonstream.strict_loads bounds what is inside) --
+
 #: Bytes of a state given with `--state` (inline, @FILE or one object on stdin).
 MAX_STATE_BYTES = 1 << 20
 #: Bytes of a config or hyperparameters file.
 MAX_FILE_BYTES = 16 << 20
-#: Nesting depth of JSON in hyperparameters files (config files: orjson's own limit, 1024).
+#: Bytes of an opening book (100,000 openings of a few hundred bytes fit four times over).
+MAX_BOOK_BYTES = 64 << 20
+#: Bytes of a file of game records (``arena match --out``: one record, an array or JSON lines), of
+#: one record in a log folder, of a log folder's ``games.jsonl`` (about 700,000 rows) and of the
+#: state files of runs (SPRT, SPSA, TD, evolution). A long game's record is under a megabyte.
+MAX_RECORDS_BYTES = 256 << 20
+#: Nesting depth of arrays and objects in any JSON file arena reads (its own records nest 6 deep).
 MAX_JSON_DEPTH = 64
+#: The largest ``turnNumber`` a game state may carry (a book's, a record's, ``--state``'s): far
+#: beyond any game, far below what overflows when the game goes on (``MAX_MOVES`` more plies).
+MAX_TURN_NUMBER = 10**9
 
 
 # -- defaults shared by `arena match`, tournament configs, the match engine and arena's own bots --

@@ -7,7 +7,10 @@ Format: one JSON value per line (blank lines and lines starting with ``#`` are s
 
 Every opening is checked when the book is read: a bad line raises :class:`OpeningsError` whose
 one-line message names the file and the line. A position where the game is already over is
-refused (the bots would have nothing to play).
+refused (the bots would have nothing to play), and so is a move counter (``turnNumber``) above
+:data:`arena.limits.MAX_TURN_NUMBER`. The book must be a regular file of at most
+:data:`arena.limits.MAX_BOOK_BYTES` (64 MiB); each line is decoded by
+:func:`arena.jsonstream.strict_loads` (no key twice, bounded nesting).
 
 Order (``--openings-order``): ``sequential`` plays the book's openings in file order, pair by pair,
 wrapping around; ``random`` picks the opening of pair ``p`` with ``random.Random(opening_seed(seed,
@@ -25,7 +28,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from arena.errors import ArenaError, GameError
+from arena.files import UnsafeFileError, read_input
 from arena.games.base import Game, opening_seed
+from arena.jsonstream import JsonInputError, strict_loads
+from arena.limits import MAX_BOOK_BYTES, MAX_TURN_NUMBER
 
 Order = Literal["random", "sequential"]
 ORDERS: tuple[str, ...] = ("random", "sequential")
@@ -93,9 +99,9 @@ def parse_book(game: Game, data: bytes, path: Path) -> Book:
             continue
         where = f"{path} line {number}"
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise OpeningsError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
+            value = strict_loads(line)
+        except JsonInputError as exc:
+            raise OpeningsError(f"{where}: not JSON ({exc.syntax})" if exc.syntax else f"{where}: {exc}") from None
         try:
             state = _opening_from_value(game, value)
         except (GameError, ValueError, TypeError, KeyError) as exc:
@@ -103,6 +109,8 @@ def parse_book(game: Game, data: bytes, path: Path) -> Book:
             raise OpeningsError(f"{where}: {reason}") from None
         if game.outcome(state) is not None:
             raise OpeningsError(f"{where}: the game is already over in this position")
+        if game.ply(state) > MAX_TURN_NUMBER:  # a plugin game may not bound it itself
+            raise OpeningsError(f"{where}: turnNumber must be at most {MAX_TURN_NUMBER:,}")
         openings.append(Opening(state, number))
     if not openings:
         raise OpeningsError(f"{path}: no opening in this file")
@@ -110,10 +118,14 @@ def parse_book(game: Game, data: bytes, path: Path) -> Book:
 
 
 def load_book(game: Game, path: Path) -> Book:
-    """Read and check the book at ``path``. Raises OpeningsError (one line) when it cannot be read
-    or a line is bad."""
+    """Read and check the book at ``path`` (a regular file of at most 64 MiB; a link to one is
+    fine). Raises OpeningsError (one line) when it cannot be read or a line is bad."""
     try:
-        data = path.read_bytes()
+        data = read_input(path, MAX_BOOK_BYTES)
+    except FileNotFoundError:
+        raise OpeningsError(f"{path}: no such file") from None
+    except UnsafeFileError as exc:  # a FIFO, a device, a folder, over 64 MiB
+        raise OpeningsError(f"{path}: {exc.strerror}; not an opening book") from None
     except OSError as exc:
         raise OpeningsError(f"{path}: cannot read ({exc.strerror or exc})") from None
     return parse_book(game, data, path)

@@ -16,7 +16,6 @@ library and arena's rules, so ``scripts/check_*.py`` run them from a checkout wi
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -24,10 +23,21 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.errors import ArenaError
+from arena.files import read_input
 from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
+from arena.jsonstream import read_json_file, strict_loads
+from arena.limits import MAX_RECORDS_BYTES
 from arena.ratings import FAULTS
-from arena.records import RECORD_FORMAT, TURN_KEYS, record_format, turn_move
+from arena.records import (
+    RECORD_FORMAT,
+    TURN_KEYS,
+    RecordInputError,
+    read_record_file,
+    record_format,
+    record_problem,
+    turn_move,
+)
 
 #: Terminations where the player to move lost by its own fault.
 #: Terminations the rules decide from the final position.
@@ -49,6 +59,9 @@ def check_record(record: Any) -> list[str]:
     missing = [key for key in _REQUIRED if key not in record]
     if missing:
         return [f"not a record: missing {', '.join(repr(k) for k in missing)}"]
+    problem = record_problem(record)  # fields of the wrong type: one line, not a traceback below
+    if problem is not None:
+        return [f"not a record: {problem}"]
     try:
         game = get_game(str(record["game"]))
     except GameError as exc:
@@ -171,25 +184,18 @@ def _check_ending(game: Game[Any, Any], record: dict[str, Any], state: Any) -> l
 # -- files -------------------------------------------------------------------------------------------
 
 
-def _read_json(path: Path) -> Any:
+def read_records(path: Path) -> list[Any]:
+    """The records in ``path``: one record (a JSON object), a JSON array of them or JSON lines
+    (:func:`arena.records.read_record_file`: a regular file, bounded, no key twice). Raises
+    RecordFileError when the file cannot be read or is not JSON of that shape."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_record_file(path)
     except IsADirectoryError:
         raise RecordFileError(f"{path}: is a folder (arena check-logs reads a tournament's folder)") from None
+    except RecordInputError as exc:
+        raise RecordFileError(str(exc)) from None
     except OSError as exc:
         raise RecordFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordFileError(f"{path}: not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise RecordFileError(f"{path}: not JSON: {exc}") from None
-
-
-def read_records(path: Path) -> list[Any]:
-    """The records in ``path``: one record (a JSON object) or a JSON array of them.
-    Raises RecordFileError when the file cannot be read or is not JSON of that shape."""
-    data = _read_json(path)
     records = data if isinstance(data, list) else [data]
     if not records or not all(isinstance(r, dict) for r in records):
         raise RecordFileError(f"{path}: expected a record (a JSON object) or a JSON array of records")
@@ -210,11 +216,15 @@ def log_folders(path: Path) -> list[Path]:
 
 
 def _load(folder: Path, name: str, problems: list[str]) -> Any:
+    """The JSON of ``folder/name`` (no link followed below the folder, bounded, strict), or None
+    with the reason added to ``problems``."""
     try:
-        return json.loads((folder / name).read_text(encoding="utf-8"))
+        return read_json_file(folder / name, MAX_RECORDS_BYTES, root=folder)
     except FileNotFoundError:
         problems.append(f"missing {name}")
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        problems.append(f"{name}: cannot read: {exc.strerror or exc}")
+    except ValueError as exc:  # not JSON, a key twice, a path out of the folder
         problems.append(f"{name}: cannot read: {exc}")
     return None
 
@@ -225,15 +235,20 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
     each agent's ``<agentId>.json`` counts and ``standings.json`` covering every agent."""
     problems: list[str] = []
     rows: list[dict[str, Any]] = []
-    for n, line in enumerate((folder / "games.jsonl").read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = read_input(folder / "games.jsonl", MAX_RECORDS_BYTES, root=folder)
+    except OSError as exc:
+        return 0, [f"games.jsonl: cannot read: {exc.strerror or exc}"]
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except ValueError:
-            problems.append(f"games.jsonl line {n}: not JSON")
+            row = strict_loads(line)
+        except ValueError as exc:
+            problems.append(f"games.jsonl line {n}: not JSON ({exc})")
             continue
-        if not isinstance(row, dict) or not {"index", "record", "winner", "termination"} <= set(row):
+        if not isinstance(row, dict) or not {"index", "record", "winner", "termination"} <= set(row) \
+                or type(row["index"]) is not int or not isinstance(row["record"], str):
             problems.append(f"games.jsonl line {n}: not a game line")
             continue
         rows.append(row)
@@ -243,13 +258,17 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
     repeated = sorted(k for k, v in indices.items() if v > 1)
     if repeated:
         problems.append(f"games.jsonl repeats game indices: {repeated}")
-    agents = [a.get("id") for a in config.get("agents", [])] if isinstance(config, dict) else []
+    listed_agents = config.get("agents") if isinstance(config, dict) else None
+    agents = [a.get("id") for a in listed_agents if isinstance(a, dict)] if isinstance(listed_agents, list) else []
     tally: dict[str, Counter[str]] = {str(a): Counter() for a in agents}
     for row in rows:
         where = f"game {row['index']}"
         try:
-            record = json.loads((folder / str(row["record"])).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            record = read_record_file(folder / str(row["record"]), root=folder)
+        except OSError as exc:
+            problems.append(f"{where}: cannot read {row['record']}: {exc.strerror or exc}")
+            continue
+        except (RecordInputError, ValueError) as exc:  # not JSON; a path out of the folder
             problems.append(f"{where}: cannot read {row['record']}: {exc}")
             continue
         if not isinstance(record, dict):
@@ -257,14 +276,18 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
             continue
         if (record.get("winner"), record.get("termination")) != (row["winner"], row["termination"]):
             problems.append(f"{where}: games.jsonl and {row['record']} disagree")
-        problems += [f"{where}: {p}" for p in check_record(record)]
-        for player in record.get("players", []):
+        found = check_record(record)
+        problems += [f"{where}: {p}" for p in found]
+        if record_problem(record) is not None:
+            continue  # not counted: its fields are not what a record's are
+        for player in record.get("players") or []:
             winner = record.get("winner")
             result = "draws" if winner == "NONE" else "wins" if winner == player.get("colour") else "losses"
             counts = tally.setdefault(str(player.get("id")), Counter())
             counts["games"] += 1
             counts[result] += 1
-    listed = ({e.get("id") for e in standings.get("standings", [])} if isinstance(standings, dict) else set())
+    entries = standings.get("standings") if isinstance(standings, dict) else None
+    listed = {e.get("id") for e in entries if isinstance(e, dict)} if isinstance(entries, list) else set()
     for agent_id, counts in tally.items():
         stats = _load(folder, f"{agent_id}.json", problems)
         if isinstance(stats, dict):

@@ -46,6 +46,7 @@ cannot state (:func:`record_invariants`), and raises :class:`RecordFormatError` 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import json
 import os
 from pathlib import Path
@@ -145,7 +146,8 @@ def turn_move(game: Game[Any, Any], turn: Any) -> Any:
 
 
 def record_format(record: dict[str, Any]) -> int:
-    """1 for a record written before ``record_format`` existed, else its ``record_format``."""
+    """1 for a record written before ``record_format`` existed, else its ``record_format`` (an
+    integer: :func:`record_problem` refuses anything else)."""
     value = record.get("record_format")
     if value is None:
         turns = record.get("turns")
@@ -209,6 +211,156 @@ def build_record(
     if os.environ.get(VALIDATE_ENV) == "1":
         validate_record(record)
     return record
+
+
+# -- reading records -----------------------------------------------------------------------------------
+
+
+class RecordInputError(ArenaError):
+    """A file of records that cannot be read: the message is one line naming the file. Exit 2."""
+
+
+def read_record_file(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> Any:
+    """The JSON value of a file of records: one record object, a JSON array, or JSON lines (one
+    record a line; returned as a list). The one way arena reads a record it did not just build.
+
+    The file must be a regular file of at most :data:`arena.limits.MAX_RECORDS_BYTES` (a FIFO or
+    ``/dev/zero`` is refused before any read); ``root``: the file is inside arena's own folder and
+    no link below ``root`` is followed (:func:`arena.files.read_input`). The text is decoded by
+    :func:`arena.jsonstream.strict_loads` (no key twice, nesting at most 64 deep). The caller
+    checks each record with :func:`record_problem`. Raises RecordInputError (FileNotFoundError and
+    IsADirectoryError are left to the caller, which knows what the path was meant to be).
+    """
+    from arena.files import UnsafeFileError, read_input
+    from arena.limits import MAX_RECORDS_BYTES
+
+    try:
+        data = read_input(path, MAX_RECORDS_BYTES, root=root)
+    except (FileNotFoundError, IsADirectoryError):
+        raise
+    except UnsafeFileError as exc:
+        if exc.errno == errno.EISDIR:
+            raise IsADirectoryError(exc.errno, exc.strerror) from None
+        raise RecordInputError(f"{path}: {exc.strerror}; not a file of game records") from None
+    except OSError as exc:
+        raise RecordInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return parse_record_text(data, str(path))
+
+
+def parse_record_text(data: bytes, label: str) -> Any:
+    """:func:`read_record_file` on bytes already read (``label`` names them in errors)."""
+    from arena.jsonstream import JsonInputError, strict_loads
+
+    try:
+        return strict_loads(data)
+    except JsonInputError as exc:
+        first = exc
+    lines = [line for line in data.splitlines() if line.strip()]
+    if len(lines) > 1:  # JSON lines: one record a line
+        values = []
+        for number, line in enumerate(lines, 1):
+            try:
+                values.append(strict_loads(line))
+            except JsonInputError as exc:
+                if number == 1:
+                    break  # not JSON lines either: the whole text's error says more
+                raise RecordInputError(f"{label}: line {number}: {exc}") from None
+        else:
+            return values
+    reason = f"not JSON: {first.syntax}" if first.syntax else str(first)
+    raise RecordInputError(f"{label}: not a game record ({reason})") from None
+
+
+_WINNERS = ("BLACK", "WHITE", "NONE")
+_OPTIONAL_INTS = {"plies": 0, "game_index": 0, "opening_plies": 0, "max_moves": 1, "record_format": 1,
+                  "seed": None}
+_OPTIONAL_TEXTS = ("reason", "started_at", "arena_version")
+_PER_COLOUR = ("clocks_left_ms", "stderr_logs", "stderr_tail")
+
+
+def record_problem(record: Any) -> str | None:
+    """What makes ``record`` unusable as a game record, in a few words (None: it can be read).
+
+    Checks the shape every reader relies on, so that a field of the wrong type is one line, never a
+    traceback deep in a reader: an object with ``game`` (a string), ``turns`` and ``game_states``
+    (arrays, at least one state), ``winner`` (BLACK, WHITE or NONE), ``termination`` (a string);
+    where present, ``players`` (objects with a string ``id`` and a ``colour`` of BLACK or WHITE),
+    integers for ``plies``, ``game_index``, ``opening_plies``, ``max_moves``, ``seed`` and
+    ``record_format``, strings for ``reason``, ``started_at`` and ``arena_version``, numbers for
+    ``move_times_ms`` and ``duration_s``, objects for the per-colour fields and ``time_control``.
+    Whether the moves follow the rules is :mod:`arena.record_check`'s question.
+    """
+    if not isinstance(record, dict):
+        return f"a JSON {_json_kind(record)}, not an object"
+    missing = [key for key in ("game", "turns", "game_states", "winner", "termination") if key not in record]
+    if missing:
+        return f"no {', '.join(repr(k) for k in missing)}"
+    if not isinstance(record["game"], str):
+        return f"'game' must be a string, got a JSON {_json_kind(record['game'])}"
+    for key in ("turns", "game_states"):
+        if not isinstance(record[key], list):
+            return f"{key!r} must be an array, got a JSON {_json_kind(record[key])}"
+    if not record["game_states"]:
+        return "'game_states' is empty (it holds at least the starting state)"
+    if record["winner"] not in _WINNERS:
+        return f"'winner' must be BLACK, WHITE or NONE, got {_shown(record['winner'])}"
+    if not isinstance(record["termination"], str):
+        return f"'termination' must be a string, got a JSON {_json_kind(record['termination'])}"
+    for key, minimum in _OPTIONAL_INTS.items():
+        value = record.get(key)
+        if value is not None and (type(value) is not int or (minimum is not None and value < minimum)):
+            what = "an integer" if minimum is None else f"an integer of at least {minimum}"
+            return f"{key!r} must be {what} or null, got {_shown(value)}"
+    for key in _OPTIONAL_TEXTS:
+        if record.get(key) is not None and not isinstance(record[key], str):
+            return f"{key!r} must be a string, got a JSON {_json_kind(record[key])}"
+    players = record.get("players")
+    if players is not None:
+        if not isinstance(players, list):
+            return f"'players' must be an array, got a JSON {_json_kind(players)}"
+        for number, player in enumerate(players):
+            if not isinstance(player, dict):
+                return f"players[{number}] must be an object, got a JSON {_json_kind(player)}"
+            if not isinstance(player.get("id"), str):
+                return f"players[{number}].id must be a string, got {_shown(player.get('id'))}"
+            colour = player.get("colour", player.get("color"))
+            if colour not in ("BLACK", "WHITE"):
+                return f"players[{number}].colour must be BLACK or WHITE, got {_shown(colour)}"
+    times = record.get("move_times_ms")
+    if times is not None and not (isinstance(times, list) and all(_is_number(t) for t in times)):
+        return "'move_times_ms' must be an array of numbers"
+    if record.get("duration_s") is not None and not _is_number(record["duration_s"]):
+        return f"'duration_s' must be a number, got {_shown(record['duration_s'])}"
+    for key in _PER_COLOUR:
+        value = record.get(key)
+        if value is not None and not (isinstance(value, dict) and set(value) <= {"BLACK", "WHITE"}):
+            return f"{key!r} must be an object with BLACK and WHITE keys, got {_shown(value)}"
+        kind = str if key != "clocks_left_ms" else None
+        if isinstance(value, dict) and not all(isinstance(v, str) if kind else _is_number(v) or v is None
+                                               for v in value.values()):
+            return f"{key!r} holds a value of the wrong type"
+    control = record.get("time_control")
+    if control is not None and not (isinstance(control, dict)
+                                    and all(v is None or _is_number(v) for v in control.values())):
+        return "'time_control' must be an object of numbers (ms) or nulls"
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _json_kind(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number")
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # -- validation --------------------------------------------------------------------------------------

@@ -27,14 +27,17 @@ it does not hold (format 1) says how many plies are missing before it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.files import read_input
 from arena.games.base import ArenaError, Color, Game, GameError
+from arena.jsonstream import JsonInputError, strict_loads
+from arena.limits import MAX_RECORDS_BYTES
+from arena.records import RecordInputError, read_record_file, record_problem
 
 GAMES_FILE = "games.jsonl"
 RECORDS_FOLDER = "games"
@@ -79,6 +82,8 @@ class Source:
     label: str
     entries: tuple[GameEntry, ...]
     is_folder: bool
+    #: A log folder's path: its record files are read below it without following links.
+    root: Path | None = None
 
     def pick(self, index: int | None) -> GameEntry | None:
         """The game ``index``; with ``None``, the only game (``None`` when there are several: the
@@ -95,10 +100,10 @@ class Source:
         if entry.record is not None:
             return entry.record
         assert entry.path is not None
-        data = _read(entry.path, f"game {entry.index}'s record")
-        record = _parse_json(data, entry.path)
-        if not isinstance(record, dict):
-            raise ReplayError(f"{entry.path}: not a game record (a JSON {_kind(record)})")
+        record = _read_records(entry.path, f"game {entry.index}'s record", self.root)
+        problem = record_problem(record)
+        if problem is not None or not isinstance(record, dict):
+            raise ReplayError(f"{entry.path}: not a game record ({problem})")
         return record
 
     def listing(self) -> list[str]:
@@ -120,18 +125,21 @@ def open_source(path: str | Path) -> Source:
         return _open_folder(where, label)
     if where.name == GAMES_FILE and where.is_file():
         return _open_folder(where.parent, label)
-    data = _read(where, "record")
-    value = _parse_json(data, where)
+    value = _read_records(where, "record")
     records = value if isinstance(value, list) else [value]
     if not records:
         raise ReplayError(f"{label}: an empty list, no game in it")
     entries = []
     for position, record in enumerate(records):
+        what = f"item {position}" if isinstance(value, list) else "it"
         if not isinstance(record, dict) or not ("turns" in record and "game_states" in record):
-            what = f"item {position}" if isinstance(value, list) else "it"
             kind = "an object without \"turns\" and \"game_states\"" if isinstance(record, dict) else \
                 f"a JSON {_kind(record)}"
             raise ReplayError(f"{label}: not a game record ({what} is {kind})")
+        problem = record_problem(record)
+        if problem is not None:
+            raise ReplayError(f"{label}: not a game record ({what}: {problem})" if isinstance(value, list)
+                              else f"{label}: not a game record ({problem})")
         index: Any = record.get("game_index")
         entries.append(_entry(record, int(index) if _is_index(index) else position, record=record))
     if len({e.index for e in entries}) != len(entries):  # game_index repeated: count by position
@@ -142,16 +150,16 @@ def open_source(path: str | Path) -> Source:
 def _open_folder(folder: Path, label: str) -> Source:
     rows_path = folder / GAMES_FILE
     entries: list[GameEntry] = []
-    if rows_path.is_file():
-        data = _read(rows_path, GAMES_FILE)
+    if rows_path.is_file() or rows_path.is_symlink():
+        data = _read(rows_path, GAMES_FILE, folder)
         # A cut-off last line (a run killed while appending) is not a finished game: skip it.
         for number, line in enumerate(data[: data.rfind(b"\n") + 1].splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
-            except ValueError:
-                raise ReplayError(f"{rows_path}:{number}: not a JSON line") from None
+                row = strict_loads(line)
+            except JsonInputError as exc:
+                raise ReplayError(f"{rows_path}:{number}: not a game line ({exc})") from None
             if not isinstance(row, dict) or not _is_index(row.get("index")):
                 raise ReplayError(f"{rows_path}:{number}: not a game line (no \"index\")")
             index = int(row["index"])
@@ -165,8 +173,8 @@ def _open_folder(folder: Path, label: str) -> Source:
             match = _RECORD_NAME.search(path.name)
             if match:
                 try:
-                    record = json.loads(path.read_bytes())
-                except (OSError, ValueError):
+                    record = read_record_file(path, root=folder)
+                except (OSError, ArenaError):
                     record = None
                 row = record if isinstance(record, dict) else {}
                 entries.append(_entry({**row, "plies": len(row["turns"]) if isinstance(row.get("turns"), list)
@@ -175,7 +183,7 @@ def _open_folder(folder: Path, label: str) -> Source:
         raise ReplayError(f"{label}: no games here (neither {GAMES_FILE} nor {RECORDS_FOLDER}/NNNNN.json); "
                           "expected a tournament's log folder or a record file")
     entries.sort(key=lambda e: e.index)
-    return Source(label, tuple(entries), is_folder=True)
+    return Source(label, tuple(entries), is_folder=True, root=folder)
 
 
 def _entry(row: Mapping[str, Any], index: int, *, record: dict[str, Any] | None = None,
@@ -207,30 +215,28 @@ def player_names(record: Mapping[str, Any]) -> dict[Color, str]:
     return names
 
 
-def _read(path: Path, what: str) -> bytes:
+def _read(path: Path, what: str, root: Path) -> bytes:
+    """The bytes of ``path`` inside the log folder ``root`` (no link followed below it, bounded)."""
     try:
-        return path.read_bytes()
+        return read_input(path, MAX_RECORDS_BYTES, root=root)
+    except FileNotFoundError:
+        raise ReplayError(f"{path}: no such file ({what})") from None
+    except (OSError, ValueError) as exc:
+        raise ReplayError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _read_records(path: Path, what: str, root: Path | None = None) -> Any:
+    """:func:`arena.records.read_record_file`, its errors as ReplayError."""
+    try:
+        return read_record_file(path, root=root)
     except FileNotFoundError:
         raise ReplayError(f"{path}: no such file or folder ({what})") from None
     except IsADirectoryError:
         raise ReplayError(f"{path}: a folder, expected a {what} file") from None
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror or exc})") from None
-
-
-def _parse_json(data: bytes, path: Path) -> Any:
-    try:
-        return json.loads(data)
-    except UnicodeDecodeError:
-        raise ReplayError(f"{path}: not a game record (not UTF-8 text)") from None
-    except ValueError as exc:
-        lines = [line for line in data.splitlines() if line.strip()]
-        if len(lines) > 1:  # JSON lines: one record a line
-            try:
-                return [json.loads(line) for line in lines]
-            except ValueError:
-                pass
-        raise ReplayError(f"{path}: not a game record (not JSON: {exc})") from None
+    except RecordInputError as exc:
+        raise ReplayError(str(exc)) from None
+    except (OSError, ValueError) as exc:  # a link inside a log folder, a record path outside it
+        raise ReplayError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
 
 
 def _is_index(value: Any) -> bool:

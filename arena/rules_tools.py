@@ -19,7 +19,7 @@ import orjson
 
 from arena.games import Game, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.base import cap_text
-from arena.jsonstream import JsonObjectSplitter, Junk
+from arena.jsonstream import JsonInputError, JsonObjectSplitter, Junk, strict_loads
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 MAX_INPUT_OBJECT = 1 << 20
@@ -45,16 +45,13 @@ class StreamReport:
         return EXIT_ILLEGAL if self.illegal else EXIT_OK
 
 
-def _describe_json_error(exc: orjson.JSONDecodeError) -> str:
-    return f"invalid JSON: {exc.msg} at character {exc.pos}"
-
-
 def decode_object(text: bytes) -> dict[str, Any]:
-    """Decode one JSON object; MalformedInput for invalid JSON or UTF-8."""
+    """Decode one JSON object (:func:`arena.jsonstream.strict_loads`: no key twice, bounded
+    nesting); MalformedInput for invalid JSON or UTF-8."""
     try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        raise MalformedInput(_describe_json_error(exc)) from None
+        value = strict_loads(text)
+    except JsonInputError as exc:
+        raise MalformedInput(f"invalid JSON: {exc}") from None
     if not isinstance(value, dict):
         raise MalformedInput(f"expected a JSON object, got {type(value).__name__}")
     return value

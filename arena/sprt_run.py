@@ -14,7 +14,11 @@ Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole r
 
 Resume: a pair counts as completed when both its records are in ``games/`` (so a ``kill -9`` between
 the second record and ``sprt.json`` loses nothing). A pair with one record only is played again from
-scratch (its stray record is overwritten). Running again with other settings (bots, game, bounds,
+scratch (its stray record is overwritten). Each record of a completed pair must be that game's (its
+index, NEW and OLD in its colours, the pair's opening; records are written whole, fsynced): one that
+is not, or cannot be read, is refused with one line (:class:`arena.tournament.logs.LogError`), never
+counted. As in a tournament's folder, no link is followed below the folder's parent and every file
+must be a regular file (:mod:`arena.files`). Running again with other settings (bots, game, bounds,
 model, time control, openings, seed) raises :class:`arena.tournament.logs.LogError`; ``max_pairs``
 and ``concurrency`` may change.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +37,16 @@ from typing import Any
 import trio
 
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
+from arena.files import open_beneath, read_input
 from arena.games.base import ArenaError, Color, Game, opening_seed
 from arena.isolation import DEFAULT_ISOLATION, Isolation
+from arena.jsonstream import read_json_file
+from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match import AgentSpec, TimeControl
 from arena.openings import Book, Order
+from arena.records import read_record_file, record_problem
 from arena.sprt import Model, SPRTError, summary
-from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, record_name, write_failure
+from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
 
 SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
@@ -92,8 +101,8 @@ def agent_identity(spec: AgentSpec) -> Any:
     what: Any = spec.command
     if spec.kind == "hyperparameters":
         try:
-            digest = hashlib.sha256(Path(spec.path or "").read_bytes()).hexdigest()
-        except OSError:
+            digest = hashlib.sha256(read_input(spec.path or "", MAX_FILE_BYTES)).hexdigest()
+        except OSError:  # missing, or not a regular file (a FIFO would hang a plain read)
             digest = None
         what = {"hyperparameters": spec.path, "sha256": digest}
     elif spec.kind != "executable":
@@ -180,10 +189,13 @@ class SprtRun:
     def _load(self) -> None:
         path = self.folder / SPRT_FILE
         previous: dict[str, Any] | None = None
-        if path.exists():
+        if path.exists() or path.is_symlink():
             try:
-                previous = json.loads(path.read_bytes())
-            except (OSError, ValueError) as exc:
+                previous = read_json_file(path, MAX_RECORDS_BYTES, root=log_root(self.folder))
+            except OSError as exc:
+                raise LogError(f"{path}: cannot read ({exc.strerror or exc}); remove the folder or pass "
+                               "another --logs") from None
+            except ValueError as exc:
                 raise LogError(f"{path}: cannot read ({exc}); remove the folder or pass another --logs") from None
             if not isinstance(previous, dict) or not isinstance(previous.get("settings"), dict):
                 raise LogError(f"{path}: not an arena sprt state file; pass another --logs")
@@ -207,8 +219,7 @@ class SprtRun:
             for pair in sorted({i // 2 for i in indices}):
                 if 2 * pair in indices and 2 * pair + 1 in indices:
                     records = (self._read_record(2 * pair), self._read_record(2 * pair + 1))
-                    if records[0] is not None and records[1] is not None:
-                        complete[pair] = pair_score((records[0], records[1]))
+                    complete[pair] = pair_score(records)
         # Keep the earlier completion order; pairs recorded after the last sprt.json write follow.
         self.order = [p for p in previous_order if isinstance(p, int) and p in complete]
         self.order += [p for p in sorted(complete) if p not in self.order]
@@ -217,12 +228,40 @@ class SprtRun:
         if self.order:
             self.summary = self._summary()
 
-    def _read_record(self, index: int) -> dict[str, Any] | None:
+    def _read_record(self, index: int) -> dict[str, Any]:
+        """The record of game ``index`` of a completed pair, checked to be that game: its index,
+        NEW and OLD in that game's colours, its opening. Records are written whole (atomically),
+        so one that is unreadable or another game's is not arena's: LogError (one line), and the
+        user decides (delete it to have its pair played again)."""
+        path = self.folder / record_name(index)
         try:
-            record = json.loads((self.folder / record_name(index)).read_bytes())
-        except (OSError, ValueError):
-            return None  # cut short or unreadable: the pair is played again
-        return record if isinstance(record, dict) and "winner" in record else None
+            record = read_record_file(path, root=log_root(self.folder))
+        except (OSError, ArenaError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise LogError(f"{path}: cannot read ({why}); delete it to have its pair played again") from None
+        problem = record_problem(record)
+        if problem is None and isinstance(record, dict):
+            problem = self._record_mismatch(index, record)
+        if problem is not None or not isinstance(record, dict):
+            raise LogError(f"{path}: not the record of game {index} of this run ({problem}); delete it to have "
+                           "its pair played again")
+        return record
+
+    def _record_mismatch(self, index: int, record: dict[str, Any]) -> str | None:
+        s, pair = self.settings, index // 2
+        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
+        if record.get("game_index") != index:
+            return f"its game_index is {json.dumps(record.get('game_index'))}"
+        players = [(p.get("id"), p.get("colour")) for p in record.get("players") or []]
+        if players != [(black.id, "BLACK"), (white.id, "WHITE")]:
+            return f"{black.id} should play BLACK and {white.id} WHITE"
+        if s.book is not None:
+            start = s.game.state_to_json(s.book.pick(pair, s.openings_order, s.seed or 0).state)
+            if record["game_states"][0] != start:
+                return "it does not start from the pair's opening"
+        elif s.seed is not None and s.opening_plies and record.get("seed") != opening_seed(s.seed, pair):
+            return "its opening seed is not the pair's"
+        return None
 
     def _summary(self) -> dict[str, Any]:
         s = self.settings
@@ -239,15 +278,15 @@ class SprtRun:
                  "summary": self.summary, "stopped": stopped}
         path = self.folder / SPRT_FILE
         try:
-            atomic_write(path, dumps(state))
+            atomic_write(path, dumps(state), root=log_root(self.folder))
         except OSError as exc:
             raise write_failure(path, exc) from None
 
     def _write_record(self, index: int, record: dict[str, Any]) -> None:
         path = self.folder / record_name(index)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, dumps(record))
+            os.close(open_beneath(log_root(self.folder), path.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
+            atomic_write(path, dumps(record), root=log_root(self.folder))
         except OSError as exc:
             raise write_failure(path, exc) from None
 

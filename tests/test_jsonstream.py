@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,3 +75,39 @@ def test_any_sequence_of_objects_round_trips(objs: list[dict], chunk: int, prett
 def test_arbitrary_bytes_never_raise(data: bytes, chunk: int) -> None:
     for item in split_all(data, chunk, limit=100):
         assert isinstance(item, (bytes, Junk))
+
+
+# -- strict_loads: the one decoder of the files arena reads -----------------------------------------
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b'{"id": "a", "id": "b"}', "the key 'id' appears twice in one object"),
+    (b'[{"x": {"y": 1, "y": 1}}]', "the key 'y' appears twice in one object"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested more than 64 levels deep"),
+    (b"[" * 65 + b"]" * 65, "nested more than 64 levels deep"),
+    (b"[NaN]", "NaN is not a JSON number"),
+    (b"[-Infinity]", "-Infinity is not a JSON number"),
+    (b"[1e400]", "a number too large for a float (infinity)"),
+    (b'{"n": 18446744073709551616}', "an integer beyond 64 bits"),
+    (b'{"n": -9223372036854775809}', "an integer beyond 64 bits"),
+    (b"\xff\xfe{}", "not UTF-8 text"),
+    (b'{"a": 1', "not valid JSON ("),
+])
+def test_strict_loads_refuses_with_one_line(text: bytes, message: str) -> None:
+    from arena.jsonstream import JsonInputError, strict_loads
+
+    with pytest.raises(JsonInputError) as info:
+        strict_loads(text)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_strict_loads_keeps_what_json_allows() -> None:
+    from arena.jsonstream import strict_loads
+
+    assert strict_loads(b"[" * 64 + b"]" * 64) is not None
+    assert strict_loads(b'{"a": "[[[[{{{{", "b": "x\\"y", "n": 18446744073709551615, "m": -9223372036854775808,'
+                        b' "s": "100000000000000000000", "f": 1.5e300, "t": 1e-400}') == {
+        "a": "[[[[{{{{", "b": 'x"y', "n": 2**64 - 1, "m": -(2**63), "s": "100000000000000000000", "f": 1.5e300,
+        "t": 0.0}
+    assert strict_loads('{"é": [true, null]}') == {"é": [True, None]}
+    assert strict_loads(b'{"n": 10000000000000000000000}', wide_ints=True) == {"n": 10**22}

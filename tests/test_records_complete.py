@@ -195,8 +195,11 @@ def test_the_checker_finds_what_is_wrong(records: dict[str, list[dict[str, Any]]
         counts = f"{len(bad['turns'])} turns but {len(bad['game_states'])} states"
         assert check_record(bad) == [f"{counts} (the final state must be included)"]
     assert check_record([]) == ["a record is a JSON object, got list"]
-    assert check_record({"game": "no_such_game", "turns": [], "game_states": [], "winner": "NONE",
+    assert check_record({"game": "no_such_game", "turns": [], "game_states": [{}], "winner": "NONE",
                          "termination": "interrupted"})[0].startswith("cannot check: ")
+    assert check_record({"game": game_names()[0], "turns": [], "game_states": [{}], "winner": {"x": 1},
+                         "termination": "interrupted"}) == [
+        "not a record: 'winner' must be BLACK, WHITE or NONE, got {\"x\": 1}"]
     assert check_record({"game": game_names()[0]}) == [
         "not a record: missing 'turns', 'game_states', 'winner', 'termination'"]
 

@@ -33,6 +33,7 @@ on stderr, not an error.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from collections.abc import Callable
@@ -41,9 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.files import UnsafeFileError, read_input
 from arena.games.base import cap_text
-from arena.jsonstream import nesting_depth
-from arena.limits import MAX_FILE_BYTES, MAX_JSON_DEPTH
+from arena.jsonstream import JsonInputError, strict_loads
+from arena.limits import MAX_FILE_BYTES
 
 ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
 MAX_DEPTH_LIMIT = 64
@@ -196,43 +198,26 @@ def _print_warning(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
-class _DuplicateKey(Exception):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _DuplicateKey(key)
-        obj[key] = value
-    return obj
-
-
 def load_hyperparameters(path: str | Path, game: Any, warn: Callable[[str], None] | None = None) -> Hyperparameters:
     """Read and check the hyperparameters file at ``path`` for ``game`` (a registered
     game's name or its :class:`arena.games.base.Game`). Raises ConfigError naming the problem;
-    ``warn`` as :func:`check_hyperparameters`."""
+    ``warn`` as :func:`check_hyperparameters`. The file must be a regular file (a link to one is
+    fine) of at most 16 MiB, decoded by :func:`arena.jsonstream.strict_loads` (no key twice,
+    nesting at most 64 deep)."""
     game_name = game if isinstance(game, str) else getattr(game, "name", str(game))
     where = f"hyperparameters file {str(path)!r}"
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-        text = data.decode("utf-8")
+        data = read_input(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{where}: is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnsafeFileError as exc:
+        if exc.errno == errno.EISDIR:
+            raise ConfigError(f"{where}: is a folder, not a file") from None
+        raise ConfigError(f"{where}: {exc.strerror}; not a hyperparameters file") from None
+    except OSError as error:
         raise ConfigError(f"{where}: cannot be read ({error.__class__.__name__}: {error})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ConfigError(f"{where}: larger than {MAX_FILE_BYTES >> 20} MiB; not a hyperparameters file")
-    if nesting_depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        raise ConfigError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        obj = json.loads(text, object_pairs_hook=_no_duplicates)
-    except _DuplicateKey as duplicate:
-        raise ConfigError(f"{where}: key {duplicate.args[0]!r} appears twice") from None
-    except ValueError as error:
-        raise ConfigError(f"{where}: not valid JSON ({error})") from None
+        obj = strict_loads(data)
+    except JsonInputError as error:
+        raise ConfigError(f"{where}: {error}") from None
     return check_hyperparameters(obj, game_name, where, warn)

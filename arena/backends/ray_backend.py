@@ -358,11 +358,19 @@ class RayBackend:
         if stderr_dir is None:
             del record["stderr_logs"]
             return
+        from arena.files import open_beneath
+
+        # stderr_dir is a log folder's stderr/ (<logs root>/<id>/stderr): no link is followed below
+        # the logs root, and whatever is at the name is replaced, never written through.
+        root = Path(stderr_dir).parent.parent
         for colour, name in list(logs.items()):
             name = os.path.basename(str(name))
+            if name in ("", ".", ".."):
+                del logs[colour]
+                continue
             path = Path(stderr_dir) / name
             # Synchronous, like the record that follows: small files, written once.
-            with open(path, "wb") as handle:
+            with open(open_beneath(root, path, os.O_WRONLY, make_dirs=True, fresh=True), "wb") as handle:
                 handle.write(stderr.get(name, b""))
             logs[colour] = str(path)
 

@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 import click
 
-from arena.files import atomic_write
+from arena.files import atomic_write, output_refusal
 
 _RECORD_FILE = re.compile(r"(\d+)\.json\Z")
 
@@ -35,40 +35,51 @@ def _fail(message: str, code: int) -> NoReturn:
     sys.exit(code)
 
 
-def _load_json(path: Path) -> Any:
-    import orjson
+def _load_json(path: Path, root: Path | None = None) -> Any:
+    """The records in ``path`` (:func:`arena.records.read_record_file`: a regular file, bounded,
+    no key twice; ``root``: a log folder, no link followed below it)."""
+    from arena.records import RecordInputError, read_record_file
 
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise ExportError(f"{path}: not JSON ({exc})") from None
+        return read_record_file(path, root=root)
+    except RecordInputError as exc:
+        raise ExportError(str(exc)) from None
+    except (OSError, ValueError) as exc:
+        raise ExportError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
 
 
-def _records_of_file(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """``(where, record)`` for the record or each record of the array in ``path``."""
-    data = _load_json(path)
+def _records_of_file(path: Path, root: Path | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, record)`` for the record or each record of the array in ``path``; ExportError
+    for anything that is not a usable record (:func:`arena.records.record_problem`)."""
+    from arena.records import record_problem
+
+    data = _load_json(path, root)
     if isinstance(data, dict):
-        yield str(path), data
+        items = [(str(path), data)]
     elif isinstance(data, list):
-        for index, item in enumerate(data):
+        items = [(f"{path}[{index}]", item) for index, item in enumerate(data)]
+        for where, item in items:
             if not isinstance(item, dict):
-                raise ExportError(f"{path}[{index}]: not a game record (a JSON object)")
-            yield f"{path}[{index}]", item
+                raise ExportError(f"{where}: not a game record (a JSON object)")
     else:
         raise ExportError(f"{path}: not a game record (a JSON object, or an array of them)")
+    for where, record in items:
+        problem = record_problem(record)
+        if problem is not None:
+            raise ExportError(f"{where}: not a game record ({problem})")
+        yield where, record
 
 
 def _tournament_id(folder: Path) -> str:
     """The tournament's id from its ``config.json``, else the folder's name."""
     config = folder / "config.json"
     if config.is_file():
+        from arena.jsonstream import read_json_file
+        from arena.limits import MAX_FILE_BYTES
+
         try:
-            value = _load_json(config).get("id")
-        except (ExportError, AttributeError):
+            value = read_json_file(config, MAX_FILE_BYTES, root=folder).get("id")
+        except (OSError, ValueError, AttributeError):
             value = None
         if isinstance(value, str) and value:
             return value
@@ -92,14 +103,14 @@ def _sources(paths: tuple[Path, ...]) -> Iterator[tuple[str, dict[str, Any], str
                 raise ExportError(f"{path}: no game records in {games} (games/NNNNN.json)")
             event = _tournament_id(path)
             for _, file in files:
-                for where, record in _records_of_file(file):
+                for where, record in _records_of_file(file, root=path):
                     yield where, record, event
             continue
         found = sorted(f for f in path.iterdir() if f.suffix == ".json" and f.is_file() and not f.name.startswith("."))
         if not found:
             raise ExportError(f"{path}: no record files (*.json), and not a tournament log folder (no games/)")
         for file in found:
-            for where, record in _records_of_file(file):
+            for where, record in _records_of_file(file, root=path):
                 yield where, record, None
 
 
@@ -168,6 +179,9 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
     form can be exported (checkers); any other game is an error naming it (exit status 2)."""
     if not pdn:
         raise click.UsageError("say which format to write: --pdn (Portable Draughts Notation)")
+    refusal = output_refusal(output) if output is not None else None
+    if refusal is not None:  # before the work: -o /dev/full, a FIFO, a link or a folder
+        _fail(f"cannot write {output}: {refusal.strerror}", 2)
     try:
         text, count = export_pdn(sources)
     except ExportError as exc:
@@ -181,7 +195,7 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
             pass
         return
     try:
-        atomic_write(output, data)
+        atomic_write(output, data)  # refuses to replace anything but a regular file (-o /dev/full)
     except OSError as exc:
         _fail(f"cannot write {output} ({exc.strerror or exc})", 1)
     click.echo(f"arena: wrote {count} game{'s' if count != 1 else ''} to {output}", err=True)

@@ -15,6 +15,7 @@ game is dropped).
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sys
@@ -35,7 +36,7 @@ from arena.cli.options import (
     warn_unprotected,
 )
 from arena.errors import ArenaError
-from arena.files import atomic_write
+from arena.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
 from arena.games.base import opening_seed
 from arena.isolation import Isolation, sandbox_available
@@ -148,11 +149,11 @@ def match_command(
         raise click.UsageError("--json prints the records on stdout and --out writes them to a file: give one")
     if stderr_dir is not None and stderr_dir.exists() and not stderr_dir.is_dir():
         raise click.BadParameter(f"{stderr_dir} exists and is not a folder", param_hint="--stderr-dir")
-    if out is not None and (out.is_symlink() or (out.exists() and not out.is_file())):
-        # The records are written to a temporary file renamed over OUT: that would replace a
-        # device (/dev/null), a link or a pipe with a plain file.
-        raise click.BadParameter(f"{out} exists and is not a regular file; give a file path, or leave "
-                                 "--out out to get the records on stdout", param_hint="--out")
+    refusal = output_refusal(out) if out is not None else None
+    if refusal is not None:
+        # Checked before any game (atomic_write refuses it again when writing, after the games).
+        raise click.BadParameter(f"{out}: {refusal.strerror}; give a file path, or leave --out out to get "
+                                 "the records on stdout", param_hint="--out")
     humans = [_is_human(cmd1), _is_human(cmd2)]
     kind1, value1, name1 = ("player", "", HUMAN) if humans[0] else bot_argument(cmd1, "CMD1", game_name)
     kind2, value2, name2 = ("player", "", HUMAN) if humans[1] else bot_argument(cmd2, "CMD2", game_name)
@@ -236,7 +237,9 @@ def match_command(
         saved_by_default = True
     else:
         saved_by_default = False
-    written = not records or _write_records(console, _dump(records, single=games_count == 1), out)
+    written = not records or _write_records(console, _dump(records, single=games_count == 1), out,
+                                            # match_logs/ is arena's: no link followed into it
+                                            root=Path.cwd() if saved_by_default else None)
     if written and saved_by_default:
         console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if games_count > 1 and records:
@@ -274,14 +277,17 @@ def _default_out(first: dict[str, Any], id1: str, id2: str) -> Path:
     return path
 
 
-def _write_records(console: Any, data: bytes, out: Path | None) -> bool:
+def _write_records(console: Any, data: bytes, out: Path | None, root: Path | None = None) -> bool:
     """The JSON to ``out`` (whole or not at all) or stdout; False when ``out`` could not be written
     (disk full, no such folder...): then one line says so and the records go to stdout, so no game
     is lost."""
     if out is not None:
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(out, data)  # never a half-written file
+            if root is None:
+                out.parent.mkdir(parents=True, exist_ok=True)
+            else:
+                os.close(open_beneath(root, out.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
+            atomic_write(out, data, root=root)  # never a half-written file, nor over a device or link
             return True
         except OSError as exc:
             console.print(f"arena: error: cannot write {out} ({exc.strerror or exc}); the records follow "

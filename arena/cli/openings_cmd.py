@@ -34,7 +34,12 @@ def openings_command(game_name: str, plies: int, count: int, seed: int, depth: i
     line (JSONL), ready for --openings."""
     import orjson
 
+    from arena.files import output_refusal
     from arena.openings_book import generate
+
+    refusal = output_refusal(out) if out is not None else None
+    if refusal is not None:  # before the search: -o /dev/full, a FIFO, a link or a folder
+        raise click.BadParameter(f"{out}: {refusal.strerror}", param_hint="--out")
 
     lines = [orjson.dumps(state) + b"\n" for state in generate(
         game_name, plies=plies, count=count, seed=seed, depth=depth, max_score=max_score)]

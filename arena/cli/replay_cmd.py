@@ -70,8 +70,13 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     Piped, it prints the players, the result, the numbered move list and the final board.
     A log folder given without --game lists its games (exit 0) unless it holds only one.
     """
+    from arena.files import output_refusal
     from arena.replay import Replay, open_source
 
+    refusal = output_refusal(html_out) if html_out is not None else None
+    if refusal is not None:  # before the work: --html /dev/full, a FIFO, a link or a folder
+        click.echo(f"arena: error: cannot write {html_out}: {refusal.strerror}", err=True)
+        sys.exit(2)
     try:
         found = open_source(source)
         entry = found.pick(game_index)

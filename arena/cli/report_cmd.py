@@ -38,10 +38,15 @@ def report_command(source: str, out: str, title: str | None) -> None:
     folder of 'arena tune spsa' or 'arena train td', the parameter history or learning curve comes
     first, as a chart and a table."""
     from arena.errors import ArenaError
+    from arena.files import output_refusal
     from arena.replay import Source, open_source
     from arena.report.html import report_html, write_page
     from arena.report.training import chart_section, run_chart
 
+    refusal = output_refusal(out)  # before the work: -o /dev/full, a FIFO, a link or a folder
+    if refusal is not None:
+        click.echo(f"arena: error: cannot write {out}: {refusal.strerror}", err=True)
+        sys.exit(2)
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:

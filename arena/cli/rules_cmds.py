@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import click
 import orjson
 
 from arena.cli.options import game_option as shared_game_option
+from arena.files import UnsafeFileError, read_input
 from arena.games import StateError, get_game
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
 from arena.rules_tools import (
@@ -80,8 +82,13 @@ def _load_state_option(game_name: str, text: str) -> Any:
     if text.startswith("@"):
         path = Path(text[1:])
         try:
-            with open(path, "rb") as handle:
-                raw = handle.read(MAX_STATE_BYTES + 1)
+            # A regular file (a FIFO would hang, /dev/zero fill the memory), at most 1 MiB.
+            raw = read_input(path, MAX_STATE_BYTES)
+        except UnsafeFileError as exc:
+            if exc.errno == errno.EFBIG:
+                raise click.BadParameter(f"a state is at most {MAX_STATE_BYTES} bytes; {path} is longer",
+                                         param_hint="--state") from None
+            raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="--state") from None
         except OSError as exc:
             raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="--state") from None
     else:

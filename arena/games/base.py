@@ -33,6 +33,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+# A leaf module of plain constants (no import of its own): the rules package still stands alone.
+from arena.limits import MAX_TURN_NUMBER
+
 
 class ArenaError(Exception):
     """Root of every error arena raises on purpose (re-exported by :mod:`arena.errors`)."""
@@ -211,7 +214,8 @@ def read_state_fields(obj: Any) -> tuple[Any, Color, int]:
     """The common envelope of every game's state object: ``{"board", "turn", "turnNumber"}``.
 
     Checks that ``obj`` is a dict with exactly those keys, ``turn`` is ``"BLACK"`` or ``"WHITE"``
-    (spelled so) and ``turnNumber`` a non-negative integer (not a bool or a float). Returns
+    (spelled so) and ``turnNumber`` an integer from 0 to :data:`arena.limits.MAX_TURN_NUMBER` (not a
+    bool or a float: a larger one would overflow 64 bits when written back). Returns
     ``(board, turn, turn_number)`` with the board unchecked (each game reads its own form), or
     raises :class:`StateError` naming the first problem.
     """
@@ -221,6 +225,8 @@ def read_state_fields(obj: Any) -> tuple[Any, Color, int]:
         raise StateError(f'turn must be "BLACK" or "WHITE", got {show_value(turn)}')
     if type(turn_number) is not int or turn_number < 0:
         raise StateError(f"turnNumber must be a non-negative integer, got {show_value(turn_number)}")
+    if turn_number > MAX_TURN_NUMBER:
+        raise StateError(f"turnNumber must be at most {MAX_TURN_NUMBER:,}, got {show_value(turn_number)}")
     return obj["board"], Color(turn), turn_number
 
 

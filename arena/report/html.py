@@ -32,6 +32,8 @@ from arena import __version__
 from arena.errors import ArenaError
 from arena.files import atomic_write
 from arena.games.base import Color, Game
+from arena.jsonstream import read_json_file
+from arena.limits import MAX_RECORDS_BYTES
 from arena.ratings import GameResult
 from arena.replay import GameEntry, Replay, Source
 from arena.report.frames import PieceTable, encode_frame, svg_hash
@@ -378,8 +380,8 @@ def source_standings(source: Source, results: Sequence[GameResult] | None) -> di
         path = Path(source.label)
         path = path if path.is_dir() else path.parent
         try:
-            saved = json.loads((path / "standings.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            saved = read_json_file(path / "standings.json", MAX_RECORDS_BYTES, root=path)
+        except (OSError, ValueError):  # missing, refused (a FIFO, a link) or not JSON: computed instead
             saved = None
         if isinstance(saved, dict) and saved.get("games") == len(source.entries) and saved.get("standings"):
             return saved

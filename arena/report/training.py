@@ -16,12 +16,13 @@ a line cut short by a crash is skipped).
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.jsonstream import JsonInputError, read_json_file
+from arena.limits import MAX_RECORDS_BYTES
 from arena.report.charts import svg_chart
 from arena.report.html import ReportError
 
@@ -69,11 +70,11 @@ def td_chart(game: str, curve: Sequence[Mapping[str, Any]]) -> RunChart:
 
 def _json_object(path: Path) -> dict[str, Any]:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        value = read_json_file(path, MAX_RECORDS_BYTES, root=path.parent)
     except OSError as error:
         raise ReportError(f"{path}: cannot be read ({error.strerror or error})") from None
-    except ValueError:
-        raise ReportError(f"{path}: not JSON") from None
+    except JsonInputError as error:  # the plain reason for a text that is not JSON at all
+        raise ReportError(f"{path}: not JSON" if error.syntax else f"{path}: {error}") from None
     if not isinstance(value, dict):
         raise ReportError(f"{path}: not a JSON object")
     return value

@@ -10,7 +10,12 @@ Every mistake raises :class:`arena.errors.ConfigError` with one line that names 
 (``agents[1].path: ...``). Every number is range-checked (the maxima are the ``MAX_*`` constants
 below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
 100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.
-The file itself is at most 16 MiB and JSON nesting is bounded (orjson's depth limit, 1024).
+The file itself must be a regular file (a link to one is fine; a FIFO or a device is refused) of at
+most 16 MiB; it is decoded by :func:`arena.jsonstream.strict_loads` (nesting at most 64 deep, no key
+twice in one object, no integer beyond 64 bits). Each executable agent's program must be found
+with the agent's own environment (its ``env`` on top of what bots get: see
+:func:`arena.isolation.bot_environment`), as the bot will be started: ``"env": {"PATH": ""}`` with
+``python3`` is a config error, not a crash in every game.
 
 Identity. A log folder belongs to one tournament: resuming with a config that differs in a key that
 changes how games are played is refused. ``concurrency``, ``visualize``, ``sandbox`` and
@@ -38,6 +43,7 @@ directory):
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -52,9 +58,11 @@ import orjson
 from arena.bot_command import Role, path_list_items, word_roles
 from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.errors import ConfigError
+from arena.files import UnsafeFileError, read_input
 from arena.games.base import GameError, cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
 from arena.isolation import BotLimits, sandbox_available
+from arena.jsonstream import JsonInputError, strict_loads
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
     DEFAULT_STARTUP_MS,
@@ -282,21 +290,22 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     """Read, validate and resolve the config file at ``path``. Raises ConfigError (one line)."""
     file = Path(path)
     try:
-        with open(file, "rb") as handle:
-            # Bounded: /dev/zero or a huge file must not eat the memory.
-            data = handle.read(MAX_CONFIG_BYTES + 1)
+        # A regular file (a link to one is fine), bounded: /dev/zero must not eat the memory nor a
+        # FIFO hang the run.
+        data = read_input(file, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
+    except UnsafeFileError as exc:
+        if exc.errno != errno.EISDIR:  # too large, a FIFO, a device
+            raise ConfigError(f"{path}: {exc.strerror}; not a config file") from None
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     except (OSError, ValueError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError(f"{path}: cannot read the config file ({why})") from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // (1024 * 1024)} MiB; not a config file")
     try:
-        # orjson bounds nesting itself (depth 1024): deep or endless brackets are a decode error.
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: not valid JSON ({exc})") from None
+        obj = strict_loads(data, wide_ints=True)  # every number is range-checked below, by its key
+    except JsonInputError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     return parse_config(obj, base_dir=file.resolve().parent, source=str(path))
 
 
@@ -342,6 +351,8 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         memory_mb=_int(obj, "memoryMb", DEFAULT_MEMORY_MB, minimum=0, maximum=MAX_LIMIT_MB) or None,
         max_processes=_int(obj, "maxProcesses", DEFAULT_MAX_PROCESSES, minimum=0, maximum=MAX_LIMIT_PROCESSES) or None,
         scratch_mb=_int(obj, "scratchMb", DEFAULT_SCRATCH_MB, minimum=0, maximum=MAX_LIMIT_MB) or None)
+    inherit_env = _optional(obj, "inheritEnv", bool, "true or false", False)
+    check_programs(agents, inherit_env)
     return TournamentConfig(
         id=tid,
         agents=agents,
@@ -367,7 +378,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         ponder=_optional(obj, "ponder", bool, "true or false", False),
         sandbox=sandbox,
         limits=limits,
-        inherit_env=_optional(obj, "inheritEnv", bool, "true or false", False),
+        inherit_env=inherit_env,
         sprt=sprt,
         source=source,
         **_backend_settings(obj, base_dir),
@@ -456,6 +467,28 @@ def _backend_settings(obj: dict[str, Any], base_dir: Path) -> dict[str, Any]:
             "ray_working_dir": working_dir, "ray_shared_files": shared}
 
 
+def check_programs(agents: tuple[AgentConfig, ...], inherit_env: bool) -> None:
+    """ConfigError ``agents[i].path: ...`` unless each executable agent's program is found as its bot
+    will be started: on the ``PATH`` of its own environment (what bots get under ``inherit_env``,
+    with the agent's ``env`` on top), from arena's folder. Raises ConfigError naming the agent."""
+    from arena.errors import BotError
+    from arena.isolation import Isolation, bot_environment
+    from arena.spawn import check_program
+
+    for number, agent in enumerate(agents):
+        if agent.type != "executable" or not agent.command:
+            continue
+        env = bot_environment(Isolation(inherit_env=inherit_env), dict(agent.env))
+        try:
+            check_program(agent.command[0], None, env)
+        except BotError as exc:
+            own = dict(agent.env)
+            where = (f"with the agent's env PATH {_show(own['PATH'])}" if "PATH" in own
+                     else "on the PATH bots get" if "/" not in agent.command[0] else "")
+            reason = str(exc).removeprefix("cannot start ")
+            raise ConfigError(f"agents[{number}].path: the bot cannot be started {where}: {reason}".replace("  ", " ")) from None
+
+
 def check_sandbox(key: str) -> None:
     """ConfigError ``<key>: <reason>`` when the bubblewrap sandbox cannot be used on this machine."""
     reason = sandbox_available()
@@ -491,8 +524,8 @@ def _int_or_none(obj: dict[str, Any], key: str, *, minimum: int, maximum: int) -
     if key not in obj or obj[key] is None:
         return None
     value = obj[key]
-    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds. (orjson reads integers
-    # beyond 64 bits as floats: they come here as 1e20 and are refused by the maximum.)
+    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds. (Integers beyond 64 bits
+    # never come here: strict_loads refuses them; 1e20 written as a float is refused by the maximum.)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     what = "a positive integer" if minimum >= 1 else "a non-negative integer"

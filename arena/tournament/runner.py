@@ -54,7 +54,7 @@ from arena.games import get_game
 from arena.isolation import BotLimits
 from arena.match import AgentSpec
 from arena.ratings import result_from_row
-from arena.tournament.config import TournamentConfig, check_sandbox
+from arena.tournament.config import TournamentConfig, check_programs, check_sandbox
 from arena.tournament.limits import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.logs import (
     FolderLock,
@@ -70,6 +70,7 @@ from arena.tournament.logs import (
     write_failure,
 )
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
+from arena.tournament.resume import check_rows
 from arena.tournament.schedule import ScheduledGame, build_schedule, schedule_length
 from arena.tournament.stats_worker import StatsWorker
 
@@ -182,7 +183,10 @@ class RunSummary:
 
 def check_agent_kinds(config: TournamentConfig) -> None:
     """ConfigError when an agent's kind needs a part of arena this build does not have yet, or when a
-    hyperparameters file is wrong (checked once here rather than failing every game)."""
+    hyperparameters file is wrong (checked once here rather than failing every game), or when an
+    executable agent's program cannot be found with its environment under this run's ``inheritEnv``
+    (:func:`arena.tournament.config.check_programs`)."""
+    check_programs(config.agents, config.inherit_env)
     for number, agent in enumerate(config.agents):
         module = _KIND_MODULES.get(agent.type)
         if module is not None and importlib.util.find_spec(module) is None:
@@ -342,27 +346,12 @@ class Tournament:
                               matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks, start=start)
 
     def _verify_against_schedule(self, done: dict[int, dict[str, Any]]) -> None:
-        if not done:
-            return
-        last = max(done)
-        if self.total is not None and last >= self.total:
-            raise ConfigError(
-                f"{self.folder}: games.jsonl holds game {last}, which this config's schedule does not "
-                "have (gamesPerPair or matches shrank?); restore them, change 'id', or pass --logs DIR")
-        if last > len(done) + _MAX_GAP:
-            # Open-ended random matches have no length to check against; gaps come only from games
-            # cancelled while others finished, never this many.
-            raise LogError(f"{self.folder / 'games.jsonl'}: game {last} is far beyond the "
-                           f"{len(done)} games listed; that line is not arena's")
-        for game in self._schedule():
-            if game.index > last:
-                break
-            row = done.get(game.index)
-            if row is not None and (row.get("black"), row.get("white")) != (game.black, game.white):
-                raise ConfigError(
-                    f"{self.folder}: game {game.index} in games.jsonl was {row.get('black')} against "
-                    f"{row.get('white')}, but this config schedules {game.black} against {game.white}; "
-                    "change 'id', pass --logs DIR, or remove the folder to start over")
+        c = self.config
+
+        def opening_line(pair: int) -> int | None:
+            return self._book.pick(pair, openings_order(c), c.seed).line if self._book else None
+
+        check_rows(self.folder, self._log.root, done, self._schedule(), self.total, opening_line)
 
     def _advance_frontier(self) -> ScheduledGame | None:
         game = next(self._pending, None)
@@ -497,6 +486,10 @@ class Tournament:
             "duration_s": record.get("duration_s"),
             "started_at": record.get("started_at"),
             "record": record_name(game.index),
+            # The opening, so that a resumed run can tell the row is the game scheduled there.
+            "seed": game.opening_seed,
+            **({"opening_line": self._book.pick(game.pair, openings_order(self.config), self.config.seed).line}
+               if self._book else {}),
         }
         node = record.get("node")
         if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
@@ -524,7 +517,7 @@ class Tournament:
     def _standings_from_log(self) -> dict[str, Any]:
         """The standings of every game in ``games.jsonl`` (the source of truth), computed here."""
         c = self.config
-        results = load_results(read_rows(self.folder).rows) if self._prepared else []
+        results = load_results(read_rows(self.folder, self._log.root).rows) if self._prepared else []
         return standings_object(c.id, c.game, c.agent_ids, results, seed=c.seed,
                                 bootstrap_samples=self.options.bootstrap_samples)
 
@@ -587,10 +580,6 @@ class Tournament:
             id=self.config.id, folder=self.folder, total=self.total, finished=finished,
             played_now=self._played_now, already_done=self._already_done, interrupted=interrupted,
             complete=complete, standings=standings or {}, agent_stats=stats, warnings=warnings)
-
-
-# Games of one run that may be missing below its highest index (cancelled while later ones finished).
-_MAX_GAP = 100_000
 
 
 def _relative(path: Any, folder: Path) -> Any:

@@ -112,7 +112,8 @@ def _reader(fd: int, inbox: queue.SimpleQueue[dict[str, Any] | None]) -> None:
 
 class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
-        from arena.tournament.logs import GAMES_FILE, SeedStats, parse_rows
+        from arena.files import open_beneath
+        from arena.tournament.logs import GAMES_FILE, SeedStats, log_root, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
@@ -123,7 +124,9 @@ class _Worker:
         self.pending: int | None = None
         self.warned: set[str] = set()
         path = self.folder / GAMES_FILE
-        with open(path, "rb") as handle:
+        # Only the bytes arena had written when it started us (whole lines), read without following
+        # a link below the logs root (a link or FIFO planted there is refused: no standings then).
+        with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
         from arena.ratings import result_from_row
 
@@ -158,14 +161,21 @@ class _Worker:
         self.agents_dirty = False
 
     def write_standings(self) -> None:
-        from arena.tournament.logs import STANDINGS_FILE, atomic_write, dumps, standings_object, write_failure
+        from arena.tournament.logs import (
+            STANDINGS_FILE,
+            atomic_write,
+            dumps,
+            log_root,
+            standings_object,
+            write_failure,
+        )
 
         init = self.init
         results = sorted(self.results, key=lambda g: g.index)
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"])
         try:
-            atomic_write(self.folder / STANDINGS_FILE, dumps(standings))
+            atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder), sync=False)
         except OSError as exc:
             self.warn(str(write_failure(self.folder / STANDINGS_FILE, exc)))
             self.standings_written = False
@@ -274,9 +284,13 @@ class StatsWorker:
         stderr: Any = subprocess.DEVNULL
         try:
             if self.stderr_path is not None:
-                stderr = os.open(self.stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
-                                 | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        except OSError:
+                # In the log folder's stderr/: no link followed below the logs root, a fresh file.
+                from arena.files import open_beneath
+                from arena.tournament.logs import log_root
+
+                stderr = open_beneath(log_root(self.stderr_path.parent.parent), self.stderr_path, os.O_WRONLY,
+                                      fresh=True)
+        except (OSError, ValueError):
             stderr = subprocess.DEVNULL
         try:
             # Its own session: the terminal's signals are arena's to handle; it ends with its input.
@@ -362,9 +376,12 @@ class StatsWorker:
         if not isinstance(done, int):
             return None
         try:
-            from arena.tournament.logs import STANDINGS_FILE
+            from arena.jsonstream import read_json_file
+            from arena.limits import MAX_RECORDS_BYTES
+            from arena.tournament.logs import STANDINGS_FILE, log_root
 
-            standings = orjson.loads((Path(self.init["folder"]) / STANDINGS_FILE).read_bytes())
+            folder = Path(self.init["folder"])
+            standings = read_json_file(folder / STANDINGS_FILE, MAX_RECORDS_BYTES, root=log_root(folder))
         except (OSError, ValueError):
             return None
         return standings if isinstance(standings, dict) and standings.get("games") == done else None

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -58,6 +57,8 @@ from typing import TYPE_CHECKING, Any
 
 from arena.backends import Backend, BackendOptions
 from arena.errors import ConfigError, Interrupted
+from arena.jsonstream import read_json_file
+from arena.limits import MAX_RECORDS_BYTES
 from arena.train.model import LinearGame, hyperparameters_object, linear_game, option_name, random_weights, write_json
 
 if TYPE_CHECKING:
@@ -198,11 +199,10 @@ class Evolution:
             raise ConfigError(f"--out {self.folder}: cannot create the folder ({error.strerror})") from None
         path = self.folder / SETTINGS
         wanted = asdict(self.settings)
-        if path.exists():
-            try:
-                saved = json.loads(path.read_text())
-            except (OSError, ValueError) as error:
-                raise ConfigError(f"{path}: cannot be read ({error})") from None
+        if path.exists() or path.is_symlink():
+            saved = self._read(path)
+            if not isinstance(saved, dict):
+                raise ConfigError(f"{path}: not the settings of an evolve run")
             defaults = asdict(EvolveSettings(game=self.settings.game))
             for key, value in wanted.items():
                 if saved.get(key, defaults[key]) != value:  # a key added later: its default then
@@ -210,16 +210,30 @@ class Evolution:
                                       f"asks {value!r}: "
                                       "use the same options to resume, or another --out folder")
         else:
-            write_json(path, wanted)
+            write_json(path, wanted, root=self.folder)
 
     def _player_file(self, player_id: str, weights: dict[str, float], description: str) -> Path:
         path = self.folder / "players" / f"{player_id}.json"
-        write_json(path, hyperparameters_object(weights, max_depth=self.settings.depth, description=description))
+        write_json(path, hyperparameters_object(weights, max_depth=self.settings.depth, description=description), root=self.folder)
         return path
 
+    def _read(self, path: Path) -> Any:
+        """A JSON file of the run folder (bounded, strict, no link followed below ``--out``);
+        ConfigError (one line) when it cannot be read."""
+        try:
+            return read_json_file(path, MAX_RECORDS_BYTES, root=self.folder)
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+        except ValueError as error:
+            raise ConfigError(f"{path}: cannot be read ({error})") from None
+
     def _weights_of(self, player_id: str) -> dict[str, float]:
-        data = json.loads((self.folder / "players" / f"{player_id}.json").read_text())
-        return {name: float(value) for name, value in data["evaluation"].items()}
+        path = self.folder / "players" / f"{player_id}.json"
+        data = self._read(path)
+        try:
+            return {name: float(value) for name, value in data["evaluation"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ConfigError(f"{path}: not a player of this run ({error.__class__.__name__}: {error})") from None
 
     # --- rounds --------------------------------------------------------------------------------
 
@@ -270,7 +284,7 @@ class Evolution:
             "agents": [{"type": "hyperparameters", "id": i, "path": f"players/{i}.json"} for i in ids],
             "gamesPerPair": games_per_pair, "openingPlies": self.settings.opening_plies,
             "timeLimit": self.settings.time_limit_ms, "seed": self.settings.seed,
-        })
+        }, root=self.folder)
         config = load_config(config_path)
         options = RunOptions(logs_root=self.folder / "tournament_logs", concurrency=self.concurrency,
                              backend=self.tournament_backend())
@@ -314,8 +328,11 @@ class Evolution:
     def run_round(self, round_number: int, parents: list[str]) -> list[str]:
         """Play round ``round_number`` (unless its result is saved); its ranking, best first."""
         result_path = self.folder / f"round-{round_number}.result.json"
-        if result_path.exists():
-            ranking = json.loads(result_path.read_text())["ranking"]
+        if result_path.exists() or result_path.is_symlink():
+            saved = self._read(result_path)
+            ranking = saved.get("ranking") if isinstance(saved, dict) else None
+            if not isinstance(ranking, list) or not all(isinstance(i, str) for i in ranking):
+                raise ConfigError(f"{result_path}: not a round result of this run (no ranking)")
             self.say(f"round {round_number}: already played; best {', '.join(ranking[:self.settings.keep])}")
             return list(ranking)
         ids = self.population(round_number, parents)
@@ -323,7 +340,7 @@ class Evolution:
         rows = sorted(standings["standings"], key=lambda r: (-r["points"], -r["elo"], r["id"]))
         ranking = [row["id"] for row in rows]
         write_json(result_path, {"round": round_number, "ranking": ranking,
-                                 "points": {row["id"]: row["points"] for row in rows}})
+                                 "points": {row["id"]: row["points"] for row in rows}}, root=self.folder)
         best = ", ".join(f"{row['id']} {row['points']:g}" for row in rows[:self.settings.keep])
         self.say(f"round {round_number}: best {best} (points of {rows[0]['games']} games each)")
         if len({(row["points"], row["elo"]) for row in rows}) == 1:
@@ -351,9 +368,11 @@ class Evolution:
                 ancestors.extend(parents)
         winner = ranking[0]
         winner_file = self.folder / "winner.json"
-        data = json.loads((self.folder / "players" / f"{winner}.json").read_text())
+        data = self._read(self.folder / "players" / f"{winner}.json")
+        if not isinstance(data, dict):
+            raise ConfigError(f"{self.folder / 'players' / f'{winner}.json'}: not a player of this run")
         data["description"] = f"winner of arena train evolve ({winner}, {self.settings.rounds} rounds)"
-        write_json(winner_file, data)
+        write_json(winner_file, data, root=self.folder)
         table: list[dict[str, Any]] = []
         if ancestors and self.settings.final_games:
             standings = self._tournament("final", [winner, *ancestors], "gauntlet", self.settings.final_games)
@@ -363,7 +382,7 @@ class Evolution:
                 table.append({"ancestor": ancestor, "games": cell.get("games", 0), "wins": cell.get("wins", 0),
                               "draws": cell.get("draws", 0), "losses": cell.get("losses", 0),
                               "points": cell.get("points", 0.0)})
-        write_json(self.folder / "final.json", {"winner": winner, "versus_ancestors": table})
+        write_json(self.folder / "final.json", {"winner": winner, "versus_ancestors": table}, root=self.folder)
         return EvolveSummary(winner, winner_file, table, self.folder)
 
 

@@ -150,9 +150,10 @@ def hyperparameters_object(weights: Mapping[str, float], *, max_depth: int, desc
             "evaluation": integer_weights(weights)}
 
 
-def write_json(path: Path, obj: Any) -> None:
-    """Write ``obj`` as indented JSON, atomically (readers never see half a file)."""
-    atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode())
+def write_json(path: Path, obj: Any, *, root: Path | None = None) -> None:
+    """Write ``obj`` as indented JSON, atomically (readers never see half a file). ``root``: the
+    run folder the user named (``--out``); no link below it is followed (:func:`arena.files.atomic_write`)."""
+    atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode(), root=root)
 
 
 def read_weights(path: str | Path, game: LinearGame) -> dict[str, float]:

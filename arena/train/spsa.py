@@ -66,7 +66,9 @@ from typing import Any
 
 from arena.agents.hyperparameters import check_hyperparameters
 from arena.errors import ConfigError, Interrupted
-from arena.files import atomic_write
+from arena.files import append_line, atomic_write
+from arena.jsonstream import read_json_file, read_json_lines
+from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
 from arena.train.spsa_play import COMMAND_KEYS, NAME, CommandAgent, agent_file, check_placeholders, load_command_agent
 
@@ -195,10 +197,12 @@ def load_spsa_config(path: str | Path) -> SpsaConfig:
     path = Path(path)
     where = f"SPSA config {str(path)!r}"
     try:
-        obj = json.loads(path.read_text())
+        obj = read_json_file(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"{where}: no such file") from None
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        raise ConfigError(f"{where}: cannot be read ({error.strerror or error})") from None
+    except ValueError as error:
         raise ConfigError(f"{where}: cannot be read as JSON ({error})") from None
     if not isinstance(obj, dict):
         raise ConfigError(f"{where}: must be a JSON object")
@@ -222,8 +226,10 @@ def load_spsa_config(path: str | Path) -> SpsaConfig:
         game = linear_game(obj["game"], require_features=False)
         agent_path = str((path.parent / obj["agent"]).resolve())
         try:
-            agent = json.loads(Path(agent_path).read_text())
-        except (OSError, ValueError) as error:
+            agent = read_json_file(agent_path, MAX_FILE_BYTES)
+        except OSError as error:
+            raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error.strerror or error})") from None
+        except ValueError as error:
             raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error})") from None
         check_hyperparameters(agent, obj["game"], f"{where}: key 'agent' ({obj['agent']})")
     else:
@@ -355,15 +361,11 @@ def spsa_step(config: SpsaConfig, theta: dict[str, float], k: int, rng: random.R
 def read_history(folder: Path) -> list[dict[str, Any]]:
     """The history lines of a run folder (a line cut short by a crash is skipped)."""
     path = folder / HISTORY
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text().splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            continue
-    return out
+    try:
+        lines = read_json_lines(path, MAX_RECORDS_BYTES, root=folder)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+    return [line for line in lines if isinstance(line, dict)]
 
 
 def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
@@ -394,22 +396,28 @@ def _run(config: SpsaConfig, folder: Path, iterations: int | None, say: Callable
     game = linear_game(config.game, require_features=False) if config.command is None else None
     total = config.iterations if iterations is None else iterations
     state_path = folder / STATE
-    if state_path.exists():
-        saved = json.loads(state_path.read_text())
-        if saved["identity"] != json.loads(json.dumps(config.identity())):
+    if state_path.exists() or state_path.is_symlink():
+        try:
+            saved = read_json_file(state_path, MAX_RECORDS_BYTES, root=folder)
+            same = saved["identity"] == json.loads(json.dumps(config.identity()))
+            k, theta = int(saved["k"]), {key: float(v) for key, v in saved["theta"].items()}
+            rng = random.Random()
+            version, internal, gauss = saved["rng"]
+            rng.setstate((version, tuple(internal), gauss))
+        except OSError as error:
+            raise ConfigError(f"{state_path}: cannot be read ({error.strerror or error})") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ConfigError(f"{state_path}: not an SPSA state of this arena ({error.__class__.__name__}: {error})") from None
+        if not same:
             raise ConfigError(f"{folder}: tuned with another config (agent, parameters or schedule differ): "
                               "use another --out folder")
-        k, theta = int(saved["k"]), {key: float(v) for key, v in saved["theta"].items()}
-        rng = random.Random()
-        version, internal, gauss = saved["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        kept = [line for line in read_history(folder) if line["k"] < k]
-        atomic_write(folder / HISTORY, "".join(json.dumps(line) + "\n" for line in kept).encode())
+        kept = [line for line in read_history(folder) if isinstance(line.get("k"), int) and line["k"] < k]
+        atomic_write(folder / HISTORY, "".join(json.dumps(line) + "\n" for line in kept).encode(), root=folder)
         say(f"spsa {config.game}: resuming {folder} at iteration {k}")
     else:
         k, theta, rng = 0, {p.key: p.start for p in config.parameters}, random.Random(config.seed)
-        write_json(folder / "start.json", config.agent_file(theta, game))
-        (folder / HISTORY).write_text("")
+        write_json(folder / "start.json", config.agent_file(theta, game), root=folder)
+        atomic_write(folder / HISTORY, b"", root=folder)
         say(f"spsa {config.game}: {len(config.parameters)} parameters, {total} iterations of {config.pairs} pairs, "
             f"a {config.a:.3g}, A {config.big_a:g}, alpha {config.alpha}, gamma {config.gamma}")
     openings = _book_states(game, config.openings) if config.openings and game is not None else None
@@ -428,10 +436,10 @@ def _run(config: SpsaConfig, folder: Path, iterations: int | None, say: Callable
         return (probe.wins - probe.losses) / probe.games
 
     def save() -> None:
-        write_json(folder / "tuned.json", config.agent_file(theta, game))
+        write_json(folder / "tuned.json", config.agent_file(theta, game), root=folder)
         state = {"identity": config.identity(), "k": k, "theta": theta,
                  "rng": [v if not isinstance(v, tuple) else list(v) for v in rng.getstate()]}
-        write_json(state_path, state)
+        write_json(state_path, state, root=folder)
 
     try:
         while k < total:
@@ -439,8 +447,7 @@ def _run(config: SpsaConfig, folder: Path, iterations: int | None, say: Callable
             try:
                 new_theta, line = spsa_step(config, theta, k, rng, games)
                 line.update(played)
-                with open(folder / HISTORY, "a") as handle:
-                    handle.write(json.dumps(line) + "\n")
+                append_line(folder, HISTORY, (json.dumps(line) + "\n").encode())
             except KeyboardInterrupt:
                 # Iteration k is not done until k moves on: the resumed run draws the same Delta
                 # again and drops this history line (if it was written).

@@ -35,6 +35,7 @@ the records it already has (same players' commands), so an interrupted iteration
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 from collections import Counter
@@ -42,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.isolation import Isolation
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
 from arena.match import AgentSpec, TimeControl
@@ -283,11 +284,13 @@ def _kept_record(folder: Path, job: GameJob) -> dict[str, Any] | None:
     """The record of ``job`` already in ``folder`` (an interrupted iteration's), if it is whole and
     its players are this job's."""
     assert job.game_index is not None
+    from arena.records import read_record_file, record_problem
+
     try:
-        record = json.loads(record_path(folder, job.game_index).read_bytes())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(record, dict) or "winner" not in record:
+        record = read_record_file(record_path(folder, job.game_index), root=folder)
+    except (OSError, ArenaError, ValueError):
+        return None  # missing, cut short, or not a regular file: the game is played again
+    if record_problem(record) is not None:
         return None
     players = {p.get("colour"): p.get("command") for p in record.get("players", []) if isinstance(p, dict)}
     return record if players == {"BLACK": job.black.command, "WHITE": job.white.command} else None
@@ -301,6 +304,7 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
     import trio
 
     from arena.backends.local import LocalBackend
+    from arena.files import open_beneath
     from arena.signals import run_trio_interruptibly
     from arena.tournament.logs import atomic_write, dumps, write_failure
 
@@ -322,8 +326,8 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
             record = await backend.play(job)
         path = record_path(folder, job.game_index)
         try:
-            path.parent.mkdir(exist_ok=True)
-            atomic_write(path, dumps(record))
+            os.close(open_beneath(folder, path.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
+            atomic_write(path, dumps(record), root=folder)
         except OSError as exc:
             raise write_failure(path, exc) from None
         records[job.game_index] = record

@@ -78,7 +78,9 @@ from typing import Any
 
 from arena.agents.search import Searcher
 from arena.errors import ConfigError, Interrupted
-from arena.files import atomic_write
+from arena.files import append_line, atomic_write
+from arena.jsonstream import read_json_file, read_json_lines
+from arena.limits import MAX_RECORDS_BYTES
 from arena.train.model import (
     LinearGame,
     MatchResult,
@@ -360,33 +362,35 @@ def _save(folder: Path, game: LinearGame, state: TdState, settings: TdSettings) 
     write_json(folder / TRAINED, hyperparameters_object(
         weights, max_depth=settings.eval_depth,
         description=f"TD(lambda) self-play, {state.games_done} games: lambda {settings.lam}, alpha {settings.alpha}, "
-                    f"gamma {settings.gamma}, from {settings.start or settings.init} weights (arena train td)"))
+                    f"gamma {settings.gamma}, from {settings.start or settings.init} weights (arena train td)"), root=folder)
     write_json(folder / CHECKPOINT, {
         "version": 1, "settings": _settings_json(settings), "games_done": state.games_done,
         "w": state.w, "rms": state.scales, "mean": state.mean, "initial": state.initial, "rng": _rng_to_json(state.rng_state),
         "results": state.results, "w_avg": state.w_avg, "theta": integer_weights(weights), "best": state.best,
-    })
+    }, root=folder)
     if state.best is not None:
         write_json(folder / BEST, hyperparameters_object(
             state.best["theta"], max_depth=settings.eval_depth,
             description=f"the best point of a TD(lambda) run's curve: {state.best['score']:.2f} against the initial "
-                        f"weights after {state.best['games']} games (arena train td)"))
+                        f"weights after {state.best['games']} games (arena train td)"), root=folder)
 
 
 def load_checkpoint(folder: Path, settings: TdSettings) -> TdState | None:
     """The state saved in ``folder`` (None when there is none). ConfigError when it was made with
     other settings or cannot be read."""
     path = folder / CHECKPOINT
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
     try:
-        data = json.loads(path.read_text())
+        data = read_json_file(path, MAX_RECORDS_BYTES, root=folder)
         saved = data["settings"]
         state = TdState([float(v) for v in data["w"]], [float(v) for v in data["rms"]],
                         {k: float(v) for k, v in data["initial"].items()}, int(data["games_done"]),
                         _rng_from_json(data["rng"]), dict(data["results"]), [float(v) for v in data["w_avg"]], data.get("best"),
                         [float(v) for v in data.get("mean", [])])
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ConfigError(f"{path}: not a TD checkpoint ({error.__class__.__name__}: {error})") from None
     wanted = _settings_json(settings)
     for key, value in wanted.items():
@@ -399,33 +403,19 @@ def load_checkpoint(folder: Path, settings: TdSettings) -> TdState | None:
 def _trim_curve(folder: Path, games_done: int) -> None:
     """Drop curve points beyond the checkpoint (written before a crash that lost their games)."""
     path = folder / CURVE
-    if not path.exists():
-        return
-    kept = []
-    for line in path.read_text().splitlines():
-        try:
-            if json.loads(line)["games"] <= games_done:
-                kept.append(line)
-        except (ValueError, KeyError, TypeError):
-            continue  # a line cut short by a crash
-    atomic_write(path, "".join(f"{line}\n" for line in kept).encode())
+    kept = [point for point in read_curve(folder) if isinstance(point.get("games"), int) and point["games"] <= games_done]
+    atomic_write(path, "".join(json.dumps(point) + "\n" for point in kept).encode(), root=folder)
 
 
 def read_curve(folder: Path) -> list[dict[str, Any]]:
     """The learning curve's points of a run folder, in order (a line cut short by a crash is
     skipped, as the next run's resume drops it)."""
     path = folder / CURVE
-    if not path.exists():
-        return []
-    points = []
-    for line in path.read_text().splitlines():
-        try:
-            point = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(point, dict):
-            points.append(point)
-    return points
+    try:
+        lines = read_json_lines(path, MAX_RECORDS_BYTES, root=folder)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+    return [point for point in lines if isinstance(point, dict)]
 
 
 def evaluate_point(game: LinearGame, state: TdState, settings: TdSettings) -> dict[str, Any]:
@@ -458,9 +448,9 @@ def train_td(settings: TdSettings, folder: Path, games: int, *, checkpoint_every
         state = new_state(game, settings)
         write_json(folder / INITIAL, hyperparameters_object(
             state.initial, max_depth=settings.eval_depth,
-            description=f"the starting weights of a TD(lambda) run ({settings.start or settings.init})"))
+            description=f"the starting weights of a TD(lambda) run ({settings.start or settings.init})"), root=folder)
         _save(folder, game, state, settings)
-        (folder / CURVE).write_text("")
+        atomic_write(folder / CURVE, b"", root=folder)
         say(f"td {game.name}: new run in {folder}: features {', '.join(game.feature_names)}")
     else:
         _trim_curve(folder, state.games_done)
@@ -484,8 +474,7 @@ def train_td(settings: TdSettings, folder: Path, games: int, *, checkpoint_every
             done = state.games_done
             if settings.eval_pairs and done % settings.eval_every == 0:
                 last_point = evaluate_point(game, state, settings)
-                with open(folder / CURVE, "a") as handle:
-                    handle.write(json.dumps(last_point) + "\n")
+                append_line(folder, CURVE, (json.dumps(last_point) + "\n").encode())
                 if state.best is None or last_point["score"] > state.best["score"]:
                     state.best = {key: last_point[key] for key in ("games", "score", "theta")}
                 say(f"curve: after {done} games, {last_point['score']:.2f} against the initial weights "

@@ -58,6 +58,10 @@ def test_match_never_renames_over_a_device_or_a_link(tmp_path: Path, target: str
 
 def test_perft_state_input_is_capped(tmp_path: Path) -> None:
     code, output = invoke("perft", "--game", "shobu", "--depth", "1", "--state", "@/dev/zero")
+    assert code == 2 and "not a regular file (a character device)" in output
+    with open(tmp_path / "huge.json", "wb") as handle:
+        handle.truncate(2**20 + 1)
+    code, output = invoke("perft", "--game", "shobu", "--depth", "1", "--state", f"@{tmp_path / 'huge.json'}")
     assert code == 2 and "at most 1048576 bytes" in output
 
 
@@ -73,8 +77,12 @@ def test_a_deeply_nested_hyperparameters_file_is_one_config_error(tmp_path: Path
     deep.write_text("[" * 100000)
     with pytest.raises(ConfigError, match="nested more than 64 levels"):
         load_hyperparameters(deep, "shobu")
-    with pytest.raises(ConfigError, match="larger than 16 MiB"):
+    with pytest.raises(ConfigError, match=r"not a regular file \(a character device\)"):
         load_hyperparameters("/dev/zero", "shobu")
+    with open(tmp_path / "huge.json", "wb") as handle:
+        handle.truncate(16 * 2**20 + 1)  # sparse: no disk used
+    with pytest.raises(ConfigError, match="larger than 16 MiB"):
+        load_hyperparameters(tmp_path / "huge.json", "shobu")
 
 
 @pytest.mark.parametrize(("text", "depth"), [

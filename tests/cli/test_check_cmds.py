@@ -103,10 +103,12 @@ def test_old_records_check_out(games_file: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("content", "message"), [
     (None, "{path}: cannot read: No such file or directory"),
-    ("{not json", "{path}: not JSON: "),
+    ("{not json", "{path}: not a game record (not JSON: "),
     ("[]", "{path}: expected a record (a JSON object) or a JSON array of records"),
     ("[1, 2]", "{path}: expected a record (a JSON object) or a JSON array of records"),
-    (b"\xff\xfe", "{path}: not UTF-8 text"),
+    (b"\xff\xfe", "{path}: not a game record (not UTF-8 text"),
+    ('{"winner": "NONE", "winner": "BLACK"}', "{path}: not a game record (the key 'winner' appears twice"),
+    ("[" * 1000 + "]" * 1000, "{path}: not a game record (nested more than 64 levels deep)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, games_file: Path, content: str | bytes | None,
                                           message: str) -> None:

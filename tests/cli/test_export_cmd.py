@@ -110,11 +110,17 @@ def test_a_game_without_pdn_is_an_error_naming_it(tmp_path: Path) -> None:
     ("{not json", "not JSON"),
     ("42", "not a game record"),
     ("[1]", "[0]: not a game record"),
-    ('{"winner": "NONE"}', "no 'game' name"),
-    ('{"game": "no_such_game"}', "unknown game 'no_such_game'"),
+    ('{"winner": "NONE"}', "not a game record (no 'game', 'turns', 'game_states', 'termination')"),
+    ("GAME=no_such_game", "unknown game 'no_such_game'"),
+    ('{"a": 1, "a": 2}', "the key 'a' appears twice"),
+    ("WINNER={}", "'winner' must be BLACK, WHITE or NONE, got {}"),
+    ("[" * 100 + "]" * 100, "nested more than 64 levels deep"),
 ])
 def test_bad_sources_exit_2_with_one_line(tmp_path: Path, content: str, words: str) -> None:
     source = tmp_path / "bad.json"
+    if "=" in content:  # a whole record with one field changed
+        key, value = content.split("=")
+        content = json.dumps({**_record(1), key.lower(): json.loads(value) if value == "{}" else value})
     source.write_text(content)
     result = _run("--pdn", str(source))
     assert result.exit_code == 2

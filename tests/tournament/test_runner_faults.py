@@ -177,10 +177,10 @@ async def test_a_record_that_cannot_be_written_is_not_a_finished_game(
     fake()
     real = logs_module.atomic_write
 
-    def failing(path: Path, data: bytes) -> None:
+    def failing(path: Path, data: bytes, **options: Any) -> None:
         if path.name == "00001.json":
             raise OSError(errno.EACCES, os.strerror(errno.EACCES))
-        real(path, data)
+        real(path, data, **options)
 
     monkeypatch.setattr(logs_module, "atomic_write", failing)
     tournament = Tournament(load_config(write_config(tmp_path)), opts(tmp_path, concurrency=1))
@@ -197,10 +197,10 @@ async def test_standings_that_cannot_be_written_are_a_warning(
     fake()
     real = logs_module.atomic_write
 
-    def failing(path: Path, data: bytes) -> None:
+    def failing(path: Path, data: bytes, **options: Any) -> None:
         if path.name == "standings.json":
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        real(path, data)
+        real(path, data, **options)
 
     monkeypatch.setattr(logs_module, "atomic_write", failing)
     summary = await run_tournament(load_config(write_config(tmp_path)), opts(tmp_path, stats_worker=False))
@@ -381,7 +381,10 @@ async def test_a_folder_of_the_old_layout_resumes_and_grows(tmp_path: Path, fake
     assert [(g.black, g.white) for g in old[:2]] == [("a0", "a1"), ("a1", "a0")]  # the old layout
     with open(folder / "games.jsonl", "w") as handle:
         handle.writelines(json.dumps({"index": g.index, "pair": g.pair, "black": g.black, "white": g.white,
-                                      "winner": "NONE", "termination": "max_moves"}) + "\n" for g in old[:5])
+                                      "winner": "NONE", "termination": "max_moves",
+                                      "record": f"games/{g.index:05d}.json"}) + "\n" for g in old[:5])
+    for g in old[:5]:
+        (folder / "games" / f"{g.index:05d}.json").write_text("{}\n")  # resume only checks it is there
     summary = await run_tournament(load_config(write_config(tmp_path, "g.json", gamesPerPair=4)), opts(tmp_path))
     assert (summary.already_done, summary.played_now) == (5, 7)
     assert json.loads((folder / "config.json").read_text())["pairBlocks"] == 1

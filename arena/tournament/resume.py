@@ -1,0 +1,129 @@
+"""What a resumed run accepts from its log folder: every ``games.jsonl`` row must be the game the
+schedule puts at its index, and its record file must be there.
+
+A row that is not (another pair, other agents or colours, another opening, a record file of
+another index or none, a result that contradicts its winner) was not written by arena for this
+tournament: a copy from elsewhere, a hand edit, a bot writing into the folder. The run refuses
+it with one line naming the file, the game and the difference, before any game is played, and
+changes nothing; the user decides (delete the line to have that game played again). Ignoring
+such a line instead would leave it to be counted by every other reader of the folder, and
+rewriting ``games.jsonl`` without it would lose what may be someone's data.
+
+What is checked is what a row says and what the folder holds, at the cost of one ``stat`` per
+game: a record's contents are checked against the rules by ``arena check-logs``. Rows written
+before rows carried their opening (``seed``, ``opening_line``) are checked without it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.files import open_beneath
+from arena.games.base import Termination, cap_text
+from arena.tournament.logs import GAMES_FILE, LogError, record_name
+from arena.tournament.schedule import ScheduledGame
+
+#: Games of one run that may be missing below its highest index (cancelled while later ones finished).
+MAX_GAP = 100_000
+_RESULTS = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
+
+
+def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]], schedule: Iterable[ScheduledGame],
+               total: int | None, opening_line: Callable[[int], int | None]) -> None:
+    """Check the finished games ``done`` (rows by index) of the log folder ``folder`` against
+    ``schedule`` (``total`` games; None: open-ended). ``opening_line(pair)`` is the book line of a
+    pair (None without a book). Raises ConfigError when the config no longer schedules these games
+    (it changed), LogError when a row is not arena's (see the module docstring)."""
+    if not done:
+        return
+    games_file = folder / GAMES_FILE
+    last = max(done)
+    if total is not None and last >= total:
+        raise ConfigError(
+            f"{folder}: games.jsonl holds game {last}, which this config's schedule does not "
+            "have (gamesPerPair or matches shrank?); restore them, change 'id', or pass --logs DIR")
+    if last > len(done) + MAX_GAP:
+        # Open-ended random matches have no length to check against; gaps come only from games
+        # cancelled while others finished, never this many.
+        raise LogError(f"{games_file}: game {last} is far beyond the {len(done)} games listed; that line is not arena's")
+    for game in schedule:
+        if game.index > last:
+            break
+        row = done.get(game.index)
+        if row is None:
+            continue
+        if (row.get("black"), row.get("white")) != (game.black, game.white):
+            raise ConfigError(
+                f"{folder}: game {game.index} in games.jsonl was {row.get('black')} against "
+                f"{row.get('white')}, but this config schedules {game.black} against {game.white}; "
+                "change 'id', pass --logs DIR, or remove the folder to start over")
+        mismatch = row_mismatch(row, game, opening_line(game.pair))
+        if mismatch is not None:
+            raise LogError(f"{games_file}: game {game.index} is not the game arena scheduled there ({mismatch}); "
+                           "that line is not arena's: delete it to have the game played again")
+    try:
+        missing = missing_records(folder, root, sorted(done))
+    except OSError as exc:
+        raise LogError(f"{folder / 'games'}: cannot read ({exc.strerror or exc})") from None
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise LogError(f"{games_file}: game {missing[0]} has no record file ({record_name(missing[0])}{more}); "
+                       "those lines are not finished games: delete them to have the games played again")
+
+
+def row_mismatch(row: dict[str, Any], game: ScheduledGame, opening_line: int | None) -> str | None:
+    """How a ``games.jsonl`` row differs from the scheduled game at its index (None: it fits).
+
+    A row is arena's only if it is the game the schedule puts there: the same ``pair``, the agents
+    in those colours (``black``/``white`` and ``players`` alike), the record file of that index,
+    the opening (the row's ``seed`` and ``opening_line``, when it has them: rows written before
+    they existed have neither), a ``winner`` the ``result`` agrees with and a known
+    ``termination``. ``opening_line`` is the book line of the game's pair (None without a book).
+    """
+    if row.get("pair") is not None and row.get("pair") != game.pair:
+        return f"it says pair {_show(row.get('pair'))}, but the schedule puts pair {game.pair} there"
+    players = row.get("players")
+    expected = [{"id": game.black, "colour": "BLACK"}, {"id": game.white, "colour": "WHITE"}]
+    if players is not None and players != expected:
+        return "its players differ from its black and white"
+    if row.get("record") != record_name(game.index):
+        return f"its record is {_show(row.get('record'))}, not {record_name(game.index)}"
+    if "seed" in row and row["seed"] != game.opening_seed:
+        return f"its opening seed is {_show(row['seed'])}, not the scheduled {game.opening_seed}"
+    if "opening_line" in row and row["opening_line"] != opening_line:
+        return f"its opening is book line {_show(row['opening_line'])}, not line {opening_line}"
+    result = _RESULTS.get(row.get("winner"))  # type: ignore[arg-type]
+    if "result" in row and row["result"] != result:
+        return f"its result {_show(row['result'])} does not match its winner {_show(row.get('winner'))}"
+    if row.get("termination") not in {t.value for t in Termination}:
+        return f"its termination {_show(row.get('termination'))} is not one arena records"
+    return None
+
+
+def missing_records(folder: Path, root: Path, indices: Iterable[int]) -> list[int]:
+    """The games of ``indices`` whose record file is not a regular file in ``folder/games`` (missing,
+    or a link, FIFO... in its place). Raises OSError when the folder itself cannot be opened."""
+    games = open_beneath(root, folder / "games", os.O_RDONLY | os.O_DIRECTORY)
+    missing = []
+    try:
+        for index in indices:
+            try:
+                mode = os.stat(record_name(index).split("/", 1)[1], dir_fd=games, follow_symlinks=False).st_mode
+            except FileNotFoundError:
+                mode = 0
+            if not stat.S_ISREG(mode):
+                missing.append(index)
+    finally:
+        os.close(games)
+    return missing
+
+
+
+
+def _show(value: Any) -> str:
+    return cap_text(repr(value), 40)
