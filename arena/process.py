@@ -33,6 +33,7 @@ This module knows nothing about games or protocols: it moves bytes. The contract
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import signal
@@ -46,6 +47,7 @@ import trio
 from arena import botuser, cgroups, escapees, spawn
 from arena.cgroups import BotCgroup
 from arena.errors import ConfigError, ResourceError
+from arena.files import open_beneath
 from arena.framing import (
     DEFAULT_MAX_REPLY_BYTES,
     RECEIVE_CHUNK,
@@ -183,27 +185,17 @@ def _log_error(exc: OSError, doing: str, path: Path | None) -> ResourceError:
 
 
 def _create_log(path: Path, who: str) -> int:
-    """A new log file at ``path``, never through a symbolic link (see :class:`StderrSink`)."""
-    doing = f"opening the stderr log of {who}"
+    """A new log file at ``path``, never through a symbolic link (see :class:`StderrSink`): every
+    folder below the one the user named is opened without following links (a tournament's
+    ``stderr`` folder lives two levels below its logs root), and whatever is at the name is
+    unlinked, then the file is created exclusively."""
+    root = path.parent.parent.parent if path.parent.name == "stderr" else path.parent
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return open_beneath(root, path, os.O_RDWR, 0o644, make_dirs=True, fresh=True)
+    except ValueError as exc:
+        raise _log_error(OSError(errno.EINVAL, str(exc)), f"opening the stderr log of {who}", path) from None
     except OSError as exc:
-        raise _log_error(exc, doing, path) from None
-    try:
-        for _ in range(5):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path.name, dir_fd=folder)  # a link itself, never its target
-            try:
-                return os.open(path.name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                               0o644, dir_fd=folder)
-            except FileExistsError:
-                continue  # planted again between the unlink and the open: once more
-        raise ResourceError(f"cannot create {path}: something keeps re-creating it (while {doing})")
-    except OSError as exc:
-        raise _log_error(exc, doing, path) from None
-    finally:
-        os.close(folder)
+        raise _log_error(exc, f"opening the stderr log of {who}", path) from None
 
 
 class ChildProcess:

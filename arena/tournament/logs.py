@@ -289,6 +289,10 @@ class TournamentLog:
         for sub in (self.folder, self.folder / "games", self.stderr_dir):
             folder = open_beneath(self.root, sub, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
             try:
+                if sub == self.folder and _bots_have_users():
+                    # Bots run as users of their own: a log folder they may not enter is hidden from
+                    # every bot on the machine, sandbox or not (other runs' bots included).
+                    os.fchmod(folder, 0o700)
                 if sub != self.stderr_dir:
                     for name in os.listdir(folder):
                         if name.startswith(".") and name.endswith(".tmp"):  # an atomic write cut short by a kill
@@ -485,3 +489,9 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     for g in results:
         stats.add(g)
     return standings, stats.snapshot(None)
+
+
+def _bots_have_users() -> bool:
+    from arena.botuser import can_switch_users
+
+    return can_switch_users()
