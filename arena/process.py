@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import signal
 import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -44,9 +43,9 @@ from typing import IO
 
 import trio
 
-from arena import botuser, cgroups, escapees, spawn
-from arena.cgroups import BotCgroup
-from arena.errors import ConfigError, ResourceError
+from arena import escapees, spawn
+from arena.confinement import Confinement, start_confined
+from arena.errors import ResourceError
 from arena.files import open_beneath
 from arena.framing import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -520,114 +519,6 @@ def bot_environment(env: Mapping[str, str] | None, game_token: str) -> dict[str,
     return result
 
 
-class Confinement:
-    """What holds one bot apart, given back at teardown: its user, its cgroup, its scratch folder."""
-
-    def __init__(self) -> None:
-        self.user: botuser.BotUser | None = None
-        self.cgroup: BotCgroup | None = None
-        self.scratch: Path | None = None
-        self.wrapped = False  # started through bubblewrap, whose exit status stands for the bot's
-
-    def release(self) -> None:
-        """Remove the cgroup and the scratch folder, then free the user (only once no process of
-        the bot is left: a uid still running something is never handed out again). Never raises."""
-        from arena.sandbox import remove_scratch
-
-        empty = True
-        if self.cgroup is not None:
-            empty = self.cgroup.remove()
-            self.cgroup = None
-        if self.scratch is not None:
-            remove_scratch(self.scratch)
-            self.scratch = None
-        if self.user is not None and empty:
-            self.user.release()
-            self.user = None
-
-
-def _python_path(env: Mapping[str, str]) -> list[str]:
-    return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
-
-
-async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-                 sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
-                 ) -> tuple[spawn.Spawned, Confinement]:
-    """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
-    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
-    was spawned and the :class:`Confinement` to give back at teardown."""
-    from arena import sandbox as box
-    from arena.isolation import sandbox_available
-
-    doing = f"starting {who}"
-    if sandbox:
-        reason = sandbox_available()
-        if reason is not None:
-            raise ConfigError(reason)
-    spawn.check_program(argv[0], cwd, env)
-    held = Confinement()
-    seccomp_fd: int | None = None
-    try:
-        if botuser.can_switch_users():
-            held.user = await trio.to_thread.run_sync(botuser.allocate)
-        run = cgroups.for_run()
-        if run is not None:
-            try:
-                held.cgroup = run.create(memory_mb=limits.memory_mb, max_processes=limits.max_processes)
-            except OSError as exc:
-                raise spawn.resource_error(exc, f"making a cgroup for {who}") or ResourceError(
-                    f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
-        uid = held.user.uid if held.user is not None else None
-        use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
-        needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if uid is not None or use_bwrap \
-            else botuser.CommandNeeds(tuple(argv))
-        scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
-        passed: tuple[int, ...] = ()
-        if use_bwrap:
-            held.wrapped = True
-            seccomp_fd = box.seccomp_pipe() if sandbox else None
-            passed = (seccomp_fd,) if seccomp_fd is not None else ()
-            keep = [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
-            wrapped = box.bot_argv(needs.argv, bwrap=shutil.which("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
-                                   cwd=cwd, hide=box.folders_to_hide(logs_dir, keep), uid=uid,
-                                   as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd)
-        else:
-            if needs.hidden:
-                raise ConfigError(
-                    f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
-                    "without bubblewrap arena cannot show it: install bubblewrap, or put the program where "
-                    "any user may run it")
-            held.scratch = await trio.to_thread.run_sync(box.make_scratch)
-            if uid is not None:
-                os.chown(held.scratch, uid, uid)
-            env = {**env, "HOME": str(held.scratch), "TMPDIR": str(held.scratch)}
-            wrapped = [*(box.user_prefix(uid) if uid is not None else ()), *needs.argv]
-        spawned = await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=use_bwrap or uid is not None,
-                                    pass_fds=passed, cgroup=held.cgroup, frozen=stopped, bubblewrap=use_bwrap)
-        return spawned, held
-    except BaseException as exc:
-        held.release()
-        if isinstance(exc, OSError):
-            raise spawn.resource_error(exc, doing) or exc from None
-        raise
-    finally:
-        if seccomp_fd is not None:
-            os.close(seccomp_fd)
-
-
-def _existing_paths(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> list[Path]:
-    """Paths named by ``argv`` that exist (the program, a script...), for the sandbox to keep visible."""
-    found = []
-    for arg in argv:
-        if not arg or arg.startswith("-") or len(arg) > 4096:
-            continue
-        path = Path(arg) if os.path.isabs(arg) or cwd is None else Path(cwd) / arg
-        with contextlib.suppress(OSError, ValueError):
-            if path.exists():
-                found.append(path)
-    return found
-
-
 @contextlib.asynccontextmanager
 async def open_bot_process(
     argv: Sequence[str],
@@ -655,8 +546,8 @@ async def open_bot_process(
     sink = stderr if stderr is not None else StderrSink(who=who)
     game_token = spawn.new_game_token()
     try:
-        spawned, held = await _start(argv, cwd, bot_environment(env, game_token), who, sandbox, logs_dir,
-                                     limits if limits is not None else BotLimits(), stopped)
+        spawned, held = await start_confined(argv, cwd, bot_environment(env, game_token), who, sandbox, logs_dir,
+                                             limits if limits is not None else BotLimits(), stopped)
     except BaseException:
         sink.close()
         raise
