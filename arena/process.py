@@ -190,6 +190,7 @@ def _create_log(path: Path, who: str) -> int:
     unlinked, then the file is created exclusively."""
     root = path.parent.parent.parent if path.parent.name == "stderr" else path.parent
     try:
+        root.mkdir(parents=True, exist_ok=True)  # the folder the user named: a link is fine there
         return open_beneath(root, path, os.O_RDWR, 0o644, make_dirs=True, fresh=True)
     except ValueError as exc:
         raise _log_error(OSError(errno.EINVAL, str(exc)), f"opening the stderr log of {who}", path) from None

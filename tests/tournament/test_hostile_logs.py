@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -203,14 +204,31 @@ SWAPPING_BOT = TEST_BOT.replace("moves_made += 1", '''moves_made += 1
         os.symlink(os.path.abspath("trap"), folder / "games")''')
 
 
-def test_a_folder_swapped_for_a_link_during_the_run_stops_it_with_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("as_arenas_user", [False, True], ids=["own-user", "arenas-user"])
+def test_a_folder_swapped_for_a_link_during_the_run_stops_it_with_one_line(tmp_path: Path, as_arenas_user: bool) -> None:
     (tmp_path / "trap").mkdir()
     bot = tmp_path / "bot.py"
     bot.write_text(SWAPPING_BOT)
-    obj = {"id": "f", "game": "shobu", "maxMoves": 4, "gamesPerPair": 1,
+    obj = {"id": "f", "game": "shobu", "maxMoves": 4, "gamesPerPair": 1, "sandbox": False,
            "agents": [{"id": "a", "path": bot_command(bot)}, {"id": "b", "path": bot_command(bot)}]}
     (tmp_path / "c.json").write_text(json.dumps(obj))
-    result = arena("run", "c.json", "--logs", "logs", "--concurrency", "1", cwd=tmp_path)
+    if not as_arenas_user:
+        if os.geteuid() != 0:
+            pytest.skip("bots have users of their own only when arena runs as root")
+        # A bot with a user of its own cannot touch arena's log folder at all: it loses, nothing moved.
+        result = arena("run", "c.json", "--logs", "logs", "--concurrency", "1", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert not (tmp_path / "logs" / "f" / "games").is_symlink() and not any((tmp_path / "trap").iterdir())
+        return
+    # A bot running as arena's own user (arena as root stripped of its capabilities cannot switch
+    # users) can swap the folder: arena must notice and write nothing through the link.
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() == 0 and setpriv is None:
+        pytest.skip("needs setpriv to run arena as a root without capabilities")
+    prefix = [setpriv, "--bounding-set=-all", "--inh-caps=-all", "--"] if os.geteuid() == 0 and setpriv else []
+    result = subprocess.run([*prefix, sys.executable, "-m", "arena", "run", "c.json", "--logs", "logs",
+                             "--concurrency", "1"], cwd=tmp_path, capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL, timeout=120, check=False)
     assert result.returncode != 0, result.stderr
     assert "'games' is a symbolic link inside arena's own folder" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
