@@ -1,0 +1,133 @@
+"""A user, a cgroup and a mount namespace per bot (arena/confinement.py, botuser.py, cgroups.py).
+
+Real processes through :func:`arena.process.open_bot_process`. The parts that need root and
+cgroups skip elsewhere, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena import botuser, cgroups
+from arena.framing import ReplyReader
+from arena.process import open_bot_process
+
+ROOTED = pytest.mark.skipif(not botuser.can_switch_users() or cgroups.layout() is None,
+                            reason="needs arena as root with cgroups (bots get users and cgroups only then)")
+
+REPORT = ("import os, sys\n"
+          "print(os.getuid(), os.getgid(), os.getgroups(), open('/proc/self/cgroup').read().split(), flush=True)\n"
+          "sys.stdin.readline()\n")
+
+
+def _status(pid: int, key: str) -> str:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return line.split(":", 1)[1].strip()
+    raise KeyError(key)
+
+
+@ROOTED
+@pytest.mark.parametrize("sandbox", [False, True], ids=["no-sandbox", "sandbox"])
+async def test_each_bot_has_a_user_and_cgroups_of_its_own_and_gives_them_back(sandbox: bool) -> None:
+    seen = []
+    folders: list[Path] = []
+    async with open_bot_process([sys.executable, "-c", REPORT], sandbox=sandbox) as one, \
+            open_bot_process([sys.executable, "-c", REPORT], sandbox=sandbox) as two:
+        for bot in (one, two):
+            with trio.fail_after(30):
+                line = (await bot.read_line()).decode()
+            uid, gid = int(line.split()[0]), int(line.split()[1])
+            seen.append(uid)
+            first, count = botuser.pool()
+            assert first <= uid < first + count and gid == uid
+            assert bot.cgroup is not None
+            folders.extend(bot.cgroup.folders.values())
+            assert all(folder.is_dir() for folder in bot.cgroup.folders.values())
+            assert f"/{bot.cgroup.folders[next(iter(bot.cgroup.folders))].name}" in line
+            assert _status(bot.pid, "CapEff") in ("0000000000000000",) or sandbox  # the leader is bwrap's
+    assert seen[0] != seen[1] and os.getuid() not in seen
+    assert not any(folder.exists() for folder in folders)  # removed at teardown
+
+
+@ROOTED
+async def test_a_stopped_bot_is_frozen_until_resumed_and_its_cpu_time_is_counted() -> None:
+    code = "import sys, time\nsys.stdin.readline()\nt = time.process_time()\nwhile time.process_time() - t < 0.2: pass\nprint('done', flush=True)\n"
+    async with open_bot_process([sys.executable, "-c", code], stopped=True) as bot:
+        assert bot.cgroup is not None
+        events = bot.cgroup.folders["v2"] / "cgroup.events" if "v2" in bot.cgroup.folders else None
+        if events is not None:
+            for _ in range(200):  # the kernel freezes asynchronously, in microseconds
+                if "frozen 1" in events.read_text():
+                    break
+                await trio.sleep(0.005)
+            assert "frozen 1" in events.read_text()
+        before = bot.cpu_seconds()
+        await trio.sleep(0.2)
+        assert bot.cpu_seconds() == before  # frozen: not one tick
+        bot.resume()
+        await bot.send(b"go\n")
+        with trio.fail_after(30):
+            assert await bot.read_line() == b"done"
+        used = bot.cpu_seconds()
+        assert used is not None and before is not None and used - before >= 0.18
+
+
+@ROOTED
+async def test_what_a_bot_starts_and_hides_dies_with_its_cgroup() -> None:
+    # A child that leaves the session and empties its environment: no token, no group finds it.
+    code = ("import os, subprocess, sys\n"
+            "subprocess.Popen([sys.executable, '-c', 'import os, time\\nos.setsid()\\ntime.sleep(600)'], env={},"
+            " start_new_session=True)\nprint('started', flush=True)\nimport time; time.sleep(600)\n")
+    async with open_bot_process([sys.executable, "-c", code], sandbox=False) as bot:
+        with trio.fail_after(30):
+            assert await bot.read_line() == b"started"
+        assert bot.cgroup is not None
+        folder = next(iter(bot.cgroup.folders.values()))
+        await trio.sleep(0.1)
+        pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+        assert len(pids) >= 2
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or _status(pid, "State").startswith("Z")
+
+
+@ROOTED
+async def test_a_bot_is_shown_a_script_in_a_folder_its_user_cannot_enter(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    inner = closed / "bots"
+    inner.mkdir(parents=True)
+    (inner / "bot.py").write_text("print('hello', flush=True)\n")
+    inner.chmod(0o755)
+    closed.chmod(0o700)  # another user cannot pass this folder
+    async with open_bot_process([sys.executable, str(inner / "bot.py")], sandbox=False) as bot:
+        with trio.fail_after(30):
+            assert await bot.read_line() == b"hello"
+
+
+def test_stale_run_folders_are_judged_only_in_their_own_pid_namespace() -> None:
+    mine = cgroups.run_folder_name()
+    assert not cgroups._stale(mine)  # this process lives
+    namespace, pid, start = mine[len(cgroups.RUN_PREFIX):].split("-")
+    assert cgroups._stale(f"{cgroups.RUN_PREFIX}{namespace}-{pid}-{int(start) + 1}")  # a reused pid
+    assert not cgroups._stale(f"{cgroups.RUN_PREFIX}{int(namespace) + 1}-{pid}-{int(start) + 1}")  # not ours
+    assert not cgroups._stale(f"{cgroups.RUN_PREFIX}{pid}-{start}")  # an older arena's name: left alone
+
+
+async def test_bytes_before_a_question_are_dropped_and_only_the_non_blank_counted() -> None:
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    try:
+        reader = ReplyReader(None, read_end)
+        os.write(write_end, b"2 0 0 7 7\n  \n")
+        assert reader.discard_early() == 5  # the digits: spaces and newlines are not counted
+        assert reader.discard_early() == 0
+        os.write(write_end, b"reply\n")
+        assert await reader.read_line() == b"reply"
+    finally:
+        os.close(read_end)
+        os.close(write_end)
