@@ -282,7 +282,7 @@ def kill_run_folder(name: str, current: Layout | None = None) -> None:
         kill_tree(root / name, v2=root == current.v2)
 
 
-@dataclass
+@dataclass(eq=False)  # one object per bot: compared and hashed by identity
 class BotCgroup:
     """One bot's cgroups (one folder per hierarchy used). Build with :func:`create`."""
 

@@ -44,6 +44,7 @@ from typing import IO
 import trio
 
 from arena import escapees, spawn
+from arena.cgroups import BotCgroup
 from arena.confinement import Confinement, start_confined
 from arena.errors import ResourceError
 from arena.files import open_beneath
@@ -73,10 +74,13 @@ DEFAULT_STDERR_TAIL_BYTES = 16 << 10
 # pgid -> number of live BotProcess objects in it (one, in practice). Process groups live here from
 # spawn until the group has been killed and the leader reaped.
 _live_groups: dict[int, int] = {}
+# The cgroups of live bots (where bots have them), for the same.
+_live_cgroups: set[BotCgroup] = set()
 
 
 def _forget_groups_in_child() -> None:
-    _live_groups.clear()  # a forked child must never signal its parent's bots
+    _live_groups.clear()
+    _live_cgroups.clear()  # a forked child must never signal its parent's bots
 
 
 os.register_at_fork(after_in_child=_forget_groups_in_child)
@@ -88,7 +92,10 @@ def live_groups() -> list[int]:
 
 
 def kill_all_live_groups() -> None:
-    """SIGKILL every live bot process group at once. Safe to call from anywhere, never raises."""
+    """SIGKILL every live bot at once: its cgroup, else its process group. Safe to call from
+    anywhere, never raises."""
+    for cgroup in list(_live_cgroups):
+        cgroup.kill()
     for pgid in list(_live_groups):
         with contextlib.suppress(OSError):
             os.killpg(pgid, signal.SIGKILL)
@@ -425,6 +432,7 @@ class BotProcess:
         code = await self.proc.wait()
         spawn.reap(self.proc.spawned, code)
         _live_groups.pop(self.pid, None)
+        _live_cgroups.discard(cgroup)
         with trio.move_on_after(_EMPTY_WAIT_S):
             while cgroup.populated():  # noqa: ASYNC110 - the kernel empties it in microseconds: poll
                 await trio.sleep(0.002)
@@ -553,6 +561,8 @@ async def open_bot_process(
         sink.close()
         raise
     _live_groups[spawned.pid] = _live_groups.get(spawned.pid, 0) + 1
+    if held.cgroup is not None:
+        _live_cgroups.add(held.cgroup)
     bot = BotProcess(spawned, argv, sink, game_token, held)
     if stopped:
         if held.cgroup is not None:
