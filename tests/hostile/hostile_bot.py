@@ -68,8 +68,9 @@ def busy_forever(tag, leave_session=False):
     return child
 
 def sabotage():
-    """Write a fake move into every pipe of arena except our own stdin/stdout."""
-    arena = os.getppid()
+    """Write a fake move into every pipe of arena (option ``arena``, else our parent) except our own
+    stdin/stdout."""
+    arena = opts.get("arena") or os.getppid()
     own = {os.readlink("/proc/self/fd/0"), os.readlink("/proc/self/fd/1")}
     done, errors = 0, []
     try:
@@ -158,7 +159,7 @@ def probe():
     except OSError as exc:
         result["write_outside"] = f"failed: {exc}"
     try:
-        with open(os.path.join(os.environ["TMPDIR"], "mine.txt"), "w") as f:
+        with open(os.path.join(os.environ["TMPDIR"], marker + "-mine.txt"), "w") as f:
             f.write("ok")
         result["write_scratch"] = "written"
     except OSError as exc:

@@ -326,3 +326,67 @@ def reap_adopted_zombies() -> None:
                 os.waitpid(int(entry), os.WNOHANG)
             except ChildProcessError:
                 pass
+
+
+# -- freezing, as the kernel shows it ----------------------------------------------------------------
+
+
+def _v2_mount() -> Path | None:
+    """Where the cgroup v2 hierarchy is mounted (pure v2 or the hybrid ``.../unified``), or None."""
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            if right.split()[:1] == ["cgroup2"]:
+                return Path(left.split()[4])
+    return None
+
+
+def v2_cgroup_of(pid: int) -> Path | None:
+    """The folder of ``pid``'s cgroup v2 (from ``/proc/<pid>/cgroup``), or None (gone, no v2)."""
+    mount = _v2_mount()
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith("0::") and mount is not None:
+            return mount / line[3:].lstrip("/")
+    return None
+
+
+def is_frozen(pid: int) -> bool:
+    """Whether ``pid``'s cgroup is frozen: ``frozen 1`` in its ``cgroup.events`` (the kernel writes it
+    once every process in it has stopped; a frozen process shows 'S' or 'D' in /proc, not 'T')."""
+    folder = v2_cgroup_of(pid)
+    if folder is None or folder == _v2_mount():
+        return False  # no cgroup of its own: the root cgroup is never frozen
+    try:
+        events = dict(line.split() for line in (folder / "cgroup.events").read_text().splitlines())
+    except (OSError, ValueError):
+        return False
+    return events.get("frozen") == "1"
+
+
+def cpu_ticks(pid: int) -> int | None:
+    """utime + stime of ``pid`` in clock ticks (None if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            text = f.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def frozen_and_idle(pids: Sequence[int], settle: float = 5.0, watch: float = 0.3) -> list[tuple[bool, int | None]]:
+    """Per pid: (frozen, CPU ticks gained over ``watch`` s), after up to ``settle`` s for all of them
+    to show frozen (freezing is asynchronous). A stopped bot's processes must give (True, 0)."""
+    deadline = time.monotonic() + settle
+    while not all(is_frozen(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    before = [cpu_ticks(p) for p in pids]
+    time.sleep(watch)
+    after = [cpu_ticks(p) for p in pids]
+    return [(is_frozen(p), None if b is None or a is None else a - b)
+            for p, b, a in zip(pids, before, after, strict=True)]

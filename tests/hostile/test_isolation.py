@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from engine_support import assert_no_leftovers
-from hostile_support import hostile_command
+from engine_support import assert_no_leftovers, bot_writable
+from hostile_support import hostile_command, reports
 
 from arena.games import get_game
 from arena.isolation import Isolation
@@ -19,11 +19,19 @@ from arena.spawn import is_hardened, shim_prefix
 TC = TimeControl(time_limit_ms=20000, startup_ms=5000)
 
 
-async def test_a_bot_cannot_write_fake_moves_into_arenas_pipes(marker: str, tmp_path: Path) -> None:
-    saboteur = AgentSpec("saboteur", command=hostile_command(marker, "shobu", "sabotage", tmp_path))
-    victim = AgentSpec("victim", command=hostile_command(marker, "shobu", "plain", tmp_path))
-    record = await play_game(get_game("shobu"), saboteur, victim, time_control=TC, max_moves=6)
-    report = (tmp_path / "sabotage.txt").read_text()
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandbox", "no-sandbox"])
+async def test_a_bot_cannot_write_fake_moves_into_arenas_pipes(marker: str, tmp_path: Path, sandbox: bool) -> None:
+    # The saboteur aims at arena's pid as arena knows it (as root, the bot has its own PID namespace,
+    # where its parent is bubblewrap's: the real pid is all it could try).
+    logs = tmp_path / "stderr"
+    saboteur = AgentSpec("saboteur", command=hostile_command(marker, "shobu", "sabotage", "-",
+                                                              {"arena": os.getpid()}))
+    victim = AgentSpec("victim", command=hostile_command(marker, "shobu", "plain", "-"))
+    record = await play_game(get_game("shobu"), saboteur, victim, time_control=TC, max_moves=6, stderr_dir=logs,
+                             game_index=0, isolation=Isolation(sandbox=sandbox))
+    found = reports(logs, "sabotage.txt")
+    assert len(found) == 1, found
+    report = found[0][2]
     # Without protection the saboteur writes into every pipe of arena and the victim is forfeited
     # for a malformed reply it never sent.
     assert report.startswith(("denied listing /proc/", "wrote into 0 pipes")), report
@@ -32,24 +40,58 @@ async def test_a_bot_cannot_write_fake_moves_into_arenas_pipes(marker: str, tmp_
     assert_no_leftovers(marker)
 
 
+def test_a_bot_of_a_capless_root_arena_cannot_write_into_arenas_pipes(marker: str, tmp_path: Path) -> None:
+    """Root without capabilities (no user per bot, no PID namespace: the old way): the bot runs as
+    arena's uid and finds arena as its parent; arena's non-dumpability still keeps it out."""
+    import shutil
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv")
+    work = bot_writable(tmp_path / "work")
+    out = tmp_path / "records.json"
+    done = subprocess.run(["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--", sys.executable, "-m", "arena",
+                           "match", hostile_command(marker, "shobu", "sabotage", work),
+                           hostile_command(marker, "shobu", "plain", work), "--max-moves", "6", "--quiet",
+                           "--out", str(out)], cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    report = (work / "sabotage.txt").read_text()
+    assert report.startswith(("denied listing /proc/", "wrote into 0 pipes")), report
+    record = json.loads(out.read_text())
+    assert record["termination"] == "max_moves", record["reason"]
+    assert_no_leftovers(marker)
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="capabilities are dropped only when arena runs as root")
-async def test_a_bot_started_by_root_has_no_capabilities(marker: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandbox", "no-sandbox"])
+async def test_a_bot_started_by_root_has_no_capabilities(marker: str, tmp_path: Path, sandbox: bool) -> None:
     assert "--bounding-set=-all" in shim_prefix()
-    spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", tmp_path))
-    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", tmp_path))
-    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2)
-    assert int((tmp_path / "caps.txt").read_text(), 16) == 0
+    logs = tmp_path / "stderr"
+    spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", "-"))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
+    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=logs, game_index=0,
+                    isolation=Isolation(sandbox=sandbox))
+    caps = reports(logs, "caps.txt")
+    assert len(caps) == 1 and int(caps[0][2], 16) == 0, caps
     assert_no_leftovers(marker)
 
 
 async def test_a_secret_in_arenas_environment_is_invisible_to_bots(
     marker: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    def env_seen(logs: Path) -> dict[str, str]:
+        found = reports(logs, "env.txt")
+        assert len(found) == 1, found
+        return dict(json.loads(found[0][2]))
+
     monkeypatch.setenv("ARENA_TEST_SECRET", "hunter2")
-    spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", tmp_path), env=(("BOT_OPTION", "7"),))
-    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", tmp_path))
-    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2)
-    env = json.loads((tmp_path / "env.txt").read_text())
+    spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", "-"), env=(("BOT_OPTION", "7"),))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
+    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=tmp_path / "one",
+                    game_index=0)
+    env = env_seen(tmp_path / "one")
     assert "ARENA_TEST_SECRET" not in env
     assert "hunter2" not in json.dumps(env)
     assert env["BOT_OPTION"] == "7"
@@ -59,9 +101,9 @@ async def test_a_secret_in_arenas_environment_is_invisible_to_bots(
                         "LC_CTYPE"}  # LC_CTYPE: Python may set it itself (PEP 538)
 
     # --inherit-env passes everything on (the agent's own map still wins).
-    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2,
-                    isolation=Isolation(inherit_env=True))
-    env = json.loads((tmp_path / "env.txt").read_text())
+    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=tmp_path / "two",
+                    game_index=0, isolation=Isolation(inherit_env=True))
+    env = env_seen(tmp_path / "two")
     assert env["ARENA_TEST_SECRET"] == "hunter2" and env["BOT_OPTION"] == "7"
     assert_no_leftovers(marker)
 
@@ -99,7 +141,10 @@ async def test_a_planted_link_at_the_stderr_log_is_replaced_not_followed(marker:
 async def test_a_record_never_quotes_a_file_a_bot_links_its_log_to(marker: str, tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("the password is hunter2\n")
-    logs = tmp_path / "stderr"
+    # The attack needs a log folder the bot may write and see: no sandbox (it hides the logs) and a
+    # folder open to the bot's user (a user per bot cannot touch arena's own folders otherwise).
+    logs = bot_writable(tmp_path / "stderr")
+    logs.chmod(0o777)  # not sticky: the bot may remove the log arena made
     log = logs / "00000-black-a.log"
     # The bot replaces its own log by a link to the secret, then crashes: the crash reason quotes
     # the last line of its stderr, which must come from what it wrote, not from the link's target.
@@ -108,8 +153,9 @@ async def test_a_record_never_quotes_a_file_a_bot_links_its_log_to(marker: str, 
     black = AgentSpec("a", command=f"python3 -c \"{code}\" {marker}")
     white = AgentSpec("b", command=hostile_command(marker, "shobu", "plain", tmp_path))
     record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
-                             game_index=0)
+                             game_index=0, isolation=Isolation(sandbox=False))
     assert record["termination"] == "crash"
+    assert log.is_symlink()  # the attack was made
     assert "hunter2" not in json.dumps(record)
     assert "my own words" in record["reason"]
     assert_no_leftovers(marker)

@@ -16,9 +16,10 @@ from pathlib import Path
 import trio
 import trio._core._thread_cache as thread_cache
 from engine_support import assert_no_leftovers, processes_matching
-from hostile_support import hostile_command, reap_adopted_zombies
+from hostile_support import hostile_command, reap_adopted_zombies, reports
 
 from arena.games import get_game
+from arena.isolation import Isolation
 from arena.match import AgentSpec, MovePlayed, TimeControl, play_game
 from arena.process import open_bot_process
 from arena.spawn import spawner_thread
@@ -34,11 +35,14 @@ async def test_a_setsid_grandchild_is_gone_after_the_game(marker: str, tmp_path:
         if isinstance(event, MovePlayed):
             seen.append(len(processes_matching(marker + "-escapee")))
 
-    escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", tmp_path))
-    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", tmp_path))
-    record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=6, observer=observer)
+    # No sandbox: it would refuse setsid (test_sandbox.py); here the grandchild does leave.
+    escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", "-"))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
+    record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=6, observer=observer,
+                             stderr_dir=tmp_path, game_index=0, isolation=Isolation(sandbox=False))
     assert record["termination"] == "max_moves", record["reason"]
-    assert (tmp_path / "escapee-escapee.txt").read_text() == "left"  # it had left the bot's session
+    left = [text for *_, text in reports(tmp_path, "escapee-escapee.txt")]
+    assert left == ["left"]  # it had left the bot's session
     assert max(seen) >= 1
     assert_no_leftovers(marker, wait=0.0)  # gone when play_game returns, not eventually
 
@@ -75,10 +79,12 @@ async def test_bots_outlive_idle_worker_threads(marker: str, monkeypatch: object
     assert_no_leftovers(marker)
 
 
-def _arena_match(marker: str, workdir: Path, black_mode: str, white_mode: str, *extra: str) -> subprocess.Popen[bytes]:
+def _arena_match(marker: str, black_mode: str, white_mode: str, *extra: str) -> subprocess.Popen[bytes]:
+    """``arena match`` of two hostile bots reporting on stderr (``-``): as root each bot has a user
+    of its own, which may write none of the test's folders."""
     return subprocess.Popen(
-        [sys.executable, "-m", "arena", "match", hostile_command(marker, "shobu", black_mode, workdir),
-         hostile_command(marker, "shobu", white_mode, workdir), "--games", "50", "--time-limit", "60000",
+        [sys.executable, "-m", "arena", "match", hostile_command(marker, "shobu", black_mode, "-"),
+         hostile_command(marker, "shobu", white_mode, "-"), "--games", "50", "--time-limit", "60000",
          "--quiet", *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
 
@@ -129,7 +135,8 @@ def _guardian_of(arena_pid: int) -> int:
 
 
 def test_nothing_survives_kill_9_of_arena(marker: str, tmp_path: Path) -> None:
-    proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
+    # No sandbox: its seccomp filter refuses setsid; here the escapee does leave the bot's session.
+    proc = _arena_match(marker, "escapee", "ignore_signals", "--no-sandbox")
     try:
         _wait_for_escapee(marker, proc)  # two bots and an escapee at least
         guardian = _guardian_of(proc.pid)
@@ -175,7 +182,7 @@ def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path
 
         pytest.skip(str(sandbox_available()))
     logs = tmp_path / "logs"
-    proc = _arena_match(marker, Path("-"), "escapee", "ignore_signals", "--sandbox", "--stderr-dir", str(logs),
+    proc = _arena_match(marker, "escapee", "ignore_signals", "--sandbox", "--stderr-dir", str(logs),
                         "--max-moves", "1000")
     try:
         _wait_for_escapee(marker, proc, own_session=False)
@@ -197,7 +204,7 @@ def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path
 
 
 def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_path: Path) -> None:
-    proc = _arena_match(marker, tmp_path, "escapee", "ignore_signals")
+    proc = _arena_match(marker, "escapee", "ignore_signals", "--no-sandbox")
     try:
         _wait_for_escapee(marker, proc)
         os.kill(proc.pid, signal.SIGHUP)
@@ -213,30 +220,31 @@ def test_sighup_stops_arena_gracefully_and_nothing_survives(marker: str, tmp_pat
     assert left == []
 
 
-async def test_a_games_teardown_leaves_the_other_games_alone(marker: str, tmp_path: Path) -> None:
-    """Two games at once: the sweep after the short one (with an escapee) must not touch the long
-    one's bots nor their children, although they are all arena's children or grandchildren."""
-    long_dir, short_dir = tmp_path / "long", tmp_path / "short"
-    long_dir.mkdir()
-    short_dir.mkdir()
+async def test_a_games_teardown_leaves_the_other_games_alone(marker: str) -> None:
+    """Two games at once: the teardown after the short one (with an escapee out of its session) must
+    not touch the long one's bots nor their children."""
     long_game = {"running": True}
     seen_alive: list[int] = []
+    no_sandbox = Isolation(sandbox=False)  # the escapee may leave its session
 
     async def play_long() -> dict[str, object]:
-        thief = AgentSpec("thief", command=hostile_command(marker + "-long", "shobu", "thief", long_dir))
-        slow = AgentSpec("slow", command=hostile_command(marker + "-long", "shobu", "watch_now", long_dir))
+        thief = AgentSpec("thief", command=hostile_command(marker + "-long", "shobu", "thief", "-"))
+        slow = AgentSpec("slow", command=hostile_command(marker + "-long", "shobu", "plain", "-", {"sleep_ms": 300}))
         try:
-            return await play_game(get_game("shobu"), thief, slow, time_control=TC, max_moves=16)
+            return await play_game(get_game("shobu"), thief, slow, time_control=TC, max_moves=16,
+                                   isolation=no_sandbox)
         finally:
             long_game["running"] = False
 
     async def play_short() -> dict[str, object]:
-        # Polled: another process writes the file, there is no event to wait for.
-        while not (long_dir / "thief-pids.txt").exists():  # noqa: ASYNC110 - the long game's children are up
-            await trio.sleep(0.01)
-        escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", short_dir))
-        other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", short_dir))
-        record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4)
+        # Polled from outside (the bots have PID namespaces of their own): the thief's children are up.
+        with trio.fail_after(30):
+            while len(processes_matching(marker + "-long-busy")) < 2:  # noqa: ASYNC110 - no event to wait for
+                await trio.sleep(0.01)
+        escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", "-"))
+        other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", "-"))
+        record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4,
+                                 isolation=no_sandbox)
         assert long_game["running"], "the long game ended first: the test proves nothing"
         seen_alive.extend(processes_matching(marker + "-long"))
         return record
@@ -247,7 +255,7 @@ async def test_a_games_teardown_leaves_the_other_games_alone(marker: str, tmp_pa
             records[name] = await fn()  # type: ignore[operator]
         nursery.start_soon(run, "long", play_long)
         nursery.start_soon(run, "short", play_short)
-    assert records["short"]["termination"] == "max_moves"
+    assert records["short"]["termination"] == "max_moves", records["short"]["reason"]
     assert records["long"]["termination"] == "max_moves", records["long"]["reason"]
     assert len(seen_alive) >= 4  # both long-game bots and the thief's two children, untouched
     assert_no_leftovers(marker, wait=0.0)

@@ -1,6 +1,9 @@
-"""No pondering by default: a bot and all its children are stopped while the opponent's clock runs
+"""No pondering by default: a bot and all its children are frozen while the opponent's clock runs
 (and before their first turn), so an opponent cannot steal CPU; ``ponder`` restores free running.
-Checked from /proc (process state and CPU ticks), never by timing a move."""
+Checked from outside, as the kernel shows it (the bot's cgroup ``frozen 1``, CPU ticks in /proc),
+never by timing a move: arena runs as root here, so every bot has its own cgroup (frozen with
+``cgroup.freeze``: its processes show 'S' or 'D', not 'T') and its own PID namespace (a bot cannot
+see its opponent's processes at all, so the test watches them, not the other bot)."""
 
 from __future__ import annotations
 
@@ -9,81 +12,95 @@ from pathlib import Path
 
 import pytest
 from engine_support import assert_no_leftovers, processes_matching
-from hostile_support import hostile_command, proc_state
+from hostile_support import frozen_and_idle, hostile_command, is_frozen
 
-from arena.games import get_game
+from arena.games import Color, get_game
 from arena.isolation import Isolation
-from arena.match import AgentSpec, GameStarted, TimeControl, play_game
+from arena.match import AgentSpec, GameStarted, MovePlayed, TimeControl, play_game
 
 TC = TimeControl(time_limit_ms=30000, startup_ms=5000)
 
 
-def _watch_report(workdir: Path) -> list[list[tuple[int, str, str, int]]]:
-    """The watcher bot's measurements: per turn, (pid, state before, state after, CPU ticks used)."""
-    turns = []
-    for block in (workdir / "watch.txt").read_text().split("--\n"):
-        rows = [line.split() for line in block.splitlines() if line.strip()]
-        if rows:
-            turns.append([(int(r[0]), r[1], r[2], int(r[3])) for r in rows])
-    return turns
+def _busy(marker: str, count: int = 2, timeout: float = 5.0) -> list[int]:
+    """The thief's busy children (they carry marker-busy), once ``count`` of them are there."""
+    deadline = time.monotonic() + timeout
+    while len(pids := processes_matching(marker + "-busy")) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return pids
 
 
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandbox", "no-sandbox"])
 @pytest.mark.parametrize("mode", ["thief", "thief_setsid", "thief_orphan"])
-async def test_a_cpu_thiefs_children_are_stopped_while_the_opponent_thinks(marker: str, tmp_path: Path,
-                                                                           mode: str) -> None:
-    # thief_setsid: the children leave the bot's session and group; thief_orphan: also their parent
-    # exits, so they are re-parented to arena. A bot is every process it started: all are stopped.
-    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", mode, tmp_path))
-    watcher = AgentSpec("watcher", command=hostile_command(marker, "shobu", "watch", tmp_path))
-    record = await play_game(get_game("shobu"), thief, watcher, time_control=TC, max_moves=4)
+async def test_a_cpu_thiefs_children_are_frozen_while_the_opponent_thinks(marker: str, mode: str,
+                                                                          sandbox: bool) -> None:
+    # thief_setsid: the children leave the bot's session and group (the sandbox refuses it);
+    # thief_orphan: also their parent exits, so they are re-parented. A bot is every process it
+    # started: all are frozen with it, the moment its reply has been read.
+    seen: list[list[tuple[bool, int | None]]] = []
+
+    def observer(event: object) -> None:
+        # Called in arena's loop after the thief's reply was read (and the thief frozen), before
+        # the opponent's turn: arena waits while we watch, the opponent's clock not yet running.
+        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+            busy = _busy(marker)
+            assert len(busy) == 2, busy
+            seen.append(frozen_and_idle(busy))
+
+    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", mode, "-"))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-", {"sleep_ms": 50}))
+    record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
+                             isolation=Isolation(sandbox=sandbox))
     assert record["termination"] == "max_moves", record["reason"]
-    turns = _watch_report(tmp_path)
-    assert len(turns) == 2 and all(len(turn) == 2 for turn in turns)
-    for turn in turns:
-        for _pid, before, after, ticks in turn:
-            assert (before, after, ticks) == ("T", "T", 0)  # stopped the whole time: no CPU at all
+    assert seen == [[(True, 0), (True, 0)]] * 2  # frozen the whole time: no CPU at all
     assert_no_leftovers(marker)
 
 
-async def test_with_ponder_the_thiefs_children_run_while_the_opponent_thinks(marker: str, tmp_path: Path) -> None:
-    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief", tmp_path))
-    watcher = AgentSpec("watcher", command=hostile_command(marker, "shobu", "watch_now", tmp_path))
-    record = await play_game(get_game("shobu"), thief, watcher, time_control=TC, max_moves=4,
+async def test_with_ponder_the_thiefs_children_run_while_the_opponent_thinks(marker: str) -> None:
+    seen: list[list[tuple[bool, int | None]]] = []
+
+    def observer(event: object) -> None:
+        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+            busy = _busy(marker)
+            assert len(busy) == 2, busy
+            seen.append(frozen_and_idle(busy, settle=0.0))
+
+    thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief", "-"))
+    other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
+    record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
                              isolation=Isolation(ponder=True))
     assert record["termination"] == "max_moves", record["reason"]
-    turns = _watch_report(tmp_path)
-    assert turns and all(after != "T" for turn in turns for _, _, after, _ in turn)
-    assert sum(ticks for turn in turns for *_, ticks in turn) > 0  # busy loops got CPU in 0.3 s
+    assert len(seen) == 2 and not any(frozen for turn in seen for frozen, _ in turn)
+    assert sum(ticks or 0 for turn in seen for _, ticks in turn) > 0  # busy loops got CPU in 0.3 s
     assert_no_leftovers(marker)
 
 
-async def test_bots_are_stopped_until_their_first_turn(marker: str, tmp_path: Path) -> None:
-    states: dict[str, str | None] = {}
+async def test_bots_are_frozen_until_their_first_turn(marker: str) -> None:
+    seen: dict[str, list[tuple[bool, int | None]]] = {}
 
     def observer(event: object) -> None:
         if isinstance(event, GameStarted):  # both started, nobody asked to move yet
             for side in ("black", "white"):
-                # Started, but on a busy machine maybe not yet through exec (argv still arena's).
+                # Every process of the bot: the shim it is frozen in before its first instruction,
+                # or the bot itself (bubblewrap's own processes are arena's, not the bot's).
                 deadline = time.monotonic() + 5
                 pids = processes_matching(f"{marker}-{side}")
-                while not pids and time.monotonic() < deadline:
+                while not (pids and all(is_frozen(p) for p in pids)) and time.monotonic() < deadline:
                     time.sleep(0.01)
                     pids = processes_matching(f"{marker}-{side}")
-                assert len(pids) == 1
-                while proc_state(pids[0]) != "T" and time.monotonic() < deadline:
-                    time.sleep(0.01)
-                states[side] = proc_state(pids[0])
+                assert pids
+                seen[side] = frozen_and_idle(pids, settle=0.0)
 
-    black = AgentSpec("b", command=hostile_command(marker + "-black", "shobu", "plain", tmp_path))
-    white = AgentSpec("w", command=hostile_command(marker + "-white", "shobu", "plain", tmp_path))
+    black = AgentSpec("b", command=hostile_command(marker + "-black", "shobu", "plain", "-"))
+    white = AgentSpec("w", command=hostile_command(marker + "-white", "shobu", "plain", "-"))
     record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=2, observer=observer)
     assert record["termination"] == "max_moves", record["reason"]
-    assert states == {"black": "T", "white": "T"}
+    assert set(seen) == {"black", "white"}
+    assert all(state == (True, 0) for states in seen.values() for state in states), seen
     assert_no_leftovers(marker)
 
 
 async def test_a_stopped_bot_that_ignores_sigterm_is_still_torn_down(marker: str, tmp_path: Path) -> None:
-    # The game ends on WHITE's reply while BLACK is stopped (and ignores SIGTERM): TERM, CONT, KILL.
+    # The game ends on WHITE's reply while BLACK is frozen (and ignores SIGTERM): thaw, TERM, kill.
     black = AgentSpec("b", command=hostile_command(marker, "checkers", "ignore_signals", tmp_path))
     white = AgentSpec("w", command=hostile_command(marker, "checkers", "ignore_signals", tmp_path))
     record = await play_game(get_game("checkers"), black, white, time_control=TC, max_moves=3)
