@@ -190,3 +190,84 @@ record: each side's CPU time
   sandbox     cpuMs worker None, idle None (worker needs 250 ms)  [1 s]
   no-sandbox  cpuMs worker None, idle None (worker needs 250 ms)  [1 s]
 """
+
+
+#: The table after the fixes (bench/redteam.py --isolation default,no-sandbox; the default is the
+#: sandbox now). Measured on a machine shared with other sessions (load 1.2 at the start). Read
+#: beside REDTEAM_BEFORE: the limits are arena's defaults now (1024 MiB, 128 tasks, 256 MiB of
+#: scratch per bot), which is why the bombs take 124 tasks, the filler and /dev/shm stop at 256 MiB
+#: (inside the bot's own tmpfs: none of it on the shared disk) and the "700-thread" bot has 125.
+#: Still open: the memory hog (its children are killed inside its own cgroup, but its leader plays
+#: on, so it rarely loses by memory_limit, and the honest bot was killed in 1 of 2 games without the
+#: sandbox: see tests/hostile/test_red_team_limits.py); cpuMs missing for one side once.
+REDTEAM_AFTER = """
+# bench/redteam.py at 6ae04e4, 2026-11-26 06:40 UTC, load 1.20, uid 0, extra -
+
+1. fake move into the opponent's stdout (6 games)
+  default     games decided by injection 0/6  [1 s]
+  no-sandbox  games decided by injection 0/6  [1 s]
+
+1. ... into every bot of a tournament (4 agents, 12 games, concurrency 2)
+  default     games decided by injection 0/12, 0 between two other bots  [2 s]
+  no-sandbox  games decided by injection 0/12, 0 between two other bots  [2 s]
+
+1. reply written before its turn's input (6 games)
+  default     replies written before their input taken as the move 0/6 games  [1 s]
+  no-sandbox  replies written before their input taken as the move 0/6 games  [1 s]
+
+2. SIGSTOP arena 2 s in the opponent's turn (4 games)
+  default     arena stopped 0x for 2 s; opponent lost on time 0/4  [3 s]
+  no-sandbox  arena stopped 0x for 2 s; opponent lost on time 0/4  [3 s]
+
+2. SIGKILL arena (4 games)
+  default     arena exit 0; records kept 4/4  [1 s]
+  no-sandbox  arena exit 0; records kept 4/4  [1 s]
+
+2. SIGKILL the guardian, then kill -9 of arena
+  default     guardian alive when arena got kill -9; bot processes alive 10 s later: 0  [1 s]
+  no-sandbox  guardian alive when arena got kill -9; bot processes alive 10 s later: 0  [1 s]
+
+2. SIGKILL another run's guardian
+  default     other run's guardian alive (bot: none)  [1 s]
+  no-sandbox  other run's guardian alive (bot: none)  [1 s]
+
+3. double fork + setsid + empty env CPU burners (6 games)
+  default     escapees alive at arena's exit 0, 10 s later 0; victim lost on time 0/6  [14 s]
+  no-sandbox  escapees alive at arena's exit 0, 10 s later 0; victim lost on time 0/6  [14 s]
+
+4. memory hog vs a 150 MiB honest bot (2 games)
+  default     honest bot OOM-killed 0/2; hog lost by memory_limit 1/2; OOM kills 0; arena exit 0  [17 s]
+  no-sandbox  honest bot OOM-killed 1/2; hog lost by memory_limit 1/2; OOM kills 0; arena exit 0  [6 s]
+
+4. fork bomb, detached (4 games)
+  default     honest bot lost by crash 0/4; games recorded 4/4; arena exit 0; bomb took 124 EAGAIN 124 EAGAIN 124 EAGAIN 124 EAGAIN  [2 s]
+  no-sandbox  honest bot lost by crash 0/4; games recorded 4/4; arena exit 0; bomb took 124 EAGAIN 124 EAGAIN 124 EAGAIN 124 EAGAIN  [2 s]
+
+4. thread bomb, detached (4 games)
+  default     honest bot lost by crash 0/4; games recorded 4/4; arena exit 0; bomb took 124 RuntimeError 124 RuntimeError 124 RuntimeError 124 RuntimeError  [1 s]
+  no-sandbox  honest bot lost by crash 0/4; games recorded 4/4; arena exit 0; bomb took 124 RuntimeError 124 RuntimeError 124 RuntimeError 124 RuntimeError  [1 s]
+
+4. disk filler (tournament, 4 games)
+  default     arena exit 0; games recorded 4/4; filler wrote 256 MiB (none), 0 MiB of it left on the shared disk  [2 s]
+  no-sandbox  arena exit 0; games recorded 4/4; filler wrote 256 MiB (none), 0 MiB of it left on the shared disk  [3 s]
+
+4. 512 MiB into /dev/shm
+  default     wrote 256 MiB into /dev/shm, 0 MiB left after arena  [1 s]
+  no-sandbox  wrote 256 MiB into /dev/shm, 0 MiB left after arena  [1 s]
+
+4. stop/continue a 700-thread bot (2 games)
+  default     opponent of a 125-thread bot: own 21.9 ms, charged 20.4 ms per move; of a 1-thread bot: own 20.3 ms, charged 20.3 ms (20 ms of CPU)  [3 s]
+  no-sandbox  opponent of a 125-thread bot: own 20.1 ms, charged 20.3 ms per move; of a 1-thread bot: own 20.1 ms, charged 20.3 ms (20 ms of CPU)  [3 s]
+
+6. root's files, games.jsonl, 127.0.0.1
+  default     bot uids [2100036958, 2100050709]; shadow denied, root_home listed, root_write denied, forge denied, connect denied  [1 s]
+  no-sandbox  bot uids [2100005448, 2100062486]; shadow denied, root_home listed, root_write denied, forge denied, connect connected  [1 s]
+
+verdict: 20 MiB on stdout
+  default     flooder lost by output_limit  [1 s]
+  no-sandbox  flooder lost by output_limit  [1 s]
+
+record: each side's CPU time
+  default     cpuMs worker 294.632, idle 50.668 (worker needs 250 ms)  [1 s]
+  no-sandbox  cpuMs worker None, idle 44.319 (worker needs 250 ms)  [1 s]
+"""

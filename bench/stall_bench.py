@@ -145,3 +145,46 @@ arena's charged time:      median 3.87, p99 28.49, max 67.20 ms
 charged - own:             median 1.28, p99 25.16, max 65.16 ms
 moves charged over 20 ms: 217; own time over it: 12
 """
+
+
+#: After the fixes (at 6ae04e4+; the default is the sandbox now): --busy 2 without and with the sandbox,
+#: then --busy 4. NOT comparable load for load with STALL_BEFORE: the machine was shared with other
+#: sessions' test runs, so the load was 3.7 before the first run and 9-14 during them (STALL_BEFORE:
+#: 0.6-8). At that load the fair clock kept 1,200 games to 2 timeouts (both without the sandbox,
+#: waited 81 and 84 ms for a 70 ms allowance); charged - own grew (median 1.6-4.8 ms, p99 26-48 ms).
+STALL_AFTER = """
+# 300 games, 2 busy loops, 2 ms CPU per move, moveTimeLimit 20 ms, concurrency 2, isolation ['--no-sandbox']; load 3.69
+arena exit 0; 300 games in 95 s; load at the end 8.99
+games lost on time: 0 of 300
+moves compared: 5065
+bots' own time per move:   median 2.08, p99 16.56, max 58.45 ms
+arena's charged time:      median 4.92, p99 31.52, max 63.92 ms
+charged - own:             median 1.56, p99 27.59, max 61.83 ms
+moves charged over 20 ms: 237; own time over it: 37
+# 300 games, 2 busy loops, 2 ms CPU per move, moveTimeLimit 20 ms, concurrency 2, isolation default; load 8.99
+arena exit 0; 300 games in 97 s; load at the end 9.30
+games lost on time: 0 of 300
+moves compared: 5113
+bots' own time per move:   median 2.08, p99 19.71, max 46.10 ms
+arena's charged time:      median 5.88, p99 29.56, max 64.70 ms
+charged - own:             median 2.20, p99 25.63, max 59.67 ms
+moves charged over 20 ms: 223; own time over it: 49
+# 300 games, 4 busy loops, 2 ms CPU per move, moveTimeLimit 20 ms, concurrency 2, isolation ['--no-sandbox']; load 9.30
+arena exit 0; 300 games in 138 s; load at the end 13.80
+games lost on time: 2 of 300
+  BLACK bot 'b' did not reply within 70 ms (move limit 20 ms + 50 ms margin; waited 81 ms)
+  WHITE bot 'a' did not reply within 70 ms (move limit 20 ms + 50 ms margin; waited 84 ms)
+moves compared: 5065
+bots' own time per move:   median 2.19, p99 21.17, max 94.24 ms
+arena's charged time:      median 8.68, p99 53.63, max 69.19 ms
+charged - own:             median 4.84, p99 47.64, max 67.16 ms
+moves charged over 20 ms: 924; own time over it: 58
+# 300 games, 4 busy loops, 2 ms CPU per move, moveTimeLimit 20 ms, concurrency 2, isolation default; load 13.80
+arena exit 0; 300 games in 137 s; load at the end 12.70
+games lost on time: 0 of 300
+moves compared: 5085
+bots' own time per move:   median 2.19, p99 23.34, max 178.14 ms
+arena's charged time:      median 8.42, p99 51.14, max 67.32 ms
+charged - own:             median 4.43, p99 45.91, max 63.89 ms
+moves charged over 20 ms: 832; own time over it: 71
+"""

@@ -342,6 +342,7 @@ def root_probe():
             result[name] = "denied " + errno.errorcode.get(exc.errno, str(exc.errno))
     attempt("shadow", lambda: f"read {len(read_text('/etc/shadow', binary=True))} bytes")
     attempt("root_home", lambda: f"listed {len(os.listdir('/root'))} entries")
+    attempt("root_entries", lambda: sorted(os.listdir("/root")))
     if opts.get("rootdir"):
         def write_root_owned():
             with open(os.path.join(opts["rootdir"], marker + "-written"), "w") as f:

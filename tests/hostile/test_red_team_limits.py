@@ -4,7 +4,8 @@ space, /dev/shm), charged to it and bounded per bot; its faults are verdicts a j
 
 Every attack runs inside a bound of the test's own (a memory or pids cgroup, a small tmpfs:
 :mod:`hostile_support`), so that on code without the per-bot limits it cannot hurt the machine.
-The marks ``xfail(strict=True)`` stand for the fixes of issue 18 not yet built.
+Each test failed on the code before the fixes of issue 18 (``REDTEAM_BEFORE`` in bench/redteam.py);
+the one mark ``xfail(strict=True)`` left stands for what still fails (see its reason).
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def _records_ok(measured: red_team.Measured, games: int) -> None:
 
 
 @needs_cgroups
-@issue18("memory limit per bot (--memory-mb); exceeding it is the verdict memory_limit")
+@issue18("still failing after the fix: in about 1 run of 2 the honest 150 MiB bot is killed by SIGKILL before "
+         "reading its first input, with no OOM kill in its cgroup and no cpuMs (see the report of the hostile "
+         "tests' update); and a hog whose leader survives its children's OOM kills plays on, not memory_limit")
 @pytest.mark.parametrize("flags", ISOLATION)
 def test_a_memory_hog_loses_by_memory_limit_and_its_opponent_lives(marker: str, public_dir: Path,
                                                                     flags: list[str]) -> None:
@@ -55,7 +58,6 @@ def test_a_memory_hog_loses_by_memory_limit_and_its_opponent_lives(marker: str, 
 
 
 @needs_cgroups
-@issue18("task limit per bot (--max-processes) and the whole cgroup killed at the game's end")
 @pytest.mark.parametrize("kind", ["procs", "threads"])
 @pytest.mark.parametrize("flags", ISOLATION)
 def test_a_fork_bomb_does_not_keep_the_next_games_bots_from_starting(marker: str, public_dir: Path, flags: list[str],
@@ -69,7 +71,6 @@ def test_a_fork_bomb_does_not_keep_the_next_games_bots_from_starting(marker: str
 
 
 @needs_sandbox
-@issue18("a size-bounded private scratch (scratchMb) in the sandbox, on by default")
 def test_a_disk_filler_fills_only_its_own_scratch(marker: str, public_dir: Path) -> None:
     # The tournament's logs and arena's TMPDIR are on a 64 MiB tmpfs; the filler writes into its
     # TMPDIR up to 256 MiB: it must hit its own 16 MiB bound, and the run go on.
@@ -80,7 +81,6 @@ def test_a_disk_filler_fills_only_its_own_scratch(marker: str, public_dir: Path)
 
 
 @needs_sandbox
-@issue18("a private /dev/shm bounded by the scratch size (--scratch-mb) in the sandbox, on by default")
 def test_dev_shm_is_private_and_bounded(marker: str, public_dir: Path) -> None:
     measured = red_team.dev_shm(marker, public_dir, ["--scratch-mb", "32"], mb=200)
     _records_ok(measured, 1)
@@ -88,7 +88,6 @@ def test_dev_shm_is_private_and_bounded(marker: str, public_dir: Path) -> None:
     assert measured.numbers["left_mb"] == 0, measured.figure
 
 
-@issue18("flooding stdout past the cap is the verdict output_limit")
 @pytest.mark.parametrize("flags", ISOLATION)
 def test_flooding_stdout_is_an_output_limit(marker: str, public_dir: Path, flags: list[str]) -> None:
     measured = red_team.stdout_flood(marker, public_dir, flags, games=2)
@@ -96,7 +95,6 @@ def test_flooding_stdout_is_an_output_limit(marker: str, public_dir: Path, flags
     assert measured.numbers["output_limit"] == 2, measured.figure
 
 
-@issue18("records carry each side's CPU time (cpuMs, from its cgroup)")
 @pytest.mark.parametrize("flags", ISOLATION)
 def test_records_carry_each_sides_cpu_time(marker: str, public_dir: Path, flags: list[str]) -> None:
     measured = red_team.cpu_time(marker, public_dir, flags, cpu_ms=50, max_moves=10)
