@@ -239,8 +239,9 @@ async def test_a_games_teardown_leaves_the_other_games_alone(marker: str) -> Non
     async def play_short() -> dict[str, object]:
         # Polled from outside (the bots have PID namespaces of their own): the thief's children are up.
         with trio.fail_after(30):
-            while len(processes_matching(marker + "-long-busy")) < 2:  # noqa: ASYNC110 - no event to wait for
+            while len(processes_matching(marker + "-long-busy")) < 2 and long_game["running"]:  # noqa: ASYNC110
                 await trio.sleep(0.01)
+        assert long_game["running"], f"the long game ended first: {records.get('long')}"
         escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", "-"))
         other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", "-"))
         record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4,

@@ -42,9 +42,9 @@ def _records_ok(measured: red_team.Measured, games: int) -> None:
 
 
 @needs_cgroups
-@issue18("still failing after the fix: in about 1 run of 2 the honest 150 MiB bot is killed by SIGKILL before "
-         "reading its first input, with no OOM kill in its cgroup and no cpuMs (see the report of the hostile "
-         "tests' update); and a hog whose leader survives its children's OOM kills plays on, not memory_limit")
+@issue18("still failing: in about 1 run of 2 the honest bot is killed by SIGKILL early, with no OOM kill in "
+         "its cgroup and no cpuMs (its run folder swept, it seems, by another arena version on the machine); "
+         "and a hog whose leader outlives its children's OOM kills may play on instead of losing by memory_limit")
 @pytest.mark.parametrize("flags", ISOLATION)
 def test_a_memory_hog_loses_by_memory_limit_and_its_opponent_lives(marker: str, public_dir: Path,
                                                                     flags: list[str]) -> None:
