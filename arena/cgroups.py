@@ -292,6 +292,7 @@ class BotCgroup:
     frozen: bool = False
     _cpu_fd: int = -1
     _stall_fd: int = -1
+    _oom_fd: int = -1
     _freeze_fd: int = -1
     _closed: bool = field(default=False, repr=False)
 
@@ -359,12 +360,22 @@ class BotCgroup:
         return int(total) / 1e6 if total.isdigit() else None
 
     def oom_kills(self) -> int:
-        """How many of the bot's processes the kernel killed for exceeding its memory limit."""
-        if "memory" in self.folders:
-            return _keyed(self.folders["memory"] / "memory.oom_control").get("oom_kill", 0)
-        if self.layout.memory == "v2":
-            return _keyed(self.folders["v2"] / "memory.events").get("oom_kill", 0)
-        return 0
+        """How many of the bot's processes the kernel killed for exceeding its memory limit (read
+        every turn: the file stays open)."""
+        try:
+            if self._oom_fd < 0:
+                if "memory" in self.folders:
+                    path = self.folders["memory"] / "memory.oom_control"
+                elif self.layout.memory == "v2":
+                    path = self.folders["v2"] / "memory.events"
+                else:
+                    return 0
+                self._oom_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            data = os.pread(self._oom_fd, 4096, 0)
+        except OSError:
+            return 0
+        found = data.rpartition(b"oom_kill ")[2].split(b"\n", 1)[0]
+        return int(found) if found.isdigit() else 0
 
     def task_limit_hits(self) -> int:
         """How many forks the task limit refused."""
@@ -406,11 +417,11 @@ class BotCgroup:
         """Close our descriptors and remove the folders (True when all are gone). The bot's
         processes must be dead: a folder that still holds one stays (and False is returned)."""
         self._closed = True
-        for fd in (self._cpu_fd, self._stall_fd, self._freeze_fd):
+        for fd in (self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self._cpu_fd = self._stall_fd = self._freeze_fd = -1
+        self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = -1
         gone = True
         for folder in self.folders.values():
             try:

@@ -414,8 +414,9 @@ PASSED_FDS_FROM = 5
 
 
 def sh_prefix(script: str) -> tuple[str, ...]:
-    """``sh -c '<script>exec "$@"' arena-bot``: run ``script``, then become the rest of argv."""
-    return (shutil.which("sh") or "/bin/sh", "-c", script + 'exec "$@"', "arena-bot")
+    """``sh -c '<script>exec "$@"' arena-bot``: run ``script``, then become the rest of argv
+    (without the ``PWD`` a shell exports: the bot's environment is exactly the one arena chose)."""
+    return (shutil.which("sh") or "/bin/sh", "-c", "unset PWD; " + script + 'exec "$@"', "arena-bot")
 
 
 def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],

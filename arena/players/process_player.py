@@ -145,11 +145,10 @@ class ProcessPlayer(Player):
         assert bot is not None
         status = await bot.exit_description(EXIT_STATUS_WAIT_S)
         termination = Termination.CRASH
+        detail = f"{status} {what}"
         if bot.memory_exceeded():
             termination = Termination.MEMORY_LIMIT
-            limit = self.limits.memory_mb if self.limits is not None else None
-            status = f"used more than its memory limit{f' ({limit} MB)' if limit else ''} and {status}"
-        detail = f"{status} {what}"
+            detail = self._memory_detail(f"({status} {what})")
         if bot.task_limit_hit():
             limit = self.limits.max_processes if self.limits is not None else None
             detail += f"; it tried to run more processes and threads than its limit{f' ({limit})' if limit else ''}"
@@ -166,6 +165,10 @@ class ProcessPlayer(Player):
         with trio.CancelScope() as scope:
             return await self.request_move_under(scope, state, clock, state_json=state_json)
         return self.timed_out_reply(trio.current_time())
+
+    def _memory_detail(self, what: str) -> str:
+        limit = self.limits.memory_mb if self.limits is not None else None
+        return f"used more than its memory limit{f' ({limit} MiB)' if limit else ''}: the kernel killed a process of it {what}"
 
     def turn_stall_s(self) -> float | None:
         """How long, since this turn's input was written, the bot waited for a CPU while it could
@@ -264,6 +267,11 @@ class ProcessPlayer(Player):
         received_at = now()
         if not self.ponder:
             bot.stop()
+        if bot.memory_exceeded():
+            # One of its processes was killed for memory, even if the one that replied lives on:
+            # past its limit is past its limit (a judge's MLE), whatever it replied.
+            return MoveReply.failed(Termination.MEMORY_LIMIT, self._memory_detail("(before this reply)"),
+                                    sent_at=sent_at, received_at=received_at, partial=raw)
         # The deadline stays as it is: nothing waits before the next turn sets a new one, and a
         # deadline can only fire while we wait.
         if reader.waits == waits:
