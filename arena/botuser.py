@@ -169,11 +169,14 @@ class CommandNeeds:
 
 
 def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
-                  extra: Sequence[str] = ()) -> CommandNeeds:
+                  extra: Sequence[str] = (), covered: Sequence[str] = ()) -> CommandNeeds:
     """What a bot's user needs to run ``argv`` in ``cwd`` with ``env`` (see :class:`CommandNeeds`).
 
     A pyenv shim for Python (a script in a ``shims`` folder) is replaced by the interpreter it runs.
-    ``extra``: more paths the bot needs (arena's own package for its agents, say).
+    ``extra``: more paths the bot needs (arena's own package for its agents, say). ``covered``:
+    folders the bot will see replaced by empty ones of its own (bubblewrap's private ``/tmp`` and
+    ``/dev/shm``): what it needs under them is shown too, even where its user could pass (a bot
+    in ``/tmp/x``, a Ray worker's copy of the shipped folder in Ray's session folder ``/tmp/ray``).
     """
     base = os.fspath(cwd) if cwd is not None else os.getcwd()
     program = argv[0]
@@ -200,9 +203,9 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
     for path in wanted:
         for variant in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
             blocked = blocked_folder(variant)
-            if blocked is None:
+            if blocked is None and not any(variant.startswith(place.rstrip("/") + "/") for place in covered):
                 continue
-            if blocked not in hidden:
+            if blocked is not None and blocked not in hidden:
                 hidden.append(blocked)
             show = variant if os.path.isdir(variant) else os.path.dirname(variant)
             if show not in shown:

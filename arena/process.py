@@ -587,8 +587,9 @@ async def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: d
                     f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
         uid = held.user.uid if held.user is not None else None
         use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
-        needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if uid is not None or use_bwrap \
-            else botuser.CommandNeeds(tuple(argv))
+        needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env),
+                                      covered=box.PRIVATE_FOLDERS if use_bwrap else ()) \
+            if uid is not None or use_bwrap else botuser.CommandNeeds(tuple(argv))
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
         passed: tuple[int, ...] = ()
         if use_bwrap:

@@ -38,6 +38,8 @@ from arena.guardian import scratch_root_name
 from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, run_token, sh_prefix
 
 _scratch_root: Path | None = None
+#: Folders every bubblewrapped bot gets a private, empty tmpfs of its own at.
+PRIVATE_FOLDERS = ("/tmp", "/dev/shm")
 
 
 def scratch_root() -> Path:
@@ -96,8 +98,9 @@ def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> li
 
 
 def _intermediate_dirs(shown: str, hidden: Sequence[str]) -> list[str]:
-    """The folders between the hidden folder that holds ``shown`` and ``shown`` itself, outermost
-    first (bubblewrap would make them mode 0700, which the bot's user could not pass)."""
+    """The folders between the first folder of ``hidden`` (tmpfs mount points) that holds
+    ``shown`` and ``shown`` itself, outermost first (bubblewrap would make them mode 0700, which
+    the bot's user could not pass)."""
     for folder in hidden:
         if shown.startswith(folder.rstrip("/") + "/"):
             parts = Path(shown).relative_to(folder).parts[:-1]
@@ -124,17 +127,22 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     else:
         args += ["--dev-bind", "/", "/"]
     args += ["--proc", "/proc"]
-    for place in ("/tmp", "/dev/shm"):
+    for place in PRIVATE_FOLDERS:
         if scratch_bytes:
             args += ["--size", str(scratch_bytes)]
         args += ["--perms", "1777", "--tmpfs", place]
     if sandbox:
         for log_folder in hide:
             args += ["--tmpfs", str(log_folder)]
+    # Folders bubblewrap makes on the way to a mount point inside a tmpfs are mode 0700, which the
+    # bot's user could not pass: those are made 0755 first, innermost tmpfs counted.
     for blocked in needs.hidden:
+        for between in _intermediate_dirs(blocked, PRIVATE_FOLDERS):
+            args += ["--perms", "0755", "--dir", between]
         args += ["--tmpfs", blocked]
+    covers = sorted([*needs.hidden, *PRIVATE_FOLDERS], key=len, reverse=True)
     for shown in needs.shown:
-        for between in _intermediate_dirs(shown, needs.hidden):
+        for between in _intermediate_dirs(shown, covers):
             args += ["--perms", "0755", "--dir", between]
         args += ["--ro-bind", shown, shown]
     args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
