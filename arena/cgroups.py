@@ -179,7 +179,7 @@ def _start_time(pid: int) -> str | None:
     return data[data.rfind(b")") + 2:].split()[19].decode()
 
 
-def _pid_namespace() -> str:
+def pid_namespace() -> str:
     """This process's PID namespace (the inode number of ``/proc/self/ns/pid``; '0' if unknown)."""
     try:
         return str(os.stat("/proc/self/ns/pid").st_ino)
@@ -191,7 +191,7 @@ def run_folder_name(pid: int | None = None) -> str:
     """``arena-<pid>-<start time>-<pid namespace>`` of arena process ``pid`` (default: this one;
     another process must be in this one's PID namespace, as the guardian is in its arena's)."""
     pid = os.getpid() if pid is None else pid
-    return f"{RUN_PREFIX}{pid}-{_start_time(pid) or 0}-{_pid_namespace()}"
+    return f"{RUN_PREFIX}{pid}-{_start_time(pid) or 0}-{pid_namespace()}"
 
 
 def _is_run_folder(name: str) -> bool:

@@ -1,10 +1,11 @@
-"""Stale run cgroups (issue 18, the Ray item): the cgroup file systems are shared by every PID
-namespace on the machine, so a run folder's liveness is its arena's lock, never its name's pid.
+"""What an arena killed with its guardian leaves (issue 18, the Ray item): run cgroups and scratch
+roots. The cgroup file systems and /tmp are shared by every PID namespace on the machine, so their
+liveness is their arena's lock, never the pid in their name.
 
 A live arena in another PID namespace (a Ray worker in the cluster tests, a container) keeps its
 folders and bots whatever another arena sweeps; the folders of a SIGKILLed arena are removed, with
-what still runs in them, by the next sweep; killed runs leave nothing that accumulates. Needs root
-and a writable cgroup hierarchy (skipped otherwise).
+what still runs in them, by the next sweep; killed runs leave nothing that accumulates. The cgroup
+tests need root and a writable cgroup hierarchy (skipped otherwise).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _unavailable() -> str | None:
 
 
 _SKIP = _unavailable()
-pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
+needs_cgroups = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 
 
 def start_holder(*, own_pid_namespace: bool) -> tuple[subprocess.Popen[str], str, int]:
@@ -79,6 +80,7 @@ def alive(pid: int) -> bool:
         return False
 
 
+@needs_cgroups
 def test_a_live_arena_in_another_pid_namespace_keeps_its_cgroups() -> None:
     holder, name, _ = start_holder(own_pid_namespace=True)
     try:
@@ -95,11 +97,10 @@ def test_a_live_arena_in_another_pid_namespace_keeps_its_cgroups() -> None:
         holder.kill()  # unshare --kill-child: the namespace, the holder and its sleep go
         holder.wait()
     # Now it is stale (emptied by the namespace's end) and the next sweep removes it.
-    assert wait_for(lambda: not cgroups._procs(bot))
-    cgroups.sweep_stale()
-    assert run_folders(name) == []
+    assert wait_for(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [])
 
 
+@needs_cgroups
 def test_a_killed_arenas_cgroups_are_removed_with_what_still_runs_in_them() -> None:
     holders = [start_holder(own_pid_namespace=False) for _ in range(3)]
     for proc, _, _ in holders:
@@ -136,6 +137,7 @@ def in_new_pid_namespace(code: str, *args: str) -> subprocess.CompletedProcess[s
                           env={**os.environ, "PYTHONPATH": str(REPO)}, check=False)
 
 
+@needs_cgroups
 def test_processes_outside_the_pid_namespace_are_never_listed_as_pid_0() -> None:
     # cgroup v2 lists a process outside the reader's PID namespace as 0: signalling it would be
     # kill(0, SIGKILL), the sweeper's own process group.
@@ -155,6 +157,7 @@ def test_processes_outside_the_pid_namespace_are_never_listed_as_pid_0() -> None
     assert listed.stdout.strip() == repr([[] for _ in folders])
 
 
+@needs_cgroups
 def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_itself() -> None:
     proc, name, sleeper = start_holder(own_pid_namespace=False)
     proc.send_signal(signal.SIGKILL)
@@ -168,3 +171,42 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
     finally:
         if alive(sleeper):
             os.kill(sleeper, signal.SIGKILL)
+
+
+# An arena stand-in for scratch roots: makes its own (arena.sandbox.scratch_root), prints it, waits.
+SCRATCH_HOLDER = """\
+import sys
+from arena import sandbox
+root = sandbox.scratch_root()
+(root / "ray-game-x").mkdir()
+print(root, flush=True)
+sys.stdin.read()
+"""
+
+
+def start_scratch_holder(*, own_pid_namespace: bool) -> tuple[subprocess.Popen[str], Path]:
+    prefix = ["unshare", "-p", "-f", "--kill-child", "--mount-proc"] if own_pid_namespace else []
+    proc = subprocess.Popen([*prefix, sys.executable, "-c", SCRATCH_HOLDER], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.stdout is not None
+    return proc, Path(proc.stdout.readline().strip())
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
+def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespaces_kept() -> None:
+    from arena import sandbox
+
+    live, live_root = start_scratch_holder(own_pid_namespace=True)
+    dead = [start_scratch_holder(own_pid_namespace=False) for _ in range(2)]
+    try:
+        for proc, _ in dead:
+            proc.kill()  # no guardian was started: nothing removes their roots but a sweep
+            proc.wait()
+        assert all(root.is_dir() for _, root in dead) and live_root.is_dir()
+        assert sandbox.sweep_stale_scratch() >= 2
+        assert not any(root.exists() for _, root in dead), "stale scratch roots accumulate"
+        assert (live_root / "ray-game-x").is_dir(), "a live arena's root was taken from it"
+    finally:
+        live.kill()  # unshare --kill-child: its holder dies a moment later
+        live.wait()
+    assert wait_for(lambda: sandbox.sweep_stale_scratch() >= 0 and not live_root.exists())
