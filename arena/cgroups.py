@@ -11,9 +11,16 @@ Machines differ. :func:`layout` reads ``/proc/self/mountinfo`` and ``/proc/self/
   ``cpu.stat``; on a pure v2 machine it also offers the ``memory`` and ``pids`` controllers;
 - the v1 controllers ``memory``, ``pids``, ``freezer`` and ``cpuacct`` where v2 lacks them.
 
-Each bot's cgroup is ``<arena's own cgroup>/arena-<pid>-<start time>/bot-<n>`` in every hierarchy
-used (created under arena's own cgroup so the container's limits still apply; the run's folder
-names its arena process, so a later arena or the guardian can tell a stale one).
+Each bot's cgroup is ``<arena's own cgroup>/arena-<pid>-<start time>-<pid namespace>/bot-<n>`` in
+every hierarchy used (created under arena's own cgroup so the container's limits still apply; the
+run's folder names its arena process, so the guardian can find it).
+
+Stale run folders (arena killed with its guardian, a Ray worker torn down with its children) are
+removed by the next arena's first bot (:func:`sweep_stale`). The cgroup file systems are shared by
+every PID namespace on the machine while a pid means something only in its own namespace, so a
+run folder's liveness is not judged from its name: its arena holds an exclusive ``flock`` on it
+for as long as it lives (:func:`_claim`), and a folder whose lock can be taken is stale, whichever
+namespace made it.
 
 A process is put into its cgroups by pid (:meth:`BotCgroup.attach`) before it may run any code of
 the bot's: see :mod:`arena.spawn` for the hand-shake.
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import os
 import time
 from dataclasses import dataclass, field
@@ -171,9 +179,8 @@ def _start_time(pid: int) -> str | None:
     return data[data.rfind(b")") + 2:].split()[19].decode()
 
 
-def _pid_namespace() -> str:
-    """This process's PID namespace (the inode of ``/proc/self/ns/pid``): pids mean something
-    only within one, and arena runs in several at once (tests, containers, Ray)."""
+def pid_namespace() -> str:
+    """This process's PID namespace (the inode number of ``/proc/self/ns/pid``; '0' if unknown)."""
     try:
         return str(os.stat("/proc/self/ns/pid").st_ino)
     except OSError:
@@ -181,19 +188,44 @@ def _pid_namespace() -> str:
 
 
 def run_folder_name(pid: int | None = None) -> str:
-    """``arena-<pid namespace>-<pid>-<start time>`` of arena process ``pid`` (default: this one)."""
+    """``arena-<pid>-<start time>-<pid namespace>`` of arena process ``pid`` (default: this one;
+    another process must be in this one's PID namespace, as the guardian is in its arena's)."""
     pid = os.getpid() if pid is None else pid
-    return f"{RUN_PREFIX}{_pid_namespace()}-{pid}-{_start_time(pid) or 0}"
+    return f"{RUN_PREFIX}{pid}-{_start_time(pid) or 0}-{pid_namespace()}"
 
 
-def _stale(name: str) -> bool:
-    """Whether a run folder names an arena process of this PID namespace that is gone. Folders of
-    other namespaces are never judged from here (their pids are not ours to look up)."""
-    try:
-        namespace, pid, start = name[len(RUN_PREFIX):].split("-")
-        return namespace == _pid_namespace() and _start_time(int(pid)) != start
-    except ValueError:
-        return False  # not named by this version of arena: leave it alone
+def _is_run_folder(name: str) -> bool:
+    """Whether ``name`` is a :func:`run_folder_name` (so its liveness is its lock). Other names,
+    an older arena's ``arena-<pid>-<start time>`` among them, are never swept: their liveness
+    cannot be told from another PID namespace."""
+    fields = name[len(RUN_PREFIX):].split("-") if name.startswith(RUN_PREFIX) else []
+    return len(fields) == 3 and all(f.isdigit() for f in fields)
+
+
+def _claim(folder: Path, rounds: int = 200) -> int:
+    """Make run folder ``folder`` (if needed) and take its lock for the life of this process;
+    the locked descriptor (close-on-exec: no bot inherits it). A sweeper may remove the folder
+    between the ``mkdir`` and the lock (it was not locked yet): then once more. OSError if the
+    kernel refuses, or the folder stays locked by someone else (another arena of the same name)."""
+    for _ in range(rounds):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder)
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue  # removed by a sweeper since the mkdir
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.path.samestat(os.fstat(fd), os.stat(folder)):
+                return fd
+        except (BlockingIOError, FileNotFoundError):
+            pass  # a sweeper holds it, or removed it after we opened it
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+        time.sleep(0.005)
+    raise BlockingIOError(f"the cgroup folder {folder} stays locked by another process")
 
 
 def _write(path: Path, text: str) -> None:
@@ -224,8 +256,10 @@ def _keyed(path: Path) -> dict[str, int]:
 
 
 def _procs(folder: Path) -> list[int]:
+    """The pids in ``folder``, as this PID namespace sees them. A process outside the namespace is
+    listed as 0 (v1): left out, since ``kill(0, ...)`` would signal our own process group."""
     with contextlib.suppress(OSError):
-        return [int(p) for p in _read(folder / "cgroup.procs").split()]
+        return [pid for pid in map(int, _read(folder / "cgroup.procs").split()) if pid > 0]
     return []
 
 
@@ -266,10 +300,29 @@ def sweep_stale(current: Layout | None = None) -> int:
     for root in current.folders():
         with contextlib.suppress(OSError):
             for entry in os.scandir(root):
-                if entry.name.startswith(RUN_PREFIX) and entry.is_dir(follow_symlinks=False) and _stale(entry.name):
-                    kill_tree(Path(entry.path), v2=root == current.v2)
-                    removed += 1
+                if entry.name.startswith(RUN_PREFIX) and entry.is_dir(follow_symlinks=False):
+                    removed += _sweep_one(Path(entry.path), v2=root == current.v2)
     return removed
+
+
+def _sweep_one(folder: Path, *, v2: bool) -> int:
+    """Kill and remove run folder ``folder`` if its arena is gone (holding its lock meanwhile, so
+    that no other sweeper works on it at the same time); 1 if it was, else 0."""
+    if not _is_run_folder(folder.name):
+        return 0
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return 0  # its arena lives
+        kill_tree(folder, v2=v2)
+        return 1
+    finally:
+        os.close(fd)
 
 
 def kill_run_folder(name: str, current: Layout | None = None) -> None:
@@ -442,6 +495,7 @@ class RunCgroups:
         self.owner = os.getpid()
         self._made = False
         self._count = 0
+        self._locks: dict[Path, int] = {}  # run folder -> its locked descriptor
 
     def _roots(self) -> dict[str, Path]:
         lay = self.layout
@@ -464,10 +518,9 @@ class RunCgroups:
         roots = self._roots()
         if not self._made:
             sweep_stale(self.layout)
-        for root in roots.values():  # every time: cheap, and robust to a folder removed meanwhile
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(root)
-        if not self._made:
+            for root in roots.values():
+                if root not in self._locks:  # a second try after a failure keeps what it holds
+                    self._locks[root] = _claim(root)
             if "v2" in roots and self.layout.v2_controllers & {"memory", "pids"}:
                 wanted = sorted(self.layout.v2_controllers & {"memory", "pids"})
                 with contextlib.suppress(OSError):
@@ -507,13 +560,18 @@ class RunCgroups:
         return BotCgroup(self.layout, folders, memory_bytes)
 
     def remove(self) -> None:
-        """Remove the run folders (at exit, after every bot's teardown; only in the process that
-        made them, not in a forked copy exiting). Never raises."""
+        """Remove the run folders (at exit, after every bot's teardown), then let go of their
+        locks; only in the process that made them (a forked copy of arena exiting runs this too,
+        and shares the locks). Never raises."""
         if self.owner != os.getpid():
             return
         for root in self._roots().values():
             with contextlib.suppress(OSError):
                 os.rmdir(root)
+        for fd in self._locks.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._locks.clear()
 
 
 _run: RunCgroups | None = None

@@ -37,10 +37,17 @@ _QUIET_ROUNDS = 3
 _MAX_ROUNDS = 250
 
 
+#: The start of the name of every arena process's scratch root (see :func:`scratch_root_name`).
+SCRATCH_PREFIX = "arena-sandbox-"
+
+
 def scratch_root_name(arena_pid: int, token: str) -> str:
-    """The folder (in the temporary folder) that holds the sandbox scratch folders of the arena
-    process ``arena_pid`` with run token ``token`` (:mod:`arena.sandbox` makes it)."""
-    return os.path.join(tempfile.gettempdir(), f"arena-sandbox-{arena_pid}-{token[:8]}")
+    """The folder (in the temporary folder) that holds the sandbox scratch folders and the Ray game
+    folders of the arena process ``arena_pid`` with run token ``token`` (:mod:`arena.sandbox`
+    makes it): ``arena-sandbox-<pid>-<PID namespace>-<token's start>`` (the caller must be in
+    that process's PID namespace, as its guardian is)."""
+    name = f"{SCRATCH_PREFIX}{arena_pid}-{cgroups.pid_namespace()}-{token[:8]}"
+    return os.path.join(tempfile.gettempdir(), name)
 
 
 def carriers(needle: bytes, me: int) -> list[tuple[int, int]]:

@@ -30,25 +30,85 @@ import fcntl
 import os
 import shutil
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from arena.botuser import PRIVATE_FOLDERS, CommandNeeds
-from arena.guardian import scratch_root_name
+from arena.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, run_token, sh_prefix
 
 _scratch_root: Path | None = None
+_scratch_lock = threading.Lock()
 
 
 def scratch_root() -> Path:
-    """The folder that holds this arena process's scratch folders (made once, removed at exit)."""
+    """The folder that holds this arena process's scratch folders (made once, removed at exit; if
+    arena is killed, by its guardian). It is held locked (``flock``) for as long as this process
+    lives, so that :func:`sweep_stale_scratch`, called first, can tell the roots of dead arena
+    processes (whose guardian died too) from live ones, whichever PID namespace made them."""
     global _scratch_root
-    if _scratch_root is None:
-        root = Path(scratch_root_name(os.getpid(), run_token()))  # the guardian removes it if arena is killed
-        root.mkdir(mode=0o700, exist_ok=True)
-        _scratch_root = root
-        atexit.register(shutil.rmtree, root, True)
-    return _scratch_root
+    with _scratch_lock:
+        if _scratch_root is None:
+            sweep_stale_scratch()
+            root = Path(scratch_root_name(os.getpid(), run_token()))
+            _hold_locked_folder(root)
+            _scratch_root = root
+            atexit.register(shutil.rmtree, root, True)
+        return _scratch_root
+
+
+def _hold_locked_folder(folder: Path, rounds: int = 200) -> None:
+    """Make ``folder`` (mode 0700) and lock it for the rest of this process's life (the descriptor
+    is never closed; close-on-exec, so no bot inherits it). A sweeper may remove the folder
+    between the ``mkdir`` and the lock: then once more. OSError if it cannot be made."""
+    for _ in range(rounds):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.path.samestat(os.fstat(fd), os.stat(folder, follow_symlinks=False)):
+                return
+        except (BlockingIOError, FileNotFoundError):
+            pass
+        os.close(fd)
+        time.sleep(0.005)
+    raise BlockingIOError(f"the folder {folder} stays locked by another process")
+
+
+def sweep_stale_scratch() -> int:
+    """Remove the scratch roots (:func:`scratch_root`) in the temporary folder whose arena process
+    is gone (its lock is free): what a killed arena and its killed guardian left, a Ray worker
+    torn down with its children by older Ray settings. Returns how many. Never raises."""
+    removed = 0
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(base):
+            fields = name[len(SCRATCH_PREFIX):].split("-") if name.startswith(SCRATCH_PREFIX) else []
+            # Only names of this form: an older arena's roots are not locked, so not judged.
+            if len(fields) != 3 or not (fields[0].isdigit() and fields[1].isdigit()):
+                continue
+            path = os.path.join(base, name)
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue  # its arena lives
+            try:
+                shutil.rmtree(path, ignore_errors=True)
+                removed += 1
+            finally:
+                os.close(fd)
+    return removed
 
 
 def make_scratch() -> Path:
@@ -96,8 +156,9 @@ def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> li
 
 
 def _intermediate_dirs(shown: str, hidden: Sequence[str]) -> list[str]:
-    """The folders between the hidden folder that holds ``shown`` and ``shown`` itself, outermost
-    first (bubblewrap would make them mode 0700, which the bot's user could not pass)."""
+    """The folders between the first folder of ``hidden`` (tmpfs mount points) that holds
+    ``shown`` and ``shown`` itself, outermost first (bubblewrap would make them mode 0700, which
+    the bot's user could not pass)."""
     for folder in hidden:
         if shown.startswith(folder.rstrip("/") + "/"):
             parts = Path(shown).relative_to(folder).parts[:-1]
@@ -124,17 +185,22 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     else:
         args += ["--dev-bind", "/", "/"]
     args += ["--proc", "/proc"]
-    for place in ("/tmp", "/dev/shm"):
+    for place in PRIVATE_FOLDERS:
         if scratch_bytes:
             args += ["--size", str(scratch_bytes)]
         args += ["--perms", "1777", "--tmpfs", place]
     if sandbox:
         for log_folder in hide:
             args += ["--tmpfs", str(log_folder)]
+    # Folders bubblewrap makes on the way to a mount point inside a tmpfs are mode 0700, which the
+    # bot's user could not pass: those are made 0755 first, innermost tmpfs counted.
     for blocked in needs.hidden:
+        for between in _intermediate_dirs(blocked, PRIVATE_FOLDERS):
+            args += ["--perms", "0755", "--dir", between]
         args += ["--tmpfs", blocked]
+    covers = sorted([*needs.hidden, *PRIVATE_FOLDERS], key=len, reverse=True)
     for shown in needs.shown:
-        for between in _intermediate_dirs(shown, (*needs.hidden, *PRIVATE_FOLDERS)):
+        for between in _intermediate_dirs(shown, covers):
             args += ["--perms", "0755", "--dir", between]
         args += ["--ro-bind", shown, shown]
     args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",

@@ -2,9 +2,9 @@
 
 The task (:func:`game_task`) runs the very :func:`arena.match.play_game` of the local backend in its
 own ``trio.run`` on the worker: both bots start there, with the same clocks, faults and records.
-The worker keeps the bots' stderr in a private temporary folder and sends the logs back with the
-record; the driver writes them into its own ``stderr/`` folder, so the driver remains the only
-writer of the log folder.
+The worker keeps the bots' stderr in a folder of its scratch root (:func:`arena.sandbox.scratch_root`)
+and sends the logs back with the record; the driver writes them into its own ``stderr/`` folder, so
+the driver remains the only writer of the log folder.
 
 Resources. Each task asks Ray for ``cpus_per_game`` CPUs (default 2, one per bot; the config's
 ``rayCpusPerGame``), so Ray never starts more games on a node than its CPUs allow. The driver keeps
@@ -22,8 +22,19 @@ Faults (issue 12):
 - A bot's fault is a record like any other (``play_game`` never raises for one).
 - Cancellation (Ctrl-C, the run stopping): the task is cancelled with ``force=True``, which kills
   its worker process and so every bot of that game, and ``trio.Cancelled`` propagates.
+- The driver's death (``kill -9``, a lost connection): Ray ends its job and the job's workers. The
+  worker's guardian (:mod:`arena.guardian`) then kills its bots' cgroups and removes its scratch
+  root (game folders included); the bots also die with their worker on their own (parent-death
+  signal, bubblewrap's PID namespace). For that the guardian must outlive the worker: Ray's own
+  killing of a worker's children is off for arena's workers (:data:`WORKER_ENV`). What a killed
+  worker and guardian still leave (cgroups, a scratch root) the next arena's sweep removes.
 - The cluster's own failure (no reachable address, no node with enough CPUs, losses past the
   retries, anything else Ray raises) is a :class:`arena.backends.ClusterError`.
+
+Imports on the workers: Ray puts the shipped folder first on a worker's import path, where a folder
+named ``arena`` (a clone beside the tournament folder) would shadow the package. Every task therefore
+runs through :func:`arena.backends.ray_entry.run_task`, shipped by value, which makes arena's own
+package the one ``import arena`` finds before anything of arena is unpickled there.
 
 Waiting never blocks trio: a done-callback on the task's future wakes the trio task through
 :meth:`trio.lowlevel.TrioToken.run_sync_soon`, so thousands of games in flight cost no threads.
@@ -64,6 +75,12 @@ DEFAULT_CPUS_PER_GAME = 2.0
 PROBE_TIMEOUT_S = 300.0
 #: Stderr bytes per bot brought back from a worker (the local cap, arena.process).
 STDERR_CAP_BYTES = 1 << 20
+#: The environment of arena's Ray workers. Ray's own child killing off: a worker that exits
+#: SIGKILLs its direct children, arena's guardian among them, which then cannot remove the bots'
+#: cgroups and the worker's folders (issue 18). The bots need no help from Ray: they die with
+#: their worker (parent-death signal, bubblewrap's PID namespace) and the guardian kills their
+#: cgroups. (Ray's documented switch, read by each worker process.)
+WORKER_ENV = {"RAY_kill_child_processes_on_worker_exit": "false"}
 _RETRIABLE_NAMES = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "OutOfMemoryError")
 
 
@@ -114,8 +131,11 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
 
     here = os.getcwd()
     job = dataclasses.replace(job, black=remap_spec(job.black, root, here), white=remap_spec(job.white, root, here))
-    _remove_dead_workers_folders()
-    folder = tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-")
+    from arena.sandbox import scratch_root
+
+    # In this worker's scratch root: removed by its guardian if the worker is killed mid-game, by
+    # a later arena's sweep if the guardian was killed too.
+    folder = tempfile.mkdtemp(prefix=GAME_FOLDER_PREFIX, dir=scratch_root())
     try:
         record = trio.run(functools.partial(run_job, job, stderr_dir=Path(folder) if keep_logs else None))
         stderr: dict[str, bytes] = {}
@@ -137,26 +157,8 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_FOLDER_PREFIX = "arena-ray-game-"
-_swept = False
-
-
-def _remove_dead_workers_folders() -> None:
-    """Remove the game folders of worker processes that died (a SIGKILLed worker, a cancelled game:
-    no ``finally`` of theirs ran). Once per worker process: its own folders are removed as it goes."""
-    global _swept
-    if _swept:
-        return
-    _swept = True
-    base = tempfile.gettempdir()
-    try:
-        names = [n for n in os.listdir(base) if n.startswith(_FOLDER_PREFIX)]
-    except OSError:
-        return
-    for name in names:
-        pid = name[len(_FOLDER_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
-            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+#: The start of a game's folder (its bots' stderr logs) in the worker's scratch root.
+GAME_FOLDER_PREFIX = "ray-game-"
 
 
 def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) -> dict[str, Any]:
@@ -204,7 +206,7 @@ class RayBackend:
                 raise ConfigError(f"backend: {agent.id!r} is a human player, who plays at this terminal, not on a "
                                   "Ray worker; use the local backend")
         ray = self._ray = import_ray()
-        runtime_env: dict[str, Any] = {}
+        runtime_env: dict[str, Any] = {"env_vars": dict(WORKER_ENV)}
         if not self.options.shared_files:
             root = self.options.working_dir or default_working_dir(base_dir or Path.cwd(), agents)
             root = root.resolve()
@@ -217,10 +219,12 @@ class RayBackend:
                     "workers; name a smaller folder with 'rayWorkingDir', list what to leave out in a "
                     ".gitignore there, or set 'raySharedFiles' when the files are on every node")
             self._root = str(root)
-            runtime_env = {"working_dir": str(root), "excludes": ray_excludes(root, patterns, skip)}
+            runtime_env.update(working_dir=str(root), excludes=ray_excludes(root, patterns, skip))
         self._connect(ray, runtime_env)
         self._check_nodes(ray)
-        self._remote = ray.remote(game_task).options(num_cpus=self.cpus_per_game, max_retries=0)
+        # Named as before (a worker's process title is ray::game_task) though every task runs
+        # through ray_entry.run_task.
+        self._remote = ray.remote(_entry(ray)).options(name="game_task", num_cpus=self.cpus_per_game, max_retries=0)
         self._probe(ray, agents, sandbox)
 
     def _connect(self, ray: Any, runtime_env: dict[str, Any]) -> None:
@@ -272,9 +276,11 @@ class RayBackend:
         A node that vanished meanwhile (Ray still listed it) is left out."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        probe = ray.remote(probe_task)
-        refs = [probe.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
-            node["NodeID"], soft=False)).remote(agents, self._root, sandbox) for node in self._nodes]
+        probe = ray.remote(_entry(ray))
+        payload = _payload(ray, probe_task, agents, self._root, sandbox)
+        refs = [probe.options(name="probe_task", num_cpus=0, max_retries=0,
+                              scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+                              ).remote(payload) for node in self._nodes]
         gone = (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError,
                 ray.exceptions.WorkerCrashedError)
         answers, alive = [], []
@@ -285,9 +291,11 @@ class RayBackend:
             except gone:
                 continue
             except ray.exceptions.RayTaskError as exc:
+                # ray_entry's ImportError names the worker's Python and what to install where.
                 cause = getattr(exc, "cause", None) or exc
-                raise ClusterError(f"a Ray worker cannot run arena's games (is arena installed there, in the "
-                                   f"same Python?): {_one_line(cause)}") from None
+                text = str(cause) if isinstance(cause, ImportError) else _one_line(cause)
+                raise ClusterError(f"a Ray worker on {node.get('NodeManagerAddress', '?')} cannot run arena's "
+                                   f"games: {text}") from None
             except Exception as exc:  # noqa: BLE001 - a timeout, a runtime_env failure...
                 raise ClusterError(f"checking the Ray nodes failed: {_one_line(exc)}") from None
         if not alive:
@@ -325,7 +333,8 @@ class RayBackend:
         retriable = tuple(getattr(ray.exceptions, n) for n in _RETRIABLE_NAMES)
         lost: list[str] = []
         while True:
-            ref = self._remote.remote(job, self._root, stderr_dir is not None)
+            # game_task is looked up now, not at open: bench/ray_memory.py puts a stand-in there.
+            ref = self._remote.remote(_payload(ray, game_task, job, self._root, stderr_dir is not None))
             try:
                 result = await wait_for(ref, ray)
             except retriable as exc:
@@ -373,6 +382,19 @@ class RayBackend:
             with open(open_beneath(root, path, os.O_WRONLY, make_dirs=True, fresh=True), "wb") as handle:
                 handle.write(stderr.get(name, b""))
             logs[colour] = str(path)
+
+
+def _entry(ray: Any) -> Any:
+    """:func:`arena.backends.ray_entry.run_task`, which Ray is to ship by value (see that module)."""
+    from arena.backends import ray_entry
+
+    ray.cloudpickle.register_pickle_by_value(ray_entry)
+    return ray_entry.run_task
+
+
+def _payload(ray: Any, function: Any, *args: Any) -> bytes:
+    """``(function, args)`` pickled for :func:`arena.backends.ray_entry.run_task`."""
+    return bytes(ray.cloudpickle.dumps((function, args)))
 
 
 async def wait_for(ref: Any, ray: Any) -> Any:

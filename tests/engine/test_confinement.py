@@ -6,6 +6,7 @@ cgroups skip elsewhere, saying why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -109,13 +110,30 @@ async def test_a_bot_is_shown_a_script_in_a_folder_its_user_cannot_enter(tmp_pat
             assert await bot.read_line() == b"hello"
 
 
-def test_stale_run_folders_are_judged_only_in_their_own_pid_namespace() -> None:
-    mine = cgroups.run_folder_name()
-    assert not cgroups._stale(mine)  # this process lives
-    namespace, pid, start = mine[len(cgroups.RUN_PREFIX):].split("-")
-    assert cgroups._stale(f"{cgroups.RUN_PREFIX}{namespace}-{pid}-{int(start) + 1}")  # a reused pid
-    assert not cgroups._stale(f"{cgroups.RUN_PREFIX}{int(namespace) + 1}-{pid}-{int(start) + 1}")  # not ours
-    assert not cgroups._stale(f"{cgroups.RUN_PREFIX}{pid}-{start}")  # an older arena's name: left alone
+@ROOTED
+def test_only_run_folders_whose_arena_is_gone_are_swept() -> None:
+    # Liveness is the run folder's lock, held by its arena for its whole life: a pid in a name
+    # means nothing across PID namespaces, which share the cgroup tree.
+    layout = cgroups.layout()
+    assert layout is not None
+    root = layout.folders()[0]
+    dead = root / f"{cgroups.RUN_PREFIX}999999999-1-{cgroups.pid_namespace()}"
+    alive = root / f"{cgroups.RUN_PREFIX}999999998-1-{cgroups.pid_namespace()}"
+    foreign = root / f"{cgroups.RUN_PREFIX}not-ours"
+    for folder in (dead, alive, foreign):
+        folder.mkdir()
+    held = os.open(alive, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        import fcntl
+
+        fcntl.flock(held, fcntl.LOCK_EX)
+        cgroups.sweep_stale(layout)
+        assert not dead.exists() and alive.exists() and foreign.exists()
+    finally:
+        os.close(held)
+        for folder in (dead, alive, foreign):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 async def test_bytes_before_a_question_are_dropped_and_only_the_non_blank_counted() -> None:

@@ -9,7 +9,10 @@ Phases (each a separate ``arena run``): a bot missing on the workers (refused be
 unreachable address and a game too large for any node (one line, exit 1), a round robin during
 which every process of the worker node is SIGKILLed (every game recorded once), one during which a
 single Ray worker process is SIGKILLed mid-game, Ctrl-C on the driver then a resume with the local
-backend, ``kill -9`` of the driver then a resume. Prints one JSON object on stdout.
+backend, ``kill -9`` of the driver then a resume. What the scenario's arena processes left (scratch
+roots and game folders in the workers' temporary folder, which is the scenario's own; run cgroups
+named after processes of its PID namespace) is counted after the kill and at the end. Prints one
+JSON object on stdout.
 
 Usage: cluster_scenario.py WORKDIR
 """
@@ -108,6 +111,33 @@ def counts(logs: Path, tid: str, scheduled: int) -> dict[str, Any]:
             "nodes": sorted({r["node"]["id"] for r in got if "node" in r})}
 
 
+def terminations(logs: Path, tid: str) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for path in (logs / tid / "games").glob("*.json"):
+        kind = json.loads(path.read_text())["termination"]
+        found[kind] = found.get(kind, 0) + 1
+    return found
+
+
+def leftovers() -> dict[str, list[str]]:
+    """What this scenario's arena processes left: folders in the workers' temporary folder (scratch
+    roots, which hold the game folders; game folders of older arena), and run cgroup folders named
+    after processes of this PID namespace (the cgroup trees are the machine's, shared)."""
+    namespace = str(os.stat("/proc/self/ns/pid").st_ino)
+    cgroup_folders = []
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        left, _, right = line.partition(" - ")
+        if right.split()[:1] not in (["cgroup"], ["cgroup2"]):
+            continue
+        for folder, dirs, _ in os.walk(left.split()[4]):
+            cgroup_folders += [os.path.join(folder, d) for d in dirs
+                               if d.startswith("arena-") and d.endswith(f"-{namespace}")]
+            dirs[:] = [d for d in dirs if not d.startswith("arena-")] if folder.count("/") < 8 else []
+    names = os.listdir(tempfile.gettempdir())
+    return {"temp": sorted(n for n in names if n.startswith(("arena-sandbox-", "arena-ray-game-"))),
+            "cgroups": sorted(cgroup_folders)}
+
+
 def arena(args: list[str], **kw: Any) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.update(kw.pop("env", {}))
@@ -160,6 +190,11 @@ def main() -> None:
     only_here.chmod(0o755)
     logs = work / "logs"
     report: dict[str, Any] = {}
+    # The workers' temporary folder (their scratch roots and game folders) is the scenario's own,
+    # so that what is left there can be counted exactly: /tmp is shared with whatever else runs.
+    (work / "t").mkdir()
+    os.environ["TMPDIR"] = str(work / "t")
+    tempfile.tempdir = None
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     # Loopback in a private network namespace: no token authentication, and nothing of Ray's
     # (tokens, ~/.ray) written to the real home folder.
@@ -230,6 +265,7 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     bots_gone = wait_until(lambda: not (orphan_bots & bots()), timeout=30)
     result = finish(driver)
     report["killnode"] = {**result, **counts(logs, "killnode", 24), "killed_pids": len(victims),
+                          "terminations": terminations(logs, "killnode"),
                           "raylets": len(raylets), "rows_at_kill": in_flight_before,
                           "bots_of_killed_workers": len(orphan_bots), "those_bots_gone": bots_gone,
                           "after_kill_s": round(time.monotonic() - killed_at, 1)}
@@ -258,21 +294,24 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     result = finish(driver)
     report["killworker"] = {"code": result["code"], "stderr": result["stderr"][-1500:], "killed": victim is not None,
                             "its_bots": len(its_bots), "those_bots_gone": bots_gone,
-                            **counts(logs, "killworker", 12)}
+                            "terminations": terminations(logs, "killworker"), **counts(logs, "killworker", 12)}
 
     # 4. Ctrl-C on the driver: exit 130, no bot left anywhere; a resume completes exactly once, and
     # with the local backend (the backend is how to run, not part of the tournament).
     path = config(work, "sigint", 2, AGENTS)
     driver = arena([str(path), *common])
-    wait_until(lambda: len(rows(logs, "sigint")) >= 2 or driver.poll() is not None)
+    # Games in flight, bots up (not merely two rows: between games there may be no bot at all).
+    wait_until(lambda: (len(rows(logs, "sigint")) >= 2 and bool(bots())) or driver.poll() is not None)
     playing = bool(bots())
     driver.send_signal(signal.SIGINT)
     interrupted = finish(driver)
     no_bots = wait_until(lambda: not bots(), timeout=30)
     after = len(rows(logs, "sigint"))
+    played_on_ray = terminations(logs, "sigint")
     resumed = finish(arena([str(path), "--logs", str(logs)]))
     report["sigint"] = {"code": interrupted["code"], "stderr": interrupted["stderr"][-1500:],
                         "bots_while_playing": playing, "no_bots_after": no_bots, "rows_at_interrupt": after,
+                        "terminations_on_ray": played_on_ray,
                         "bots_left": describe(bots()),
                         "resume_code": resumed["code"], "resume_stderr": resumed["stderr"][-800:],
                         **counts(logs, "sigint", 12)}
@@ -280,18 +319,25 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     # 5. kill -9 of the driver: its games die with it on the cluster; a resume completes exactly once.
     path = config(work, "kill9", 2, AGENTS)
     driver = arena([str(path), *common])
-    wait_until(lambda: len(rows(logs, "kill9")) >= 3 or driver.poll() is not None)
+    wait_until(lambda: (len(rows(logs, "kill9")) >= 3 and bool(bots())) or driver.poll() is not None)
+    playing = bool(bots())
     driver.kill()
     driver.communicate(timeout=HANG_S)
     at_kill = len(rows(logs, "kill9"))
     no_bots = wait_until(lambda: not bots(), timeout=60)
+    # The dead driver's workers are gone, and their guardians removed their cgroups and folders.
+    clean_after_kill = wait_until(lambda: not any(leftovers().values()), timeout=30)
+    left_after_kill = leftovers()
     resumed = finish(arena([str(path), *common]))
-    # Game folders of the workers killed above were removed by the workers that came after them.
-    report["game_folders_left"] = len([n for n in os.listdir(tempfile.gettempdir())
-                                       if n.startswith("arena-ray-game-")])
-    report["kill9"] = {"rows_at_kill": at_kill, "no_bots_after": no_bots, "bots_left": describe(bots()),
-                       "resume_code": resumed["code"],
-                       "resume_stderr": resumed["stderr"][-800:], **counts(logs, "kill9", 12)}
+    # After the last run, whose idle workers Ray ends once the driver is gone: nothing left either
+    # (folders of every worker killed in the phases above included).
+    wait_until(lambda: not any(leftovers().values()), timeout=30)
+    report["left"] = leftovers()
+    report["kill9"] = {"rows_at_kill": at_kill, "bots_while_playing": playing, "no_bots_after": no_bots,
+                       "bots_left": describe(bots()), "clean_after_kill": clean_after_kill,
+                       "left_after_kill": left_after_kill, "resume_code": resumed["code"],
+                       "resume_stderr": resumed["stderr"][-800:], "terminations": terminations(logs, "kill9"),
+                       **counts(logs, "kill9", 12)}
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ injected backend (rows and standings name the node), and one-line errors of ``--
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +229,57 @@ def test_a_ray_address_that_is_not_host_port_is_one_line(tmp_path: Path) -> None
     result = invoke(["run", str(write_config(tmp_path)), "--ray-address", "headnode", "--logs", str(tmp_path)])
     assert result.exit_code == 1
     assert result.stderr == "arena: error: --ray-address: 'headnode' is not HOST:PORT, 'auto' or 'local'\n"
+
+
+# -- arena's own package on a worker (arena.backends.ray_entry) --------------------------------------------
+
+ENTRY = REPO / "arena" / "backends" / "ray_entry.py"
+# As on a Ray worker: the current folder (the shipped one) first on sys.path; ray_entry loaded from its
+# file (Ray ships it by value); then what `import arena` gives.
+ON_A_WORKER = f"""
+import importlib.util, os, sys
+sys.path.insert(0, os.getcwd())
+spec = importlib.util.spec_from_file_location("ray_entry", {str(ENTRY)!r})
+entry = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(entry)
+try:
+    entry.use_arenas_package()
+except ImportError as exc:
+    print("ImportError:", exc)
+else:
+    import arena
+    print(arena.__file__)
+"""
+
+
+def on_a_worker(shipped: Path, *python_flags: str) -> str:
+    done = subprocess.run([sys.executable, *python_flags, "-c", ON_A_WORKER], cwd=shipped, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("stray", ["clone", "junk"])
+def test_arenas_package_wins_over_a_folder_named_arena_in_the_shipped_folder(tmp_path: Path, stray: str) -> None:
+    (tmp_path / "arena").mkdir()
+    if stray == "junk":
+        (tmp_path / "arena" / "__init__.py").write_text("__version__ = 'junk'\n")
+    else:
+        (tmp_path / "arena" / "README.md").write_text("a clone's root: no __init__.py\n")
+    assert on_a_worker(tmp_path) == str(REPO / "arena" / "__init__.py")
+
+
+def test_a_worker_python_without_arena_says_what_to_install_where(tmp_path: Path) -> None:
+    (tmp_path / "arena").mkdir()
+    (tmp_path / "arena" / "__init__.py").write_text("__version__ = 'junk'\n")
+    # -S: no site-packages, so this Python has no arena (nor trio...): as a worker where it is not installed.
+    said = on_a_worker(tmp_path, "-S")
+    assert said == (f"ImportError: arena is not installed in the Python that runs Ray's workers ({sys.executable} "
+                    f"on {socket.gethostname()}); the folder {tmp_path / 'arena'} in the shipped folder is not "
+                    "arena's package: install arena there (pip install 'arena[ray]'), in the Python the Ray node "
+                    "was started with")
+
+
+def test_a_worker_python_without_arena_uses_a_copy_of_arena_in_the_shipped_folder(tmp_path: Path) -> None:
+    (tmp_path / "arena").symlink_to(REPO / "arena")  # the clone itself was shipped
+    assert on_a_worker(tmp_path, "-S") == str(tmp_path / "arena" / "__init__.py")

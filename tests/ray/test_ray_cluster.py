@@ -89,6 +89,13 @@ def test_the_clusters_own_failures_are_one_line_and_exit_1(report: dict[str, Any
     assert "Traceback" not in too_big["stderr"]
 
 
+def test_the_games_on_the_cluster_are_played_not_crashed(report: dict[str, Any]) -> None:
+    # Counting records is not enough: a bot that cannot start on a worker still gives one.
+    for phase in ("killnode", "killworker", "kill9"):
+        assert report[phase]["terminations"].get("crash", 0) == 0, (phase, report[phase]["terminations"])
+    assert report["sigint"]["terminations_on_ray"].get("crash", 0) == 0, report["sigint"]
+
+
 def test_a_node_killed_mid_run_loses_no_game_and_doubles_none(report: dict[str, Any]) -> None:
     run = report["killnode"]
     assert run["code"] == 0, run["stderr"]
@@ -140,13 +147,18 @@ def test_ctrl_c_kills_every_bot_and_a_local_resume_plays_each_game_once(report: 
 
 def test_kill_9_of_the_driver_then_a_resume_plays_each_game_once(report: dict[str, Any]) -> None:
     run = report["kill9"]
+    assert run["bots_while_playing"]
     assert run["no_bots_after"], ("the dead driver's games did not stop on the cluster", run["bots_left"])
+    # Its workers' guardians removed their cgroups and scratch roots: no next run needed.
+    assert run["clean_after_kill"], run["left_after_kill"]
     assert run["resume_code"] == 0, run["resume_stderr"]
     assert (run["recorded"], run["lines"], run["doubled"], run["lost"]) == (12, 12, 0, 0)
 
 
 def test_nothing_the_scenario_started_is_left(report: dict[str, Any]) -> None:
-    assert report["game_folders_left"] == 0  # the workers' temporary game folders, killed ones included
+    # The workers' scratch roots and game folders, and the run cgroups of the scenario's arena
+    # processes, killed ones included.
+    assert report["left"] == {"temp": [], "cgroups": []}
     marks = (report["work"].encode(), report["temp"].encode())
     left = []
     for entry in os.listdir("/proc"):

@@ -1,0 +1,212 @@
+"""What an arena killed with its guardian leaves (issue 18, the Ray item): run cgroups and scratch
+roots. The cgroup file systems and /tmp are shared by every PID namespace on the machine, so their
+liveness is their arena's lock, never the pid in their name.
+
+A live arena in another PID namespace (a Ray worker in the cluster tests, a container) keeps its
+folders and bots whatever another arena sweeps; the folders of a SIGKILLed arena are removed, with
+what still runs in them, by the next sweep; killed runs leave nothing that accumulates. The cgroup
+tests need root and a writable cgroup hierarchy (skipped otherwise).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from arena import cgroups
+
+REPO = Path(__file__).resolve().parents[2]
+
+# An arena stand-in: makes its run folders and one bot cgroup holding a `sleep` in a session of its
+# own (so the sleep outlives it when it is SIGKILLed), prints the run folder's name and the sleep's
+# pid, then waits for its stdin to close.
+HOLDER = """\
+import subprocess, sys
+from arena import cgroups
+run = cgroups.for_run()
+bot = run.create(memory_mb=None, max_processes=None)
+child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+bot.attach(child.pid)
+print(run.name, child.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+def _unavailable() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root (the cgroup hierarchies)"
+    if cgroups.layout() is None:
+        return "no writable cgroup hierarchy here"
+    if shutil.which("unshare") is None or shutil.which("sleep") is None:
+        return "unshare or sleep is missing"
+    return None
+
+
+_SKIP = _unavailable()
+needs_cgroups = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
+
+
+def start_holder(*, own_pid_namespace: bool) -> tuple[subprocess.Popen[str], str, int]:
+    """A holder process, and the name and sleep pid it printed (the sleep's pid as seen from its
+    namespace: only meaningful here when ``own_pid_namespace`` is False)."""
+    prefix = ["unshare", "-p", "-f", "--kill-child", "--mount-proc"] if own_pid_namespace else []
+    proc = subprocess.Popen([*prefix, sys.executable, "-c", HOLDER], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, cwd=REPO,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.stdout is not None
+    name, pid = proc.stdout.readline().split()
+    return proc, name, int(pid)
+
+
+def run_folders(name: str) -> list[Path]:
+    layout = cgroups.layout()
+    assert layout is not None
+    return [root / name for root in layout.folders() if (root / name).exists()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+@needs_cgroups
+def test_a_live_arena_in_another_pid_namespace_keeps_its_cgroups() -> None:
+    holder, name, _ = start_holder(own_pid_namespace=True)
+    try:
+        folders = run_folders(name)
+        assert folders, name
+        layout = cgroups.layout()
+        assert layout is not None and layout.v2 is not None
+        bot = layout.v2 / name / "bot-1"
+        assert cgroups._procs(bot), "the holder's sleep is in its bot cgroup"
+        # Its pid means nothing in this namespace: a name-based check would call it dead.
+        cgroups.sweep_stale()
+        assert run_folders(name) == folders and cgroups._procs(bot)
+    finally:
+        holder.kill()  # unshare --kill-child: the namespace, the holder and its sleep go
+        holder.wait()
+    # Now it is stale (emptied by the namespace's end) and the next sweep removes it.
+    assert wait_for(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [])
+
+
+@needs_cgroups
+def test_a_killed_arenas_cgroups_are_removed_with_what_still_runs_in_them() -> None:
+    holders = [start_holder(own_pid_namespace=False) for _ in range(3)]
+    for proc, _, _ in holders:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    try:
+        for _, name, sleeper in holders:
+            assert run_folders(name) and alive(sleeper), "SIGKILL of the holder left its sleep and folders"
+        assert cgroups.sweep_stale() >= len(holders)
+        for _, name, sleeper in holders:
+            assert run_folders(name) == [], "stale folders accumulate"
+            assert wait_for(lambda pid=sleeper: not alive(pid)), "the sweep killed what ran in them"
+    finally:
+        for _, _, sleeper in holders:
+            if alive(sleeper):
+                os.kill(sleeper, signal.SIGKILL)
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+def in_new_pid_namespace(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Python ``code`` (with ``args``) run as a child of PID 1 in a fresh PID namespace (not as
+    PID 1, which a signal from inside its namespace could not kill), in a session of its own."""
+    return subprocess.run(["unshare", "-p", "-f", "--kill-child", "--mount-proc", "sh", "-c",
+                           f'{sys.executable} -c "$0" "$@"; exit $?', code, *args],
+                          capture_output=True, text=True, timeout=60, cwd=REPO, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=False)
+
+
+@needs_cgroups
+def test_processes_outside_the_pid_namespace_are_never_listed_as_pid_0() -> None:
+    # cgroup v2 lists a process outside the reader's PID namespace as 0: signalling it would be
+    # kill(0, SIGKILL), the sweeper's own process group.
+    proc, name, _ = start_holder(own_pid_namespace=False)
+    try:
+        layout = cgroups.layout()
+        assert layout is not None
+        folders = [root / name / "bot-1" for root in layout.folders()]
+        listed = in_new_pid_namespace("import sys; from pathlib import Path; from arena import cgroups; "
+                                      "print([cgroups._procs(Path(f)) for f in sys.argv[1:]])",
+                                      *map(str, folders))
+        assert listed.returncode == 0, listed.stderr
+    finally:
+        proc.kill()
+        proc.wait()
+        cgroups.sweep_stale()
+    assert listed.stdout.strip() == repr([[] for _ in folders])
+
+
+@needs_cgroups
+def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_itself() -> None:
+    proc, name, sleeper = start_holder(own_pid_namespace=False)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    try:
+        sweep = in_new_pid_namespace("from arena import cgroups; print(cgroups.sweep_stale())")
+        assert sweep.returncode == 0, (sweep.returncode, sweep.stderr[-2000:])
+        assert int(sweep.stdout) >= 1
+        assert wait_for(lambda: not alive(sleeper)), "cgroup.kill reaches across PID namespaces"
+        assert run_folders(name) == []
+    finally:
+        if alive(sleeper):
+            os.kill(sleeper, signal.SIGKILL)
+
+
+# An arena stand-in for scratch roots: makes its own (arena.sandbox.scratch_root), prints it, waits.
+SCRATCH_HOLDER = """\
+import sys
+from arena import sandbox
+root = sandbox.scratch_root()
+(root / "ray-game-x").mkdir()
+print(root, flush=True)
+sys.stdin.read()
+"""
+
+
+def start_scratch_holder(*, own_pid_namespace: bool) -> tuple[subprocess.Popen[str], Path]:
+    prefix = ["unshare", "-p", "-f", "--kill-child", "--mount-proc"] if own_pid_namespace else []
+    proc = subprocess.Popen([*prefix, sys.executable, "-c", SCRATCH_HOLDER], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.stdout is not None
+    return proc, Path(proc.stdout.readline().strip())
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
+def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespaces_kept() -> None:
+    from arena import sandbox
+
+    live, live_root = start_scratch_holder(own_pid_namespace=True)
+    dead = [start_scratch_holder(own_pid_namespace=False) for _ in range(2)]
+    try:
+        for proc, _ in dead:
+            proc.kill()  # no guardian was started: nothing removes their roots but a sweep
+            proc.wait()
+        assert all(root.is_dir() for _, root in dead) and live_root.is_dir()
+        assert sandbox.sweep_stale_scratch() >= 2
+        assert not any(root.exists() for _, root in dead), "stale scratch roots accumulate"
+        assert (live_root / "ray-game-x").is_dir(), "a live arena's root was taken from it"
+    finally:
+        live.kill()  # unshare --kill-child: its holder dies a moment later
+        live.wait()
+    assert wait_for(lambda: sandbox.sweep_stale_scratch() >= 0 and not live_root.exists())
