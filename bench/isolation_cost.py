@@ -2,8 +2,9 @@
 
 Runs the same two workloads with one or more arena source trees (``--tree``: a checkout whose
 ``arena`` package is put first on ``PYTHONPATH``; default: this one), interleaved over ``--repeats``
-rounds so that load changes hit every variant alike, and prints the median wall time and CPU time
-(arena and its bots together, from the kernel's accounting of waited-for children) of each:
+rounds so that load changes hit every variant alike, and prints the median wall time of each
+(and the CPU time the kernel accounts to waited-for children: arena and the bots it reaps itself;
+not comparable across variants where bubblewrap reaps the bots and is killed before accounting):
 
 - ``match``: ``arena match`` of two instant Shobu bots (random movers) for one game of 60 turns;
 - ``tournament``: ``arena run`` of 300 checkers games (two random movers, 20 plies each) at
@@ -30,6 +31,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# The bots' interpreter, named by its real path: a version manager's shim (pyenv's python3 is a
+# bash script) would cost each bot start more than everything measured here, and arena now resolves
+# such a shim itself where a bot has a user of its own, which would favour one side.
+PYTHON = os.path.realpath(sys.executable)
 
 
 def _run(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
@@ -48,8 +53,8 @@ def _run(tree: Path, args: list[str], cwd: Path) -> tuple[float, float]:
 
 def _match(tree: Path, options: list[str], work: Path) -> tuple[float, float]:
     bots = REPO / "bots"
-    return _run(tree, ["match", f"python3 {bots / 'shobu_random.py'} --seed 1",
-                       f"python3 {bots / 'shobu_random.py'} --seed 2", "--max-moves", "60", "--quiet", "--json",
+    return _run(tree, ["match", f"{PYTHON} {bots / 'shobu_random.py'} --seed 1",
+                       f"{PYTHON} {bots / 'shobu_random.py'} --seed 2", "--max-moves", "60", "--quiet", "--json",
                        *options], work)
 
 
@@ -60,8 +65,8 @@ def _tournament(tree: Path, options: list[str], work: Path, games: int) -> tuple
     config.write_text(json.dumps({
         "id": "cost", "game": "checkers", "tournamentType": "roundRobin", "gamesPerPair": games,
         "maxMoves": 20, "concurrency": 2, "timeLimit": 10000,
-        "agents": [{"id": "r1", "path": f"python3 {bots / 'checkers_random.py'} --seed 1"},
-                   {"id": "r2", "path": f"python3 {bots / 'checkers_random.py'} --seed 2"}]}))
+        "agents": [{"id": "r1", "path": f"{PYTHON} {bots / 'checkers_random.py'} --seed 1"},
+                   {"id": "r2", "path": f"{PYTHON} {bots / 'checkers_random.py'} --seed 2"}]}))
     return _run(tree, ["run", str(config), "--logs", str(folder / "logs"), *options], work)
 
 
