@@ -4,8 +4,7 @@ space, /dev/shm), charged to it and bounded per bot; its faults are verdicts a j
 
 Every attack runs inside a bound of the test's own (a memory or pids cgroup, a small tmpfs:
 :mod:`hostile_support`), so that on code without the per-bot limits it cannot hurt the machine.
-Each test failed on the code before the fixes of issue 18 (``REDTEAM_BEFORE`` in bench/redteam.py);
-the one mark ``xfail(strict=True)`` left stands for what still fails (see its reason).
+Each test failed on the code before the fixes of issue 18 (``REDTEAM_BEFORE`` in bench/redteam.py).
 """
 
 from __future__ import annotations
@@ -30,10 +29,6 @@ needs_cgroups = pytest.mark.skipif(cgroups_usable() is not None, reason=str(cgro
 needs_sandbox = pytest.mark.skipif(sandbox_available() is not None, reason=str(sandbox_available()))
 
 
-def issue18(what: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(reason=f"issue 18: {what}", strict=True)
-
-
 def _records_ok(measured: red_team.Measured, games: int) -> None:
     run = measured.run
     assert run is not None
@@ -42,9 +37,6 @@ def _records_ok(measured: red_team.Measured, games: int) -> None:
 
 
 @needs_cgroups
-@issue18("still failing: in about 1 run of 2 the honest bot is killed by SIGKILL early, with no OOM kill in "
-         "its cgroup and no cpuMs (its run folder swept, it seems, by another arena version on the machine); "
-         "and a hog whose leader outlives its children's OOM kills may play on instead of losing by memory_limit")
 @pytest.mark.parametrize("flags", ISOLATION)
 def test_a_memory_hog_loses_by_memory_limit_and_its_opponent_lives(marker: str, public_dir: Path,
                                                                     flags: list[str]) -> None:
