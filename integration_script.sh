@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/arena-integration.XXXXXX")
+# Bots run as users of their own (arena as root): the bots written here must be readable by them.
+chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 PY="$ROOT/.venv/bin/python"
 ARENA="$ROOT/.venv/bin/arena"

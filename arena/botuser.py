@@ -179,6 +179,15 @@ def _interpreters(env: Mapping[str, str]) -> list[str]:
     return found
 
 
+def closed_folder(shown: Sequence[str]) -> str | None:
+    """The first of ``shown`` (folders shown to a bot as they are) that a user who owns nothing
+    cannot enter: showing it would not help (a bind keeps its mode), so the bot could not start."""
+    for folder in shown:
+        if os.path.isdir(folder) and not _other_may(folder, 0o5):
+            return folder
+    return None
+
+
 @dataclass(frozen=True)
 class CommandNeeds:
     """``argv`` as the bot's user must run it, and the folders it must be shown read-only:

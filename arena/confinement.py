@@ -83,6 +83,9 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
         use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
         needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if uid is not None or use_bwrap \
             else botuser.CommandNeeds(tuple(argv))
+        if uid is not None and (closed := botuser.closed_folder(needs.shown)) is not None:
+            raise ConfigError(f"{who}: its own user cannot enter {closed} (mode {os.stat(closed).st_mode & 0o777:o}), "
+                              "which its command needs: make it readable by other users (chmod a+rX)")
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
         passed: tuple[int, ...] = ()
         if use_bwrap:
