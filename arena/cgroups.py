@@ -169,7 +169,7 @@ def layout() -> Layout | None:
     return _layout
 
 
-def _start_time(pid: int) -> str | None:
+def start_time(pid: int) -> str | None:
     """The process's start time (clock ticks since boot) from ``/proc/<pid>/stat``: with the pid,
     it names one process for ever (a pid alone may be reused)."""
     try:
@@ -187,11 +187,12 @@ def pid_namespace() -> str:
         return "0"
 
 
-def run_folder_name(pid: int | None = None) -> str:
+def run_folder_name(pid: int | None = None, start: str | None = None) -> str:
     """``arena-<pid>-<start time>-<pid namespace>`` of arena process ``pid`` (default: this one;
-    another process must be in this one's PID namespace, as the guardian is in its arena's)."""
+    another process must be in this one's PID namespace, as the guardian is in its arena's).
+    ``start``: its start time, when known (read from ``/proc`` otherwise)."""
     pid = os.getpid() if pid is None else pid
-    return f"{RUN_PREFIX}{pid}-{_start_time(pid) or 0}-{pid_namespace()}"
+    return f"{RUN_PREFIX}{pid}-{start or start_time(pid) or 0}-{pid_namespace()}"
 
 
 def _is_run_folder(name: str) -> bool:

@@ -3,8 +3,9 @@
 Run as ``python -m arena.guardian`` by :mod:`arena.spawn` (once per arena process, lazily, in its
 own session, stdout/stderr to /dev/null, no file descriptor of arena's but its stdin). Contract:
 
-- stdin: the first line is the run token; arena then holds the write end open and never writes
-  again. The guardian also watches arena itself (a pidfd of its parent).
+- stdin: the first line is the run token, arena's pid and its start time (``/proc/<pid>/stat``);
+  arena then holds the write end open and never writes again. The guardian also watches arena
+  itself (a pidfd).
 - When stdin reaches end of file or arena exits — whichever comes first; a SIGKILLed arena does
   both — it SIGKILLs every process whose ``/proc/<pid>/environ`` carries ``ARENA_RUN_TOKEN=<token>``,
   and the process group of each, in rounds until a few rounds in a row find none (bounded), then
@@ -96,15 +97,17 @@ def sweep(token: bytes, *, quiet_rounds: int = _QUIET_ROUNDS, max_rounds: int = 
     return killed
 
 
-def wait_for_arena(stdin_fd: int, arena_pid: int) -> None:
-    """Return when ``stdin_fd`` reaches end of file or process ``arena_pid`` exits."""
+def wait_for_arena(stdin_fd: int, arena_pid: int, start: str | None = None) -> None:
+    """Return when ``stdin_fd`` reaches end of file or process ``arena_pid`` (started at ``start``,
+    clock ticks since boot; None: our parent) exits."""
     poller = select.poll()
     poller.register(stdin_fd, select.POLLIN | select.POLLHUP)
     pidfd = None
     with contextlib.suppress(OSError, AttributeError):
         pidfd = os.pidfd_open(arena_pid)
         poller.register(pidfd, select.POLLIN)
-    if os.getppid() != arena_pid:  # arena died before the pidfd was made: it may be someone else's
+    # Arena died before the pidfd was made: the pid may be someone else's by now.
+    if (start is None and os.getppid() != arena_pid) or (start is not None and cgroups.start_time(arena_pid) != start):
         return
     while True:
         for fd, _ in poller.poll():
@@ -123,7 +126,6 @@ def main() -> None:
     make_undumpable()  # bots run as the same user: they must not read or write our /proc files
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
-    arena_pid = os.getppid()
     stdin_fd = sys.stdin.fileno()
     line = b""
     while not line.endswith(b"\n"):
@@ -131,12 +133,19 @@ def main() -> None:
         if not chunk:
             break
         line += chunk
-    token = line.strip()
-    if not token or not token.isalnum():
+    # "<token> <arena's pid> <its start time>": arena may be gone (a Ray worker killed at once)
+    # before this process has even started Python, so neither its pid nor the names of its
+    # folders can be learnt from it now.
+    fields = line.split()
+    if not fields or not fields[0].isalnum():
         return
-    # Named now, while arena lives: the name holds its start time, read from /proc/<arena>.
-    run_folder = cgroups.run_folder_name(arena_pid)
-    wait_for_arena(stdin_fd, arena_pid)
+    token = fields[0]
+    if len(fields) == 3 and fields[1].isdigit() and fields[2].isdigit():
+        arena_pid, start = int(fields[1]), fields[2].decode()
+    else:
+        arena_pid, start = os.getppid(), None
+    run_folder = cgroups.run_folder_name(arena_pid, start)
+    wait_for_arena(stdin_fd, arena_pid, start)
     cgroups.kill_run_folder(run_folder)
     sweep(token)
     shutil.rmtree(scratch_root_name(arena_pid, token.decode()), ignore_errors=True)

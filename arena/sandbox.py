@@ -37,7 +37,7 @@ from pathlib import Path
 
 from arena.botuser import PRIVATE_FOLDERS, CommandNeeds
 from arena.guardian import SCRATCH_PREFIX, scratch_root_name
-from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, run_token, sh_prefix
+from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
 
 _scratch_root: Path | None = None
 _scratch_lock = threading.Lock()
@@ -52,6 +52,7 @@ def scratch_root() -> Path:
     with _scratch_lock:
         if _scratch_root is None:
             sweep_stale_scratch()
+            guardian_started()  # first: a root of a killed arena that no guardian removes would stay
             root = Path(scratch_root_name(os.getpid(), run_token()))
             _hold_locked_folder(root)
             _scratch_root = root

@@ -129,6 +129,28 @@ def prepare() -> None:
         _get_spawner().submit(_get_spawner().ensure_guardian)
 
 
+def guardian_started(timeout: float = 10.0) -> None:
+    """Start the guardian if it is not running, and return once it has been started (or after
+    ``timeout`` seconds): for what must not exist unless a guardian will remove it should arena be
+    killed (the scratch root, :func:`arena.sandbox.scratch_root`). Never raises."""
+    if not sys.platform.startswith("linux"):
+        return
+    spawner = _get_spawner()
+    if threading.current_thread() is spawner.thread:
+        spawner.ensure_guardian()
+        return
+    done = threading.Event()
+
+    def job() -> None:
+        try:
+            spawner.ensure_guardian()
+        finally:
+            done.set()
+
+    spawner.submit(job)
+    done.wait(timeout)
+
+
 def is_hardened() -> tuple[bool, bool]:
     """(non-dumpable, subreaper) as the kernel reports them now (for tests and diagnostics)."""
     if not sys.platform.startswith("linux"):
@@ -310,7 +332,12 @@ class _Spawner:
             return
         finally:
             os.close(read_end)
-        os.write(write_end, run_token().encode() + b"\n")
+        from arena.cgroups import start_time
+
+        me = os.getpid()
+        started = start_time(me)
+        line = f"{run_token()} {me} {started}" if started else run_token()  # see arena.guardian
+        os.write(write_end, line.encode() + b"\n")
         self._guardian_pipe = write_end  # held, never written again: its closing is arena's death
 
 

@@ -27,8 +27,8 @@ inside the trial's namespace:
   are counted).
 
 Then the run is resumed on the cluster (``worker``: the run goes on), each game must end up
-recorded once, and the folders are counted again: what a killed worker left must be gone after
-the next run's sweep. Prints a line per trial and the totals (or JSON with ``--json``); exit
+recorded once, and the folders are counted again (once that run's own idle workers are gone too,
+``--wait`` seconds at most): what a killed worker left must be gone after the next run. Prints a line per trial and the totals (or JSON with ``--json``); exit
 status 1 when anything survived, when the driver's death left a folder even for a moment past
 ``--wait``, or when anything was left after the next run.
 """
@@ -141,6 +141,20 @@ def folders(temp: Path, namespace: str) -> dict[str, list[str]]:
     return {"game_folders": games, "scratch_folders": roots, "cgroup_folders": cgroup_folders(namespace)}
 
 
+def owners(left: dict[str, list[str]]) -> dict[str, str]:
+    """For each left folder, the process its name names (pid -> state and command), if it lives."""
+    table = scenario.procs()
+    found = {}
+    for path in (p for paths in left.values() for p in paths):
+        name = Path(path.split("/")[0] if not path.startswith("/") else path).name
+        pid = name.split("-")[2] if name.startswith("arena-sandbox-") else name.split("-")[1]
+        entry = table.get(int(pid)) if pid.isdigit() else None
+        below = scenario.descendants(int(pid), table) if entry else set()
+        found[name] = "gone" if entry is None else \
+            f"{entry[1]} {entry[2][:60]}; children: {[table[c][2][:40] for c in below if table[c][0] == int(pid)]}"
+    return found
+
+
 def terminations(logs: Path, tid: str) -> dict[str, int]:
     found: dict[str, int] = {}
     for path in (logs / tid / "games").glob("*.json"):
@@ -210,18 +224,23 @@ def lose_something(how: str, work: Path, logs: Path, common: list[str], wait: fl
         "bots_at_kill": at_kill, "guardians_at_kill": guards_before, "survivors": len(left),
         "survivors_by_kind": by_tag(left), "survivors_described": scenario.describe(left),
         "guardians_after": guardians(), "after_s": round(time.monotonic() - stopped, 1), "just_after": just_after,
-        **{k: len(v) for k, v in now.items()}, "folders_after": now,
+        **{k: len(v) for k, v in now.items()}, "folders_after": now, "owners": owners(now),
         "stderr": err[-600:] if driver.returncode not in (None, 130, -9) else "",
     }
     # The next run on the cluster (for "worker": the rest of the same run): every game recorded
     # once, and what the killed workers left swept by the next workers.
     resumed = scenario.finish(driver if how == "worker" else scenario.arena([str(path), *common]))
     counts = scenario.counts(logs, tid, 12)
+    # That run's own workers live on for a moment after its driver is done (Ray ends them): they
+    # and their guardians get ``wait`` seconds too.
+    scenario.wait_until(lambda: not any(folders(Path(tempfile.gettempdir()), pid_namespace()).values()),
+                        timeout=wait)
     after = folders(Path(tempfile.gettempdir()), pid_namespace())
     report["resume"] = {"code": resumed["code"], "recorded": counts["recorded"], "doubled": counts["doubled"],
                         "lost": counts["lost"], "retried": counts["retried"], "survivors": len(scenario.bots()),
                         "terminations": terminations(logs, tid), **{k: len(v) for k, v in after.items()},
-                        "folders": after, "stderr": resumed["stderr"][-600:] if resumed["code"] else ""}
+                        "folders": after, "owners": owners(after),
+                        "stderr": resumed["stderr"][-600:] if resumed["code"] else ""}
     return report
 
 

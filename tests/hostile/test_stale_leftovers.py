@@ -173,38 +173,51 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
             os.kill(sleeper, signal.SIGKILL)
 
 
-# An arena stand-in for scratch roots: makes its own (arena.sandbox.scratch_root), prints it, waits.
+# An arena stand-in for scratch roots: makes its own (arena.sandbox.scratch_root, which starts the
+# guardian first), prints it and the guardian's pid, waits.
 SCRATCH_HOLDER = """\
 import sys
-from arena import sandbox
+from arena import sandbox, spawn
 root = sandbox.scratch_root()
 (root / "ray-game-x").mkdir()
-print(root, flush=True)
+print(root, spawn.guardian_pid(), flush=True)
 sys.stdin.read()
 """
 
 
-def start_scratch_holder(*, own_pid_namespace: bool) -> tuple[subprocess.Popen[str], Path]:
+def start_scratch_holder(*, own_pid_namespace: bool) -> tuple[subprocess.Popen[str], Path, int]:
     prefix = ["unshare", "-p", "-f", "--kill-child", "--mount-proc"] if own_pid_namespace else []
     proc = subprocess.Popen([*prefix, sys.executable, "-c", SCRATCH_HOLDER], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.stdout is not None
-    return proc, Path(proc.stdout.readline().strip())
+    root, guardian = proc.stdout.readline().split()
+    return proc, Path(root), int(guardian)
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
+def test_a_scratch_root_is_made_only_with_a_guardian_that_removes_it() -> None:
+    proc, root, guardian = start_scratch_holder(own_pid_namespace=False)
+    assert alive(guardian) and root.is_dir()
+    proc.kill()
+    proc.wait()
+    assert wait_for(lambda: not root.exists()), "the guardian removed the killed arena's root"
 
 
 @pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
 def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespaces_kept() -> None:
     from arena import sandbox
 
-    live, live_root = start_scratch_holder(own_pid_namespace=True)
+    live, live_root, _ = start_scratch_holder(own_pid_namespace=True)
     dead = [start_scratch_holder(own_pid_namespace=False) for _ in range(2)]
     try:
-        for proc, _ in dead:
-            proc.kill()  # no guardian was started: nothing removes their roots but a sweep
+        for proc, _, guardian in dead:
+            os.kill(guardian, signal.SIGKILL)  # killed with its guardian: only a sweep removes its root
+            assert wait_for(lambda pid=guardian: not alive(pid))
+            proc.kill()
             proc.wait()
-        assert all(root.is_dir() for _, root in dead) and live_root.is_dir()
+        assert all(root.is_dir() for _, root, _ in dead) and live_root.is_dir()
         assert sandbox.sweep_stale_scratch() >= 2
-        assert not any(root.exists() for _, root in dead), "stale scratch roots accumulate"
+        assert not any(root.exists() for _, root, _ in dead), "stale scratch roots accumulate"
         assert (live_root / "ray-game-x").is_dir(), "a live arena's root was taken from it"
     finally:
         live.kill()  # unshare --kill-child: its holder dies a moment later
