@@ -122,7 +122,14 @@ def _bot_replies(record: dict[str, Any], bot_id: str) -> list[float]:
 
 
 def _failure(record: dict[str, Any], bot_id: str) -> str | None:
-    """The reason the bot lost by a fault in ``record``, with its stderr tail; None if it did not."""
+    """The reason the bot lost by a fault in ``record``, with its stderr tail, or wrote on stdout
+    outside its replies; None if neither."""
+    for player in record["players"]:
+        dropped = player.get("droppedOutput") if player["id"] == bot_id else None
+        if isinstance(dropped, dict) and dropped.get("bytes"):
+            return (f"wrote {dropped['bytes']} bytes on stdout outside its replies, starting "
+                    f"{str(dropped.get('start', ''))[:40]!r} (dropped, never read as a move): is something "
+                    "else written on stdout? Debug output belongs on stderr")
     if record["termination"] in OK_TERMINATIONS:
         return None
     loser = "WHITE" if record["winner"] == "BLACK" else "BLACK"

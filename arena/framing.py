@@ -86,11 +86,11 @@ class ReplyReader:
         """Bytes received but not consumed yet (e.g. half a reply at a timeout)."""
         return bytes(self._buffer)
 
-    def discard_early(self, limit: int = 1 << 20) -> int:
+    def discard_early(self, limit: int = 1 << 20) -> bytes:
         """Drop what arrived before a turn's question: the buffer and what the pipe holds now (at
-        most ``limit`` bytes are read). Returns how many of them were not blank: a reply cannot
-        precede its question, so such bytes are a bot writing ahead, or someone else's injection.
-        Needs the descriptor (``fd`` mode); never waits."""
+        most ``limit`` bytes are read). Returns them without blanks (spaces, tabs, line ends): a
+        reply cannot precede its question, so such bytes are a bot writing ahead, debug output on
+        stdout, or someone else's injection. Needs the descriptor (``fd`` mode); never waits."""
         dropped = self._buffer
         self._buffer = bytearray()
         if self._fd is not None and self._fd >= 0 and not self._eof:
@@ -103,7 +103,7 @@ class ReplyReader:
                     self._eof = True
                     break
                 dropped += chunk
-        return len(dropped.translate(None, b" \t\r\n"))  # blank bytes do not count
+        return bytes(dropped.translate(None, b" \t\r\n"))
 
     async def _fill(self, limit: int) -> None:
         """Receive one more chunk into the buffer; EndOfOutput at EOF (or once :attr:`gone` and

@@ -464,6 +464,10 @@ async def play_game(
         cpu = getattr(players.get(color), "cpu_seconds", None)
         if cpu is not None:
             entries[index]["cpuMs"] = round(cpu * 1000, 3)
+        dropped = getattr(players.get(color), "early_bytes", 0)
+        if dropped:  # bytes before their turn's input: dropped, but a bot author wants to know
+            entries[index]["droppedOutput"] = {"bytes": dropped, "turns": players[color].early_turns,  # type: ignore[attr-defined]
+                                               "start": players[color].early_sample.decode("utf-8", "replace")}  # type: ignore[attr-defined]
     for player in players.values():
         failure = player.arena_failure()
         if failure is not None:

@@ -99,6 +99,7 @@ class ProcessPlayer(Player):
         # Bytes that arrived before their turn's input (dropped), and on how many turns.
         self.early_bytes = 0
         self.early_turns = 0
+        self.early_sample = b""  # the first of them (blanks removed), for a reason or check-bot
         # Where the current turn stands, for timed_out_reply.
         self._writing = False
         self._begun = 0.0
@@ -224,8 +225,9 @@ class ProcessPlayer(Player):
         # is dropped, read while the bot is still stopped so nothing can slip in after this look.
         early = bot.reader.discard_early()
         if early:
-            self.early_bytes += early
+            self.early_bytes += len(early)
             self.early_turns += 1
+            self.early_sample = self.early_sample or early[:60]
         self._writing = True
         begun = self._begun = now()
         scope.deadline = begun + allowance
