@@ -19,7 +19,7 @@ Stale run folders (arena killed with its guardian, a Ray worker torn down with i
 removed by the next arena's first bot (:func:`sweep_stale`). The cgroup file systems are shared by
 every PID namespace on the machine while a pid means something only in its own namespace, so a
 run folder's liveness is not judged from its name: its arena holds an exclusive ``flock`` on it
-for as long as it lives (:func:`_claim`), and a folder whose lock can be taken is stale, whichever
+for as long as it lives (:func:`claim_folder`), and a folder whose lock can be taken is stale, whichever
 namespace made it.
 
 A process is put into its cgroups by pid (:meth:`BotCgroup.attach`) before it may run any code of
@@ -203,21 +203,22 @@ def _is_run_folder(name: str) -> bool:
     return len(fields) == 3 and all(f.isdigit() for f in fields)
 
 
-def _claim(folder: Path, rounds: int = 200) -> int:
-    """Make run folder ``folder`` (if needed) and take its lock for the life of this process;
-    the locked descriptor (close-on-exec: no bot inherits it). A sweeper may remove the folder
-    between the ``mkdir`` and the lock (it was not locked yet): then once more. OSError if the
-    kernel refuses, or the folder stays locked by someone else (another arena of the same name)."""
+def claim_folder(folder: Path, mode: int = 0o777, rounds: int = 200) -> int:
+    """Make ``folder`` (``mode``, if needed; never through a link) and take its lock for the life
+    of this process: the locked descriptor (close-on-exec: no bot inherits it). The lock is how a
+    run folder or a scratch root is known to be alive, from any PID namespace. A sweeper may
+    remove the folder between the ``mkdir`` and the lock (it was not locked yet): then once more.
+    OSError if the kernel refuses, or the folder stays locked by someone else."""
     for _ in range(rounds):
         with contextlib.suppress(FileExistsError):
-            os.mkdir(folder)
+            os.mkdir(folder, mode)
         try:
-            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except FileNotFoundError:
             continue  # removed by a sweeper since the mkdir
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if os.path.samestat(os.fstat(fd), os.stat(folder)):
+            if os.path.samestat(os.fstat(fd), os.stat(folder, follow_symlinks=False)):
                 return fd
         except (BlockingIOError, FileNotFoundError):
             pass  # a sweeper holds it, or removed it after we opened it
@@ -226,7 +227,7 @@ def _claim(folder: Path, rounds: int = 200) -> int:
             raise
         os.close(fd)
         time.sleep(0.005)
-    raise BlockingIOError(f"the cgroup folder {folder} stays locked by another process")
+    raise BlockingIOError(f"the folder {folder} stays locked by another process")
 
 
 def _write(path: Path, text: str) -> None:
@@ -521,7 +522,7 @@ class RunCgroups:
             sweep_stale(self.layout)
             for root in roots.values():
                 if root not in self._locks:  # a second try after a failure keeps what it holds
-                    self._locks[root] = _claim(root)
+                    self._locks[root] = claim_folder(root)
             if "v2" in roots and self.layout.v2_controllers & {"memory", "pids"}:
                 wanted = sorted(self.layout.v2_controllers & {"memory", "pids"})
                 with contextlib.suppress(OSError):

@@ -31,11 +31,11 @@ import os
 import shutil
 import tempfile
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from arena.botuser import PRIVATE_FOLDERS, CommandNeeds
+from arena.cgroups import claim_folder
 from arena.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
 
@@ -54,32 +54,10 @@ def scratch_root() -> Path:
             sweep_stale_scratch()
             guardian_started()  # first: a root of a killed arena that no guardian removes would stay
             root = Path(scratch_root_name(os.getpid(), run_token()))
-            _hold_locked_folder(root)
+            claim_folder(root, 0o700)  # held (never closed) for this process's life
             _scratch_root = root
             atexit.register(shutil.rmtree, root, True)
         return _scratch_root
-
-
-def _hold_locked_folder(folder: Path, rounds: int = 200) -> None:
-    """Make ``folder`` (mode 0700) and lock it for the rest of this process's life (the descriptor
-    is never closed; close-on-exec, so no bot inherits it). A sweeper may remove the folder
-    between the ``mkdir`` and the lock: then once more. OSError if it cannot be made."""
-    for _ in range(rounds):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
-        try:
-            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except FileNotFoundError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if os.path.samestat(os.fstat(fd), os.stat(folder, follow_symlinks=False)):
-                return
-        except (BlockingIOError, FileNotFoundError):
-            pass
-        os.close(fd)
-        time.sleep(0.005)
-    raise BlockingIOError(f"the folder {folder} stays locked by another process")
 
 
 def sweep_stale_scratch() -> int:
