@@ -166,7 +166,7 @@ print("forfeit recorded:", record["reason"])
 EOF
 
 step "fair play end to end: a sandboxed match, kill -9 of a running tournament leaves nothing, resume"
-if "$PY" -c 'import sys; from arena.isolation import sandbox_available as s; sys.exit(s() is not None)'; then
+if "$PY" -c 'import sys; from arena.process.isolation import sandbox_available as s; sys.exit(s() is not None)'; then
     "$ARENA" match --game checkers --sandbox "python3 bots/checkers_greedy.py" "python3 bots/checkers_random.py" \
         --time-limit 20000 >"$WORK/sandboxed.json" 2>"$WORK/sandboxed.err" || fail "sandboxed match: $(tail -3 "$WORK/sandboxed.err")"
     "$PY" "$ROOT/scripts/check_record.py" "$WORK/sandboxed.json" || fail "sandboxed match record"

@@ -17,7 +17,7 @@ def main() -> None:
         cli_main()
     except KeyboardInterrupt:
         # Only reachable outside trio.run (start-up, argument parsing): inside it the signal
-        # watcher in arena.signals handles Ctrl-C and flushes results.
+        # watcher in arena.process.signals handles Ctrl-C and flushes results.
         sys.stderr.write("arena: interrupted\n")
         sys.exit(130)
 

@@ -17,7 +17,7 @@ MAX_MOVES = 100_000
 MAX_GAMES = 10**9
 #: Seeds are recorded in JSON: they must fit a signed 64-bit integer.
 MAX_SEED = 2**63 - 1
-#: Games played at once (arena.tournament.limits caps further by the open-file limit).
+#: Games played at once (arena.tournament.concurrency caps further by the open-file limit).
 MAX_CONCURRENCY = 256
 #: The ``concurrency`` a config or --concurrency may ask for (more is refused; above
 #: MAX_CONCURRENCY it is accepted and capped, with a note).
@@ -29,8 +29,8 @@ MAX_ENV_VALUE = 32 * 1024
 #: `arena perft --depth`: deeper is not a question anyone can wait for the answer to.
 MAX_PERFT_DEPTH = 64
 
-# -- the files arena reads (arena.files.read_input refuses anything larger, and anything that is not
-# -- a regular file: /dev/zero, a FIFO; arena.jsonstream.strict_loads bounds what is inside) --
+# -- the files arena reads (arena.fileio.files.read_input refuses anything larger, and anything that is not
+# -- a regular file: /dev/zero, a FIFO; arena.fileio.jsonfiles.strict_loads bounds what is inside) --
 
 #: Bytes of a state given with `--state` (inline, @FILE or one object on stdin).
 MAX_STATE_BYTES = 1 << 20

@@ -34,8 +34,8 @@ from typing import Any
 import trio
 
 from arena.games import get_game
-from arena.isolation import Isolation
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.process.isolation import Isolation
 
 BOT = r"""
 import subprocess, sys, time

@@ -57,9 +57,9 @@ import orjson
 import trio
 
 from arena.games import Color, Game, GameError, get_game
-from arena.isolation import Isolation
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match.game import AgentSpec, TimeControl, play_game
 from arena.players.base import MoveReply, Player
+from arena.process.isolation import Isolation
 from arena.protocols import protocol_for
 
 # argv: game, JSON list of reply lines, think ms. Stderr gets "think <ms>" per move when thinking.
@@ -301,7 +301,7 @@ class _InstantPlayer(Player):
 
 async def in_process_loop(cycle: Cycle, plies: int) -> float:
     """CPU seconds per ply of play_game with in-process instant players (rules included)."""
-    import arena.match as match_module
+    import arena.match.game as match_module
 
     protocol = protocol_for(cycle.game.name)
     tables = {c: [protocol.decode_reply(r.encode()) for r in replies]

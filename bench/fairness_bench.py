@@ -183,7 +183,7 @@ def make_reporter(kind: str) -> Any:
         return SilentReporter()
     from rich.console import Console
 
-    from arena.tournament.display import PlainReporter, RichReporter
+    from arena.ui.standings import PlainReporter, RichReporter
 
     console = Console(file=io.StringIO(), force_terminal=kind == "rich", width=120)
     return RichReporter(console) if kind == "rich" else PlainReporter(console)

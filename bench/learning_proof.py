@@ -43,7 +43,7 @@ def say(line: str) -> None:
 
 def sprt(game: str, new: Path, old: Path, folder: Path, *, elo1: float, max_pairs: int, seed: int) -> dict[str, Any]:
     """``arena sprt NEW.json OLD.json`` when it takes hyperparameters files, else the same run
-    through :class:`arena.sprt_run.SprtRun` (hyperparameters agents). The summary object."""
+    through :class:`arena.sprt.run.SprtRun` (hyperparameters agents). The summary object."""
     argv = [sys.executable, "-m", "arena", "sprt", str(new), str(old), "--game", game, "--elo0", "0",
             "--elo1", str(elo1), "--opening-plies", "2", "--max-pairs", str(max_pairs), "--seed", str(seed),
             "--concurrency", "2", "--logs", str(folder), "--json"]
@@ -59,8 +59,8 @@ def _sprt_direct(game: str, new: Path, old: Path, folder: Path, *, elo1: float, 
     import trio
 
     from arena.games import get_game
-    from arena.match import AgentSpec
-    from arena.sprt_run import SprtRun, SprtSettings
+    from arena.match.game import AgentSpec
+    from arena.sprt.run import SprtRun, SprtSettings
 
     settings = SprtSettings(game=get_game(game), new=AgentSpec("new", kind="hyperparameters", path=str(new)),
                             old=AgentSpec("old", kind="hyperparameters", path=str(old)), elo0=0.0, elo1=elo1,

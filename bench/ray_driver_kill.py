@@ -169,7 +169,7 @@ def by_tag(pids: set[int]) -> dict[str, int]:
 
 
 def guardians() -> int:
-    return sum(1 for _, _, cmd in scenario.procs().values() if "arena.guardian" in cmd)
+    return sum(1 for _, _, cmd in scenario.procs().values() if "arena.process.guardian" in cmd)
 
 
 def game_worker() -> tuple[int, int | None] | None:
@@ -181,7 +181,7 @@ def game_worker() -> tuple[int, int | None] | None:
             continue
         below = scenario.descendants(pid, table)
         if all(by_tag(below).values()):
-            guardian = next((c for c in below if "arena.guardian" in table[c][2] and table[c][0] == pid), None)
+            guardian = next((c for c in below if "arena.process.guardian" in table[c][2] and table[c][0] == pid), None)
             return pid, guardian
     return None
 

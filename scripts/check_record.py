@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.record_check import run_check_record
+from arena.records.check import run_check_record
 
 
 def main(argv: list[str]) -> int:

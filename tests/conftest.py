@@ -1,7 +1,7 @@
 """Settings for the whole test suite.
 
 Every record arena builds while the tests run is validated against ``schemas/record.schema.json``
-(:func:`arena.records.validate_record`): set here, at import, in ``os.environ``, so arena processes
+(:func:`arena.records.format.validate_record`): set here, at import, in ``os.environ``, so arena processes
 the tests start (``arena match``, ``arena run`` in a subprocess) inherit it too.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.records import VALIDATE_ENV
+from arena.records.format import VALIDATE_ENV
 
 os.environ[VALIDATE_ENV] = "1"
 

@@ -1,4 +1,4 @@
-"""arena.files: the one home of defensive reads, writes inside arena's own folders, and outputs."""
+"""arena.fileio.files: the one home of defensive reads, writes inside arena's own folders, and outputs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.files import UnsafeFileError, atomic_write, open_beneath, output_refusal, read_input
+from arena.fileio.files import UnsafeFileError, atomic_write, open_beneath, output_refusal, read_input
 
 
 def _odd_files(tmp_path: Path) -> dict[str, Path]:

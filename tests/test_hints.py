@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint
+from arena.match.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOBU_TURN = json.dumps({"type": "turn", "payload": {

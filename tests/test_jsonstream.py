@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.jsonstream import JsonObjectSplitter, Junk
+from arena.fileio.jsonfiles import JsonObjectSplitter, Junk
 
 
 def split_all(data: bytes, chunk: int = 7, limit: int = 1 << 20) -> list[bytes | Junk]:
@@ -94,7 +94,7 @@ def test_arbitrary_bytes_never_raise(data: bytes, chunk: int) -> None:
     (b'{"a": 1', "not valid JSON ("),
 ])
 def test_strict_loads_refuses_with_one_line(text: bytes, message: str) -> None:
-    from arena.jsonstream import JsonInputError, strict_loads
+    from arena.fileio.jsonfiles import JsonInputError, strict_loads
 
     with pytest.raises(JsonInputError) as info:
         strict_loads(text)
@@ -102,7 +102,7 @@ def test_strict_loads_refuses_with_one_line(text: bytes, message: str) -> None:
 
 
 def test_strict_loads_keeps_what_json_allows() -> None:
-    from arena.jsonstream import strict_loads
+    from arena.fileio.jsonfiles import strict_loads
 
     assert strict_loads(b"[" * 64 + b"]" * 64) is not None
     assert strict_loads(b'{"a": "[[[[{{{{", "b": "x\\"y", "n": 18446744073709551615, "m": -9223372036854775808,'

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from arena.cli.openings_cmd import openings_command
 from arena.games.registry import game_names, get_game
-from arena.openings import load_book
-from arena.openings_book import generate
+from arena.openings.book import load_book
+from arena.openings.generate import generate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +27,7 @@ def test_a_generated_book_holds_distinct_live_positions_after_the_plies(name: st
 
 
 def test_the_most_balanced_are_kept_and_max_score_caps_them() -> None:
-    from arena.openings_book import _scorer
+    from arena.openings.generate import _scorer
 
     score = _scorer("checkers", 1)
     game = get_game("checkers")

@@ -24,8 +24,8 @@ from arena.cli import cli
 from arena.cli.match_cmd import match_command
 from arena.games.base import Game, MoveSyntaxError, Termination, random_opening, random_opening_moves
 from arena.games.registry import game_names, get_game
-from arena.record_check import check_record
-from arena.records import (
+from arena.records.check import check_record
+from arena.records.format import (
     RECORD_FORMAT,
     SCHEMA_PATH,
     TURN_KEYS,

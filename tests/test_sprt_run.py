@@ -1,4 +1,4 @@
-"""The SPRT runner (arena.sprt_run) and opening books (arena.openings), with fast connect4 bots."""
+"""The SPRT runner (arena.sprt.run) and opening books (arena.openings.book), with fast connect4 bots."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import trio
 
 from arena.games import get_game
 from arena.games.registry import game_names
-from arena.match import AgentSpec, TimeControl
-from arena.openings import OpeningsError, parse_book
-from arena.sprt_run import SprtRun, SprtSettings, counts_of, pair_score
+from arena.match.game import AgentSpec, TimeControl
+from arena.openings.book import OpeningsError, parse_book
+from arena.sprt.run import SprtRun, SprtSettings, counts_of, pair_score
 from arena.tournament.logs import LogError
 
 GAME = next(name for name in game_names() if name.startswith("connect"))

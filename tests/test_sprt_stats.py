@@ -1,6 +1,6 @@
-"""arena.sprt against an independent computation, and simulated SPRT error rates.
+"""arena.stats.sprt against an independent computation, and simulated SPRT error rates.
 
-The independent computation shares no code with arena.sprt: it maximizes the likelihood under
+The independent computation shares no code with arena.stats.sprt: it maximizes the likelihood under
 *linear* moment constraints through the concave dual (damped Newton in one or two variables), and
 for the normalized model profiles the t-value constraint ``(mu - 1/2) / sigma = t`` over the mean
 ``m`` (a fine grid, then golden-section refinement): for a fixed ``m`` the constraint becomes two
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from arena import sprt
+from arena.stats import sprt
 
 NELO_PER_T = 800 / math.log(10)
 

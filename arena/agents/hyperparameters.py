@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.files import UnsafeFileError, read_input
+from arena.fileio.files import UnsafeFileError, read_input
+from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games.base import cap_text
-from arena.jsonstream import JsonInputError, strict_loads
 from arena.limits import MAX_FILE_BYTES
 
 ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
@@ -202,7 +202,7 @@ def load_hyperparameters(path: str | Path, game: Any, warn: Callable[[str], None
     """Read and check the hyperparameters file at ``path`` for ``game`` (a registered
     game's name or its :class:`arena.games.base.Game`). Raises ConfigError naming the problem;
     ``warn`` as :func:`check_hyperparameters`. The file must be a regular file (a link to one is
-    fine) of at most 16 MiB, decoded by :func:`arena.jsonstream.strict_loads` (no key twice,
+    fine) of at most 16 MiB, decoded by :func:`arena.fileio.jsonfiles.strict_loads` (no key twice,
     nesting at most 64 deep)."""
     game_name = game if isinstance(game, str) else getattr(game, "name", str(game))
     where = f"hyperparameters file {str(path)!r}"

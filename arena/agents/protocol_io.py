@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
+from arena.fileio.jsonfiles import JsonObjectSplitter, Junk
 from arena.games import Color, Game, StateError
-from arena.jsonstream import JsonObjectSplitter, Junk
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Where games run: the backend seam between a driver (a tournament, an SPRT run) and the engine.
 
-A driver builds one :class:`GameJob` per game (everything :func:`arena.match.play_game` needs, in
+A driver builds one :class:`GameJob` per game (everything :func:`arena.match.game.play_game` needs, in
 picklable form) and awaits :meth:`Backend.play`, which returns the game's record. The driver stays
 the only writer of its log folder: a backend never writes there itself, it hands back the record
 (and the bots' stderr, which the driver writes beside it), so persisting a result stays one
@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
-    from arena.isolation import Isolation
-    from arena.match import AgentSpec, Observer, TimeControl
+    from arena.match.game import AgentSpec, Observer, TimeControl
+    from arena.process.isolation import Isolation
 
 #: The backends ``--backend`` and the config's ``backend`` key accept (the first is the default).
 BACKENDS = ("local", "ray")
@@ -53,7 +53,7 @@ class GameJob:
     """One game to play, in a form that can travel to another machine (pickled).
 
     ``game`` is the registered game's name; ``start_state`` a state object of that game or None;
-    the rest are :func:`arena.match.play_game`'s arguments of the same names.
+    the rest are :func:`arena.match.game.play_game`'s arguments of the same names.
     """
 
     game: str

@@ -7,12 +7,12 @@ from typing import Any
 
 from arena.backends import GameJob
 from arena.games import get_game
-from arena.isolation import DEFAULT_ISOLATION
-from arena.match import AgentSpec, Observer, play_game
+from arena.match.game import AgentSpec, Observer, play_game
+from arena.process.isolation import DEFAULT_ISOLATION
 
 
 class LocalBackend:
-    """:func:`arena.match.play_game` in the driver's own trio run (see :mod:`arena.backends`)."""
+    """:func:`arena.match.game.play_game` in the driver's own trio run (see :mod:`arena.backends`)."""
 
     name = "local"
 

@@ -1,8 +1,8 @@
 """The Ray backend: each game is one Ray task that plays it on a worker and returns its record.
 
-The task (:func:`game_task`) runs the very :func:`arena.match.play_game` of the local backend in its
+The task (:func:`game_task`) runs the very :func:`arena.match.game.play_game` of the local backend in its
 own ``trio.run`` on the worker: both bots start there, with the same clocks, faults and records.
-The worker keeps the bots' stderr in a folder of its scratch root (:func:`arena.sandbox.scratch_root`)
+The worker keeps the bots' stderr in a folder of its scratch root (:func:`arena.process.sandbox.scratch_root`)
 and sends the logs back with the record; the driver writes them into its own ``stderr/`` folder, so
 the driver remains the only writer of the log folder.
 
@@ -17,13 +17,13 @@ Faults (issue 12):
   ``ObjectLostError``, Ray's ``OutOfMemoryError``) is submitted again — Ray's own retries are off so
   the driver sees and logs every loss — up to ``max_retries`` times. The lost attempt's partial play
   is discarded (its bots died with the worker: they run under ``setpriv --pdeathsig KILL`` and the
-  worker's guardian, :mod:`arena.spawn`), and the record that comes back says so in
+  worker's guardian, :mod:`arena.process.spawn`), and the record that comes back says so in
   ``ray_retries`` (one line per lost attempt); its ``games.jsonl`` row carries ``retried``.
 - A bot's fault is a record like any other (``play_game`` never raises for one).
 - Cancellation (Ctrl-C, the run stopping): the task is cancelled with ``force=True``, which kills
   its worker process and so every bot of that game, and ``trio.Cancelled`` propagates.
 - The driver's death (``kill -9``, a lost connection): Ray ends its job and the job's workers. The
-  worker's guardian (:mod:`arena.guardian`) then kills its bots' cgroups and removes its scratch
+  worker's guardian (:mod:`arena.process.guardian`) then kills its bots' cgroups and removes its scratch
   root (game folders included); the bots also die with their worker on their own (parent-death
   signal, bubblewrap's PID namespace). For that the guardian must outlive the worker: Ray's own
   killing of a worker's children is off for arena's workers (:data:`WORKER_ENV`). What a killed
@@ -67,13 +67,13 @@ from arena.backends.ray_files import (
     ship_size,
 )
 from arena.errors import ConfigError
-from arena.match import AgentSpec, Observer
+from arena.match.game import AgentSpec, Observer
 
 #: CPUs reserved per game by default: one per bot.
 DEFAULT_CPUS_PER_GAME = 2.0
 #: How long the start-up check of every node may take (first contact ships the working folder).
 PROBE_TIMEOUT_S = 300.0
-#: Stderr bytes per bot brought back from a worker (the local cap, arena.process).
+#: Stderr bytes per bot brought back from a worker (the local cap, arena.process.bot).
 STDERR_CAP_BYTES = 1 << 20
 #: The environment of arena's Ray workers. Ray's own child killing off: a worker that exits
 #: SIGKILLs its direct children, arena's guardian among them, which then cannot remove the bots'
@@ -131,7 +131,7 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
 
     here = os.getcwd()
     job = dataclasses.replace(job, black=remap_spec(job.black, root, here), white=remap_spec(job.white, root, here))
-    from arena.sandbox import scratch_root
+    from arena.process.sandbox import scratch_root
 
     # In this worker's scratch root: removed by its guardian if the worker is killed mid-game, by
     # a later arena's sweep if the guardian was killed too.
@@ -167,7 +167,7 @@ def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) 
     here = os.getcwd()
     problems = []
     if sandbox:
-        from arena.isolation import sandbox_available
+        from arena.process.isolation import sandbox_available
 
         reason = sandbox_available()
         if reason is not None:
@@ -367,7 +367,7 @@ class RayBackend:
         if stderr_dir is None:
             del record["stderr_logs"]
             return
-        from arena.files import open_beneath
+        from arena.fileio.files import open_beneath
 
         # stderr_dir is a log folder's stderr/ (<logs root>/<id>/stderr): no link is followed below
         # the logs root, and whatever is at the name is replaced, never written through.

@@ -1,6 +1,6 @@
 """Getting the bots to Ray's workers: which folder is shipped, how big it may be, and how the paths in
 the agents' commands are found again on a worker. Standard library only, with arena's own
-:mod:`arena.bot_command` (runs on workers too).
+:mod:`arena.process.command` (runs on workers too).
 
 Shipping (the default). The folder shipped as Ray's ``runtime_env`` ``working_dir`` is, unless the
 config names one (``rayWorkingDir``): the smallest folder holding the config file's folder and every
@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from arena.bot_command import Role, path_list_items, word_roles
+from arena.process.command import Role, path_list_items, word_roles
 
 #: Names (fnmatch patterns, matched against every file and folder name) never shipped to workers.
 DEFAULT_EXCLUDES = (".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "*.pyc", "node_modules",
@@ -153,7 +153,7 @@ def remap_spec(spec: Any, root: str | None, here: str) -> Any:
 def missing_on_this_node(spec: Any, shipped: str | None = None) -> str | None:
     """Why ``spec`` (already remapped) cannot start here, or None: its program (or the program a
     wrapper runs) is not there or not executable, the script its interpreter runs is missing
-    (:func:`arena.bot_command.word_roles`, as the config checks them), a file it names in the
+    (:func:`arena.process.command.word_roles`, as the config checks them), a file it names in the
     worker's copy ``shipped`` of the shipped folder is missing (an exclude such as ``.gitignore``
     left it out), its hyperparameters file is missing."""
     if spec.kind == "hyperparameters":

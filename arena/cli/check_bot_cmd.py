@@ -1,4 +1,4 @@
-"""`arena check-bot CMD --game G`: a conformance report for one bot (see :mod:`arena.check_bot`)."""
+"""`arena check-bot CMD --game G`: a conformance report for one bot (see :mod:`arena.tools.check_bot`)."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def check_bot_command(command: str, game_name: str, time_limit: int, games: int,
     import orjson
     import trio
 
-    from arena.check_bot import check_bot
     from arena.cli.options import checked_command
+    from arena.tools.check_bot import check_bot
 
     checked_command(command, "COMMAND")
     checks: list[Any] = trio.run(lambda: check_bot(command, game_name, time_limit_ms=time_limit, games=games,

@@ -1,6 +1,6 @@
 """`arena check-record` and `arena check-logs`: replay records and tournament folders against the
-rules. Thin: the behaviour (output lines, exit status) is :func:`arena.record_check.run_check_record`
-and :func:`arena.record_check.run_check_logs`, which ``scripts/check_*.py`` also run.
+rules. Thin: the behaviour (output lines, exit status) is :func:`arena.records.check.run_check_record`
+and :func:`arena.records.check.run_check_logs`, which ``scripts/check_*.py`` also run.
 
 Output on stdout, one line per problem (``FILE[n]: ...`` / ``LOGDIR: game 7: ...``) and one summary
 line per file or folder that checks out. Exit status 0 when everything checks out, 1 when some
@@ -34,7 +34,7 @@ def check_record_command(files: tuple[Path, ...]) -> None:
 
     Prints one line per problem, then a line per file that checks out. Exit status: 0 all check
     out, 1 some problem, 2 a file that cannot be read as records."""
-    from arena.record_check import run_check_record
+    from arena.records.check import run_check_record
 
     sys.exit(run_check_record(files, sys.stdout, sys.stderr))
 
@@ -56,6 +56,6 @@ def check_logs_command(logdirs: tuple[Path, ...]) -> None:
 
     Prints one line per problem, then a line per folder that is consistent. Exit status: 0 all
     consistent, 1 some problem, 2 a path that is not a tournament's log folder."""
-    from arena.record_check import run_check_logs
+    from arena.records.check import run_check_logs
 
     sys.exit(run_check_logs(logdirs, sys.stdout, sys.stderr))

@@ -11,8 +11,8 @@ import orjson
 
 def _findings() -> list[tuple[str, bool, str]]:
     """(what, in place, one line) for each protection arena uses."""
-    from arena import botuser, cgroups
-    from arena.isolation import sandbox_available
+    from arena.process import botuser, cgroups
+    from arena.process.isolation import sandbox_available
 
     found = []
     if botuser.can_switch_users():

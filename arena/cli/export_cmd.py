@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 import click
 
-from arena.files import atomic_write, output_refusal
+from arena.fileio.files import atomic_write, output_refusal
 
 _RECORD_FILE = re.compile(r"(\d+)\.json\Z")
 
@@ -36,9 +36,9 @@ def _fail(message: str, code: int) -> NoReturn:
 
 
 def _load_json(path: Path, root: Path | None = None) -> Any:
-    """The records in ``path`` (:func:`arena.records.read_record_file`: a regular file, bounded,
+    """The records in ``path`` (:func:`arena.records.format.read_record_file`: a regular file, bounded,
     no key twice; ``root``: a log folder, no link followed below it)."""
-    from arena.records import RecordInputError, read_record_file
+    from arena.records.format import RecordInputError, read_record_file
 
     try:
         return read_record_file(path, root=root)
@@ -50,8 +50,8 @@ def _load_json(path: Path, root: Path | None = None) -> Any:
 
 def _records_of_file(path: Path, root: Path | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(where, record)`` for the record or each record of the array in ``path``; ExportError
-    for anything that is not a usable record (:func:`arena.records.record_problem`)."""
-    from arena.records import record_problem
+    for anything that is not a usable record (:func:`arena.records.format.record_problem`)."""
+    from arena.records.format import record_problem
 
     data = _load_json(path, root)
     if isinstance(data, dict):
@@ -74,7 +74,7 @@ def _tournament_id(folder: Path) -> str:
     """The tournament's id from its ``config.json``, else the folder's name."""
     config = folder / "config.json"
     if config.is_file():
-        from arena.jsonstream import read_json_file
+        from arena.fileio.jsonfiles import read_json_file
         from arena.limits import MAX_FILE_BYTES
 
         try:

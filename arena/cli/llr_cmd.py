@@ -47,7 +47,7 @@ def llr_command(pentanomial: str | None, trinomial: str | None, elo0: float, elo
     pair counts or trinomial game counts, and print one JSON object: llr, lower, upper, verdict
     (H1, H0 or continue), elo and elo_ci (95%) in the chosen model, both models' estimates, los,
     draw_ratio, pairs/games, model, elo0, elo1."""
-    from arena.sprt import SPRTError, summary
+    from arena.stats.sprt import SPRTError, summary
 
     if (pentanomial is None) == (trinomial is None):
         _fail("give exactly one of --pentanomial N0,N1,N2,N3,N4 or --trinomial W,D,L")

@@ -36,10 +36,9 @@ from arena.cli.options import (
     warn_unprotected,
 )
 from arena.errors import ArenaError
-from arena.files import atomic_write, open_beneath, output_refusal
+from arena.fileio.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
 from arena.games.base import opening_seed
-from arena.isolation import Isolation, sandbox_available
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
     DEFAULT_STARTUP_MS,
@@ -50,10 +49,11 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
-from arena.match import TimeControl, play_game
-from arena.process import kill_all_live_groups
-from arena.signals import exit_code_for, interruptible
-from arena.ui import MatchView, cli_console, result_line
+from arena.match.game import TimeControl, play_game
+from arena.process.bot import kill_all_live_groups
+from arena.process.isolation import Isolation, sandbox_available
+from arena.process.signals import exit_code_for, interruptible
+from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
 Examples:
@@ -165,7 +165,7 @@ def match_command(
                                  f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
     book = None
     if openings_file is not None:
-        from arena.openings import OpeningsError, load_book
+        from arena.openings.book import OpeningsError, load_book
 
         if opening_plies:
             raise click.UsageError("--openings and --opening-plies both choose the opening: give one")

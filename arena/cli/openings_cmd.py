@@ -1,4 +1,4 @@
-"""`arena openings`: generate an opening book (see :mod:`arena.openings_book`)."""
+"""`arena openings`: generate an opening book (see :mod:`arena.openings.generate`)."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def openings_command(game_name: str, plies: int, count: int, seed: int, depth: i
     line (JSONL), ready for --openings."""
     import orjson
 
-    from arena.files import output_refusal
-    from arena.openings_book import generate
+    from arena.fileio.files import output_refusal
+    from arena.openings.generate import generate
 
     refusal = output_refusal(out) if out is not None else None
     if refusal is not None:  # before the search: -o /dev/full, a FIFO, a link or a folder
@@ -47,7 +47,7 @@ def openings_command(game_name: str, plies: int, count: int, seed: int, depth: i
     if out is None:
         sys.stdout.buffer.write(data)
     else:
-        from arena.files import atomic_write
+        from arena.fileio.files import atomic_write
 
         try:
             atomic_write(out, data)

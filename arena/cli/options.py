@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
-from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
-from arena.isolation import BotLimits, Isolation, unprotected_note
+from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+from arena.process.isolation import BotLimits, Isolation, unprotected_note
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,7 +35,7 @@ def _agent_id(argv: list[str]) -> str:
     last part of its module or class (``python3 -m pkg.bot``, ``java -cp build Main``), else of the
     first other word that names a file (``deno run bot.ts``), else of the last program it names
     (``env X=1 ./my_bot``)."""
-    from arena.bot_command import Role, word_roles
+    from arena.process.command import Role, word_roles
 
     roles = word_roles(argv)
     scripts = [w for w, r in zip(argv, roles, strict=True) if r is Role.SCRIPT]
@@ -92,8 +92,8 @@ def distinct_ids(first: str, second: str) -> tuple[str, str]:
 
 
 def agent_spec(agent_id: str, kind: str, value: str) -> Any:
-    """The :class:`arena.match.AgentSpec` of a :func:`bot_argument` (``player``: a human)."""
-    from arena.match import AgentSpec
+    """The :class:`arena.match.game.AgentSpec` of a :func:`bot_argument` (``player``: a human)."""
+    from arena.match.game import AgentSpec
 
     if kind == "hyperparameters":
         return AgentSpec(agent_id, "hyperparameters", path=value)

@@ -2,13 +2,13 @@
 
 On a terminal: a full-screen view (rich, alternate screen) of the board with the last move marked,
 the move list with the current move highlighted, both clocks, and the result with its reason at the
-last position; keys are read in cbreak mode (see :data:`arena.replay_keys.KEY_ACTIONS`). The terminal's
+last position; keys are read in cbreak mode (see :data:`arena.ui.replay_keys.KEY_ACTIONS`). The terminal's
 settings and the main screen are restored on every way out: q, end of input, Ctrl-C (exit 130),
 SIGTERM; Ctrl-Z suspends with the terminal restored and redraws on ``fg``.
 
 Piped (or ``--plain``): the header, the numbered move list and the final board as plain text.
 
-The loading is :mod:`arena.replay`, the key logic :mod:`arena.replay_keys` (no terminal needed to test them).
+The loading is :mod:`arena.records.replay`, the key logic :mod:`arena.ui.replay_keys` (no terminal needed to test them).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from arena.replay import DEFAULT_DELAY_S, ReplayError
+from arena.records.replay import DEFAULT_DELAY_S, ReplayError
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.text import Text
 
-    from arena.replay import GameEntry, Replay
-    from arena.replay_keys import Cursor
+    from arena.records.replay import GameEntry, Replay
+    from arena.ui.replay_keys import Cursor
 
 #: After an Escape byte, how long to wait for the rest of a key's escape sequence (seconds).
 ESCAPE_WAIT_S = 0.05
@@ -70,8 +70,8 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     Piped, it prints the players, the result, the numbered move list and the final board.
     A log folder given without --game lists its games (exit 0) unless it holds only one.
     """
-    from arena.files import output_refusal
-    from arena.replay import Replay, open_source
+    from arena.fileio.files import output_refusal
+    from arena.records.replay import Replay, open_source
 
     refusal = output_refusal(html_out) if html_out is not None else None
     if refusal is not None:  # before the work: --html /dev/full, a FIFO, a link or a folder
@@ -126,7 +126,7 @@ def _write_html(entry: GameEntry, replay: Replay, path: str) -> None:
 
 
 def _write_plain(replay: Replay) -> None:
-    from arena.replay import plain_text
+    from arena.records.replay import plain_text
 
     try:
         sys.stdout.write(plain_text(replay))
@@ -177,7 +177,7 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
 
     from rich.console import Console
 
-    from arena.replay_keys import Cursor
+    from arena.ui.replay_keys import Cursor
 
     console = console or Console(highlight=False)
     cursor = Cursor(replay.last, playing=autoplay and replay.last > 0)
@@ -227,7 +227,7 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
 
 
 def _loop(replay: Replay, cursor: Cursor, fd: int, console: Console, delay: float, redraw: list[bool]) -> None:
-    from arena.replay_keys import decode_keys
+    from arena.ui.replay_keys import decode_keys
 
     size = console.size
     next_tick = time.monotonic() + delay
@@ -278,9 +278,9 @@ def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float
     from rich.text import Text
 
     from arena.games.base import Color
-    from arena.replay import format_clock, format_ms
-    from arena.replay_keys import KEYS_HELP
-    from arena.views import view_for
+    from arena.records.replay import format_clock, format_ms
+    from arena.ui.replay_keys import KEYS_HELP
+    from arena.ui.views import view_for
 
     i = cursor.position
     state, last_move, previous = replay.position(i)

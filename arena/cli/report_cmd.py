@@ -38,8 +38,8 @@ def report_command(source: str, out: str, title: str | None) -> None:
     folder of 'arena tune spsa' or 'arena train td', the parameter history or learning curve comes
     first, as a chart and a table."""
     from arena.errors import ArenaError
-    from arena.files import output_refusal
-    from arena.replay import Source, open_source
+    from arena.fileio.files import output_refusal
+    from arena.records.replay import Source, open_source
     from arena.report.html import report_html, write_page
     from arena.report.training import chart_section, run_chart
 

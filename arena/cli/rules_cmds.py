@@ -12,10 +12,10 @@ import click
 import orjson
 
 from arena.cli.options import game_option as shared_game_option
-from arena.files import UnsafeFileError, read_input
+from arena.fileio.files import UnsafeFileError, read_input
 from arena.games import StateError, get_game
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
-from arena.rules_tools import (
+from arena.tools.rules import (
     MalformedInput,
     decode_object,
     iter_chunks,

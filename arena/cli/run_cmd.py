@@ -25,17 +25,17 @@ from rich.console import Console
 from arena.backends import ClusterError
 from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options
 from arena.errors import ArenaError
-from arena.isolation import unprotected_note
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
-from arena.process import kill_all_live_groups
-from arena.signals import exit_code_for, interruptible
-from arena.spawn import prepare as prepare_spawning
+from arena.process.bot import kill_all_live_groups
+from arena.process.isolation import unprotected_note
+from arena.process.signals import exit_code_for, interruptible
+from arena.process.spawn import prepare as prepare_spawning
 from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.display import BoardObserver, PlainReporter, RichReporter, print_standings
 from arena.tournament.logs import standings_from_folder
 from arena.tournament.plan import isolation as plan_isolation
 from arena.tournament.runner import RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
-from arena.ui import cli_console
+from arena.ui.console import cli_console
+from arena.ui.standings import BoardObserver, PlainReporter, RichReporter, print_standings
 
 DEFAULT_LOGS = Path("tournament_logs")
 
@@ -103,7 +103,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         try:
             config = load_config(config_path)
             if config.sprt is not None:
-                from arena.cli.sprt_config import run_config_sprt
+                from arena.sprt.config import run_config_sprt
 
                 run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
                                 isolation, (backend, ray_address, ray_cpus), as_json=as_json)

@@ -1,6 +1,6 @@
 """`arena sprt NEW OLD --game G`: is NEW stronger than OLD? A sequential probability ratio test on
-colour-swapped pairs of games (see :mod:`arena.sprt_run` for the log folder and resume, and
-:mod:`arena.sprt` for the statistics)."""
+colour-swapped pairs of games (see :mod:`arena.sprt.run` for the log folder and resume, and
+:mod:`arena.stats.sprt` for the statistics)."""
 
 from __future__ import annotations
 
@@ -151,14 +151,14 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
-    from arena.isolation import Isolation, sandbox_available
-    from arena.match import TimeControl
-    from arena.openings import OpeningsError, load_book
-    from arena.sprt_run import SprtSettings
+    from arena.match.game import TimeControl
+    from arena.openings.book import OpeningsError, load_book
+    from arena.process.isolation import Isolation, sandbox_available
+    from arena.sprt.run import SprtSettings
 
     if not elo0 < elo1:
         raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
-    from arena.sprt import SPRTError, check_hypotheses
+    from arena.stats.sprt import SPRTError, check_hypotheses
 
     try:
         check_hypotheses(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
@@ -204,14 +204,14 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
 
 def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
              command: str = "arena sprt") -> NoReturn:
-    """Run the SPRT of ``settings`` (an :class:`arena.sprt_run.SprtSettings`) in ``folder``: one
+    """Run the SPRT of ``settings`` (an :class:`arena.sprt.run.SprtSettings`) in ``folder``: one
     line per pair and the verdict on stderr, the summary on stdout with ``as_json``; then exit with
     the status the epilog lists. ``needs_seed``: draw a seed (recorded) when the settings have none.
     Shared by ``arena sprt`` and ``arena run`` of a config with an ``sprt`` key."""
     from arena.backends import ClusterError
     from arena.errors import ArenaError
-    from arena.signals import exit_code_for, interruptible
-    from arena.sprt_run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun
+    from arena.process.signals import exit_code_for, interruptible
+    from arena.sprt.run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun
 
     id_new, id_old = settings.new.id, settings.old.id
     run: SprtRun

@@ -139,7 +139,7 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
 def write_curve_chart(folder: Path, curve: list[dict[str, Any]], game_name: str) -> None:
     """``curve.svg`` and ``curve.html`` of a TD run folder: the score against the initial weights
     at each curve point, and the points as a table."""
-    from arena.files import atomic_write
+    from arena.fileio.files import atomic_write
     from arena.report.charts import html_page
     from arena.report.training import td_chart
 

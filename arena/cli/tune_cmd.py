@@ -72,7 +72,7 @@ def spsa_command(config_path: str, out: str, iterations: int | None, progress_ev
     theta + c*Delta against theta - c*Delta and steps theta towards the winner. Prints the
     parameters' history as sparklines and writes it as an SVG chart and an HTML page."""
     from arena.errors import ArenaError, Interrupted, ResourceError
-    from arena.tournament.limits import default_concurrency
+    from arena.tournament.concurrency import default_concurrency
     from arena.train.spsa import load_spsa_config, run_spsa
 
     previous = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
@@ -98,7 +98,7 @@ def spsa_command(config_path: str, out: str, iterations: int | None, progress_ev
 def write_charts(folder: Path, config: Any) -> list[str]:
     """Write history.svg and history.html of an SPSA run folder; the terminal lines (a sparkline
     per parameter, within its bounds)."""
-    from arena.files import atomic_write
+    from arena.fileio.files import atomic_write
     from arena.report.charts import html_page, sparkline
     from arena.report.training import spsa_chart
     from arena.train.spsa import read_history

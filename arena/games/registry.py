@@ -70,7 +70,7 @@ class GameSpec:
       :class:`arena.protocols.Protocol` subclass, then with ``bot_side``.
     - ``notation``: one line saying how a move is written (for ``arena games`` and the human
       player's help); the notation itself is the game's ``describe_move`` and ``parse_notation``.
-    - ``view``: ``"module:Class"`` of an :class:`arena.views.GameView` for the terminal (default:
+    - ``view``: ``"module:Class"`` of an :class:`arena.ui.views.GameView` for the terminal (default:
       the generic view, which draws ``Game.board_text`` and reads moves as ``describe_move`` writes
       them).
     - ``svg``: ``"module:function"``, ``function(state, last_move=None) -> str``, an SVG picture of

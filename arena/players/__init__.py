@@ -5,10 +5,10 @@
   A command that is the path of an existing file is taken whole, so paths with spaces work.
 - ``hyperparameters``: arena's search bot as a process:
   ``python -m arena.agents.search_bot --game G --hyperparameters PATH``.
-- ``player``: a human at the terminal (:mod:`arena.players.human`).
+- ``player``: a human at the terminal (:mod:`arena.ui.human`).
 
 A process agent's environment is :func:`agent_environment`: minimal unless the isolation policy
-says ``inherit_env`` (see :mod:`arena.isolation`), plus the agent's own ``env`` map.
+says ``inherit_env`` (see :mod:`arena.process.isolation`), plus the agent's own ``env`` map.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import BotError, ConfigError
 from arena.games.base import Color, Game
-from arena.isolation import DEFAULT_ISOLATION, Isolation, bot_environment
 from arena.players.base import ClockView, Fault, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
+from arena.process.isolation import DEFAULT_ISOLATION, Isolation, bot_environment
 
 if TYPE_CHECKING:
-    from arena.match import AgentSpec
+    from arena.match.game import AgentSpec
 
 _PROCESS_ONLY_OPTS = frozenset({"stderr_path", "max_reply_bytes", "kill_grace", "env", "protocol", "logs_dir"})
 
@@ -74,12 +74,12 @@ def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
 
 
 def agent_environment(spec: AgentSpec, isolation: Isolation = DEFAULT_ISOLATION) -> dict[str, str]:
-    """The environment of a process agent: :func:`arena.isolation.bot_environment` with the agent's
+    """The environment of a process agent: :func:`arena.process.isolation.bot_environment` with the agent's
     ``env``; arena's own search bot also gets the folder that holds the ``arena`` package on its
     PYTHONPATH, so it starts however arena itself was found (installed or a source checkout)."""
     env = bot_environment(isolation, dict(spec.env))
     if spec.kind == "hyperparameters":
-        from arena.spawn import arena_import_root
+        from arena.process.spawn import arena_import_root
 
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [arena_import_root(), env.get("PYTHONPATH")]))
     return env
@@ -107,7 +107,7 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
     if spec.kind == "player":
         try:
-            from arena.players.human import HumanPlayer
+            from arena.ui.human import HumanPlayer
         except ImportError:
             raise ConfigError(f"agent {spec.id!r}: human players are not available in this build") from None
         human_opts = {k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS}

@@ -6,7 +6,7 @@ to the reply read. The deadline is the match's shared cancel scope (``shares_tur
 entering a scope per turn cost about 20 us a ply, ~19% of arena's CPU per ply against instant bots
 (``bench/engine_overhead.py --cpu-only``, with ``shares_turn_deadline = False`` for comparison).
 
-Without pondering (``ponder=False``, the default; :mod:`arena.isolation`) the bot's process group is
+Without pondering (``ponder=False``, the default; :mod:`arena.process.isolation`) the bot's process group is
 stopped (SIGSTOP) from the moment it starts and again as soon as each reply is read, and continued
 (SIGCONT) just before its next input is written: two ``killpg`` calls a turn. So it starts up
 inside its own first-move allowance, and neither it nor its children use the CPU while the
@@ -27,9 +27,8 @@ import trio
 
 from arena.errors import ResourceError
 from arena.games.base import Color, Game, MoveSyntaxError, Termination
-from arena.isolation import BotLimits
 from arena.players.base import ClockView, MoveReply, Player
-from arena.process import (
+from arena.process.bot import (
     DEFAULT_KILL_GRACE_S,
     DEFAULT_MAX_REPLY_BYTES,
     BotGone,
@@ -40,6 +39,7 @@ from arena.process import (
     arena_run_delay_s,
     open_bot_process,
 )
+from arena.process.isolation import BotLimits
 from arena.protocols import Protocol, protocol_for, quote_raw
 
 # How long to wait for an exit status after a bot's stdout closed, so the reason can name it.

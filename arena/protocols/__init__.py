@@ -1,6 +1,6 @@
 """Wire protocols: how a state is written for a bot and how its reply is read. Pure, no I/O.
 
-A :class:`Protocol` is a dialect over a byte stream. The process transport (:mod:`arena.process`) moves
+A :class:`Protocol` is a dialect over a byte stream. The process transport (:mod:`arena.process.bot`) moves
 the bytes; the protocol says which framing a reply uses (``"line"`` or ``"json_object"``), what to
 write at the start of a game and before each turn, and turns the raw reply into the game's *wire
 move* — what :meth:`arena.games.base.Game.parse_move` accepts. ``decode_reply`` raises

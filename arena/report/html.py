@@ -30,14 +30,14 @@ from typing import Any
 
 from arena import __version__
 from arena.errors import ArenaError
-from arena.files import atomic_write
+from arena.fileio.files import atomic_write
+from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import Color, Game
-from arena.jsonstream import read_json_file
 from arena.limits import MAX_RECORDS_BYTES
-from arena.ratings import GameResult
-from arena.replay import GameEntry, Replay, Source
+from arena.records.replay import GameEntry, Replay, Source
 from arena.report.frames import PieceTable, encode_frame, svg_hash
 from arena.report.viewer import CSS, JS
+from arena.stats.ratings import GameResult
 
 #: ``progress(done, total)``: called after each game is drawn (``arena report`` shows it).
 Progress = Callable[[int, int], None]
@@ -156,7 +156,7 @@ class Drawn:
 
 def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: Progress | None = None) -> Drawn:
     """Encode ``games`` (``total`` of them, for ``progress``). Raises ReportError or ReplayError."""
-    from arena.ratings import result_from_row
+    from arena.stats.ratings import result_from_row
 
     drawn = Drawn()
     for done, (entry, replay) in enumerate(games, 1):
@@ -374,7 +374,7 @@ def _terminations_section(standings: dict[str, Any]) -> str:
 def source_standings(source: Source, results: Sequence[GameResult] | None) -> dict[str, Any] | None:
     """The folder's ``standings.json`` when it covers exactly these games, else standings computed
     from ``results`` (None when there are none, or a game cannot be rated)."""
-    from arena.ratings import compute_standings
+    from arena.stats.ratings import compute_standings
 
     if source.is_folder:
         path = Path(source.label)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.jsonstream import JsonInputError, read_json_file
+from arena.fileio.jsonfiles import JsonInputError, read_json_file
 from arena.limits import MAX_RECORDS_BYTES
 from arena.report.charts import svg_chart
 from arena.report.html import ReportError

@@ -6,11 +6,11 @@ resumes after any stop, and the ``tournament_logs/<id>/`` folder it writes.
 - :mod:`arena.tournament.runner`: :class:`Tournament` (prepare / play / finish) and
   :func:`run_tournament`.
 - :mod:`arena.tournament.logs`: the log folder, crash-safe writes, recomputing standings from it.
-- :mod:`arena.tournament.display`: the terminal views (a rich Console is passed in).
+- :mod:`arena.ui.standings`: the terminal views (a rich Console is passed in).
 - :mod:`arena.tournament.stats_worker`: the child process that keeps ``standings.json`` and the
   per-agent files up to date, so that statistics never delay the event loop that times the bots.
 
-Ratings themselves are pure functions in :mod:`arena.ratings`.
+Ratings themselves are pure functions in :mod:`arena.stats.ratings`.
 
 The names below are imported on first use, so ``python -m arena.tournament.stats_worker`` starts
 without loading trio and the match engine.

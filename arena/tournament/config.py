@@ -4,17 +4,17 @@ The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``i
 ``tournamentType``, ``timeLimit``, ``maxMoves``, ``visualize``); arena adds ``game``, ``gamesPerPair``,
 ``matches``, ``concurrency``, ``seed``, ``timeMargin``, ``startupTime``, ``moveTimeLimit``,
 ``increment``, ``openingPlies``, the isolation keys ``ponder``, ``sandbox`` and ``inheritEnv``
-(:mod:`arena.isolation`), and per agent an ``env`` map of extra environment variables.
+(:mod:`arena.process.isolation`), and per agent an ``env`` map of extra environment variables.
 
 Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
 (``agents[1].path: ...``). Every number is range-checked (the maxima are the ``MAX_*`` constants
 below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
 100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.
 The file itself must be a regular file (a link to one is fine; a FIFO or a device is refused) of at
-most 16 MiB; it is decoded by :func:`arena.jsonstream.strict_loads` (nesting at most 64 deep, no key
+most 16 MiB; it is decoded by :func:`arena.fileio.jsonfiles.strict_loads` (nesting at most 64 deep, no key
 twice in one object, no integer beyond 64 bits). Each executable agent's program must be found
 with the agent's own environment (its ``env`` on top of what bots get: see
-:func:`arena.isolation.bot_environment`), as the bot will be started: ``"env": {"PATH": ""}`` with
+:func:`arena.process.isolation.bot_environment`), as the bot will be started: ``"env": {"PATH": ""}`` with
 ``python3`` is a config error, not a crash in every game.
 
 Identity. A log folder belongs to one tournament: resuming with a config that differs in a key that
@@ -30,7 +30,7 @@ directory):
 - ``hyperparameters`` agents: ``path`` is a file; it must exist.
 - ``executable`` agents: ``path`` is a command, split like a shell would (shlex) but never run
   through one. If the whole string names an existing file it is one program (so a path with spaces
-  works). Otherwise each word has a role (:func:`arena.bot_command.word_roles`): the program (the
+  works). Otherwise each word has a role (:func:`arena.process.command.word_roles`): the program (the
   first word, or the one a wrapper such as ``env`` runs) with a ``/`` must be an existing executable
   file, without one it must be found on ``PATH`` (``python3``); the script a known interpreter runs
   (``python3 bot.py``, ``java -jar x.jar``, ``dotnet bot.dll``) must exist, and is made absolute;
@@ -55,14 +55,11 @@ from typing import Any
 
 import orjson
 
-from arena.bot_command import Role, path_list_items, word_roles
-from arena.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.errors import ConfigError
-from arena.files import UnsafeFileError, read_input
+from arena.fileio.files import UnsafeFileError, read_input
+from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games.base import GameError, cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
-from arena.isolation import BotLimits, sandbox_available
-from arena.jsonstream import JsonInputError, strict_loads
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
     DEFAULT_STARTUP_MS,
@@ -78,6 +75,9 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
+from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+from arena.process.command import Role, path_list_items, word_roles
+from arena.process.isolation import BotLimits, sandbox_available
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
@@ -262,7 +262,7 @@ def _openings(obj: dict[str, Any], base_dir: Path, game: str, opening_plies: int
     if opening_plies:
         raise ConfigError("openings: a book and openingPlies both choose the opening; give one")
     from arena.games.registry import get_game
-    from arena.openings import OpeningsError, load_book
+    from arena.openings.book import OpeningsError, load_book
 
     path = _resolve(base_dir, raw)
     try:
@@ -425,7 +425,7 @@ def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any
         out["maxPairs"] = _int_or_none(raw, "maxPairs", minimum=1, maximum=MAX_GAMES)
     except ConfigError as exc:
         raise ConfigError(f"sprt.{exc}") from None
-    from arena.sprt import SPRTError, check_hypotheses
+    from arena.stats.sprt import SPRTError, check_hypotheses
 
     try:
         check_hypotheses(elo0=out["elo0"], elo1=out["elo1"], alpha=out["alpha"], beta=out["beta"],
@@ -472,8 +472,8 @@ def check_programs(agents: tuple[AgentConfig, ...], inherit_env: bool) -> None:
     will be started: on the ``PATH`` of its own environment (what bots get under ``inherit_env``,
     with the agent's ``env`` on top), from arena's folder. Raises ConfigError naming the agent."""
     from arena.errors import BotError
-    from arena.isolation import Isolation, bot_environment
-    from arena.spawn import check_program
+    from arena.process.isolation import Isolation, bot_environment
+    from arena.process.spawn import check_program
 
     for number, agent in enumerate(agents):
         if agent.type != "executable" or not agent.command:
@@ -670,7 +670,7 @@ def _exists(path: Path) -> bool:
 
 def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str, ...]:
     """The argv of the bot command ``text`` with its files found from ``base_dir`` (the module
-    docstring; which word is which: :func:`arena.bot_command.word_roles`). ConfigError (one line
+    docstring; which word is which: :func:`arena.process.command.word_roles`). ConfigError (one line
     naming ``where``) when it is empty, cannot be split, or its program or script is not there."""
     whole = _resolve(base_dir, text.strip())
     if _is_file(whole):

@@ -7,7 +7,7 @@ Layout (spec: arena.md)::
     games/NNNNN.json   each game's full record
     stderr/            each bot's stderr per game (written by the match engine)
     <agentId>.json     the seed's per-agent statistics: games, wins, draws, losses, rating
-    standings.json     ratings, intervals, crosstable, LOS, terminations (arena.ratings)
+    standings.json     ratings, intervals, crosstable, LOS, terminations (arena.stats.ratings)
     .arena.lock        held (flock) by the run using the folder; holds its pid
 
 One run per folder. :func:`lock_folder` takes an exclusive ``flock`` on ``.arena.lock`` before
@@ -32,7 +32,7 @@ about 1 ms a game with the syncs, 0.2 ms without (median of 1,500; p99 under 2 m
 Links. The folder that holds log folders (``--logs DIR``, default ``tournament_logs``) is the
 user's: it may be a symbolic link. Everything below it is arena's: ``<id>/``, ``games/``,
 ``stderr/`` and every file are opened relative to their parent's descriptor with ``O_NOFOLLOW``
-(:func:`arena.files.open_beneath`), so a link planted there by a bot (``stderr/`` -> elsewhere,
+(:func:`arena.fileio.files.open_beneath`), so a link planted there by a bot (``stderr/`` -> elsewhere,
 ``games.jsonl`` -> someone's file) is refused with one line, never written or read through; a FIFO
 or a device in its place is refused the same way. Readers given a log folder by the user (``arena
 standings DIR``) treat that folder as the user's and everything inside it as arena's.
@@ -56,12 +56,12 @@ from typing import Any
 import orjson
 
 from arena.errors import ArenaError, ConfigError, ResourceError
-from arena.files import atomic_write, open_beneath, read_input
+from arena.fileio.files import atomic_write, open_beneath, read_input
+from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
-from arena.jsonstream import read_json_file, strict_loads
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
-from arena.ratings import GameResult, compute_standings, elo_update, result_from_row
+from arena.stats.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
 
 GAMES_FILE = "games.jsonl"
@@ -492,6 +492,6 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
 
 
 def _bots_have_users() -> bool:
-    from arena.botuser import can_switch_users
+    from arena.process.botuser import can_switch_users
 
     return can_switch_users()

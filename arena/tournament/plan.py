@@ -1,5 +1,5 @@
 """What a tournament config plays, in the engine's terms: each agent as an
-:class:`arena.match.AgentSpec`, the time control, the isolation and the opening book. Shared by the
+:class:`arena.match.game.AgentSpec`, the time control, the isolation and the opening book. Shared by the
 tournament runner and by ``arena run`` of a config with an ``sprt`` key, so both play a config's
 games the same way."""
 
@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import ConfigError
-from arena.isolation import Isolation
-from arena.match import AgentSpec, TimeControl
+from arena.match.game import AgentSpec, TimeControl
+from arena.process.isolation import Isolation
 from arena.tournament.config import AgentConfig, TournamentConfig
 
 if TYPE_CHECKING:
     from arena.games.base import Game
-    from arena.openings import Book, Order
+    from arena.openings.book import Book, Order
 
 
 def agent_spec(agent: AgentConfig) -> AgentSpec:
@@ -48,7 +48,7 @@ def opening_book(config: TournamentConfig, game: Game) -> Book | None:
     read or changed since the config was read (its digest is part of the tournament's identity)."""
     if config.openings is None:
         return None
-    from arena.openings import OpeningsError, load_book
+    from arena.openings.book import OpeningsError, load_book
 
     try:
         book = load_book(game, Path(config.openings))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.files import open_beneath
+from arena.fileio.files import open_beneath
 from arena.games.base import Termination, cap_text
 from arena.tournament.logs import GAMES_FILE, LogError, record_name
 from arena.tournament.schedule import ScheduledGame

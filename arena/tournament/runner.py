@@ -5,8 +5,8 @@ The plan is pure (:mod:`arena.tournament.schedule`); this module only executes i
 - :meth:`Tournament.prepare` (synchronous) checks the agents can run, takes the log folder's lock
   (one run per folder), opens the logs, refuses a different config under the same id, checks every
   finished game sits where the schedule puts it, and works out which indices are still to play.
-- :meth:`Tournament.play` runs up to ``concurrency`` games at once (:mod:`arena.tournament.limits`).
-  Each finished game is persisted *synchronously* the moment :func:`arena.match.play_game` returns
+- :meth:`Tournament.play` runs up to ``concurrency`` games at once (:mod:`arena.tournament.concurrency`).
+  Each finished game is persisted *synchronously* the moment :func:`arena.match.game.play_game` returns
   (record file, then its ``games.jsonl`` line), so no cancellation can come between a game ending
   and its being written. A cancelled game (Ctrl-C) raises out of ``play_game`` and is never written:
   the next run plays it again.
@@ -29,7 +29,7 @@ closed by :meth:`Tournament.finish_sync`. With Ray, each ``games.jsonl`` row als
 that ran the game (``node``) and how many attempts were lost with a node first (``retried``), and
 ``standings.json`` gets ``nodes``: the games each node ran.
 
-Arena's failures are arena's. When :func:`arena.match.play_game` raises
+Arena's failures are arena's. When :func:`arena.match.game.play_game` raises
 :class:`arena.errors.ResourceError` (no descriptors, no processes left...) or writing the logs fails
 (disk full), the run stops: the game in flight and every other running game are cancelled and not
 recorded (a resumed run plays them), finished games stay, the standings are still written at finish
@@ -51,11 +51,11 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
-from arena.isolation import BotLimits
-from arena.match import AgentSpec
-from arena.ratings import result_from_row
+from arena.match.game import AgentSpec
+from arena.process.isolation import BotLimits
+from arena.stats.ratings import result_from_row
+from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs, check_sandbox
-from arena.tournament.limits import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.logs import (
     FolderLock,
     LogError,
@@ -82,7 +82,7 @@ ARENA_ERROR_PAUSE_S = 1.0
 RESULT_TEXT = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
 
 # The modules behind the agent kinds that are not plain executables (they come with the bots work).
-_KIND_MODULES = {"hyperparameters": "arena.agents.search_bot", "player": "arena.players.human"}
+_KIND_MODULES = {"hyperparameters": "arena.agents.search_bot", "player": "arena.ui.human"}
 
 
 class Reporter(Protocol):
@@ -122,7 +122,7 @@ class SilentReporter:
 @dataclass(frozen=True)
 class RunOptions:
     """How to run. ``concurrency`` None: the config's, else the number of cores (capped, see
-    :mod:`arena.tournament.limits`). ``ponder``, ``sandbox``, ``inherit_env``: None keeps the
+    :mod:`arena.tournament.concurrency`). ``ponder``, ``sandbox``, ``inherit_env``: None keeps the
     config's value, a bool replaces it (``--ponder``/``--no-ponder``, ``--sandbox``,
     ``--inherit-env``; ``ponder`` is part of the tournament's identity, see
     :mod:`arena.tournament.config`). ``player_opts`` go to every player (e.g. ``kill_grace`` in
@@ -208,7 +208,7 @@ def check_agent_kinds(config: TournamentConfig) -> None:
 def concurrency_plan(config: TournamentConfig, requested: int | None,
                      games_left: int | None = None) -> ConcurrencyPlan:
     """``requested``, else the config's, else the number of cores, capped (1 when a human plays;
-    see :mod:`arena.tournament.limits`); ``note`` says why when it is lower than asked."""
+    see :mod:`arena.tournament.concurrency`); ``note`` says why when it is lower than asked."""
     wanted = requested or config.concurrency or default_concurrency()
     return plan_concurrency(wanted, human=any(a.type == "player" for a in config.agents),
                             games_left=games_left, asked=bool(requested or config.concurrency))

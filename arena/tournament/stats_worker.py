@@ -112,7 +112,7 @@ def _reader(fd: int, inbox: queue.SimpleQueue[dict[str, Any] | None]) -> None:
 
 class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
-        from arena.files import open_beneath
+        from arena.fileio.files import open_beneath
         from arena.tournament.logs import GAMES_FILE, SeedStats, log_root, parse_rows
 
         self.folder = Path(init["folder"])
@@ -128,7 +128,7 @@ class _Worker:
         # a link below the logs root (a link or FIFO planted there is refused: no standings then).
         with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
-        from arena.ratings import result_from_row
+        from arena.stats.ratings import result_from_row
 
         for row in parse_rows(data, path).rows:
             self.add(result_from_row(row))
@@ -188,7 +188,7 @@ def main() -> int:
     """The child's life: read messages, write files when due, exit on ``finish`` or end of input."""
     import signal
 
-    from arena.isolation import make_undumpable
+    from arena.process.isolation import make_undumpable
 
     # Bots run as the same user: they must not write forged games into our stdin via /proc.
     make_undumpable()
@@ -199,7 +199,7 @@ def main() -> int:
     first = inbox.get()
     if not first or "init" not in first:
         return 4
-    from arena.ratings import result_from_row
+    from arena.stats.ratings import result_from_row
 
     init = first["init"]
     if init.get("low_priority", True):
@@ -249,7 +249,7 @@ def main() -> int:
 def _worker_environment() -> dict[str, str]:
     """The worker's environment: a helper's (never arena's secrets: bots can read a helper's
     environ), with this arena importable even when it runs from a source tree, not installed."""
-    from arena.isolation import helper_environment
+    from arena.process.isolation import helper_environment
 
     env = helper_environment()
     root = str(Path(__file__).resolve().parents[2])
@@ -285,7 +285,7 @@ class StatsWorker:
         try:
             if self.stderr_path is not None:
                 # In the log folder's stderr/: no link followed below the logs root, a fresh file.
-                from arena.files import open_beneath
+                from arena.fileio.files import open_beneath
                 from arena.tournament.logs import log_root
 
                 stderr = open_beneath(log_root(self.stderr_path.parent.parent), self.stderr_path, os.O_WRONLY,
@@ -376,7 +376,7 @@ class StatsWorker:
         if not isinstance(done, int):
             return None
         try:
-            from arena.jsonstream import read_json_file
+            from arena.fileio.jsonfiles import read_json_file
             from arena.limits import MAX_RECORDS_BYTES
             from arena.tournament.logs import STANDINGS_FILE, log_root
 

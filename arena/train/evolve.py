@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.backends import Backend, BackendOptions
 from arena.errors import ConfigError, Interrupted
-from arena.jsonstream import read_json_file
+from arena.fileio.jsonfiles import read_json_file
 from arena.limits import MAX_RECORDS_BYTES
 from arena.train.model import LinearGame, hyperparameters_object, linear_game, option_name, random_weights, write_json
 
@@ -274,7 +274,7 @@ class Evolution:
 
     def _tournament(self, name: str, ids: list[str], kind: str, games_per_pair: int) -> dict[str, Any]:
         """Write ``<name>.json`` and play it (or its remaining games); the standings object."""
-        from arena.signals import run_trio_interruptibly
+        from arena.process.signals import run_trio_interruptibly
         from arena.tournament.config import load_config
         from arena.tournament.runner import RunOptions
 

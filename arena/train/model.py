@@ -25,7 +25,7 @@ from typing import Any
 from arena.agents.hyperparameters import WEIGHT_LIMIT, load_hyperparameters, search_adapter_class
 from arena.agents.search import Searcher
 from arena.errors import ConfigError
-from arena.files import atomic_write
+from arena.fileio.files import atomic_write
 from arena.games.base import GameError
 from arena.games.registry import get_spec
 
@@ -152,7 +152,7 @@ def hyperparameters_object(weights: Mapping[str, float], *, max_depth: int, desc
 
 def write_json(path: Path, obj: Any, *, root: Path | None = None) -> None:
     """Write ``obj`` as indented JSON, atomically (readers never see half a file). ``root``: the
-    run folder the user named (``--out``); no link below it is followed (:func:`arena.files.atomic_write`)."""
+    run folder the user named (``--out``); no link below it is followed (:func:`arena.fileio.files.atomic_write`)."""
     atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode(), root=root)
 
 

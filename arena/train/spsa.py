@@ -66,8 +66,8 @@ from typing import Any
 
 from arena.agents.hyperparameters import check_hyperparameters
 from arena.errors import ConfigError, Interrupted
-from arena.files import append_line, atomic_write
-from arena.jsonstream import read_json_file, read_json_lines
+from arena.fileio.files import append_line, atomic_write
+from arena.fileio.jsonfiles import read_json_file, read_json_lines
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
 from arena.train.spsa_play import COMMAND_KEYS, NAME, CommandAgent, agent_file, check_placeholders, load_command_agent
@@ -305,7 +305,7 @@ def _integer(obj: dict[str, Any], key: str, default: int, low: int, high: int, w
 
 
 def _book_states(game: LinearGame, path: str) -> list[Any]:
-    from arena.openings import OpeningsError, load_book
+    from arena.openings.book import OpeningsError, load_book
 
     try:
         return [opening.state for opening in load_book(game.rules, Path(path)).openings]

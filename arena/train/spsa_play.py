@@ -17,7 +17,7 @@ decimals, no exponent). The command is resolved as a tournament agent's ``path``
 files beside the config made absolute; a word holding a placeholder is passed as it is).
 
 Games: each iteration ``k`` plays ``pairs`` colour-swapped pairs of ``theta+`` (agent id ``plus``)
-against ``theta-`` (``minus``) as real subprocess games through :func:`arena.match.play_game`
+against ``theta-`` (``minus``) as real subprocess games through :func:`arena.match.game.play_game`
 (the local backend), with the config's time control (``timeLimit``, ``timeMargin``,
 ``startupTime``, ``moveTimeLimit``, ``increment``), ``maxMoves`` (default: the game's), isolation
 (``ponder``, ``sandbox``, ``inheritEnv``; all off by default) and openings: the ``openings`` book
@@ -44,13 +44,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, ConfigError
-from arena.isolation import Isolation
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
-from arena.match import AgentSpec, TimeControl
+from arena.match.game import AgentSpec, TimeControl
+from arena.process.isolation import Isolation
 
 if TYPE_CHECKING:
     from arena.backends import GameJob
-    from arena.openings import Book, Order
+    from arena.openings.book import Book, Order
     from arena.train.spsa import Parameter, SpsaConfig
 
 #: Top-level config keys that only a command agent uses (their meaning is a tournament config's).
@@ -193,7 +193,7 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
         raise ConfigError(f"{where}: key 'openingsOrder' must be \"random\" or \"sequential\", got {json.dumps(order)}")
     book = None
     if obj.get("openings") is not None:
-        from arena.openings import OpeningsError, load_book
+        from arena.openings.book import OpeningsError, load_book
 
         if not isinstance(obj["openings"], str):
             raise ConfigError(f"{where}: key 'openings' must be the path of an opening book")
@@ -284,7 +284,7 @@ def _kept_record(folder: Path, job: GameJob) -> dict[str, Any] | None:
     """The record of ``job`` already in ``folder`` (an interrupted iteration's), if it is whole and
     its players are this job's."""
     assert job.game_index is not None
-    from arena.records import read_record_file, record_problem
+    from arena.records.format import read_record_file, record_problem
 
     try:
         record = read_record_file(record_path(folder, job.game_index), root=folder)
@@ -304,8 +304,8 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
     import trio
 
     from arena.backends.local import LocalBackend
-    from arena.files import open_beneath
-    from arena.signals import run_trio_interruptibly
+    from arena.fileio.files import open_beneath
+    from arena.process.signals import run_trio_interruptibly
     from arena.tournament.logs import atomic_write, dumps, write_failure
 
     agent = config.command

@@ -78,8 +78,8 @@ from typing import Any
 
 from arena.agents.search import Searcher
 from arena.errors import ConfigError, Interrupted
-from arena.files import append_line, atomic_write
-from arena.jsonstream import read_json_file, read_json_lines
+from arena.fileio.files import append_line, atomic_write
+from arena.fileio.jsonfiles import read_json_file, read_json_lines
 from arena.limits import MAX_RECORDS_BYTES
 from arena.train.model import (
     LinearGame,

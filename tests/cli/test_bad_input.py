@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from arena.cli import cli
 from arena.errors import ConfigError
-from arena.jsonstream import nesting_depth
+from arena.fileio.jsonfiles import nesting_depth
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 RANDOM = f"{sys.executable} {BOTS / 'shobu_random.py'}"

@@ -1,6 +1,6 @@
 """Bot commands as people write them (issue 25): the program and the script an interpreter runs are
 checked, every other word is passed as it is (a class path, inline code, a module, a URL). Each form
-is read by one table (:mod:`arena.bot_command`) and played for real in ``arena match``, a config,
+is read by one table (:mod:`arena.process.command`) and played for real in ``arena match``, a config,
 ``check-bot`` and an SPRT config; the Ray backend's remapping is checked word by word."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.backends.ray_files import default_working_dir, missing_on_this_node, referenced_paths, remap_spec
-from arena.bot_command import Role, word_roles
 from arena.cli import cli
 from arena.errors import ConfigError
-from arena.match import AgentSpec
+from arena.match.game import AgentSpec
+from arena.process.command import Role, word_roles
 from arena.tournament.config import load_config, resolve_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -355,7 +355,7 @@ async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
     the shipped folder copied elsewhere, each command remapped and checked there, one game played."""
     from arena.backends import GameJob
     from arena.backends.local import run_job
-    from arena.match import TimeControl
+    from arena.match.game import TimeControl
     from arena.tournament.plan import agent_spec
 
     agents = [a for a in config_agents(project) if a["id"] in ("java-cp", "sh-c")]

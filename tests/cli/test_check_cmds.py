@@ -18,7 +18,7 @@ from arena.cli.check_cmds import check_logs_command, check_record_command
 from arena.cli.match_cmd import match_command
 from arena.cli.run_cmd import run_command
 from arena.games.registry import DEFAULT_MATCH_GAME, get_game
-from arena.records import turn_move
+from arena.records.format import turn_move
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM_BOT = r"""

@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from arena import sprt
 from arena.cli.llr_cmd import llr_command
+from arena.stats import sprt
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -25,10 +25,10 @@ from click.testing import CliRunner
 from arena.cli.replay_cmd import render, replay_command
 from arena.games.base import Color
 from arena.games.registry import game_names, get_game
-from arena.match import AgentSpec, TimeControl, play_game
-from arena.records import turn_move
-from arena.replay import Replay, plain_text
-from arena.replay_keys import Cursor, decode_keys
+from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.records.format import turn_move
+from arena.records.replay import Replay, plain_text
+from arena.ui.replay_keys import Cursor, decode_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"

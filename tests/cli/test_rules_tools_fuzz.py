@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.games import get_game
-from arena.rules_tools import moves_one, pass_through_one, perft_one, run_stream
+from arena.tools.rules import moves_one, pass_through_one, perft_one, run_stream
 
 SHOBU_CASE = {
     "turn": {"passive": {"origin": {"x": 6, "y": 7}, "heading": {"x": 0, "y": -1}},

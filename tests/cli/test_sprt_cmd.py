@@ -75,7 +75,7 @@ def test_help_documents_the_exit_statuses() -> None:
 
 def test_the_pair_line_shows_both_models_and_unbounded_estimates() -> None:
     from arena.cli.sprt_cmd import pair_line
-    from arena.sprt import summary
+    from arena.stats.sprt import summary
 
     line = pair_line(50, 1.5, summary([3, 10, 20, 12, 5], elo0=0, elo1=5, alpha=0.05, beta=0.05, model="normalized"))
     assert line == ("pair 50: 1.5  LLR 0.11 [-2.94, 2.94]  nElo +29 ± 68  Elo +21 ± 50  LOS 79%  even 40%  "

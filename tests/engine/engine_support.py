@@ -127,7 +127,7 @@ def unreaped_children() -> list[int]:
     an adopted orphan (e.g. the guardian of an `arena` subprocess, exiting after it): only the pids
     arena itself started count here.
     """
-    from arena.spawn import unreaped_pids
+    from arena.process.spawn import unreaped_pids
 
     return sorted(unreaped_pids())
 

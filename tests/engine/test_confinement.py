@@ -1,6 +1,6 @@
-"""A user, a cgroup and a mount namespace per bot (arena/confinement.py, botuser.py, cgroups.py).
+"""A user, a cgroup and a mount namespace per bot (arena/process/confinement.py, botuser.py, cgroups.py).
 
-Real processes through :func:`arena.process.open_bot_process`. The parts that need root and
+Real processes through :func:`arena.process.bot.open_bot_process`. The parts that need root and
 cgroups skip elsewhere, saying why.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena import botuser, cgroups
-from arena.framing import ReplyReader
-from arena.process import open_bot_process
+from arena.process import botuser, cgroups
+from arena.process.bot import open_bot_process
+from arena.process.replies import ReplyReader
 
 ROOTED = pytest.mark.skipif(not botuser.can_switch_users() or cgroups.layout() is None,
                             reason="needs arena as root with cgroups (bots get users and cgroups only then)")

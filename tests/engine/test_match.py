@@ -12,7 +12,7 @@ import trio
 from engine_support import assert_no_leftovers, bot_command
 
 from arena.games import Color, Termination, get_game
-from arena.match import AgentSpec, GameClock, TimeControl, play_game
+from arena.match.game import AgentSpec, GameClock, TimeControl, play_game
 from arena.players.base import ClockView, MoveReply, Player
 
 FAST = TimeControl(time_limit_ms=500, time_margin_ms=50, startup_ms=1500)
@@ -171,7 +171,7 @@ class _QuittingPlayer(Player):
 
 
 async def test_interrupted_by_a_player(marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.match as match_module
+    import arena.match.game as match_module
 
     real = match_module.make_player
 

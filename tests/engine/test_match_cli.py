@@ -16,11 +16,11 @@ from click.testing import CliRunner
 from engine_support import assert_no_leftovers, bot_command
 from rich.console import Console
 
-from arena.board_view import render_board
 from arena.cli import cli
 from arena.games import get_game
 from arena.games.base import opening_seed, random_opening
-from arena.ui import MatchView
+from arena.ui.boards import render_board
+from arena.ui.console import MatchView
 
 
 def _invoke(*args: str) -> tuple[int, str, str]:
@@ -81,7 +81,7 @@ def test_help_has_an_example() -> None:
 
 def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
     from arena.games import Color
-    from arena.match import AgentSpec, GameEnded, GameStarted, MovePlayed
+    from arena.match.game import AgentSpec, GameEnded, GameStarted, MovePlayed
 
     game = get_game("checkers")
     buffer = io.StringIO()

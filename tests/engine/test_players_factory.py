@@ -8,7 +8,7 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.match import AgentSpec
+from arena.match.game import AgentSpec
 from arena.players import agent_argv
 
 

@@ -13,7 +13,7 @@ import trio.testing
 from engine_support import assert_no_leftovers, processes_matching
 
 from arena.errors import BotError
-from arena.process import (
+from arena.process.bot import (
     BotGone,
     EndOfOutput,
     ReplyReader,

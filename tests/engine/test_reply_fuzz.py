@@ -1,4 +1,4 @@
-"""Fuzzing the readers of bot output: the framing (arena.process.ReplyReader), the protocols'
+"""Fuzzing the readers of bot output: the framing (arena.process.bot.ReplyReader), the protocols'
 decoders and the rules' move readers. Whatever a bot prints, arena gets a reply, a malformed-reply
 error, an over-long-reply error or end of output — never another exception, never a hang."""
 
@@ -12,9 +12,9 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.fileio.jsonfiles import JsonObjectSplitter
 from arena.games import IllegalMoveError, MoveSyntaxError, get_game
-from arena.jsonstream import JsonObjectSplitter
-from arena.process import EndOfOutput, ReplyReader, ReplyTooLong
+from arena.process.bot import EndOfOutput, ReplyReader, ReplyTooLong
 from arena.protocols import protocol_for
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

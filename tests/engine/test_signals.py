@@ -11,7 +11,7 @@ import textwrap
 import pytest
 import trio
 
-from arena.signals import HANGUP_EXIT_CODE, INTERRUPTED_EXIT_CODE, exit_code_for, interruptible
+from arena.process.signals import HANGUP_EXIT_CODE, INTERRUPTED_EXIT_CODE, exit_code_for, interruptible
 
 
 def test_exit_codes() -> None:
@@ -31,7 +31,7 @@ async def test_a_first_signal_cancels_the_body_and_names_itself(signum: int) -> 
 
 SECOND_SIGNAL = textwrap.dedent("""
     import os, signal, sys, trio
-    from arena.signals import interruptible
+    from arena.process.signals import interruptible
 
     async def main():
         async with interruptible() as state:

@@ -17,10 +17,10 @@ import trio
 import trio.lowlevel
 
 from arena.games import Color, Termination, get_game
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match.game import AgentSpec, TimeControl, play_game
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
-from arena.process import EndOfOutput, ReplyReader, ReplyTooLong, open_bot_process
+from arena.process.bot import EndOfOutput, ReplyReader, ReplyTooLong, open_bot_process
 from arena.protocols.shobu_json import ShobuJsonProtocol
 
 
@@ -189,7 +189,7 @@ class _TablePlayer(Player):
 
 
 async def _play(monkeypatch: pytest.MonkeyPatch, modes: dict[Color, str], max_moves: int) -> dict[str, Any]:
-    import arena.match as match_module
+    import arena.match.game as match_module
 
     monkeypatch.setattr(match_module, "make_player",
                         lambda spec, game, color, **_: _TablePlayer(spec.id, color, modes[color]))

@@ -91,7 +91,7 @@ GAMES: list[tuple[str, str, str, dict[str, Any]]] = [
 
 
 def _play_all() -> dict[str, dict[str, Any]]:
-    from arena.match import AgentSpec, TimeControl, play_game
+    from arena.match.game import AgentSpec, TimeControl, play_game
 
     records: dict[str, dict[str, Any]] = {}
 

@@ -211,7 +211,7 @@ def guardians():
     """(pid, its arena) of every guardian whose arena carries our marker."""
     found = []
     for pid in all_pids():
-        if b"arena.guardian" in (proc_bytes(pid, "cmdline") or b""):
+        if b"arena.process.guardian" in (proc_bytes(pid, "cmdline") or b""):
             parent = ppid_of(pid)
             if is_arena(parent):
                 found.append((pid, parent))

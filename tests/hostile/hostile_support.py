@@ -307,7 +307,7 @@ def proc_state(pid: int) -> str | None:
 def reap_adopted_zombies() -> None:
     """Reap zombie children of this process that it did not start itself.
 
-    A process that spawned bots in-process is a child subreaper (see :mod:`arena.spawn`), so the
+    A process that spawned bots in-process is a child subreaper (see :mod:`arena.process.spawn`), so the
     bots of an arena subprocess that a test killed with SIGKILL are re-parented to the test process
     once they die. Only processes in state Z are touched, and only by their own pid.
     """

@@ -188,7 +188,7 @@ def kill_guardian(marker: str, folder: Path, flags: Sequence[str], wait: float =
 
 def _guardian_of(pid: int) -> int | None:
     for entry in os.listdir("/proc"):
-        if entry.isdigit() and "arena.guardian" in argv_of(int(entry)):
+        if entry.isdigit() and "arena.process.guardian" in argv_of(int(entry)):
             with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{entry}/stat") as f:
                 if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
                     return int(entry)

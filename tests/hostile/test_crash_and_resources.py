@@ -15,16 +15,16 @@ from hostile_support import hostile_command
 
 from arena.errors import ResourceError
 from arena.games import get_game
-from arena.match import AgentSpec, TimeControl, play_game
-from arena.process import StderrSink
-from arena.spawn import resource_error
+from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.process.bot import StderrSink
+from arena.process.spawn import resource_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("ponder", [False, True])
 async def test_exit_with_stdout_held_by_a_child_is_a_crash(marker: str, tmp_path: Path, ponder: bool) -> None:
-    from arena.isolation import Isolation
+    from arena.process.isolation import Isolation
 
     # A budget of minutes: without the fix the game would wait it out and record a timeout.
     tc = TimeControl(time_limit_ms=300_000, startup_ms=5000)
@@ -50,8 +50,8 @@ RLIMIT_SCRIPT = textwrap.dedent('''
     import os, resource, sys, trio
     from arena.errors import ResourceError
     from arena.games import get_game
-    from arena.isolation import sandbox_available
-    from arena.match import AgentSpec, TimeControl, play_game
+    from arena.process.isolation import sandbox_available
+    from arena.match.game import AgentSpec, TimeControl, play_game
 
     async def main():
         bot = AgentSpec("x", command=sys.argv[1])

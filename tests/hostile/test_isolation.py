@@ -12,9 +12,9 @@ from engine_support import assert_no_leftovers, bot_writable
 from hostile_support import hostile_command, reports
 
 from arena.games import get_game
-from arena.isolation import Isolation
-from arena.match import AgentSpec, TimeControl, play_game
-from arena.spawn import is_hardened, shim_prefix
+from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.process.isolation import Isolation
+from arena.process.spawn import is_hardened, shim_prefix
 
 TC = TimeControl(time_limit_ms=20000, startup_ms=5000)
 

@@ -19,10 +19,10 @@ from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import hostile_command, reap_adopted_zombies, reports
 
 from arena.games import get_game
-from arena.isolation import Isolation
-from arena.match import AgentSpec, MovePlayed, TimeControl, play_game
-from arena.process import open_bot_process
-from arena.spawn import spawner_thread
+from arena.match.game import AgentSpec, MovePlayed, TimeControl, play_game
+from arena.process.bot import open_bot_process
+from arena.process.isolation import Isolation
+from arena.process.spawn import spawner_thread
 
 TC = TimeControl(time_limit_ms=30000, startup_ms=5000)
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +129,7 @@ def _guardian_of(arena_pid: int) -> int:
                     cmdline = f.read()
             except OSError:
                 continue
-            if ppid == arena_pid and b"arena.guardian" in cmdline:
+            if ppid == arena_pid and b"arena.process.guardian" in cmdline:
                 return int(entry)
     raise AssertionError(f"arena {arena_pid} has no guardian")
 
@@ -159,7 +159,7 @@ def test_nothing_survives_kill_9_of_arena(marker: str, tmp_path: Path) -> None:
 
 
 async def test_the_guardian_holds_nothing_of_the_bots(marker: str) -> None:
-    from arena.spawn import guardian_pid
+    from arena.process.spawn import guardian_pid
 
     async with open_bot_process([sys.executable, "-u", "-c", ECHO, marker]):
         guardian = guardian_pid()
@@ -175,7 +175,7 @@ async def test_the_guardian_holds_nothing_of_the_bots(marker: str) -> None:
 
 
 def test_nothing_survives_kill_9_of_arena_with_the_sandbox(marker: str, tmp_path: Path) -> None:
-    from arena.isolation import sandbox_available
+    from arena.process.isolation import sandbox_available
 
     if sandbox_available() is not None:
         import pytest

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from arena.games import get_game
-from arena.isolation import Isolation, sandbox_available
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.process.isolation import Isolation, sandbox_available
 
 REPO = Path(__file__).resolve().parents[2]
 TC = TimeControl(time_limit_ms=30000, startup_ms=10000)

@@ -18,7 +18,7 @@ import pytest
 import red_team
 from hostile_support import BOT_PYTHON
 
-from arena.isolation import sandbox_available
+from arena.process.isolation import sandbox_available
 
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="issue 18's guarantees are for arena running as root"),

@@ -14,11 +14,11 @@ import pytest
 from engine_support import assert_no_leftovers
 from hostile_support import hostile_command
 
-import arena.match as match_module
+import arena.match.game as match_module
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.isolation import Isolation, sandbox_available
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.process.isolation import Isolation, sandbox_available
 
 TC = TimeControl(time_limit_ms=30000, startup_ms=10000)
 SANDBOX = Isolation(sandbox=True)
@@ -89,7 +89,7 @@ def test_the_seccomp_filter_refuses_setsid_and_setpgid_only(tmp_path: Path) -> N
     import subprocess
     import sys
 
-    from arena.sandbox import seccomp_pipe
+    from arena.process.sandbox import seccomp_pipe
 
     if sandbox_available() is not None:
         pytest.skip(str(sandbox_available()))

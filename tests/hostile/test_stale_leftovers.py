@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from arena import cgroups
+from arena.process import cgroups
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[2]
 # pid, then waits for its stdin to close.
 HOLDER = """\
 import subprocess, sys
-from arena import cgroups
+from arena.process import cgroups
 run = cgroups.for_run()
 bot = run.create(memory_mb=None, max_processes=None)
 child = subprocess.Popen(["sleep", "600"], start_new_session=True)
@@ -146,7 +146,7 @@ def test_processes_outside_the_pid_namespace_are_never_listed_as_pid_0() -> None
         layout = cgroups.layout()
         assert layout is not None
         folders = [root / name / "bot-1" for root in layout.folders()]
-        listed = in_new_pid_namespace("import sys; from pathlib import Path; from arena import cgroups; "
+        listed = in_new_pid_namespace("import sys; from pathlib import Path; from arena.process import cgroups; "
                                       "print([cgroups._procs(Path(f)) for f in sys.argv[1:]])",
                                       *map(str, folders))
         assert listed.returncode == 0, listed.stderr
@@ -163,7 +163,7 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     try:
-        sweep = in_new_pid_namespace("from arena import cgroups; print(cgroups.sweep_stale())")
+        sweep = in_new_pid_namespace("from arena.process import cgroups; print(cgroups.sweep_stale())")
         assert sweep.returncode == 0, (sweep.returncode, sweep.stderr[-2000:])
         assert int(sweep.stdout) >= 1
         assert wait_for(lambda: not alive(sleeper)), "cgroup.kill reaches across PID namespaces"
@@ -173,11 +173,11 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
             os.kill(sleeper, signal.SIGKILL)
 
 
-# An arena stand-in for scratch roots: makes its own (arena.sandbox.scratch_root, which starts the
+# An arena stand-in for scratch roots: makes its own (arena.process.sandbox.scratch_root, which starts the
 # guardian first), prints it and the guardian's pid, waits.
 SCRATCH_HOLDER = """\
 import sys
-from arena import sandbox, spawn
+from arena.process import sandbox, spawn
 root = sandbox.scratch_root()
 (root / "ray-game-x").mkdir()
 print(root, spawn.guardian_pid(), flush=True)
@@ -205,7 +205,7 @@ def test_a_scratch_root_is_made_only_with_a_guardian_that_removes_it() -> None:
 
 @pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
 def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespaces_kept() -> None:
-    from arena import sandbox
+    from arena.process import sandbox
 
     live, live_root, _ = start_scratch_holder(own_pid_namespace=True)
     dead = [start_scratch_holder(own_pid_namespace=False) for _ in range(2)]

@@ -12,10 +12,10 @@ import trio
 from rich.console import Console
 
 from arena.games import Color, Termination, get_game
-from arena.match import AgentSpec, TimeControl, play_game
+from arena.match.game import AgentSpec, TimeControl, play_game
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply
-from arena.players.human import (
+from arena.ui.human import (
     FdLineReader,
     HumanPlayer,
     ThreadedLines,

@@ -9,11 +9,11 @@ from typing import Any
 
 from rich.console import Console
 
-from arena import board_view
-from arena.board_view import checkers_board, legend, render_board, shobu_board, shobu_push
 from arena.games import get_game
 from arena.games.checkers import state_from_board as checkers_state
 from arena.games.shobu import START_BOARD
+from arena.ui import boards as board_view
+from arena.ui.boards import checkers_board, legend, render_board, shobu_board, shobu_push
 
 
 def draw(renderable: Any, width: int = 80) -> str:

@@ -254,7 +254,7 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
         victims |= descendants(raylet, table)
     orphan_bots = {pid for pid in victims if BOT_MARK in table.get(pid, (0, "", ""))[2]}
     # The bots are left alive on purpose: they must die with their Ray worker (pdeathsig, guardian).
-    victims = {pid for pid in victims - orphan_bots if pid in table and "arena.guardian" not in table[pid][2]}
+    victims = {pid for pid in victims - orphan_bots if pid in table and "arena.process.guardian" not in table[pid][2]}
     in_flight_before = len(rows(logs, "killnode"))
     for pid in sorted(victims):
         try:

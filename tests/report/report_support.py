@@ -1,7 +1,7 @@
 """Records and log folders for the report tests, made without running bots (milliseconds each).
 
 :func:`synthetic_record` plays seeded random legal moves with the game's own rules and builds the
-record with :func:`arena.records.build_record`, so it is a complete (format 2) record that the test
+record with :func:`arena.records.format.build_record`, so it is a complete (format 2) record that the test
 suite validates against the schema: random opening plies marked, notation, charged times, clocks.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.games.base import Color, Outcome, Termination
 from arena.games.registry import get_game
-from arena.records import build_record, player_entry, turn_entry, utc_now_iso
+from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
 from arena.tournament.logs import record_name
 
 TIME_LIMIT_MS = 30_000

@@ -16,7 +16,7 @@ from report_support import record_with_plies, synthetic_record, tournament_recor
 from arena.cli.replay_cmd import replay_command
 from arena.cli.report_cmd import report_command
 from arena.games.registry import game_names, get_spec, load_ref
-from arena.replay import Replay, open_source
+from arena.records.replay import Replay, open_source
 from arena.report.frames import PieceTable, decode_frame, encode_frame, svg_hash
 from arena.report.html import elo_plot, game_payload, report_html
 
@@ -136,7 +136,7 @@ def test_names_and_reasons_cannot_break_out_of_the_page() -> None:
 
 
 def open_source_of(records: list[dict[str, Any]]) -> Any:
-    from arena.replay import GameEntry, Source
+    from arena.records.replay import GameEntry, Source
 
     entries = tuple(GameEntry(i, "?", "?", r["winner"], r["termination"], r["plies"], record=r)
                     for i, r in enumerate(records))
@@ -195,7 +195,7 @@ def test_arena_replay_html_writes_one_game(folder: Path, tmp_path: Path) -> None
 
 def test_a_format_1_record_without_clocks_is_viewable(tmp_path: Path) -> None:
     from arena.games.registry import get_game
-    from arena.records import turn_move
+    from arena.records.format import turn_move
 
     record = synthetic_record("shobu", seed=4, max_plies=20)
     game = get_game("shobu")

@@ -8,9 +8,10 @@ from pathlib import Path
 from rich.console import Console
 from tournament_support import shobu_config
 
-from arena.ratings import GameResult, compute_standings
+from arena.stats.ratings import GameResult, compute_standings
 from arena.tournament.config import load_config
-from arena.tournament.display import (
+from arena.tournament.runner import RunOptions, run_tournament
+from arena.ui.standings import (
     BoardObserver,
     PlainReporter,
     RichReporter,
@@ -18,7 +19,6 @@ from arena.tournament.display import (
     leaders_text,
     print_standings,
 )
-from arena.tournament.runner import RunOptions, run_tournament
 
 
 def console(terminal: bool) -> tuple[Console, io.StringIO]:

@@ -18,7 +18,7 @@ import trio.lowlevel
 from tournament_support import REPO, TEST_BOT, bot_command, read_jsonl
 
 from arena.backends import local as local_backend
-from arena.records import utc_now_iso
+from arena.records.format import utc_now_iso
 from arena.tournament.config import load_config
 from arena.tournament.logs import LogError
 from arena.tournament.runner import RunOptions, Tournament, run_tournament
@@ -241,7 +241,7 @@ def test_a_folder_swapped_for_a_link_during_the_run_stops_it_with_one_line(tmp_p
 
 def test_each_record_and_row_is_synced_before_the_next_game(tmp_path: Path, fake: None,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena import files
+    from arena.fileio import files
     from arena.tournament import logs
 
     calls: list[str] = []
@@ -273,8 +273,8 @@ def test_each_record_and_row_is_synced_before_the_next_game(tmp_path: Path, fake
 
 def test_an_sprt_resume_refuses_a_record_that_is_not_its_game(tmp_path: Path) -> None:
     from arena.games import get_game
-    from arena.match import AgentSpec, TimeControl
-    from arena.sprt_run import SprtRun, SprtSettings
+    from arena.match.game import AgentSpec, TimeControl
+    from arena.sprt.run import SprtRun, SprtSettings
 
     bot = f"{sys.executable} {REPO / 'bots' / 'connect4_random.py'}"
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.ratings import (
+from arena.stats.ratings import (
     ELO_PER_NAT,
     GameResult,
     bootstrap_intervals,

@@ -14,7 +14,7 @@ import trio
 from tournament_support import bot_command, read_jsonl, shobu_config
 
 from arena.errors import ConfigError
-from arena.ratings import GameResult, online_elo
+from arena.stats.ratings import GameResult, online_elo
 from arena.tournament import runner as runner_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import SeedStats, TournamentLog, standings_from_folder

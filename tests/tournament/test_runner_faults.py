@@ -22,8 +22,8 @@ from tournament_support import REPO, read_jsonl
 import arena.tournament.runner as runner_module
 from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
-from arena.isolation import Isolation
-from arena.records import utc_now_iso
+from arena.process.isolation import Isolation
+from arena.records.format import utc_now_iso
 from arena.tournament import config as config_module
 from arena.tournament import limits
 from arena.tournament import logs as logs_module

@@ -1,0 +1,592 @@
+"""A control group per bot: freeze and thaw, kill everything in it, limits, CPU time, OOM events.
+
+Standard library only (the guardian imports it). Linux; arena must be able to write the cgroup
+file systems (root, or a delegated subtree): otherwise :func:`layout` is None and arena falls back
+to process groups and signals (:mod:`arena.process.bot`).
+
+Machines differ. :func:`layout` reads ``/proc/self/mountinfo`` and ``/proc/self/cgroup`` and finds:
+
+- a cgroup v2 hierarchy (pure v2 at ``/sys/fs/cgroup`` or the hybrid ``.../unified``). Even with no
+  controller enabled it offers ``cgroup.freeze`` (Linux 5.2), ``cgroup.kill`` (5.14) and
+  ``cpu.stat``; on a pure v2 machine it also offers the ``memory`` and ``pids`` controllers;
+- the v1 controllers ``memory``, ``pids``, ``freezer`` and ``cpuacct`` where v2 lacks them.
+
+Each bot's cgroup is ``<arena's own cgroup>/arena-<pid>-<start time>-<pid namespace>/bot-<n>`` in
+every hierarchy used (created under arena's own cgroup so the container's limits still apply; the
+run's folder names its arena process, so the guardian can find it).
+
+Stale run folders (arena killed with its guardian, a Ray worker torn down with its children) are
+removed by the next arena's first bot (:func:`sweep_stale`). The cgroup file systems are shared by
+every PID namespace on the machine while a pid means something only in its own namespace, so a
+run folder's liveness is not judged from its name: its arena holds an exclusive ``flock`` on it
+for as long as it lives (:func:`claim_folder`), and a folder whose lock can be taken is stale, whichever
+namespace made it.
+
+A process is put into its cgroups by pid (:meth:`BotCgroup.attach`) before it may run any code of
+the bot's: see :mod:`arena.process.spawn` for the hand-shake.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Defaults for the per-bot limits (config ``memoryMb``, ``maxProcesses``, ``scratchMb``).
+DEFAULT_MEMORY_MB = 1024
+DEFAULT_MAX_PROCESSES = 128
+DEFAULT_SCRATCH_MB = 256
+
+RUN_PREFIX = "arena-"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each feature lives: the folder of arena's own cgroup in that hierarchy, or None.
+
+    ``v2`` is the unified hierarchy (freeze, kill, CPU time; memory and pids too when
+    ``v2_controllers`` has them); the ``v1_*`` folders are v1 controllers used for what v2 lacks.
+    """
+
+    v2: Path | None
+    v2_controllers: frozenset[str] = frozenset()
+    v1_memory: Path | None = None
+    v1_pids: Path | None = None
+    v1_freezer: Path | None = None
+    v1_cpuacct: Path | None = None
+
+    @property
+    def memory(self) -> str | None:
+        if self.v2 is not None and "memory" in self.v2_controllers:
+            return "v2"
+        return "v1" if self.v1_memory is not None else None
+
+    @property
+    def pids(self) -> str | None:
+        if self.v2 is not None and "pids" in self.v2_controllers:
+            return "v2"
+        return "v1" if self.v1_pids is not None else None
+
+    def describe(self) -> str:
+        """One line for a run header and ``arena doctor``: which hierarchy does what."""
+        parts = []
+        if self.v2 is not None:
+            parts.append("freeze, kill and CPU time from cgroup v2")
+        elif self.v1_freezer is not None:
+            parts.append("freeze from the v1 freezer")
+        parts.append(f"memory limit from {'cgroup ' + self.memory if self.memory else 'nothing (none set)'}")
+        parts.append(f"task limit from {'cgroup ' + self.pids if self.pids else 'nothing (none set)'}")
+        return "; ".join(parts)
+
+    def folders(self) -> list[Path]:
+        """Every hierarchy folder this layout uses (arena's own cgroup in each)."""
+        found = [self.v2, self.v1_memory if self.memory == "v1" else None,
+                 self.v1_pids if self.pids == "v1" else None,
+                 self.v1_freezer if self.v2 is None else None,
+                 self.v1_cpuacct if self.v2 is None else None]
+        return [f for f in found if f is not None]
+
+
+def _mounts() -> list[tuple[str, str, set[str]]]:
+    """(mount point, fs type, super options) of every cgroup mount."""
+    found: list[tuple[str, str, set[str]]] = []
+    try:
+        text = Path("/proc/self/mountinfo").read_text()
+    except OSError:
+        return found
+    for line in text.splitlines():
+        left, _, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if len(fields) < 5 or len(tail) < 3 or tail[0] not in ("cgroup", "cgroup2"):
+            continue
+        if fields[3] != "/":  # a bind of a sub-folder (a container's view): paths would not match
+            continue
+        point = fields[4].replace("\\040", " ")
+        found.append((point, tail[0], set(tail[2].split(","))))
+    return found
+
+
+def _own_paths() -> dict[str, str]:
+    """arena's cgroup in each hierarchy: '' for v2, else each v1 controller name."""
+    paths: dict[str, str] = {}
+    try:
+        text = Path("/proc/self/cgroup").read_text()
+    except OSError:
+        return paths
+    for line in text.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        if not controllers:
+            paths[""] = path
+        for name in controllers.split(","):
+            paths[name] = path
+    return paths
+
+
+def _usable(folder: Path, needs: str) -> bool:
+    return os.access(folder, os.W_OK | os.X_OK) and (folder / needs).exists()
+
+
+def detect() -> Layout | None:
+    """The cgroup layout arena can use here, or None (not Linux, no cgroups, not writable)."""
+    own = _own_paths()
+    v2 = controllers = None
+    v1: dict[str, Path] = {}
+    for point, kind, options in _mounts():
+        if kind == "cgroup2" and "" in own:
+            folder = Path(point) / own[""].lstrip("/")
+            if _usable(folder, "cgroup.procs"):  # a child folder will have cgroup.freeze and .kill
+                v2 = folder
+                with contextlib.suppress(OSError):
+                    controllers = frozenset((Path(point) / "cgroup.controllers").read_text().split())
+        elif kind == "cgroup":
+            for name in ("memory", "pids", "freezer", "cpuacct"):
+                if name in options and name in own:
+                    folder = Path(point) / own[name].lstrip("/")
+                    if _usable(folder, "cgroup.procs"):
+                        v1[name] = folder
+    if v2 is None and "freezer" not in v1:
+        return None
+    return Layout(v2=v2, v2_controllers=controllers or frozenset(), v1_memory=v1.get("memory"),
+                  v1_pids=v1.get("pids"), v1_freezer=v1.get("freezer"), v1_cpuacct=v1.get("cpuacct"))
+
+
+_layout: Layout | None = None
+_layout_read = False
+
+
+def layout() -> Layout | None:
+    """:func:`detect`, once per process."""
+    global _layout, _layout_read
+    if not _layout_read:
+        _layout, _layout_read = detect(), True
+    return _layout
+
+
+def start_time(pid: int) -> str | None:
+    """The process's start time (clock ticks since boot) from ``/proc/<pid>/stat``: with the pid,
+    it names one process for ever (a pid alone may be reused)."""
+    try:
+        data = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    return data[data.rfind(b")") + 2:].split()[19].decode()
+
+
+def pid_namespace() -> str:
+    """This process's PID namespace (the inode number of ``/proc/self/ns/pid``; '0' if unknown)."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "0"
+
+
+def run_folder_name(pid: int | None = None, start: str | None = None) -> str:
+    """``arena-<pid>-<start time>-<pid namespace>`` of arena process ``pid`` (default: this one;
+    another process must be in this one's PID namespace, as the guardian is in its arena's).
+    ``start``: its start time, when known (read from ``/proc`` otherwise)."""
+    pid = os.getpid() if pid is None else pid
+    return f"{RUN_PREFIX}{pid}-{start or start_time(pid) or 0}-{pid_namespace()}"
+
+
+def _is_run_folder(name: str) -> bool:
+    """Whether ``name`` is a :func:`run_folder_name` (so its liveness is its lock). Other names,
+    an older arena's ``arena-<pid>-<start time>`` among them, are never swept: their liveness
+    cannot be told from another PID namespace."""
+    fields = name[len(RUN_PREFIX):].split("-") if name.startswith(RUN_PREFIX) else []
+    return len(fields) == 3 and all(f.isdigit() for f in fields)
+
+
+def claim_folder(folder: Path, mode: int = 0o777, rounds: int = 200) -> int:
+    """Make ``folder`` (``mode``, if needed; never through a link) and take its lock for the life
+    of this process: the locked descriptor (close-on-exec: no bot inherits it). The lock is how a
+    run folder or a scratch root is known to be alive, from any PID namespace. A sweeper may
+    remove the folder between the ``mkdir`` and the lock (it was not locked yet): then once more.
+    OSError if the kernel refuses, or the folder stays locked by someone else."""
+    for _ in range(rounds):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, mode)
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue  # removed by a sweeper since the mkdir
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.path.samestat(os.fstat(fd), os.stat(folder, follow_symlinks=False)):
+                return fd
+        except (BlockingIOError, FileNotFoundError):
+            pass  # a sweeper holds it, or removed it after we opened it
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+        time.sleep(0.005)
+    raise BlockingIOError(f"the folder {folder} stays locked by another process")
+
+
+def _write(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _read(path: Path) -> str:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, 65536).decode()
+    finally:
+        os.close(fd)
+
+
+def _keyed(path: Path) -> dict[str, int]:
+    """A flat-keyed cgroup file (``cpu.stat``, ``memory.events``...) as a dict; {} if unreadable."""
+    result: dict[str, int] = {}
+    with contextlib.suppress(OSError):
+        for line in _read(path).splitlines():
+            key, _, value = line.partition(" ")
+            with contextlib.suppress(ValueError):
+                result[key] = int(value)
+    return result
+
+
+def _procs(folder: Path) -> list[int]:
+    """The pids in ``folder``, as this PID namespace sees them. A process outside the namespace is
+    listed as 0 (v1): left out, since ``kill(0, ...)`` would signal our own process group."""
+    with contextlib.suppress(OSError):
+        return [pid for pid in map(int, _read(folder / "cgroup.procs").split()) if pid > 0]
+    return []
+
+
+def kill_tree(folder: Path, *, v2: bool, rounds: int = 200) -> None:
+    """Kill every process in ``folder`` and its sub-cgroups, then remove them all (bounded; never
+    raises). v2 uses ``cgroup.kill``; v1 sends SIGKILL to each listed process, repeatedly (a fork
+    between the listing and the signal is caught by the next round)."""
+    if not folder.is_dir():
+        return
+    if v2 and (folder / "cgroup.kill").exists():
+        with contextlib.suppress(OSError):
+            _write(folder / "cgroup.kill", "1")
+    children = []
+    with contextlib.suppress(OSError):
+        children = [folder / e.name for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+    for child in children:
+        kill_tree(child, v2=v2, rounds=rounds)
+    for _ in range(rounds):
+        pids = _procs(folder)
+        if not pids:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+            if not folder.exists():
+                return
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)
+        time.sleep(0.005)
+
+
+def sweep_stale(current: Layout | None = None) -> int:
+    """Kill and remove the run folders of arena processes that are gone (a run killed with its
+    guardian, a Ray worker torn down). Returns how many were removed. Never raises."""
+    current = layout() if current is None else current
+    if current is None:
+        return 0
+    removed = 0
+    for root in current.folders():
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(root):
+                if entry.name.startswith(RUN_PREFIX) and entry.is_dir(follow_symlinks=False):
+                    removed += _sweep_one(Path(entry.path), v2=root == current.v2)
+    return removed
+
+
+def _sweep_one(folder: Path, *, v2: bool) -> int:
+    """Kill and remove run folder ``folder`` if its arena is gone (holding its lock meanwhile, so
+    that no other sweeper works on it at the same time); 1 if it was, else 0."""
+    if not _is_run_folder(folder.name):
+        return 0
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return 0  # its arena lives
+        kill_tree(folder, v2=v2)
+        return 1
+    finally:
+        os.close(fd)
+
+
+def kill_run_folder(name: str, current: Layout | None = None) -> None:
+    """Kill everything in the run folders called ``name`` (:func:`run_folder_name` of an arena
+    process) and remove them: the guardian calls this when arena is gone. Never raises."""
+    current = layout() if current is None else current
+    if current is None:
+        return
+    for root in current.folders():
+        kill_tree(root / name, v2=root == current.v2)
+
+
+@dataclass(eq=False)  # one object per bot: compared and hashed by identity
+class BotCgroup:
+    """One bot's cgroups (one folder per hierarchy used). Build with :func:`create`."""
+
+    layout: Layout
+    folders: dict[str, Path]  # "v2", "memory", "pids", "freezer", "cpuacct" -> folder
+    memory_bytes: int | None
+    frozen: bool = False
+    _cpu_fd: int = -1
+    _stall_fd: int = -1
+    _oom_fd: int = -1
+    _freeze_fd: int = -1
+    _closed: bool = field(default=False, repr=False)
+
+    def attach(self, pid: int) -> None:
+        """Move process ``pid`` into every folder (OSError if one refuses)."""
+        for folder in self.folders.values():
+            _write(folder / "cgroup.procs", str(pid))
+
+    # -- freezing ---------------------------------------------------------------------------------
+
+    def freeze(self) -> None:
+        """Stop every process of the bot, whatever it did (setsid, a scrubbed environment...)."""
+        if self.frozen or self._closed:
+            return
+        self.frozen = True
+        with contextlib.suppress(OSError):
+            os.pwrite(self._freezer(), b"1" if "v2" in self.folders else b"FROZEN", 0)
+
+    def thaw(self) -> None:
+        if not self.frozen or self._closed:
+            return
+        self.frozen = False
+        with contextlib.suppress(OSError):
+            os.pwrite(self._freezer(), b"0" if "v2" in self.folders else b"THAWED", 0)
+
+    def _freezer(self) -> int:
+        if self._freeze_fd < 0:
+            name = "cgroup.freeze" if "v2" in self.folders else "freezer.state"
+            self._freeze_fd = os.open(self.folders["v2" if "v2" in self.folders else "freezer"] / name,
+                                      os.O_WRONLY | os.O_CLOEXEC)
+        return self._freeze_fd
+
+    # -- accounting --------------------------------------------------------------------------------
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) used so far by every process of the bot, or None if unknown."""
+        try:
+            if self._cpu_fd < 0:
+                if "v2" in self.folders:
+                    self._cpu_fd = os.open(self.folders["v2"] / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+                elif "cpuacct" in self.folders:
+                    self._cpu_fd = os.open(self.folders["cpuacct"] / "cpuacct.usage", os.O_RDONLY | os.O_CLOEXEC)
+                else:
+                    return None
+            data = os.pread(self._cpu_fd, 4096, 0)
+        except OSError:
+            return None
+        if "v2" in self.folders:
+            head = data.split(b"\n", 1)[0]  # usage_usec N
+            return int(head.split()[1]) / 1e6 if head.startswith(b"usage_usec") else None
+        return int(data) / 1e9
+
+    def stall_seconds(self) -> float | None:
+        """Time so far during which some process of the bot could run but waited for a CPU (the
+        kernel's pressure stall information, ``cpu.pressure``), or None where it is not offered."""
+        try:
+            if self._stall_fd < 0:
+                if "v2" not in self.folders:
+                    return None
+                self._stall_fd = os.open(self.folders["v2"] / "cpu.pressure", os.O_RDONLY | os.O_CLOEXEC)
+            head = os.pread(self._stall_fd, 4096, 0).split(b"\n", 1)[0]  # some avg10=... total=N
+        except OSError:
+            return None
+        total = head.rpartition(b"total=")[2]
+        return int(total) / 1e6 if total.isdigit() else None
+
+    def oom_kills(self) -> int:
+        """How many of the bot's processes the kernel killed for exceeding its memory limit (read
+        every turn: the file stays open)."""
+        try:
+            if self._oom_fd < 0:
+                if "memory" in self.folders:
+                    path = self.folders["memory"] / "memory.oom_control"
+                elif self.layout.memory == "v2":
+                    path = self.folders["v2"] / "memory.events"
+                else:
+                    return 0
+                self._oom_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            data = os.pread(self._oom_fd, 4096, 0)
+        except OSError:
+            return 0
+        found = data.rpartition(b"oom_kill ")[2].split(b"\n", 1)[0]
+        return int(found) if found.isdigit() else 0
+
+    def task_limit_hits(self) -> int:
+        """How many forks the task limit refused."""
+        if "pids" in self.folders:
+            return _keyed(self.folders["pids"] / "pids.events").get("max", 0)
+        if self.layout.pids == "v2":
+            return _keyed(self.folders["v2"] / "pids.events").get("max", 0)
+        return 0
+
+    def populated(self) -> bool:
+        """Whether any process is left in the bot's cgroup."""
+        if "v2" in self.folders:
+            return _keyed(self.folders["v2"] / "cgroup.events").get("populated", 0) != 0
+        return any(_procs(folder) for folder in self.folders.values())
+
+    # -- the end -----------------------------------------------------------------------------------
+
+    def signal_all(self, sig: int, skip: int | None = None) -> None:
+        """Send ``sig`` to every process of the bot but ``skip`` (never raises)."""
+        for pid in _procs(next(iter(self.folders.values()))):
+            if pid != skip:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL every process of the bot at once (frozen ones included). Never raises."""
+        if "v2" in self.folders and (self.folders["v2"] / "cgroup.kill").exists():
+            with contextlib.suppress(OSError):
+                _write(self.folders["v2"] / "cgroup.kill", "1")
+                return
+        for folder in self.folders.values():
+            for pid in _procs(folder):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 9)
+        self.frozen = True
+        self.thaw()  # v1: a frozen process acts on SIGKILL only once thawed
+
+    def remove(self) -> bool:
+        """Close our descriptors and remove the folders (True when all are gone). The bot's
+        processes must be dead: a folder that still holds one stays (and False is returned)."""
+        self._closed = True
+        for fd in (self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = -1
+        gone = True
+        for folder in self.folders.values():
+            try:
+                os.rmdir(folder)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                gone = False
+        return gone
+
+
+class RunCgroups:
+    """This arena process's run folders, made on first use; :meth:`create` makes a bot's cgroup."""
+
+    def __init__(self, current: Layout) -> None:
+        self.layout = current
+        self.name = run_folder_name()
+        self.owner = os.getpid()
+        self._made = False
+        self._count = 0
+        self._locks: dict[Path, int] = {}  # run folder -> its locked descriptor
+
+    def _roots(self) -> dict[str, Path]:
+        lay = self.layout
+        roots: dict[str, Path] = {}
+        if lay.v2 is not None:
+            roots["v2"] = lay.v2 / self.name
+        elif lay.v1_freezer is not None:
+            roots["freezer"] = lay.v1_freezer / self.name
+            if lay.v1_cpuacct is not None:
+                roots["cpuacct"] = lay.v1_cpuacct / self.name
+        if lay.memory == "v1" and lay.v1_memory is not None:
+            roots["memory"] = lay.v1_memory / self.name
+        if lay.pids == "v1" and lay.v1_pids is not None:
+            roots["pids"] = lay.v1_pids / self.name
+        return roots
+
+    def create(self, *, memory_mb: int | None, max_processes: int | None) -> BotCgroup:
+        """A fresh cgroup for one bot with these limits (None: no limit). OSError if the kernel
+        refuses (out of cgroups, say): arena's failure, not the bot's."""
+        roots = self._roots()
+        if not self._made:
+            sweep_stale(self.layout)
+            for root in roots.values():
+                if root not in self._locks:  # a second try after a failure keeps what it holds
+                    self._locks[root] = claim_folder(root)
+            if "v2" in roots and self.layout.v2_controllers & {"memory", "pids"}:
+                wanted = sorted(self.layout.v2_controllers & {"memory", "pids"})
+                with contextlib.suppress(OSError):
+                    _write(self.layout.v2 / "cgroup.subtree_control", " ".join("+" + c for c in wanted))  # type: ignore[operator]
+                with contextlib.suppress(OSError):
+                    _write(roots["v2"] / "cgroup.subtree_control", " ".join("+" + c for c in wanted))
+            self._made = True
+        self._count += 1
+        name = f"bot-{self._count}"
+        folders: dict[str, Path] = {}
+        try:
+            for kind, root in roots.items():
+                folder = root / name
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(folder)
+                folders[kind] = folder
+            memory_bytes = memory_mb * (1 << 20) if memory_mb else None
+            if memory_bytes is not None:
+                if "memory" in folders:
+                    _write(folders["memory"] / "memory.limit_in_bytes", str(memory_bytes))
+                    with contextlib.suppress(OSError):  # no swap past the limit, where swap is accounted
+                        _write(folders["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
+                elif self.layout.memory == "v2" and (folders["v2"] / "memory.max").exists():
+                    _write(folders["v2"] / "memory.max", str(memory_bytes))
+                    with contextlib.suppress(OSError):
+                        _write(folders["v2"] / "memory.swap.max", "0")
+            if max_processes:
+                if "pids" in folders:
+                    _write(folders["pids"] / "pids.max", str(max_processes))
+                elif self.layout.pids == "v2" and (folders["v2"] / "pids.max").exists():
+                    _write(folders["v2"] / "pids.max", str(max_processes))
+        except OSError:
+            for folder in folders.values():
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+            raise
+        return BotCgroup(self.layout, folders, memory_bytes)
+
+    def remove(self) -> None:
+        """Remove the run folders (at exit, after every bot's teardown), then let go of their
+        locks; only in the process that made them (a forked copy of arena exiting runs this too,
+        and shares the locks). Never raises."""
+        if self.owner != os.getpid():
+            return
+        for root in self._roots().values():
+            with contextlib.suppress(OSError):
+                os.rmdir(root)
+        for fd in self._locks.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._locks.clear()
+
+
+_run: RunCgroups | None = None
+
+
+def for_run() -> RunCgroups | None:
+    """This process's :class:`RunCgroups` (None when cgroups cannot be used here)."""
+    global _run
+    current = layout()
+    if current is None:
+        return None
+    if _run is None or _run.name != run_folder_name():  # a forked copy of arena starts afresh
+        _run = RunCgroups(current)
+        atexit.register(_run.remove)
+    return _run
+

@@ -1,0 +1,133 @@
+"""Starting one bot confined: its own user, its own cgroups and, with bubblewrap, its namespaces.
+
+:func:`start_confined` is the process layer's way in (:func:`arena.process.bot.open_bot_process` calls
+it); :class:`Confinement` is what it hands back to be given back at teardown. The mechanisms live
+in :mod:`arena.process.botuser` (the uid pool, what a bot's user must be shown), :mod:`arena.process.cgroups` and
+:mod:`arena.process.sandbox` (the bubblewrap command line); this module only puts them together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import trio
+
+from arena.errors import ConfigError, ResourceError
+from arena.process import botuser, cgroups, spawn
+from arena.process.cgroups import BotCgroup
+from arena.process.isolation import BotLimits
+
+
+class Confinement:
+    """What holds one bot apart, given back at teardown: its user, its cgroup, its scratch folder."""
+
+    def __init__(self) -> None:
+        self.user: botuser.BotUser | None = None
+        self.cgroup: BotCgroup | None = None
+        self.scratch: Path | None = None
+        self.wrapped = False  # started through bubblewrap, whose exit status stands for the bot's
+
+    def release(self) -> None:
+        """Remove the cgroup and the scratch folder, then free the user (only once no process of
+        the bot is left: a uid still running something is never handed out again). Never raises."""
+        from arena.process.sandbox import remove_scratch
+
+        empty = True
+        if self.cgroup is not None:
+            empty = self.cgroup.remove()
+            self.cgroup = None
+        if self.scratch is not None:
+            remove_scratch(self.scratch)
+            self.scratch = None
+        if self.user is not None and empty:
+            self.user.release()
+            self.user = None
+
+
+def _python_path(env: Mapping[str, str]) -> list[str]:
+    return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
+
+
+async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
+                 sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
+                 ) -> tuple[spawn.Spawned, Confinement]:
+    """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
+    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
+    was spawned and the :class:`Confinement` to give back at teardown."""
+    from arena.process import sandbox as box
+    from arena.process.isolation import sandbox_available
+
+    doing = f"starting {who}"
+    if sandbox:
+        reason = sandbox_available()
+        if reason is not None:
+            raise ConfigError(reason)
+    spawn.check_program(argv[0], cwd, env)
+    held = Confinement()
+    seccomp_fd: int | None = None
+    try:
+        if botuser.can_switch_users():
+            held.user = await trio.to_thread.run_sync(botuser.allocate)
+        run = cgroups.for_run()
+        if run is not None:
+            try:
+                held.cgroup = run.create(memory_mb=limits.memory_mb, max_processes=limits.max_processes)
+            except OSError as exc:
+                raise spawn.resource_error(exc, f"making a cgroup for {who}") or ResourceError(
+                    f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
+        uid = held.user.uid if held.user is not None else None
+        use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
+        needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if uid is not None or use_bwrap \
+            else botuser.CommandNeeds(tuple(argv))
+        if uid is not None and (closed := botuser.closed_folder(needs.shown)) is not None:
+            raise ConfigError(f"{who}: its own user cannot enter {closed} (mode {os.stat(closed).st_mode & 0o777:o}), "
+                              "which its command needs: make it readable by other users (chmod a+rX)")
+        scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
+        passed: tuple[int, ...] = ()
+        if use_bwrap:
+            held.wrapped = True
+            seccomp_fd = box.seccomp_pipe() if sandbox else None
+            passed = (seccomp_fd,) if seccomp_fd is not None else ()
+            keep = [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
+            wrapped = box.bot_argv(needs.argv, bwrap=shutil.which("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
+                                   cwd=cwd, hide=box.folders_to_hide(logs_dir, keep), uid=uid,
+                                   as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd)
+        else:
+            if needs.hidden:
+                raise ConfigError(
+                    f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
+                    "without bubblewrap arena cannot show it: install bubblewrap, or put the program where "
+                    "any user may run it")
+            held.scratch = await trio.to_thread.run_sync(box.make_scratch)
+            if uid is not None:
+                os.chown(held.scratch, uid, uid)
+            env = {**env, "HOME": str(held.scratch), "TMPDIR": str(held.scratch)}
+            wrapped = [*(box.user_prefix(uid) if uid is not None else ()), *needs.argv]
+        spawned = await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=use_bwrap or uid is not None,
+                                    pass_fds=passed, cgroup=held.cgroup, frozen=stopped, bubblewrap=use_bwrap)
+        return spawned, held
+    except BaseException as exc:
+        held.release()
+        if isinstance(exc, OSError):
+            raise spawn.resource_error(exc, doing) or exc from None
+        raise
+    finally:
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)
+
+
+def _existing_paths(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> list[Path]:
+    """Paths named by ``argv`` that exist (the program, a script...), for the sandbox to keep visible."""
+    found = []
+    for arg in argv:
+        if not arg or arg.startswith("-") or len(arg) > 4096:
+            continue
+        path = Path(arg) if os.path.isabs(arg) or cwd is None else Path(cwd) / arg
+        with contextlib.suppress(OSError, ValueError):
+            if path.exists():
+                found.append(path)
+    return found

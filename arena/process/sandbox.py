@@ -1,0 +1,220 @@
+"""The sandbox (``Isolation.sandbox``): each bot under bubblewrap, with a private scratch folder.
+
+:func:`sandboxed_argv` wraps a bot's argv in ``bwrap`` with:
+
+- ``--unshare-pid``: the bot is in its own PID namespace. It sees only its own processes, and every
+  descendant dies with the namespace when the game's teardown kills the group (``setsid`` does not
+  escape it); ``--die-with-parent``: the namespace dies with arena's spawner thread (see
+  :mod:`arena.process.spawn` for why a thread) — the exec shim's ``--pdeathsig`` covers the outer bwrap;
+- ``--unshare-net``, ``--unshare-ipc``, ``--unshare-uts``: no network (a private loopback only),
+  no shared memory or semaphores with other processes;
+- ``--ro-bind / /``, ``--dev /dev``, ``--proc /proc``: the filesystem read-only, except a scratch
+  folder made for this bot alone (bound writable, and its ``HOME`` and ``TMPDIR``);
+- the logs hidden (an empty tmpfs over them): the bot's stderr folder, the tournament folder
+  that holds it and, when it can be told, the folder of all tournaments — unless the bot's own
+  program or working folder is inside one, which then stays visible (read-only);
+- the other bots' scratch folders hidden (a tmpfs over the folder that holds them all);
+- ``--cap-drop ALL`` when arena runs as root;
+- ``--seccomp FD`` (:mod:`arena.process.seccomp`): ``setsid`` and ``setpgid`` fail with EPERM, so every
+  process the bot starts stays in its process group, stopped between turns with the bot.
+
+No ``--new-session``: the bot stays in the process group that arena stops (SIGSTOP) between turns
+and kills at the end.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.process.botuser import PRIVATE_FOLDERS, CommandNeeds
+from arena.process.cgroups import claim_folder
+from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
+from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
+
+_scratch_root: Path | None = None
+_scratch_lock = threading.Lock()
+
+
+def scratch_root() -> Path:
+    """The folder that holds this arena process's scratch folders (made once, removed at exit; if
+    arena is killed, by its guardian). It is held locked (``flock``) for as long as this process
+    lives, so that :func:`sweep_stale_scratch`, called first, can tell the roots of dead arena
+    processes (whose guardian died too) from live ones, whichever PID namespace made them."""
+    global _scratch_root
+    with _scratch_lock:
+        if _scratch_root is None:
+            sweep_stale_scratch()
+            guardian_started()  # first: a root of a killed arena that no guardian removes would stay
+            root = Path(scratch_root_name(os.getpid(), run_token()))
+            claim_folder(root, 0o700)  # held (never closed) for this process's life
+            _scratch_root = root
+            atexit.register(shutil.rmtree, root, True)
+        return _scratch_root
+
+
+def sweep_stale_scratch() -> int:
+    """Remove the scratch roots (:func:`scratch_root`) in the temporary folder whose arena process
+    is gone (its lock is free): what a killed arena and its killed guardian left, a Ray worker
+    torn down with its children by older Ray settings. Returns how many. Never raises."""
+    removed = 0
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(base):
+            fields = name[len(SCRATCH_PREFIX):].split("-") if name.startswith(SCRATCH_PREFIX) else []
+            # Only names of this form: an older arena's roots are not locked, so not judged.
+            if len(fields) != 3 or not (fields[0].isdigit() and fields[1].isdigit()):
+                continue
+            path = os.path.join(base, name)
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue  # its arena lives
+            try:
+                shutil.rmtree(path, ignore_errors=True)
+                removed += 1
+            finally:
+                os.close(fd)
+    return removed
+
+
+def make_scratch() -> Path:
+    """A new private scratch folder for one bot (remove it with :func:`remove_scratch`)."""
+    return Path(tempfile.mkdtemp(prefix="bot-", dir=scratch_root()))
+
+
+def remove_scratch(path: Path) -> None:
+    """Remove a scratch folder and everything in it (never raises)."""
+    with contextlib.suppress(OSError):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _real(path: str | os.PathLike[str]) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _contains(folder: Path, path: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> list[Path]:
+    """The log folders a bot must not see: ``stderr_dir``; its parent when it is a tournament's
+    ``stderr`` folder; that tournament folder's parent when it looks like the logs root (it holds
+    other tournament folders). A folder that holds one of ``keep_visible`` (the bot's program or
+    working folder) or is ``/`` is left visible."""
+    if stderr_dir is None:
+        return []
+    candidates = [_real(stderr_dir)]
+    if candidates[0].name == "stderr":
+        tournament = candidates[0].parent
+        candidates.append(tournament)
+        root = tournament.parent
+        if (tournament / "games.jsonl").exists() or (tournament / "config.json").exists():
+            candidates.append(root)
+    hidden = []
+    for folder in candidates:
+        if folder == Path("/") or folder == Path.home() or not folder.is_dir():
+            continue
+        if any(_contains(folder, _real(p)) for p in keep_visible):
+            continue
+        hidden.append(folder)
+    # Hide outermost first: a tmpfs over a parent makes the inner paths vanish anyway.
+    return sorted(set(hidden), key=lambda p: len(p.parts))[:1] if hidden else []
+
+
+def _intermediate_dirs(shown: str, hidden: Sequence[str]) -> list[str]:
+    """The folders between the first folder of ``hidden`` (tmpfs mount points) that holds
+    ``shown`` and ``shown`` itself, outermost first (bubblewrap would make them mode 0700, which
+    the bot's user could not pass)."""
+    for folder in hidden:
+        if shown.startswith(folder.rstrip("/") + "/"):
+            parts = Path(shown).relative_to(folder).parts[:-1]
+            return [os.path.join(folder, *parts[: i + 1]) for i in range(len(parts))]
+    return []
+
+
+def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNeeds,
+             cwd: str | os.PathLike[str] | None, hide: Sequence[Path], uid: int | None, as_root: bool,
+             scratch_bytes: int | None, seccomp_fd: int | None = None) -> list[str]:
+    """``argv`` (as :class:`arena.process.botuser.CommandNeeds` resolved it) wrapped in bubblewrap.
+
+    ``sandbox``: the whole sandbox (see the module docstring). Otherwise only what keeps bots apart
+    and makes nothing outlive them: a PID namespace that dies with arena, a private ``/tmp`` and
+    ``/dev/shm``, the real filesystem otherwise (which the bot's own user may read only where
+    anyone may). Both: ``/tmp`` and ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to
+    the bot's memory cgroup), ``HOME`` and ``TMPDIR`` are ``/tmp``; the folders ``needs`` lists
+    are shown read-only; ``uid``: the bot's own user, switched to inside (``setpriv``), which needs
+    bubblewrap to keep root's capabilities until then (``setpriv`` drops them all).
+    """
+    args = [bwrap, "--unshare-pid", "--die-with-parent"]
+    if sandbox:
+        args += ["--unshare-net", "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev"]
+    else:
+        args += ["--dev-bind", "/", "/"]
+    args += ["--proc", "/proc"]
+    for place in PRIVATE_FOLDERS:
+        if scratch_bytes:
+            args += ["--size", str(scratch_bytes)]
+        args += ["--perms", "1777", "--tmpfs", place]
+    if sandbox:
+        for log_folder in hide:
+            args += ["--tmpfs", str(log_folder)]
+    # Folders bubblewrap makes on the way to a mount point inside a tmpfs are mode 0700, which the
+    # bot's user could not pass: those are made 0755 first, innermost tmpfs counted.
+    for blocked in needs.hidden:
+        for between in _intermediate_dirs(blocked, PRIVATE_FOLDERS):
+            args += ["--perms", "0755", "--dir", between]
+        args += ["--tmpfs", blocked]
+    covers = sorted([*needs.hidden, *PRIVATE_FOLDERS], key=len, reverse=True)
+    for shown in needs.shown:
+        for between in _intermediate_dirs(shown, covers):
+            args += ["--perms", "0755", "--dir", between]
+        args += ["--ro-bind", shown, shown]
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+             "--chdir", os.fspath(cwd) if cwd is not None else os.getcwd()]
+    if as_root and uid is None:
+        args += ["--cap-drop", "ALL"]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
+    args.append("--")
+    if uid is not None:
+        args += user_prefix(uid)
+    return [*args, *sh_prefix(PIPES_BACK), *needs.argv]
+
+
+def user_prefix(uid: int) -> list[str]:
+    """``setpriv`` switching to ``uid`` (and the gid of the same number) with no supplementary
+    group, no capability left in any set and no-new-privs: run as root, it leaves nothing of root."""
+    return [shutil.which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+            "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
+
+
+def seccomp_pipe() -> int | None:
+    """A pipe's read end holding the seccomp program (None on an unknown architecture); the caller
+    passes it to bwrap and closes it after the spawn."""
+    from arena.process.seccomp import filter_program
+
+    program = filter_program()
+    if program is None:
+        return None
+    read_end, write_end = os.pipe2(os.O_CLOEXEC)
+    try:
+        os.write(write_end, program)  # a few hundred bytes: always fits in the pipe
+    finally:
+        os.close(write_end)
+    # Above the descriptors the bot's pipes travel in (see arena.process.spawn.PIPES_AWAY).
+    high = fcntl.fcntl(read_end, fcntl.F_DUPFD_CLOEXEC, PASSED_FDS_FROM)
+    os.close(read_end)
+    return high

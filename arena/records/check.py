@@ -1,0 +1,346 @@
+"""Checking game records and tournament log folders against the rules (``arena check-record``,
+``arena check-logs``; the scripts in ``scripts/`` call these too).
+
+A record checks out when it replays: every state follows from the previous one by the recorded
+turn under the game's rules, the final position is included, and the winner agrees with how the
+game ended. Both record formats are read (:func:`arena.records.format.record_format`): format 1 (no opening
+plies in ``turns``, the first state is the position after the opening) and format 2 (the opening
+plies are the first turns, marked ``opening``, from the game's initial state; each turn's
+``notation`` and clock fields are checked too).
+
+Pure functions returning problems as one-line strings; only reading files raises
+(:class:`RecordFileError`, for input that is not records at all). :func:`run_check_record` and
+:func:`run_check_logs` are the two commands' whole behaviour; they need nothing outside the standard
+library and arena's rules, so ``scripts/check_*.py`` run them from a checkout without a venv.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from arena.errors import ArenaError
+from arena.fileio.files import read_input
+from arena.fileio.jsonfiles import read_json_file, strict_loads
+from arena.games.base import Game, GameError, random_opening_moves
+from arena.games.registry import get_game
+from arena.limits import MAX_RECORDS_BYTES
+from arena.records.format import (
+    RECORD_FORMAT,
+    TURN_KEYS,
+    RecordInputError,
+    read_record_file,
+    record_format,
+    record_problem,
+    turn_move,
+)
+from arena.stats.ratings import FAULTS
+
+#: Terminations where the player to move lost by its own fault.
+#: Terminations the rules decide from the final position.
+RULED = frozenset({"win", "no_legal_moves", "draw"})
+_REQUIRED = ("game", "turns", "game_states", "winner", "termination")
+
+
+class RecordFileError(ArenaError):
+    """A file or folder that cannot be read as records or as a tournament's logs (exit status 2)."""
+
+
+# -- one record --------------------------------------------------------------------------------------
+
+
+def check_record(record: Any) -> list[str]:
+    """The problems of one record (empty: it checks out). Never raises for a bad record."""
+    if not isinstance(record, dict):
+        return [f"a record is a JSON object, got {type(record).__name__}"]
+    missing = [key for key in _REQUIRED if key not in record]
+    if missing:
+        return [f"not a record: missing {', '.join(repr(k) for k in missing)}"]
+    problem = record_problem(record)  # fields of the wrong type: one line, not a traceback below
+    if problem is not None:
+        return [f"not a record: {problem}"]
+    try:
+        game = get_game(str(record["game"]))
+    except GameError as exc:
+        return [f"cannot check: {exc}"]
+    turns, states = record["turns"], record["game_states"]
+    if not isinstance(turns, list) or not isinstance(states, list):
+        return ["turns and game_states must be arrays"]
+    try:
+        return _check(game, record, turns, states)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # A record whose fields have the wrong shapes: say so rather than crash the checker.
+        return [f"malformed record: {type(exc).__name__}: {exc}"]
+
+
+def _same_state(game: Game[Any, Any], state: Any, recorded: Any) -> bool:
+    # Compare normalised forms: checkers board lines may be written with or without spaces.
+    return game.state_to_json(state) == game.state_to_json(game.state_from_json(recorded))
+
+
+def _check(game: Game[Any, Any], record: dict[str, Any], turns: list[Any], states: list[Any]) -> list[str]:
+    problems: list[str] = []
+    fmt = record_format(record)
+    if fmt > RECORD_FORMAT:
+        return [f"record_format {fmt} is newer than this arena reads ({RECORD_FORMAT})"]
+    if len(states) != len(turns) + 1:
+        return [f"{len(turns)} turns but {len(states)} states (the final state must be included)"]
+    plies = record.get("plies")
+    if plies is not None and plies != len(turns):
+        problems.append(f"plies is {plies} but there are {len(turns)} turns")
+    try:
+        state = game.state_from_json(states[0])
+    except GameError as exc:
+        return [*problems, f"state 0: {exc}"]
+    opening = _opening_count(turns) if fmt >= 2 else 0
+    if fmt >= 2:
+        problems += _check_format2(game, record, turns, states, opening)
+    times = record.get("move_times_ms")
+    if isinstance(times, list) and len(times) != len(turns) - opening:
+        problems.append(f"{len(times)} move_times_ms for {len(turns) - opening} player moves")
+    for i, turn in enumerate(turns):
+        try:
+            move = game.validate_move(state, turn_move(game, turn))
+        except GameError as exc:
+            return [*problems, f"turn {i}: {exc}"]
+        if fmt >= 2 and isinstance(turn, dict) and turn.get("notation") != game.describe_move(move):
+            problems.append(f"turn {i}: notation {turn.get('notation')!r} but the move is {game.describe_move(move)!r}")
+        state = game.apply(state, move)
+        try:
+            same = _same_state(game, state, states[i + 1])
+        except GameError as exc:
+            return [*problems, f"state {i + 1}: {exc}"]
+        if not same:
+            return [*problems, f"state {i + 1} does not follow from turn {i}"]
+    return problems + _check_ending(game, record, state)
+
+
+def _opening_count(turns: list[Any]) -> int:
+    count = 0
+    for turn in turns:
+        if not (isinstance(turn, dict) and turn.get("opening") is True):
+            break
+        count += 1
+    return count
+
+
+def _check_format2(game: Game[Any, Any], record: dict[str, Any], turns: list[Any], states: list[Any],
+                   opening: int) -> list[str]:
+    """Format 2's own promises: arena's keys on every turn, opening plies first and from the initial
+    state (replayed from the seed when there is one), clocks on the players' moves."""
+    problems: list[str] = []
+    for i, turn in enumerate(turns):
+        lacking = [key for key in TURN_KEYS if not (isinstance(turn, dict) and key in turn)]
+        if lacking:
+            problems.append(f"turn {i}: missing {', '.join(lacking)}")
+        elif i >= opening and turn["opening"] is not False:
+            problems.append(f"turn {i}: an opening ply after the players' moves began")
+        elif i >= opening and not all(isinstance(turn[k], (int, float)) for k in ("charged_ms", "clock_left_ms")):
+            problems.append(f"turn {i}: a player's move needs charged_ms and clock_left_ms")
+        elif i < opening and (turn["charged_ms"] is not None or turn["clock_left_ms"] is not None):
+            problems.append(f"turn {i}: an opening ply has no clock (charged_ms and clock_left_ms are null)")
+    asked = record.get("opening_plies") or 0
+    if opening > asked:
+        problems.append(f"{opening} opening turns but opening_plies is {asked}")
+    if opening:
+        if not _same_state(game, game.initial_state(), states[0]):
+            problems.append("the record has opening turns but does not start from the initial state")
+        seed = record.get("seed")
+        if isinstance(seed, int):
+            expected = random_opening_moves(game, asked, random.Random(seed))
+            written = [turn_move(game, turn) for turn in turns[:opening]]
+            if written != expected:
+                problems.append(f"the opening turns are not the random opening of seed {seed}")
+    times = record.get("move_times_ms")
+    charged = [turn.get("charged_ms") for turn in turns[opening:] if isinstance(turn, dict)]
+    if isinstance(times, list) and len(times) == len(charged) and times != charged:
+        problems.append("move_times_ms differs from the turns' charged_ms")
+    return problems
+
+
+def _check_ending(game: Game[Any, Any], record: dict[str, Any], state: Any) -> list[str]:
+    termination, winner = record["termination"], record["winner"]
+    outcome = game.outcome(state)
+    if termination in RULED:
+        if outcome is None or outcome.termination.value != termination or outcome.winner_name != winner:
+            return [f"recorded {termination}/{winner} but the final position says {outcome}"]
+    elif outcome is not None:
+        over = f"{outcome.termination.value}/{outcome.winner_name}"
+        return [f"the final position is over by the rules ({over}) but the record says {termination}"]
+    elif termination == "max_moves" and winner != "NONE":
+        return [f"a max_moves draw must have winner NONE, not {winner}"]
+    elif termination in (*FAULTS, "resign") and winner not in ("BLACK", "WHITE"):
+        return [f"a {termination} must have a winner"]
+    elif termination in FAULTS and winner == game.state_to_json(state)["turn"]:
+        return [f"the player to move committed the {termination} but is recorded as the winner"]
+    elif termination == "interrupted" and winner != "NONE":
+        return [f"an interrupted game has winner NONE, not {winner}"]
+    return []
+
+
+# -- files -------------------------------------------------------------------------------------------
+
+
+def read_records(path: Path) -> list[Any]:
+    """The records in ``path``: one record (a JSON object), a JSON array of them or JSON lines
+    (:func:`arena.records.format.read_record_file`: a regular file, bounded, no key twice). Raises
+    RecordFileError when the file cannot be read or is not JSON of that shape."""
+    try:
+        data = read_record_file(path)
+    except IsADirectoryError:
+        raise RecordFileError(f"{path}: is a folder (arena check-logs reads a tournament's folder)") from None
+    except RecordInputError as exc:
+        raise RecordFileError(str(exc)) from None
+    except OSError as exc:
+        raise RecordFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    records = data if isinstance(data, list) else [data]
+    if not records or not all(isinstance(r, dict) for r in records):
+        raise RecordFileError(f"{path}: expected a record (a JSON object) or a JSON array of records")
+    return records
+
+
+def log_folders(path: Path) -> list[Path]:
+    """``path`` if it is a tournament's log folder (it has ``games.jsonl``), else the log folders
+    directly inside it (``tournament_logs/``), sorted. RecordFileError when there are none."""
+    if not path.is_dir():
+        raise RecordFileError(f"{path}: no such folder")
+    if (path / "games.jsonl").is_file():
+        return [path]
+    inside = sorted(p for p in path.iterdir() if p.is_dir() and (p / "games.jsonl").is_file())
+    if not inside:
+        raise RecordFileError(f"{path}: not a tournament's log folder (no games.jsonl in it or its subfolders)")
+    return inside
+
+
+def _load(folder: Path, name: str, problems: list[str]) -> Any:
+    """The JSON of ``folder/name`` (no link followed below the folder, bounded, strict), or None
+    with the reason added to ``problems``."""
+    try:
+        return read_json_file(folder / name, MAX_RECORDS_BYTES, root=folder)
+    except FileNotFoundError:
+        problems.append(f"missing {name}")
+    except OSError as exc:
+        problems.append(f"{name}: cannot read: {exc.strerror or exc}")
+    except ValueError as exc:  # not JSON, a key twice, a path out of the folder
+        problems.append(f"{name}: cannot read: {exc}")
+    return None
+
+
+def check_log_folder(folder: Path) -> tuple[int, list[str]]:
+    """``(games, problems)`` for one tournament log folder: ``config.json``, ``games.jsonl`` (one
+    line per finished game, indices unique), every game's record (checks out, agrees with its line),
+    each agent's ``<agentId>.json`` counts and ``standings.json`` covering every agent."""
+    problems: list[str] = []
+    rows: list[dict[str, Any]] = []
+    try:
+        text = read_input(folder / "games.jsonl", MAX_RECORDS_BYTES, root=folder)
+    except OSError as exc:
+        return 0, [f"games.jsonl: cannot read: {exc.strerror or exc}"]
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = strict_loads(line)
+        except ValueError as exc:
+            problems.append(f"games.jsonl line {n}: not JSON ({exc})")
+            continue
+        if not isinstance(row, dict) or not {"index", "record", "winner", "termination"} <= set(row) \
+                or type(row["index"]) is not int or not isinstance(row["record"], str):
+            problems.append(f"games.jsonl line {n}: not a game line")
+            continue
+        rows.append(row)
+    config = _load(folder, "config.json", problems)
+    standings = _load(folder, "standings.json", problems)
+    indices = Counter(row["index"] for row in rows)
+    repeated = sorted(k for k, v in indices.items() if v > 1)
+    if repeated:
+        problems.append(f"games.jsonl repeats game indices: {repeated}")
+    listed_agents = config.get("agents") if isinstance(config, dict) else None
+    agents = [a.get("id") for a in listed_agents if isinstance(a, dict)] if isinstance(listed_agents, list) else []
+    tally: dict[str, Counter[str]] = {str(a): Counter() for a in agents}
+    for row in rows:
+        where = f"game {row['index']}"
+        try:
+            record = read_record_file(folder / str(row["record"]), root=folder)
+        except OSError as exc:
+            problems.append(f"{where}: cannot read {row['record']}: {exc.strerror or exc}")
+            continue
+        except (RecordInputError, ValueError) as exc:  # not JSON; a path out of the folder
+            problems.append(f"{where}: cannot read {row['record']}: {exc}")
+            continue
+        if not isinstance(record, dict):
+            problems.append(f"{where}: {row['record']} is not a record")
+            continue
+        if (record.get("winner"), record.get("termination")) != (row["winner"], row["termination"]):
+            problems.append(f"{where}: games.jsonl and {row['record']} disagree")
+        found = check_record(record)
+        problems += [f"{where}: {p}" for p in found]
+        if record_problem(record) is not None:
+            continue  # not counted: its fields are not what a record's are
+        for player in record.get("players") or []:
+            winner = record.get("winner")
+            result = "draws" if winner == "NONE" else "wins" if winner == player.get("colour") else "losses"
+            counts = tally.setdefault(str(player.get("id")), Counter())
+            counts["games"] += 1
+            counts[result] += 1
+    entries = standings.get("standings") if isinstance(standings, dict) else None
+    listed = {e.get("id") for e in entries if isinstance(e, dict)} if isinstance(entries, list) else set()
+    for agent_id, counts in tally.items():
+        stats = _load(folder, f"{agent_id}.json", problems)
+        if isinstance(stats, dict):
+            for key in ("games", "wins", "draws", "losses"):
+                if stats.get(key) != counts[key]:
+                    problems.append(f"{agent_id}.json: {key} = {stats.get(key)}, but the records say {counts[key]}")
+        if standings is not None and agent_id not in listed:
+            problems.append(f"standings.json has no entry for {agent_id}")
+    return len(rows), problems
+
+
+# -- the commands ------------------------------------------------------------------------------------
+
+
+def run_check_record(paths: Sequence[Path], out: TextIO, err: TextIO) -> int:
+    """``arena check-record PATHS``: one line per problem on ``out``, then one line per file that
+    checks out; returns the exit status (0 all check out, 1 a problem, 2 a file that is not
+    records: one line on ``err``, before anything is checked)."""
+    try:
+        loaded = [(path, read_records(path)) for path in paths]
+    except RecordFileError as exc:
+        print(f"arena: error: {exc}", file=err)
+        return 2
+    failed = False
+    for path, records in loaded:
+        problems = [f"{path}[{n}]: {p}" for n, record in enumerate(records) for p in check_record(record)]
+        for line in problems:
+            print(line, file=out)
+        if problems:
+            failed = True
+        else:
+            ends = ", ".join(f"{r['termination']}/{r['winner']}" for r in records)
+            counted = "1 record checks out" if len(records) == 1 else f"{len(records)} records check out"
+            print(f"{path}: {counted} ({ends})", file=out)
+    return 1 if failed else 0
+
+
+def run_check_logs(paths: Sequence[Path], out: TextIO, err: TextIO) -> int:
+    """``arena check-logs PATHS``: one line per problem on ``out``, then one line per consistent
+    folder; returns the exit status (0 all consistent, 1 a problem, 2 a path that is not a
+    tournament's log folder: one line on ``err``, before anything is checked)."""
+    try:
+        folders = [folder for path in paths for folder in log_folders(path)]
+    except RecordFileError as exc:
+        print(f"arena: error: {exc}", file=err)
+        return 2
+    failed = False
+    for folder in folders:
+        games, problems = check_log_folder(folder)
+        for problem in problems:
+            print(f"{folder}: {problem}", file=out)
+        if problems:
+            failed = True
+        else:
+            print(f"{folder}: {games} games; records, per-agent files and standings agree", file=out)
+    return 1 if failed else 0

@@ -1,0 +1,380 @@
+"""The SPRT runner behind ``arena sprt``: colour-swapped pairs until the test decides.
+
+Pair ``p`` is games ``2p`` (NEW plays BLACK) and ``2p + 1`` (NEW plays WHITE), both from the same
+opening (a book's, or ``opening_plies`` random plies seeded ``opening_seed(seed, p)``). The pair's
+score for NEW (0, ½, 1, 1½ or 2 points) adds one to the matching pentanomial count; after every
+completed pair :func:`arena.stats.sprt.summary` decides: H1, H0, or play on.
+
+Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole run):
+
+- ``games/NNNNN.json``: the record of game ``NNNNN``, each written atomically when the game ends;
+- ``sprt.json``: ``settings``, ``pairs`` (``[{"pair", "score"}]`` in completion order), the
+  summary (``llr``, ``lower``, ``upper``, ``verdict``, counts, Elo, LOS...) and ``stopped``,
+  rewritten atomically after each pair.
+
+Resume: a pair counts as completed when both its records are in ``games/`` (so a ``kill -9`` between
+the second record and ``sprt.json`` loses nothing). A pair with one record only is played again from
+scratch (its stray record is overwritten). Each record of a completed pair must be that game's (its
+index, NEW and OLD in its colours, the pair's opening; records are written whole, fsynced): one that
+is not, or cannot be read, is refused with one line (:class:`arena.tournament.logs.LogError`), never
+counted. As in a tournament's folder, no link is followed below the folder's parent and every file
+must be a regular file (:mod:`arena.fileio.files`). Running again with other settings (bots, game, bounds,
+model, time control, openings, seed) raises :class:`arena.tournament.logs.LogError`; ``max_pairs``
+and ``concurrency`` may change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.backends import Backend, BackendOptions, GameJob, make_backend
+from arena.fileio.files import open_beneath, read_input
+from arena.fileio.jsonfiles import read_json_file
+from arena.games.base import ArenaError, Color, Game, opening_seed
+from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.match.game import AgentSpec, TimeControl
+from arena.openings.book import Book, Order
+from arena.process.isolation import DEFAULT_ISOLATION, Isolation
+from arena.records.format import read_record_file, record_problem
+from arena.stats.sprt import Model, SPRTError, summary
+from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
+
+SPRT_FILE = "sprt.json"
+SPRT_FORMAT = 1
+#: Exit statuses of ``arena sprt`` by outcome.
+EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 3, 4
+
+
+@dataclass
+class SprtSettings:
+    """What a run is; everything but ``max_pairs`` and ``concurrency`` must match on resume."""
+
+    game: Game
+    new: AgentSpec
+    old: AgentSpec
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: Model = "normalized"
+    time_control: TimeControl = field(default_factory=TimeControl)
+    max_moves: int | None = None
+    opening_plies: int = 0
+    seed: int | None = None
+    book: Book | None = None
+    openings_order: Order = "random"
+    max_pairs: int | None = None
+    concurrency: int = 1
+    isolation: Isolation = DEFAULT_ISOLATION
+    #: Where games run (:mod:`arena.backends`; None: this process). How to run, not what is played:
+    #: not in :meth:`identity`, so a run may resume on another backend.
+    backend: BackendOptions | None = None
+    #: The folder bot files are found from (the config's, or the current one): what Ray ships.
+    base_dir: Path | None = None
+
+    def identity(self) -> dict[str, Any]:
+        """The JSON object compared on resume."""
+        return {
+            "game": self.game.name, "new": agent_identity(self.new), "old": agent_identity(self.old),
+            "new_id": self.new.id, "old_id": self.old.id,
+            "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "model": self.model,
+            "time_control": self.time_control.to_json(), "max_moves": self.max_moves,
+            "opening_plies": self.opening_plies if self.book is None else 0, "seed": self.seed,
+            "openings": None if self.book is None else {"path": str(self.book.path), "sha256": self.book.digest,
+                                                         "order": self.openings_order},
+        }
+
+
+def agent_identity(spec: AgentSpec) -> Any:
+    """What an agent is, for the resume check: an executable's command (as runs before config
+    agents existed wrote it), or ``{"hyperparameters": path, "sha256": ...}`` (an edited file is
+    another agent); its ``env`` when it has one."""
+    what: Any = spec.command
+    if spec.kind == "hyperparameters":
+        try:
+            digest = hashlib.sha256(read_input(spec.path or "", MAX_FILE_BYTES)).hexdigest()
+        except OSError:  # missing, or not a regular file (a FIFO would hang a plain read)
+            digest = None
+        what = {"hyperparameters": spec.path, "sha256": digest}
+    elif spec.kind != "executable":
+        what = {spec.kind: spec.id}
+    if spec.env:
+        return {"agent": what, "env": dict(spec.env)}
+    return what
+
+
+def pair_score(records: tuple[dict[str, Any], dict[str, Any]]) -> float:
+    """NEW's points in a pair: game 0 NEW is BLACK, game 1 NEW is WHITE; a win 1, a draw ½."""
+    points = 0.0
+    for record, new_colour in zip(records, (Color.BLACK, Color.WHITE), strict=True):
+        winner = record.get("winner")
+        points += 1.0 if winner == new_colour.value else 0.5 if winner == "NONE" else 0.0
+    return points
+
+
+def counts_of(scores: list[float]) -> list[int]:
+    """Pentanomial counts N0..N4 of pair scores 0, ½, 1, 1½, 2."""
+    counts = [0] * 5
+    for score in scores:
+        counts[round(score * 2)] += 1
+    return counts
+
+
+@dataclass
+class SprtResult:
+    """How a run ended: ``stopped`` is ``H1``, ``H0``, ``max-pairs`` or ``interrupted``/``failed``
+    (set by the caller); ``summary`` the final statistics (None when no pair was completed)."""
+
+    stopped: str
+    summary: dict[str, Any] | None
+    pairs: int
+    resumed_pairs: int
+
+
+class SprtRun:
+    """One SPRT run in a log folder. Use :meth:`open` (takes the lock, reads what is there), then
+    ``await run()``, then :meth:`close`."""
+
+    def __init__(self, settings: SprtSettings, folder: Path,
+                 on_pair: Callable[[int, float, dict[str, Any]], None] | None = None) -> None:
+        self.settings = settings
+        self.folder = folder
+        self.on_pair = on_pair
+        self.lock = FolderLock(folder)
+        self.scores: dict[int, float] = {}  # completed pair -> NEW's score
+        self.order: list[int] = []  # completed pairs in completion order
+        self.summary: dict[str, Any] | None = None
+        self.resumed_pairs = 0
+        #: Games being played right now (for the progress line).
+        self.running = 0
+        self.backend: Backend | None = None
+
+    # -- folder ---------------------------------------------------------------------------------
+    def open(self) -> None:
+        """Lock the folder, check the settings against an earlier run's, and count its completed
+        pairs. Raises LogError (one line) for a busy folder, other settings or unreadable files."""
+        self.lock.acquire()
+        try:
+            self._load()
+            if self.decided() is None:
+                self._open_backend()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_backend(self) -> None:
+        """Connect to where games run and check both agents can start there (ConfigError or
+        :class:`arena.backends.ClusterError`, one line)."""
+        s = self.settings
+        self.backend = make_backend(s.backend)
+        self.backend.open([s.new, s.old], base_dir=s.base_dir or Path.cwd(), logs_dir=self.folder,
+                          sandbox=bool(s.isolation.sandbox))
+
+    def close(self) -> None:
+        """Release the backend and the folder (idempotent)."""
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
+        self.lock.release()
+
+    def _load(self) -> None:
+        path = self.folder / SPRT_FILE
+        previous: dict[str, Any] | None = None
+        if path.exists() or path.is_symlink():
+            try:
+                previous = read_json_file(path, MAX_RECORDS_BYTES, root=log_root(self.folder))
+            except OSError as exc:
+                raise LogError(f"{path}: cannot read ({exc.strerror or exc}); remove the folder or pass "
+                               "another --logs") from None
+            except ValueError as exc:
+                raise LogError(f"{path}: cannot read ({exc}); remove the folder or pass another --logs") from None
+            if not isinstance(previous, dict) or not isinstance(previous.get("settings"), dict):
+                raise LogError(f"{path}: not an arena sprt state file; pass another --logs")
+            old = previous["settings"]
+            if self.settings.seed is None and old.get("seed") is not None:
+                self.settings.seed = old["seed"]  # resuming a run whose seed was drawn at random
+            new = self.settings.identity()
+            diffs = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+            if diffs:
+                shown = ", ".join(f"{k} {json.dumps(old.get(k))} -> {json.dumps(new.get(k))}" for k in diffs[:3])
+                raise LogError(f"{self.folder} holds an SPRT run with other settings ({shown}); "
+                               "run it with the same settings, or pass another --logs")
+        elif (self.folder / "games").is_dir() and any((self.folder / "games").iterdir()):
+            raise LogError(f"{self.folder} has game records but no {SPRT_FILE}; pass another --logs")
+        games = self.folder / "games"
+        previous_order = [p.get("pair") for p in (previous or {}).get("pairs", []) if isinstance(p, dict)]
+        complete: dict[int, float] = {}
+        if games.is_dir():
+            indices = {int(f.name[:-5]) for f in games.iterdir()
+                       if f.name.endswith(".json") and f.name[:-5].isdigit()}
+            for pair in sorted({i // 2 for i in indices}):
+                if 2 * pair in indices and 2 * pair + 1 in indices:
+                    records = (self._read_record(2 * pair), self._read_record(2 * pair + 1))
+                    complete[pair] = pair_score(records)
+        # Keep the earlier completion order; pairs recorded after the last sprt.json write follow.
+        self.order = [p for p in previous_order if isinstance(p, int) and p in complete]
+        self.order += [p for p in sorted(complete) if p not in self.order]
+        self.scores = complete
+        self.resumed_pairs = len(self.order)
+        if self.order:
+            self.summary = self._summary()
+
+    def _read_record(self, index: int) -> dict[str, Any]:
+        """The record of game ``index`` of a completed pair, checked to be that game: its index,
+        NEW and OLD in that game's colours, its opening. Records are written whole (atomically),
+        so one that is unreadable or another game's is not arena's: LogError (one line), and the
+        user decides (delete it to have its pair played again)."""
+        path = self.folder / record_name(index)
+        try:
+            record = read_record_file(path, root=log_root(self.folder))
+        except (OSError, ArenaError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise LogError(f"{path}: cannot read ({why}); delete it to have its pair played again") from None
+        problem = record_problem(record)
+        if problem is None and isinstance(record, dict):
+            problem = self._record_mismatch(index, record)
+        if problem is not None or not isinstance(record, dict):
+            raise LogError(f"{path}: not the record of game {index} of this run ({problem}); delete it to have "
+                           "its pair played again")
+        return record
+
+    def _record_mismatch(self, index: int, record: dict[str, Any]) -> str | None:
+        s, pair = self.settings, index // 2
+        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
+        if record.get("game_index") != index:
+            return f"its game_index is {json.dumps(record.get('game_index'))}"
+        players = [(p.get("id"), p.get("colour")) for p in record.get("players") or []]
+        if players != [(black.id, "BLACK"), (white.id, "WHITE")]:
+            return f"{black.id} should play BLACK and {white.id} WHITE"
+        if s.book is not None:
+            start = s.game.state_to_json(s.book.pick(pair, s.openings_order, s.seed or 0).state)
+            if record["game_states"][0] != start:
+                return "it does not start from the pair's opening"
+        elif s.seed is not None and s.opening_plies and record.get("seed") != opening_seed(s.seed, pair):
+            return "its opening seed is not the pair's"
+        return None
+
+    def _summary(self) -> dict[str, Any]:
+        s = self.settings
+        try:
+            return summary(counts_of([self.scores[p] for p in self.order]), elo0=s.elo0, elo1=s.elo1,
+                           alpha=s.alpha, beta=s.beta, model=s.model)
+        except SPRTError as exc:  # the CLI checks the hypotheses first; this is a backstop
+            raise ArenaError(f"SPRT statistics: {exc}") from None
+
+    def write_state(self, stopped: str | None) -> None:
+        """Rewrite ``sprt.json`` atomically. Raises ArenaError (LogError/ResourceError) on failure."""
+        state = {"sprt_format": SPRT_FORMAT, "settings": self.settings.identity(),
+                 "pairs": [{"pair": p, "score": self.scores[p]} for p in self.order],
+                 "summary": self.summary, "stopped": stopped}
+        path = self.folder / SPRT_FILE
+        try:
+            atomic_write(path, dumps(state), root=log_root(self.folder))
+        except OSError as exc:
+            raise write_failure(path, exc) from None
+
+    def _write_record(self, index: int, record: dict[str, Any]) -> None:
+        path = self.folder / record_name(index)
+        try:
+            os.close(open_beneath(log_root(self.folder), path.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
+            atomic_write(path, dumps(record), root=log_root(self.folder))
+        except OSError as exc:
+            raise write_failure(path, exc) from None
+
+    # -- playing --------------------------------------------------------------------------------
+    def decided(self) -> str | None:
+        """``H1``/``H0`` once the test has decided, ``max-pairs`` once the cap is reached."""
+        if self.summary is not None and self.summary["verdict"] in ("H1", "H0"):
+            return str(self.summary["verdict"])
+        if self.settings.max_pairs is not None and len(self.order) >= self.settings.max_pairs:
+            return "max-pairs"
+        return None
+
+    def _pending(self) -> Iterator[int]:
+        pair = 0
+        while self.settings.max_pairs is None or pair < self.settings.max_pairs:
+            if pair not in self.scores:
+                yield pair
+            pair += 1
+
+    async def _play_game(self, index: int, pair: int) -> dict[str, Any]:
+        s = self.settings
+        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
+        if s.book is not None:
+            start, plies, seed = s.book.pick(pair, s.openings_order, s.seed or 0).state, 0, None
+        else:
+            start, plies = None, s.opening_plies
+            seed = opening_seed(s.seed, pair) if s.seed is not None and s.opening_plies else None
+        job = GameJob(game=s.game.name, black=black, white=white, time_control=s.time_control,
+                      max_moves=s.max_moves, start_state=start, opening_plies=plies, seed=seed,
+                      game_index=index, isolation=s.isolation)
+        if self.backend is None:
+            self.backend = make_backend()
+        return await self.backend.play(job)
+
+    async def _play_pair(self, pair: int) -> None:
+        """Both games of ``pair`` (at once when ``concurrency`` > 1), each record written when it
+        ends; then the pair counts."""
+        records: dict[int, dict[str, Any]] = {}
+
+        async def one(index: int) -> None:
+            self.running += 1
+            try:
+                record = await self._play_game(index, pair)
+            finally:
+                self.running -= 1
+            self._write_record(index, record)
+            records[index] = record
+
+        if self.settings.concurrency > 1:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(one, 2 * pair)
+                nursery.start_soon(one, 2 * pair + 1)
+        else:
+            await one(2 * pair)
+            await one(2 * pair + 1)
+        self.scores[pair] = pair_score((records[2 * pair], records[2 * pair + 1]))
+        self.order.append(pair)
+        self.summary = self._summary()
+        self.write_state(None)
+        if self.on_pair is not None:
+            self.on_pair(pair, self.scores[pair], self.summary)
+
+    async def run(self) -> str:
+        """Play pairs until the test decides or ``max_pairs`` pairs are completed; returns ``H1``,
+        ``H0`` or ``max-pairs``, after writing the final ``sprt.json``. Cancellation (Ctrl-C) leaves
+        the completed pairs written. Raises ArenaError when arena itself fails."""
+        self.write_state(None)  # the settings (and a drawn seed) are on disk before any record
+        done = self.decided()
+        if done is None:
+            pending = self._pending()
+            # Pairs in flight beyond the decision are cancelled: the test is sequential.
+            workers = max(1, self.settings.concurrency // 2)
+            async with trio.open_nursery() as nursery:
+
+                async def worker() -> None:
+                    for pair in pending:
+                        await self._play_pair(pair)
+                        if self.decided() is not None:
+                            nursery.cancel_scope.cancel()
+                            return
+
+                for _ in range(workers):
+                    nursery.start_soon(worker)
+            done = self.decided() or "max-pairs"
+        self.write_state(done)
+        return done
+
+    def stop_interrupted(self) -> None:
+        """Record an interrupted stop in ``sprt.json`` (best effort: the pairs are already there)."""
+        with contextlib.suppress(Exception):
+            self.write_state("interrupted")

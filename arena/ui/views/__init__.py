@@ -1,0 +1,102 @@
+"""Terminal views of the games: how a board is drawn and how a person writes a move.
+
+A game's registry entry (:class:`arena.games.registry.GameSpec`) may name a :class:`GameView`
+subclass in ``view``; a game without one gets :class:`GameView` itself, which works for any game:
+it draws :meth:`arena.games.base.Game.board_text`, lists moves as ``describe_move`` writes them and
+reads them back with ``parse_notation``. Views return rich renderables and never print; the board
+view (:mod:`arena.ui.boards`), the human player and the match and tournament displays use them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.text import Text
+
+from arena.games.base import Color, Game
+
+
+class GameView:
+    """The generic view; games override what they draw or explain better. Stateless."""
+
+    #: What one move is called at the prompt ("move"; Shobu says "turn").
+    unit = "move"
+
+    def board(self, game: Game[Any, Any], state: Any, last_move: Any = None, previous: Any = None) -> Text:
+        """The board of ``state``; ``last_move`` (from ``previous``) marked where the view can."""
+        text = Text(game.board_text(state))
+        if last_move is not None:
+            text.append(f"\nlast move: {game.describe_move(last_move)}", style="dim")
+        return text
+
+    def legend(self, game: Game[Any, Any]) -> Text:
+        """One line explaining the board's symbols (empty when there is nothing to explain)."""
+        return Text("")
+
+    def last_move_note(self, game: Game[Any, Any], previous: Any, state: Any, mover: Color) -> str:
+        """Words added after "<colour> played <move>" (e.g. what a Shobu push did); default none."""
+        return ""
+
+    def parse(self, game: Game[Any, Any], state: Any, text: str) -> Any:
+        """The legal move ``text`` names; MoveSyntaxError or IllegalMoveError saying why not."""
+        return game.parse_notation(text, state)
+
+    def matches_piece(self, game: Game[Any, Any], move: Any, piece: str) -> bool:
+        """Whether ``move`` moves the piece named ``piece`` (``? <piece>`` at the prompt); the
+        default: its notation starts with ``piece``."""
+        wanted = "".join(piece.split()).lower()
+        return bool(wanted) and "".join(game.describe_move(move).split()).lower().startswith(wanted)
+
+    def listing(self, game: Game[Any, Any], moves: list[Any]) -> RenderableType:
+        """The legal ``moves`` in the game's notation."""
+        if not moves:
+            return Text("No legal move.", style="yellow")
+        text = Text(f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}: ", style="bold")
+        text.append(", ".join(game.describe_move(m) for m in moves))
+        return text
+
+    def help_points(self, game: Game[Any, Any], color: Color) -> tuple[str, list[str]]:
+        """A title and bullet points saying how to write a move."""
+        from arena.games.registry import get_spec
+
+        notation = get_spec(game.name).notation
+        title = f"Moves are written {notation}." if notation else "Type a move as the legal-move list (?) writes it."
+        return title, ["? lists every legal move in that notation."]
+
+    def help(self, game: Game[Any, Any], color: Color) -> RenderableType:
+        """How to write a move and what the prompt's commands are."""
+        title, points = self.help_points(game, color)
+        commands = Text(
+            "Commands: ? lists the legal moves (? <piece>: only those of one piece), board draws the"
+            " board again, help shows this, resign (or quit) gives up the game.",
+            style="dim",
+        )
+        # Indented as a block, so that wrapped lines keep the indentation.
+        return Group(Text(title, style="bold"),
+                     *(Padding(Text(point), (0, 0, 0, 2), expand=False) for point in points), commands)
+
+
+_views: dict[str, GameView] = {}
+
+
+def view_for(game: Game[Any, Any]) -> GameView:
+    """The terminal view of ``game`` (its registry entry's, else the generic one)."""
+    view = _views.get(game.name)
+    if view is None:
+        from arena.games.base import GameError
+        from arena.games.registry import get_spec, load_ref
+
+        view = GameView()
+        try:
+            ref = get_spec(game.name).view
+            if ref is not None:
+                view = load_ref(ref)()
+        except GameError:
+            pass  # a game outside the registry (tests) or a broken plugin view: the generic one
+        _views[game.name] = view
+    return view
+
+
+__all__ = ["GameView", "view_for"]

@@ -1,0 +1,32 @@
+"""Checkers at the terminal: the board with PDN numbers, piece filters by square number, the help."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from arena.games.base import Color, Game
+from arena.ui.boards import checkers_board
+from arena.ui.views import GameView
+
+
+class CheckersView(GameView):
+    def board(self, game: Game[Any, Any], state: Any, last_move: Any = None, previous: Any = None) -> Text:
+        return checkers_board(state, last_move)
+
+    def legend(self, game: Game[Any, Any]) -> Text:
+        return Text("● black  ○ white  ◉ ◎ kings  [●12] last move landed  · it came from / passed  × jumped",
+                    style="dim")
+
+    def matches_piece(self, game: Game[Any, Any], move: Any, piece: str) -> bool:
+        first = game.describe_move(move).replace("x", "-").split("-")[0]
+        return first == piece.strip().lstrip("0")
+
+    def help_points(self, game: Game[Any, Any], color: Color) -> tuple[str, list[str]]:
+        return "Moves use the square numbers 1-32 shown on the board.", [
+            ("11-15 moves the piece on 11 to 15. 22x15x8 jumps from 22 to 15, then on to 8: list every"
+             " landing square (22x8 is enough when only one capture fits)."),
+            ("Captures are compulsory and a multi-jump must be finished. The protocol form 2 3 2 2 3"
+             " (count, then col row pairs) works too."),
+        ]
