@@ -1,4 +1,10 @@
-"""arena: a command-line arena where board-game bots fight each other as subprocesses."""
+"""arena: a command-line arena where board-game bots fight each other as subprocesses.
+
+The packages, lowest layer first (each may import only its own layer and those below; see
+``tests/test_layers.py``): games; errors and limits; fileio and stats; protocols and process;
+records, agents and openings; players; match; backends and tools; tournament, sprt and train; ui
+and report; cli.
+"""
 
 from __future__ import annotations
 

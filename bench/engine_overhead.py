@@ -57,8 +57,9 @@ import orjson
 import trio
 
 from arena.games import Color, Game, GameError, get_game
-from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.match.game import TimeControl, play_game
 from arena.players.base import MoveReply, Player
+from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.protocols import protocol_for
 

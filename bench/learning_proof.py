@@ -59,7 +59,7 @@ def _sprt_direct(game: str, new: Path, old: Path, folder: Path, *, elo1: float, 
     import trio
 
     from arena.games import get_game
-    from arena.match.game import AgentSpec
+    from arena.players.spec import AgentSpec
     from arena.sprt.run import SprtRun, SprtSettings
 
     settings = SprtSettings(game=get_game(game), new=AgentSpec("new", kind="hyperparameters", path=str(new)),

@@ -10,8 +10,9 @@ import trio
 
 from arena.games import get_game
 from arena.games.registry import game_names
-from arena.match.game import AgentSpec, TimeControl
+from arena.match.game import TimeControl
 from arena.openings.book import OpeningsError, parse_book
+from arena.players.spec import AgentSpec
 from arena.sprt.run import SprtRun, SprtSettings, counts_of, pair_score
 from arena.tournament.logs import LogError
 

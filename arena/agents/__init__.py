@@ -3,4 +3,7 @@
 
 Everything here imports only the standard library and :mod:`arena.games`, so the search bots start
 quickly and run with any Python 3.11+ that can import arena. Importing this package loads nothing.
+
+May import: the standard library, :mod:`arena.games`, :mod:`arena.fileio`, :mod:`arena.errors` and
+:mod:`arena.limits`.
 """

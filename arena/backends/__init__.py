@@ -22,6 +22,8 @@ loop, may take seconds: connect, check that every agent can start where games wi
 has no record and, for Ray, its task is cancelled and its bots killed on the worker —,
 :class:`arena.errors.ResourceError` for arena's own failures, a bug's exception) plus
 :class:`ClusterError` when the cluster itself failed. Bot faults are records, never exceptions.
+
+May import: :mod:`arena.match` and the layers below it; never the tournament or the CLI.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
-    from arena.match.game import AgentSpec, Observer, TimeControl
+    from arena.match.game import Observer, TimeControl
+    from arena.players.spec import AgentSpec
     from arena.process.isolation import Isolation
 
 #: The backends ``--backend`` and the config's ``backend`` key accept (the first is the default).

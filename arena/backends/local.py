@@ -7,7 +7,8 @@ from typing import Any
 
 from arena.backends import GameJob
 from arena.games import get_game
-from arena.match.game import AgentSpec, Observer, play_game
+from arena.match.game import Observer, play_game
+from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION
 
 

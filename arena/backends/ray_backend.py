@@ -67,7 +67,8 @@ from arena.backends.ray_files import (
     ship_size,
 )
 from arena.errors import ConfigError
-from arena.match.game import AgentSpec, Observer
+from arena.match.game import Observer
+from arena.players.spec import AgentSpec
 
 #: CPUs reserved per game by default: one per bot.
 DEFAULT_CPUS_PER_GAME = 2.0
@@ -202,7 +203,7 @@ class RayBackend:
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
              sandbox: bool = False) -> None:
         for agent in agents:
-            if agent.kind == "player":
+            if agent.is_human:
                 raise ConfigError(f"backend: {agent.id!r} is a human player, who plays at this terminal, not on a "
                                   "Ray worker; use the local backend")
         ray = self._ray = import_ray()

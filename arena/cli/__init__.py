@@ -5,6 +5,8 @@ Only this package maps :class:`arena.errors.ArenaError` to messages and exit cod
 
 Commands are imported only when run (or when their own help is asked for): ``arena --help`` and
 the rules tools never import trio or rich, so they answer in a few tens of milliseconds.
+
+May import: every other package (the CLI is the top layer); only here are errors turned into exits.
 """
 
 from __future__ import annotations

@@ -93,12 +93,14 @@ def distinct_ids(first: str, second: str) -> tuple[str, str]:
 
 def agent_spec(agent_id: str, kind: str, value: str) -> Any:
     """The :class:`arena.match.game.AgentSpec` of a :func:`bot_argument` (``player``: a human)."""
-    from arena.match.game import AgentSpec
+    from arena.players.spec import AgentSpec
 
     if kind == "hyperparameters":
         return AgentSpec(agent_id, "hyperparameters", path=value)
     if kind == "player":
-        return AgentSpec(agent_id, "player")
+        import arena.ui.human  # noqa: F401 - registers the human player with arena.players
+
+        return AgentSpec(agent_id, "human")
     return AgentSpec(agent_id, command=value)
 
 

@@ -102,10 +102,10 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     with _signals_exit_at_once():
         try:
             config = load_config(config_path)
+            if any(agent.type == "player" for agent in config.agents):
+                import arena.ui.human  # noqa: F401 - registers the human player with arena.players
             if config.sprt is not None:
-                from arena.sprt.config import run_config_sprt
-
-                run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
+                _run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
                                 isolation, (backend, ray_address, ray_cpus), as_json=as_json)
             config = dataclasses.replace(config, limits=bot_limits(config.limits))
             tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
@@ -266,3 +266,18 @@ def _print_nodes(console: Console, standings: dict[str, Any]) -> None:
         console.print("Games per node: " + ", ".join(
             f"{n['ip']} {n['node'][:8]} ({n['hostname']}) {n['games']}" for n in nodes),
             markup=False, highlight=False, soft_wrap=not console.is_terminal)
+
+
+def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int | None,
+                    isolation: dict[str, bool | None],
+                    backend: tuple[str | None, str | None, float | None] = (None, None, None), *,
+                    as_json: bool) -> NoReturn:
+    """Run the SPRT of ``config`` in ``logs_root/<id>/`` and exit as ``arena sprt`` does."""
+    from arena.cli.sprt_cmd import run_sprt
+    from arena.sprt.config import sprt_settings
+    from arena.tournament.config import check_sandbox
+
+    settings = sprt_settings(config, concurrency, isolation, backend)
+    if settings.isolation.sandbox:
+        check_sandbox("sandbox")
+    run_sprt(settings, logs_root / config.id, as_json=as_json, needs_seed=False, command="arena run")

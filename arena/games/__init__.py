@@ -1,4 +1,7 @@
-"""The rules of every game arena knows, behind one forward-model interface (standard library only)."""
+"""The rules of every game arena knows, behind one forward-model interface (standard library only).
+
+May import: the standard library and :mod:`arena.limits` only (a test enforces it).
+"""
 
 from __future__ import annotations
 

@@ -1,1 +1,10 @@
-"""TODO"""
+"""One game between two players, with no files: the clocks, the turn loop, the fault reasons and
+the record it returns.
+
+- :mod:`arena.match.game`: :func:`play_game`, :class:`TimeControl`, :class:`GameClock` and the
+  observer events (:class:`GameStarted`, :class:`MovePlayed`, :class:`GameEnded`).
+- :mod:`arena.match.hints`: the likely cause of a bot's loss, added to its fault reason.
+
+May import: the layers below it (games, process, protocols, records, players). Writing records to
+disk is the caller's business (a tournament's log folder, ``arena match --out``).
+"""

@@ -43,6 +43,7 @@ from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME
 from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
+from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
 from arena.protocols import quote_raw
 from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
@@ -70,20 +71,6 @@ class TimeControl:
             "moveTimeLimit": self.move_time_limit_ms,
             "increment": self.increment_ms,
         }
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """Who plays: ``kind`` is ``executable`` (``command``, or ``path`` as in the checkers seed's
-    configs), ``hyperparameters`` (``path`` of the JSON file) or ``player`` (a human)."""
-
-    id: str
-    kind: str = "executable"
-    command: str | None = None
-    path: str | None = None
-    cwd: str | None = None
-    #: Extra environment variables for this agent's process (config ``agents[].env``).
-    env: tuple[tuple[str, str], ...] = ()
 
 
 class GameClock:
@@ -170,7 +157,7 @@ Observer = Callable[[Any], None]
 
 
 def _who(color: Color, spec: AgentSpec) -> str:
-    kind = "player" if spec.kind == "player" else "bot"  # a human at the terminal is not a bot
+    kind = "player" if spec.is_human else "bot"  # a human at the terminal is not a bot
     return f"{color.value} {kind} {spec.id!r}"
 
 
@@ -412,7 +399,7 @@ async def play_game(
     outcome: Outcome | None = None
     faulted: Color | None = None
     players: dict[Color, Player] = {}
-    entries = [player_entry(specs[c].id, specs[c].kind, specs[c].command or specs[c].path, c) for c in Color]
+    entries = [player_entry(specs[c].id, specs[c].record_kind, specs[c].command or specs[c].path, c) for c in Color]
     logs: dict[Color, str] = {}
 
     def emit(event: Any) -> None:

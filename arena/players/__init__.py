@@ -5,10 +5,13 @@
   A command that is the path of an existing file is taken whole, so paths with spaces work.
 - ``hyperparameters``: arena's search bot as a process:
   ``python -m arena.agents.search_bot --game G --hyperparameters PATH``.
-- ``player``: a human at the terminal (:mod:`arena.ui.human`).
+- ``human``: a person at the terminal (:mod:`arena.ui.human`, which registers itself here).
 
 A process agent's environment is :func:`agent_environment`: minimal unless the isolation policy
 says ``inherit_env`` (see :mod:`arena.process.isolation`), plus the agent's own ``env`` map.
+
+May import: the process and protocol layers, the games and :mod:`arena.errors`; not rich (the
+human player lives in :mod:`arena.ui.human`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import BotError, ConfigError
@@ -25,7 +29,10 @@ from arena.players.process_player import ProcessPlayer
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation, bot_environment
 
 if TYPE_CHECKING:
-    from arena.match.game import AgentSpec
+    from arena.players.spec import AgentSpec
+
+#: The maker of human players, installed by the terminal UI (see :func:`register_human_player`).
+_HUMAN_MAKERS: dict[str, Callable[..., Player]] = {}
 
 _PROCESS_ONLY_OPTS = frozenset({"stderr_path", "max_reply_bytes", "kill_grace", "env", "protocol", "logs_dir"})
 
@@ -105,15 +112,21 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
             opts.setdefault("sandbox", isolation.use_sandbox())
             opts.setdefault("limits", isolation.limits)
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
-    if spec.kind == "player":
-        try:
-            from arena.ui.human import HumanPlayer
-        except ImportError:
-            raise ConfigError(f"agent {spec.id!r}: human players are not available in this build") from None
+    if spec.kind == "human":
+        maker = _HUMAN_MAKERS.get("human")
+        if maker is None:
+            raise ConfigError(f"agent {spec.id!r}: a human player needs arena's terminal UI; import arena.ui.human "
+                              "(the arena command does) before the game starts")
         human_opts = {k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS}
-        return HumanPlayer(spec, game, color, **human_opts)
-    raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, player)")
+        return maker(spec, game, color, **human_opts)
+    raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, human)")
+
+
+def register_human_player(maker: Callable[..., Player]) -> None:
+    """Install the maker of human players (``maker(spec, game, color, **opts)``). The terminal UI
+    (:mod:`arena.ui.human`) calls it when imported: the players layer may not import rich."""
+    _HUMAN_MAKERS["human"] = maker
 
 
 __all__ = ["ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "agent_environment",
-           "make_player", "split_command"]
+           "make_player", "register_human_player", "split_command"]

@@ -8,6 +8,8 @@ move* — what :meth:`arena.games.base.Game.parse_move` accepts. ``decode_reply`
 
 A game names its protocol in its :class:`arena.games.registry.GameSpec`: most new games use the
 generic JSON envelope (:mod:`arena.protocols.json_envelope`) and need no protocol code.
+
+May import: the standard library, orjson and :mod:`arena.games`; no I/O.
 """
 
 from __future__ import annotations

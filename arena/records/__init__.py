@@ -1,1 +1,8 @@
-"""TODO"""
+"""Game records: the format (:mod:`arena.records.format`, published as
+``arena/schemas/record.schema.json``), the checker of records and log folders
+(:mod:`arena.records.check`) and replaying a record position by position
+(:mod:`arena.records.replay`).
+
+May import: the standard library, :mod:`arena.games`, :mod:`arena.fileio`, :mod:`arena.stats`,
+:mod:`arena.errors` and :mod:`arena.limits`.
+"""

@@ -6,6 +6,8 @@ game's viewer (``arena replay --html``).
 - :mod:`arena.report.html`: the page: data, standings, crosstable, terminations, game list.
 - :mod:`arena.report.viewer`: the page's CSS and JavaScript (kept as Python strings, so no package
   data is needed), including the self-test the browser test runs.
+
+May import: every layer below the CLI (records, stats, train); the pages are self-contained.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
-"""``arena run CONFIG`` for a config with an ``sprt`` key: an SPRT of its first agent (NEW) against
-its second (OLD), with the config's game, time control, openings, seed, isolation and concurrency,
-logged in ``<logs>/<id>/`` as ``arena sprt`` logs (records in ``games/``, state in ``sprt.json``)
-and reported the same way, exit statuses included."""
+"""The SPRT settings of a tournament config with an ``sprt`` key: an SPRT of its first agent (NEW)
+against its second (OLD), with the config's game, time control, openings, seed, isolation and
+concurrency (``arena run CONFIG`` runs it as ``arena sprt`` would, see :mod:`arena.cli.run_cmd`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from arena.tournament.config import TournamentConfig
 
@@ -40,16 +39,3 @@ def sprt_settings(config: TournamentConfig, concurrency: int | None, isolation: 
         isolation=plan.isolation(config), backend=backend_options(config, *backend),
         base_dir=Path(config.source).resolve().parent if config.source else None)
 
-
-def run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int | None,
-                    isolation: dict[str, bool | None],
-                    backend: tuple[str | None, str | None, float | None] = (None, None, None), *,
-                    as_json: bool) -> NoReturn:
-    """Run the SPRT of ``config`` in ``logs_root/<id>/`` and exit as ``arena sprt`` does."""
-    from arena.cli.sprt_cmd import run_sprt
-    from arena.tournament.config import check_sandbox
-
-    settings = sprt_settings(config, concurrency, isolation, backend)
-    if settings.isolation.sandbox:
-        check_sandbox("sandbox")
-    run_sprt(settings, logs_root / config.id, as_json=as_json, needs_seed=False, command="arena run")

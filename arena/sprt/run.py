@@ -41,8 +41,9 @@ from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import ArenaError, Color, Game, opening_seed
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
-from arena.match.game import AgentSpec, TimeControl
+from arena.match.game import TimeControl
 from arena.openings.book import Book, Order
+from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.records.format import read_record_file, record_problem
 from arena.stats.sprt import Model, SPRTError, summary

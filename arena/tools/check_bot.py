@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.games.base import Color, Game
-from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.match.game import TimeControl, play_game
+from arena.players.spec import AgentSpec
 
 OK_TERMINATIONS = {"win", "no_legal_moves", "max_moves", "draw"}
 #: Random playouts searched for probe positions (seeded: the same positions every run).

@@ -14,6 +14,8 @@ Ratings themselves are pure functions in :mod:`arena.stats.ratings`.
 
 The names below are imported on first use, so ``python -m arena.tournament.stats_worker`` starts
 without loading trio and the match engine.
+
+May import: backends, match, records, openings, stats and the layers below; not the UI or the CLI.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import ConfigError
-from arena.match.game import AgentSpec, TimeControl
+from arena.match.game import TimeControl
+from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.tournament.config import AgentConfig, TournamentConfig
 
@@ -26,7 +27,7 @@ def agent_spec(agent: AgentConfig) -> AgentSpec:
         import shlex
 
         return AgentSpec(agent.id, "executable", command=shlex.join(agent.command), env=agent.env)
-    return AgentSpec(agent.id, agent.type, path=agent.path, env=agent.env)
+    return AgentSpec.from_config_type(agent.id, agent.type, path=agent.path, env=agent.env)
 
 
 def time_control(config: TournamentConfig) -> TimeControl:

@@ -39,7 +39,6 @@ where possible, and :meth:`Tournament.play` raises that one error (never an exce
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -51,7 +50,7 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
-from arena.match.game import AgentSpec
+from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits
 from arena.stats.ratings import result_from_row
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
@@ -81,8 +80,6 @@ ARENA_ERROR_PAUSE_S = 1.0
 
 RESULT_TEXT = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
 
-# The modules behind the agent kinds that are not plain executables (they come with the bots work).
-_KIND_MODULES = {"hyperparameters": "arena.agents.search_bot", "player": "arena.ui.human"}
 
 
 class Reporter(Protocol):
@@ -182,23 +179,14 @@ class RunSummary:
 
 
 def check_agent_kinds(config: TournamentConfig) -> None:
-    """ConfigError when an agent's kind needs a part of arena this build does not have yet, or when a
-    hyperparameters file is wrong (checked once here rather than failing every game), or when an
+    """ConfigError when a hyperparameters file is wrong (checked once here rather than failing every game), or when an
     executable agent's program cannot be found with its environment under this run's ``inheritEnv``
     (:func:`arena.tournament.config.check_programs`)."""
     check_programs(config.agents, config.inherit_env)
+    from arena.agents.hyperparameters import load_hyperparameters
+
     for number, agent in enumerate(config.agents):
-        module = _KIND_MODULES.get(agent.type)
-        if module is not None and importlib.util.find_spec(module) is None:
-            raise ConfigError(
-                f"agents[{number}].type: {agent.type!r} agents are not available in this build of "
-                f"arena yet ({module} is missing); use an executable agent for {agent.id!r} for now"
-            )
         if agent.type == "hyperparameters" and agent.path is not None:
-            try:
-                from arena.agents.hyperparameters import load_hyperparameters
-            except ImportError:
-                continue  # the search bot checks its own file when it starts
             try:
                 load_hyperparameters(agent.path, config.game)
             except ConfigError as exc:

@@ -13,6 +13,8 @@ module says the evaluation has more).
 - :mod:`arena.train.evolve`: the seed's evolutionary bootstrap through tournaments
   (``arena train evolve``);
 - :mod:`arena.train.spsa`: SPSA tuning of a hyperparameters file's numbers (``arena tune spsa``).
+
+May import: the tournament and SPRT layers and everything below them; not the UI or the CLI.
 """
 
 from __future__ import annotations

@@ -45,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
-from arena.match.game import AgentSpec, TimeControl
+from arena.match.game import TimeControl
+from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 
 if TYPE_CHECKING:

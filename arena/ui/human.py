@@ -41,11 +41,12 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination
+from arena.players import register_human_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.ui.views import view_for
 
 if TYPE_CHECKING:
-    from arena.match.game import AgentSpec
+    from arena.players.spec import AgentSpec
 
 # Longest line kept from stdin: a human never types more; piped garbage is cut, not buffered.
 MAX_LINE_CHARS = 4096
@@ -463,3 +464,5 @@ __all__ = [
     "parse_human_move",
     "stdin_lines",
 ]
+
+register_human_player(HumanPlayer)

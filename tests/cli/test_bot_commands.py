@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from arena.backends.ray_files import default_working_dir, missing_on_this_node, referenced_paths, remap_spec
 from arena.cli import cli
 from arena.errors import ConfigError
-from arena.match.game import AgentSpec
+from arena.players.spec import AgentSpec
 from arena.process.command import Role, word_roles
 from arena.tournament.config import load_config, resolve_command
 

@@ -12,8 +12,9 @@ import trio
 from engine_support import assert_no_leftovers, bot_command
 
 from arena.games import Color, Termination, get_game
-from arena.match.game import AgentSpec, GameClock, TimeControl, play_game
+from arena.match.game import GameClock, TimeControl, play_game
 from arena.players.base import ClockView, MoveReply, Player
+from arena.players.spec import AgentSpec
 
 FAST = TimeControl(time_limit_ms=500, time_margin_ms=50, startup_ms=1500)
 GRACE_S = 0.2
@@ -176,13 +177,13 @@ async def test_interrupted_by_a_player(marker: str, monkeypatch: pytest.MonkeyPa
     real = match_module.make_player
 
     def fake(spec: AgentSpec, game: Any, color: Color, **opts: Any) -> Player:
-        if spec.kind == "player":
+        if spec.kind == "human":
             return _QuittingPlayer(spec.id, color)
         return real(spec, game, color, **opts)
 
     monkeypatch.setattr(match_module, "make_player", fake)
     record = await play_game(get_game("shobu"), AgentSpec("bot", command=bot_command(marker, "shobu")),
-                             AgentSpec("human", kind="player"), time_control=FAST)
+                             AgentSpec("human", kind="human"), time_control=FAST)
     assert (record["termination"], record["winner"], record["plies"]) == ("interrupted", "NONE", 1)
     assert_no_leftovers(marker)
 

@@ -8,8 +8,8 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.match.game import AgentSpec
 from arena.players import agent_argv
+from arena.players.spec import AgentSpec
 
 
 def test_hyperparameters_agent_is_told_the_budget_and_cap() -> None:
@@ -30,4 +30,4 @@ def test_executables_get_their_command_unchanged() -> None:
 
 def test_players_are_not_processes() -> None:
     with pytest.raises(ConfigError):
-        agent_argv(AgentSpec("me", kind="player"), get_game("checkers"))
+        agent_argv(AgentSpec("me", kind="human"), get_game("checkers"))

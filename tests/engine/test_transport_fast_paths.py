@@ -17,9 +17,10 @@ import trio
 import trio.lowlevel
 
 from arena.games import Color, Termination, get_game
-from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.match.game import TimeControl, play_game
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
+from arena.players.spec import AgentSpec
 from arena.process.bot import EndOfOutput, ReplyReader, ReplyTooLong, open_bot_process
 from arena.protocols.shobu_json import ShobuJsonProtocol
 

@@ -19,7 +19,8 @@ from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import hostile_command, reap_adopted_zombies, reports
 
 from arena.games import get_game
-from arena.match.game import AgentSpec, MovePlayed, TimeControl, play_game
+from arena.match.game import MovePlayed, TimeControl, play_game
+from arena.players.spec import AgentSpec
 from arena.process.bot import open_bot_process
 from arena.process.isolation import Isolation
 from arena.process.spawn import spawner_thread

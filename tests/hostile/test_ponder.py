@@ -15,7 +15,8 @@ from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import frozen_and_idle, hostile_command, is_frozen
 
 from arena.games import Color, get_game
-from arena.match.game import AgentSpec, GameStarted, MovePlayed, TimeControl, play_game
+from arena.match.game import GameStarted, MovePlayed, TimeControl, play_game
+from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 
 TC = TimeControl(time_limit_ms=30000, startup_ms=5000)

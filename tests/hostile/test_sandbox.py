@@ -17,7 +17,8 @@ from hostile_support import hostile_command
 import arena.match.game as match_module
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.match.game import TimeControl, play_game
+from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation, sandbox_available
 
 TC = TimeControl(time_limit_ms=30000, startup_ms=10000)

@@ -12,9 +12,10 @@ import trio
 from rich.console import Console
 
 from arena.games import Color, Termination, get_game
-from arena.match.game import AgentSpec, TimeControl, play_game
+from arena.match.game import TimeControl, play_game
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply
+from arena.players.spec import AgentSpec
 from arena.ui.human import (
     FdLineReader,
     HumanPlayer,
@@ -23,7 +24,7 @@ from arena.ui.human import (
     parse_human_move,
 )
 
-SPEC = AgentSpec(id="alice", kind="player")
+SPEC = AgentSpec(id="alice", kind="human")
 
 
 def console() -> tuple[Console, io.StringIO]:
@@ -265,8 +266,8 @@ async def test_human_against_human_through_play_game() -> None:
     lines = ThreadedLines(io.StringIO("11-15\n22-18\n15x22\n").readline)
     record = await play_game(
         get_game("checkers"),
-        AgentSpec(id="alice", kind="player"),
-        AgentSpec(id="bob", kind="player"),
+        AgentSpec(id="alice", kind="human"),
+        AgentSpec(id="bob", kind="human"),
         time_control=TimeControl(time_limit_ms=60_000),
         max_moves=3,
         player_opts={"console": con, "lines": lines},
@@ -282,8 +283,8 @@ async def test_resignation_through_play_game() -> None:
     lines = ThreadedLines(io.StringIO("resign\ny\n").readline)
     record = await play_game(
         get_game("shobu"),
-        AgentSpec(id="alice", kind="player"),
-        AgentSpec(id="bob", kind="player"),
+        AgentSpec(id="alice", kind="human"),
+        AgentSpec(id="bob", kind="human"),
         time_control=TimeControl(time_limit_ms=60_000),
         player_opts={"console": con, "lines": lines},
     )

@@ -26,7 +26,7 @@ from arena.backends.ray_files import (
 )
 from arena.cli import cli
 from arena.errors import ConfigError
-from arena.match.game import AgentSpec
+from arena.players.spec import AgentSpec
 from arena.tournament.config import comparable, load_config
 from arena.tournament.runner import RunOptions, Tournament, backend_options, run_tournament
 

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from arena.backends import BackendOptions, GameJob
 from arena.backends.local import LocalBackend
-from arena.match.game import AgentSpec
+from arena.players.spec import AgentSpec
 from arena.train.evolve import Evolution, EvolveSettings
 
 TINY = EvolveSettings(game="connect4", population=3, keep=2, rounds=2, games_per_pair=1, depth=1, final_games=2,

@@ -5,6 +5,8 @@ subclass in ``view``; a game without one gets :class:`GameView` itself, which wo
 it draws :meth:`arena.games.base.Game.board_text`, lists moves as ``describe_move`` writes them and
 reads them back with ``parse_notation``. Views return rich renderables and never print; the board
 view (:mod:`arena.ui.boards`), the human player and the match and tournament displays use them.
+
+May import: the games and rich.
 """
 
 from __future__ import annotations
