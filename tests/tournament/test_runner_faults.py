@@ -25,7 +25,7 @@ from arena.errors import ConfigError, ResourceError
 from arena.process.isolation import Isolation
 from arena.records.format import utc_now_iso
 from arena.tournament import config as config_module
-from arena.tournament import limits
+from arena.tournament import concurrency
 from arena.tournament import logs as logs_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import FolderLock, LogError, standings_from_folder
@@ -484,18 +484,18 @@ def test_an_unavailable_sandbox_is_a_config_error(tmp_path: Path, monkeypatch: p
 def test_concurrency_is_capped_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = load_config(write_config(tmp_path))
     plan = concurrency_plan(config, 10**8)
-    assert plan.value == limits.MAX_CONCURRENCY and "capped at 256" in (plan.note or "")
-    assert concurrency_plan(config, 3) == limits.ConcurrencyPlan(3, None)
+    assert plan.value == concurrency.MAX_CONCURRENCY and "capped at 256" in (plan.note or "")
+    assert concurrency_plan(config, 3) == concurrency.ConcurrencyPlan(3, None)
     assert concurrency_plan(config, 30, games_left=4).value == 4  # nothing lost: no note
     limit = {"soft": 150, "hard": 150}
-    monkeypatch.setattr(limits.resource, "getrlimit", lambda _: (limit["soft"], limit["hard"]))
-    monkeypatch.setattr(limits.resource, "setrlimit", lambda _, v: limit.update(soft=v[0]))
+    monkeypatch.setattr(concurrency.resource, "getrlimit", lambda _: (limit["soft"], limit["hard"]))
+    monkeypatch.setattr(concurrency.resource, "setrlimit", lambda _, v: limit.update(soft=v[0]))
     plan = concurrency_plan(config, 30)
-    expected = (150 - limits.FD_RESERVE) // limits.FDS_PER_GAME
+    expected = (150 - concurrency.FD_RESERVE) // concurrency.FDS_PER_GAME
     assert plan.value == expected and "open-file limit (ulimit -n) is 150" in (plan.note or "")
     limit.update(soft=150, hard=100_000)  # a soft limit is raised as far as needed, then no cap
-    assert concurrency_plan(config, 30) == limits.ConcurrencyPlan(30, None)
-    assert limit["soft"] == limits.FD_RESERVE + 30 * limits.FDS_PER_GAME
+    assert concurrency_plan(config, 30) == concurrency.ConcurrencyPlan(30, None)
+    assert limit["soft"] == concurrency.FD_RESERVE + 30 * concurrency.FDS_PER_GAME
     human = load_config(write_config(tmp_path, "h.json", agents=2))
     object.__setattr__(human.agents[0], "type", "player")
     assert concurrency_plan(human, 4).value == 1
