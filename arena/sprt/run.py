@@ -39,9 +39,10 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
-from arena.games.base import ArenaError, Color, Game, opening_seed
+from arena.games.base import ArenaError, Color, Game
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match.game import TimeControl
+from arena.match.pairs import Openings, PairGame, pair_games
 from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
@@ -249,20 +250,26 @@ class SprtRun:
         return record
 
     def _record_mismatch(self, index: int, record: dict[str, Any]) -> str | None:
-        s, pair = self.settings, index // 2
-        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
+        s = self.settings
+        game = self.pair_game(index)
+        black, white = game.black, game.white
         if record.get("game_index") != index:
             return f"its game_index is {json.dumps(record.get('game_index'))}"
         players = [(p.get("id"), p.get("colour")) for p in record.get("players") or []]
         if players != [(black.id, "BLACK"), (white.id, "WHITE")]:
             return f"{black.id} should play BLACK and {white.id} WHITE"
         if s.book is not None:
-            start = s.game.state_to_json(s.book.pick(pair, s.openings_order, s.seed or 0).state)
-            if record["game_states"][0] != start:
+            if record["game_states"][0] != s.game.state_to_json(game.opening.start_state):
                 return "it does not start from the pair's opening"
-        elif s.seed is not None and s.opening_plies and record.get("seed") != opening_seed(s.seed, pair):
+        elif game.opening.seed is not None and record.get("seed") != game.opening.seed:
             return "its opening seed is not the pair's"
         return None
+
+    def pair_game(self, index: int) -> PairGame[AgentSpec]:
+        """Game ``index``: the ``index % 2``-th game of pair ``index // 2`` (NEW is BLACK in the first)."""
+        s = self.settings
+        openings = Openings(s.opening_plies, s.book, s.openings_order)
+        return pair_games(s.new, s.old, index // 2, s.seed, openings)[index % 2]
 
     def _summary(self) -> dict[str, Any]:
         s = self.settings
@@ -307,17 +314,13 @@ class SprtRun:
                 yield pair
             pair += 1
 
-    async def _play_game(self, index: int, pair: int) -> dict[str, Any]:
+    async def _play_game(self, index: int) -> dict[str, Any]:
         s = self.settings
-        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
-        if s.book is not None:
-            start, plies, seed = s.book.pick(pair, s.openings_order, s.seed or 0).state, 0, None
-        else:
-            start, plies = None, s.opening_plies
-            seed = opening_seed(s.seed, pair) if s.seed is not None and s.opening_plies else None
-        job = GameJob(game=s.game.name, black=black, white=white, time_control=s.time_control,
-                      max_moves=s.max_moves, start_state=start, opening_plies=plies, seed=seed,
-                      game_index=index, isolation=s.isolation)
+        game = self.pair_game(index)
+        job = GameJob(game=s.game.name, black=game.black, white=game.white, time_control=s.time_control,
+                      max_moves=s.max_moves, start_state=game.opening.start_state,
+                      opening_plies=game.opening.plies, seed=game.opening.seed, game_index=index,
+                      isolation=s.isolation)
         if self.backend is None:
             self.backend = make_backend()
         return await self.backend.play(job)
@@ -330,7 +333,7 @@ class SprtRun:
         async def one(index: int) -> None:
             self.running += 1
             try:
-                record = await self._play_game(index, pair)
+                record = await self._play_game(index)
             finally:
                 self.running -= 1
             self._write_record(index, record)

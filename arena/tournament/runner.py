@@ -50,6 +50,7 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
+from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits
 from arena.stats.ratings import result_from_row
@@ -334,12 +335,16 @@ class Tournament:
                               matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks, start=start)
 
     def _verify_against_schedule(self, done: dict[int, dict[str, Any]]) -> None:
-        c = self.config
-
         def opening_line(pair: int) -> int | None:
-            return self._book.pick(pair, openings_order(c), c.seed).line if self._book else None
+            return self._opening(pair).line
 
         check_rows(self.folder, self._log.root, done, self._schedule(), self.total, opening_line)
+
+    def _opening(self, pair: int) -> PairOpening:
+        """Pair ``pair``'s opening (the one pair builder's; the schedule has its seed)."""
+        c = self.config
+        return pair_opening(pair, c.seed, Openings(c.opening_plies, self._book, openings_order(c)),
+                            always_record_seed=True)
 
     def _advance_frontier(self) -> ScheduledGame | None:
         game = next(self._pending, None)
@@ -411,11 +416,11 @@ class Tournament:
         while self._failure is None and (game := self._take()) is not None:
             self.reporter.game_started(game)
             try:
-                start = self._book.pick(game.pair, openings_order(c), c.seed).state if self._book else None
+                opening = self._opening(game.pair)
                 job = GameJob(
                     game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
-                    time_control=clocks, max_moves=c.max_moves, start_state=start,
-                    opening_plies=c.opening_plies, seed=game.opening_seed, game_index=game.index,
+                    time_control=clocks, max_moves=c.max_moves, start_state=opening.start_state,
+                    opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
                     isolation=isolated, player_opts=self.options.player_opts)
                 record = await self._play_with_replays(backend, job)
             except ResourceError as exc:
@@ -476,8 +481,7 @@ class Tournament:
             "record": record_name(game.index),
             # The opening, so that a resumed run can tell the row is the game scheduled there.
             "seed": game.opening_seed,
-            **({"opening_line": self._book.pick(game.pair, openings_order(self.config), self.config.seed).line}
-               if self._book else {}),
+            **({"opening_line": self._opening(game.pair).line} if self._book else {}),
         }
         node = record.get("node")
         if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
