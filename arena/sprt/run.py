@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ from arena.match.pairs import Openings, PairGame, pair_games
 from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
+from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.records.format import read_record_file, record_problem
 from arena.stats.sprt import Model, SPRTError, summary
 from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
@@ -382,3 +384,63 @@ class SprtRun:
         """Record an interrupted stop in ``sprt.json`` (best effort: the pairs are already there)."""
         with contextlib.suppress(Exception):
             self.write_state("interrupted")
+
+
+@dataclass
+class SprtOutcome:
+    """How :func:`play_sprt` ended: ``stopped`` is the run's ``H1``/``H0``/``max-pairs`` (None when
+    it did not finish), ``failure`` arena's own failure (one line), ``interrupted`` whether a signal
+    stopped it (``signal_number``: which)."""
+
+    stopped: str | None = None
+    failure: str | None = None
+    interrupted: bool = False
+    signal_number: int | None = None
+
+    @property
+    def cut_short(self) -> bool:
+        """A signal stopped the run before it finished."""
+        return self.interrupted and self.stopped is None
+
+    @property
+    def status(self) -> str:
+        """The ``stopped`` of the summary: the verdict, ``interrupted`` or ``failed``."""
+        return "interrupted" if self.cut_short else (self.stopped or "failed")
+
+    @property
+    def exit_code(self) -> int:
+        """``arena sprt``'s exit status (module constants; 1 on failure, 130/129 when interrupted)."""
+        if self.failure is not None:
+            return 1
+        if self.cut_short:
+            return exit_code_for(self.signal_number)
+        return {"H1": EXIT_H1, "H0": EXIT_H0}.get(self.stopped or "", EXIT_UNDECIDED)
+
+
+def play_sprt(run: SprtRun, *, needs_seed: bool, on_start: Callable[[], None] | None = None) -> SprtOutcome:
+    """Play an opened ``run`` to its end in its own ``trio.run``, under
+    :func:`arena.process.signals.run_trio_interruptibly`, then close it. ``needs_seed``: draw a seed
+    (recorded) when the settings have none (an earlier run's was read by :meth:`SprtRun.open`).
+    ``on_start()`` runs before the first game. The same for ``arena sprt`` and ``arena run`` of a
+    config with an ``sprt`` key."""
+    outcome = SprtOutcome()
+    if needs_seed and run.settings.seed is None:
+        run.settings.seed = random.SystemRandom().randrange(2**31)
+    try:
+        if on_start is not None:
+            on_start()
+
+        async def work() -> None:
+            try:
+                outcome.stopped = await run.run()
+            except ArenaError as exc:
+                outcome.failure = str(exc)
+
+        seen = Interruption()
+        run_trio_interruptibly(work, interruption=seen)
+        outcome.interrupted, outcome.signal_number = seen.interrupted, seen.signal_number
+        if outcome.cut_short:
+            run.stop_interrupted()
+    finally:
+        run.close()
+    return outcome
