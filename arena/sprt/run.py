@@ -51,6 +51,7 @@ from arena.process.signals import Interruption, exit_code_for, run_trio_interrup
 from arena.records.format import read_record_file, record_problem
 from arena.stats.sprt import Model, SPRTError, summary
 from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
+from arena.tournament.loop import play_schedule
 
 SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
@@ -363,19 +364,13 @@ class SprtRun:
         done = self.decided()
         if done is None:
             pending = self._pending()
-            # Pairs in flight beyond the decision are cancelled: the test is sequential.
-            workers = max(1, self.settings.concurrency // 2)
-            async with trio.open_nursery() as nursery:
 
-                async def worker() -> None:
-                    for pair in pending:
-                        await self._play_pair(pair)
-                        if self.decided() is not None:
-                            nursery.cancel_scope.cancel()
-                            return
+            async def play(pair: int) -> bool:
+                await self._play_pair(pair)
+                # Pairs in flight beyond the decision are cancelled: the test is sequential.
+                return self.decided() is not None
 
-                for _ in range(workers):
-                    nursery.start_soon(worker)
+            await play_schedule(lambda: next(pending, None), play, max(1, self.settings.concurrency // 2))
             done = self.decided() or "max-pairs"
         self.write_state(done)
         return done
