@@ -16,7 +16,6 @@ game is dropped).
 from __future__ import annotations
 
 import os
-import random
 import re
 import sys
 from pathlib import Path
@@ -24,7 +23,6 @@ from typing import Any
 
 import click
 import orjson
-import trio
 
 from arena.cli.options import (
     agent_spec,
@@ -35,10 +33,8 @@ from arena.cli.options import (
     isolation_options,
     warn_unprotected,
 )
-from arena.errors import ArenaError
 from arena.fileio.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
-from arena.games.base import opening_seed
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
     DEFAULT_STARTUP_MS,
@@ -49,10 +45,10 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
-from arena.match.game import TimeControl, play_game
-from arena.process.bot import kill_all_live_groups
+from arena.match.game import TimeControl
+from arena.match.pairs import Openings
+from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
 from arena.process.isolation import Isolation, sandbox_available
-from arena.process.signals import exit_code_for, interruptible
 from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -159,22 +155,9 @@ def match_command(
     kind2, value2, name2 = ("player", "", HUMAN) if humans[1] else bot_argument(cmd2, "CMD2", game_name)
     id1, id2 = distinct_ids(name1, name2)
     game = get_game(game_name)
-    cap = game.default_max_moves if max_moves is None else max_moves
-    if opening_plies >= cap:
-        raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
-                                 f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
-    book = None
-    if openings_file is not None:
-        from arena.openings.book import OpeningsError, load_book
-
-        if opening_plies:
-            raise click.UsageError("--openings and --opening-plies both choose the opening: give one")
-        try:
-            book = load_book(game, openings_file)
-        except OpeningsError as exc:
-            raise click.BadParameter(str(exc), param_hint="--openings") from None
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+    openings = _openings(game, max_moves, opening_plies, openings_file, openings_order)
+    if seed is None and (openings.book is not None or opening_plies):
+        seed = draw_seed()
     isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
     if isolation.sandbox and (why := sandbox_available()) is not None:
         raise click.BadParameter(why, param_hint="--sandbox")
@@ -183,55 +166,47 @@ def match_command(
         time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
-    if opening_plies and seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    first, second = agent_spec(id1, kind1, value1), agent_spec(id2, kind2, value2)
+    series = Series(game, agent_spec(id1, kind1, value1), agent_spec(id2, kind2, value2), games_count, tc,
+                    max_moves=max_moves, seed=seed, openings=openings, stderr_dir=stderr_dir, isolation=isolation)
     console = cli_console(plain_when_piped=not any(humans))
     # With a human at the terminal the live panel would draw over the prompt: the human player
     # draws the board itself, and the final position is shown when a game ends.
     view = MatchView(console, total_games=games_count, live=False if quiet or any(humans) else None,
                      final_board=any(humans))
-    records: list[dict[str, Any]] = []
-
-    async def run_all() -> None:
-        for index in range(games_count):
-            black, white = (first, second) if index % 2 == 0 else (second, first)
-            # The tournaments' seed scheme: one opening per colour-swapped pair, recorded as `seed`.
-            game_seed = opening_seed(seed, index // 2) if seed is not None else None
-            start = None
-            if book is not None and seed is not None:
-                start = book.pick(index // 2, openings_order, seed).state  # type: ignore[arg-type]
-            record = await play_game(
-                game, black, white, time_control=tc, max_moves=max_moves, start_state=start,
-                opening_plies=opening_plies, seed=game_seed, stderr_dir=stderr_dir,
-                game_index=index if games_count > 1 or stderr_dir else None, observer=view,
-                isolation=isolation,
-            )
-            records.append(record)
 
     def on_signal(signum: int) -> None:
         view.close()
         console.print("interrupted: stopping the bots...", markup=False, highlight=False)
 
-    failure: str | None = None
-    stopped_by: list[int | None] = []
-
-    async def main() -> None:
-        nonlocal failure
-        async with interruptible(on_signal) as state:
-            try:
-                await run_all()
-            except ArenaError as exc:  # arena's own failure (e.g. out of file descriptors)
-                failure = str(exc)
-        if state.interrupted:
-            stopped_by.append(state.signal_number)
-
-    try:
-        trio.run(main)
-    except KeyboardInterrupt:  # before the signal watcher was installed
-        kill_all_live_groups()
-        stopped_by.append(None)
+    outcome = run_series(series, observer=view, on_signal=on_signal)
     view.close()
+    _report(console, outcome, games_count, id1, id2, out, as_json)
+
+
+def _openings(game: Any, max_moves: int | None, opening_plies: int, openings_file: Path | None,
+              openings_order: str) -> Openings:
+    """The series' openings from the options (BadParameter/UsageError when they cannot be used)."""
+    cap = game.default_max_moves if max_moves is None else max_moves
+    if opening_plies >= cap:
+        raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
+                                 f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
+    if openings_file is None:
+        return Openings(opening_plies)
+    from arena.openings.book import OpeningsError, load_book
+
+    if opening_plies:
+        raise click.UsageError("--openings and --opening-plies both choose the opening: give one")
+    try:
+        book = load_book(game, openings_file)
+    except OpeningsError as exc:
+        raise click.BadParameter(str(exc), param_hint="--openings") from None
+    return Openings(0, book, "sequential" if openings_order == "sequential" else "random")
+
+
+def _report(console: Any, outcome: SeriesOutcome, games_count: int, id1: str, id2: str, out: Path | None,
+            as_json: bool) -> None:
+    """Write the records, print the summary lines and exit with the series' status."""
+    records = outcome.records
     if out is None and not as_json and _stdout_is_terminal() and records:
         out = _default_out(records[0], id1, id2)
         saved_by_default = True
@@ -244,15 +219,15 @@ def match_command(
         console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if games_count > 1 and records:
         console.print(f"result: {result_line(records, (id1, id2))}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    if failure is not None:
-        console.print(f"arena: error: {failure} ({len(records)} of {games_count} games finished)",
+    if outcome.failure is not None:
+        console.print(f"arena: error: {outcome.failure} ({len(records)} of {games_count} games finished)",
                       markup=False, highlight=False, soft_wrap=not console.is_terminal)
         sys.exit(1)
     if not written:
         sys.exit(1)  # the line saying why was printed with the records
-    if stopped_by:
+    if outcome.interrupted:
         console.print(f"interrupted: {len(records)} of {games_count} games finished", highlight=False)
-        sys.exit(exit_code_for(stopped_by[0]))
+        sys.exit(outcome.interrupted_exit_code)
 
 
 MATCH_LOGS = Path("match_logs")

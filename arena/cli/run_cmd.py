@@ -19,7 +19,6 @@ from typing import Any, NoReturn
 
 import click
 import orjson
-import trio
 from rich.console import Console
 
 from arena.backends import ClusterError
@@ -28,7 +27,7 @@ from arena.errors import ArenaError
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process.bot import kill_all_live_groups
 from arena.process.isolation import unprotected_note
-from arena.process.signals import exit_code_for, interruptible
+from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.process.spawn import prepare as prepare_spawning
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.logs import standings_from_folder
@@ -188,24 +187,23 @@ def _run(tournament: Tournament,
     second one still stops at once.
     """
     outcome: dict[str, Any] = {}
+    seen = Interruption()
 
     async def main() -> None:
         failure: str | None = None
-        async with interruptible(lambda _signum: reporter.stopped()) as state:
-            try:
-                await tournament.play()
-            except ArenaError as exc:
-                failure = str(exc)
-            # A bug must not lose the finished games' statistics nor show a traceback.
-            except Exception as exc:  # noqa: BLE001
-                failure = f"{type(exc).__name__}: {exc}"
-            finally:
-                outcome["summary"] = await tournament.finish(interrupted=state.interrupted)
-                outcome["failure"] = failure
-                outcome["signal"] = state.signal_number
+        try:
+            await tournament.play()
+        except ArenaError as exc:
+            failure = str(exc)
+        # A bug must not lose the finished games' statistics nor show a traceback.
+        except Exception as exc:  # noqa: BLE001
+            failure = f"{type(exc).__name__}: {exc}"
+        finally:
+            outcome["summary"] = await tournament.finish(interrupted=seen.interrupted)
+            outcome["failure"] = failure
 
-    trio.run(main)
-    return outcome["summary"], outcome["failure"], outcome["signal"]
+    run_trio_interruptibly(main, on_first_signal=lambda _signum: reporter.stopped(), interruption=seen)
+    return outcome["summary"], outcome["failure"], seen.signal_number
 
 
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

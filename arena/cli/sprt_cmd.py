@@ -5,14 +5,12 @@ colour-swapped pairs of games (see :mod:`arena.sprt.run` for the log folder and 
 from __future__ import annotations
 
 import json
-import random
 import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-import trio
 
 from arena.cli.options import bot_limits, game_option, isolation_options, ray_backend_options, warn_unprotected
 from arena.limits import (
@@ -204,14 +202,14 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
 
 def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
              command: str = "arena sprt") -> NoReturn:
-    """Run the SPRT of ``settings`` (an :class:`arena.sprt.run.SprtSettings`) in ``folder``: one
-    line per pair and the verdict on stderr, the summary on stdout with ``as_json``; then exit with
-    the status the epilog lists. ``needs_seed``: draw a seed (recorded) when the settings have none.
-    Shared by ``arena sprt`` and ``arena run`` of a config with an ``sprt`` key."""
+    """Run the SPRT of ``settings`` (an :class:`arena.sprt.run.SprtSettings`) in ``folder`` with
+    :func:`arena.sprt.run.play_sprt` and show it: one line per pair and the verdict on stderr, the
+    summary on stdout with ``as_json``; then exit with the status the epilog lists. ``needs_seed``:
+    draw a seed (recorded) when the settings have none. The view of ``arena sprt`` and of ``arena
+    run`` of a config with an ``sprt`` key."""
     from arena.backends import ClusterError
     from arena.errors import ArenaError
-    from arena.process.signals import exit_code_for, interruptible
-    from arena.sprt.run import EXIT_H0, EXIT_H1, EXIT_UNDECIDED, SprtRun
+    from arena.sprt.run import SprtRun, play_sprt
 
     id_new, id_old = settings.new.id, settings.old.id
     run: SprtRun
@@ -220,6 +218,14 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
         running = f"  running {run.running}" if settings.concurrency > 2 else ""
         click.echo(pair_line(int(summary.get("pairs", 0)), score, summary) + running, err=True)
 
+    def started() -> None:
+        if run.resumed_pairs:
+            click.echo(f"resuming {folder}: {run.resumed_pairs} pairs already played", err=True)
+        else:
+            click.echo(f"{id_new} (NEW) against {id_old} (OLD), {settings.game.name}: "
+                       f"H0 elo {settings.elo0:g}, H1 elo {settings.elo1:g} ({settings.model}), "
+                       f"alpha {settings.alpha:g}, beta {settings.beta:g}; logs: {folder}", err=True)
+
     run = SprtRun(settings, folder, on_pair=show)
     try:
         run.open()
@@ -227,44 +233,14 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
         _fail(str(exc), 1, command=command)
     except ArenaError as exc:  # another run's folder, a bot that cannot start where games run
         _fail(str(exc), command=command)
-    if needs_seed and settings.seed is None:
-        settings.seed = random.SystemRandom().randrange(2**31)
-    try:
-        if run.resumed_pairs:
-            click.echo(f"resuming {folder}: {run.resumed_pairs} pairs already played", err=True)
-        else:
-            click.echo(f"{id_new} (NEW) against {id_old} (OLD), {settings.game.name}: "
-                       f"H0 elo {settings.elo0:g}, H1 elo {settings.elo1:g} ({settings.model}), "
-                       f"alpha {settings.alpha:g}, beta {settings.beta:g}; logs: {folder}", err=True)
-        stopped: str | None = None
-        failure: str | None = None
-        signal_number: list[int | None] = []
-
-        async def main() -> None:
-            nonlocal stopped, failure
-            async with interruptible() as state:
-                try:
-                    stopped = await run.run()
-                except ArenaError as exc:
-                    failure = str(exc)
-            if state.interrupted:
-                signal_number.append(state.signal_number)
-
-        try:
-            trio.run(main)
-        except KeyboardInterrupt:
-            signal_number.append(None)
-        if signal_number and stopped is None:
-            run.stop_interrupted()
-    finally:
-        run.close()
+    outcome = play_sprt(run, needs_seed=needs_seed, on_start=started)
+    stopped = outcome.stopped
     result = dict(run.summary or {})
-    result.update(stopped="interrupted" if signal_number and stopped is None else (stopped or "failed"),
-                  logs=str(folder), seed=settings.seed)
+    result.update(stopped=outcome.status, logs=str(folder), seed=settings.seed)
     pairs = len(run.order)
-    if failure is not None:
-        click.echo(f"{command}: error: {failure} ({pairs} pairs completed)", err=True)
-    elif signal_number and stopped is None:
+    if outcome.failure is not None:
+        click.echo(f"{command}: error: {outcome.failure} ({pairs} pairs completed)", err=True)
+    elif outcome.cut_short:
         click.echo(f"interrupted: {pairs} pairs completed; run the same command again to resume", err=True)
     else:
         what = {"H1": f"H1 accepted: {id_new} is stronger than {id_old}",
@@ -274,8 +250,4 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
         click.echo(f"{what} after {pairs} pairs  {llr}logs: {folder}", err=True)
     if as_json:
         click.echo(json.dumps(result))
-    if failure is not None:
-        sys.exit(1)
-    if signal_number and stopped is None:
-        sys.exit(exit_code_for(signal_number[0]))
-    sys.exit({"H1": EXIT_H1, "H0": EXIT_H0}.get(stopped or "", EXIT_UNDECIDED))
+    sys.exit(outcome.exit_code)

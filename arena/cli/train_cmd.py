@@ -9,7 +9,6 @@ finished: the same command resumes.
 
 from __future__ import annotations
 
-import signal
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -38,10 +37,6 @@ def _stopped(message: str) -> NoReturn:
 
 def _say(line: str) -> None:
     click.echo(line, err=True)
-
-
-def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
 
 
 @click.group("train", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -104,6 +99,7 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
     """Learn the evaluation weights of GAME by TD(lambda) self-play (the seed's TD player):
     progress lines on stderr, a resumable run folder, the learning curve as JSON lines."""
     from arena.errors import ArenaError, Interrupted
+    from arena.process.signals import sigterm_as_keyboard_interrupt
     from arena.train.td import train_td
 
     settings = TdSettings(game=game_name, lam=lam, alpha=alpha, gamma=gamma, epsilon=epsilon,
@@ -111,16 +107,14 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
                           seed=seed, init=init, start=str(Path(start).resolve()) if start else None,
                           eval_every=eval_every, eval_pairs=eval_pairs, eval_depth=eval_depth,
                           opening_plies=opening_plies, average=average)
-    previous = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     try:
-        summary = train_td(settings, Path(out), games, checkpoint_every=checkpoint_every,
-                           progress_every=progress_every, progress=_say)
+        with sigterm_as_keyboard_interrupt():
+            summary = train_td(settings, Path(out), games, checkpoint_every=checkpoint_every,
+                               progress_every=progress_every, progress=_say)
     except Interrupted as exc:
         _stopped(str(exc))
     except ArenaError as exc:
         _fail(str(exc))
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     from arena.report.charts import sparkline
     from arena.train.td import read_curve
 

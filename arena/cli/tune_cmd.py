@@ -9,7 +9,6 @@ processes...); 130 interrupted after saving the finished iterations (the same co
 
 from __future__ import annotations
 
-import signal
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -30,10 +29,6 @@ def _stopped(message: str) -> NoReturn:
 
 def _say(line: str) -> None:
     click.echo(line, err=True)
-
-
-def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
 
 
 @click.group("tune", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -72,23 +67,22 @@ def spsa_command(config_path: str, out: str, iterations: int | None, progress_ev
     theta + c*Delta against theta - c*Delta and steps theta towards the winner. Prints the
     parameters' history as sparklines and writes it as an SVG chart and an HTML page."""
     from arena.errors import ArenaError, Interrupted, ResourceError
+    from arena.process.signals import sigterm_as_keyboard_interrupt
     from arena.tournament.concurrency import default_concurrency
     from arena.train.spsa import load_spsa_config, run_spsa
 
-    previous = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     try:
-        config = load_spsa_config(config_path)
-        jobs = min(concurrency or default_concurrency(), 2 * config.pairs)
-        theta = run_spsa(config, Path(out), iterations=iterations, say=_say, progress_every=progress_every,
-                         concurrency=jobs)
+        with sigterm_as_keyboard_interrupt():
+            config = load_spsa_config(config_path)
+            jobs = min(concurrency or default_concurrency(), 2 * config.pairs)
+            theta = run_spsa(config, Path(out), iterations=iterations, say=_say, progress_every=progress_every,
+                             concurrency=jobs)
     except Interrupted as exc:
         _stopped(str(exc))
     except ResourceError as exc:
         _fail(str(exc), 1)
     except ArenaError as exc:
         _fail(str(exc))
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     for line in write_charts(Path(out), config):
         click.echo(line)
     _say(f"tuned: {Path(out) / 'tuned.json'} ({', '.join(f'{k} {v:.1f}' for k, v in theta.items())}); "

@@ -4,7 +4,9 @@ the record it returns.
 - :mod:`arena.match.game`: :func:`play_game`, :class:`TimeControl`, :class:`GameClock` and the
   observer events (:class:`GameStarted`, :class:`MovePlayed`, :class:`GameEnded`).
 - :mod:`arena.match.hints`: the likely cause of a bot's loss, added to its fault reason.
+- :mod:`arena.match.pairs`: :func:`pair_games`, the one builder of a colour-swapped pair's games
+  (colours, opening, recorded seed), used by tournaments, SPRT, SPSA and ``arena match``.
 
-May import: the layers below it (games, process, protocols, records, players). Writing records to
-disk is the caller's business (a tournament's log folder, ``arena match --out``).
+May import: the layers below it (games, process, protocols, records, openings, players). Writing
+records to disk is the caller's business (a tournament's log folder, ``arena match --out``).
 """

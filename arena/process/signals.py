@@ -28,7 +28,8 @@ Contract:
 the body is cancelled on the first signal and the ``async with`` block then exits normally;
 ``signal_number`` says which signal it was. :func:`exit_code_for` gives the exit status to use:
 129 for SIGHUP (128 + 1, as a shell reports it), 130 for SIGINT and SIGTERM (the documented
-"interrupted" status).
+"interrupted" status). :func:`sigterm_as_keyboard_interrupt` is for work outside trio (the
+training loops): SIGTERM then stops it as Ctrl-C does.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -78,13 +79,16 @@ def _hard_stop(first_signal: int | None) -> None:
 @contextlib.asynccontextmanager
 async def interruptible(
     on_first_signal: Callable[[int], None] | None = None,
+    state: Interruption | None = None,
 ) -> AsyncIterator[Interruption]:
     """Cancel the body on the first SIGINT/SIGTERM/SIGHUP; SIGKILL all bots and ``os._exit`` on the second.
 
     ``on_first_signal(signum)`` (optional, synchronous) runs when the first signal arrives, e.g. to
     print "stopping...". The block exits normally after a cancellation caused by a signal.
+    ``state`` (optional): the :class:`Interruption` to set (and yield), so code that only holds it
+    can ask whether a signal came.
     """
-    state = Interruption()
+    state = Interruption() if state is None else state
     with _unwrap_single():
         async with _watched(state, on_first_signal) as yielded:
             yield yielded
@@ -139,15 +143,15 @@ def run_trio_interruptibly(
 
     Returns ``(result, interrupted)``; ``result`` is None when the work was cancelled by a signal.
     A KeyboardInterrupt that slips in before the watcher is installed also counts as interrupted.
-    ``interruption`` (optional) is filled in: which signal stopped the run (``signal_number``).
+    ``interruption`` (optional) is set as the signals come, so the work can read it while it
+    unwinds (e.g. to write an "interrupted" summary), and says which signal stopped the run.
     """
     seen = interruption if interruption is not None else Interruption()
 
     async def main() -> tuple[T | None, bool]:
         result: T | None = None
-        async with interruptible(on_first_signal) as state:
+        async with interruptible(on_first_signal, seen) as state:
             result = await async_fn(*args)
-        seen.interrupted, seen.signal_number = state.interrupted, state.signal_number
         return result, state.interrupted
 
     try:
@@ -157,3 +161,18 @@ def run_trio_interruptibly(
         kill_all_live_groups()
         seen.interrupted, seen.signal_number = True, signal.SIGINT
         return None, True
+
+
+def _sigterm_as_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_keyboard_interrupt() -> Iterator[None]:
+    """For work outside trio (training loops that catch KeyboardInterrupt to save and stop): SIGTERM
+    raises KeyboardInterrupt too, while the block runs (the handler before it is restored)."""
+    previous = signal.signal(signal.SIGTERM, _sigterm_as_keyboard_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,15 +40,18 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
-from arena.games.base import ArenaError, Color, Game, opening_seed
+from arena.games.base import ArenaError, Color, Game
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match.game import TimeControl
+from arena.match.pairs import Openings, PairGame, pair_games
 from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
+from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.records.format import read_record_file, record_problem
 from arena.stats.sprt import Model, SPRTError, summary
 from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
+from arena.tournament.loop import play_schedule
 
 SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
@@ -249,20 +253,26 @@ class SprtRun:
         return record
 
     def _record_mismatch(self, index: int, record: dict[str, Any]) -> str | None:
-        s, pair = self.settings, index // 2
-        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
+        s = self.settings
+        game = self.pair_game(index)
+        black, white = game.black, game.white
         if record.get("game_index") != index:
             return f"its game_index is {json.dumps(record.get('game_index'))}"
         players = [(p.get("id"), p.get("colour")) for p in record.get("players") or []]
         if players != [(black.id, "BLACK"), (white.id, "WHITE")]:
             return f"{black.id} should play BLACK and {white.id} WHITE"
         if s.book is not None:
-            start = s.game.state_to_json(s.book.pick(pair, s.openings_order, s.seed or 0).state)
-            if record["game_states"][0] != start:
+            if record["game_states"][0] != s.game.state_to_json(game.opening.start_state):
                 return "it does not start from the pair's opening"
-        elif s.seed is not None and s.opening_plies and record.get("seed") != opening_seed(s.seed, pair):
+        elif game.opening.seed is not None and record.get("seed") != game.opening.seed:
             return "its opening seed is not the pair's"
         return None
+
+    def pair_game(self, index: int) -> PairGame[AgentSpec]:
+        """Game ``index``: the ``index % 2``-th game of pair ``index // 2`` (NEW is BLACK in the first)."""
+        s = self.settings
+        openings = Openings(s.opening_plies, s.book, s.openings_order)
+        return pair_games(s.new, s.old, index // 2, s.seed, openings)[index % 2]
 
     def _summary(self) -> dict[str, Any]:
         s = self.settings
@@ -307,17 +317,13 @@ class SprtRun:
                 yield pair
             pair += 1
 
-    async def _play_game(self, index: int, pair: int) -> dict[str, Any]:
+    async def _play_game(self, index: int) -> dict[str, Any]:
         s = self.settings
-        black, white = (s.new, s.old) if index % 2 == 0 else (s.old, s.new)
-        if s.book is not None:
-            start, plies, seed = s.book.pick(pair, s.openings_order, s.seed or 0).state, 0, None
-        else:
-            start, plies = None, s.opening_plies
-            seed = opening_seed(s.seed, pair) if s.seed is not None and s.opening_plies else None
-        job = GameJob(game=s.game.name, black=black, white=white, time_control=s.time_control,
-                      max_moves=s.max_moves, start_state=start, opening_plies=plies, seed=seed,
-                      game_index=index, isolation=s.isolation)
+        game = self.pair_game(index)
+        job = GameJob(game=s.game.name, black=game.black, white=game.white, time_control=s.time_control,
+                      max_moves=s.max_moves, start_state=game.opening.start_state,
+                      opening_plies=game.opening.plies, seed=game.opening.seed, game_index=index,
+                      isolation=s.isolation)
         if self.backend is None:
             self.backend = make_backend()
         return await self.backend.play(job)
@@ -330,7 +336,7 @@ class SprtRun:
         async def one(index: int) -> None:
             self.running += 1
             try:
-                record = await self._play_game(index, pair)
+                record = await self._play_game(index)
             finally:
                 self.running -= 1
             self._write_record(index, record)
@@ -358,19 +364,13 @@ class SprtRun:
         done = self.decided()
         if done is None:
             pending = self._pending()
-            # Pairs in flight beyond the decision are cancelled: the test is sequential.
-            workers = max(1, self.settings.concurrency // 2)
-            async with trio.open_nursery() as nursery:
 
-                async def worker() -> None:
-                    for pair in pending:
-                        await self._play_pair(pair)
-                        if self.decided() is not None:
-                            nursery.cancel_scope.cancel()
-                            return
+            async def play(pair: int) -> bool:
+                await self._play_pair(pair)
+                # Pairs in flight beyond the decision are cancelled: the test is sequential.
+                return self.decided() is not None
 
-                for _ in range(workers):
-                    nursery.start_soon(worker)
+            await play_schedule(lambda: next(pending, None), play, max(1, self.settings.concurrency // 2))
             done = self.decided() or "max-pairs"
         self.write_state(done)
         return done
@@ -379,3 +379,63 @@ class SprtRun:
         """Record an interrupted stop in ``sprt.json`` (best effort: the pairs are already there)."""
         with contextlib.suppress(Exception):
             self.write_state("interrupted")
+
+
+@dataclass
+class SprtOutcome:
+    """How :func:`play_sprt` ended: ``stopped`` is the run's ``H1``/``H0``/``max-pairs`` (None when
+    it did not finish), ``failure`` arena's own failure (one line), ``interrupted`` whether a signal
+    stopped it (``signal_number``: which)."""
+
+    stopped: str | None = None
+    failure: str | None = None
+    interrupted: bool = False
+    signal_number: int | None = None
+
+    @property
+    def cut_short(self) -> bool:
+        """A signal stopped the run before it finished."""
+        return self.interrupted and self.stopped is None
+
+    @property
+    def status(self) -> str:
+        """The ``stopped`` of the summary: the verdict, ``interrupted`` or ``failed``."""
+        return "interrupted" if self.cut_short else (self.stopped or "failed")
+
+    @property
+    def exit_code(self) -> int:
+        """``arena sprt``'s exit status (module constants; 1 on failure, 130/129 when interrupted)."""
+        if self.failure is not None:
+            return 1
+        if self.cut_short:
+            return exit_code_for(self.signal_number)
+        return {"H1": EXIT_H1, "H0": EXIT_H0}.get(self.stopped or "", EXIT_UNDECIDED)
+
+
+def play_sprt(run: SprtRun, *, needs_seed: bool, on_start: Callable[[], None] | None = None) -> SprtOutcome:
+    """Play an opened ``run`` to its end in its own ``trio.run``, under
+    :func:`arena.process.signals.run_trio_interruptibly`, then close it. ``needs_seed``: draw a seed
+    (recorded) when the settings have none (an earlier run's was read by :meth:`SprtRun.open`).
+    ``on_start()`` runs before the first game. The same for ``arena sprt`` and ``arena run`` of a
+    config with an ``sprt`` key."""
+    outcome = SprtOutcome()
+    if needs_seed and run.settings.seed is None:
+        run.settings.seed = random.SystemRandom().randrange(2**31)
+    try:
+        if on_start is not None:
+            on_start()
+
+        async def work() -> None:
+            try:
+                outcome.stopped = await run.run()
+            except ArenaError as exc:
+                outcome.failure = str(exc)
+
+        seen = Interruption()
+        run_trio_interruptibly(work, interruption=seen)
+        outcome.interrupted, outcome.signal_number = seen.interrupted, seen.signal_number
+        if outcome.cut_short:
+            run.stop_interrupted()
+    finally:
+        run.close()
+    return outcome

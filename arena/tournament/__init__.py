@@ -5,6 +5,8 @@ resumes after any stop, and the ``tournament_logs/<id>/`` folder it writes.
 - :mod:`arena.tournament.schedule`: round robin, random matches and gauntlet as pure functions.
 - :mod:`arena.tournament.runner`: :class:`Tournament` (prepare / play / finish) and
   :func:`run_tournament`.
+- :mod:`arena.tournament.loop`: :func:`play_schedule`, the one run loop (a fixed or adaptive
+  schedule played by a pool of workers), used by tournaments and SPRT runs (:mod:`arena.sprt.run`).
 - :mod:`arena.tournament.logs`: the log folder, crash-safe writes, recomputing standings from it.
 - :mod:`arena.ui.standings`: the terminal views (a rich Console is passed in).
 - :mod:`arena.tournament.stats_worker`: the child process that keeps ``standings.json`` and the

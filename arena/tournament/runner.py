@@ -50,6 +50,7 @@ import trio
 from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
+from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits
 from arena.stats.ratings import result_from_row
@@ -68,6 +69,7 @@ from arena.tournament.logs import (
     standings_object,
     write_failure,
 )
+from arena.tournament.loop import play_schedule
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
 from arena.tournament.resume import check_rows
 from arena.tournament.schedule import ScheduledGame, build_schedule, schedule_length
@@ -334,12 +336,16 @@ class Tournament:
                               matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks, start=start)
 
     def _verify_against_schedule(self, done: dict[int, dict[str, Any]]) -> None:
-        c = self.config
-
         def opening_line(pair: int) -> int | None:
-            return self._book.pick(pair, openings_order(c), c.seed).line if self._book else None
+            return self._opening(pair).line
 
         check_rows(self.folder, self._log.root, done, self._schedule(), self.total, opening_line)
+
+    def _opening(self, pair: int) -> PairOpening:
+        """Pair ``pair``'s opening (the one pair builder's; the schedule has its seed)."""
+        c = self.config
+        return pair_opening(pair, c.seed, Openings(c.opening_plies, self._book, openings_order(c)),
+                            always_record_seed=True)
 
     def _advance_frontier(self) -> ScheduledGame | None:
         game = next(self._pending, None)
@@ -379,10 +385,9 @@ class Tournament:
         async with trio.open_nursery() as outer:
             if self._worker is not None:
                 outer.start_soon(self._worker.feed)
-            async with trio.open_nursery() as games:
-                self._games_scope = games.cancel_scope
-                for _ in range(self.concurrency):
-                    games.start_soon(self._play_games)
+            with trio.CancelScope() as games:
+                self._games_scope = games
+                await play_schedule(self._take_unless_stopped, self._play_one, self.concurrency)
             outer.cancel_scope.cancel()
         if self._failure is not None:
             raise self._failure
@@ -402,40 +407,43 @@ class Tournament:
         if self._games_scope is not None:
             self._games_scope.cancel()
 
-    async def _play_games(self) -> None:
+    def _take_unless_stopped(self) -> ScheduledGame | None:
+        return None if self._failure is not None else self._take()
+
+    async def _play_one(self, game: ScheduledGame) -> bool:
+        """Play ``game`` and write it; True when that stopped the run (:meth:`_stop`)."""
         c = self.config
-        clocks, isolated = time_control(c), isolation(c)
         backend = self.backend
         if backend is None:
             backend = self.backend = make_backend()
-        while self._failure is None and (game := self._take()) is not None:
-            self.reporter.game_started(game)
-            try:
-                start = self._book.pick(game.pair, openings_order(c), c.seed).state if self._book else None
-                job = GameJob(
-                    game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
-                    time_control=clocks, max_moves=c.max_moves, start_state=start,
-                    opening_plies=c.opening_plies, seed=game.opening_seed, game_index=game.index,
-                    isolation=isolated, player_opts=self.options.player_opts)
-                record = await self._play_with_replays(backend, job)
-            except ResourceError as exc:
-                self._stop(exc)  # the game is not recorded: a resumed run plays it again
-                return
-            except OSError as exc:  # arena's own machinery failed outside a bot's doing
-                self._stop(write_failure(self._log.stderr_dir, exc, "run a game with logs in"))
-                return
-            except Exception as exc:  # noqa: BLE001 - not swallowed: see the next line
-                self._stop(exc)  # a bug: re-raised alone by play, never as an exception group
-                return
-            self._in_flight.discard(game.index)
-            if record.get("termination") == "interrupted":
-                continue  # e.g. a human quit: not a result; a later run plays it again
-            # No await from here on: the game is on disk before anything can cancel us.
-            try:
-                self._persist(game, record)
-            except ArenaError as exc:
-                self._stop(exc)
-                return
+        self.reporter.game_started(game)
+        try:
+            opening = self._opening(game.pair)
+            job = GameJob(
+                game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
+                time_control=time_control(c), max_moves=c.max_moves, start_state=opening.start_state,
+                opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
+                isolation=isolation(c), player_opts=self.options.player_opts)
+            record = await self._play_with_replays(backend, job)
+        except ResourceError as exc:
+            self._stop(exc)  # the game is not recorded: a resumed run plays it again
+            return True
+        except OSError as exc:  # arena's own machinery failed outside a bot's doing
+            self._stop(write_failure(self._log.stderr_dir, exc, "run a game with logs in"))
+            return True
+        except Exception as exc:  # noqa: BLE001 - not swallowed: see the next line
+            self._stop(exc)  # a bug: re-raised alone by play, never as an exception group
+            return True
+        self._in_flight.discard(game.index)
+        if record.get("termination") == "interrupted":
+            return False  # e.g. a human quit: not a result; a later run plays it again
+        # No await from here on: the game is on disk before anything can cancel us.
+        try:
+            self._persist(game, record)
+        except ArenaError as exc:
+            self._stop(exc)
+            return True
+        return False
 
     async def _play_with_replays(self, backend: Backend, job: GameJob) -> dict[str, Any]:
         """Play ``job``; a game that failed for arena's reasons (an ``arena_error``: the host out of
@@ -476,8 +484,7 @@ class Tournament:
             "record": record_name(game.index),
             # The opening, so that a resumed run can tell the row is the game scheduled there.
             "seed": game.opening_seed,
-            **({"opening_line": self._book.pick(game.pair, openings_order(self.config), self.config.seed).line}
-               if self._book else {}),
+            **({"opening_line": self._opening(game.pair).line} if self._book else {}),
         }
         node = record.get("node")
         if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)

@@ -31,7 +31,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from arena.games.base import opening_seed
+from arena.match.pairs import PairGame, pair_games
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class ScheduledGame:
     opening_seed: int
 
 
+def _scheduled(index: int, pair: int, game: PairGame[str]) -> ScheduledGame:
+    assert game.opening.seed is not None  # a tournament always has a seed
+    return ScheduledGame(index, game.black, game.white, pair, game.opening.seed)
 
 
 def round_robin(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0, *, pair_blocks: int = 0,
@@ -83,18 +86,17 @@ def _couple_games(couples: Callable[[], Iterator[tuple[str, str]]], count: int, 
         block, offset = divmod(index, 2 * count)
         for c, (a, b) in enumerate(itertools.islice(couples(), offset // 2, None), offset // 2):
             pair = block * count + c
-            osd = opening_seed(seed, pair)
+            first, second = pair_games(a, b, pair, seed, always_record_seed=True)
             if index == 2 * pair:
-                yield ScheduledGame(index, a, b, pair, osd)
+                yield _scheduled(index, pair, first)
                 index += 1
-            yield ScheduledGame(index, b, a, pair, osd)
+            yield _scheduled(index, pair, second)
             index += 1
     while index < total:
         round_, offset = divmod(index, count)
         for c, (a, b) in enumerate(itertools.islice(couples(), offset, None), offset):
             pair = (round_ // 2) * count + c
-            black, white = (a, b) if round_ % 2 == 0 else (b, a)
-            yield ScheduledGame(index, black, white, pair, opening_seed(seed, pair))
+            yield _scheduled(index, pair, pair_games(a, b, pair, seed, always_record_seed=True)[round_ % 2])
             index += 1
 
 
@@ -116,9 +118,9 @@ def random_matches(agent_ids: Sequence[str], seed: int, matches: int | None) -> 
                 return
             if rng.random() < 0.5:
                 a, b = b, a
-            osd = opening_seed(seed, pair)
-            yield ScheduledGame(2 * pair, a, b, pair, osd)
-            yield ScheduledGame(2 * pair + 1, b, a, pair, osd)
+            first, second = pair_games(a, b, pair, seed, always_record_seed=True)
+            yield _scheduled(2 * pair, pair, first)
+            yield _scheduled(2 * pair + 1, pair, second)
             pair += 1
 
 

@@ -256,24 +256,20 @@ class IterationGames:
 def iteration_jobs(config: SpsaConfig, k: int, plus: AgentSpec, minus: AgentSpec) -> list[GameJob]:
     """The games of iteration ``k`` (see the module docstring for indices and openings)."""
     from arena.backends import GameJob
-    from arena.games.base import opening_seed
+    from arena.match.pairs import Openings, pair_games
 
     agent = config.command
     assert agent is not None
+    order: Order = "sequential" if agent.openings_order == "sequential" else "random"
+    openings = Openings(config.opening_plies, agent.book, order)
     jobs = []
     for p in range(config.pairs):
         pair = k * config.pairs + p
-        start: Any = None
-        plies, seed = config.opening_plies, None
-        if agent.book is not None:
-            order: Order = "sequential" if agent.openings_order == "sequential" else "random"
-            start, plies = agent.book.pick(pair, order, config.seed).state, 0
-        elif plies:
-            seed = opening_seed(config.seed, pair)
-        for swap, (black, white) in enumerate(((plus, minus), (minus, plus))):
-            jobs.append(GameJob(game=config.game, black=black, white=white, time_control=agent.time_control,
-                                max_moves=agent.max_moves, start_state=start, opening_plies=plies, seed=seed,
-                                game_index=2 * pair + swap, isolation=agent.isolation))
+        for swap, game in enumerate(pair_games(plus, minus, pair, config.seed, openings)):
+            jobs.append(GameJob(game=config.game, black=game.black, white=game.white,
+                                time_control=agent.time_control, max_moves=agent.max_moves,
+                                start_state=game.opening.start_state, opening_plies=game.opening.plies,
+                                seed=game.opening.seed, game_index=2 * pair + swap, isolation=agent.isolation))
     return jobs
 
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from arena.games.base import opening_seed
 from arena.tournament.schedule import (
     ScheduledGame,
     build_schedule,
     gauntlet,
-    opening_seed,
     random_matches,
     round_robin,
     schedule_length,
