@@ -102,10 +102,10 @@ def test_old_records_check_out(games_file: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (None, "{path}: cannot read: No such file or directory"),
+    (None, "{path}: no such file or folder"),
     ("{not json", "{path}: not a game record (not JSON: "),
-    ("[]", "{path}: expected a record (a JSON object) or a JSON array of records"),
-    ("[1, 2]", "{path}: expected a record (a JSON object) or a JSON array of records"),
+    ("[]", "{path}: not a game record (an empty array, no game in it)"),
+    ("[1, 2]", "{path}[0]: not a game record (a JSON number, not an object)"),
     (b"\xff\xfe", "{path}: not a game record (not UTF-8 text"),
     ('{"winner": "NONE", "winner": "BLACK"}', "{path}: not a game record (the key 'winner' appears twice"),
     ("[" * 1000 + "]" * 1000, "{path}: not a game record (nested more than 64 levels deep)"),
