@@ -1,7 +1,8 @@
 """Checking game records and tournament log folders against the rules (``arena check-record``,
 ``arena check-logs``; the scripts in ``scripts/`` call these too).
 
-A record checks out when it replays: every state follows from the previous one by the recorded
+A record checks out when it matches the published schema (``arena/schemas/record.schema.json``, checked
+by :mod:`arena.records.schema` for records of format 2) and replays: every state follows from the previous one by the recorded
 turn under the game's rules, the final position is included, and the winner agrees with how the
 game ended. Both record formats are read (:func:`arena.records.format.record_format`): format 1 (no opening
 plies in ``turns``, the first state is the position after the opening) and format 2 (the opening
@@ -29,6 +30,7 @@ from arena.games.registry import get_game
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
 from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
+from arena.records.schema import schema_errors
 from arena.stats.ratings import FAULTS
 
 #: Terminations where the player to move lost by its own fault.
@@ -58,10 +60,25 @@ def check_record(record: Any) -> list[str]:
     if not isinstance(turns, list) or not isinstance(states, list):
         return ["turns and game_states must be arrays"]
     try:
-        return _check(game, record, turns, states)
+        return schema_problems(record) + _check(game, record, turns, states)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A record whose fields have the wrong shapes: say so rather than crash the checker.
         return [f"malformed record: {type(exc).__name__}: {exc}"]
+
+
+def schema_problems(record: dict[str, Any]) -> list[str]:
+    """One line if a record that says it is format 2 (``record_format``) does not match the
+    published schema (:mod:`arena.records.schema`): the game, the JSON pointer and what is wrong.
+    Records of format 1 (no ``record_format``) predate the schema and are not checked against it."""
+    if record.get("record_format") != RECORD_FORMAT:
+        return []
+    found = next(schema_errors(record), None)
+    if found is None:
+        return []
+    pointer, message = found
+    index = record.get("game_index")
+    game = f"game {index}: " if type(index) is int else ""
+    return [f"{game}does not match record.schema.json at {pointer or '/'}: {message}"]
 
 
 def _same_state(game: Game[Any, Any], state: Any, recorded: Any) -> bool:
