@@ -38,14 +38,10 @@ class SchemaError(ArenaError):
 
 @cache
 def record_schema() -> Mapping[str, Any]:
-    """The record schema shipped in the package (:data:`arena.records.format.SCHEMA_PATH`)."""
-    from arena.records.format import SCHEMA_PATH
+    """The record schema shipped in the package (:func:`arena.records.format.load_schema`), read once."""
+    from arena.records.format import load_schema
 
-    try:
-        schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SchemaError(f"cannot read the record schema {SCHEMA_PATH}: {exc}") from None
-    return schema
+    return load_schema()
 
 
 def schema_errors(value: Any, schema: Mapping[str, Any] | None = None) -> Iterator[tuple[str, str]]:
