@@ -1,8 +1,9 @@
 """`arena export --pdn`: game records as PDN (Portable Draughts Notation) for draughts software.
 
-Sources are record files (one record, or the JSON array ``arena match --out`` writes) and folders:
-a tournament's log folder gives its games in game order (``games/NNNNN.json``), any other folder
-every ``*.json`` record file in it, in name order. Each game is written by its game's exporter
+Sources are what :mod:`arena.records.reader` reads: record files (one record, the JSON array
+``arena match --out`` writes, JSON lines) and folders: a log folder gives its games in game order
+(those ``games.jsonl`` lists, else ``games/NNNNN.json``), any other folder every ``*.json`` record
+file in it, in name order. Each game is written by its game's exporter
 (``GameSpec.pdn``, from the registry); a game without one is an error naming it. Output goes to
 stdout, or with ``-o FILE`` to that file, written whole or not at all.
 
@@ -13,61 +14,27 @@ exporter, or a record whose moves do not follow from its states; 1 the output co
 from __future__ import annotations
 
 import inspect
-import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from arena.errors import ArenaError
 from arena.fileio.files import atomic_write, output_refusal
 
-_RECORD_FILE = re.compile(r"(\d+)\.json\Z")
+if TYPE_CHECKING:
+    from arena.records.types import Record
 
 
-class ExportError(Exception):
+class ExportError(ArenaError):
     """One line saying which source failed and why (exit status 2)."""
 
 
 def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"arena: error: {message}", err=True)
     sys.exit(code)
-
-
-def _load_json(path: Path, root: Path | None = None) -> Any:
-    """The records in ``path`` (:func:`arena.records.format.read_record_file`: a regular file, bounded,
-    no key twice; ``root``: a log folder, no link followed below it)."""
-    from arena.records.format import RecordInputError, read_record_file
-
-    try:
-        return read_record_file(path, root=root)
-    except RecordInputError as exc:
-        raise ExportError(str(exc)) from None
-    except (OSError, ValueError) as exc:
-        raise ExportError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-
-
-def _records_of_file(path: Path, root: Path | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
-    """``(where, record)`` for the record or each record of the array in ``path``; ExportError
-    for anything that is not a usable record (:func:`arena.records.format.record_problem`)."""
-    from arena.records.format import record_problem
-
-    data = _load_json(path, root)
-    if isinstance(data, dict):
-        items = [(str(path), data)]
-    elif isinstance(data, list):
-        items = [(f"{path}[{index}]", item) for index, item in enumerate(data)]
-        for where, item in items:
-            if not isinstance(item, dict):
-                raise ExportError(f"{where}: not a game record (a JSON object)")
-    else:
-        raise ExportError(f"{path}: not a game record (a JSON object, or an array of them)")
-    for where, record in items:
-        problem = record_problem(record)
-        if problem is not None:
-            raise ExportError(f"{where}: not a game record ({problem})")
-        yield where, record
 
 
 def _tournament_id(folder: Path) -> str:
@@ -86,32 +53,17 @@ def _tournament_id(folder: Path) -> str:
     return folder.resolve().name
 
 
-def _sources(paths: tuple[Path, ...]) -> Iterator[tuple[str, dict[str, Any], str | None]]:
-    """``(where, record, event)`` for every record of every source, in order."""
+def _sources(paths: tuple[Path, ...]) -> Iterator[tuple[str, Record, str | None]]:
+    """``(where, record, event)`` for every record of every source, in order
+    (:func:`arena.records.reader.read_records`; RecordInputError for one that cannot be read)."""
+    from arena.records.reader import read_records
+
     for path in paths:
-        if not path.exists():
-            raise ExportError(f"{path}: no such file or folder")
-        if not path.is_dir():
-            for where, record in _records_of_file(path):
-                yield where, record, None
-            continue
-        games = path / "games"
-        if games.is_dir():
-            # A tournament's log folder: its records in game order (the file name is the index).
-            files = sorted((int(m.group(1)), f) for f in games.iterdir() if (m := _RECORD_FILE.match(f.name)))
-            if not files:
-                raise ExportError(f"{path}: no game records in {games} (games/NNNNN.json)")
-            event = _tournament_id(path)
-            for _, file in files:
-                for where, record in _records_of_file(file, root=path):
-                    yield where, record, event
-            continue
-        found = sorted(f for f in path.iterdir() if f.suffix == ".json" and f.is_file() and not f.name.startswith("."))
-        if not found:
-            raise ExportError(f"{path}: no record files (*.json), and not a tournament log folder (no games/)")
-        for file in found:
-            for where, record in _records_of_file(file, root=path):
-                yield where, record, None
+        event = None
+        for game, record in read_records(path):
+            if game.log_folder is not None and event is None:
+                event = _tournament_id(game.log_folder)
+            yield game.where, record, event
 
 
 def _exporter(game_name: Any, where: str, cache: dict[str, Callable[..., str]]) -> Callable[..., str]:
@@ -145,7 +97,8 @@ def _takes_event(function: Callable[..., str]) -> bool:
 
 def export_pdn(paths: tuple[Path, ...]) -> tuple[str, int]:
     """The PDN text of every record in ``paths`` (games separated by a blank line) and the number
-    of games. Raises ExportError (one line naming the source) for anything that cannot be exported."""
+    of games. Raises ExportError or RecordInputError (one line naming the source) for anything that
+    cannot be exported."""
     from arena.games.base import GameError
 
     cache: dict[str, Callable[..., str]] = {}
@@ -184,7 +137,7 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
         _fail(f"cannot write {output}: {refusal.strerror}", 2)
     try:
         text, count = export_pdn(sources)
-    except ExportError as exc:
+    except ArenaError as exc:  # ExportError, RecordInputError
         _fail(str(exc), 2)
     data = text.encode("utf-8")
     if output is None:

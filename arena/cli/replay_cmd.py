@@ -71,6 +71,7 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     A log folder given without --game lists its games (exit 0) unless it holds only one.
     """
     from arena.fileio.files import output_refusal
+    from arena.records.reader import RecordInputError
     from arena.records.replay import Replay, open_source
 
     refusal = output_refusal(html_out) if html_out is not None else None
@@ -92,7 +93,7 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
             return
         replay = Replay.from_record(found.load(entry), label=f"{source} game {entry.index}"
                                     if len(found.entries) > 1 or found.is_folder else source)
-    except ReplayError as exc:
+    except (ReplayError, RecordInputError) as exc:
         click.echo(f"arena: error: {exc}", err=True)
         sys.exit(2)
     if html_out is not None:

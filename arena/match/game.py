@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import trio
 
@@ -464,7 +464,8 @@ async def play_game(
         text = players[faulted].stderr_text()
         if text:
             tails[faulted] = text
-    record = build_record(
+    # A Record (arena.records.types) as a plain dict, the type the run loops pass on.
+    record = cast("dict[str, Any]", build_record(
         game_name=game.name,
         outcome=outcome,
         players=entries,
@@ -481,6 +482,6 @@ async def play_game(
         duration_s=trio.current_time() - begun,
         stderr_logs=logs or None,
         stderr_tail=tails or None,
-    )
+    ))
     emit(GameEnded(game, state, record, game_index))
     return record

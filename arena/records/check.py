@@ -1,7 +1,8 @@
 """Checking game records and tournament log folders against the rules (``arena check-record``,
 ``arena check-logs``; the scripts in ``scripts/`` call these too).
 
-A record checks out when it replays: every state follows from the previous one by the recorded
+A record checks out when it matches the published schema (``arena/schemas/record.schema.json``, checked
+by :mod:`arena.records.schema` for records of format 2) and replays: every state follows from the previous one by the recorded
 turn under the game's rules, the final position is included, and the winner agrees with how the
 game ended. Both record formats are read (:func:`arena.records.format.record_format`): format 1 (no opening
 plies in ``turns``, the first state is the position after the opening) and format 2 (the opening
@@ -9,7 +10,7 @@ plies are the first turns, marked ``opening``, from the game's initial state; ea
 ``notation`` and clock fields are checked too).
 
 Pure functions returning problems as one-line strings; only reading files raises
-(:class:`RecordFileError`, for input that is not records at all). :func:`run_check_record` and
+(:class:`arena.records.reader.RecordInputError`, for input that is not records at all). :func:`run_check_record` and
 :func:`run_check_logs` are the two commands' whole behaviour; they need nothing outside the standard
 library and arena's rules, so ``scripts/check_*.py`` run them from a checkout without a venv.
 """
@@ -22,31 +23,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from arena.errors import ArenaError
 from arena.fileio.files import read_input
 from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
 from arena.limits import MAX_RECORDS_BYTES
-from arena.records.format import (
-    RECORD_FORMAT,
-    TURN_KEYS,
-    RecordInputError,
-    read_record_file,
-    record_format,
-    record_problem,
-    turn_move,
-)
+from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
+from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
+from arena.records.schema import schema_errors
 from arena.stats.ratings import FAULTS
 
 #: Terminations where the player to move lost by its own fault.
 #: Terminations the rules decide from the final position.
 RULED = frozenset({"win", "no_legal_moves", "draw"})
 _REQUIRED = ("game", "turns", "game_states", "winner", "termination")
-
-
-class RecordFileError(ArenaError):
-    """A file or folder that cannot be read as records or as a tournament's logs (exit status 2)."""
 
 
 # -- one record --------------------------------------------------------------------------------------
@@ -70,10 +60,25 @@ def check_record(record: Any) -> list[str]:
     if not isinstance(turns, list) or not isinstance(states, list):
         return ["turns and game_states must be arrays"]
     try:
-        return _check(game, record, turns, states)
+        return schema_problems(record) + _check(game, record, turns, states)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A record whose fields have the wrong shapes: say so rather than crash the checker.
         return [f"malformed record: {type(exc).__name__}: {exc}"]
+
+
+def schema_problems(record: dict[str, Any]) -> list[str]:
+    """One line if a record that says it is format 2 (``record_format``) does not match the
+    published schema (:mod:`arena.records.schema`): the game, the JSON pointer and what is wrong.
+    Records of format 1 (no ``record_format``) predate the schema and are not checked against it."""
+    if record.get("record_format") != RECORD_FORMAT:
+        return []
+    found = next(schema_errors(record), None)
+    if found is None:
+        return []
+    pointer, message = found
+    index = record.get("game_index")
+    game = f"game {index}: " if type(index) is int else ""
+    return [f"{game}does not match record.schema.json at {pointer or '/'}: {message}"]
 
 
 def _same_state(game: Game[Any, Any], state: Any, recorded: Any) -> bool:
@@ -185,33 +190,23 @@ def _check_ending(game: Game[Any, Any], record: dict[str, Any], state: Any) -> l
 
 
 def read_records(path: Path) -> list[Any]:
-    """The records in ``path``: one record (a JSON object), a JSON array of them or JSON lines
-    (:func:`arena.records.format.read_record_file`: a regular file, bounded, no key twice). Raises
-    RecordFileError when the file cannot be read or is not JSON of that shape."""
-    try:
-        data = read_record_file(path)
-    except IsADirectoryError:
-        raise RecordFileError(f"{path}: is a folder (arena check-logs reads a tournament's folder)") from None
-    except RecordInputError as exc:
-        raise RecordFileError(str(exc)) from None
-    except OSError as exc:
-        raise RecordFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    records = data if isinstance(data, list) else [data]
-    if not records or not all(isinstance(r, dict) for r in records):
-        raise RecordFileError(f"{path}: expected a record (a JSON object) or a JSON array of records")
-    return records
+    """The records in the file ``path``, unchecked (:func:`check_record` says what is wrong with
+    each): :func:`arena.records.reader.read_record_list`, a folder refused. Raises RecordInputError."""
+    if path.is_dir():
+        raise RecordInputError(f"{path}: is a folder (arena check-logs reads a tournament's folder)")
+    return list(read_record_list(path, checked=False))
 
 
 def log_folders(path: Path) -> list[Path]:
     """``path`` if it is a tournament's log folder (it has ``games.jsonl``), else the log folders
-    directly inside it (``tournament_logs/``), sorted. RecordFileError when there are none."""
+    directly inside it (``tournament_logs/``), sorted. RecordInputError when there are none."""
     if not path.is_dir():
-        raise RecordFileError(f"{path}: no such folder")
-    if (path / "games.jsonl").is_file():
+        raise RecordInputError(f"{path}: no such folder")
+    if (path / GAMES_FILE).is_file():
         return [path]
-    inside = sorted(p for p in path.iterdir() if p.is_dir() and (p / "games.jsonl").is_file())
+    inside = sorted(p for p in path.iterdir() if p.is_dir() and (p / GAMES_FILE).is_file())
     if not inside:
-        raise RecordFileError(f"{path}: not a tournament's log folder (no games.jsonl in it or its subfolders)")
+        raise RecordInputError(f"{path}: not a tournament's log folder (no games.jsonl in it or its subfolders)")
     return inside
 
 
@@ -236,7 +231,7 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
     problems: list[str] = []
     rows: list[dict[str, Any]] = []
     try:
-        text = read_input(folder / "games.jsonl", MAX_RECORDS_BYTES, root=folder)
+        text = read_input(folder / GAMES_FILE, MAX_RECORDS_BYTES, root=folder)
     except OSError as exc:
         return 0, [f"games.jsonl: cannot read: {exc.strerror or exc}"]
     for n, line in enumerate(text.splitlines(), 1):
@@ -308,7 +303,7 @@ def run_check_record(paths: Sequence[Path], out: TextIO, err: TextIO) -> int:
     records: one line on ``err``, before anything is checked)."""
     try:
         loaded = [(path, read_records(path)) for path in paths]
-    except RecordFileError as exc:
+    except RecordInputError as exc:
         print(f"arena: error: {exc}", file=err)
         return 2
     failed = False
@@ -331,7 +326,7 @@ def run_check_logs(paths: Sequence[Path], out: TextIO, err: TextIO) -> int:
     tournament's log folder: one line on ``err``, before anything is checked)."""
     try:
         folders = [folder for path in paths for folder in log_folders(path)]
-    except RecordFileError as exc:
+    except RecordInputError as exc:
         print(f"arena: error: {exc}", file=err)
         return 2
     failed = False

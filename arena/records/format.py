@@ -46,15 +46,16 @@ cannot state (:func:`record_invariants`), and raises :class:`RecordFormatError` 
 from __future__ import annotations
 
 import datetime as _dt
-import errno
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from arena import __version__
 from arena.errors import ArenaError
 from arena.games.base import Color, Game, GameError, MoveSyntaxError, Outcome
+from arena.records.types import PlayerEntry, Record
 
 #: The ``record_format`` of the records :func:`build_record` writes.
 RECORD_FORMAT = 2
@@ -87,7 +88,7 @@ def utc_now_iso() -> str:
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
-def player_entry(agent_id: str, kind: str, command: str | None, color: Color) -> dict[str, Any]:
+def player_entry(agent_id: str, kind: str, command: str | None, color: Color) -> PlayerEntry:
     return {"id": agent_id, "kind": kind, "command": command, "colour": color.value}
 
 
@@ -145,7 +146,7 @@ def turn_move(game: Game[Any, Any], turn: Any) -> Any:
     raise MoveSyntaxError(errors[0] + "".join(f" (read otherwise: {e})" for e in errors[1:]))
 
 
-def record_format(record: dict[str, Any]) -> int:
+def record_format(record: Mapping[str, Any]) -> int:
     """1 for a record written before ``record_format`` existed, else its ``record_format`` (an
     integer: :func:`record_problem` refuses anything else)."""
     value = record.get("record_format")
@@ -165,7 +166,7 @@ def build_record(
     *,
     game_name: str,
     outcome: Outcome,
-    players: list[dict[str, Any]],
+    players: list[PlayerEntry],
     turns: list[dict[str, Any]],
     game_states: list[dict[str, Any]],
     move_times_ms: list[float],
@@ -179,11 +180,11 @@ def build_record(
     duration_s: float,
     stderr_logs: dict[Color, str] | None = None,
     stderr_tail: dict[Color, str] | None = None,
-) -> dict[str, Any]:
+) -> Record:
     """The JSON-ready record dict (see the module docstring for every field). ``turns`` are
     :func:`turn_entry` objects. Raises :class:`RecordFormatError` when validation is on
     (:data:`VALIDATE_ENV`) and the record does not match the format."""
-    record: dict[str, Any] = {
+    record: Record = {
         "record_format": RECORD_FORMAT,
         "winner": outcome.winner_name,
         "turns": turns,
@@ -213,62 +214,7 @@ def build_record(
     return record
 
 
-# -- reading records -----------------------------------------------------------------------------------
-
-
-class RecordInputError(ArenaError):
-    """A file of records that cannot be read: the message is one line naming the file. Exit 2."""
-
-
-def read_record_file(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> Any:
-    """The JSON value of a file of records: one record object, a JSON array, or JSON lines (one
-    record a line; returned as a list). The one way arena reads a record it did not just build.
-
-    The file must be a regular file of at most :data:`arena.limits.MAX_RECORDS_BYTES` (a FIFO or
-    ``/dev/zero`` is refused before any read); ``root``: the file is inside arena's own folder and
-    no link below ``root`` is followed (:func:`arena.fileio.files.read_input`). The text is decoded by
-    :func:`arena.fileio.jsonfiles.strict_loads` (no key twice, nesting at most 64 deep). The caller
-    checks each record with :func:`record_problem`. Raises RecordInputError (FileNotFoundError and
-    IsADirectoryError are left to the caller, which knows what the path was meant to be).
-    """
-    from arena.fileio.files import UnsafeFileError, read_input
-    from arena.limits import MAX_RECORDS_BYTES
-
-    try:
-        data = read_input(path, MAX_RECORDS_BYTES, root=root)
-    except (FileNotFoundError, IsADirectoryError):
-        raise
-    except UnsafeFileError as exc:
-        if exc.errno == errno.EISDIR:
-            raise IsADirectoryError(exc.errno, exc.strerror) from None
-        raise RecordInputError(f"{path}: {exc.strerror}; not a file of game records") from None
-    except OSError as exc:
-        raise RecordInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return parse_record_text(data, str(path))
-
-
-def parse_record_text(data: bytes, label: str) -> Any:
-    """:func:`read_record_file` on bytes already read (``label`` names them in errors)."""
-    from arena.fileio.jsonfiles import JsonInputError, strict_loads
-
-    try:
-        return strict_loads(data)
-    except JsonInputError as exc:
-        first = exc
-    lines = [line for line in data.splitlines() if line.strip()]
-    if len(lines) > 1:  # JSON lines: one record a line
-        values = []
-        for number, line in enumerate(lines, 1):
-            try:
-                values.append(strict_loads(line))
-            except JsonInputError as exc:
-                if number == 1:
-                    break  # not JSON lines either: the whole text's error says more
-                raise RecordInputError(f"{label}: line {number}: {exc}") from None
-        else:
-            return values
-    reason = f"not JSON: {first.syntax}" if first.syntax else str(first)
-    raise RecordInputError(f"{label}: not a game record ({reason})") from None
+# -- the shape every reader relies on -----------------------------------------------------------
 
 
 _WINNERS = ("BLACK", "WHITE", "NONE")
@@ -375,7 +321,7 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
-def record_invariants(record: dict[str, Any]) -> list[str]:
+def record_invariants(record: Mapping[str, Any]) -> list[str]:
     """What the schema cannot say about a format-2 record: lengths agree, opening plies come first,
     ``move_times_ms`` lists the player moves' ``charged_ms``. One problem per string."""
     turns, states = record["turns"], record["game_states"]
@@ -399,7 +345,7 @@ def record_invariants(record: dict[str, Any]) -> list[str]:
 _validator: Any = None
 
 
-def validate_record(record: dict[str, Any]) -> None:
+def validate_record(record: Mapping[str, Any]) -> None:
     """Check ``record`` against the schema and :func:`record_invariants`; RecordFormatError naming
     the first mismatch (its place in the record). Needs ``jsonschema`` (the test extra)."""
     try:

@@ -4,13 +4,9 @@ positions and moves of that game (the key-driven cursor is :mod:`arena.ui.replay
 No rich and no terminal here (``arena replay`` in :mod:`arena.cli.replay_cmd` draws and reads keys):
 everything is pure data, so it is tested without a terminal.
 
-Sources (:func:`open_source`):
-
-- a record file: one record object (``arena match --out``), a JSON array of records (``arena match
-  --games N --out``), or JSON lines of records;
-- a tournament's log folder ``tournament_logs/<id>/`` (or its ``games.jsonl``): the games listed in
-  ``games.jsonl``, each record in ``games/NNNNN.json``; a folder without ``games.jsonl`` (a copied
-  ``games/`` folder) is read from the record files themselves.
+Sources (:func:`open_source`) are what :mod:`arena.records.reader` reads: a record file (one record,
+an array, JSON lines), a log folder (``games.jsonl`` and ``games/NNNNN.json``) or a folder of record
+files.
 
 A game is picked by its index (:attr:`GameEntry.index`): the record's ``game_index`` and the number
 in ``games/NNNNN.json``, counted from 0 as the records count.
@@ -27,29 +23,24 @@ it does not hold (format 1) says how many plies are missing before it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.fileio.files import read_input
-from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games.base import ArenaError, Color, Game, GameError
-from arena.limits import MAX_RECORDS_BYTES
-from arena.records.format import RecordInputError, read_record_file, record_problem
+from arena.records.reader import list_games, read_game_file, result_text
+from arena.records.types import Record
 
-GAMES_FILE = "games.jsonl"
-RECORDS_FOLDER = "games"
 #: Autoplay's default pause between two moves, in seconds (``arena replay --autoplay``).
 DEFAULT_DELAY_S = 0.5
 #: The turn key holding the mover's clock after the move (ms), in complete records.
 TURN_CLOCK_KEY = "clock_left_ms"
-_RECORD_NAME = re.compile(r"(\d+)\.json\Z")
 
 
 class ReplayError(ArenaError):
-    """A source that cannot be replayed: missing, not a record, no such game. One line; exit 2."""
+    """A game that cannot be replayed: no such game in the source, an unknown game, moves that do not
+    follow. One line; exit 2. (A source that cannot be read is a RecordInputError.)"""
 
 
 # -- sources ---------------------------------------------------------------------------------------
@@ -65,14 +56,12 @@ class GameEntry:
     winner: str  # BLACK, WHITE, NONE or "?" when not known
     termination: str
     plies: int | None
-    record: dict[str, Any] | None = None  # already loaded (record files)
+    record: Record | None = None  # already loaded (record files)
     path: Path | None = None  # where the record is (log folders)
 
     def result_text(self) -> str:
         """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (unknown or interrupted)."""
-        if self.termination == "interrupted":
-            return "*"
-        return {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}.get(self.winner, "*")
+        return result_text(self.winner, self.termination)
 
 
 @dataclass(frozen=True)
@@ -95,16 +84,12 @@ class Source:
                 return entry
         raise ReplayError(f"{self.label}: no game {index} here; it holds {_index_ranges(self.entries)}")
 
-    def load(self, entry: GameEntry) -> dict[str, Any]:
-        """The full record of ``entry``; ReplayError when its file is missing or not a record."""
+    def load(self, entry: GameEntry) -> Record:
+        """The full record of ``entry``; RecordInputError when its file is missing or not a record."""
         if entry.record is not None:
             return entry.record
-        assert entry.path is not None
-        record = _read_records(entry.path, f"game {entry.index}'s record", self.root)
-        problem = record_problem(record)
-        if problem is not None or not isinstance(record, dict):
-            raise ReplayError(f"{entry.path}: not a game record ({problem})")
-        return record
+        assert entry.path is not None and self.root is not None
+        return read_game_file(entry.path, root=self.root)
 
     def listing(self) -> list[str]:
         """One line per game: index, players, result, termination, plies (no trailing spaces)."""
@@ -117,76 +102,15 @@ class Source:
 
 
 def open_source(path: str | Path) -> Source:
-    """The games in ``path`` (see the module docstring). Raises ReplayError: a missing path, a file
-    that holds no record, a folder without games."""
-    where = Path(path)
-    label = str(path)
-    if where.is_dir():
-        return _open_folder(where, label)
-    if where.name == GAMES_FILE and where.is_file():
-        return _open_folder(where.parent, label)
-    value = _read_records(where, "record")
-    records = value if isinstance(value, list) else [value]
-    if not records:
-        raise ReplayError(f"{label}: an empty list, no game in it")
-    entries = []
-    for position, record in enumerate(records):
-        what = f"item {position}" if isinstance(value, list) else "it"
-        if not isinstance(record, dict) or not ("turns" in record and "game_states" in record):
-            kind = "an object without \"turns\" and \"game_states\"" if isinstance(record, dict) else \
-                f"a JSON {_kind(record)}"
-            raise ReplayError(f"{label}: not a game record ({what} is {kind})")
-        problem = record_problem(record)
-        if problem is not None:
-            raise ReplayError(f"{label}: not a game record ({what}: {problem})" if isinstance(value, list)
-                              else f"{label}: not a game record ({problem})")
-        index: Any = record.get("game_index")
-        entries.append(_entry(record, int(index) if _is_index(index) else position, record=record))
-    if len({e.index for e in entries}) != len(entries):  # game_index repeated: count by position
-        entries = [_entry(e.record or {}, i, record=e.record) for i, e in enumerate(entries)]
-    return Source(label, tuple(entries), is_folder=False)
+    """The games in ``path`` (:func:`arena.records.reader.list_games`). Raises RecordInputError: a
+    missing path, a file that holds no record, a folder without games."""
+    games = list_games(path)
+    folder = next((g.log_folder for g in games if g.log_folder is not None), None)
+    entries = tuple(_entry(g.summary, g.index, record=g.record, path=g.path) for g in games)
+    return Source(str(path), entries, is_folder=Path(path).is_dir() or folder is not None, root=folder)
 
 
-def _open_folder(folder: Path, label: str) -> Source:
-    rows_path = folder / GAMES_FILE
-    entries: list[GameEntry] = []
-    if rows_path.is_file() or rows_path.is_symlink():
-        data = _read(rows_path, GAMES_FILE, folder)
-        # A cut-off last line (a run killed while appending) is not a finished game: skip it.
-        for number, line in enumerate(data[: data.rfind(b"\n") + 1].splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = strict_loads(line)
-            except JsonInputError as exc:
-                raise ReplayError(f"{rows_path}:{number}: not a game line ({exc})") from None
-            if not isinstance(row, dict) or not _is_index(row.get("index")):
-                raise ReplayError(f"{rows_path}:{number}: not a game line (no \"index\")")
-            index = int(row["index"])
-            relative = row.get("record") if isinstance(row.get("record"), str) else None
-            path = folder / (relative or f"{RECORDS_FOLDER}/{index:05d}.json")
-            entries.append(_entry(row, index, path=path))
-    else:
-        # No games.jsonl (an `arena sprt` folder, or a copied games/ folder): the list comes from
-        # the records themselves; one that cannot be read is listed with "?" and fails when opened.
-        for path in sorted((folder / RECORDS_FOLDER).glob("*.json")):
-            match = _RECORD_NAME.search(path.name)
-            if match:
-                try:
-                    record = read_record_file(path, root=folder)
-                except (OSError, ArenaError):
-                    record = None
-                row = record if isinstance(record, dict) else {}
-                entries.append(_entry({**row, "plies": len(row["turns"]) if isinstance(row.get("turns"), list)
-                                       else row.get("plies")}, int(match.group(1)), path=path))
-    if not entries:
-        raise ReplayError(f"{label}: no games here (neither {GAMES_FILE} nor {RECORDS_FOLDER}/NNNNN.json); "
-                          "expected a tournament's log folder or a record file")
-    entries.sort(key=lambda e: e.index)
-    return Source(label, tuple(entries), is_folder=True, root=folder)
-
-
-def _entry(row: Mapping[str, Any], index: int, *, record: dict[str, Any] | None = None,
+def _entry(row: Mapping[str, Any], index: int, *, record: Record | None = None,
            path: Path | None = None) -> GameEntry:
     names = player_names(row)
     plies = row.get("plies")
@@ -215,37 +139,8 @@ def player_names(record: Mapping[str, Any]) -> dict[Color, str]:
     return names
 
 
-def _read(path: Path, what: str, root: Path) -> bytes:
-    """The bytes of ``path`` inside the log folder ``root`` (no link followed below it, bounded)."""
-    try:
-        return read_input(path, MAX_RECORDS_BYTES, root=root)
-    except FileNotFoundError:
-        raise ReplayError(f"{path}: no such file ({what})") from None
-    except (OSError, ValueError) as exc:
-        raise ReplayError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-
-
-def _read_records(path: Path, what: str, root: Path | None = None) -> Any:
-    """:func:`arena.records.format.read_record_file`, its errors as ReplayError."""
-    try:
-        return read_record_file(path, root=root)
-    except FileNotFoundError:
-        raise ReplayError(f"{path}: no such file or folder ({what})") from None
-    except IsADirectoryError:
-        raise ReplayError(f"{path}: a folder, expected a {what} file") from None
-    except RecordInputError as exc:
-        raise ReplayError(str(exc)) from None
-    except (OSError, ValueError) as exc:  # a link inside a log folder, a record path outside it
-        raise ReplayError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-
-
 def _is_index(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _kind(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
-        type(value), "number")
 
 
 def _index_ranges(entries: tuple[GameEntry, ...]) -> str:

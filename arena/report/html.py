@@ -34,6 +34,7 @@ from arena.fileio.files import atomic_write
 from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import Color, Game
 from arena.limits import MAX_RECORDS_BYTES
+from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
 from arena.report.frames import PieceTable, encode_frame, svg_hash
 from arena.report.viewer import CSS, JS
@@ -129,10 +130,7 @@ def _row(entry: GameEntry, replay: Replay) -> list[Any]:
 
 
 def _result_of(replay: Replay) -> str:
-    winner = str(replay.record.get("winner", "?")).upper()
-    if replay.termination == "interrupted":
-        return "*"
-    return {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}.get(winner, "*")
+    return result_text(replay.record.get("winner", "?"), replay.termination)
 
 
 def iter_games(source: Source) -> Iterator[tuple[GameEntry, Replay]]:

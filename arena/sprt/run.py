@@ -30,7 +30,7 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +48,8 @@ from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
-from arena.records.format import read_record_file, record_problem
+from arena.records.reader import RecordInputError, read_game
+from arena.records.types import Record
 from arena.stats.sprt import Model, SPRTError, summary
 from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
 from arena.tournament.loop import play_schedule
@@ -117,7 +118,7 @@ def agent_identity(spec: AgentSpec) -> Any:
     return what
 
 
-def pair_score(records: tuple[dict[str, Any], dict[str, Any]]) -> float:
+def pair_score(records: tuple[Mapping[str, Any], Mapping[str, Any]]) -> float:
     """NEW's points in a pair: game 0 NEW is BLACK, game 1 NEW is WHITE; a win 1, a draw ½."""
     points = 0.0
     for record, new_colour in zip(records, (Color.BLACK, Color.WHITE), strict=True):
@@ -233,26 +234,22 @@ class SprtRun:
         if self.order:
             self.summary = self._summary()
 
-    def _read_record(self, index: int) -> dict[str, Any]:
+    def _read_record(self, index: int) -> Record:
         """The record of game ``index`` of a completed pair, checked to be that game: its index,
         NEW and OLD in that game's colours, its opening. Records are written whole (atomically),
         so one that is unreadable or another game's is not arena's: LogError (one line), and the
         user decides (delete it to have its pair played again)."""
-        path = self.folder / record_name(index)
         try:
-            record = read_record_file(path, root=log_root(self.folder))
-        except (OSError, ArenaError, ValueError) as exc:
-            why = getattr(exc, "strerror", None) or str(exc)
-            raise LogError(f"{path}: cannot read ({why}); delete it to have its pair played again") from None
-        problem = record_problem(record)
-        if problem is None and isinstance(record, dict):
-            problem = self._record_mismatch(index, record)
-        if problem is not None or not isinstance(record, dict):
-            raise LogError(f"{path}: not the record of game {index} of this run ({problem}); delete it to have "
-                           "its pair played again")
+            record = read_game(self.folder, index, root=log_root(self.folder))
+        except RecordInputError as exc:
+            raise LogError(f"{exc}; delete it to have its pair played again") from None
+        problem = self._record_mismatch(index, record)
+        if problem is not None:
+            raise LogError(f"{self.folder / record_name(index)}: not the record of game {index} of this run "
+                           f"({problem}); delete it to have its pair played again")
         return record
 
-    def _record_mismatch(self, index: int, record: dict[str, Any]) -> str | None:
+    def _record_mismatch(self, index: int, record: Mapping[str, Any]) -> str | None:
         s = self.settings
         game = self.pair_game(index)
         black, white = game.black, game.white

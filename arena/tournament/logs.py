@@ -61,10 +61,10 @@ from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
 
-GAMES_FILE = "games.jsonl"
 CONFIG_FILE = "config.json"
 STANDINGS_FILE = "standings.json"
 LOCK_FILE = ".arena.lock"
@@ -86,11 +86,6 @@ def write_failure(path: Path | str, exc: OSError, doing: str = "write") -> Arena
     if exc.errno in RESOURCE_ERRNOS:
         return ResourceError(f"cannot {doing} {path}: {why}")
     return LogError(f"cannot {doing} {path}: {why}")
-
-
-def record_name(index: int) -> str:
-    """The record file of game ``index``, relative to the log folder."""
-    return f"games/{index:05d}.json"
 
 
 def log_root(folder: Path) -> Path:
@@ -286,7 +281,7 @@ class TournamentLog:
 
     def _begin(self, config: TournamentConfig) -> None:
         self.root.mkdir(parents=True, exist_ok=True)  # the user's folder (--logs DIR): links are fine there
-        for sub in (self.folder, self.folder / "games", self.stderr_dir):
+        for sub in (self.folder, self.folder / RECORDS_FOLDER, self.stderr_dir):
             folder = open_beneath(self.root, sub, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
             try:
                 if sub == self.folder and _bots_have_users():

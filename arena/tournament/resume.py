@@ -25,12 +25,12 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.fileio.files import open_beneath
 from arena.games.base import Termination, cap_text
-from arena.tournament.logs import GAMES_FILE, LogError, record_name
+from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, RESULT_TEXT, record_name
+from arena.tournament.logs import LogError
 from arena.tournament.schedule import ScheduledGame
 
 #: Games of one run that may be missing below its highest index (cancelled while later ones finished).
 MAX_GAP = 100_000
-_RESULTS = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
 
 
 def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]], schedule: Iterable[ScheduledGame],
@@ -97,7 +97,7 @@ def row_mismatch(row: dict[str, Any], game: ScheduledGame, opening_line: int | N
         return f"its opening seed is {_show(row['seed'])}, not the scheduled {game.opening_seed}"
     if "opening_line" in row and row["opening_line"] != opening_line:
         return f"its opening is book line {_show(row['opening_line'])}, not line {opening_line}"
-    result = _RESULTS.get(row.get("winner"))  # type: ignore[arg-type]
+    result = RESULT_TEXT.get(row.get("winner"))  # type: ignore[arg-type]
     if "result" in row and row["result"] != result:
         return f"its result {_show(row['result'])} does not match its winner {_show(row.get('winner'))}"
     if row.get("termination") not in {t.value for t in Termination}:
@@ -108,7 +108,7 @@ def row_mismatch(row: dict[str, Any], game: ScheduledGame, opening_line: int | N
 def missing_records(folder: Path, root: Path, indices: Iterable[int]) -> list[int]:
     """The games of ``indices`` whose record file is not a regular file in ``folder/games`` (missing,
     or a link, FIFO... in its place). Raises OSError when the folder itself cannot be opened."""
-    games = open_beneath(root, folder / "games", os.O_RDONLY | os.O_DIRECTORY)
+    games = open_beneath(root, folder / RECORDS_FOLDER, os.O_RDONLY | os.O_DIRECTORY)
     missing = []
     try:
         for index in indices:

@@ -53,6 +53,7 @@ from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits
+from arena.records.reader import RESULT_TEXT, record_name
 from arena.stats.ratings import result_from_row
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs, check_sandbox
@@ -64,7 +65,6 @@ from arena.tournament.logs import (
     count_node,
     load_results,
     read_rows,
-    record_name,
     sorted_nodes,
     standings_object,
     write_failure,
@@ -79,8 +79,6 @@ from arena.tournament.stats_worker import StatsWorker
 #: and the pause before each replay (times the attempt), for a passing shortage to clear.
 ARENA_ERROR_REPLAYS = 2
 ARENA_ERROR_PAUSE_S = 1.0
-
-RESULT_TEXT = {"BLACK": "1-0", "WHITE": "0-1", "NONE": "1/2-1/2"}
 
 
 

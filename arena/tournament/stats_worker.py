@@ -113,7 +113,8 @@ def _reader(fd: int, inbox: queue.SimpleQueue[dict[str, Any] | None]) -> None:
 class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
-        from arena.tournament.logs import GAMES_FILE, SeedStats, log_root, parse_rows
+        from arena.records.reader import GAMES_FILE
+        from arena.tournament.logs import SeedStats, log_root, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init

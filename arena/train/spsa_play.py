@@ -41,13 +41,14 @@ import shlex
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ConfigError
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
 from arena.match.game import TimeControl
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
+from arena.records.reader import record_path
 
 if TYPE_CHECKING:
     from arena.backends import GameJob
@@ -273,24 +274,19 @@ def iteration_jobs(config: SpsaConfig, k: int, plus: AgentSpec, minus: AgentSpec
     return jobs
 
 
-def record_path(folder: Path, index: int) -> Path:
-    return folder / "games" / f"{index:05d}.json"
-
-
 def _kept_record(folder: Path, job: GameJob) -> dict[str, Any] | None:
     """The record of ``job`` already in ``folder`` (an interrupted iteration's), if it is whole and
     its players are this job's."""
     assert job.game_index is not None
-    from arena.records.format import read_record_file, record_problem
+    from arena.records.reader import RecordInputError, read_game
 
     try:
-        record = read_record_file(record_path(folder, job.game_index), root=folder)
-    except (OSError, ArenaError, ValueError):
+        record = read_game(folder, job.game_index)
+    except RecordInputError:
         return None  # missing, cut short, or not a regular file: the game is played again
-    if record_problem(record) is not None:
-        return None
     players = {p.get("colour"): p.get("command") for p in record.get("players", []) if isinstance(p, dict)}
-    return record if players == {"BLACK": job.black.command, "WHITE": job.white.command} else None
+    kept = players == {"BLACK": job.black.command, "WHITE": job.white.command}
+    return cast("dict[str, Any]", record) if kept else None
 
 
 def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, float], minus: dict[str, float],
@@ -362,5 +358,5 @@ def score(records: dict[int, dict[str, Any]], jobs: list[GameJob]) -> IterationG
 
 
 __all__ = ["COMMAND_KEYS", "CommandAgent", "IterationGames", "agent_file", "agent_spec", "check_placeholders",
-           "iteration_jobs", "load_command_agent", "play_iteration", "record_path", "score", "substitute",
+           "iteration_jobs", "load_command_agent", "play_iteration", "score", "substitute",
            "text_of", "value_of", "values_of"]

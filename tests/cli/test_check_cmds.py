@@ -83,8 +83,23 @@ def test_one_line_per_problem_and_exit_1(games_file: Path, tmp_path: Path) -> No
     assert code == 1 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith(f"{games_file}: 2 records check out")
-    assert lines[1:] == [f"{single}[0]: turn 3: an opening ply after the players' moves began",
+    schema = f"{single}[0]: game {bad['game_index']}: does not match record.schema.json at /turns/3/charged_ms: "
+    assert lines[1:] == [schema + f"{json.dumps(bad['turns'][3]['charged_ms'])} is not of type 'null'",
+                         f"{single}[0]: turn 3: an opening ply after the players' moves began",
                          f"{single}[0]: state {len(bad['turns'])} does not follow from turn {len(bad['turns']) - 1}"]
+
+
+def test_a_record_that_breaks_the_schema_is_one_line_and_exit_1(games_file: Path, tmp_path: Path) -> None:
+    """The rules cannot see it (started_at is not read by the replay), the schema can."""
+    records = json.loads(games_file.read_text())
+    records[1]["started_at"] = "yesterday"
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(records))
+    code, out, err = invoke(check_record_command, str(path))
+    assert (code, err) == (1, "")
+    game = f"game {records[1]['game_index']}: " if records[1]["game_index"] is not None else ""
+    assert out.startswith(f"{path}[1]: {game}does not match record.schema.json at /started_at: \"yesterday\" does not match ")
+    assert out.count("\n") == 1
 
 
 def test_old_records_check_out(games_file: Path, tmp_path: Path) -> None:
@@ -102,10 +117,10 @@ def test_old_records_check_out(games_file: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (None, "{path}: cannot read: No such file or directory"),
+    (None, "{path}: no such file or folder"),
     ("{not json", "{path}: not a game record (not JSON: "),
-    ("[]", "{path}: expected a record (a JSON object) or a JSON array of records"),
-    ("[1, 2]", "{path}: expected a record (a JSON object) or a JSON array of records"),
+    ("[]", "{path}: not a game record (an empty array, no game in it)"),
+    ("[1, 2]", "{path}[0]: not a game record (a JSON number, not an object)"),
     (b"\xff\xfe", "{path}: not a game record (not UTF-8 text"),
     ('{"winner": "NONE", "winner": "BLACK"}', "{path}: not a game record (the key 'winner' appears twice"),
     ("[" * 1000 + "]" * 1000, "{path}: not a game record (nested more than 64 levels deep)"),

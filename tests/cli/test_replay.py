@@ -219,7 +219,7 @@ def _error(args: list[str], expected: str) -> None:
 def test_errors(records: dict[str, dict[str, Any]], tmp_path: Path) -> None:
     record = next(iter(records.values()))
     _error([str(tmp_path / "missing.json")], "no such file or folder")
-    _error([str(_write(tmp_path / "x.json", {"hello": 1}))], 'not a game record (it is an object without "turns"')
+    _error([str(_write(tmp_path / "x.json", {"hello": 1}))], "not a game record (no 'game', 'turns', 'game_states'")
     (tmp_path / "t.txt").write_text("not json at all\n")
     _error([str(tmp_path / "t.txt")], "not a game record (not JSON")
     (tmp_path / "empty").mkdir()

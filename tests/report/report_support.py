@@ -15,7 +15,7 @@ from typing import Any
 from arena.games.base import Color, Outcome, Termination
 from arena.games.registry import get_game
 from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
-from arena.tournament.logs import record_name
+from arena.records.reader import record_name
 
 TIME_LIMIT_MS = 30_000
 

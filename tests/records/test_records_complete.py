@@ -273,4 +273,6 @@ def test_a_record_form_that_is_not_an_object_is_kept_under_move() -> None:
 
 
 def test_example_record_paths_are_relative_to_the_repository() -> None:
-    assert SCHEMA_PATH == Path(__file__).resolve().parent.parent / "schemas" / "record.schema.json"
+    repo = Path(__file__).resolve().parents[2]
+    assert SCHEMA_PATH == repo / "arena" / "schemas" / "record.schema.json"  # package data, in the wheel
+    assert (repo / "schemas" / "record.schema.json").resolve() == SCHEMA_PATH.resolve()  # the link to it

@@ -1,0 +1,111 @@
+"""The shapes of arena's JSON data, as types: a game record (``arena/schemas/record.schema.json``),
+a line of a log folder's ``games.jsonl`` and an entry of ``standings.json``.
+
+``TypedDict`` s, so a record stays the plain dict that is written and read; the types say which
+keys a function relies on. Reading does not check them: a record read from a file is a ``Record``
+once :func:`arena.records.format.record_problem` passed (the keys every reader uses have the right
+types); the whole schema is checked by ``arena check-record``. Standard library only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+
+class PlayerEntry(TypedDict):
+    """One of a record's two ``players`` (BLACK first)."""
+
+    id: str
+    kind: str  # executable, hyperparameters, player (a person), or a plugin's kind
+    command: str | None
+    colour: str  # BLACK or WHITE
+    cpuMs: NotRequired[float]  # CPU time of the bot's processes, where arena can measure it
+    droppedOutput: NotRequired[dict[str, Any]]  # what a bot wrote outside its replies: bytes, turns, start
+
+
+class TimeControlJson(TypedDict):
+    """A record's ``time_control`` (ms; the config file's spelling)."""
+
+    timeLimit: int
+    timeMargin: int
+    startupTime: int
+    moveTimeLimit: int | None
+    increment: int
+
+
+class Record(TypedDict):
+    """A game record, format 2 (:mod:`arena.records.format` describes every field).
+
+    ``turns`` are the game's own record form with arena's keys beside them (open: each game has its
+    own keys), ``game_states`` the game's ``state_to_json`` (``board``, ``turn``, ``turnNumber``).
+    Records of format 1 lack some keys: readers use ``.get`` for anything beyond ``game``,
+    ``turns``, ``game_states``, ``winner`` and ``termination``.
+    """
+
+    record_format: int
+    winner: str  # BLACK, WHITE or NONE
+    turns: list[dict[str, Any]]
+    game_states: list[dict[str, Any]]
+    game: str
+    players: list[PlayerEntry]
+    termination: str  # a arena.games.base.Termination value
+    reason: str
+    plies: int
+    max_moves: int
+    opening_plies: int
+    seed: int | None
+    game_index: int | None
+    move_times_ms: list[float]
+    clocks_left_ms: dict[str, float]  # {"BLACK": ms, "WHITE": ms}
+    time_control: dict[str, Any]  # TimeControlJson, as TimeControl.to_json gives it
+    started_at: str
+    duration_s: float
+    arena_version: str
+    stderr_logs: NotRequired[dict[str, str]]
+    stderr_tail: NotRequired[dict[str, str]]
+    node: NotRequired[dict[str, Any]]  # Ray: the node and worker that played the game
+    ray_retries: NotRequired[list[str]]
+
+
+class GamesRow(TypedDict):
+    """One line of a tournament log folder's ``games.jsonl``: a finished game, appended after its
+    record file is written (:class:`arena.tournament.logs.TournamentLog`)."""
+
+    index: int
+    pair: int
+    black: str
+    white: str
+    players: list[dict[str, str]]  # [{"id", "colour"}], BLACK first
+    winner: str  # BLACK, WHITE or NONE
+    result: str  # RESULT_TEXT of the winner: 1-0, 0-1, 1/2-1/2
+    termination: str
+    reason: str
+    plies: int | None
+    duration_s: float | None
+    started_at: str | None
+    record: str  # the record's path in the folder: record_name(index)
+    seed: int | None  # the opening's seed, so a resumed run knows the game scheduled there
+    opening_line: NotRequired[int]  # the book line, when the openings come from a book
+    node: NotRequired[dict[str, Any]]  # Ray: the node that played the game
+    retried: NotRequired[int]  # Ray: attempts lost with their worker before this one
+
+
+class StandingsEntry(TypedDict):
+    """One agent's line of ``standings.json``'s ``standings`` (:func:`arena.stats.ratings.compute_standings`)."""
+
+    rank: int
+    id: str
+    elo: float
+    elo_low: float
+    elo_high: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: float
+    score_pct: float | None
+    draw_pct: float | None
+    online_elo: int  # the legacy engine's online Elo, for comparison
+
+
+__all__ = ["GamesRow", "PlayerEntry", "Record", "StandingsEntry", "TimeControlJson"]

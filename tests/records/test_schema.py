@@ -1,0 +1,62 @@
+"""arena.records.schema (the standard-library validator check-record uses) agrees with jsonschema."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+
+from arena.games.registry import all_specs
+from arena.records.schema import SchemaError, record_schema, schema_errors
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "report"))
+from report_support import synthetic_record
+
+VALIDATOR = jsonschema.Draft202012Validator(dict(record_schema()))
+
+
+def _mutations(record: dict[str, Any]) -> list[dict[str, Any]]:
+    changes: list[tuple[tuple[Any, ...], Any]] = [
+        (("record_format",), 1), (("winner",), "RED"), (("game",), "Shobu"), (("plies",), -1),
+        (("seed",), "7"), (("game_index",), -2), (("players", 0, "colour"), "WHITE"), (("players", 1, "command"), 3),
+        (("turns", 0, "opening"), "yes"), (("turns", 0, "charged_ms"), 1.0), (("game_states", 0, "turn"), "RED"),
+        (("game_states", 0, "extra"), 1), (("clocks_left_ms", "GREEN"), 1.0), (("time_control", "timeLimit"), -5),
+        (("started_at",), "now"), (("duration_s",), True), (("stderr_logs",), {"BLACK": 1}), (("plies",), 2.0),
+        (("players",), []), (("game_states",), []), (("move_times_ms", 0), -1.0) if record["move_times_ms"] else
+        (("move_times_ms",), [-1.0]),
+    ]
+    mutated = []
+    for path, value in changes:
+        copied = copy.deepcopy(record)
+        node = copied
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        mutated.append(copied)
+    for key in ("reason", "players", "time_control"):
+        mutated.append({k: v for k, v in copy.deepcopy(record).items() if k != key})
+    return mutated
+
+
+@pytest.mark.parametrize("game_name", sorted(spec.name for spec in all_specs()))
+def test_same_verdict_as_jsonschema(game_name: str) -> None:
+    record = synthetic_record(game_name, seed=1, max_plies=8)
+    assert list(schema_errors(record)) == [] and VALIDATOR.is_valid(record)
+    for bad in _mutations(record):
+        ours = list(schema_errors(bad))
+        assert bool(ours) == (not VALIDATOR.is_valid(bad)), (ours, list(VALIDATOR.iter_errors(bad)))
+
+
+def test_the_first_error_names_the_place() -> None:
+    record = synthetic_record(min(s.name for s in all_specs()), seed=1, max_plies=8)
+    record["time_control"]["timeLimit"] = -5
+    assert next(schema_errors(record)) == ("/time_control/timeLimit", "-5 is less than the minimum of 0")
+
+
+def test_an_unknown_keyword_is_refused_not_ignored() -> None:
+    with pytest.raises(SchemaError, match="uniqueItems"):
+        list(schema_errors([1], {"type": "array", "uniqueItems": True}))
