@@ -24,8 +24,8 @@ from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
 from arena.process.isolation import Isolation
 from arena.records.format import utc_now_iso
-from arena.tournament import config as config_module
 from arena.tournament import concurrency
+from arena.tournament import config as config_module
 from arena.tournament import logs as logs_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import FolderLock, LogError, standings_from_folder
