@@ -35,7 +35,7 @@ from arena.cli.options import (
     isolation_options,
     warn_unprotected,
 )
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ConfigError
 from arena.fileio.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
 from arena.games.base import opening_seed
@@ -51,7 +51,7 @@ from arena.limits import (
 )
 from arena.match.game import TimeControl, play_game
 from arena.process.bot import kill_all_live_groups
-from arena.process.isolation import Isolation, sandbox_available
+from arena.process.isolation import Isolation, require_sandbox
 from arena.process.signals import exit_code_for, interruptible
 from arena.ui.console import MatchView, cli_console, result_line
 
@@ -176,8 +176,11 @@ def match_command(
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
     isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
-    if isolation.sandbox and (why := sandbox_available()) is not None:
-        raise click.BadParameter(why, param_hint="--sandbox")
+    if isolation.sandbox:
+        try:
+            require_sandbox()
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sandbox") from None
     warn_unprotected(isolation)
     if time_limit is None:
         time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS

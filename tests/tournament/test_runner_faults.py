@@ -22,9 +22,9 @@ from tournament_support import REPO, read_jsonl
 import arena.tournament.runner as runner_module
 from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
+from arena.process import isolation as isolation_module
 from arena.process.isolation import Isolation
 from arena.records.format import utc_now_iso
-from arena.tournament import config as config_module
 from arena.tournament import limits
 from arena.tournament import logs as logs_module
 from arena.tournament.config import load_config
@@ -470,7 +470,7 @@ async def test_a_folder_written_before_ponder_existed_resumes(tmp_path: Path, fa
 
 
 def test_an_unavailable_sandbox_is_a_config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(config_module, "sandbox_available", lambda: "bubblewrap is not installed")
+    monkeypatch.setattr(isolation_module, "sandbox_available", lambda: "bubblewrap is not installed")
     with pytest.raises(ConfigError, match=r"^sandbox: bubblewrap is not installed$"):
         load_config(write_config(tmp_path, sandbox=True))
     with pytest.raises(ConfigError, match=r"^sandbox: bubblewrap is not installed$"):
