@@ -34,14 +34,9 @@ def eventually(predicate: Callable[[], T], timeout: float = BACKSTOP_S, *, what:
         time.sleep(pause)
 
 
-async def eventually_async(predicate: Callable[[], T], timeout: float = BACKSTOP_S, *, what: str | None = None,
-                           pause: float = 0.01) -> T:
-    """:func:`eventually` inside trio: waits with ``trio.sleep``, so other tasks run meanwhile."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout:g} s: {what or getattr(predicate, '__name__', 'predicate')}")
+async def eventually_async(predicate: Callable[[], T], *, pause: float = 0.01) -> T:
+    """:func:`eventually` inside trio, under the caller's ``trio.fail_after`` (the backstop):
+    waits with ``trio.sleep``, so other tasks run meanwhile."""
+    while not (value := predicate()):  # noqa: ASYNC110 (polls what another process does: no event to wait on)
         await trio.sleep(pause)
+    return value

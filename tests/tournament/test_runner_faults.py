@@ -10,13 +10,13 @@ import os
 import resource
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
+from helpers import eventually
 from tournament_support import REPO, read_jsonl
 
 import arena.tournament.runner as runner_module
@@ -251,11 +251,8 @@ def row(index: int) -> dict[str, Any]:
             "termination": "win"}
 
 
-def wait_for(check: Callable[[], bool], what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout  # a hang backstop, not a speed requirement
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.01)
+def wait_for(check: Callable[[], bool], what: str) -> None:
+    eventually(check, what=what)
 
 
 def test_the_worker_throttles_the_agent_files_and_writes_the_final_standings(tmp_path: Path) -> None:
