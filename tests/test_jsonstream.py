@@ -1,4 +1,4 @@
-"""The JSON object splitter: framing of concatenated and pretty-printed objects."""
+"""The framer's stream framing: concatenated and pretty-printed objects, junk, the size bound."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.fileio.jsonfiles import JsonObjectSplitter, Junk
+from arena.protocols.framing import Framer, Junk
 
 
 def split_all(data: bytes, chunk: int = 7, limit: int = 1 << 20) -> list[bytes | Junk]:
-    s = JsonObjectSplitter(limit)
+    s = Framer(limit)
     items: list[bytes | Junk] = []
     for i in range(0, len(data), chunk):
-        items += s.feed(data[i : i + chunk])
+        s.feed(data[i : i + chunk])
+        items += s.items()
     return items + s.close()
 
 

@@ -1,9 +1,9 @@
 """Arena's own players: the search engine, its game adapters and evaluations, and the
 ``hyperparameters`` agent (:mod:`arena.agents.search_bot`).
 
-Everything here imports only the standard library and :mod:`arena.games`, so the search bots start
-quickly and run with any Python 3.11+ that can import arena. Importing this package loads nothing.
+Everything here imports only the standard library, :mod:`arena.games` and the framer, so the search
+bots start quickly and run with any Python 3.11+ that can import arena. Importing this package loads nothing.
 
-May import: the standard library, :mod:`arena.games`, :mod:`arena.fileio`, :mod:`arena.errors` and
-:mod:`arena.limits`.
+May import: the standard library, :mod:`arena.games`, :mod:`arena.fileio`, :mod:`arena.errors`,
+:mod:`arena.limits` and :mod:`arena.protocols.framing` (the one framer, for the JSON envelope).
 """

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
-from arena.fileio.jsonfiles import JsonObjectSplitter, Junk
 from arena.games import Color, Game, StateError
+from arena.protocols.framing import Framer, Junk
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,10 @@ def serve_json(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdi
     ``game_state`` on ``stdin`` with a ``turn`` until it closes; returns the exit status."""
     source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout
-    splitter = JsonObjectSplitter()
+    framer = Framer()
     for line in source:
-        for item in splitter.feed(line):
+        framer.feed(line)
+        for item in framer.items():
             if isinstance(item, Junk):
                 _say(name, f"ignoring input that is not a JSON object ({item.problem})")
                 continue

@@ -33,6 +33,7 @@ from arena.cli.options import (
     isolation_options,
     warn_unprotected,
 )
+from arena.errors import ConfigError
 from arena.fileio.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
 from arena.limits import (
@@ -48,7 +49,7 @@ from arena.limits import (
 from arena.match.game import TimeControl
 from arena.match.pairs import Openings
 from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
-from arena.process.isolation import Isolation, sandbox_available
+from arena.process.isolation import Isolation, require_sandbox
 from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -159,8 +160,11 @@ def match_command(
     if seed is None and (openings.book is not None or opening_plies):
         seed = draw_seed()
     isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
-    if isolation.sandbox and (why := sandbox_available()) is not None:
-        raise click.BadParameter(why, param_hint="--sandbox")
+    if isolation.sandbox:
+        try:
+            require_sandbox()
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sandbox") from None
     warn_unprotected(isolation)
     if time_limit is None:
         time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS

@@ -272,10 +272,10 @@ def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int
                     as_json: bool) -> NoReturn:
     """Run the SPRT of ``config`` in ``logs_root/<id>/`` and exit as ``arena sprt`` does."""
     from arena.cli.sprt_cmd import run_sprt
+    from arena.process.isolation import require_sandbox
     from arena.sprt.config import sprt_settings
-    from arena.tournament.config import check_sandbox
 
     settings = sprt_settings(config, concurrency, isolation, backend)
     if settings.isolation.sandbox:
-        check_sandbox("sandbox")
+        require_sandbox("sandbox")
     run_sprt(settings, logs_root / config.id, as_json=as_json, needs_seed=False, command="arena run")

@@ -148,10 +148,11 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
+    from arena.errors import ConfigError
     from arena.games import get_game
     from arena.match.game import TimeControl
     from arena.openings.book import OpeningsError, load_book
-    from arena.process.isolation import Isolation, sandbox_available
+    from arena.process.isolation import Isolation, require_sandbox
     from arena.sprt.run import SprtSettings
 
     if not elo0 < elo1:
@@ -175,8 +176,11 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
         raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
                                  f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
     isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
-    if isolation.sandbox and (why := sandbox_available()) is not None:
-        raise click.BadParameter(why, param_hint="--sandbox")
+    if isolation.sandbox:
+        try:
+            require_sandbox()
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sandbox") from None
     warn_unprotected(isolation)
     book = None
     if openings is not None:

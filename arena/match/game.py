@@ -10,7 +10,10 @@ turn's input is fully written until the reply is read. A reply later than time l
 by ``move_time_limit_ms`` if set) loses on time; the margin is never added to the budget. A bot's
 first reply gets ``startup_ms`` on top, uncharged. ``increment_ms`` is added after each move.
 
-Speed: the turn loop (:class:`_Turns`) runs many turns under one cancel scope whose deadline the
+A game's progress (state, turns, clocks, the players' entries, the outcome) is one object,
+:class:`_Progress`, from which the record is built; the turn loop (:class:`_Turns`) moves it on.
+
+Speed: the turn loop runs many turns under one cancel scope whose deadline the
 players move (``Player.shares_turn_deadline``): a scope per turn cost ~20 us a ply, ~19% of arena's
 CPU per ply against instant bots (``bench/engine_overhead.py --cpu-only``, with the process player's
 ``shares_turn_deadline`` set to False for comparison). The loop has no other speed tricks.
@@ -22,13 +25,13 @@ import contextlib
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 import trio
 
-from arena.errors import BotError, ConfigError
+from arena.errors import BotError
 from arena.games.base import (
     Color,
     Game,
@@ -44,9 +47,10 @@ from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeo
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
-from arena.process.isolation import DEFAULT_ISOLATION, Isolation, sandbox_available
+from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.protocols import quote_raw
 from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
+from arena.records.types import PlayerEntry
 
 # Past the allowance, the match stops waiting for a player even if the player itself does not.
 _BACKSTOP_SLACK_S = 2.0
@@ -219,57 +223,182 @@ async def _request(player: Player, state: Any, state_json: dict[str, Any], clock
 
 
 
+@dataclass
+class _Progress:
+    """One game as it goes: the settings it was started with and everything its record is built
+    from (:meth:`record`). :func:`play_game` makes it, the turn loop (:class:`_Turns`) moves it on."""
+
+    game: Game
+    specs: dict[Color, AgentSpec]
+    time_control: TimeControl
+    cap: int  # maxMoves
+    opening_plies: int
+    seed: int | None
+    game_index: int | None
+    state: Any
+    states: list[dict[str, Any]]  # the record's game_states: the start, then after each turn
+    clocks: dict[Color, GameClock]
+    entries: list[PlayerEntry]  # the record's players, in colour order
+    started_at: str
+    begun: float  # trio.current_time() at the start
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    move_times: list[float] = field(default_factory=list)  # charged ms per bot move
+    logs: dict[Color, str] = field(default_factory=dict)  # stderr log file per colour
+    outcome: Outcome | None = None
+    faulted: Color | None = None  # whose fault ended the game
+
+    @classmethod
+    def begin(cls, game: Game, specs: dict[Color, AgentSpec], time_control: TimeControl, cap: int,
+              start_state: Any, opening_plies: int, seed: int | None, game_index: int | None) -> _Progress:
+        """A game at its start: ``start_state``, or the initial state followed by the random
+        opening's plies (the record's first turns)."""
+        opening: list[Any] = []
+        if start_state is None and opening_plies:
+            if seed is None:
+                raise ValueError("a random opening needs a seed")
+            opening = random_opening_moves(game, opening_plies, random.Random(seed))
+        state = game.initial_state() if start_state is None else start_state
+        progress = cls(
+            game=game, specs=specs, time_control=time_control, cap=cap, opening_plies=opening_plies, seed=seed,
+            game_index=game_index, state=state, states=[game.state_to_json(state)],
+            clocks={c: GameClock(time_control) for c in Color},
+            entries=[player_entry(specs[c].id, specs[c].record_kind, specs[c].command or specs[c].path, c)
+                     for c in Color],
+            started_at=utc_now_iso(), begun=trio.current_time())
+        for move in opening:
+            progress.play(move, turn_entry(game, move, opening=True))
+        return progress
+
+    def play(self, move: Any, turn: dict[str, Any]) -> None:
+        """Apply ``move``, recorded as ``turn``."""
+        self.state = self.game.apply(self.state, move)
+        self.turns.append(turn)
+        self.states.append(self.game.state_to_json(self.state))
+
+    def fault(self, color: Color, termination: Termination, reason: str) -> Outcome:
+        """The outcome of ``color``'s fault (the other side wins), noted as whose fault it was."""
+        self.faulted = color
+        return Outcome(termination, color.other, reason)
+
+    def record(self, players: dict[Color, Player], stderr_dir: Path | None) -> dict[str, Any]:
+        """The finished game's record; ``players`` are closed (their accounts are final)."""
+        assert self.outcome is not None
+        for index, color in enumerate(Color):
+            cpu = getattr(players.get(color), "cpu_seconds", None)
+            if cpu is not None:
+                self.entries[index]["cpuMs"] = round(cpu * 1000, 3)
+            dropped = getattr(players.get(color), "early_bytes", 0)
+            if dropped:  # bytes before their turn's input: dropped, but a bot author wants to know
+                self.entries[index]["droppedOutput"] = {"bytes": dropped, "turns": players[color].early_turns,  # type: ignore[attr-defined]
+                                                        "start": players[color].early_sample.decode("utf-8", "replace")}  # type: ignore[attr-defined]
+        tails: dict[Color, str] = {}
+        if self.faulted is not None and stderr_dir is None and self.faulted in players:
+            text = players[self.faulted].stderr_text()
+            if text:
+                tails[self.faulted] = text
+        # A Record (arena.records.types) as a plain dict, the type the run loops pass on.
+        return cast("dict[str, Any]", build_record(
+            game_name=self.game.name,
+            outcome=self.outcome,
+            players=self.entries,
+            turns=self.turns,
+            game_states=self.states,
+            move_times_ms=self.move_times,
+            clocks_left_ms={c: self.clocks[c].left_ms for c in Color},
+            time_control=self.time_control.to_json(),
+            max_moves=self.cap,
+            opening_plies=self.opening_plies,
+            seed=self.seed,
+            game_index=self.game_index,
+            started_at=self.started_at,
+            duration_s=trio.current_time() - self.begun,
+            stderr_logs=self.logs or None,
+            stderr_tail=tails or None,
+        ))
+
+
+async def _start_players(stack: contextlib.AsyncExitStack, progress: _Progress, stderr_dir: Path | None,
+                         player_opts: dict[str, Any] | None, isolation: Isolation) -> dict[Color, Player]:
+    """Start both players inside ``stack`` (which closes them). A bot that cannot be started ends
+    the game (``progress.outcome``) and the players after it are not started."""
+    players: dict[Color, Player] = {}
+    for index, color in enumerate(Color):
+        spec = progress.specs[color]
+        path = _stderr_path(stderr_dir, progress.game_index, color, spec.id)
+        opts = dict(player_opts or {})
+        if path is not None:
+            opts["stderr_path"] = path
+            opts["logs_dir"] = Path(stderr_dir) if stderr_dir is not None else None
+            progress.logs[color] = str(path)
+        try:
+            player = make_player(spec, progress.game, color, time_limit_ms=progress.time_control.time_limit_ms,
+                                 max_moves=progress.cap, isolation=isolation, **opts)
+            players[color] = await stack.enter_async_context(player)
+        except BotError as exc:
+            progress.outcome = progress.fault(color, Termination.CRASH,
+                                              f"{_who(color, spec)} could not be started: {exc}")
+            break
+        if player.command is not None:
+            progress.entries[index]["command"] = player.command
+    return players
+
+
 class _Turns:
     """The turn loop of one game: asks, judges and records moves until the game ends.
 
-    Kept apart from :func:`play_game` so that the loop can run under a cancel scope that is
-    replaced when spent.
+    Turns run under one cancel scope, replaced when spent (see :meth:`play`).
     """
 
-    def __init__(self, game: Game, specs: dict[Color, AgentSpec], players: dict[Color, Player],
-                 clocks: dict[Color, GameClock], cap: int, state: Any, states: list[dict[str, Any]],
-                 turns: list[dict[str, Any]], move_times: list[float], observer: Observer | None,
-                 game_index: int | None) -> None:
-        self.game = game
-        self.specs = specs
+    def __init__(self, progress: _Progress, players: dict[Color, Player], observer: Observer | None) -> None:
+        self.progress = progress
+        self.game = progress.game
+        self.specs = progress.specs
+        self.clocks = progress.clocks
         self.players = players
-        self.clocks = clocks
-        self.cap = cap
-        self.state = state
-        self.states = states
-        self.turns = turns
-        self.move_times = move_times
         self.observer = observer
-        self.game_index = game_index
         self.color = Color.BLACK  # whose turn is being asked
         self.allowance_ms = 0.0
-        self.faulted: Color | None = None
 
     def _fault(self, color: Color, termination: Termination, reason: str) -> Outcome:
-        self.faulted = color
-        return Outcome(termination, color.other, reason + self.players[color].fault_note())
+        return self.progress.fault(color, termination, reason + self.players[color].fault_note())
+
+    async def play(self) -> Outcome:
+        """Play the game to its end; its outcome."""
+        while True:
+            # One cancel scope for many turns (see Player.shares_turn_deadline). run() comes back
+            # with None when a deadline fired just as a reply arrived: that scope is spent.
+            scope = trio.CancelScope()
+            with scope:
+                outcome = await self.run(scope)
+            if scope.cancelled_caught:
+                player = self.players[self.color]
+                if player.grant_more_time(trio.current_time()):
+                    continue  # late by the wall clock only: the same turn waits on, in a new scope
+                return self.judge(self.color, player.timed_out_reply(trio.current_time()))
+            if outcome is not None:
+                return outcome
 
     async def run(self, scope: trio.CancelScope) -> Outcome | None:
         """Play turns under ``scope`` until the game ends (its outcome) or until ``scope`` was
         cancelled by a deadline although the reply came in time (None: go on in a new scope)."""
-        game = self.game
+        game, progress = self.game, self.progress
         while True:
-            state = self.state
+            state = progress.state
             ruled = game.outcome(state)
             if ruled is not None:
                 return _rules_outcome(ruled, game.to_move(state), self.specs)
             ply = game.ply(state)
-            if ply >= self.cap:
+            if ply >= progress.cap:
                 return Outcome(Termination.MAX_MOVES, None,
-                               f"draw: the game reached maxMoves ({self.cap} moves) without a winner")
+                               f"draw: the game reached maxMoves ({progress.cap} moves) without a winner")
             color = self.color = game.to_move(state)
             player, clock = self.players[color], self.clocks[color]
             self.allowance_ms = clock.allowance_ms()
             if player.shares_turn_deadline:
-                reply = await player.request_move_under(scope, state, clock.view(ply), state_json=self.states[-1])
+                reply = await player.request_move_under(scope, state, clock.view(ply), state_json=progress.states[-1])
             else:
                 scope.deadline = math.inf  # what a deadline-sharing player may have left set
-                reply = await _request(player, state, self.states[-1], clock, ply)
+                reply = await _request(player, state, progress.states[-1], clock, ply)
             if reply.fault is not None:
                 return self.judge(color, reply)
             charged = clock.thinking_ms(reply.received_at - reply.sent_at)
@@ -285,13 +414,12 @@ class _Turns:
                 move = game.validate_move(state, game.parse_move(reply.wire))
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 return self._bad_move(color, reply, exc)
-            state = self.state = game.apply(state, move)
-            self.turns.append(turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms))
-            self.states.append(game.state_to_json(state))
-            self.move_times.append(charged)
+            progress.play(move, turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms))
+            progress.move_times.append(charged)
             if self.observer is not None:
-                self.observer(MovePlayed(game, len(self.turns), color, self.specs[color].id, game.describe_move(move),
-                                         state, charged, {c: self.clocks[c].left_ms for c in Color}, self.game_index))
+                self.observer(MovePlayed(game, len(progress.turns), color, self.specs[color].id,
+                                         game.describe_move(move), progress.state, charged,
+                                         {c: self.clocks[c].left_ms for c in Color}, progress.game_index))
             # The deadline may have fired in the scheduler pass that brought a reply just in time:
             # the scope is spent then (the reply stands), so go on in a new one.
             if scope.cancel_called:
@@ -360,8 +488,9 @@ async def play_game(
     ``opening_plies`` is then only recorded (the caller played them). Without a ``start_state``,
     ``opening_plies`` random plies are played from the start with ``random.Random(seed)`` (see
     :func:`arena.games.base.opening_seed`, so the record's ``seed`` replays the opening), and the
-    record holds them as its first turns (marked ``opening``) from the game's initial state. ``max_moves`` (default ``game.default_max_moves``) caps the state's move
-    counter (``turnNumber``); reaching it is a draw, but a win on the capping move counts.
+    record holds them as its first turns (marked ``opening``) from the game's initial state.
+    ``max_moves`` (default ``game.default_max_moves``) caps the state's move counter
+    (``turnNumber``); reaching it is a draw, but a win on the capping move counts.
     ``stderr_dir``: each bot's stderr goes to ``<dir>/<game_index:05d>-<colour>-<id>.log`` (capped);
     otherwise a capped tail is kept and put in the record for a bot that faulted. ``observer`` gets
     :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded` events. ``player_opts`` are
@@ -369,119 +498,26 @@ async def play_game(
     ``isolation`` is the policy for the bots' processes (:mod:`arena.process.isolation`): pondering, the
     sandbox (``stderr_dir`` is hidden from sandboxed bots) and their environment.
 
-    Raises ConfigError if the sandbox is asked for but not available here, and ResourceError when
-    arena itself fails (out of file descriptors or processes while starting a bot, its stderr log
-    cannot be written...): such a game is not a bot's loss and has no record.
+    Raises ConfigError if the sandbox is asked for but not available here (when the first bot is
+    started: :func:`arena.process.isolation.require_sandbox`), and ResourceError when arena itself
+    fails (out of file descriptors or processes while starting a bot, its stderr log cannot be
+    written...): such a game is not a bot's loss and has no record.
     """
-    if isolation.sandbox:
-        reason = sandbox_available()
-        if reason is not None:
-            raise ConfigError(reason)
     cap = game.default_max_moves if max_moves is None else max_moves
-    specs = {Color.BLACK: black, Color.WHITE: white}
-    clocks = {c: GameClock(time_control) for c in Color}
-    opening: list[Any] = []
-    if start_state is None and opening_plies:
-        if seed is None:
-            raise ValueError("a random opening needs a seed")
-        opening = random_opening_moves(game, opening_plies, random.Random(seed))
-    state = game.initial_state() if start_state is None else start_state
-    # The record starts at the game's true start: the random opening's plies are its first turns.
-    turns: list[dict[str, Any]] = []
-    states: list[dict[str, Any]] = [game.state_to_json(state)]
-    for move in opening:
-        state = game.apply(state, move)
-        turns.append(turn_entry(game, move, opening=True))
-        states.append(game.state_to_json(state))
-    move_times: list[float] = []
-    started_at = utc_now_iso()
-    begun = trio.current_time()
-    outcome: Outcome | None = None
-    faulted: Color | None = None
-    players: dict[Color, Player] = {}
-    entries = [player_entry(specs[c].id, specs[c].record_kind, specs[c].command or specs[c].path, c) for c in Color]
-    logs: dict[Color, str] = {}
-
-    def emit(event: Any) -> None:
-        if observer is not None:
-            observer(event)
-
-    def fault(color: Color, termination: Termination, reason: str) -> Outcome:
-        nonlocal faulted
-        faulted = color
-        return Outcome(termination, color.other, reason)
-
+    progress = _Progress.begin(game, {Color.BLACK: black, Color.WHITE: white}, time_control, cap, start_state,
+                               opening_plies, seed, game_index)
     async with contextlib.AsyncExitStack() as stack:
-        for color in Color:
-            path = _stderr_path(stderr_dir, game_index, color, specs[color].id)
-            opts = dict(player_opts or {})
-            if path is not None:
-                opts["stderr_path"] = path
-                opts["logs_dir"] = Path(stderr_dir) if stderr_dir is not None else None
-                logs[color] = str(path)
-            try:
-                player = make_player(specs[color], game, color, time_limit_ms=time_control.time_limit_ms,
-                                     max_moves=cap, isolation=isolation, **opts)
-                players[color] = await stack.enter_async_context(player)
-            except BotError as exc:
-                outcome = fault(color, Termination.CRASH, f"{_who(color, specs[color])} could not be started: {exc}")
-                break
-            if player.command is not None:
-                entries[list(Color).index(color)]["command"] = player.command
-        emit(GameStarted(game, state, dict(specs), game_index))
-
-        turn = _Turns(game, specs, players, clocks, cap, state, states, turns, move_times, observer, game_index)
-        while outcome is None:
-            # One cancel scope for many turns (see Player.shares_turn_deadline). run() comes back
-            # with None when a deadline fired just as a reply arrived: that scope is spent.
-            scope = trio.CancelScope()
-            with scope:
-                outcome = await turn.run(scope)
-            if scope.cancelled_caught:
-                color = turn.color
-                if players[color].grant_more_time(trio.current_time()):
-                    continue  # late by the wall clock only: the same turn waits on, in a new scope
-                outcome = turn.judge(color, players[color].timed_out_reply(trio.current_time()))
-        state = turn.state
-        if turn.faulted is not None:
-            faulted = turn.faulted
-
+        players = await _start_players(stack, progress, stderr_dir, player_opts, isolation)
+        if observer is not None:
+            observer(GameStarted(game, progress.state, dict(progress.specs), game_index))
+        if progress.outcome is None:
+            progress.outcome = await _Turns(progress, players, observer).play()
     # Both players are closed (processes killed and reaped) at this point.
-    for index, color in enumerate(Color):
-        cpu = getattr(players.get(color), "cpu_seconds", None)
-        if cpu is not None:
-            entries[index]["cpuMs"] = round(cpu * 1000, 3)
-        dropped = getattr(players.get(color), "early_bytes", 0)
-        if dropped:  # bytes before their turn's input: dropped, but a bot author wants to know
-            entries[index]["droppedOutput"] = {"bytes": dropped, "turns": players[color].early_turns,  # type: ignore[attr-defined]
-                                               "start": players[color].early_sample.decode("utf-8", "replace")}  # type: ignore[attr-defined]
     for player in players.values():
         failure = player.arena_failure()
         if failure is not None:
             raise failure
-    tails: dict[Color, str] = {}
-    if faulted is not None and stderr_dir is None and faulted in players:
-        text = players[faulted].stderr_text()
-        if text:
-            tails[faulted] = text
-    # A Record (arena.records.types) as a plain dict, the type the run loops pass on.
-    record = cast("dict[str, Any]", build_record(
-        game_name=game.name,
-        outcome=outcome,
-        players=entries,
-        turns=turns,
-        game_states=states,
-        move_times_ms=move_times,
-        clocks_left_ms={c: clocks[c].left_ms for c in Color},
-        time_control=time_control.to_json(),
-        max_moves=cap,
-        opening_plies=opening_plies,
-        seed=seed,
-        game_index=game_index,
-        started_at=started_at,
-        duration_s=trio.current_time() - begun,
-        stderr_logs=logs or None,
-        stderr_tail=tails or None,
-    ))
-    emit(GameEnded(game, state, record, game_index))
+    record = progress.record(players, stderr_dir)
+    if observer is not None:
+        observer(GameEnded(game, progress.state, record, game_index))
     return record

@@ -4,7 +4,8 @@ it with everything it started.
 
 - :mod:`arena.process.bot`: :class:`BotProcess`, the transport a player drives (start, send, read a
   reply, stop), and the teardown of a bot's every process.
-- :mod:`arena.process.replies`: reading one reply from a bot's stdout within a deadline.
+- :mod:`arena.process.replies`: reading one reply from a bot's stdout (framed by
+  :mod:`arena.protocols.framing`) within a deadline.
 - :mod:`arena.process.command`: how a bot command's words are read (interpreters, scripts).
 - :mod:`arena.process.isolation`: the policy (:class:`Isolation`, :class:`BotLimits`) every layer
   passes on, and the bot's environment.
@@ -15,6 +16,6 @@ it with everything it started.
   game, or arena.
 - :mod:`arena.process.signals`: Ctrl-C, SIGTERM and SIGHUP for every long command.
 
-May import: the standard library, trio, :mod:`arena.errors`, :mod:`arena.limits` and
-:mod:`arena.fileio`; never a game (a test enforces it).
+May import: the standard library, trio, :mod:`arena.errors`, :mod:`arena.limits`,
+:mod:`arena.fileio` and :mod:`arena.protocols.framing` (the one framer); never a game (a test enforces it).
 """

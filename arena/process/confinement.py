@@ -59,13 +59,11 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
     one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
     was spawned and the :class:`Confinement` to give back at teardown."""
     from arena.process import sandbox as box
-    from arena.process.isolation import sandbox_available
+    from arena.process.isolation import require_sandbox, sandbox_available
 
     doing = f"starting {who}"
     if sandbox:
-        reason = sandbox_available()
-        if reason is not None:
-            raise ConfigError(reason)
+        require_sandbox()
     spawn.check_program(argv[0], cwd, env)
     held = Confinement()
     seccomp_fd: int | None = None

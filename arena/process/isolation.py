@@ -32,6 +32,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from arena.errors import ConfigError
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 
 
@@ -134,6 +135,14 @@ def sandbox_available() -> str | None:
         detail = why[-1] if why else f"exit status {done.returncode}"
         return f"bubblewrap cannot create its namespaces on this machine ({detail})"
     return None
+
+
+def require_sandbox(where: str | None = None) -> None:
+    """The one check that the sandbox can be used here: ConfigError when it cannot, whose message
+    is :func:`sandbox_available`'s reason (``<where>: <reason>`` with ``where``, e.g. a config key)."""
+    reason = sandbox_available()
+    if reason is not None:
+        raise ConfigError(reason if where is None else f"{where}: {reason}")
 
 
 def unprotected_note(isolation: Isolation) -> str | None:

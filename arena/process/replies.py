@@ -1,8 +1,10 @@
-"""Bounded framing of a bot's replies: lines, or JSON objects found by brace matching.
+"""Reading a bot's replies: the reads and the waits around the one framer.
 
-:class:`ReplyReader` never holds much more than its byte limit, whatever the peer sends: an
-over-long reply raises :class:`ReplyTooLong` rather than growing a buffer; end of output raises
-:class:`EndOfOutput` with the partial reply. It reads a trio receive stream, or a non-blocking file
+:class:`ReplyReader` reads a bot's stdout into a :class:`arena.protocols.framing.Framer` (which
+finds the lines or JSON objects, with the size bound) until it has a reply. It never holds much
+more than its byte limit, whatever the peer sends: an over-long reply raises
+:class:`ReplyTooLong` rather than growing a buffer; end of output raises :class:`EndOfOutput` with
+the partial reply. It reads a trio receive stream, or a non-blocking file
 descriptor directly (what the process layer uses: it is how :attr:`ReplyReader.gone` can take what
 is already in the pipe).
 
@@ -15,14 +17,16 @@ that is complete there is still returned; otherwise the read ends with EndOfOutp
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Callable
 
-import orjson
 import trio
 
 from arena.errors import ArenaError
+from arena.protocols.framing import DEFAULT_MAX_REPLY_BYTES, Framer, NeedData, TooLong
 
-DEFAULT_MAX_REPLY_BYTES = 1 << 20  # 1 MiB: far above any real reply, far below trouble
+__all__ = ["DEFAULT_MAX_REPLY_BYTES", "RECEIVE_CHUNK", "BotGone", "EndOfOutput", "ReplyReader", "ReplyTooLong",
+           "TransportError"]
+
 RECEIVE_CHUNK = 65536
 
 
@@ -51,15 +55,8 @@ class BotGone(TransportError):
     """Writing to the bot failed: its stdin is closed (usually because it exited)."""
 
 
-# Scanners for the JSON-object reader: outside strings the interesting bytes are braces and quotes;
-# inside a string, quotes and backslashes.
-_OUTSIDE = re.compile(rb'[{}"]')
-_INSIDE = re.compile(rb'["\\]')
-_NON_SPACE = re.compile(rb"[^ \t\r\n]")
-
-
 class ReplyReader:
-    """Bounded framing over a receive stream: lines, or JSON objects found by brace matching.
+    """Replies read from a receive stream and framed by a :class:`~arena.protocols.framing.Framer`.
 
     Memory stays bounded by about ``limit`` plus one receive chunk, whatever the peer sends.
 
@@ -76,7 +73,7 @@ class ReplyReader:
             raise ValueError("ReplyReader needs a stream or a file descriptor")
         self._stream = stream
         self._fd = fd
-        self._buffer = bytearray()
+        self.framer = Framer()
         self._eof = False
         self.waits = 0
         #: Set when the bot's leader process has exited: read only what is already there.
@@ -84,15 +81,14 @@ class ReplyReader:
 
     def pending(self) -> bytes:
         """Bytes received but not consumed yet (e.g. half a reply at a timeout)."""
-        return bytes(self._buffer)
+        return self.framer.pending()
 
     def discard_early(self, limit: int = 1 << 20) -> bytes:
         """Drop what arrived before a turn's question: the buffer and what the pipe holds now (at
         most ``limit`` bytes are read). Returns them without blanks (spaces, tabs, line ends): a
         reply cannot precede its question, so such bytes are a bot writing ahead, debug output on
         stdout, or someone else's injection. Needs the descriptor (``fd`` mode); never waits."""
-        dropped = self._buffer
-        self._buffer = bytearray()
+        dropped = bytearray(self.framer.take())
         if self._fd is not None and self._fd >= 0 and not self._eof:
             while len(dropped) < limit:
                 try:
@@ -109,9 +105,9 @@ class ReplyReader:
         """Receive one more chunk into the buffer; EndOfOutput at EOF (or once :attr:`gone` and
         the pipe holds nothing more)."""
         if self._eof:
-            raise EndOfOutput(bytes(self._buffer))
+            raise EndOfOutput(self.framer.pending())
         # Never ask for more than the limit allows, so memory stays bounded by ~limit + one chunk.
-        want = max(1, min(RECEIVE_CHUNK, limit + 1 - len(self._buffer)))
+        want = max(1, min(RECEIVE_CHUNK, limit + 1 - self.framer.buffered))
         fd = self._fd
         chunk: bytes | bytearray
         if fd is not None:
@@ -146,104 +142,26 @@ class ReplyReader:
                 chunk = b""
         if not chunk:
             self._eof = True
-            raise EndOfOutput(bytes(self._buffer))
-        self._buffer += chunk
-
-    def _too_long(self, limit: int) -> ReplyTooLong:
-        head = bytes(self._buffer[:200])
-        # The rest of the over-long line is junk; the game is over for this bot anyway.
-        self._buffer.clear()
-        return ReplyTooLong(limit, head)
+            raise EndOfOutput(self.framer.pending())
+        self.framer.feed(chunk)
 
     async def read_line(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
         """The next line without its ``\\n``. ReplyTooLong past ``limit`` bytes; EndOfOutput at EOF."""
-        scanned = 0
-        while True:
-            index = self._buffer.find(b"\n", scanned)
-            if index >= 0:
-                if index > limit:
-                    raise self._too_long(limit)
-                line = bytes(self._buffer[:index])
-                del self._buffer[: index + 1]
-                return line
-            scanned = len(self._buffer)
-            if scanned > limit:
-                raise self._too_long(limit)
-            await self._fill(limit)
+        return await self._read(self.framer.next_line, limit)
 
     async def read_json_object(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
-        """The next JSON object's bytes, found by matching braces outside strings.
+        """The next JSON object's bytes (:meth:`arena.protocols.framing.Framer.next_json_object`:
+        or the rest of a line that does not start one). ReplyTooLong past ``limit`` bytes,
+        EndOfOutput at EOF."""
+        return await self._read(self.framer.next_json_object, limit)
 
-        Whitespace before the object is skipped, so an object may be one line or pretty-printed
-        over many. If the next non-blank byte is not ``{``, the rest of that line is returned as it
-        is (the caller's parser then calls it malformed) instead of waiting for a brace that may
-        never come. Raises ReplyTooLong past ``limit`` bytes, EndOfOutput at EOF.
-        """
-        buffer = self._buffer
-        if not buffer:
-            await self._fill(limit)
-        # Fast path for the common reply, one object on one line arriving at once: a first line
-        # that parses as a whole JSON object is exactly the object brace matching would find.
-        # Brace matching in Python costs 16-22 us on a Shobu reply, 15-21% of arena's CPU per ply
-        # (bench/engine_overhead.py --cpu-only, with and without this block).
-        if buffer[0] == 0x7B:
-            newline = buffer.find(b"\n")
-            if 0 < newline <= limit:
-                line = bytes(buffer[:newline])
-                try:
-                    parsed = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    parsed = None
-                if type(parsed) is dict:
-                    del buffer[: newline + 1]
-                    return line.rstrip()
+    async def _read(self, next_frame: Callable[[int], bytes | TooLong | NeedData], limit: int) -> bytes:
         while True:
-            match = _NON_SPACE.search(self._buffer)
-            if match is not None:
-                del self._buffer[: match.start()]
-                break
-            self._buffer.clear()
-            await self._fill(limit)
-        if self._buffer[0] != 0x7B:  # not "{": hand back the line
-            return await self.read_line(limit)
-        depth = 0
-        in_string = False
-        pos = 0
-        while True:
-            while True:
-                if in_string:
-                    found = _INSIDE.search(self._buffer, pos)
-                    if found is None:
-                        break
-                    pos = found.end()
-                    if found.group() == b"\\":
-                        if pos >= len(self._buffer):
-                            pos -= 1  # the escaped byte has not arrived yet: rescan later
-                            break
-                        pos += 1
-                    else:
-                        in_string = False
-                else:
-                    found = _OUTSIDE.search(self._buffer, pos)
-                    if found is None:
-                        break
-                    pos = found.end()
-                    byte = found.group()
-                    if byte == b'"':
-                        in_string = True
-                    elif byte == b"{":
-                        depth += 1
-                    else:
-                        depth -= 1
-                        if depth == 0:
-                            if pos > limit:
-                                raise self._too_long(limit)
-                            obj = bytes(self._buffer[:pos])
-                            del self._buffer[:pos]
-                            return obj
-            if len(self._buffer) > limit:
-                raise self._too_long(limit)
-            pos = max(0, min(pos, len(self._buffer)))
+            frame = next_frame(limit)
+            if isinstance(frame, bytes):
+                return frame
+            if isinstance(frame, TooLong):
+                raise ReplyTooLong(frame.limit, frame.head)
             await self._fill(limit)
 
 

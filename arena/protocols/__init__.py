@@ -1,7 +1,7 @@
 """Wire protocols: how a state is written for a bot and how its reply is read. Pure, no I/O.
 
 A :class:`Protocol` is a dialect over a byte stream. The process transport (:mod:`arena.process.bot`) moves
-the bytes; the protocol says which framing a reply uses (``"line"`` or ``"json_object"``), what to
+the bytes, the one framer (:mod:`arena.protocols.framing`) cuts them into replies; the protocol says which framing a reply uses (``"line"`` or ``"json_object"``), what to
 write at the start of a game and before each turn, and turns the raw reply into the game's *wire
 move* — what :meth:`arena.games.base.Game.parse_move` accepts. ``decode_reply`` raises
 :class:`arena.games.base.MoveSyntaxError` (a ``malformed_reply``) with a reason naming the problem.

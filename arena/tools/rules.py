@@ -17,9 +17,10 @@ from typing import Any, BinaryIO, TextIO
 
 import orjson
 
-from arena.fileio.jsonfiles import JsonInputError, JsonObjectSplitter, Junk, strict_loads
+from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games import Game, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.base import cap_text
+from arena.protocols.framing import Framer, Junk
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 MAX_INPUT_OBJECT = 1 << 20
@@ -157,7 +158,7 @@ def run_stream(handler: Handler, chunks: Iterable[bytes], out: BinaryIO, err: Te
     Never raises for bad input.
     """
     report = StreamReport()
-    splitter = JsonObjectSplitter(MAX_INPUT_OBJECT)
+    framer = Framer(MAX_INPUT_OBJECT)
 
     def emit(value: Any) -> None:
         out.write(orjson.dumps(value) + b"\n")
@@ -185,9 +186,10 @@ def run_stream(handler: Handler, chunks: Iterable[bytes], out: BinaryIO, err: Te
             emit({"error": "illegal_move", "reason": str(exc)})
 
     for chunk in chunks:
-        for item in splitter.feed(chunk):
+        framer.feed(chunk)
+        for item in framer.items():
             handle(item)
-    for item in splitter.close():
+    for item in framer.close():
         handle(item)
     if report.objects == 0:
         message = "no input: expected one or more JSON objects on stdin"

@@ -77,7 +77,7 @@ from arena.limits import (
 )
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.command import Role, path_list_items, word_roles
-from arena.process.isolation import BotLimits, sandbox_available
+from arena.process.isolation import BotLimits, require_sandbox
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
@@ -346,7 +346,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     openings, openings_order, openings_digest = _openings(obj, base_dir, game, opening_plies)
     sandbox = _optional(obj, "sandbox", bool, "true or false", None)
     if sandbox:
-        check_sandbox("sandbox")
+        require_sandbox("sandbox")
     limits = BotLimits(
         memory_mb=_int(obj, "memoryMb", DEFAULT_MEMORY_MB, minimum=0, maximum=MAX_LIMIT_MB) or None,
         max_processes=_int(obj, "maxProcesses", DEFAULT_MAX_PROCESSES, minimum=0, maximum=MAX_LIMIT_PROCESSES) or None,
@@ -487,13 +487,6 @@ def check_programs(agents: tuple[AgentConfig, ...], inherit_env: bool) -> None:
                      else "on the PATH bots get" if "/" not in agent.command[0] else "")
             reason = str(exc).removeprefix("cannot start ")
             raise ConfigError(f"agents[{number}].path: the bot cannot be started {where}: {reason}".replace("  ", " ")) from None
-
-
-def check_sandbox(key: str) -> None:
-    """ConfigError ``<key>: <reason>`` when the bubblewrap sandbox cannot be used on this machine."""
-    reason = sandbox_available()
-    if reason is not None:
-        raise ConfigError(f"{key}: {reason}")
 
 
 def _require(obj: dict[str, Any], key: str, kind: type, what: str) -> Any:

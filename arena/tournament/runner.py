@@ -52,11 +52,11 @@ from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
-from arena.process.isolation import BotLimits
+from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.reader import RESULT_TEXT, record_name
 from arena.stats.ratings import result_from_row
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
-from arena.tournament.config import TournamentConfig, check_programs, check_sandbox
+from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.logs import (
     FolderLock,
     LogError,
@@ -272,7 +272,7 @@ class Tournament:
         (another run holds the folder, the folder holds another tournament, a corrupt line...)."""
         check_agent_kinds(self.config)
         if self.options.sandbox:
-            check_sandbox("sandbox")
+            require_sandbox("sandbox")
         self._game = get_game(self.config.game)
         self._book = opening_book(self.config, self._game)
         self._lock.acquire()  # before anything in the folder is read

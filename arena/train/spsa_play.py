@@ -157,7 +157,8 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
     tournament keys of :data:`COMMAND_KEYS`; ConfigError (one line, naming the key) otherwise."""
     from arena.games.base import GameError
     from arena.games.registry import get_game
-    from arena.tournament.config import check_sandbox, resolve_command
+    from arena.process.isolation import require_sandbox
+    from arena.tournament.config import resolve_command
 
     raw = obj["agent"]
     for key in raw:
@@ -189,7 +190,7 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
         if not isinstance(flags[key], bool):
             raise ConfigError(f"{where}: key {key!r} must be true or false, got {json.dumps(flags[key])}")
     if flags["sandbox"]:
-        check_sandbox(f"{where}: key 'sandbox'")
+        require_sandbox(f"{where}: key 'sandbox'")
     order = obj.get("openingsOrder", "random")
     if order not in ("random", "sequential"):
         raise ConfigError(f"{where}: key 'openingsOrder' must be \"random\" or \"sequential\", got {json.dumps(order)}")

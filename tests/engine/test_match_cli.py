@@ -14,6 +14,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from engine_support import assert_no_leftovers, bot_command
+from helpers import eventually
 from rich.console import Console
 
 from arena.cli import cli
@@ -107,15 +108,6 @@ def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
     assert render_board(shobu, shobu.initial_state()).plain.count("○") == 16
 
 
-def _wait_for(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_ctrl_c_stops_at_once_kills_bots_and_exits_130(marker: str, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     # CMD1 plays; CMD2 never answers its first move. Game 1 ends at the move cap before CMD2 has to
@@ -127,7 +119,7 @@ def test_ctrl_c_stops_at_once_kills_bots_and_exits_130(marker: str, tmp_path: Pa
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
-        assert _wait_for(lambda: any(logs.glob("00001-black-*.log")), 20.0)
+        eventually(lambda: any(logs.glob("00001-black-*.log")), 20.0)
         time.sleep(0.5)
         sent = time.monotonic()
         os.kill(proc.pid, signal.SIGINT)
@@ -155,7 +147,7 @@ def test_ctrl_c_during_a_single_game_writes_nothing(marker: str) -> None:
     try:
         from engine_support import processes_matching
 
-        assert _wait_for(lambda: processes_matching(marker + "-x", (proc.pid,))
+        eventually(lambda: processes_matching(marker + "-x", (proc.pid,))
                          and processes_matching(marker + "-y", (proc.pid,)), 20.0)
         time.sleep(0.3)
         os.kill(proc.pid, signal.SIGINT)

@@ -12,10 +12,10 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.fileio.jsonfiles import JsonObjectSplitter
 from arena.games import IllegalMoveError, MoveSyntaxError, get_game
 from arena.process.bot import EndOfOutput, ReplyReader, ReplyTooLong
 from arena.protocols import protocol_for
+from arena.protocols.framing import Framer
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -86,8 +86,9 @@ def test_json_objects_are_framed_exactly_like_the_rules_tools_splitter(
     replies, how = read_all(data, cuts, "json_object", 1 << 20)
     assert how == "eof"
     assert [json.loads(r) for r in replies] == objs
-    splitter = JsonObjectSplitter()
-    assert [json.loads(x) for x in splitter.feed(data) + splitter.close()] == objs
+    framer = Framer()
+    framer.feed(data)
+    assert [json.loads(x) for x in framer.close()] == objs
 
 
 @FUZZ

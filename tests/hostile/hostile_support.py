@@ -25,6 +25,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
+from helpers import eventually
+
 BOT_FILE = Path(__file__).resolve().with_name("hostile_bot.py")
 
 
@@ -286,11 +288,7 @@ def public_folder(prefix: str) -> Iterator[Path]:
 
 def wait_for_file(path: Path, timeout: float = 10.0) -> str:
     """The text of ``path`` once it exists (hang backstop ``timeout``); AssertionError if it never does."""
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{path} never appeared")
-        time.sleep(0.01)
+    eventually(path.exists, timeout, what=f"{path} appears")
     return path.read_text()
 
 

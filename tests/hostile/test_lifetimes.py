@@ -4,6 +4,7 @@ their game even when the thread trio would have forked them from is long gone.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 import trio
 import trio._core._thread_cache as thread_cache
 from engine_support import assert_no_leftovers, processes_matching
+from helpers import eventually, eventually_async
 from hostile_support import hostile_command, reap_adopted_zombies, reports
 
 from arena.games import get_game
@@ -94,30 +96,28 @@ def _wait_for_escapee(marker: str, proc: subprocess.Popen[bytes], timeout: float
                       own_session: bool = True) -> None:
     """Until a game runs with its escapee out of the bot's session (``own_session``; a sandbox
     refuses setsid: then just alive) and both bots alive."""
-    deadline = time.monotonic() + timeout
-    while True:
+    def running() -> bool:
         escapees = processes_matching(marker + "-escapee", (proc.pid,))
         if escapees and len(processes_matching(marker, (proc.pid,))) >= 3:
             try:
                 with open(f"/proc/{escapees[0]}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
-                continue
+                return False
             if int(fields[3]) == escapees[0] or not own_session:  # own session: it has called setsid
-                return
+                return True
         if proc.poll() is not None:
             raise AssertionError(f"arena exited with {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        assert time.monotonic() < deadline, "no escapee appeared"
-        time.sleep(0.02)
+        return False
+
+    eventually(running, timeout, what="an escapee")
 
 
 def _wait_until_gone(marker: str, exclude: tuple[int, ...], timeout: float) -> list[int]:
-    deadline = time.monotonic() + timeout
-    while True:
-        left = processes_matching(marker, exclude)
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.05)
+    """The processes of ``marker`` still alive once none is, or after ``timeout``."""
+    with contextlib.suppress(AssertionError):
+        eventually(lambda: not processes_matching(marker, exclude), timeout)
+    return processes_matching(marker, exclude)
 
 
 def _guardian_of(arena_pid: int) -> int:
@@ -240,8 +240,8 @@ async def test_a_games_teardown_leaves_the_other_games_alone(marker: str) -> Non
     async def play_short() -> dict[str, object]:
         # Polled from outside (the bots have PID namespaces of their own): the thief's children are up.
         with trio.fail_after(30):
-            while len(processes_matching(marker + "-long-busy")) < 2 and long_game["running"]:  # noqa: ASYNC110
-                await trio.sleep(0.01)
+            await eventually_async(lambda: len(processes_matching(marker + "-long-busy")) >= 2
+                                   or not long_game["running"])
         assert long_game["running"], f"the long game ended first: {records.get('long')}"
         escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", "-"))
         other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", "-"))

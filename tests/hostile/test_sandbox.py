@@ -14,7 +14,7 @@ import pytest
 from engine_support import assert_no_leftovers
 from hostile_support import hostile_command
 
-import arena.match.game as match_module
+import arena.process.isolation as isolation_module
 from arena.errors import ConfigError
 from arena.games import get_game
 from arena.match.game import TimeControl, play_game
@@ -113,7 +113,7 @@ def test_the_seccomp_filter_refuses_setsid_and_setpgid_only(tmp_path: Path) -> N
 
 
 async def test_a_sandbox_asked_for_but_unavailable_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(match_module, "sandbox_available", lambda: "bubblewrap is not installed here")
+    monkeypatch.setattr(isolation_module, "sandbox_available", lambda: "bubblewrap is not installed here")
     bot = AgentSpec("x", command="python3 -c pass")
     with pytest.raises(ConfigError, match="^bubblewrap is not installed here$"):
         await play_game(get_game("shobu"), bot, bot, time_control=TC, isolation=SANDBOX)

@@ -15,11 +15,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import eventually
 
 from arena.process import cgroups
 
@@ -97,7 +96,7 @@ def test_a_live_arena_in_another_pid_namespace_keeps_its_cgroups() -> None:
         holder.kill()  # unshare --kill-child: the namespace, the holder and its sleep go
         holder.wait()
     # Now it is stale (emptied by the namespace's end) and the next sweep removes it.
-    assert wait_for(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [])
+    eventually(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [], 10.0)
 
 
 @needs_cgroups
@@ -112,20 +111,11 @@ def test_a_killed_arenas_cgroups_are_removed_with_what_still_runs_in_them() -> N
         assert cgroups.sweep_stale() >= len(holders)
         for _, name, sleeper in holders:
             assert run_folders(name) == [], "stale folders accumulate"
-            assert wait_for(lambda pid=sleeper: not alive(pid)), "the sweep killed what ran in them"
+            eventually(lambda pid=sleeper: not alive(pid), 10.0, what="the sweep killed what ran in them")
     finally:
         for _, _, sleeper in holders:
             if alive(sleeper):
                 os.kill(sleeper, signal.SIGKILL)
-
-
-def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 def in_new_pid_namespace(code: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -166,7 +156,7 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
         sweep = in_new_pid_namespace("from arena.process import cgroups; print(cgroups.sweep_stale())")
         assert sweep.returncode == 0, (sweep.returncode, sweep.stderr[-2000:])
         assert int(sweep.stdout) >= 1
-        assert wait_for(lambda: not alive(sleeper)), "cgroup.kill reaches across PID namespaces"
+        eventually(lambda: not alive(sleeper), 10.0, what="cgroup.kill reaches across PID namespaces")
         assert run_folders(name) == []
     finally:
         if alive(sleeper):
@@ -200,7 +190,7 @@ def test_a_scratch_root_is_made_only_with_a_guardian_that_removes_it() -> None:
     assert alive(guardian) and root.is_dir()
     proc.kill()
     proc.wait()
-    assert wait_for(lambda: not root.exists()), "the guardian removed the killed arena's root"
+    eventually(lambda: not root.exists(), 10.0, what="the guardian removed the killed arena's root")
 
 
 @pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
@@ -212,7 +202,7 @@ def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespace
     try:
         for proc, _, guardian in dead:
             os.kill(guardian, signal.SIGKILL)  # killed with its guardian: only a sweep removes its root
-            assert wait_for(lambda pid=guardian: not alive(pid))
+            eventually(lambda pid=guardian: not alive(pid), 10.0)
             proc.kill()
             proc.wait()
         assert all(root.is_dir() for _, root, _ in dead) and live_root.is_dir()
@@ -222,4 +212,4 @@ def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespace
     finally:
         live.kill()  # unshare --kill-child: its holder dies a moment later
         live.wait()
-    assert wait_for(lambda: sandbox.sweep_stale_scratch() >= 0 and not live_root.exists())
+    eventually(lambda: sandbox.sweep_stale_scratch() >= 0 and not live_root.exists(), 10.0)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import eventually
 from tournament_support import REPO, read_jsonl, shobu_config
 
 from arena.tournament.config import load_config
@@ -24,13 +25,11 @@ def start_arena(config: Path, logs: Path) -> subprocess.Popen[bytes]:
 
 
 def wait_for_lines(games: Path, count: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if games.exists() and games.read_bytes().count(b"\n") >= count:
-            return
+    def written() -> bool:
         assert proc.poll() is None, "arena ended before it could be killed"
-        time.sleep(0.01)
-    raise AssertionError(f"fewer than {count} games after {timeout} s")
+        return games.exists() and games.read_bytes().count(b"\n") >= count
+
+    eventually(written, timeout, what=f"{count} games")
 
 
 def worker_pids(folder: Path) -> list[str]:

@@ -9,12 +9,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from helpers import eventually
 from tournament_support import REPO, bot_command, read_jsonl, shobu_config
 
 from arena.backends import local as local_backend
@@ -190,11 +190,8 @@ def start(config: Path, logs: Path) -> subprocess.Popen[bytes]:
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def wait_for(path: Path, lines: int, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not (path.exists() and path.read_bytes().count(b"\n") >= lines):
-        assert time.monotonic() < deadline, f"{path} never reached {lines} lines"
-        time.sleep(0.02)
+def wait_for(path: Path, lines: int) -> None:
+    eventually(lambda: path.exists() and path.read_bytes().count(b"\n") >= lines, what=f"{path}: {lines} lines")
 
 
 @pytest.mark.slow
@@ -220,18 +217,22 @@ def test_ctrl_c_flushes_prints_standings_and_exits_130(tmp_path: Path, bot_file:
 @pytest.mark.slow
 def test_a_second_ctrl_c_stops_at_once(tmp_path: Path, bot_file: Path) -> None:
     logs = tmp_path / "logs"
-    proc = start(slow_config(tmp_path, bot_file, 3000), logs)
-    deadline = time.monotonic() + 20
-    while len(alive(str(bot_file))) < 2:  # games are under way
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    err_path = tmp_path / "stderr.txt"
+    with err_path.open("wb") as err_file:
+        proc = subprocess.Popen([sys.executable, "-m", "arena", "run", str(slow_config(tmp_path, bot_file, 3000)),
+                                 "--logs", str(logs), "-j", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=err_file)
+    eventually(lambda: len(alive(str(bot_file))) >= 2, what="games under way")
     proc.send_signal(signal.SIGINT)
-    time.sleep(0.01)
+    # Only once arena has seen the first signal (it says so) may the second come: two signals sent
+    # together can arrive as one.
+    eventually(lambda: b"interrupted: cancelling running games" in err_path.read_bytes(), what="the first stop")
     proc.send_signal(signal.SIGINT)
     # The games in flight need 18 s to end by themselves: ending well before is "at once" (a
     # generous bound, so that a busy machine cannot fail this).
-    _, err = proc.communicate(timeout=12)
-    assert proc.returncode == 130, err.decode()
+    proc.communicate(timeout=12)
+    err = err_path.read_text()
+    assert proc.returncode == 130, err
+    assert "interrupted again, killed all bots" in err  # what only the second signal does
     gone(str(bot_file))
     gone(f"stats_worker {logs / 'slow'}")  # the standings worker sees its input end and exits
     assert os.path.isdir(logs / "slow")
@@ -239,7 +240,4 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path, bot_file: Path) -> None:
 
 def gone(marker: str, timeout: float = 10) -> None:
     """Wait until no live process has ``marker`` in its command line (a hang backstop)."""
-    deadline = time.monotonic() + timeout
-    while alive(marker):
-        assert time.monotonic() < deadline, f"still running: {marker}"
-        time.sleep(0.02)
+    eventually(lambda: not alive(marker), timeout, what=f"no process of {marker}")

@@ -10,22 +10,22 @@ import os
 import resource
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
+from helpers import eventually
 from tournament_support import REPO, read_jsonl
 
 import arena.tournament.runner as runner_module
 from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
+from arena.process import isolation as isolation_module
 from arena.process.isolation import Isolation
 from arena.records.format import utc_now_iso
 from arena.tournament import concurrency
-from arena.tournament import config as config_module
 from arena.tournament import logs as logs_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import FolderLock, LogError, standings_from_folder
@@ -251,11 +251,8 @@ def row(index: int) -> dict[str, Any]:
             "termination": "win"}
 
 
-def wait_for(check: Callable[[], bool], what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout  # a hang backstop, not a speed requirement
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.01)
+def wait_for(check: Callable[[], bool], what: str) -> None:
+    eventually(check, what=what)
 
 
 def test_the_worker_throttles_the_agent_files_and_writes_the_final_standings(tmp_path: Path) -> None:
@@ -470,7 +467,7 @@ async def test_a_folder_written_before_ponder_existed_resumes(tmp_path: Path, fa
 
 
 def test_an_unavailable_sandbox_is_a_config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(config_module, "sandbox_available", lambda: "bubblewrap is not installed")
+    monkeypatch.setattr(isolation_module, "sandbox_available", lambda: "bubblewrap is not installed")
     with pytest.raises(ConfigError, match=r"^sandbox: bubblewrap is not installed$"):
         load_config(write_config(tmp_path, sandbox=True))
     with pytest.raises(ConfigError, match=r"^sandbox: bubblewrap is not installed$"):

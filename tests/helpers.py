@@ -1,0 +1,42 @@
+"""Helpers for every test directory (``tests/`` is on ``sys.path``: its conftest is there).
+
+:func:`eventually` is the one way a test waits for something another process or task does: it
+polls, so it is as fast as the event, and its timeout is only a hang backstop, never a speed
+requirement (a busy machine must not fail a test).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import trio
+
+T = TypeVar("T")
+
+#: How long :func:`eventually` waits by default: far longer than anything takes on a busy machine.
+BACKSTOP_S = 30.0
+
+
+def eventually(predicate: Callable[[], T], timeout: float = BACKSTOP_S, *, what: str | None = None,
+               pause: float = 0.01) -> T:
+    """``predicate()``'s first truthy value, polling every ``pause`` seconds; AssertionError
+    (naming ``what``) if it is still falsy after ``timeout`` seconds. An exception from
+    ``predicate`` (e.g. an assertion that the process under test is still running) propagates."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout:g} s: {what or getattr(predicate, '__name__', 'predicate')}")
+        time.sleep(pause)
+
+
+async def eventually_async(predicate: Callable[[], T], *, pause: float = 0.01) -> T:
+    """:func:`eventually` inside trio, under the caller's ``trio.fail_after`` (the backstop):
+    waits with ``trio.sleep``, so other tasks run meanwhile."""
+    while not (value := predicate()):  # noqa: ASYNC110 (polls what another process does: no event to wait on)
+        await trio.sleep(pause)
+    return value
