@@ -1,0 +1,93 @@
+"""The N-seat engine (arena.match.table.play_table) with real bot processes: chance draws from the
+seed, simultaneous asks, observations only, eliminations that let the game go on, ranks."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from engine_support import bot_writable
+from seat_toy import BOT_SOURCE, SecretBid
+
+from arena.errors import ConfigError
+from arena.match.game import TimeControl
+from arena.match.table import play_table
+from arena.players.spec import AgentSpec
+from arena.process.isolation import Isolation
+
+FAST = TimeControl(time_limit_ms=20_000, time_margin_ms=200, startup_ms=5_000, move_time_limit_ms=3_000)
+#: The toy bots copy their input to a file of the test's: outside the sandbox's read-only view.
+OPEN = Isolation(sandbox=False)
+
+
+@pytest.fixture
+def bot(tmp_path: Path):  # type: ignore[no-untyped-def]
+    folder = bot_writable(tmp_path / "bots")
+    script = folder / "toy_bot.py"
+    script.write_text(BOT_SOURCE)
+    script.chmod(0o644)
+
+    def make(seat: int, mode: str = "first") -> AgentSpec:
+        log = folder / f"seat{seat}.log"
+        return AgentSpec(f"b{seat}", command=shlex.join([sys.executable, str(script), mode, str(log)]))
+    return make
+
+
+def inputs(tmp_path: Path, seat: int) -> list[dict]:  # type: ignore[type-arg]
+    path = tmp_path / "bots" / f"seat{seat}.log"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+async def test_three_bots_play_chance_and_simultaneous_steps(tmp_path: Path, bot) -> None:  # type: ignore[no-untyped-def]
+    game = SecretBid(3, rounds=2)
+    record = await play_table(game, [bot(0), bot(1), bot(2)], time_control=FAST, seed=11, legal_moves_for=[0],
+                              isolation=OPEN)
+    assert record["record_format"] == 3 and record["game_identity"] == game.identity()
+    kinds = [step["kind"] for step in record["steps"]]
+    assert kinds == ["chance"] * 3 + ["joint"] * 2
+    assert all(step["probability"] == "1/3" for step in record["steps"][:3])
+    assert record["eliminations"] == [] and record["termination"] in ("win", "draw")
+    assert len(record["states"]) == len(record["steps"]) + 1
+    # The same seed draws the same cards.
+    again = await play_table(game, [bot(0), bot(1), bot(2)], time_control=FAST, seed=11, isolation=OPEN)
+    assert [s["outcome"] for s in again["steps"][:3]] == [s["outcome"] for s in record["steps"][:3]]
+    # Each seat saw its own card only, and only the asked-for seat got the legal moves.
+    cards = record["states"][3]["cards"]
+    for seat in range(3):
+        seen = inputs(tmp_path, seat)
+        assert [m["payload"]["card"] for m in seen][:1] == [cards[seat]]
+        assert all(m["seat"] == seat and m["players"] == 3 and m["simultaneous"] for m in seen)
+        assert all(("legalMoves" in m) == (seat == 0) for m in seen)
+        others = [c for s, c in enumerate(cards) if s != seat]
+        assert all(set(m["payload"]) == {"card", "bids", "out"} for m in seen), others
+
+
+@pytest.mark.parametrize("mode", ["crash", "silent", "illegal"])
+async def test_a_faulting_seat_is_out_and_the_game_goes_on(tmp_path: Path, bot, mode: str) -> None:  # type: ignore[no-untyped-def]
+    fast = TimeControl(time_limit_ms=2_000, time_margin_ms=100, startup_ms=1_000, move_time_limit_ms=500)
+    record = await play_table(SecretBid(4, rounds=2), [bot(0), bot(1, mode), bot(2), bot(3)], time_control=fast,
+                              seed=5, isolation=OPEN)
+    expected = {"crash": "crash", "silent": "timeout", "illegal": "illegal_move"}[mode]
+    assert [(e["seat"], e["termination"]) for e in record["eliminations"]] == [(1, expected)]
+    assert "seat 1 (P1) bot 'b1'" in record["eliminations"][0]["reason"]
+    assert record["ranks"][1] == 4 and max(r for s, r in enumerate(record["ranks"]) if s != 1) < 4
+    assert [s["kind"] for s in record["steps"]].count("joint") == 2  # both rounds were played by the others
+    assert record["termination"] in ("win", "draw")
+
+
+async def test_two_faults_rank_the_later_above_the_earlier(tmp_path: Path, bot) -> None:  # type: ignore[no-untyped-def]
+    record = await play_table(SecretBid(3, rounds=1), [bot(0, "crash"), bot(1), bot(2, "illegal")],
+                              time_control=FAST, seed=1, isolation=OPEN)
+    assert [e["seat"] for e in record["eliminations"]] == [0, 2]
+    assert record["ranks"] == [3, 1, 2]
+    assert record["termination"] == "win" and record["reason"].startswith("seat 1 (P1)")
+
+
+async def test_the_seats_must_be_filled_by_bots(bot) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="set for 3 players, got 2"):
+        await play_table(SecretBid(3), [bot(0), bot(1)], time_control=FAST)
+    with pytest.raises(ConfigError, match="a person cannot take a seat"):
+        await play_table(SecretBid(2), [bot(0), AgentSpec("me", "human")], time_control=FAST)
