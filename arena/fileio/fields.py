@@ -74,7 +74,10 @@ def fail(where: str, key: str, problem: str) -> NoReturn:
 @contextmanager
 def prefixed(prefix: str) -> Iterator[None]:
     """Within the block, every ConfigError's message is put after ``<prefix>: `` (the file it came
-    from, for a loader whose messages name their file)."""
+    from, for a loader whose messages name their file); an empty ``prefix`` adds nothing."""
+    if not prefix:
+        yield
+        return
     try:
         yield
     except ConfigError as exc:
