@@ -38,22 +38,20 @@ def _kind(spec: dict[str, Any]) -> str:
     return text
 
 
+#: How each bound keyword reads, in the order the page gives them.
+_BOUND_WORDS = (("exclusiveMinimum", "above {:g}"), ("exclusiveMaximum", "below {:g}"),
+                ("maxProperties", "at most {} entries"))
+
+
 def _bounds(spec: dict[str, Any]) -> str:
     parts = []
     if "minimum" in spec and "maximum" in spec:
         parts.append(f"{spec['minimum']:,} to {spec['maximum']:,}")
-    elif "minimum" in spec:
-        parts.append(f"at least {spec['minimum']:,}")
-    elif "maximum" in spec:
-        parts.append(f"at most {spec['maximum']:,}")
-    if "exclusiveMinimum" in spec:
-        parts.append(f"above {spec['exclusiveMinimum']:g}")
-    if "exclusiveMaximum" in spec:
-        parts.append(f"below {spec['exclusiveMaximum']:g}")
+    elif "minimum" in spec or "maximum" in spec:
+        parts.append(f"at least {spec['minimum']:,}" if "minimum" in spec else f"at most {spec['maximum']:,}")
     if "minItems" in spec:
         parts.append(f"{spec['minItems']} to {spec['maxItems']:,} items")
-    if "maxProperties" in spec:
-        parts.append(f"at most {spec['maxProperties']} entries")
+    parts += [words.format(spec[keyword]) for keyword, words in _BOUND_WORDS if keyword in spec]
     pattern = spec.get("pattern")
     shown = {"\\S": "not blank", "^[^\\u0000]*$": "no NUL character"}
     if pattern:
