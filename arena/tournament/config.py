@@ -7,7 +7,8 @@ The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``i
 (:mod:`arena.process.isolation`), and per agent an ``env`` map of extra environment variables.
 
 Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
-(``agents[1].path: ...``). Every number is range-checked (the maxima are the ``MAX_*`` constants
+(``agents[1].path: ...``); the fields are read by :mod:`arena.fileio.fields`, as every config loader
+reads them. The format is described by ``arena/schemas/tournament.schema.json`` (draft 2020-12). Every number is range-checked (the maxima are the ``MAX_*`` constants
 below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
 100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.
 The file itself must be a regular file (a link to one is fine; a FIFO or a device is refused) of at
