@@ -34,7 +34,6 @@ on stderr, not an error.
 from __future__ import annotations
 
 import errno
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.fileio import fields
 from arena.fileio.files import UnsafeFileError, read_input
 from arena.fileio.jsonfiles import JsonInputError, strict_loads
-from arena.games.base import cap_text
-from arena.limits import MAX_FILE_BYTES
+from arena.limits import MAX_FILE_BYTES, MAX_SEED
 
 ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
 MAX_DEPTH_LIMIT = 64
@@ -110,11 +109,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _show(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    return cap_text(text)
-
-
 def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
                           warn: Callable[[str], None] | None = None) -> Hyperparameters:
     """A :class:`Hyperparameters` from a parsed JSON value; ConfigError naming the key otherwise.
@@ -131,67 +125,41 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
     except ConfigError as error:
         raise ConfigError(f"{where}: {error}") from None
     if not isinstance(obj, dict):
-        raise ConfigError(f"{where}: must be a JSON object, got {_show(obj)}")
+        raise ConfigError(f"{where}: must be a JSON object, got {fields.show(obj)}")
     if is_seed_format(obj):
         obj = translate_seed(obj, game, where, warn if warn is not None else _print_warning)
-    for key in obj:
-        if key not in KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(KEYS)})")
-
-    algorithm = obj.get("algorithm", "alphabeta")
-    if algorithm not in ALGORITHMS:
-        raise ConfigError(f"{where}: key 'algorithm' must be one of {', '.join(ALGORITHMS)}, got {_show(algorithm)}")
-
-    max_depth = obj.get("maxDepth", MAX_DEPTH_LIMIT)
-    if not _is_int(max_depth) or not 1 <= max_depth <= MAX_DEPTH_LIMIT:
-        raise ConfigError(f"{where}: key 'maxDepth' must be an integer from 1 to {MAX_DEPTH_LIMIT}, got {_show(max_depth)}")
-
-    move_time = obj.get("moveTimeMs")
-    if move_time is not None and (not _is_int(move_time) or not 1 <= move_time <= MOVE_TIME_LIMIT_MS):
-        raise ConfigError(
-            f"{where}: key 'moveTimeMs' must be an integer from 1 to {MOVE_TIME_LIMIT_MS} or null, got {_show(move_time)}"
-        )
-
-    weights = obj.get("evaluation", {})
-    if not isinstance(weights, dict):
-        raise ConfigError(f"{where}: key 'evaluation' must be an object of weights, got {_show(weights)}")
-    checked: dict[str, int | tuple[int, ...]] = {}
-    for name, value in weights.items():
-        if name in tables:
-            checked[name] = _check_table(value, tables[name], f"{where}: key 'evaluation.{name}'")
-            continue
-        if name not in names:
-            known = ", ".join((*names, *tables))
-            raise ConfigError(
-                f"{where}: key 'evaluation': unknown {game} weight {name!r} (known: {known})"
-            )
-        checked[name] = value
-        if not _is_int(value) or not -WEIGHT_LIMIT <= value <= WEIGHT_LIMIT:
-            raise ConfigError(
-                f"{where}: key 'evaluation.{name}' must be an integer from {-WEIGHT_LIMIT} to {WEIGHT_LIMIT}, got {_show(value)}"
-            )
-
-    table = obj.get("transpositionTable", True)
-    if not isinstance(table, bool):
-        raise ConfigError(f"{where}: key 'transpositionTable' must be true or false, got {_show(table)}")
-
-    seed = obj.get("seed")
-    if seed is not None and not _is_int(seed):
-        raise ConfigError(f"{where}: key 'seed' must be an integer or null, got {_show(seed)}")
-
-    description = obj.get("description", "")
-    if not isinstance(description, str):
-        raise ConfigError(f"{where}: key 'description' must be a string, got {_show(description)}")
-
+    with fields.prefixed(where):
+        fields.check_keys(obj, KEYS)
+        algorithm = fields.one_of(obj, "algorithm", ALGORITHMS, default="alphabeta")
+        max_depth = fields.integer(obj, "maxDepth", default=MAX_DEPTH_LIMIT, low=1, high=MAX_DEPTH_LIMIT)
+        move_time = fields.integer(obj, "moveTimeMs", low=1, high=MOVE_TIME_LIMIT_MS)
+        weights = obj.get("evaluation", {})
+        if not isinstance(weights, dict):
+            fields.fail("", "evaluation", f"must be an object of weights, got {fields.show(weights)}")
+        checked: dict[str, int | tuple[int, ...]] = {}
+        for name in weights:
+            if name in tables:
+                checked[name] = _check_table(weights[name], tables[name], f"evaluation.{name}")
+                continue
+            if name not in names:
+                known = ", ".join((*names, *tables))
+                fields.fail("evaluation", fields.short_key(name), f"unknown {game} weight (known weights: {known})")
+            checked[name] = fields.integer(weights, name, low=-WEIGHT_LIMIT, high=WEIGHT_LIMIT, where="evaluation",
+                                           need=True)
+        table = fields.boolean(obj, "transpositionTable", default=True)
+        seed = fields.integer(obj, "seed", low=-MAX_SEED - 1, high=MAX_SEED)
+        fields.string(obj, "description", default="", nul=True)
     return Hyperparameters(algorithm, max_depth, move_time, checked, table, seed)
 
 
 def _check_table(value: Any, length: int, where: str) -> tuple[int, ...]:
+    items = value if isinstance(value, list) else []
+    numbers = [int(v) if isinstance(v, float) and v.is_integer() else v for v in items]
     if (not isinstance(value, list) or len(value) != length
-            or not all(_is_int(v) and -WEIGHT_LIMIT <= v <= WEIGHT_LIMIT for v in value)):
-        raise ConfigError(f"{where} must be a list of {length} integers from {-WEIGHT_LIMIT} to {WEIGHT_LIMIT}, "
-                          f"got {_show(value)}")
-    return tuple(value)
+            or not all(_is_int(v) and -WEIGHT_LIMIT <= v <= WEIGHT_LIMIT for v in numbers)):
+        raise ConfigError(f"{where}: must be a list of {length} integers from {-WEIGHT_LIMIT} to {WEIGHT_LIMIT}, "
+                          f"got {fields.show(value)}")
+    return tuple(numbers)
 
 
 def _print_warning(message: str) -> None:

@@ -206,6 +206,10 @@ def evolve_command(game_name: str, out: str, population: int, keep: int, rounds:
                               spread=spread, depth=depth, opening_plies=opening_plies, final_games=final_games,
                               time_limit_ms=time_limit_ms, seed=seed, td_games=td_games)
     try:
+        settings.check(as_options=True)  # the options' own names in the message
+    except ArenaError as exc:
+        _fail(str(exc))
+    try:
         summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say, backend=where).run()
     except Interrupted as exc:
         _stopped(str(exc))

@@ -7,7 +7,8 @@ The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``i
 (:mod:`arena.process.isolation`), and per agent an ``env`` map of extra environment variables.
 
 Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
-(``agents[1].path: ...``). Every number is range-checked (the maxima are the ``MAX_*`` constants
+(``agents[1].path: ...``); the fields are read by :mod:`arena.fileio.fields`, as every config loader
+reads them. The format is described by ``arena/schemas/tournament.schema.json`` (draft 2020-12). Every number is range-checked (the maxima are the ``MAX_*`` constants
 below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
 100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.
 The file itself must be a regular file (a link to one is fine; a FIFO or a device is refused) of at
@@ -53,12 +54,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from arena.errors import ConfigError
+from arena.fileio import fields
+from arena.fileio.fields import check_keys, integer, show, string
 from arena.fileio.files import UnsafeFileError, read_input
 from arena.fileio.jsonfiles import JsonInputError, strict_loads
-from arena.games.base import GameError, cap_text
+from arena.games.base import GameError
 from arena.games.registry import DEFAULT_CONFIG_GAME, get_spec
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
@@ -67,8 +68,6 @@ from arena.limits import (
     DEFAULT_TIME_MARGIN_MS,
     MAX_AGENTS,
     MAX_CONFIG_CONCURRENCY,
-    MAX_ENV_VALUE,
-    MAX_ENV_VARS,
     MAX_FILE_BYTES,
     MAX_GAMES,
     MAX_MOVES,
@@ -81,6 +80,8 @@ from arena.process.isolation import BotLimits, require_sandbox
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
+OPENINGS_ORDERS = ("random", "sequential")
+SPRT_MODELS = ("normalized", "logistic")
 
 
 
@@ -124,7 +125,6 @@ _AGENT_KEYS = ("type", "id", "path", "env")
 # Ids become file and folder names: keep them to a portable, unsurprising alphabet. Always used
 # with fullmatch: `$` would also accept a trailing newline.
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Agent ids become <id>.json next to these files in the log folder.
 _RESERVED_AGENT_IDS = frozenset({"config", "standings", "games", "stderr"})
 
@@ -253,10 +253,8 @@ class TournamentConfig:
 def _openings(obj: dict[str, Any], base_dir: Path, game: str, opening_plies: int) -> tuple[str | None, str, str | None]:
     """The ``openings`` book (resolved path, order, digest), checked line by line now so that a bad
     book is a one-line error before any game; ``(None, "random", None)`` without one."""
-    order = _optional(obj, "openingsOrder", str, '"random" or "sequential"', "random")
-    if order not in ("random", "sequential"):
-        raise ConfigError(f'openingsOrder: must be "random" or "sequential", got {order!r}')
-    raw = _optional(obj, "openings", str, "a path to a JSONL opening book", None)
+    order = fields.one_of(obj, "openingsOrder", OPENINGS_ORDERS, default="random")
+    raw = string(obj, "openings", what="a path to a JSONL opening book")
     if raw is None:
         return None, order, None
     if opening_plies:
@@ -313,22 +311,18 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     """Validate the decoded config ``obj``; relative paths resolve against ``base_dir``."""
     if not isinstance(obj, dict):
         raise ConfigError("config: the top level must be a JSON object")
-    for key in obj:
-        if key not in _ALL_TOP_KEYS:
-            raise ConfigError(f"{_short_key(key)}: unknown key (known keys: {', '.join(_ALL_TOP_KEYS)})")
+    check_keys(obj, _ALL_TOP_KEYS)
 
-    tid = _require(obj, "id", str, "a string")
+    tid = string(obj, "id", need=True, nul=True)
     if not _SAFE_ID.fullmatch(tid):
         raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
                           "starting with a letter or digit; at most 64 characters)")
-    game = _optional(obj, "game", str, "a string", DEFAULT_CONFIG_GAME)
+    game = string(obj, "game", default=DEFAULT_CONFIG_GAME)
     try:
         game = get_spec(game).name
     except GameError as error:
         raise ConfigError(f"game: {error}") from None
-    ttype = _optional(obj, "tournamentType", str, "a string", "roundRobin")
-    if ttype not in TOURNAMENT_TYPES:
-        raise ConfigError(f"tournamentType: {ttype!r} is not one of {', '.join(TOURNAMENT_TYPES)}")
+    ttype = fields.one_of(obj, "tournamentType", TOURNAMENT_TYPES, default="roundRobin")
 
     agents = _parse_agents(obj.get("agents"), base_dir, "agents" in obj)
     sprt = _sprt(obj, agents)
@@ -338,20 +332,21 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if ttype != "randomMatches" and "matches" in obj:
         raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use 'gamesPerPair')")
 
-    max_moves = _int(obj, "maxMoves", default_max_moves(game), minimum=1, maximum=MAX_MAX_MOVES)
-    opening_plies = _int(obj, "openingPlies", 0, minimum=0, maximum=MAX_MAX_MOVES)
+    max_moves = integer(obj, "maxMoves", default=default_max_moves(game), low=1, high=MAX_MAX_MOVES)
+    opening_plies = integer(obj, "openingPlies", default=0, low=0, high=MAX_MAX_MOVES)
     if opening_plies and opening_plies >= max_moves:
         raise ConfigError(f"openingPlies: {opening_plies} random plies leave no move to the bots with "
                           f"maxMoves {max_moves}; make it smaller than maxMoves")
     openings, openings_order, openings_digest = _openings(obj, base_dir, game, opening_plies)
-    sandbox = _optional(obj, "sandbox", bool, "true or false", None)
+    sandbox = fields.boolean(obj, "sandbox")
     if sandbox:
         require_sandbox("sandbox")
     limits = BotLimits(
-        memory_mb=_int(obj, "memoryMb", DEFAULT_MEMORY_MB, minimum=0, maximum=MAX_LIMIT_MB) or None,
-        max_processes=_int(obj, "maxProcesses", DEFAULT_MAX_PROCESSES, minimum=0, maximum=MAX_LIMIT_PROCESSES) or None,
-        scratch_mb=_int(obj, "scratchMb", DEFAULT_SCRATCH_MB, minimum=0, maximum=MAX_LIMIT_MB) or None)
-    inherit_env = _optional(obj, "inheritEnv", bool, "true or false", False)
+        memory_mb=integer(obj, "memoryMb", default=DEFAULT_MEMORY_MB, low=0, high=MAX_LIMIT_MB) or None,
+        max_processes=integer(obj, "maxProcesses", default=DEFAULT_MAX_PROCESSES, low=0,
+                              high=MAX_LIMIT_PROCESSES) or None,
+        scratch_mb=integer(obj, "scratchMb", default=DEFAULT_SCRATCH_MB, low=0, high=MAX_LIMIT_MB) or None)
+    inherit_env = fields.boolean(obj, "inheritEnv", default=False)
     check_programs(agents, inherit_env)
     return TournamentConfig(
         id=tid,
@@ -359,23 +354,23 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         tournament_type=ttype,
         game=game,
         # A person at the terminal needs minutes: the same default as `arena match human ...`.
-        time_limit_ms=_int(obj, "timeLimit", DEFAULT_HUMAN_TIME_LIMIT_MS if any(a.type == "player" for a in agents)
-                           else DEFAULT_TIME_LIMIT_MS, minimum=1, maximum=MAX_TIME_MS),
+        time_limit_ms=integer(obj, "timeLimit", default=DEFAULT_HUMAN_TIME_LIMIT_MS if any(a.type == "player" for a in agents)
+                              else DEFAULT_TIME_LIMIT_MS, low=1, high=MAX_TIME_MS),
         max_moves=max_moves,
-        visualize=_optional(obj, "visualize", bool, "true or false", False),
-        games_per_pair=_int(obj, "gamesPerPair", 2, minimum=1, maximum=MAX_GAMES_PER_PAIR),
-        matches=_int_or_none(obj, "matches", minimum=1, maximum=MAX_MATCHES),
-        concurrency=_int_or_none(obj, "concurrency", minimum=1, maximum=MAX_CONFIG_CONCURRENCY),
-        seed=_int(obj, "seed", default_seed(tid), minimum=0, maximum=MAX_SEED),
-        time_margin_ms=_int(obj, "timeMargin", DEFAULT_TIME_MARGIN_MS, minimum=0, maximum=MAX_TIME_MS),
-        startup_ms=_int(obj, "startupTime", DEFAULT_STARTUP_MS, minimum=0, maximum=MAX_TIME_MS),
-        move_time_limit_ms=_int_or_none(obj, "moveTimeLimit", minimum=1, maximum=MAX_TIME_MS),
-        increment_ms=_int(obj, "increment", 0, minimum=0, maximum=MAX_TIME_MS),
+        visualize=fields.boolean(obj, "visualize", default=False),
+        games_per_pair=integer(obj, "gamesPerPair", default=2, low=1, high=MAX_GAMES_PER_PAIR),
+        matches=integer(obj, "matches", low=1, high=MAX_MATCHES),
+        concurrency=integer(obj, "concurrency", low=1, high=MAX_CONFIG_CONCURRENCY),
+        seed=integer(obj, "seed", default=default_seed(tid), low=0, high=MAX_SEED),
+        time_margin_ms=integer(obj, "timeMargin", default=DEFAULT_TIME_MARGIN_MS, low=0, high=MAX_TIME_MS),
+        startup_ms=integer(obj, "startupTime", default=DEFAULT_STARTUP_MS, low=0, high=MAX_TIME_MS),
+        move_time_limit_ms=integer(obj, "moveTimeLimit", low=1, high=MAX_TIME_MS),
+        increment_ms=integer(obj, "increment", default=0, low=0, high=MAX_TIME_MS),
         opening_plies=opening_plies,
         openings=openings,
         openings_order=openings_order,
         openings_digest=openings_digest,
-        ponder=_optional(obj, "ponder", bool, "true or false", False),
+        ponder=fields.boolean(obj, "ponder", default=False),
         sandbox=sandbox,
         limits=limits,
         inherit_env=inherit_env,
@@ -392,10 +387,8 @@ def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise ConfigError(f"sprt: must be an object such as {{\"elo0\": 0, \"elo1\": 5}}, got {_show(raw)}")
-    for key in raw:
-        if key not in SPRT_DEFAULTS:
-            raise ConfigError(f"sprt.{_short_key(key)}: unknown key (known keys: {', '.join(SPRT_DEFAULTS)})")
+        raise ConfigError(f"sprt: must be an object such as {{\"elo0\": 0, \"elo1\": 5}}, got {show(raw)}")
+    check_keys(raw, SPRT_DEFAULTS, "sprt")
     for key in ("tournamentType", "gamesPerPair", "matches"):
         if key in obj:
             raise ConfigError(f"{key}: not used with 'sprt' (pairs are played until the test decides; "
@@ -407,24 +400,14 @@ def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any
             raise ConfigError(f"agents[{number}].type: a 'player' cannot take part in an SPRT")
     out = dict(SPRT_DEFAULTS)
     for key in ("elo0", "elo1", "alpha", "beta"):
-        if key in raw:
-            value = raw[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ConfigError(f"sprt.{key}: must be a number, got {_show(value)}")
-            out[key] = float(value)
+        out[key] = fields.number(raw, key, default=out[key], where="sprt")
     for key in ("alpha", "beta"):
         if not 0 < out[key] < 1:
             raise ConfigError(f"sprt.{key}: must be between 0 and 1 (exclusive), got {out[key]:g}")
     if not out["elo0"] < out["elo1"]:
         raise ConfigError(f"sprt.elo0: must be below elo1 ({out['elo0']:g} is not below {out['elo1']:g})")
-    if "model" in raw:
-        if raw["model"] not in ("normalized", "logistic"):
-            raise ConfigError(f'sprt.model: must be "normalized" or "logistic", got {_show(raw["model"])}')
-        out["model"] = raw["model"]
-    try:
-        out["maxPairs"] = _int_or_none(raw, "maxPairs", minimum=1, maximum=MAX_GAMES)
-    except ConfigError as exc:
-        raise ConfigError(f"sprt.{exc}") from None
+    out["model"] = fields.one_of(raw, "model", SPRT_MODELS, default=out["model"], where="sprt")
+    out["maxPairs"] = integer(raw, "maxPairs", low=1, high=MAX_GAMES, where="sprt")
     from arena.stats.sprt import SPRTError, check_hypotheses
 
     try:
@@ -443,24 +426,24 @@ def _backend_settings(obj: dict[str, Any], base_dir: Path) -> dict[str, Any]:
     """The backend keys of ``obj`` as :class:`TournamentConfig` fields (see ``_BACKEND_KEYS``)."""
     from arena.backends import BACKENDS
 
-    backend = _optional(obj, "backend", str, "a string", None)
+    backend = string(obj, "backend")
     if backend is not None and backend not in BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not one of {', '.join(BACKENDS)}")
-    address = _optional(obj, "rayAddress", str, 'a string ("local", "auto" or HOST:PORT)', None)
+    address = string(obj, "rayAddress", what='a string ("local", "auto" or HOST:PORT)')
     if address is not None and not address.strip():
         raise ConfigError('rayAddress: empty; give "local", "auto" or HOST:PORT')
     cpus = obj.get("rayCpusPerGame")
     if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, int | float)
                              or not 0 < cpus <= MAX_CPUS_PER_GAME):
-        raise ConfigError(f"rayCpusPerGame: must be a positive number of at most {MAX_CPUS_PER_GAME}, got {_show(cpus)}")
-    raw_dir = _optional(obj, "rayWorkingDir", str, "a path to a folder", None)
+        raise ConfigError(f"rayCpusPerGame: must be a positive number of at most {MAX_CPUS_PER_GAME}, got {show(cpus)}")
+    raw_dir = string(obj, "rayWorkingDir", what="a path to a folder")
     working_dir = None
     if raw_dir is not None:
         folder = _resolve(base_dir, raw_dir)
         if not folder.is_dir():
             raise ConfigError(f"rayWorkingDir: {_plain(folder)} is not a folder")
         working_dir = str(folder)
-    shared = _optional(obj, "raySharedFiles", bool, "true or false", False)
+    shared = fields.boolean(obj, "raySharedFiles", default=False)
     if shared and working_dir is not None:
         raise ConfigError("raySharedFiles: nothing is shipped with shared files; drop 'rayWorkingDir' or this key")
     return {"backend": backend, "ray_address": address, "ray_cpus_per_game": None if cpus is None else float(cpus),
@@ -483,70 +466,17 @@ def check_programs(agents: tuple[AgentConfig, ...], inherit_env: bool) -> None:
             check_program(agent.command[0], None, env)
         except BotError as exc:
             own = dict(agent.env)
-            where = (f"with the agent's env PATH {_show(own['PATH'])}" if "PATH" in own
+            where = (f"with the agent's env PATH {show(own['PATH'])}" if "PATH" in own
                      else "on the PATH bots get" if "/" not in agent.command[0] else "")
             reason = str(exc).removeprefix("cannot start ")
             raise ConfigError(f"agents[{number}].path: the bot cannot be started {where}: {reason}".replace("  ", " ")) from None
-
-
-def _require(obj: dict[str, Any], key: str, kind: type, what: str) -> Any:
-    if key not in obj:
-        raise ConfigError(f"{key}: missing (required)")
-    return _typed(obj[key], key, kind, what)
-
-
-def _optional(obj: dict[str, Any], key: str, kind: type, what: str, default: Any) -> Any:
-    if key not in obj or obj[key] is None:
-        return default
-    return _typed(obj[key], key, kind, what)
-
-
-def _typed(value: Any, key: str, kind: type, what: str) -> Any:
-    # bool is a subclass of int in Python: `"timeLimit": true` must not pass as 1.
-    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise ConfigError(f"{key}: must be {what}, got {_show(value)}")
-    return value
-
-
-def _int(obj: dict[str, Any], key: str, default: int, *, minimum: int, maximum: int) -> int:
-    value = _int_or_none(obj, key, minimum=minimum, maximum=maximum)
-    return default if value is None else value
-
-
-def _int_or_none(obj: dict[str, Any], key: str, *, minimum: int, maximum: int) -> int | None:
-    if key not in obj or obj[key] is None:
-        return None
-    value = obj[key]
-    # 2000.0 is accepted as 2000; 2000.5 is not a count of milliseconds. (Integers beyond 64 bits
-    # never come here: strict_loads refuses them; 1e20 written as a float is refused by the maximum.)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    what = "a positive integer" if minimum >= 1 else "a non-negative integer"
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{key}: must be {what}, got {_show(obj[key])}")
-    if value < minimum:
-        raise ConfigError(f"{key}: must be {what}, got {value}")
-    if value > maximum:
-        raise ConfigError(f"{key}: at most {maximum:,} allowed, got {_show(value)}")
-    return value
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        text = str(value) if len(str(value)) <= 30 else f"an integer of {len(str(abs(value)))} digits"
-    else:
-        try:
-            text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
-        except (TypeError, orjson.JSONEncodeError):  # beyond 64-bit integers nested in a value
-            text = repr(value)
-    return cap_text(text, 60)
 
 
 def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig, ...]:
     if not present:
         raise ConfigError("agents: missing (required: a list of at least two agents)")
     if not isinstance(raw, list):
-        raise ConfigError(f"agents: must be a list of agent objects, got {_show(raw)}")
+        raise ConfigError(f"agents: must be a list of agent objects, got {show(raw)}")
     if len(raw) < 2:
         raise ConfigError(f"agents: a tournament needs at least two agents, got {len(raw)}")
     if len(raw) > MAX_AGENTS:
@@ -556,13 +486,9 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
     for i, entry in enumerate(raw):
         where = f"agents[{i}]"
         if not isinstance(entry, dict):
-            raise ConfigError(f"{where}: must be an object with type, id and path, got {_show(entry)}")
-        for key in entry:
-            if key not in _AGENT_KEYS:
-                raise ConfigError(f"{where}.{_short_key(key)}: unknown key (known keys: {', '.join(_AGENT_KEYS)})")
-        if "id" not in entry:
-            raise ConfigError(f"{where}.id: missing (required)")
-        aid = _typed(entry["id"], f"{where}.id", str, "a string")
+            raise ConfigError(f"{where}: must be an object with type, id and path, got {show(entry)}")
+        check_keys(entry, _AGENT_KEYS, where)
+        aid = string(entry, "id", need=True, nul=True, where=where)
         if not _SAFE_ID.fullmatch(aid) or aid.lower() in _RESERVED_AGENT_IDS:
             reason = ("is reserved for a log file" if aid.lower() in _RESERVED_AGENT_IDS
                       else "is not a safe file name (letters, digits, '.', '_', '-'; starting with a "
@@ -572,16 +498,9 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
         if aid.lower() in seen:
             raise ConfigError(f"{where}.id: duplicate id {aid!r}")
         seen.add(aid.lower())
-        kind = entry.get("type", "executable")
-        kind = _typed(kind, f"{where}.type", str, "a string")
-        if kind not in AGENT_TYPES:
-            raise ConfigError(f"{where}.type: {kind!r} is not one of {', '.join(AGENT_TYPES)}")
-        raw_path = entry.get("path")
-        if raw_path is not None:
-            raw_path = _typed(raw_path, f"{where}.path", str, "a string")
-            if "\0" in raw_path:
-                raise ConfigError(f"{where}.path: contains a NUL character")
-        env = _parse_env(entry.get("env"), f"{where}.env")
+        kind = fields.one_of(entry, "type", AGENT_TYPES, default="executable", where=where)
+        raw_path = string(entry, "path", where=where)
+        env = fields.env_map(entry, "env", where=where)
         if kind == "player":
             agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, env=env))
             continue
@@ -605,41 +524,12 @@ def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig,
     return tuple(agents)
 
 
-def _parse_env(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
-    """An agent's ``env``: an object of variable names to string values, sorted by name."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        raise ConfigError(f'{where}: must be an object of names to strings, like {{"DEPTH": "4"}}, '
-                          f"got {_show(raw)}")
-    if len(raw) > MAX_ENV_VARS:
-        raise ConfigError(f"{where}: at most {MAX_ENV_VARS} variables allowed, got {len(raw)}")
-    out = []
-    for name, value in raw.items():
-        if not _ENV_NAME.fullmatch(name):
-            raise ConfigError(f"{where}.{_short_key(name)}: not a valid environment variable name "
-                              "(letters, digits and '_', not starting with a digit)")
-        if not isinstance(value, str):
-            raise ConfigError(f"{where}.{name}: must be a string, got {_show(value)}")
-        if "\0" in value:
-            raise ConfigError(f"{where}.{name}: contains a NUL character")
-        if len(value) > MAX_ENV_VALUE:
-            raise ConfigError(f"{where}.{name}: at most {MAX_ENV_VALUE} characters allowed, got {len(value)}")
-        out.append((name, value))
-    return tuple(sorted(out))
-
-
 def _plain(path: Path) -> str:
     """A path for a one-line message: as it is, or quoted when it holds a newline or the like; a
     long one cut (with its end kept)."""
     text = str(path)
     text = text if text.isprintable() else repr(text)
     return text if len(text) <= 160 else text[:60] + "..." + text[-97:]
-
-
-def _short_key(name: str) -> str:
-    shown = repr(name)[1:-1]
-    return cap_text(shown)
 
 
 def _resolve(base_dir: Path, word: str) -> Path:

@@ -57,8 +57,9 @@ from typing import TYPE_CHECKING, Any
 
 from arena.backends import Backend, BackendOptions
 from arena.errors import ConfigError, Interrupted
+from arena.fileio import fields
 from arena.fileio.jsonfiles import read_json_file
-from arena.limits import MAX_RECORDS_BYTES
+from arena.limits import MAX_RECORDS_BYTES, MAX_SEED, MAX_TIME_MS
 from arena.train.model import LinearGame, hyperparameters_object, linear_game, option_name, random_weights, write_json
 
 if TYPE_CHECKING:
@@ -87,25 +88,34 @@ class EvolveSettings:
     seed: int = 0
     td_games: int = 0
 
-    def check(self) -> None:
-        """ConfigError (one line, naming the option) for a value out of range."""
-        checks = [
-            (2 <= self.population <= 256, "--population must be from 2 to 256"),
-            (1 <= self.keep <= min(self.population, 16), "--keep must be from 1 to the population (at most 16)"),
-            (1 <= self.rounds <= 100, "--rounds must be from 1 to 100"),
-            (1 <= self.games_per_pair <= 10_000, "--games-per-pair must be from 1 to 10000"),
-            (0.0 <= self.mutation <= 1.0, "--mutation must be a probability from 0 to 1"),
-            (self.mutation_sigma >= 0.0, "--mutation-sigma must be at least 0"),
-            (self.spread is None or 0 < self.spread <= 100_000, "--spread must be above 0 and at most 100000"),
-            (1 <= self.depth <= 64, "--depth must be from 1 to 64"),
-            (0 <= self.opening_plies <= 20, "--opening-plies must be from 0 to 20"),
-            (0 <= self.final_games <= 10_000, "--final-games must be from 0 to 10000"),
-            (1 <= self.time_limit_ms <= 7 * 86_400_000, "--time-limit must be a positive number of ms"),
-            (0 <= self.td_games <= 10**6, "--td-games must be from 0 to 1000000"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ConfigError(message)
+    def check(self, *, as_options: bool = False) -> None:
+        """ConfigError (one line) for a value out of range, read by :mod:`arena.fileio.fields` with
+        the bounds of :data:`BOUNDS`: ``evolve settings: <key>: <problem>`` naming the key as
+        ``evolve.json`` does, or (``as_options``, for the command line) ``<--option>: <problem>``."""
+        values = asdict(self)
+        key = option_name if as_options else str
+        obj = {key(name): value for name, value in values.items()}
+        with fields.prefixed("" if as_options else "evolve settings"):
+            for name, (low, high) in BOUNDS.items():
+                if isinstance(low, int) and isinstance(high, int):  # an integer setting
+                    fields.integer(obj, key(name), low=low, high=high)
+                else:
+                    fields.number(obj, key(name), low=low, high=high)
+            if self.keep > self.population:
+                fields.fail("", key("keep"), f"at most the population ({self.population}) allowed, got {self.keep}")
+            if self.spread is not None and self.spread <= 0:
+                fields.fail("", key("spread"), f"must be above 0, got {self.spread:g}")
+
+
+#: The bounds of :class:`EvolveSettings` (inclusive; ``keep`` is also at most ``population``, and
+#: ``spread``, when given, above 0). Times and seeds have those of tournament configs (arena.limits),
+#: since each round is a tournament config.
+BOUNDS: dict[str, tuple[float, float | None]] = {
+    "population": (2, 256), "keep": (1, 16), "rounds": (1, 100), "games_per_pair": (1, 10_000),
+    "mutation": (0.0, 1.0), "mutation_sigma": (0.0, None), "spread": (0.0, 100_000.0),
+    "depth": (1, 64), "opening_plies": (0, 20), "final_games": (0, 10_000), "time_limit_ms": (1, MAX_TIME_MS),
+    "seed": (0, MAX_SEED), "td_games": (0, 10**6),
+}  # fmt: skip
 
 
 def crossover(a: dict[str, float], b: dict[str, float], rng: random.Random) -> dict[str, float]:

@@ -56,7 +56,6 @@ values substituted, see :func:`arena.train.spsa_play.agent_file`), ``history.svg
 from __future__ import annotations
 
 import json
-import math
 import random
 import re
 from collections.abc import Callable
@@ -66,15 +65,20 @@ from typing import Any
 
 from arena.agents.hyperparameters import check_hyperparameters
 from arena.errors import ConfigError, Interrupted
+from arena.fileio import fields
 from arena.fileio.files import append_line, atomic_write
 from arena.fileio.jsonfiles import read_json_file, read_json_lines
-from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES, MAX_SEED
 from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
 from arena.train.spsa_play import COMMAND_KEYS, NAME, CommandAgent, agent_file, check_placeholders, load_command_agent
 
 _PARAMETER = re.compile(r"(maxDepth|moveTimeMs)|evaluation\.([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
 _CONFIG_KEYS = ("game", "agent", "parameters", "iterations", "pairs", "a", "A", "alpha", "gamma", "openings",
                 "openingPlies", "seed", "description", *COMMAND_KEYS)
+#: Bounds of SPSA's own keys (the keys it shares with tournament configs have theirs, arena.limits).
+MAX_ITERATIONS = 10**7
+MAX_PAIRS = 10_000
+MAX_OPENING_PLIES = 20
 HISTORY = "history.jsonl"
 STATE = "state.json"
 
@@ -145,12 +149,6 @@ class SpsaConfig:
         return set_values(self.agent, theta, game)
 
 
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ConfigError(f"{where} must be a number, got {json.dumps(value)}")
-    return float(value)
-
-
 def get_value(agent: dict[str, Any], key: str, game: LinearGame) -> float:
     """The current value of parameter ``key`` in the agent's hyperparameters object (defaults when
     the file leaves it out)."""
@@ -206,68 +204,67 @@ def load_spsa_config(path: str | Path) -> SpsaConfig:
         raise ConfigError(f"{where}: cannot be read as JSON ({error})") from None
     if not isinstance(obj, dict):
         raise ConfigError(f"{where}: must be a JSON object")
-    for key in obj:
-        if key not in _CONFIG_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(_CONFIG_KEYS)})")
+    with fields.prefixed(where):
+        return _check_config(obj, path.parent)
+
+
+def _check_config(obj: dict[str, Any], base_dir: Path) -> SpsaConfig:
+    """The checked config of the decoded ``obj`` (relative paths from ``base_dir``); ConfigError
+    ``<key>: <problem>`` (the caller puts the file first)."""
+    fields.check_keys(obj, _CONFIG_KEYS)
     for key in ("game", "agent", "parameters"):
-        if key not in obj:
-            raise ConfigError(f"{where}: key {key!r} is missing")
-    if not isinstance(obj["game"], str):
-        raise ConfigError(f"{where}: key 'game' must be a game's name")
+        fields.required(obj, key)
+    fields.string(obj, "game", need=True, what="a game's name")
     command: CommandAgent | None = None
     game: LinearGame | None = None
     if isinstance(obj["agent"], dict):
-        command = load_command_agent(obj, path.parent, where)
+        command = load_command_agent(obj, base_dir, "")
         agent, agent_path = obj["agent"], ""
     elif isinstance(obj["agent"], str):
         for key in COMMAND_KEYS:
             if key in obj:
-                raise ConfigError(f"{where}: key {key!r} is for a command agent only (\"agent\": {{\"command\": ...}})")
+                fields.fail("", key, 'for a command agent only ("agent": {"command": ...})')
         game = linear_game(obj["game"], require_features=False)
-        agent_path = str((path.parent / obj["agent"]).resolve())
+        agent_path = str((base_dir / obj["agent"]).resolve())
         try:
             agent = read_json_file(agent_path, MAX_FILE_BYTES)
         except OSError as error:
-            raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error.strerror or error})") from None
+            raise ConfigError(f"agent: cannot read {obj['agent']!r} ({error.strerror or error})") from None
         except ValueError as error:
-            raise ConfigError(f"{where}: key 'agent': cannot read {obj['agent']!r} ({error})") from None
-        check_hyperparameters(agent, obj["game"], f"{where}: key 'agent' ({obj['agent']})")
+            raise ConfigError(f"agent: cannot read {obj['agent']!r} ({error})") from None
+        check_hyperparameters(agent, obj["game"], f"agent ({obj['agent']})")
     else:
-        raise ConfigError(f"{where}: key 'agent' must be the path of a hyperparameters file or an object "
-                          "with a command")
+        fields.fail("", "agent", "must be the path of a hyperparameters file or an object with a command")
     raw = obj["parameters"]
     if not isinstance(raw, dict) or not raw:
-        raise ConfigError(f"{where}: key 'parameters' must be an object naming at least one parameter")
-    parameters = [_parameter(key, spec, f"{where}: parameters.{key}", agent, game) for key, spec in raw.items()]
+        fields.fail("", "parameters", "must be an object naming at least one parameter")
+    parameters = [_parameter(key, spec, f"parameters.{key}", agent, game) for key, spec in raw.items()]
     if command is not None:
-        check_placeholders(command, list(raw), where)
+        check_placeholders(command, list(raw), "")
     else:
         assert game is not None
         # The starting agent with every parameter at its start must itself be a valid file.
         check_hyperparameters(set_values(agent, {p.key: p.start for p in parameters}, game), obj["game"],
-                              f"{where}: the agent at the parameters' starts")
-    iterations = _integer(obj, "iterations", 100, 1, 10**7, where)
-    pairs = _integer(obj, "pairs", 2, 1, 10_000, where)
-    alpha = _number(obj.get("alpha", 0.602), f"{where}: key 'alpha'")
-    gamma = _number(obj.get("gamma", 0.101), f"{where}: key 'gamma'")
-    big_a = _number(obj["A"], f"{where}: key 'A'") if obj.get("A") is not None else iterations / 10
-    a = _number(obj["a"], f"{where}: key 'a'") if obj.get("a") is not None else 2.0 * (big_a + 1) ** alpha
+                              "the agent at the parameters' starts")
+    iterations = fields.integer(obj, "iterations", default=100, low=1, high=MAX_ITERATIONS)
+    pairs = fields.integer(obj, "pairs", default=2, low=1, high=MAX_PAIRS)
+    alpha = fields.number(obj, "alpha", default=0.602)
+    gamma = fields.number(obj, "gamma", default=0.101)
+    big_a = fields.number(obj, "A", default=iterations / 10)
+    a = fields.number(obj, "a", default=2.0 * (big_a + 1) ** alpha)
     if a <= 0 or big_a < 0 or not 0 < alpha <= 2 or not 0 < gamma <= 2:
-        raise ConfigError(f"{where}: needs a > 0, A >= 0, 0 < alpha <= 2 and 0 < gamma <= 2")
-    openings = obj.get("openings")
+        raise ConfigError("needs a > 0, A >= 0, 0 < alpha <= 2 and 0 < gamma <= 2")
+    openings = fields.string(obj, "openings", what="the path of an opening book")
     if openings is not None:
-        if not isinstance(openings, str):
-            raise ConfigError(f"{where}: key 'openings' must be the path of an opening book")
-        openings = str((path.parent / openings).resolve())
+        openings = str((base_dir / openings).resolve())
         if game is not None:
             _book_states(game, openings)  # checked now, not at the first iteration
     if game is not None:
         depth = agent.get("maxDepth", 64)
         if depth == 64 and agent.get("moveTimeMs") is None and "maxDepth" not in raw and "moveTimeMs" not in raw:
-            raise ConfigError(f"{where}: key 'agent': the file must set maxDepth or moveTimeMs (its games would "
-                              "never stop searching)")
-    seed = _integer(obj, "seed", 0, -(2**62), 2**62, where)
-    plies = _integer(obj, "openingPlies", 2, 0, 20, where)
+            fields.fail("", "agent", "the file must set maxDepth or moveTimeMs (its games would never stop searching)")
+    seed = fields.integer(obj, "seed", default=0, low=0, high=MAX_SEED)
+    plies = fields.integer(obj, "openingPlies", default=2, low=0, high=MAX_OPENING_PLIES)
     return SpsaConfig(obj["game"], agent, agent_path, tuple(parameters), iterations, pairs, a, big_a, alpha,
                       gamma, openings, plies, seed, command)
 
@@ -287,21 +284,14 @@ def _parameter(key: Any, spec: Any, at: str, agent: dict[str, Any], game: Linear
             raise ConfigError(f"{at}: not a placeholder name (letters, digits and '_', not starting with a digit)")
         if not isinstance(spec, dict) or not keys <= set(spec) or set(spec) - keys - {"type"}:
             raise ConfigError(f"{at}: must be an object with start, min, max, c (and optionally type)")
-        if spec.get("type", "int") not in ("int", "float"):
-            raise ConfigError(f"{at}.type: must be \"int\" or \"float\", got {json.dumps(spec['type'])}")
-    low, high = _number(spec["min"], f"{at}.min"), _number(spec["max"], f"{at}.max")
-    c = _number(spec["c"], f"{at}.c")
-    start = _number(spec["start"], f"{at}.start") if "start" in spec else get_value(agent, key, game) if game else 0.0
+        fields.one_of(spec, "type", ("int", "float"), where=at)
+    low, high = fields.number(spec, "min", where=at, need=True), fields.number(spec, "max", where=at, need=True)
+    c = fields.number(spec, "c", where=at, need=True)
+    start = (fields.number(spec, "start", where=at, need=True) if "start" in spec
+             else get_value(agent, key, game) if game else 0.0)
     if not low < high or not low <= start <= high or c <= 0:
         raise ConfigError(f"{at}: needs min < max, start within them and c > 0")
     return Parameter(key, start, low, high, c, spec.get("type", "int"))
-
-
-def _integer(obj: dict[str, Any], key: str, default: int, low: int, high: int, where: str) -> int:
-    value = obj.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"{where}: key {key!r} must be an integer from {low} to {high}, got {json.dumps(value)}")
-    return value
 
 
 def _book_states(game: LinearGame, path: str) -> list[Any]:
@@ -310,7 +300,7 @@ def _book_states(game: LinearGame, path: str) -> list[Any]:
     try:
         return [opening.state for opening in load_book(game.rules, Path(path)).openings]
     except OpeningsError as error:
-        raise ConfigError(f"key 'openings': {error}") from None
+        raise ConfigError(f"openings: {error}") from None
 
 
 # --- the run ---------------------------------------------------------------------------------------

@@ -34,7 +34,6 @@ the records it already has (same players' commands), so an interrupted iteration
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -44,6 +43,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from arena.errors import ConfigError
+from arena.fileio import fields
+from arena.fileio.fields import integer
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
 from arena.match.game import TimeControl
 from arena.players.spec import AgentSpec
@@ -62,7 +63,6 @@ _AGENT_KEYS = ("command", "env")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # `{{` and `}}` first, so that `{{x}}` is the literal text `{x}`, as str.format reads it.
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PLUS, MINUS = "plus", "minus"
 
 
@@ -154,56 +154,45 @@ def agent_file(agent: CommandAgent, parameters: tuple[Parameter, ...], theta: di
 
 def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> CommandAgent:
     """The command agent of an SPSA config ``obj`` (its ``agent`` is an object), with the
-    tournament keys of :data:`COMMAND_KEYS`; ConfigError (one line, naming the key) otherwise."""
+    tournament keys of :data:`COMMAND_KEYS`, read as a tournament config reads them
+    (:mod:`arena.fileio.fields`); ConfigError ``<where>: <key>: <problem>`` otherwise."""
     from arena.games.base import GameError
     from arena.games.registry import get_game
     from arena.process.isolation import require_sandbox
-    from arena.tournament.config import resolve_command
+    from arena.tournament.config import OPENINGS_ORDERS, resolve_command
 
-    raw = obj["agent"]
-    for key in raw:
-        if key not in _AGENT_KEYS:
-            raise ConfigError(f"{where}: key 'agent': unknown key {key!r} (known keys: {', '.join(_AGENT_KEYS)})")
-    text = raw.get("command")
-    if not isinstance(text, str) or not text.strip():
-        raise ConfigError(f"{where}: key 'agent.command' must be the bot's command line, e.g. "
-                          "\"python3 bot.py --depth {depth}\"")
-    argv = resolve_command(text, base_dir, f"{where}: key 'agent.command'")
-    env = _env(raw.get("env"), f"{where}: key 'agent.env'")
-    try:
-        game = get_game(obj["game"])
-    except GameError as error:
-        raise ConfigError(f"{where}: key 'game': {error}") from None
-    time_control = TimeControl(
-        time_limit_ms=_ms(obj, "timeLimit", DEFAULT_TIME_LIMIT_MS, 1, where),
-        time_margin_ms=_ms(obj, "timeMargin", DEFAULT_TIME_MARGIN_MS, 0, where),
-        startup_ms=_ms(obj, "startupTime", DEFAULT_STARTUP_MS, 0, where),
-        move_time_limit_ms=_ms(obj, "moveTimeLimit", None, 1, where),
-        increment_ms=_ms(obj, "increment", 0, 0, where))
-    max_moves = obj.get("maxMoves")
-    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int)
-                                  or not 1 <= max_moves <= MAX_MOVES):
-        raise ConfigError(f"{where}: key 'maxMoves' must be an integer from 1 to {MAX_MOVES}, got {json.dumps(max_moves)}")
-    flags = {}
-    for key in ("ponder", "sandbox", "inheritEnv"):
-        flags[key] = obj.get(key, False)
-        if not isinstance(flags[key], bool):
-            raise ConfigError(f"{where}: key {key!r} must be true or false, got {json.dumps(flags[key])}")
-    if flags["sandbox"]:
-        require_sandbox(f"{where}: key 'sandbox'")
-    order = obj.get("openingsOrder", "random")
-    if order not in ("random", "sequential"):
-        raise ConfigError(f"{where}: key 'openingsOrder' must be \"random\" or \"sequential\", got {json.dumps(order)}")
-    book = None
-    if obj.get("openings") is not None:
-        from arena.openings.book import OpeningsError, load_book
-
-        if not isinstance(obj["openings"], str):
-            raise ConfigError(f"{where}: key 'openings' must be the path of an opening book")
+    with fields.prefixed(where):
+        raw = obj["agent"]
+        fields.check_keys(raw, _AGENT_KEYS, "agent")
+        text = raw.get("command")
+        if not isinstance(text, str) or not text.strip():
+            fields.fail("agent", "command", 'must be the bot\'s command line, e.g. "python3 bot.py --depth {depth}"')
+        argv = resolve_command(text, base_dir, "agent.command")
+        env = fields.env_map(raw, "env", where="agent")
         try:
-            book = load_book(game, (base_dir / obj["openings"]).resolve())
-        except OpeningsError as error:
-            raise ConfigError(f"{where}: key 'openings': {error}") from None
+            game = get_game(obj["game"])
+        except GameError as error:
+            raise ConfigError(f"game: {error}") from None
+        time_control = TimeControl(
+            time_limit_ms=integer(obj, "timeLimit", default=DEFAULT_TIME_LIMIT_MS, low=1, high=MAX_TIME_MS),
+            time_margin_ms=integer(obj, "timeMargin", default=DEFAULT_TIME_MARGIN_MS, low=0, high=MAX_TIME_MS),
+            startup_ms=integer(obj, "startupTime", default=DEFAULT_STARTUP_MS, low=0, high=MAX_TIME_MS),
+            move_time_limit_ms=integer(obj, "moveTimeLimit", low=1, high=MAX_TIME_MS),
+            increment_ms=integer(obj, "increment", default=0, low=0, high=MAX_TIME_MS))
+        max_moves = integer(obj, "maxMoves", low=1, high=MAX_MOVES)
+        flags = {key: fields.boolean(obj, key, default=False) for key in ("ponder", "sandbox", "inheritEnv")}
+        if flags["sandbox"]:
+            require_sandbox("sandbox")
+        order = fields.one_of(obj, "openingsOrder", OPENINGS_ORDERS, default="random")
+        book = None
+        openings = fields.string(obj, "openings", what="the path of an opening book")
+        if openings is not None:
+            from arena.openings.book import OpeningsError, load_book
+
+            try:
+                book = load_book(game, (base_dir / openings).resolve())
+            except OpeningsError as error:
+                raise ConfigError(f"openings: {error}") from None
     isolation = Isolation(ponder=flags["ponder"], sandbox=flags["sandbox"], inherit_env=flags["inheritEnv"])
     return CommandAgent(text, argv, env, time_control, max_moves, isolation, book, order)
 
@@ -211,35 +200,13 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
 def check_placeholders(agent: CommandAgent, names: list[str], where: str) -> None:
     """ConfigError unless the placeholders of ``agent`` are exactly the parameters ``names``."""
     used = agent.placeholders()
-    for name in sorted(used - set(names)):
-        raise ConfigError(f"{where}: key 'agent.command': placeholder {{{name}}} is not a tuned parameter "
-                          f"(parameters: {', '.join(names)})")
-    for name in names:
-        if name not in used:
-            raise ConfigError(f"{where}: parameters.{name}: not used as {{{name}}} in agent.command or agent.env")
-
-
-def _ms(obj: dict[str, Any], key: str, default: int | None, low: int, where: str) -> Any:
-    value = obj.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_TIME_MS:
-        raise ConfigError(f"{where}: key {key!r} must be milliseconds, an integer from {low} to {MAX_TIME_MS}, "
-                          f"got {json.dumps(value)}")
-    return value
-
-
-def _env(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        raise ConfigError(f'{where} must be an object of names to strings, like {{"DEPTH": "{{depth}}"}}')
-    for name, value in raw.items():
-        if not _ENV_NAME.fullmatch(name):
-            raise ConfigError(f"{where}: {name!r} is not an environment variable name")
-        if not isinstance(value, str) or "\0" in value:
-            raise ConfigError(f"{where}.{name} must be a string, got {json.dumps(value)}")
-    return tuple(sorted(raw.items()))
+    with fields.prefixed(where):
+        for name in sorted(used - set(names)):
+            fields.fail("agent", "command", f"placeholder {{{name}}} is not a tuned parameter "
+                        f"(parameters: {', '.join(names)})")
+        for name in names:
+            if name not in used:
+                fields.fail("parameters", name, f"not used as {{{name}}} in agent.command or agent.env")
 
 
 # --- the games ---------------------------------------------------------------------------------------

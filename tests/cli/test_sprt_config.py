@@ -103,7 +103,7 @@ def test_run_of_an_sprt_config_plays_pairs_resumes_and_exits_like_arena_sprt(tmp
     ({"sprt": {"elo0": 5, "elo1": 5}}, "sprt.elo0: must be below elo1"),
     ({"sprt": {"alpha": 1}}, "sprt.alpha: must be between 0 and 1"),
     ({"sprt": {"beta": "0.05"}}, "sprt.beta: must be a number"),
-    ({"sprt": {"model": "bayes"}}, "sprt.model: must be"),
+    ({"sprt": {"model": "bayes"}}, "sprt.model: 'bayes' is not one of normalized, logistic"),
     ({"sprt": {"maxPairs": 0}}, "sprt.maxPairs: must be a positive integer"),
     ({"sprt": {"elo1": 5000}}, "sprt: "),
     ({"tournamentType": "roundRobin"}, "tournamentType: not used with 'sprt'"),

@@ -66,7 +66,7 @@ def test_cli_mistakes_are_one_line_with_exit_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(train_command, ["evolve", "--game", "connect4", "--keep", "0",
                                                 "--out", str(tmp_path / "x")])
     assert result.exit_code == 2
-    assert result.output == "arena train: error: --keep must be from 1 to the population (at most 16)\n"
+    assert result.output == "arena train: error: --keep: must be a positive integer, got 0\n"
 
 
 def test_players_can_learn_by_td_before_their_tournament(tmp_path: Path) -> None:

@@ -64,11 +64,11 @@ def test_real_games_play_the_iterations(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"parameters": {"evaluation.nope": {"min": 0, "max": 1, "c": 1}}}, "unknown connect4 weight 'nope'"),
+    ({"parameters": {"evaluation.nope": {"min": 0, "max": 1, "c": 1}}}, "evaluation.nope: unknown connect4 weight"),
     ({"parameters": {"evaluation.three": {"min": 5, "max": 1, "c": 1}}}, "needs min < max"),
     ({"parameters": {"bogus": {"min": 0, "max": 1, "c": 1}}}, "not a tunable key"),
-    ({"pairs": 0}, "key 'pairs' must be an integer from 1"),
-    ({"colour": 1}, "unknown key 'colour'"),
+    ({"pairs": 0}, "pairs: must be a positive integer, got 0"),
+    ({"colour": 1}, "colour: unknown key (known keys: "),
 ])
 def test_config_mistakes_are_one_line(tmp_path: Path, changes: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):

@@ -42,21 +42,21 @@ def _config(tmp_path: Path, **changes: object) -> Path:
                      "depth": {"start": 1, "min": 0, "max": 3, "c": 1}}}, "parameters.depth: not used as {depth}"),
     ({"parameters": {"skill": {"min": 0, "max": 10, "c": 2}}}, "must be an object with start, min, max, c"),
     ({"parameters": {"skill": {"start": 4, "min": 0, "max": 10, "c": 2, "type": "double"}}},
-     "parameters.skill.type: must be \"int\" or \"float\""),
+     "parameters.skill.type: 'double' is not one of int, float"),
     ({"parameters": {"skill": {"start": 40, "min": 0, "max": 10, "c": 2}}}, "start within them"),
     ({"parameters": {"a.b": {"start": 4, "min": 0, "max": 10, "c": 2}}}, "parameters.a.b: not a placeholder name"),
-    ({"agent": {"command": "python3 skill_bot.py --skill {skill}", "cwd": "."}}, "key 'agent': unknown key 'cwd'"),
-    ({"agent": {"command": " "}}, "key 'agent.command' must be the bot's command line"),
+    ({"agent": {"command": "python3 skill_bot.py --skill {skill}", "cwd": "."}}, "agent.cwd: unknown key (known keys: command, env)"),
+    ({"agent": {"command": " "}}, "agent.command: must be the bot's command line"),
     ({"agent": {"command": "python3 missing_bot.py --skill {skill}"}}, "file 'missing_bot.py' not found"),
     ({"agent": {"command": "python3 skill_bot.py --skill {skill}", "env": {"1X": "{skill}"}}},
-     "'1X' is not an environment variable name"),
-    ({"agent": 7}, "key 'agent' must be the path of a hyperparameters file or an object with a command"),
-    ({"timeLimit": 0}, "key 'timeLimit' must be milliseconds"),
-    ({"maxMoves": "many"}, "key 'maxMoves' must be an integer"),
-    ({"sandbox": "yes"}, "key 'sandbox' must be true or false"),
-    ({"openingsOrder": "shuffled"}, "key 'openingsOrder' must be \"random\" or \"sequential\""),
-    ({"openings": "missing.jsonl"}, "key 'openings'"),
-    ({"game": "no-such-game"}, "key 'game'"),
+     "agent.env.1X: not a valid environment variable name"),
+    ({"agent": 7}, "agent: must be the path of a hyperparameters file or an object with a command"),
+    ({"timeLimit": 0}, "timeLimit: must be a positive integer, got 0"),
+    ({"maxMoves": "many"}, "maxMoves: must be a positive integer, got 'many'"),
+    ({"sandbox": "yes"}, "sandbox: must be true or false, got 'yes'"),
+    ({"openingsOrder": "shuffled"}, "openingsOrder: 'shuffled' is not one of random, sequential"),
+    ({"openings": "missing.jsonl"}, ": openings: "),
+    ({"game": "no-such-game"}, ": game: unknown game"),
 ])
 def test_command_config_mistakes_are_one_line(tmp_path: Path, changes: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)) as caught:
@@ -67,7 +67,7 @@ def test_command_config_mistakes_are_one_line(tmp_path: Path, changes: dict[str,
 def test_tournament_keys_need_a_command_agent(tmp_path: Path) -> None:
     (tmp_path / "start.json").write_text(json.dumps({"maxDepth": 1}))
     path = _config(tmp_path, agent="start.json", parameters={"maxDepth": {"min": 1, "max": 3, "c": 1}})
-    with pytest.raises(ConfigError, match="key 'timeLimit' is for a command agent only"):
+    with pytest.raises(ConfigError, match="timeLimit: for a command agent only"):
         load_spsa_config(path)
 
 
