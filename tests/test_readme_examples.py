@@ -59,5 +59,5 @@ def test_a_readme_example_runs_verbatim(command: str, expected: str | None, tmp_
 def test_the_shipped_example_configs_load() -> None:
     from arena.tournament.config import load_config
 
-    config = load_config(ROOT / "examples" / "seed-tournament.json")
+    config = load_config(ROOT / "examples" / "checkers-system-tournament.json")
     assert [a.id for a in config.agents] == ["hyp1", "bot2"] and config.game == "checkers"

@@ -58,7 +58,7 @@ from arena.tournament.config import TournamentConfig, check_programs, check_sand
 from arena.tournament.logs import (
     FolderLock,
     LogError,
-    SeedStats,
+    LegacyEloStats,
     TournamentLog,
     count_node,
     load_results,
@@ -248,7 +248,7 @@ class Tournament:
                                      games_per_pair=config.games_per_pair, matches=config.matches)
         self._log = TournamentLog(self.folder)
         self._lock = FolderLock(self.folder)
-        self._stats = SeedStats(self.config.agent_ids)
+        self._stats = LegacyEloStats(self.config.agent_ids)
         self._pending: Iterator[ScheduledGame] = iter(())
         self._next: ScheduledGame | None = None
         self._frontier: int | None = None  # index of the next game to hand out (None: no more)
