@@ -59,12 +59,6 @@ from arena.games.base import Color, Game, GameError, MoveSyntaxError, Outcome
 #: The ``record_format`` of the records :func:`build_record` writes.
 RECORD_FORMAT = 2
 
-RECORD_FIELDS = (
-    "record_format", "winner", "turns", "game_states", "game", "players", "termination", "reason", "plies",
-    "max_moves", "opening_plies", "seed", "game_index", "move_times_ms", "clocks_left_ms",
-    "time_control", "started_at", "duration_s", "arena_version",
-)
-
 #: The keys arena adds to every turn object, beside the game's own record form.
 TURN_KEYS = ("notation", "opening", "charged_ms", "clock_left_ms")
 # Arena's keys that no game's move_from_record knows about; "notation" is also some games' own key.
