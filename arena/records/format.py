@@ -1,7 +1,7 @@
 """Game records: the JSON object written for every game.
 
 The format is published as a JSON Schema, ``schemas/record.schema.json`` (draft 2020-12), which
-describes every field. A record is a superset of the Shobu seed engine's record and has the same
+describes every field. A record is a superset of the Shobu engine's record and has the same
 shape for every game. Field names (all always present unless marked optional):
 
 - ``record_format``: ``2`` (this format). Records written before it have no such key (format 1:

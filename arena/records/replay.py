@@ -307,7 +307,7 @@ class Replay:
         an unknown game, a state or turn the game cannot read, moves that do not join the states."""
         from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
 
-        # The Shobu seed engine's records (of which arena's are a superset) carry no game name.
+        # The Shobu engine's records (of which arena's are a superset) carry no game name.
         name = record.get("game", JSON_PASS_THROUGH_GAME)
         try:
             game = get_game(str(name))

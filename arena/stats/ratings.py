@@ -3,7 +3,7 @@
 Input is a list of :class:`GameResult` (built from ``games.jsonl`` rows or full game records with
 :func:`result_from_row`). Everything here is deterministic: the bootstrap takes a seed.
 
-- :func:`online_elo`: the checkers seed's rating: start 1000, K=20, the usual logistic expectation,
+- :func:`online_elo`: the checkers system's rating: start 1000, K=20, the usual logistic expectation,
   applied game by game in index order (so a rerun gives the same numbers, whatever order games
   finished in).
 - :func:`bradley_terry`: a joint maximum-likelihood fit of *all* games. A game between black ``b`` and
