@@ -57,8 +57,8 @@ from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, p
 from arena.tournament.config import TournamentConfig, check_programs, check_sandbox
 from arena.tournament.logs import (
     FolderLock,
-    LogError,
     LegacyEloStats,
+    LogError,
     TournamentLog,
     count_node,
     load_results,

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from arena.agents.checkers_hyperparameters import CHECKERS_SYSTEM_DEFAULTS, is_checkers_system_format
 from arena.agents.eval_checkers import CheckersSearch
 from arena.agents.hyperparameters import check_hyperparameters, load_hyperparameters
-from arena.agents.checkers_hyperparameters import CHECKERS_SYSTEM_DEFAULTS, is_checkers_system_format
 from arena.errors import ConfigError
 from arena.tournament.config import load_config
 
