@@ -262,21 +262,7 @@ async def test_open_ended_random_matches_stop_on_cancel_and_resume(tmp_path: Pat
         range(summary.total or 0))
 
 
-async def test_unavailable_agent_kinds_are_named(tmp_path: Path, bot_file: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "hyp.json").write_text("{}")
-    obj = {"id": "kinds", "game": "shobu", "agents": [
-        {"type": "hyperparameters", "id": "h", "path": "hyp.json"},
-        {"type": "executable", "id": "e", "path": bot_command(bot_file)}]}
-    path = tmp_path / "k.json"
-    path.write_text(json.dumps(obj))
-    monkeypatch.setitem(runner_module._KIND_MODULES, "hyperparameters", "arena.no_such_module_yet")
-    with pytest.raises(ConfigError, match=r"^agents\[0\]\.type: 'hyperparameters' agents are not available"):
-        Tournament(load_config(path), options(tmp_path)).prepare()
-    assert not (tmp_path / "logs" / "kinds").exists()
-
-
-def test_seed_stats_match_the_batch_rating_whatever_the_finishing_order() -> None:
+def test_legacy_elo_stats_match_the_batch_rating_whatever_the_finishing_order() -> None:
     rng = random.Random(4)
     games = [GameResult(i, *rng.sample("abcd", 2), rng.choice([0.0, 0.5, 1.0])) for i in range(60)]
     order = games[:]
