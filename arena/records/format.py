@@ -9,7 +9,7 @@ shape for every game. Field names (all always present unless marked optional):
   apart and every reader accepts both.
 - ``winner``: ``"BLACK"``, ``"WHITE"`` or ``"NONE"`` (draw or interrupted).
 - ``turns``: one object per ply from ``game_states[0]`` on, in order. Each is the game's own record
-  form (``move_to_record``: Shobu the seed's ``{"passive", "aggressive"}``; checkers
+  form (``move_to_record``: Shobu the Shobu engine's ``{"passive", "aggressive"}``; checkers
   ``{"path": [[col, row], ...], "pdn"}``...) with arena's keys beside it (:data:`TURN_KEYS`):
   ``notation`` (``describe_move``), ``opening`` (true for a random opening ply), ``charged_ms`` (the
   mover's charged thinking time) and ``clock_left_ms`` (the mover's clock after the move, the

@@ -441,7 +441,7 @@ def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str) 
 
     if len(raw) == len(moves) + 1:
         return [decode(i) for i in range(len(raw))]
-    # States missing (a cut record, the seed's partial output): play the moves from the first.
+    # States missing (a cut record, the Shobu engine's partial output): play the moves from the first.
     states = [decode(0)]
     for i, move in enumerate(moves):
         try:

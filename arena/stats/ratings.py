@@ -121,7 +121,7 @@ def _agents_of(results: Iterable[GameResult], agents: Sequence[str] | None) -> l
     return list(seen)
 
 
-# --- the seed's online Elo ---------------------------------------------------------------------------
+# --- the checkers system's legacy online Elo ---------------------------------------------------------------------------
 
 
 def elo_expectation(rating: float, opponent: float) -> float:
@@ -141,7 +141,7 @@ def online_elo(
     results: Iterable[GameResult], agents: Sequence[str] | None = None, *, start: float = 1000.0,
     k: float = 20.0,
 ) -> dict[str, float]:
-    """The seed's ratings after every game, applied in index order (unrounded)."""
+    """The checkers system's legacy ratings after every game, applied in index order (unrounded)."""
     games = sorted(results, key=lambda g: g.index)
     ratings = {a: start for a in _agents_of(games, agents)}
     for g in games:
