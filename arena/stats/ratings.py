@@ -121,7 +121,7 @@ def _agents_of(results: Iterable[GameResult], agents: Sequence[str] | None) -> l
     return list(seen)
 
 
-# --- the checkers system's legacy online Elo ---------------------------------------------------------------------------
+# --- the checkers system's legacy online Elo ---------------------------------------------------------
 
 
 def elo_expectation(rating: float, opponent: float) -> float:
