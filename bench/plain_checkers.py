@@ -2,7 +2,7 @@
 
 No bitboards, no tables, nothing shared with ``arena``: the board is a list of 8 lists of 8
 one-character strings (``. b w B W``, ``board[row][col]``, row 0 at the top), moves are lists of
-``(col, row)`` squares, jumps are found by recursion. Rules as in ``spec/checkers.md``: black men
+``(col, row)`` squares, jumps are found by recursion. Rules as in ``docs/rules/checkers.md``: black men
 move down, white men up; captures are mandatory (any sequence may be chosen); a multi-jump goes on
 while it can; a piece is jumped once; a man that reaches the far row is crowned and stops.
 

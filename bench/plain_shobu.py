@@ -2,7 +2,7 @@
 
 Lists of lists, loops over every square and heading, a fresh board copy per turn: no bitboards,
 no tables, no caching, and nothing shared with the ``arena`` package. It follows
-``shared/spec/shobu.md`` directly, so agreeing perft numbers are evidence that both are right.
+``docs/rules/shobu.md`` directly, so agreeing perft numbers are evidence that both are right.
 
 Run it to print perft(1) and perft(2) from the start with timings::
 

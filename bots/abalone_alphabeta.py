@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A strong Abalone bot: iterative-deepening alpha-beta from arena's search engine, with the
-linear evaluation over the seed's 14 features (arena/agents/eval_abalone.py, default weights).
+linear evaluation over the Abalone learning program's 14 features (arena/agents/eval_abalone.py, default weights).
 
 Unlike the other example bots this one is not standalone: it uses arena's rules and search
 (`arena.games`, `arena.agents`), which need only the standard library. It finds them in the

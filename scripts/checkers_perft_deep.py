@@ -3,7 +3,7 @@
     .venv/bin/python scripts/checkers_perft_deep.py [DEPTH ...]     (default: 8 9 10)
 
 Prints one line per depth: depth, nodes, seconds, and whether it matches the published count
-(spec/checkers.md). Exits 1 on any mismatch, 2 on a depth without a published figure.
+(docs/rules/checkers.md). Exits 1 on any mismatch, 2 on a depth without a published figure.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The README's command examples run verbatim from the repository root (issue 10, item 6).
+"""The command examples of the README and of every docs/ page run verbatim from the repository root
+(issue 10, item 6; issue 19 for the docs).
 
 Each ```sh block whose lines start with `arena ` is split into commands (a trailing `# comment` is
 dropped; a comment that is just a number is the output the command must print; paths under /tmp/ go to
@@ -22,9 +23,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SKIP = re.compile(r"\barena run\b|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--games [0-9]{2,}|--backend ray")
 
 
-def readme_commands() -> list[tuple[str, str | None]]:
+#: The pages whose commands run: the README and every page under docs/.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def page_commands(page: Path) -> list[tuple[str, str | None]]:
     commands: list[tuple[str, str | None]] = []
-    for block in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL):
+    for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL):
         for line in block.splitlines():
             if not line.startswith("arena ") or line.rstrip().endswith("\\") or SKIP.search(line):
                 continue
@@ -34,11 +39,12 @@ def readme_commands() -> list[tuple[str, str | None]]:
     return commands
 
 
-COMMANDS = readme_commands()
+COMMANDS = list(dict.fromkeys(c for page in PAGES for c in page_commands(page)))
 
 
-def test_the_readme_has_runnable_examples() -> None:
-    assert len(COMMANDS) >= 8, COMMANDS
+def test_the_readme_and_docs_have_runnable_examples() -> None:
+    assert len(page_commands(ROOT / "README.md")) >= 3
+    assert len(COMMANDS) >= 20, COMMANDS
 
 
 @pytest.mark.parametrize(("command", "expected"), COMMANDS, ids=[c for c, _ in COMMANDS])
@@ -59,5 +65,5 @@ def test_a_readme_example_runs_verbatim(command: str, expected: str | None, tmp_
 def test_the_shipped_example_configs_load() -> None:
     from arena.tournament.config import load_config
 
-    config = load_config(ROOT / "examples" / "seed-tournament.json")
+    config = load_config(ROOT / "examples" / "checkers-system-tournament.json")
     assert [a.id for a in config.agents] == ["hyp1", "bot2"] and config.game == "checkers"

@@ -1,12 +1,12 @@
 """Abalone for the search engine: a fast adapter over the masks of :mod:`arena.games.abalone_board`,
-and the seed's linear evaluation over 14 features.
+and the Abalone learning program's linear evaluation over 14 features.
 
 Standard library only. A position is ``(mine, theirs, black_to_move, turn_number)``: the masks of
 the side to move and of its opponent; a move is the board's raw move ``(moved, offset, pushed)``.
 A side down to 8 marbles (six pushed off) has lost: it has no moves, which the engine scores as a
 loss. There is no draw by the rules (the move cap is the engine's draw horizon).
 
-The features (the seed's ``State``: seven per side, "ours" for the side to move, "theirs" for the
+The features (that program's ``State``: seven per side, "ours" for the side to move, "theirs" for the
 other; :data:`FEATURE_NAMES`), each a plain count unless said otherwise:
 
 - ``Centre``: marbles at most 2 steps from E5 (the 19 inner cells);
@@ -16,7 +16,7 @@ other; :data:`FEATURE_NAMES`), each a plain count unless said otherwise:
 - ``Marbles``: marbles on the board (the material; the advantage is ``ours - theirs``, which the
   two weights express);
 - ``Flowers``: protection formations: marbles whose six neighbours are all marbles of the same
-  side (the seed's "flower", a hexagon of seven: nothing can push its centre);
+  side (that program's "flower", a hexagon of seven: nothing can push its centre);
 - ``Distance``: 10 x the average distance of the side's marbles to E5 (0-40; times ten so that an
   integer weight has a useful resolution);
 - ``Threatened``: the side's marbles the other side could push off the board with one move (for
@@ -52,7 +52,7 @@ Position = tuple[int, int, bool, int]
 Move = tuple[int, int, int]
 
 _KINDS = ("Centre", "Middle", "Border", "Marbles", "Flowers", "Distance", "Threatened")
-#: The 14 features, in the seed's order: ours first, then theirs.
+#: The 14 features, in that program's order: ours first, then theirs.
 FEATURE_NAMES: tuple[str, ...] = tuple(f"our{k}" for k in _KINDS) + tuple(f"their{k}" for k in _KINDS)
 
 #: Chosen by fixed-depth games against bots/abalone_greedy.py (bench/abalone_strength.py, depth 3,

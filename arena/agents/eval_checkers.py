@@ -20,8 +20,8 @@ The evaluation, from the side to move's view, adds up (weights by name, see :dat
   ``k`` (row ``k // 4`` from the top, dark squares left to right, as
   :func:`arena.games.checkers_board.index_coords`): a white man on square ``i`` scores
   ``manTable[i]``, a black man on ``i`` scores ``manTable[31 - i]`` (the board turned round), and
-  the same for kings with ``kingTable``. This is the layout of the checkers seed's ``pawn_table`` and
-  ``king_table`` (see :mod:`arena.agents.seed_hyperparameters`).
+  the same for kings with ``kingTable``. This is the layout of the checkers system's ``pawn_table`` and
+  ``king_table`` (see :mod:`arena.agents.checkers_hyperparameters`).
 
 Captures are never left hanging at the horizon: a position where the side to move must capture is
 not quiet, so the search plays the captures out (quiescence). Forced single replies are extended.

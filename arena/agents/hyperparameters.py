@@ -25,9 +25,9 @@ key                           meaning
 Unknown keys, wrong types and out-of-range values are errors (:class:`arena.errors.ConfigError`)
 whose message names the file and the key.
 
-The checkers seed's own hyperparameters files (keys ``search_algorithm``, ``max_depth``,
+The checkers system's own hyperparameters files (keys ``search_algorithm``, ``max_depth``,
 ``pawn_value``, ...) are recognized by their keys and translated by
-:mod:`arena.agents.seed_hyperparameters`; what arena cannot honour there is a one-line warning each
+:mod:`arena.agents.checkers_hyperparameters`; what arena cannot honour there is a one-line warning each
 on stderr, not an error.
 """
 
@@ -113,11 +113,11 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
                           warn: Callable[[str], None] | None = None) -> Hyperparameters:
     """A :class:`Hyperparameters` from a parsed JSON value; ConfigError naming the key otherwise.
 
-    ``where`` prefixes every message (e.g. the file name). A checkers seed's file (recognized by its
-    keys, :func:`arena.agents.seed_hyperparameters.is_seed_format`) is translated first; each of its
+    ``where`` prefixes every message (e.g. the file name). A checkers-system file (recognized by its
+    keys, :func:`arena.agents.checkers_hyperparameters.is_checkers_system_format`) is translated first; each of its
     keys arena cannot honour is passed to ``warn`` as one line (default: printed to stderr).
     """
-    from arena.agents.seed_hyperparameters import is_seed_format, translate_seed
+    from arena.agents.checkers_hyperparameters import is_checkers_system_format, translate_checkers_system
 
     try:
         names = weight_names(game)
@@ -126,8 +126,8 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
         raise ConfigError(f"{where}: {error}") from None
     if not isinstance(obj, dict):
         raise ConfigError(f"{where}: must be a JSON object, got {fields.show(obj)}")
-    if is_seed_format(obj):
-        obj = translate_seed(obj, game, where, warn if warn is not None else _print_warning)
+    if is_checkers_system_format(obj):
+        obj = translate_checkers_system(obj, game, where, warn if warn is not None else _print_warning)
     with fields.prefixed(where):
         fields.check_keys(obj, KEYS)
         algorithm = fields.one_of(obj, "algorithm", ALGORITHMS, default="alphabeta")

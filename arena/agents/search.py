@@ -91,7 +91,7 @@ class SearchAdapter(SearchGame[P, M], Protocol):
     ``evaluation`` overrides them by name, and only those names are accepted) and is built as
     ``Adapter(weights)``. It may also have ``TABLE_WEIGHTS`` (name -> length): weights that are lists
     of integers (piece-square tables), accepted in ``evaluation`` beside the scalar ones (checkers:
-    ``manTable``, ``kingTable``, which the checkers seed's files use). Optionally it has
+    ``manTable``, ``kingTable``, which the checkers system's files use). Optionally it has
     ``terminal_score(pos) -> int | None``: the engine asks
     it first at every node; None means "not over" (or over only because the side to move has no
     move, a loss, which ``moves`` says by being empty), 0 a draw by the rules, a positive number a

@@ -1,6 +1,6 @@
 """English draughts (American checkers) behind the :class:`~arena.games.base.Game` interface.
 
-Rules, coordinates and the line protocol are those of ``spec/checkers.md``: ``board[row][col]``
+Rules and coordinates are those of ``docs/rules/checkers.md`` (the line protocol: ``docs/bots.md``): ``board[row][col]``
 with row 0 at the top, dark squares where ``(col + row) % 2 == 1``, black men on rows 0-2 moving
 down, white men on rows 5-7 moving up, black moves first; symbols ``. b w B W``. Captures are
 mandatory but any capture sequence may be chosen; a multi-jump must be completed; a piece is

@@ -36,12 +36,12 @@ BUILTIN_GAMES: dict[str, str] = {
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given
-#: (the README's first example is a Shobu match between the seed's bots).
+#: (the docs' classic example is a Shobu match between bots/bot1.py and bots/bot2).
 DEFAULT_MATCH_GAME = "shobu"
-#: A tournament config without ``"game"`` is the checkers seed's format: it plays this game.
+#: A tournament config without ``"game"`` is the checkers system's format: it plays this game.
 DEFAULT_CONFIG_GAME = "checkers"
 
-#: ``arena --json-pass-through`` is the Shobu seed engine's flag: it always means this game.
+#: ``arena --json-pass-through`` is the Shobu engine's flag: it always means this game.
 JSON_PASS_THROUGH_GAME = "shobu"
 
 ENTRY_POINT_GROUP = "arena.games"

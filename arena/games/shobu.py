@@ -1,4 +1,4 @@
-"""Shobu: the rules (``shared/spec/shobu.md``), the wire and record forms of a turn, a notation.
+"""Shobu: the rules (``docs/rules/shobu.md``), the wire and record forms of a turn, a notation.
 
 Board: a 64-character string, index ``x + 8*y``, (0,0) upper left; ``x`` black, ``o`` white, ``.``
 empty. Sub-boards Q0 top-left, Q1 top-right, Q2 bottom-left, Q3 bottom-right; White's home boards

@@ -1,7 +1,7 @@
 """Players: the sides of a game. :func:`make_player` builds one from an agent spec.
 
 - ``executable``: a :class:`ProcessPlayer` running the spec's command (``command``, or ``path`` as in
-  the checkers seed's configs), split like a shell would (``shlex``) but never run through a shell.
+  the checkers system's configs), split like a shell would (``shlex``) but never run through a shell.
   A command that is the path of an existing file is taken whole, so paths with spaces work.
 - ``hyperparameters``: arena's search bot as a process:
   ``python -m arena.agents.search_bot --game G --hyperparameters PATH``.

@@ -1,4 +1,4 @@
-"""The checkers line protocol (the checkers seed's executable-agent protocol).
+"""The checkers line protocol (the checkers system's executable-agent protocol).
 
 Once, at the start: ``<timeLimit>\\n<black|white>\\n``. Each turn: ``<time left ms>\\n`` then the 8 board
 lines (8 symbols separated by single spaces, row 0 first, white's perspective). The bot replies with

@@ -11,7 +11,7 @@ game's wire form (``game.parse_move`` reads it: any JSON value the game chooses)
 before the first turn; the game ends when arena closes the bot's stdin.
 
 :class:`JsonEnvelopeProtocol` is the arena side; :func:`arena.agents.protocol_io.serve_json` the bot
-side of arena's own agents. The Shobu protocol is this one without ``timeLeftMs`` (the seed's
+side of arena's own agents. The Shobu protocol is this one without ``timeLeftMs`` (the Shobu
 engine sends none) and with an object payload.
 """
 

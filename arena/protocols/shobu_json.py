@@ -1,4 +1,4 @@
-"""The Shobu JSON protocol (the seed engine's messages): the generic JSON envelope
+"""The Shobu JSON protocol (the messages of the Shobu engine arena grew from): the generic JSON envelope
 (:mod:`arena.protocols.json_envelope`) without a clock field and with an object payload.
 
 Arena writes one line per turn: ``{"type": "game_state", "payload": {"board", "turn", "turnNumber"}}``.
@@ -16,5 +16,5 @@ from arena.protocols.json_envelope import JsonEnvelopeProtocol
 
 class ShobuJsonProtocol(JsonEnvelopeProtocol):
     name: ClassVar[str] = "shobu-json"
-    sends_time: ClassVar[bool] = False  # the seed's format has no field for the time left
+    sends_time: ClassVar[bool] = False  # the Shobu engine's format has no field for the time left
     payload_is_object: ClassVar[bool] = True

@@ -1,7 +1,7 @@
 """Game records: the JSON object written for every game.
 
 The format is published as a JSON Schema, ``schemas/record.schema.json`` (draft 2020-12), which
-describes every field. A record is a superset of the Shobu seed engine's record and has the same
+describes every field. A record is a superset of the Shobu engine's record and has the same
 shape for every game. Field names (all always present unless marked optional):
 
 - ``record_format``: ``2`` (this format). Records written before it have no such key (format 1:
@@ -9,7 +9,7 @@ shape for every game. Field names (all always present unless marked optional):
   apart and every reader accepts both.
 - ``winner``: ``"BLACK"``, ``"WHITE"`` or ``"NONE"`` (draw or interrupted).
 - ``turns``: one object per ply from ``game_states[0]`` on, in order. Each is the game's own record
-  form (``move_to_record``: Shobu the seed's ``{"passive", "aggressive"}``; checkers
+  form (``move_to_record``: Shobu the Shobu engine's ``{"passive", "aggressive"}``; checkers
   ``{"path": [[col, row], ...], "pdn"}``...) with arena's keys beside it (:data:`TURN_KEYS`):
   ``notation`` (``describe_move``), ``opening`` (true for a random opening ply), ``charged_ms`` (the
   mover's charged thinking time) and ``clock_left_ms`` (the mover's clock after the move, the
@@ -59,12 +59,6 @@ from arena.records.types import PlayerEntry, Record
 
 #: The ``record_format`` of the records :func:`build_record` writes.
 RECORD_FORMAT = 2
-
-RECORD_FIELDS = (
-    "record_format", "winner", "turns", "game_states", "game", "players", "termination", "reason", "plies",
-    "max_moves", "opening_plies", "seed", "game_index", "move_times_ms", "clocks_left_ms",
-    "time_control", "started_at", "duration_s", "arena_version",
-)
 
 #: The keys arena adds to every turn object, beside the game's own record form.
 TURN_KEYS = ("notation", "opening", "charged_ms", "clock_left_ms")

@@ -202,7 +202,7 @@ class Replay:
         an unknown game, a state or turn the game cannot read, moves that do not join the states."""
         from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
 
-        # The Shobu seed engine's records (of which arena's are a superset) carry no game name.
+        # The Shobu engine's records (of which arena's are a superset) carry no game name.
         name = record.get("game", JSON_PASS_THROUGH_GAME)
         try:
             game = get_game(str(name))
@@ -336,7 +336,7 @@ def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str) 
 
     if len(raw) == len(moves) + 1:
         return [decode(i) for i in range(len(raw))]
-    # States missing (a cut record, the seed's partial output): play the moves from the first.
+    # States missing (a cut record, the Shobu engine's partial output): play the moves from the first.
     states = [decode(0)]
     for i, move in enumerate(moves):
         try:

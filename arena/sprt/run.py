@@ -135,17 +135,6 @@ def counts_of(scores: list[float]) -> list[int]:
     return counts
 
 
-@dataclass
-class SprtResult:
-    """How a run ended: ``stopped`` is ``H1``, ``H0``, ``max-pairs`` or ``interrupted``/``failed``
-    (set by the caller); ``summary`` the final statistics (None when no pair was completed)."""
-
-    stopped: str
-    summary: dict[str, Any] | None
-    pairs: int
-    resumed_pairs: int
-
-
 class SprtRun:
     """One SPRT run in a log folder. Use :meth:`open` (takes the lock, reads what is there), then
     ``await run()``, then :meth:`close`."""

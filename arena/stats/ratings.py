@@ -3,7 +3,7 @@
 Input is a list of :class:`GameResult` (built from ``games.jsonl`` rows or full game records with
 :func:`result_from_row`). Everything here is deterministic: the bootstrap takes a seed.
 
-- :func:`online_elo`: the checkers seed's rating: start 1000, K=20, the usual logistic expectation,
+- :func:`online_elo`: the checkers system's rating: start 1000, K=20, the usual logistic expectation,
   applied game by game in index order (so a rerun gives the same numbers, whatever order games
   finished in).
 - :func:`bradley_terry`: a joint maximum-likelihood fit of *all* games. A game between black ``b`` and
@@ -121,7 +121,7 @@ def _agents_of(results: Iterable[GameResult], agents: Sequence[str] | None) -> l
     return list(seen)
 
 
-# --- the seed's online Elo ---------------------------------------------------------------------------
+# --- the checkers system's legacy online Elo ---------------------------------------------------------
 
 
 def elo_expectation(rating: float, opponent: float) -> float:
@@ -141,7 +141,7 @@ def online_elo(
     results: Iterable[GameResult], agents: Sequence[str] | None = None, *, start: float = 1000.0,
     k: float = 20.0,
 ) -> dict[str, float]:
-    """The seed's ratings after every game, applied in index order (unrounded)."""
+    """The checkers system's legacy ratings after every game, applied in index order (unrounded)."""
     games = sorted(results, key=lambda g: g.index)
     ratings = {a: start for a in _agents_of(games, agents)}
     for g in games:

@@ -348,7 +348,7 @@ class TournamentLog:
 def write_agent_files(folder: Path, agents: Iterable[tuple[str, str, str | None]],
                       stats: dict[str, dict[str, Any]]) -> None:
     """``<agentId>.json`` for each ``(id, type, path)`` in ``agents`` from ``stats`` (a
-    :meth:`SeedStats.snapshot`), in a run's log folder (no link followed below :func:`log_root`).
+    :meth:`LegacyEloStats.snapshot`), in a run's log folder (no link followed below :func:`log_root`).
     Raises OSError."""
     for aid, kind, raw_path in agents:
         body = {"id": aid, "type": kind, "path": raw_path, **stats[aid]}
@@ -380,7 +380,7 @@ def load_results(rows: Iterable[dict[str, Any]]) -> list[GameResult]:
     return sorted((result_from_row(r) for r in rows), key=lambda g: g.index)
 
 
-class SeedStats:
+class LegacyEloStats:
     """The seed's per-agent statistics, kept up to date as games finish in any order.
 
     The rating is the seed's online Elo applied in index order. Games before the lowest index that
@@ -480,7 +480,7 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
         count_node(nodes, row.get("node"))
     if nodes:  # games played on a cluster (the Ray backend), as the run's own standings.json has them
         standings["nodes"] = sorted_nodes(nodes)
-    stats = SeedStats(agent_ids)
+    stats = LegacyEloStats(agent_ids)
     for g in results:
         stats.add(g)
     return standings, stats.snapshot(None)

@@ -59,8 +59,8 @@ from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, p
 from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.logs import (
     FolderLock,
+    LegacyEloStats,
     LogError,
-    SeedStats,
     TournamentLog,
     count_node,
     load_results,
@@ -248,7 +248,7 @@ class Tournament:
                                      games_per_pair=config.games_per_pair, matches=config.matches)
         self._log = TournamentLog(self.folder)
         self._lock = FolderLock(self.folder)
-        self._stats = SeedStats(self.config.agent_ids)
+        self._stats = LegacyEloStats(self.config.agent_ids)
         self._pending: Iterator[ScheduledGame] = iter(())
         self._next: ScheduledGame | None = None
         self._frontier: int | None = None  # index of the next game to hand out (None: no more)

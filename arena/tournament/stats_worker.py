@@ -15,7 +15,7 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
   the run began: the worker reads those games itself), the two throttling intervals, and
   ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
-  may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.SeedStats`).
+  may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.LegacyEloStats`).
 - ``{"finish": true}``: write the final ``standings.json``, print ``{"done": <games>}`` on stdout
   and exit 0.
 
@@ -114,13 +114,13 @@ class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
         from arena.records.reader import GAMES_FILE
-        from arena.tournament.logs import SeedStats, log_root, parse_rows
+        from arena.tournament.logs import LegacyEloStats, log_root, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
         self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in init["agents"]]
         ids = [a[0] for a in self.agents]
-        self.stats = SeedStats(ids)
+        self.stats = LegacyEloStats(ids)
         self.results: list[Any] = []
         self.pending: int | None = None
         self.warned: set[str] = set()

@@ -1,7 +1,8 @@
-"""The seed's evolutionary bootstrap (``arena train evolve``): breed players through tournaments.
+"""The Abalone learning program's evolutionary bootstrap (``arena train evolve``): breed players
+through tournaments.
 
-Seed 002: "We first create 16 random players [...] run a tournament between them all, and choose
-the best four players. We breed the four players into new 16 players (creating all possible 4*4
+The Abalone learning program's design: "We first create 16 random players [...] run a tournament
+between them all, and choose the best four players. We breed the four players into new 16 players (creating all possible 4*4
 couples, and randomly choosing values from their theta vectors to create a new theta vector). We
 repeat the process 3 times and eventually choose the winner of the last tournament."
 

@@ -1,4 +1,4 @@
-"""TD(lambda) self-play learning of a game's linear evaluation (``arena train td``), after seed 002.
+"""TD(lambda) self-play learning of a game's linear evaluation (``arena train td``), after the Abalone learning program's design.
 
 The model. The seed's player values a position by ``V(s) = theta . phi(s)`` and learns ``theta``
 with TD(lambda) while playing itself. Here the value is squashed, ``V(s) = L(s) + tanh(w . x(s))``,

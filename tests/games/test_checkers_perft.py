@@ -1,5 +1,5 @@
 """Perft: arena's fast counter, the plain recursion of Game.perft and the deliberately plain
-generator of bench/plain_checkers.py must all give the published figures (spec/checkers.md)."""
+generator of bench/plain_checkers.py must all give the published figures (docs/rules/checkers.md)."""
 
 from __future__ import annotations
 

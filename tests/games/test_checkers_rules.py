@@ -1,4 +1,4 @@
-"""The rules of English draughts (spec/checkers.md, rules 1-8), each on a position drawn by hand.
+"""The rules of English draughts (docs/rules/checkers.md, rules 1-8), each on a position drawn by hand.
 
 Positions are 8-line pictures (row 0 at the top, ``board[row][col]``); moves are compared by their
 PDN notation, and a few by their (col,row) paths so that the numbering itself is checked too.

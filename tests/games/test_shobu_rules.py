@@ -1,4 +1,4 @@
-"""Every rule clause of shared/spec/shobu.md on hand-drawn positions, the start-position figures,
+"""Every rule clause of docs/rules/shobu.md on hand-drawn positions, the start-position figures,
 the seed README's examples, and agreement with the plain generator in bench/plain_shobu.py."""
 
 from __future__ import annotations

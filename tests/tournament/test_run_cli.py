@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -22,8 +21,8 @@ from arena.cli import cli
 from arena.errors import ResourceError
 from arena.tournament.logs import FolderLock
 
-# The checkers seed's example, word for word, but with an executable in place of the search bot.
-SEED_FORMAT = """{
+# The checkers system's example, word for word, but with an executable in place of the search bot.
+CHECKERS_SYSTEM_FORMAT = """{
   "id": "test",
   "agents": [
     {"type": "executable", "id": "bot1", "path": "python3 bots/checkers_random.py"},
@@ -42,18 +41,18 @@ def invoke(args: list[str]) -> Result:
 
 
 @pytest.fixture
-def seed_folder(tmp_path: Path) -> Path:
+def system_folder(tmp_path: Path) -> Path:
     (tmp_path / "bots").mkdir()
     shutil.copy(REPO / "bots" / "checkers_random.py", tmp_path / "bots" / "checkers_random.py")
-    (tmp_path / "tournament.json").write_text(SEED_FORMAT)
+    (tmp_path / "tournament.json").write_text(CHECKERS_SYSTEM_FORMAT)
     return tmp_path
 
 
-def test_a_seed_format_config_runs_unchanged(seed_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(seed_folder)
+def test_a_checkers_system_config_runs_unchanged(system_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(system_folder)
     result = invoke(["run", "tournament.json", "--concurrency", "2"])
     assert result.exit_code == 0, result.output
-    folder = seed_folder / "tournament_logs" / "test"  # the default place, under the current folder
+    folder = system_folder / "tournament_logs" / "test"  # the default place, under the current folder
     assert len(read_jsonl(folder / "games.jsonl")) == 2
     for agent in ("bot1", "bot2"):
         stats = json.loads((folder / f"{agent}.json").read_text())
@@ -62,22 +61,15 @@ def test_a_seed_format_config_runs_unchanged(seed_folder: Path, monkeypatch: pyt
     assert "[2/2] game" in result.stderr  # plain lines: not a terminal
 
 
-def test_the_seed_example_with_its_search_bot(seed_folder: Path) -> None:
-    (seed_folder / "hyp.json").write_text("{}")
-    obj = json.loads(SEED_FORMAT)
+def test_the_checkers_system_example_with_its_search_bot(system_folder: Path) -> None:
+    (system_folder / "hyp.json").write_text("{}")
+    obj = json.loads(CHECKERS_SYSTEM_FORMAT)
     obj["agents"][0] = {"type": "hyperparameters", "id": "hyp1", "path": "hyp.json"}
-    (seed_folder / "seed.json").write_text(json.dumps(obj))
-    if importlib.util.find_spec("arena.agents.search_bot") is None:
-        result = invoke(["run", str(seed_folder / "seed.json"), "--logs", str(seed_folder / "logs")])
-        assert result.exit_code == 2
-        assert result.stderr.strip() == (
-            "arena: error: agents[0].type: 'hyperparameters' agents are not available in this build of "
-            "arena yet (arena.agents.search_bot is missing); use an executable agent for 'hyp1' for now")
-    else:
-        from arena.tournament.config import load_config
-        from arena.tournament.runner import RunOptions, Tournament
+    (system_folder / "checkers_system.json").write_text(json.dumps(obj))
+    from arena.tournament.config import load_config
+    from arena.tournament.runner import RunOptions, Tournament
 
-        Tournament(load_config(seed_folder / "seed.json"), RunOptions(logs_root=seed_folder / "logs")).prepare()
+    Tournament(load_config(system_folder / "checkers_system.json"), RunOptions(logs_root=system_folder / "logs")).prepare()
 
 
 @pytest.mark.parametrize(

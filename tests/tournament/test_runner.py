@@ -17,7 +17,7 @@ from arena.errors import ConfigError
 from arena.stats.ratings import GameResult, online_elo
 from arena.tournament import runner as runner_module
 from arena.tournament.config import load_config
-from arena.tournament.logs import SeedStats, TournamentLog, standings_from_folder
+from arena.tournament.logs import LegacyEloStats, TournamentLog, standings_from_folder
 from arena.tournament.runner import RunOptions, SilentReporter, Tournament, run_tournament
 from arena.tournament.schedule import round_robin
 
@@ -262,7 +262,7 @@ async def test_open_ended_random_matches_stop_on_cancel_and_resume(tmp_path: Pat
         range(summary.total or 0))
 
 
-def test_seed_stats_match_the_batch_rating_whatever_the_finishing_order() -> None:
+def test_legacy_elo_stats_match_the_batch_rating_whatever_the_finishing_order() -> None:
     rng = random.Random(4)
     games = [GameResult(i, *rng.sample("abcd", 2), rng.choice([0.0, 0.5, 1.0])) for i in range(60)]
     order = games[:]
@@ -271,7 +271,7 @@ def test_seed_stats_match_the_batch_rating_whatever_the_finishing_order() -> Non
         window = order[i:i + 3]
         rng.shuffle(window)
         order[i:i + 3] = window
-    stats = SeedStats("abcd")
+    stats = LegacyEloStats("abcd")
     for n, g in enumerate(order):
         stats.add(g)
         pending = [x.index for x in order[n + 1:]]

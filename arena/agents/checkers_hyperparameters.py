@@ -1,26 +1,27 @@
-"""The checkers seed's hyperparameters files, translated for arena's built-in search agent.
+"""The checkers system's hyperparameters files, translated for arena's built-in search agent.
 
-The seed (``data/default_hyperparameters.json`` and the files its agents save) uses snake_case keys
-read by its C++ agent. :func:`is_seed_format` recognizes such a file by its keys (at least one seed
-key and none of arena's own, ``description`` aside); :func:`translate_seed` turns it into arena's
+The checkers system (the predecessor program arena took its tournament format from;
+``data/default_hyperparameters.json`` and the files its agents save) uses snake_case keys
+read by its C++ agent. :func:`is_checkers_system_format` recognizes such a file by its keys (at least one
+checkers-system key and none of arena's own, ``description`` aside); :func:`translate_checkers_system` turns it into arena's
 format (:mod:`arena.agents.hyperparameters`), which is then checked as usual. arena's own format
-stays strict: a seed key in an arena-format file is still an unknown key.
+stays strict: a checkers-system key in an arena-format file is still an unknown key.
 
 ==========================  =====================================================================
-seed key                    arena
+checkers-system key         arena
 ==========================  =====================================================================
 ``search_algorithm``        0: ``algorithm "random"``; 1 (minimax to ``max_depth``) and 2
                             (iterative deepening to ``max_depth``): arena's iterative search, which
                             stops at ``maxDepth`` or when the move's time is up; any other value
-                            is random, as in the seed (with a warning)
+                            is random, as in the checkers system (with a warning)
 ``use_alpha_beta``          true: ``"alphabeta"``; false: ``"minimax"`` (no pruning)
 ``max_depth``               ``maxDepth`` (above 64: 64, with a warning)
-``move_time_limit``         ``moveTimeMs``: milliseconds per move, like the seed's timer (above
+``move_time_limit``         ``moveTimeMs``: milliseconds per move, like the checkers system's timer (above
                             600000: 600000, with a warning); absent: arena derives it from the clock
 ``use_transposition_table``
 ``use_cache``               ``transpositionTable`` (``use_transposition_table`` wins when both are
                             given)
-``evaluation_algorithm``    1: the seed's advanced evaluation, below; any other value: its basic
+``evaluation_algorithm``    1: the checkers system's advanced evaluation, below; any other value: its basic
                             one (material only, ``man = pawn_value``, ``king = king_value``)
 ``pawn_value``
 ``king_value``
@@ -39,19 +40,19 @@ anything else               ignored with a warning
 ==========================  =====================================================================
 
 arena's own evaluation terms (``advance``, ``backRank``, ``centre``, ``mobility``, ``trade``,
-``hunt``) are set to 0, so the score is the seed's: material plus the tables. A key the file lacks
-takes its value from the seed's own shipped default file (:data:`SEED_DEFAULTS`), which is what the
-seed's loader does with a missing key.
+``hunt``) are set to 0, so the score is the checkers system's: material plus the tables. A key the file lacks
+takes its value from the checkers system's own shipped default file (:data:`CHECKERS_SYSTEM_DEFAULTS`), which is what the
+checkers system's loader does with a missing key.
 
-``king_table`` with 28 entries. Every version of the seed's default file has 7 rows of 4 for 32
-squares. The seed's first version declared ``int kingtable[32]`` with these 28 initializers, which
+``king_table`` with 28 entries. Every version of the checkers system's default file has 7 rows of 4 for 32
+squares. The checkers system's first version declared ``int kingtable[32]`` with these 28 initializers, which
 C++ fills up with 0; its later versions read a JSON list of 28 and index it up to 31, past its end
 (undefined behaviour). arena pads a short table with 0: entries 28-31 are the bottom row from
 White's view, so each side's kings score 0 on their own back row. A table of any length other
 than 32 is a warning; longer tables lose their extra entries.
 
 Every warning is one line (passed to ``warn``); wrong types and impossible values are
-:class:`arena.errors.ConfigError` naming the seed key.
+:class:`arena.errors.ConfigError` naming the checkers-system key.
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ MAX_DEPTH = 64
 MAX_MOVE_TIME_MS = 600_000
 WEIGHT_LIMIT = 100_000
 
-#: The seed's latest shipped ``data/default_hyperparameters.json``: the value of a key a file lacks.
-SEED_DEFAULTS: dict[str, Any] = {
+#: The checkers system's latest shipped ``data/default_hyperparameters.json``: the value of a key a file lacks.
+CHECKERS_SYSTEM_DEFAULTS: dict[str, Any] = {
     "diff_multiplier": 100,
     "evaluation_algorithm": 1,
     "king_table": [2, 3, 3, 2, 4, 4, 4, 4, 4, 5, 5, 4, 4, 6, 6, 4, 4, 6, 6, 4, 5, 6, 6, 5, 7, 7, 7, 7],
@@ -83,45 +84,45 @@ SEED_DEFAULTS: dict[str, Any] = {
     "reorder_moves": True,
 }
 
-#: Every key the seed's code reads (over its history).
-SEED_KEYS = frozenset({*SEED_DEFAULTS, "operation_limit", "use_transposition_table", "debug_bit"})
+#: Every key the checkers system's code reads (over its history).
+CHECKERS_SYSTEM_KEYS = frozenset({*CHECKERS_SYSTEM_DEFAULTS, "operation_limit", "use_transposition_table", "debug_bit"})
 
 #: arena's keys; a file with one of these is arena-format (``description`` is shared).
 _ARENA_KEYS = frozenset({"algorithm", "maxDepth", "moveTimeMs", "evaluation", "transpositionTable", "seed"})
-#: arena's own evaluation terms, switched off so that the score is the seed's.
+#: arena's own evaluation terms, switched off so that the score is the checkers system's.
 _ARENA_TERMS = ("advance", "backRank", "centre", "mobility", "trade", "hunt")
 
 Warn = Callable[[str], None]
 
 
-def is_seed_format(obj: Any) -> bool:
-    """True when ``obj`` is a JSON object with a seed key and none of arena's own keys."""
-    return isinstance(obj, dict) and any(k in SEED_KEYS for k in obj) and not any(k in _ARENA_KEYS for k in obj)
+def is_checkers_system_format(obj: Any) -> bool:
+    """True when ``obj`` is a JSON object with a checkers-system key and none of arena's own keys."""
+    return isinstance(obj, dict) and any(k in CHECKERS_SYSTEM_KEYS for k in obj) and not any(k in _ARENA_KEYS for k in obj)
 
 
 def _int(obj: dict[str, Any], key: str, where: str, minimum: int | None = None) -> int:
-    value = obj.get(key, SEED_DEFAULTS.get(key))
+    value = obj.get(key, CHECKERS_SYSTEM_DEFAULTS.get(key))
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{where}: seed key {key!r} must be an integer, got {value!r}")
+        raise ConfigError(f"{where}: checkers-system key {key!r} must be an integer, got {value!r}")
     if minimum is not None and value < minimum:
-        raise ConfigError(f"{where}: seed key {key!r} must be at least {minimum}, got {value}")
+        raise ConfigError(f"{where}: checkers-system key {key!r} must be at least {minimum}, got {value}")
     return value
 
 
 def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
-    value = obj.get(key, SEED_DEFAULTS.get(key))
+    value = obj.get(key, CHECKERS_SYSTEM_DEFAULTS.get(key))
     if not isinstance(value, bool):
-        raise ConfigError(f"{where}: seed key {key!r} must be true or false, got {value!r}")
+        raise ConfigError(f"{where}: checkers-system key {key!r} must be true or false, got {value!r}")
     return value
 
 
 def _table(obj: dict[str, Any], key: str, where: str, warn: Warn) -> list[int]:
-    value = obj.get(key, SEED_DEFAULTS[key])
+    value = obj.get(key, CHECKERS_SYSTEM_DEFAULTS[key])
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise ConfigError(f"{where}: seed key {key!r} must be a list of integers, got {str(value)[:60]}")
+        raise ConfigError(f"{where}: checkers-system key {key!r} must be a list of integers, got {str(value)[:60]}")
     if len(value) < SQUARES:
         warn(f"{where}: {key!r} has {len(value)} entries for {SQUARES} squares: entries "
-             f"{len(value)}-{SQUARES - 1} count as 0 (see arena.agents.seed_hyperparameters)")
+             f"{len(value)}-{SQUARES - 1} count as 0 (see arena.agents.checkers_hyperparameters)")
     elif len(value) > SQUARES:
         warn(f"{where}: {key!r} has {len(value)} entries for {SQUARES} squares: the last "
              f"{len(value) - SQUARES} are ignored")
@@ -140,19 +141,19 @@ def _check_game(game: str, where: str) -> None:
 
     names, tables = weight_names(game), table_weights(game)
     if not ({"man", "king", *_ARENA_TERMS} <= set(names) and {"manTable", "kingTable"} <= set(tables)):
-        raise ConfigError(f"{where}: the checkers seed's keys (pawn_value, max_depth, ...) need a game "
+        raise ConfigError(f"{where}: the checkers system's keys (pawn_value, max_depth, ...) need a game "
                           f"whose search evaluation has men, kings and piece-square tables; {game!r} has not")
 
 
-def translate_seed(obj: dict[str, Any], game: str, where: str, warn: Warn) -> dict[str, Any]:
-    """arena's hyperparameters object for the seed-format ``obj`` (see the module docstring).
+def translate_checkers_system(obj: dict[str, Any], game: str, where: str, warn: Warn) -> dict[str, Any]:
+    """arena's hyperparameters object for the checkers-system format ``obj`` (see the module docstring).
 
     ``warn`` gets one line per key arena cannot honour; ConfigError for wrong types or values.
     """
     _check_game(game, where)
     for key in obj:
-        if key not in SEED_KEYS and key != "description":
-            warn(f"{where}: {key!r} is not a key of the checkers seed's hyperparameters; ignored")
+        if key not in CHECKERS_SYSTEM_KEYS and key != "description":
+            warn(f"{where}: {key!r} is not a key of the checkers system's hyperparameters; ignored")
     if "operation_limit" in obj:
         _int(obj, "operation_limit", where)
         warn(f"{where}: 'operation_limit' ignored: arena's search has no node limit (it stops at "
@@ -168,7 +169,7 @@ def translate_seed(obj: dict[str, Any], game: str, where: str, warn: Warn) -> di
         out["description"] = obj["description"]
     search = _int(obj, "search_algorithm", where)
     if search not in (0, 1, 2):
-        warn(f"{where}: 'search_algorithm' {search} is not 0, 1 or 2: random moves, as in the seed")
+        warn(f"{where}: 'search_algorithm' {search} is not 0, 1 or 2: random moves, as in the checkers system")
     if search in (1, 2):
         out["algorithm"] = "alphabeta" if _bool(obj, "use_alpha_beta", where) else "minimax"
     else:
@@ -177,7 +178,7 @@ def translate_seed(obj: dict[str, Any], game: str, where: str, warn: Warn) -> di
     if depth > MAX_DEPTH:
         warn(f"{where}: 'max_depth' {depth} searched as {MAX_DEPTH}, arena's deepest")
     out["maxDepth"] = min(depth, MAX_DEPTH)
-    # A file without move_time_limit (the seed's older versions) leaves the time to arena's clock.
+    # A file without move_time_limit (the checkers system's older versions) leaves the time to arena's clock.
     if "move_time_limit" in obj:
         move_time = _int(obj, "move_time_limit", where, minimum=1)
         if move_time > MAX_MOVE_TIME_MS:
