@@ -27,13 +27,11 @@ import orjson
 from arena.cli.options import (
     agent_spec,
     bot_argument,
-    bot_limits,
+    chosen_isolation,
     distinct_ids,
     game_option,
     isolation_options,
-    warn_unprotected,
 )
-from arena.errors import ConfigError
 from arena.fileio.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
 from arena.limits import (
@@ -49,7 +47,6 @@ from arena.limits import (
 from arena.match.game import TimeControl
 from arena.match.pairs import Openings
 from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
-from arena.process.isolation import Isolation, require_sandbox
 from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -159,13 +156,7 @@ def match_command(
     openings = _openings(game, max_moves, opening_plies, openings_file, openings_order)
     if seed is None and (openings.book is not None or opening_plies):
         seed = draw_seed()
-    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
-    if isolation.sandbox:
-        try:
-            require_sandbox()
-        except ConfigError as exc:
-            raise click.BadParameter(str(exc), param_hint="--sandbox") from None
-    warn_unprotected(isolation)
+    isolation = chosen_isolation(ponder, sandbox, inherit_env)
     if time_limit is None:
         time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -229,6 +230,44 @@ def chosen_backend(backend: str | None, ray_address: str | None, ray_cpus: float
     if backend is None and (ray_address or ray_cpus):
         return "ray"
     return backend
+
+
+def chosen_isolation(ponder: bool | None, sandbox: bool | None, inherit_env: bool | None) -> Isolation:
+    """The :class:`Isolation` of a command's ``--ponder``, ``--sandbox``, ``--inherit-env`` and bot
+    limit options: ``--sandbox`` where bubblewrap cannot run is a usage error (exit 2), and running
+    without the sandbox gets its warning line."""
+    from arena.errors import ConfigError
+    from arena.process.isolation import require_sandbox
+
+    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
+    if isolation.sandbox:
+        try:
+            require_sandbox()
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sandbox") from None
+    warn_unprotected(isolation)
+    return isolation
+
+
+class CommandVoice:
+    """The one-line messages of a long command on stderr (``arena train``, ``arena tune``): an
+    error with its exit status, a stop after an interruption (exit 130: the same command resumes)
+    and progress lines."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def fail(self, message: str, code: int = 2) -> NoReturn:
+        click.echo(f"{self.command}: error: {message}", err=True)
+        sys.exit(code)
+
+    def stopped(self, message: str) -> NoReturn:
+        click.echo(f"{self.command}: {message}", err=True)
+        sys.exit(130)
+
+    @staticmethod
+    def say(line: str) -> None:
+        click.echo(line, err=True)
 
 
 def warn_unprotected(isolation: Isolation) -> None:

@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 import click
 
-from arena.cli.options import bot_limits, game_option, isolation_options, ray_backend_options, warn_unprotected
+from arena.cli.options import chosen_isolation, game_option, isolation_options, ray_backend_options
 from arena.limits import (
     DEFAULT_STARTUP_MS,
     DEFAULT_TIME_LIMIT_MS,
@@ -148,11 +148,9 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     test accepts H1 (NEW is stronger by elo1) or H0 (by elo0 at most)."""
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
-    from arena.errors import ConfigError
     from arena.games import get_game
     from arena.match.game import TimeControl
     from arena.openings.book import OpeningsError, load_book
-    from arena.process.isolation import Isolation, require_sandbox
     from arena.sprt.run import SprtSettings
 
     if not elo0 < elo1:
@@ -175,13 +173,7 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     if opening_plies >= cap:
         raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
                                  f"cap ({cap}); use fewer than {cap}", param_hint="--opening-plies")
-    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
-    if isolation.sandbox:
-        try:
-            require_sandbox()
-        except ConfigError as exc:
-            raise click.BadParameter(str(exc), param_hint="--sandbox") from None
-    warn_unprotected(isolation)
+    isolation = chosen_isolation(ponder, sandbox, inherit_env)
     book = None
     if openings is not None:
         try:

@@ -9,13 +9,12 @@ finished: the same command resumes.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from arena.cli.options import GameName, ray_backend_options
+from arena.cli.options import CommandVoice, GameName, ray_backend_options
 from arena.train.evolve import EvolveSettings
 from arena.train.td import TdSettings
 
@@ -24,19 +23,8 @@ _TD = TdSettings(game="")
 _EV = EvolveSettings(game="")
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"arena train: error: {message}", err=True)
-    sys.exit(code)
-
-
-def _stopped(message: str) -> NoReturn:
-    """Interrupted after saving: one line, exit status 130 (the same command resumes)."""
-    click.echo(f"arena train: {message}", err=True)
-    sys.exit(130)
-
-
-def _say(line: str) -> None:
-    click.echo(line, err=True)
+_voice = CommandVoice("arena train")
+_fail, _stopped, _say = _voice.fail, _voice.stopped, _voice.say
 
 
 @click.group("train", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

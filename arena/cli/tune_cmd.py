@@ -9,26 +9,15 @@ processes...); 130 interrupted after saving the finished iterations (the same co
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
+from arena.cli.options import CommandVoice
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"arena tune: error: {message}", err=True)
-    sys.exit(code)
-
-
-def _stopped(message: str) -> NoReturn:
-    """Interrupted after saving: one line, exit status 130 (the same command resumes)."""
-    click.echo(f"arena tune: {message}", err=True)
-    sys.exit(130)
-
-
-def _say(line: str) -> None:
-    click.echo(line, err=True)
+_voice = CommandVoice("arena tune")
+_fail, _stopped, _say = _voice.fail, _voice.stopped, _voice.say
 
 
 @click.group("tune", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

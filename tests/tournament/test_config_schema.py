@@ -48,8 +48,8 @@ def test_every_shipped_config_validates(path: Path) -> None:
 
 def test_the_shipped_configs_are_found() -> None:
     names = {str(p.relative_to(ROOT)) for p in _tournament_configs()}
-    assert {"configs/checkers_round_robin.json", "examples/seed-tournament.json",
-            "tests/data/checkers_seed/default_tournament.json"} <= names
+    assert {"configs/checkers_round_robin.json", "examples/checkers-system-tournament.json",
+            "tests/data/checkers_system/default_tournament.json"} <= names
 
 
 @pytest.fixture
