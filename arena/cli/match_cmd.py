@@ -47,6 +47,8 @@ from arena.limits import (
 from arena.match.game import TimeControl
 from arena.match.pairs import Openings
 from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
+from arena.match.table_series import TableSeries, describe, run_table_series, standings
+from arena.process.isolation import Isolation
 from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -80,7 +82,15 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.command("match", epilog=EPILOG)
 @click.argument("cmd1")
 @click.argument("cmd2")
+@click.argument("more", nargs=-1)
 @game_option()
+@click.option("--players", type=click.IntRange(min=2, max=64), default=None,
+              help="Seats at the table, for a game of more than two players (see 'arena games'): "
+                   "give that many commands. Default: the number of commands given.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="A parameter of the game (repeatable), e.g. --param num_cards=5.")
+@click.option("--legal-moves", is_flag=True,
+              help="N-seat games: each bot's message lists its legal moves (for simple bots).")
 @click.option("--games", "games_count", type=click.IntRange(min=1, max=MAX_GAMES), default=1, show_default=True,
               help="Number of games; colours alternate game by game (CMD1 is BLACK in game 1).")
 @click.option("--time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None,
@@ -116,7 +126,11 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 def match_command(
     cmd1: str,
     cmd2: str,
+    more: tuple[str, ...],
     game_name: str,
+    players: int | None,
+    params: tuple[str, ...],
+    legal_moves: bool,
     games_count: int,
     time_limit: int | None,
     max_moves: int | None,
@@ -137,8 +151,8 @@ def match_command(
     inherit_env: bool | None,
 ) -> None:
     """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
-    a shell; a single path to an executable works too). Records go to stdout as JSON; the board and
-    the results go to stderr."""
+    a shell; a single path to an executable works too), or between N commands in a game of more than
+    two players. Records go to stdout as JSON; the board and the results go to stderr."""
     if as_json and out is not None:
         raise click.UsageError("--json prints the records on stdout and --out writes them to a file: give one")
     if stderr_dir is not None and stderr_dir.exists() and not stderr_dir.is_dir():
@@ -148,6 +162,27 @@ def match_command(
         # Checked before any game (atomic_write refuses it again when writing, after the games).
         raise click.BadParameter(f"{out}: {refusal.strerror}; give a file path, or leave --out out to get "
                                  "the records on stdout", param_hint="--out")
+    from arena.games.registry import GENERAL, get_spec
+
+    if get_spec(game_name).model == GENERAL or more or players not in (None, 2) or params or legal_moves:
+        commands = (cmd1, cmd2, *more)
+        table = _table_series(game_name, commands, players, params, legal_moves, games_count, time_limit,
+                              max_moves, seed, (opening_plies, openings_file), stderr_dir, TimeControl(
+                                  time_limit_ms=time_limit or DEFAULT_TIME_LIMIT_MS, time_margin_ms=time_margin,
+                                  startup_ms=startup_time, move_time_limit_ms=move_time_limit, increment_ms=increment),
+                              chosen_isolation(ponder, sandbox, inherit_env))
+        console = cli_console(plain_when_piped=True)
+        outcome = run_table_series(table, on_signal=lambda _: console.print(
+            "interrupted: stopping the bots...", markup=False, highlight=False))
+        for record in outcome.records:
+            console.print(f"game {record['game_index'] + 1}: {describe(record)}", markup=False, highlight=False,
+                          soft_wrap=not console.is_terminal)
+        if games_count > 1 and outcome.records:
+            ranking = "; ".join(f"{agent} {average:.2f}" for agent, average, _ in standings(outcome.records))
+            console.print(f"average rank: {ranking}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
+        ids = [a.id for a in table.agents]
+        _report(console, outcome, games_count, ids[0], "-vs-".join(ids[1:]), out, as_json, summary=False)
+        return
     humans = [_is_human(cmd1), _is_human(cmd2)]
     kind1, value1, name1 = ("player", "", HUMAN) if humans[0] else bot_argument(cmd1, "CMD1", game_name)
     kind2, value2, name2 = ("player", "", HUMAN) if humans[1] else bot_argument(cmd2, "CMD2", game_name)
@@ -198,8 +233,42 @@ def _openings(game: Any, max_moves: int | None, opening_plies: int, openings_fil
     return Openings(0, book, "sequential" if openings_order == "sequential" else "random")
 
 
+def _table_series(game_name: str, commands: tuple[str, ...], players: int | None, params: tuple[str, ...],
+                  legal_moves: bool, games_count: int, time_limit: int | None, max_moves: int | None,
+                  seed: int | None, opening: tuple[int, Path | None], stderr_dir: Path | None, tc: TimeControl,
+                  isolation: Isolation) -> TableSeries:
+    """The series of an N-seat match from the options (BadParameter/UsageError when they do not fit)."""
+    from arena.games.base import GameError
+    from arena.games.registry import get_table_game
+
+    if opening != (0, None):
+        raise click.UsageError("--opening-plies and --openings choose a two-player opening: an N-seat game "
+                               "starts at its start, its chance draws seeded by --seed")
+    if any(_is_human(command) for command in commands):
+        raise click.BadParameter("a person cannot take a seat of an N-seat game at the terminal yet; "
+                                 "give a bot command", param_hint="CMD")
+    if players is not None and players != len(commands):
+        raise click.BadParameter(f"{players} players need {players} commands, got {len(commands)}",
+                                 param_hint="--players")
+    values: dict[str, int] = {}
+    for item in params:
+        key, sep, text = item.partition("=")
+        if not sep or not key or not re.fullmatch(r"-?[0-9]{1,18}", text.strip()):
+            raise click.BadParameter(f"{item!r} is not KEY=INTEGER", param_hint="--param")
+        values[key.strip()] = int(text)
+    try:
+        game = get_table_game(game_name, len(commands), values)
+    except GameError as exc:
+        raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
+    names = [bot_argument(command, f"CMD{i + 1}", game_name) for i, command in enumerate(commands)]
+    ids = distinct_ids(*(name for _, _, name in names))
+    agents = tuple(agent_spec(agent_id, kind, value) for agent_id, (kind, value, _) in zip(ids, names, strict=True))
+    return TableSeries(game, agents, games_count, tc, seed if seed is not None else draw_seed(),
+                       max_moves=max_moves, legal_moves=legal_moves, stderr_dir=stderr_dir, isolation=isolation)
+
+
 def _report(console: Any, outcome: SeriesOutcome, games_count: int, id1: str, id2: str, out: Path | None,
-            as_json: bool) -> None:
+            as_json: bool, summary: bool = True) -> None:
     """Write the records, print the summary lines and exit with the series' status."""
     records = outcome.records
     if out is None and not as_json and _stdout_is_terminal() and records:
@@ -212,7 +281,7 @@ def _report(console: Any, outcome: SeriesOutcome, games_count: int, id1: str, id
                                             root=Path.cwd() if saved_by_default else None)
     if written and saved_by_default:
         console.print(f"records: {out}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    if games_count > 1 and records:
+    if summary and games_count > 1 and records:
         console.print(f"result: {result_line(records, (id1, id2))}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
     if outcome.failure is not None:
         console.print(f"arena: error: {outcome.failure} ({len(records)} of {games_count} games finished)",

@@ -56,7 +56,8 @@ def _agent_id(argv: list[str]) -> str:
 
 def agent_ids(argv1: list[str], argv2: list[str]) -> tuple[str, str]:
     """Short distinct names for two commands (``-1``/``-2`` added when their stems are equal)."""
-    return distinct_ids(_agent_id(argv1), _agent_id(argv2))
+    first, second = distinct_ids(_agent_id(argv1), _agent_id(argv2))
+    return first, second
 
 
 def is_hyperparameters_file(text: str) -> bool:
@@ -85,11 +86,11 @@ def bot_argument(text: str, where: str, game: str) -> tuple[str, str, str]:
     return "executable", text, _agent_id(argv)
 
 
-def distinct_ids(first: str, second: str) -> tuple[str, str]:
-    """Two agent ids from names: safe file names, ``-1``/``-2`` added when they are equal."""
-    first = re.sub(r"[^A-Za-z0-9_.-]+", "_", first) or "bot"
-    second = re.sub(r"[^A-Za-z0-9_.-]+", "_", second) or "bot"
-    return (f"{first}-1", f"{second}-2") if first == second else (first, second)
+def distinct_ids(*names: str) -> tuple[str, ...]:
+    """Agent ids from names: safe file names; a name given more than once gets ``-<position>``
+    (1-based) on each of its ids (``bot-1``, ``bot-2``)."""
+    safe = [re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bot" for name in names]
+    return tuple(f"{name}-{i + 1}" if safe.count(name) > 1 else name for i, name in enumerate(safe))
 
 
 def agent_spec(agent_id: str, kind: str, value: str) -> Any:
@@ -112,9 +113,9 @@ class GameName(click.ParamType):
     name = "game"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
-        from arena.games.registry import game_names
+        from arena.games.registry import all_game_names
 
-        return "[" + "|".join(game_names()) + "]"
+        return "[" + "|".join(all_game_names()) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         from arena.games.base import GameError
@@ -128,9 +129,9 @@ class GameName(click.ParamType):
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
         from click.shell_completion import CompletionItem
 
-        from arena.games.registry import game_names
+        from arena.games.registry import all_game_names
 
-        return [CompletionItem(name) for name in game_names() if name.startswith(incomplete)]
+        return [CompletionItem(name) for name in all_game_names() if name.startswith(incomplete)]
 
 
 def game_option(help_text: str = "Which game to play (see 'arena games').") -> Callable[[F], F]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games.base import Game, GameError
+from arena.games.model import GeneralGame, as_general
 
 #: arena's own games, in the order ``arena games`` lists them. The registry line of each game.
 BUILTIN_GAMES: dict[str, str] = {
@@ -53,7 +54,15 @@ PROTOCOLS: dict[str, tuple[str, str]] = {
     "shobu-json": ("arena.protocols.shobu_json:ShobuJsonProtocol", "arena.agents.protocol_io:serve_json"),
     "checkers-lines": ("arena.protocols.checkers_lines:CheckersLineProtocol",
                        "arena.agents.protocol_io:serve_checkers"),
+    # Games of the general model (N seats, chance, hidden information): arena.protocols.seats.
+    "json-seats": ("arena.protocols.seats:SeatEnvelopeProtocol", "arena.agents.protocol_io:serve_json"),
 }
+
+#: ``GameSpec.model`` values: today's two-player alternating games of perfect information
+#: (:class:`arena.games.base.Game`), and games of the general model
+#: (:class:`arena.games.model.GeneralGame`: N seats, chance, simultaneous moves, hidden information).
+TWO_PLAYER = "two-player"
+GENERAL = "general"
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
 
@@ -96,13 +105,44 @@ class GameSpec:
     search: str | None = None
     bot_side: str | None = None
     pdn: str | None = None
+    #: :data:`TWO_PLAYER` (``rules`` gives a Game) or :data:`GENERAL` (``rules`` is a
+    #: GeneralGame class, configured per match with its players and parameters; ``protocol``
+    #: should then be ``"json-seats"``).
+    model: str = TWO_PLAYER
     origin: str = field(default="arena", compare=False)
 
     # -- the parts, loaded on first use ----------------------------------------------------------
 
     def rules_object(self) -> Game[Any, Any]:
-        """The game's (stateless, shared) rules object."""
+        """The game's (stateless, shared) rules object; GameError for a game of the general model
+        (see :meth:`table`)."""
+        if self.model == GENERAL:
+            raise GameError(f"{self.name} is a game of {self._seats()} players: arena match (with --players N) "
+                            "and the rules tools play it; tournaments, SPRT and the learners play two-player games")
         return _rules(self)
+
+    def table(self, players: int | None = None, params: dict[str, int] | None = None) -> GeneralGame[Any, Any]:
+        """The game in the general model, configured with ``players`` (None: its default) and
+        ``params``: a GeneralGame's own instance, or a two-player game seen through
+        :func:`arena.games.model.as_general`. GameError for players or parameters it refuses."""
+        if self.model != GENERAL:
+            if players not in (None, 2):
+                raise GameError(f"{self.name} is a game of 2 players, not {players}")
+            if params:
+                raise GameError(f"{self.name} has no parameters (got {', '.join(sorted(params))})")
+            return as_general(_rules(self))
+        factory = load_ref(self.rules)
+        if not (isinstance(factory, type) and issubclass(factory, GeneralGame)):
+            raise GameError(f"game {self.name!r}: {self.rules} is not an arena.games.model.GeneralGame class")
+        game = factory(players, **(params or {}))
+        if game.name != self.name:
+            raise GameError(f"game {self.name!r}: its rules object is named {game.name!r}")
+        return game
+
+    def _seats(self) -> str:
+        factory = load_ref(self.rules)
+        low, high = getattr(factory, "min_players", 2), getattr(factory, "max_players", 2)
+        return str(low) if low == high else f"{low} to {high}"
 
     def protocol_refs(self) -> tuple[str, str | None]:
         """``(arena side "module:Class", bot side "module:function" or None)``."""
@@ -179,6 +219,8 @@ def _check_spec(spec: Any, where: str) -> GameSpec:
         raise GameError(f"{where}: game name {spec.name!r} must be 1-32 of a-z, 0-9, _ (starting with a letter)")
     if type(spec.default_max_moves) is not int or spec.default_max_moves < 1:
         raise GameError(f"{where}: default_max_moves must be a positive integer")
+    if spec.model not in (TWO_PLAYER, GENERAL):
+        raise GameError(f"{where}: model must be {TWO_PLAYER!r} or {GENERAL!r}, got {spec.model!r}")
     return spec
 
 
@@ -242,7 +284,18 @@ def _entry_points() -> list[Any]:
 
 
 def game_names() -> tuple[str, ...]:
-    """The names of every usable game: arena's own first, then plugins in discovery order."""
+    """The names of every usable two-player game (those :func:`get_game` gives): arena's own first,
+    then plugins in discovery order."""
+    return tuple(name for name, spec in _load().specs.items() if spec.model != GENERAL)
+
+
+def table_game_names() -> tuple[str, ...]:
+    """The names of the usable games of the general model (N seats, chance, hidden information)."""
+    return tuple(name for name, spec in _load().specs.items() if spec.model == GENERAL)
+
+
+def all_game_names() -> tuple[str, ...]:
+    """Every usable game's name, of either model."""
     return tuple(_load().specs)
 
 
@@ -273,8 +326,14 @@ def get_spec(name: str) -> GameSpec:
 
 
 def get_game(name: str) -> Game[Any, Any]:
-    """The rules object of game ``name``; GameError for an unknown or broken game."""
+    """The rules object of the two-player game ``name``; GameError for an unknown or broken game,
+    or one of the general model (see :func:`get_table_game`)."""
     return get_spec(name).rules_object()
+
+
+def get_table_game(name: str, players: int | None = None, params: dict[str, int] | None = None) -> GeneralGame[Any, Any]:
+    """Game ``name`` in the general model, with ``players`` and ``params`` (see :meth:`GameSpec.table`)."""
+    return get_spec(name).table(players, params)
 
 
 def reload() -> None:
@@ -302,16 +361,21 @@ __all__ = [
     "DEFAULT_CONFIG_GAME",
     "DEFAULT_MATCH_GAME",
     "ENTRY_POINT_GROUP",
+    "GENERAL",
     "JSON_PASS_THROUGH_GAME",
     "PROTOCOLS",
+    "TWO_PLAYER",
     "GameSpec",
+    "all_game_names",
     "all_specs",
     "game_names",
     "get_game",
     "get_spec",
+    "get_table_game",
     "load_ref",
     "problems",
     "register",
     "reload",
+    "table_game_names",
     "unregister",
 ]
