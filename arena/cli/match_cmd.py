@@ -172,11 +172,13 @@ def match_command(
                                   startup_ms=startup_time, move_time_limit_ms=move_time_limit, increment_ms=increment),
                               chosen_isolation(ponder, sandbox, inherit_env))
         console = cli_console(plain_when_piped=True)
-        outcome = run_table_series(table, on_signal=lambda _: console.print(
-            "interrupted: stopping the bots...", markup=False, highlight=False))
-        for record in outcome.records:
+
+        def game_over(record: dict[str, Any]) -> None:
             console.print(f"game {record['game_index'] + 1}: {describe(record)}", markup=False, highlight=False,
                           soft_wrap=not console.is_terminal)
+
+        outcome = run_table_series(table, on_signal=lambda _: console.print(
+            "interrupted: stopping the bots...", markup=False, highlight=False), on_record=game_over)
         if games_count > 1 and outcome.records:
             ranking = "; ".join(f"{agent} {average:.2f}" for agent, average, _ in standings(outcome.records))
             console.print(f"average rank: {ranking}", markup=False, highlight=False, soft_wrap=not console.is_terminal)

@@ -34,6 +34,8 @@ BUILTIN_GAMES: dict[str, str] = {
     "breakthrough": "arena.games.breakthrough:SPEC",
     "connect4": "arena.games.connect4:SPEC",
     "abalone": "arena.games.abalone:SPEC",
+    # Games of the general model (arena.games.model): N seats, chance, hidden information.
+    "goofspiel": "arena.games.table_specs:goofspiel",
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given

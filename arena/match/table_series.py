@@ -47,8 +47,10 @@ class TableSeries:
         return [self.agents[(seat - index) % n] for seat in range(n)]
 
 
-async def play_table_series(series: TableSeries, outcome: SeriesOutcome, observer: Observer | None = None) -> None:
-    """Play ``series`` game by game into ``outcome.records``; an ArenaError stops it (``failure``)."""
+async def play_table_series(series: TableSeries, outcome: SeriesOutcome, observer: Observer | None = None,
+                            on_record: Callable[[dict[str, Any]], None] | None = None) -> None:
+    """Play ``series`` game by game into ``outcome.records`` (``on_record`` is told of each as it
+    ends); an ArenaError stops it (``failure``)."""
     seats = range(series.game.players) if series.legal_moves else ()
     try:
         for index in range(series.games):
@@ -57,16 +59,20 @@ async def play_table_series(series: TableSeries, outcome: SeriesOutcome, observe
                 seed=opening_seed(series.seed, index), stderr_dir=series.stderr_dir, game_index=index,
                 observer=observer, legal_moves_for=seats, isolation=series.isolation)
             outcome.records.append(record)
+            if on_record is not None:
+                on_record(record)
     except ArenaError as exc:
         outcome.failure = str(exc)
 
 
 def run_table_series(series: TableSeries, observer: Observer | None = None,
-                     on_signal: Callable[[int], None] | None = None) -> SeriesOutcome:
+                     on_signal: Callable[[int], None] | None = None,
+                     on_record: Callable[[dict[str, Any]], None] | None = None) -> SeriesOutcome:
     """Play ``series`` in its own ``trio.run``, interruptibly (module docstring)."""
     outcome = SeriesOutcome()
     seen = Interruption()
-    run_trio_interruptibly(play_table_series, series, outcome, observer, on_first_signal=on_signal, interruption=seen)
+    run_trio_interruptibly(play_table_series, series, outcome, observer, on_record, on_first_signal=on_signal,
+                           interruption=seen)
     outcome.interrupted, outcome.signal_number = seen.interrupted, seen.signal_number
     return outcome
 

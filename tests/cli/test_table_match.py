@@ -1,0 +1,73 @@
+"""`arena match` with three and four bots in a game of the general model: records, seats that
+rotate, a crashed and a timed-out bot eliminated while the game goes on, usage errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import cli
+
+REPO = Path(__file__).resolve().parents[2]
+RANDOM = f"{sys.executable} {REPO / 'bots' / 'goofspiel_random.py'} --seed 1"
+HEURISTIC = f"{sys.executable} {REPO / 'bots' / 'goofspiel_heuristic.py'}"
+CRASH = f"{sys.executable} -c 'import sys; sys.stdin.readline(); sys.exit(3)'"
+SILENT = f"{sys.executable} -c 'import sys, time; sys.stdin.readline(); time.sleep(60)'"
+FAST = ["--time-limit", "3000", "--move-time-limit", "1500", "--startup-time", "3000"]
+
+
+def match(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["match", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_three_bots_play_goofspiel_with_rotating_seats() -> None:
+    code, out, err = match(HEURISTIC, RANDOM, RANDOM, "--game", "goofspiel", "--param", "num_cards=4",
+                           "--games", "3", "--seed", "7", "--legal-moves", *FAST)
+    assert code == 0, err
+    records = json.loads(out)
+    assert [r["game_identity"] for r in records] == [{"name": "goofspiel", "players": 3,
+                                                     "params": {"num_cards": 4}}] * 3
+    seat_of_first = [[s["id"] for s in r["seats"]].index("goofspiel_heuristic") for r in records]
+    assert seat_of_first == [0, 1, 2]
+    assert all(sorted(r["ranks"]) == sorted(r["ranks"]) and min(r["ranks"]) == 1 for r in records)
+    assert [line.split(":")[0] for line in err.splitlines() if line.startswith("game ")] == [
+        "game 1", "game 2", "game 3"]
+    assert "average rank:" in err
+    # The same seed deals the same prizes.
+    again = json.loads(match(HEURISTIC, RANDOM, RANDOM, "--game", "goofspiel", "--param", "num_cards=4",
+                             "--games", "3", "--seed", "7", *FAST)[1])
+    chance = [[s["outcome"] for s in r["steps"] if s["kind"] == "chance"] for r in records]
+    assert chance == [[s["outcome"] for s in r["steps"] if s["kind"] == "chance"] for r in again]
+
+
+def test_four_bots_with_a_crash_and_a_timeout_play_on() -> None:
+    code, out, err = match(RANDOM, CRASH, HEURISTIC, SILENT, "--game", "goofspiel", "--param", "num_cards=3",
+                           "--seed", "2", *FAST)
+    assert code == 0, err
+    record = json.loads(out)
+    out_seats = [(e["seat"], e["termination"]) for e in record["eliminations"]]
+    assert out_seats == [(1, "crash"), (3, "timeout")]
+    assert record["ranks"][1] == 4 and record["ranks"][3] == 3  # the later out ranks above the earlier
+    assert max(record["ranks"][0], record["ranks"][2]) <= 2
+    # Every round was played (the last one by the rules alone: each seat has one card left).
+    bids = record["states"][-1]["bids"]
+    assert len(bids) == 3 and all(b[1] == 0 and b[3] == 0 for b in bids)  # the seats out bid nothing
+    assert "exited with code 3" in record["eliminations"][0]["reason"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([RANDOM, "--game", "connect4"], "connect4 is a game of 2 players, not 3"),
+    ([RANDOM, "--game", "goofspiel", "--players", "4"], "4 players need 4 commands, got 3"),
+    (["--game", "goofspiel", "--param", "num_cards"], "'num_cards' is not KEY=INTEGER"),
+    (["--game", "goofspiel", "--param", "decks=2"], "unknown parameter 'decks'"),
+    (["--game", "goofspiel", "--opening-plies", "2"], "choose a two-player opening"),
+    ([RANDOM] * 9 + ["--game", "goofspiel"], "players must be 2 to 10, got 11"),
+])
+def test_usage_errors_are_one_line_with_exit_2(args: list[str], message: str) -> None:
+    code, out, err = match(RANDOM, RANDOM, *args)
+    assert code == 2 and message in err and "Traceback" not in err and out == "", err
