@@ -30,7 +30,9 @@ from arena.cli.options import (
     chosen_isolation,
     distinct_ids,
     game_option,
+    game_parameters,
     isolation_options,
+    table_options,
 )
 from arena.fileio.files import atomic_write, open_beneath, output_refusal
 from arena.games import get_game
@@ -84,11 +86,8 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.argument("cmd2")
 @click.argument("more", nargs=-1)
 @game_option()
-@click.option("--players", type=click.IntRange(min=2, max=64), default=None,
-              help="Seats at the table, for a game of more than two players (see 'arena games'): "
-                   "give that many commands. Default: the number of commands given.")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="A parameter of the game (repeatable), e.g. --param num_cards=5.")
+@table_options("Seats, for a game of more than two players (see 'arena games'): give that many commands. "
+               "Default: the number of commands given.")
 @click.option("--legal-moves", is_flag=True,
               help="N-seat games: each bot's message lists its legal moves (for simple bots).")
 @click.option("--games", "games_count", type=click.IntRange(min=1, max=MAX_GAMES), default=1, show_default=True,
@@ -252,14 +251,8 @@ def _table_series(game_name: str, commands: tuple[str, ...], players: int | None
     if players is not None and players != len(commands):
         raise click.BadParameter(f"{players} players need {players} commands, got {len(commands)}",
                                  param_hint="--players")
-    values: dict[str, int] = {}
-    for item in params:
-        key, sep, text = item.partition("=")
-        if not sep or not key or not re.fullmatch(r"-?[0-9]{1,18}", text.strip()):
-            raise click.BadParameter(f"{item!r} is not KEY=INTEGER", param_hint="--param")
-        values[key.strip()] = int(text)
     try:
-        game = get_table_game(game_name, len(commands), values)
+        game = get_table_game(game_name, len(commands), game_parameters(params))
     except GameError as exc:
         raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
     names = [bot_argument(command, f"CMD{i + 1}", game_name) for i, command in enumerate(commands)]

@@ -142,6 +142,42 @@ def game_option(help_text: str = "Which game to play (see 'arena games').") -> C
                         show_default=True, help=help_text)
 
 
+def table_options(players_help: str = "Seats, for a game of more than two players (default: the game's).",
+                  ) -> Callable[[F], F]:
+    """``--players N`` and ``--param KEY=VALUE`` (repeatable): how a game of the general model is set."""
+    def decorate(f: F) -> F:
+        f = click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+                         help="A parameter of the game (repeatable), e.g. --param num_cards=5.")(f)
+        return click.option("--players", type=click.IntRange(min=2, max=64), default=None, help=players_help)(f)
+    return decorate
+
+
+def game_parameters(params: tuple[str, ...]) -> dict[str, int]:
+    """``--param KEY=VALUE`` options as a dict (BadParameter for one that is not KEY=INTEGER)."""
+    values: dict[str, int] = {}
+    for item in params:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip() or not re.fullmatch(r"-?[0-9]{1,18}", text.strip()):
+            raise click.BadParameter(f"{item!r} is not KEY=INTEGER", param_hint="--param")
+        values[key.strip()] = int(text)
+    return values
+
+
+def rules_for(game_name: str, players: int | None, params: tuple[str, ...]) -> Any:
+    """The rules the rules tools use: a two-player game's :class:`Game`, or a configured
+    :class:`GeneralGame` (BadParameter when the players or parameters do not fit the game)."""
+    from arena.games.base import GameError
+    from arena.games.registry import GENERAL, get_spec
+
+    spec = get_spec(game_name)
+    try:
+        if spec.model == GENERAL or players is not None or params:
+            return spec.table(players, game_parameters(params))
+        return spec.rules_object()
+    except GameError as exc:
+        raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
+
+
 _LIMITS_META = "arena.bot_limits"
 _LIMIT_OPTIONS = (("--memory-mb", "memory_mb", "memoryMb", DEFAULT_MEMORY_MB,
                    ("Memory each bot may use, all its processes together, in MiB (0: no limit); past it "

@@ -12,9 +12,12 @@ import click
 import orjson
 
 from arena.cli.options import game_option as shared_game_option
+from arena.cli.options import rules_for, table_options
 from arena.fileio.files import UnsafeFileError, read_input
-from arena.games import StateError, get_game
+from arena.games import StateError
+from arena.games.model import GeneralGame
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
+from arena.tools import table_rules
 from arena.tools.rules import (
     MalformedInput,
     decode_object,
@@ -34,9 +37,12 @@ def _stream(handler: Any) -> int:
     return report.exit_code
 
 
-def run_pass_through(game_name: str) -> int:
+def run_pass_through(game_name: str, players: int | None = None, params: tuple[str, ...] = ()) -> int:
     """Run pass-through over stdin/stdout; returns the exit status."""
-    return _stream(functools.partial(pass_through_one, get_game(game_name)))
+    game = rules_for(game_name, players, params)
+    if isinstance(game, GeneralGame):
+        return _stream(functools.partial(table_rules.pass_through_one, game))
+    return _stream(functools.partial(pass_through_one, game))
 
 
 @click.command(
@@ -49,7 +55,8 @@ Example:
     | arena pass-through --game checkers""",
 )
 @game_option
-def pass_through_command(game_name: str) -> None:
+@table_options()
+def pass_through_command(game_name: str, players: int | None, params: tuple[str, ...]) -> None:
     """Apply a move to a state: read {"turn": T, "game_state": S} objects on stdin, print each next
     state S' as one JSON line.
 
@@ -57,8 +64,12 @@ def pass_through_command(game_name: str) -> None:
     move prints {"error": "illegal_move", "reason": ...}; malformed input prints
     {"error": "malformed_input", "reason": ...} (and the message on stderr). Every object gets
     exactly one output line. Exit status: 0 all applied, 1 some move was illegal, 2 malformed input.
+
+    A game of more than two players reads {"game_state": S, "seat": k, "turn": T}, or
+    {"game_state": S, "turns": {"0": T0, ...}} at a simultaneous step, or {"game_state": S,
+    "chance": O} at a chance step (docs/bots.md).
     """
-    sys.exit(run_pass_through(game_name))
+    sys.exit(run_pass_through(game_name, players, params))
 
 
 @click.command(
@@ -69,16 +80,21 @@ Example:
          "turn": "BLACK", "turnNumber": 0}' | arena moves --game shobu""",
 )
 @game_option
-def moves_command(game_name: str) -> None:
+@table_options()
+def moves_command(game_name: str, players: int | None, params: tuple[str, ...]) -> None:
     """List every legal move: read state objects {"board", "turn", "turnNumber"} on stdin and print,
     for each, one JSON line with the array of legal moves in the form a bot sends them, in a
-    deterministic order. Exit status 2 on malformed input."""
-    sys.exit(_stream(functools.partial(moves_one, get_game(game_name))))
+    deterministic order. Exit status 2 on malformed input. For a game of more than two players
+    each line says who acts and what each acting seat may do: {"actor": 1, "moves": {"1": [...]}},
+    {"actor": "chance", "outcomes": [[O, "1/3"], ...]} or {"actor": "terminal", "returns": [...]}."""
+    game = rules_for(game_name, players, params)
+    if isinstance(game, GeneralGame):
+        sys.exit(_stream(functools.partial(table_rules.moves_one, game)))
+    sys.exit(_stream(functools.partial(moves_one, game)))
 
 
-def _load_state_option(game_name: str, text: str) -> Any:
+def _load_state_option(game: Any, text: str) -> Any:
     """--state VALUE: inline JSON or @FILE; returns the game state. Raises click errors."""
-    game = get_game(game_name)
     if text.startswith("@"):
         path = Path(text[1:])
         try:
@@ -111,6 +127,7 @@ Examples:
   arena moves --game shobu < state.json      (see also: --state @state.json, --state -)""",
 )
 @game_option
+@table_options()
 @click.option("--depth", type=click.IntRange(min=0, max=MAX_PERFT_DEPTH), required=True, help="Plies to count below the position.")
 @click.option("--divide", is_flag=True, help="Also count the leaves below each first move.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"game", "depth", "nodes", "seconds"} as JSON.')
@@ -122,14 +139,18 @@ Examples:
     help="Start from this state instead of the initial position; '-' reads a stream of states on "
     "stdin and prints one JSON result line per state.",
 )
-def perft_command(game_name: str, depth: int, divide: bool, as_json: bool, state_text: str | None) -> None:
+def perft_command(game_name: str, players: int | None, params: tuple[str, ...], depth: int, divide: bool,
+                  as_json: bool, state_text: str | None) -> None:
     """Count the leaves of the legal-move tree DEPTH plies deep (a move-generator check: checkers
-    from the start gives 7, 49, 302, 1469, ...; Shobu gives 232, 50508)."""
-    game = get_game(game_name)
+    from the start gives 7, 49, 302, 1469, ...; Shobu gives 232, 50508). In a game of more than two
+    players a chance outcome and a simultaneous step's joint move count as one ply each."""
+    game = rules_for(game_name, players, params)
+    general = isinstance(game, GeneralGame)
     if state_text == "-":
-        sys.exit(_stream(functools.partial(perft_one, game, depth=depth, divide=divide)))
-    state = game.initial_state() if state_text is None else _load_state_option(game_name, state_text)
-    result = perft(game, state, depth, divide)
+        one = table_rules.perft_one if general else perft_one
+        sys.exit(_stream(functools.partial(one, game, depth=depth, divide=divide)))
+    state = game.initial_state() if state_text is None else _load_state_option(game, state_text)
+    result = (table_rules.perft if general else perft)(game, state, depth, divide)
     if as_json:
         sys.stdout.buffer.write(orjson.dumps(result.to_json()) + b"\n")
         return

@@ -1,0 +1,123 @@
+"""The rules tools for games of the general model (:mod:`arena.games.model`): `arena pass-through`,
+`arena moves` and `arena perft` with an N-seat game (``--players``, ``--param``).
+
+Inputs and outputs are one JSON object per line, as for two-player games (:mod:`arena.tools.rules`
+runs the stream, with the same exit statuses); states are the omniscient states of records.
+
+- pass-through: ``{"game_state": S, "seat": k, "turn": T}`` at a seat's node,
+  ``{"game_state": S, "turns": {"0": T0, "2": T2}}`` at a simultaneous node (one move per acting
+  seat), ``{"game_state": S, "chance": O}`` at a chance node -> the next state.
+- moves: a state -> ``{"actor": k, "moves": {"k": [...]}}`` (a seat or ``"simultaneous"``, with every
+  acting seat's moves), ``{"actor": "chance", "outcomes": [[O, "1/3"], ...]}`` or
+  ``{"actor": "terminal", "returns": [...]}``.
+- perft: a chance outcome and a joint move of a simultaneous node count one step each; ``divide``
+  labels the first steps by their outcome, move or joint move (``{"0": T0, ...}``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+
+from arena.games import IllegalMoveError, MoveSyntaxError, StateError
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, joint_moves
+from arena.tools.rules import MalformedInput, PerftResult
+
+
+def _state(game: GeneralGame[Any, Any], obj: Any, where: str) -> Any:
+    try:
+        return game.state_from_json(obj)
+    except StateError as exc:
+        raise MalformedInput(f"{where}: {exc}") from None
+
+
+def _move(game: GeneralGame[Any, Any], wire: Any, where: str) -> Any:
+    try:
+        return game.parse_move(wire)
+    except MoveSyntaxError as exc:
+        raise MalformedInput(f"{where}: {exc}") from None
+
+
+def pass_through_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> dict[str, Any]:
+    """One step (module docstring) -> the next state; MalformedInput, IllegalMoveError."""
+    if "game_state" not in obj:
+        raise MalformedInput("missing key 'game_state' (and one of 'turn' with 'seat', 'turns', 'chance')")
+    keys = sorted(set(obj) - {"game_state"})
+    if keys not in (["seat", "turn"], ["turns"], ["chance"]):
+        raise MalformedInput(f"expected 'seat' and 'turn', or 'turns', or 'chance' beside 'game_state', got {keys}")
+    state = _state(game, obj["game_state"], "game_state")
+    actor = game.actor(state)
+    if actor == TERMINAL:
+        raise IllegalMoveError("the game is already over")
+    if "chance" in obj:
+        if actor != CHANCE:
+            raise IllegalMoveError("this state is not a chance node")
+        outcome = _move(game, obj["chance"], "chance")
+        if all(outcome != o for o, _ in game.chance_outcomes(state)):
+            raise IllegalMoveError(f"{obj['chance']!r} is not an outcome of this chance node")
+        return game.state_to_json(game.apply(state, outcome))
+    if "turns" in obj:
+        if actor != SIMULTANEOUS:
+            raise IllegalMoveError("this state is not a simultaneous node")
+        turns = obj["turns"]
+        if not isinstance(turns, dict) or not all(isinstance(k, str) and k.isdigit() for k in turns):
+            raise MalformedInput('turns: expected an object {"<seat>": <move>, ...}')
+        acting = game.acting_seats(state)
+        if sorted(int(k) for k in turns) != sorted(acting):
+            raise IllegalMoveError(f"the seats acting here are {list(acting)}, got moves for {sorted(map(int, turns))}")
+        moves = {int(k): game.validate_move(state, int(k), _move(game, v, f"turns.{k}")) for k, v in turns.items()}
+        return game.state_to_json(game.apply_joint(state, moves))
+    seat = obj["seat"]
+    if type(seat) is not int:
+        raise MalformedInput(f"seat: expected an integer, got {seat!r}")
+    if actor != seat:
+        raise IllegalMoveError(f"seat {seat} does not act here")
+    return game.state_to_json(game.apply(state, game.validate_move(state, seat, _move(game, obj["turn"], "turn"))))
+
+
+def moves_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> dict[str, Any]:
+    """A state -> who acts and what they may do (module docstring)."""
+    state = _state(game, obj, "state")
+    actor = game.actor(state)
+    if actor == TERMINAL:
+        return {"actor": "terminal", "returns": list(game.returns(state))}
+    if actor == CHANCE:
+        return {"actor": "chance", "outcomes": [[game.move_to_wire(o), str(p)] for o, p in game.chance_outcomes(state)]}
+    moves = {str(seat): [game.move_to_wire(m) for m in game.legal_moves(state, seat)] for seat in game.acting_seats(state)}
+    return {"actor": "simultaneous" if actor == SIMULTANEOUS else actor, "moves": moves}
+
+
+def perft(game: GeneralGame[Any, Any], state: Any, depth: int, divide: bool = False) -> PerftResult:
+    """Leaves ``depth`` steps below ``state``, and per first step with ``divide``."""
+    start = time.perf_counter()
+    if divide and depth >= 1 and not game.is_terminal(state):
+        rows = [(label, game.perft(child, depth - 1)) for label, child in first_steps(game, state)]
+        nodes = sum(n for _, n in rows)
+    else:
+        nodes = game.perft(state, depth)
+        rows = [] if divide else None  # type: ignore[assignment]
+    return PerftResult(game.name, depth, nodes, time.perf_counter() - start, rows)
+
+
+def first_steps(game: GeneralGame[Any, Any], state: Any) -> list[tuple[str, Any]]:
+    """``(label, next state)`` for every step from ``state`` (the order of :meth:`GeneralGame.children`)."""
+    actor = game.actor(state)
+
+    def text(wire: Any) -> str:
+        return wire if isinstance(wire, str) else orjson.dumps(wire).decode()
+
+    if actor == CHANCE:
+        return [(text(game.move_to_wire(o)), game.apply(state, o)) for o, _ in game.chance_outcomes(state)]
+    if actor == SIMULTANEOUS:
+        return [(text({str(s): game.move_to_wire(m) for s, m in joint.items()}), game.apply_joint(state, joint))
+                for joint in joint_moves(game, state)]
+    return [(text(game.move_to_wire(m)), game.apply(state, m)) for m in game.legal_moves(state, actor)]
+
+
+def perft_one(game: GeneralGame[Any, Any], obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
+    return perft(game, _state(game, obj, "state"), depth, divide).to_json()
+
+
+__all__ = ["first_steps", "moves_one", "pass_through_one", "perft", "perft_one"]
