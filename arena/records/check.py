@@ -46,6 +46,8 @@ def check_record(record: Any) -> list[str]:
     """The problems of one record (empty: it checks out). Never raises for a bad record."""
     if not isinstance(record, dict):
         return [f"a record is a JSON object, got {type(record).__name__}"]
+    if record.get("record_format") == 3:
+        return _check_seats(record)
     missing = [key for key in _REQUIRED if key not in record]
     if missing:
         return [f"not a record: missing {', '.join(repr(k) for k in missing)}"]
@@ -64,6 +66,31 @@ def check_record(record: Any) -> list[str]:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A record whose fields have the wrong shapes: say so rather than crash the checker.
         return [f"malformed record: {type(exc).__name__}: {exc}"]
+
+
+def _winner(record: dict[str, Any]) -> str:
+    """A record's winner as the summary line shows it: a colour, NONE, or an N-seat game's seats
+    ranked first (``seat 2``, ``seats 0+1``)."""
+    if record.get("record_format") != 3:
+        return str(record["winner"])
+    first = [str(seat) for seat, rank in enumerate(record["ranks"]) if rank == 1]
+    return f"seat{'s' if len(first) > 1 else ''} {'+'.join(first)}"
+
+
+def _check_seats(record: dict[str, Any]) -> list[str]:
+    """The problems of an N-seat record (:mod:`arena.records.seats`)."""
+    from arena.games.registry import get_table_game
+    from arena.records.seats import check_seat_record, seat_record_problem
+
+    problem = seat_record_problem(record)
+    if problem is not None:
+        return [f"not a record: {problem}"]
+    identity = record["game_identity"]
+    try:
+        game = get_table_game(identity["name"], identity["players"], identity["params"])
+    except GameError as exc:
+        return [f"cannot check: {exc}"]
+    return check_seat_record(record, game)
 
 
 def schema_problems(record: dict[str, Any]) -> list[str]:
@@ -314,7 +341,7 @@ def run_check_record(paths: Sequence[Path], out: TextIO, err: TextIO) -> int:
         if problems:
             failed = True
         else:
-            ends = ", ".join(f"{r['termination']}/{r['winner']}" for r in records)
+            ends = ", ".join(f"{r['termination']}/{_winner(r)}" for r in records)
             counted = "1 record checks out" if len(records) == 1 else f"{len(records)} records check out"
             print(f"{path}: {counted} ({ends})", file=out)
     return 1 if failed else 0

@@ -232,6 +232,10 @@ def record_problem(record: Any) -> str | None:
     """
     if not isinstance(record, dict):
         return f"a JSON {_json_kind(record)}, not an object"
+    if record.get("record_format") == 3:  # a game of N seats (arena.records.seats)
+        from arena.records.seats import seat_record_problem
+
+        return seat_record_problem(record)
     missing = [key for key in ("game", "turns", "game_states", "winner", "termination") if key not in record]
     if missing:
         return f"no {', '.join(repr(k) for k in missing)}"

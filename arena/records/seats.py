@@ -69,3 +69,98 @@ def build_seat_record(*, identity: dict[str, Any], seats: list[dict[str, Any]], 
 
 def is_seat_record(record: Any) -> bool:
     return isinstance(record, dict) and record.get("record_format") == SEAT_RECORD_FORMAT
+
+
+_STEP_KINDS = ("chance", "move", "joint", "elimination")
+
+
+def seat_record_problem(record: dict[str, Any]) -> str | None:
+    """What makes ``record`` (``record_format`` 3) unusable, in a few words; None when every reader
+    can rely on its shape (whether its steps follow the rules is :mod:`arena.records.check`'s
+    question)."""
+    missing = [key for key in ("game", "game_identity", "seats", "steps", "states", "returns", "ranks",
+                               "termination", "seed") if key not in record]
+    if missing:
+        return f"no {', '.join(repr(k) for k in missing)}"
+    identity, seats, steps, states = record["game_identity"], record["seats"], record["steps"], record["states"]
+    if not isinstance(record["game"], str):
+        return "'game' must be a string"
+    if not isinstance(identity, dict) or identity.get("name") != record["game"] \
+            or type(identity.get("players")) is not int or not isinstance(identity.get("params"), dict):
+        return "'game_identity' must be {\"name\": <game>, \"players\": <int>, \"params\": {...}}"
+    n = identity["players"]
+    if not isinstance(seats, list) or len(seats) != n or not all(
+            isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("id"), str) for i, s in enumerate(seats)):
+        return f"'seats' must list the {n} seats in order, each with its 'seat' number and a string 'id'"
+    if not isinstance(steps, list) or not all(isinstance(s, dict) and s.get("kind") in _STEP_KINDS for s in steps):
+        return f"'steps' must be an array of steps, each of kind {', '.join(_STEP_KINDS)}"
+    if not isinstance(states, list) or len(states) != len(steps) + 1 or not all(isinstance(s, dict) for s in states):
+        return "'states' must hold the state before the first step and after each step (one more than 'steps')"
+    for key in ("returns", "ranks"):
+        value = record[key]
+        if not isinstance(value, list) or len(value) != n or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return f"{key!r} must hold one number per seat"
+    if not isinstance(record["termination"], str):
+        return "'termination' must be a string"
+    if type(record["seed"]) is not int:
+        return "'seed' must be an integer"
+    return None
+
+
+def check_seat_record(record: dict[str, Any], game: Any) -> list[str]:
+    """The problems of an N-seat record against ``game`` (the :class:`GeneralGame` its
+    ``game_identity`` names): every step replayed from ``states[0]`` must be legal and give the
+    next recorded state, chance outcomes must be outcomes with the recorded probability, and the
+    returns of a game that ended by its rules must be the rules' returns. Empty: it checks out."""
+    from fractions import Fraction
+
+    from arena.games.base import GameError
+    from arena.games.model import CHANCE, SIMULTANEOUS
+
+    problems: list[str] = []
+    states, steps = record["states"], record["steps"]
+    try:
+        state = game.state_from_json(states[0])
+    except GameError as exc:
+        return [f"states[0]: {exc}"]
+    if game.state_to_json(game.initial_state()) != states[0] and game.actor(game.initial_state()) != CHANCE:
+        problems.append("states[0] is not the game's start")
+    for index, step in enumerate(steps):
+        where = f"steps[{index}] ({step.get('kind')})"
+        try:
+            kind = step["kind"]
+            if kind == "chance":
+                if game.actor(state) != CHANCE:
+                    return [*problems, f"{where}: not a chance node here"]
+                outcome = game.move_from_record(step["outcome"])
+                found = [p for o, p in game.chance_outcomes(state) if o == outcome]
+                if not found:
+                    return [*problems, f"{where}: {step['outcome']!r} is not an outcome here"]
+                if str(Fraction(found[0])) != step.get("probability"):
+                    problems.append(f"{where}: probability {step.get('probability')!r}, the rules say {found[0]}")
+                state = game.apply(state, outcome)
+            elif kind == "move":
+                seat = step["seat"]
+                if game.actor(state) != seat:
+                    return [*problems, f"{where}: seat {seat} does not act here"]
+                state = game.apply(state, game.validate_move(state, seat, game.move_from_record(step["move"])))
+            elif kind == "joint":
+                if game.actor(state) != SIMULTANEOUS:
+                    return [*problems, f"{where}: not a simultaneous node here"]
+                moves = {int(s): game.validate_move(state, int(s), game.move_from_record(m))
+                         for s, m in step["moves"].items()}
+                state = game.apply_joint(state, moves)
+            else:
+                after = game.eliminate(state, step["seat"])
+                if after is None:
+                    return [*problems, f"{where}: this game ends at a fault; it cannot take a seat out"]
+                state = after
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            return [*problems, f"{where}: {exc}"]
+        if game.state_to_json(state) != states[index + 1]:
+            return [*problems, f"{where}: the state after it is not states[{index + 1}]"]
+    if game.is_terminal(state) and not record.get("eliminations") \
+            and [float(r) for r in game.returns(state)] != [float(r) for r in record["returns"]]:
+        problems.append(f"returns {record['returns']} but the rules give {list(game.returns(state))}")
+    return problems
