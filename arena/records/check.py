@@ -80,11 +80,16 @@ def _winner(record: dict[str, Any]) -> str:
 def _check_seats(record: dict[str, Any]) -> list[str]:
     """The problems of an N-seat record (:mod:`arena.records.seats`)."""
     from arena.games.registry import get_table_game
+    from arena.records.schema import seat_record_schema
     from arena.records.seats import check_seat_record, seat_record_problem
 
     problem = seat_record_problem(record)
     if problem is not None:
         return [f"not a record: {problem}"]
+    found = next(schema_errors(record, seat_record_schema()), None)
+    if found is not None:
+        pointer, message = found
+        return [f"does not match seat-record.schema.json at {pointer or '/'}: {message}"]
     identity = record["game_identity"]
     try:
         game = get_table_game(identity["name"], identity["players"], identity["params"])

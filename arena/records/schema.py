@@ -44,6 +44,19 @@ def record_schema() -> Mapping[str, Any]:
     return load_schema()
 
 
+@cache
+def seat_record_schema() -> Mapping[str, Any]:
+    """The N-seat record schema (``arena/schemas/seat-record.schema.json``), read once."""
+    from arena.records.format import SCHEMA_PATH, RecordFormatError
+
+    path = SCHEMA_PATH.with_name("seat-record.schema.json")
+    try:
+        schema: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RecordFormatError(f"cannot read the record schema {path}: {exc}") from None
+    return schema
+
+
 def schema_errors(value: Any, schema: Mapping[str, Any] | None = None) -> Iterator[tuple[str, str]]:
     """``(JSON pointer, message)`` for each place ``value`` breaks ``schema`` (default: the record
     schema), in document order; nothing when it matches."""
