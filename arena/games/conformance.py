@@ -590,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.names or problem_name in args.names:
             print(f"{problem_name}: cannot load: {reason}", file=sys.stderr)
             status = 1
-    for name in args.names or registry.game_names():
+    for name in args.names or registry.all_game_names():
         try:
             spec = registry.get_spec(name)
         except GameError as exc:
@@ -599,8 +599,13 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             continue
         try:
-            print(check_spec(spec, games=args.games, seed=args.seed).summary())
-        except ConformanceError as exc:
+            if spec.model == registry.GENERAL:
+                from arena.games.table_conformance import check_table_spec
+
+                print(check_table_spec(spec, games=args.games, seed=args.seed))
+            else:
+                print(check_spec(spec, games=args.games, seed=args.seed).summary())
+        except (ConformanceError, AssertionError) as exc:
             print(f"FAILED {exc}", file=sys.stderr)
             status = 1
     return status

@@ -159,6 +159,12 @@ class GeneralGame(abc.ABC, Generic[S, M]):
         """The state with ``seat`` out after a fault, or None: a fault ends the game (the default)."""
         return None
 
+    def hidden_variants(self, state: S, seat: int) -> list[S]:
+        """States that differ from ``state`` only in what ``seat`` may not see (other seats' hidden
+        cards, the order of a face-down deck...): ``seat``'s observation must be the same in each
+        (the conformance check tests it). A game of perfect information has none (the default)."""
+        return []
+
     # -- what seats see, and the record ---------------------------------------------------------
 
     @abc.abstractmethod
@@ -218,6 +224,40 @@ class GeneralGame(abc.ABC, Generic[S, M]):
         if who >= 0:
             return [self.apply(state, move) for move in self.legal_moves(state, who)]
         return []
+
+
+def apply_step(game: GeneralGame[S, M], state: S, step: Mapping[str, Any]) -> S:
+    """The state after one recorded step (``{"kind": "chance", "outcome"}``, ``{"kind": "move",
+    "seat", "move"}``, ``{"kind": "joint", "moves": {"<seat>": move}}``, ``{"kind":
+    "elimination", "seat"}``: the steps of N-seat records), checked against the rules: GameError
+    (IllegalMoveError for a move the rules refuse) naming what is wrong."""
+    kind, who = step.get("kind"), game.actor(state)
+    if kind == "chance":
+        if who != CHANCE:
+            raise GameError("not a chance node here")
+        outcome = game.move_from_record(step.get("outcome"))
+        if all(outcome != o for o, _ in game.chance_outcomes(state)):
+            raise IllegalMoveError(f"{step.get('outcome')!r} is not an outcome here")
+        return game.apply(state, outcome)
+    if kind == "move":
+        seat = step.get("seat")
+        if type(seat) is not int or who != seat:
+            raise IllegalMoveError(f"seat {seat} does not act here")
+        return game.apply(state, game.validate_move(state, seat, game.move_from_record(step.get("move"))))
+    if kind == "joint":
+        if who != SIMULTANEOUS:
+            raise GameError("not a simultaneous node here")
+        moves = step.get("moves")
+        if not isinstance(moves, Mapping) or not all(isinstance(k, str) and k.isdigit() for k in moves):
+            raise GameError('"moves" must be an object {"<seat>": <move>}')
+        return game.apply_joint(state, {int(s): game.validate_move(state, int(s), game.move_from_record(m))
+                                        for s, m in moves.items()})
+    if kind == "elimination":
+        after = game.eliminate(state, step.get("seat"))  # type: ignore[arg-type]
+        if after is None:
+            raise GameError("this game ends at a fault: it cannot take a seat out")
+        return after
+    raise GameError(f"unknown step kind {kind!r}")
 
 
 def joint_moves(game: GeneralGame[S, M], state: S) -> list[dict[int, M]]:
@@ -352,5 +392,5 @@ def as_general(game: Game[Any, Any] | GeneralGame[Any, Any]) -> GeneralGame[Any,
     return TwoPlayerGame(game)
 
 
-__all__ = ["CHANCE", "SIMULTANEOUS", "TERMINAL", "GeneralGame", "Parameter", "TwoPlayerGame", "as_general",
+__all__ = ["CHANCE", "SIMULTANEOUS", "TERMINAL", "GeneralGame", "Parameter", "TwoPlayerGame", "apply_step", "as_general",
            "check_chance", "color_of", "draw_chance", "joint_moves", "outcome_returns", "ranks", "seat_of"]

@@ -74,9 +74,14 @@ class DiceBid(GeneralGame[DiceState, int]):
     def ply(self, state: DiceState) -> int:
         return len(state.rolls) + (state.bids is not None)
 
+    def hidden_variants(self, state: DiceState, seat: int) -> list[DiceState]:
+        """The other seats' rolls changed: this seat never sees them."""
+        rolls = [r if i == seat else 1 + r % self.params["faces"] for i, r in enumerate(state.rolls)]
+        return [replace(state, rolls=tuple(rolls))] if len(state.rolls) > 1 else []
+
     def observation(self, state: DiceState, seat: int) -> dict[str, Any]:
         mine = state.rolls[seat] if seat < len(state.rolls) else None
-        return {"roll": mine, "bids": state.bids}
+        return {"roll": mine, "bids": None if state.bids is None else list(state.bids)}
 
     def state_to_json(self, state: DiceState) -> dict[str, Any]:
         return {"rolls": list(state.rolls), "bids": None if state.bids is None else list(state.bids)}
@@ -164,3 +169,31 @@ def test_todays_games_are_the_two_seat_special_case(name: str) -> None:
     assert general.perft(general.initial_state(), 2) == game.perft(game.initial_state(), 2)
     assert general.eliminate(state, 0) is None  # a fault ends a two-player game, as today
     assert as_general(general) is general
+
+
+def test_the_table_conformance_check_passes_a_sound_game_and_names_a_broken_one() -> None:
+    from arena.games.table_conformance import TableConformanceError, check_table_game
+
+    assert check_table_game(lambda n: DiceBid(n), [2, 3, 4], games=30).endswith(": ok")
+
+    class Leaky(DiceBid):
+        def observation(self, state: DiceState, seat: int) -> dict[str, Any]:
+            return {"rolls": list(state.rolls)}  # every seat sees every roll
+
+        def hidden_variants(self, state: DiceState, seat: int) -> list[DiceState]:
+            others = [i for i in range(len(state.rolls)) if i != seat]
+            if not others:
+                return []
+            rolls = list(state.rolls)
+            rolls[others[0]] = 1 + rolls[others[0]] % self.params["faces"]
+            return [replace(state, rolls=tuple(rolls))]
+
+    with pytest.raises(TableConformanceError, match="observation changes with what it may not see"):
+        check_table_game(lambda n: Leaky(n), [3], games=5)
+
+    class BadChance(DiceBid):
+        def chance_outcomes(self, state: DiceState) -> list[tuple[int, Fraction]]:
+            return [(1, Fraction(1, 2)), (2, Fraction(1, 3))]
+
+    with pytest.raises(TableConformanceError, match="summing to 1"):
+        check_table_game(lambda n: BadChance(n), [2], games=1)
