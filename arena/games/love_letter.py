@@ -70,7 +70,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from arena.games.base import IllegalMoveError, MoveSyntaxError, StateError
+from arena.games.base import IllegalMoveError, MoveSyntaxError
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
 
 CARDS = ("guard", "priest", "baron", "handmaid", "prince", "king", "countess", "princess")
@@ -277,20 +277,22 @@ class LoveLetterGame(GeneralGame[LoveLetterState, Move]):
             state = replace(state, protected=_set(state.protected, seat, True))
         elif card == "princess":
             state = self._knock_out(state, seat)
-        knocked = [s for s in range(self.players) if before[s] and not state.active[s]]
-        state = replace(state, plays=(*state.plays, {"seat": seat, "card": card, "target": target,
-                                                      "guess": guess, "knockedOut": knocked}))
+        draws: int | None = None  # the seat that draws after a Prince
         if card == "prince" and target is not None:
             lost = state.hands[target][0]
             state = replace(state, hands=_set(state.hands, target, ()),
                             discards=_set(state.discards, target, (*state.discards[target], lost)))
             if lost == "princess":
-                state = replace(state, active=_set(state.active, target, False))
-                knocked.append(target)  # the record in plays holds this same list
+                state = self._knock_out(state, target)
             elif state.deck:
-                return replace(state, to_deal=(target,), prince_draw=True)  # _deal ends the turn
-            else:
+                draws = target
+            else:  # the deck is empty: the face-down removed card
                 state = replace(state, hands=_set(state.hands, target, (state.removed,)), removed=None)
+        knocked = [s for s in range(self.players) if before[s] and not state.active[s]]
+        state = replace(state, plays=(*state.plays, {"seat": seat, "card": card, "target": target,
+                                                      "guess": guess, "knockedOut": knocked}))
+        if draws is not None:
+            return replace(state, to_deal=(draws,), prince_draw=True)  # _deal ends the turn after it
         return self._end_turn(state)
 
     def returns(self, state: LoveLetterState) -> tuple[float, ...]:
