@@ -370,3 +370,25 @@ def test_heuristic_guards_a_card_it_saw() -> None:
     state = deal(game, state, "guard")
     assert heuristic.choose(message(game, state, 0, False)) != "guard 2 baron"  # protected: not a target
     assert heuristic.known_cards(game.observation(state, 0)) == {2: "baron"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_eliminations_never_stall_the_game(players: int) -> None:
+    """Seats eliminated at random moments: the seat to move is never out, every state reads back
+    from its record form, and every game ends."""
+    game = LoveLetterGame(players, tokens_to_win=2)
+    rng = random.Random(40 + players)
+    for _ in range(100):
+        state, steps = game.initial_state(), 0
+        while not game.is_terminal(state):
+            steps += 1
+            assert steps < 3000
+            if rng.random() < 0.02:
+                state = game.eliminate(state, rng.randrange(players))
+            elif game.actor(state) == CHANCE:
+                state = game.apply(state, draw_chance(game.chance_outcomes(state), rng))
+            else:
+                seat = game.actor(state)
+                assert seat not in state.out and state.active[seat]
+                state = game.apply(state, rng.choice(game.legal_moves(state, seat)))
+            assert game.state_from_json(json.loads(json.dumps(game.state_to_json(state)))) == state
