@@ -337,3 +337,23 @@ def test_random_playouts_step_by_step_against_openspiel(players: int) -> None:
             assert spiel_points(spiel) == list(state.points)
         assert spiel.is_terminal()
         assert list(ours.returns(state)) == pytest.approx(spiel.returns(), abs=1e-12)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_eliminations_never_stall_the_game(players: int) -> None:
+    game = GoofspielGame(players, num_cards=6)
+    rng = random.Random(40 + players)
+    for _ in range(100):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if rng.random() < 0.05:
+                state = game.eliminate(state, rng.randrange(players))
+            elif game.actor(state) == CHANCE:
+                state = game.apply(state, draw_chance(game.chance_outcomes(state), rng))
+            else:
+                seats = game.acting_seats(state)
+                assert seats and not set(seats) & set(state.eliminated)
+                state = game.apply_joint(state, {s: rng.choice(game.legal_moves(state, s)) for s in seats})
+            assert game.state_from_json(json.loads(json.dumps(game.state_to_json(state)))) == state
+        if len(state.eliminated) < players:
+            assert max(game.returns(state)) > 0 or len(set(state.points)) == 1
