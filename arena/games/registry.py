@@ -36,6 +36,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "abalone": "arena.games.abalone:SPEC",
     # Games of the general model (arena.games.model): N seats, chance, hidden information.
     "goofspiel": "arena.games.table_specs:goofspiel",
+    "love_letter": "arena.games.table_specs:love_letter",
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given
