@@ -5,9 +5,9 @@ This file stands alone: it needs only Python 3 and its standard library. Run it 
 
     arena match --game kuhn_poker "python3 bots/kuhn_poker_heuristic.py" "python3 bots/kuhn_poker_random.py"
 
-Strategy. The deck holds `deck` cards, 0 (lowest) to deck-1 (highest). Nobody has bet yet: bet
-with the highest card (it cannot lose a showdown), pass otherwise. Facing a bet: call ("bet") with
-one of the two highest cards, fold ("pass") otherwise.
+Strategy. The deck holds `deck` cards, 0 (lowest) to deck-1 (highest); a strong card is one of the
+two highest. Nobody has bet yet: bet with a strong card, pass otherwise. Facing a bet: call ("bet")
+with a strong card, fold ("pass") otherwise.
 
 Protocol (arena's N-seat JSON protocol): when it is our turn, arena writes one JSON object on one
 line, e.g.
@@ -33,10 +33,7 @@ def choose(message: dict) -> str:
     """Our move for one `game_state` message (its payload is our observation)."""
     observation = message["payload"]
     card, top = observation["card"], observation["deck"] - 1
-    if observation["bettor"] is None:
-        move = "bet" if card == top else "pass"
-    else:
-        move = "bet" if card >= top - 1 else "pass"
+    move = "bet" if card >= top - 1 else "pass"  # the same rule opens and answers a bet
     legal = message.get("legalMoves") or MOVES
     return move if move in legal else legal[0]
 

@@ -159,9 +159,9 @@ def walk(players: int, cards: tuple[int, ...], history: tuple[tuple[int, str], .
     elif len(cards) < players:
         actor = CHANCE
     else:
-        seat = _next_seat(players, bettor, acted, out)
-        assert seat is not None
-        actor = seat
+        next_seat = _next_seat(players, bettor, acted, out)
+        assert next_seat is not None
+        actor = next_seat
     return KuhnInfo(tuple(contributions), bettor, frozenset(folded), tuple(out), actor)
 
 
@@ -321,11 +321,12 @@ def card_name(card: int, players: int) -> str:
     return "JQK"[card] if players == 2 else str(card)
 
 
-SPEC_FIELDS = dict(
-    name="kuhn_poker",
-    title="Kuhn poker",
-    summary="OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
-    notation='"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls',
-    rules="arena.games.kuhn_poker:KuhnPoker",
-    svg="arena.games.kuhn_poker_svg:board_svg",
-)
+#: The registry line's fields (the registry itself is the lead's).
+SPEC_FIELDS: dict[str, str] = {
+    "name": "kuhn_poker",
+    "title": "Kuhn poker",
+    "summary": "OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
+    "notation": '"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls',
+    "rules": "arena.games.kuhn_poker:KuhnPoker",
+    "svg": "arena.games.kuhn_poker_svg:board_svg",
+}

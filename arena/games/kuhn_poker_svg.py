@@ -45,8 +45,8 @@ def seat_row(y: float, seat: int, card_svg: str, chips: int, status: str, *, min
 
 def frame(width: float, height: float, title: str, body: list[str]) -> str:
     return "".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'font-family="sans-serif" role="img" aria-label="{escape(title)}">',
+        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+         f'height="{height}" font-family="sans-serif" role="img" aria-label="{escape(title)}">'),
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{height}" fill="#2f6b3a" opacity="0.12"/>',
         *body,
