@@ -138,6 +138,7 @@ def walk(state: LeducState) -> LeducInfo:
     out: list[int] = []
     stakes, raises, round_over = 1, 0, False
     last: int | None = None
+    acted: set[int] = set()  # seats that have acted since the round's start or its last raise
 
     def current() -> int:
         """The next seat still in after ``last`` (from the starting player at a round's start)."""

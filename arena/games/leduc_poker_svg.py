@@ -26,9 +26,8 @@ def board_svg(state_json: dict[str, Any], seat: int | None = None) -> str:
     when ``seat`` is None, else only what ``seat`` sees. Raises StateError on a bad state."""
     obj = state_json if isinstance(state_json, dict) else {}
     players, start = obj.get("players"), obj.get("startingPlayer")
-    ok = type(players) is int and 2 <= players <= LeducPoker.max_players
-    game = LeducPoker(players if ok else None,
-                      starting_player=start if ok and type(start) is int and 0 <= start < players else 0)
+    seats = players if type(players) is int and 2 <= players <= LeducPoker.max_players else 2
+    game = LeducPoker(seats, starting_player=start if type(start) is int and 0 <= start < seats else 0)
     state = game.state_from_json(state_json)
     info = state.info
     body = [f'<text x="{MARGIN}" y="{MARGIN + CARD_H / 2 + 5}" font-size="14">public card</text>',
