@@ -306,7 +306,8 @@ class KuhnPoker(GeneralGame[KuhnState, KuhnMove]):
             else:
                 card = "?" if s < len(state.cards) else "-"
             status = ("out" if s in info.out else "folded" if s in info.folded
-                      else "bettor" if s == info.bettor else "to act" if s == info.actor else "")
+                      else "bettor" if s == info.bettor else "called" if info.contributions[s] == 2
+                      else "to act" if s == info.actor else "")
             mark = "*" if s == seat else " "
             lines.append(f"{mark}P{s}  card {card:>2}  in {info.contributions[s]}  {status}".rstrip())
         history = ", ".join(f"P{s} {a}" for s, a in state.history) or "none"

@@ -68,7 +68,8 @@ def board_svg(state_json: dict[str, Any], seat: int | None = None) -> str:
         label = card_name(state.cards[s], game.players) if dealt else None
         hidden = dealt and seat is not None and seat != s
         status = ("out" if s in info.out else "folded" if s in info.folded
-                  else "bet" if s == info.bettor else "to act" if s == info.actor else "")
+                  else "bet" if s == info.bettor else "called" if info.contributions[s] == 2
+                  else "to act" if s == info.actor else "")
         body.append(seat_row(y, s, card(MARGIN + 40, y, label, hidden=hidden), info.contributions[s], status,
                              mine=s == seat))
         y += ROW_H
