@@ -36,6 +36,8 @@ BUILTIN_GAMES: dict[str, str] = {
     "abalone": "arena.games.abalone:SPEC",
     # Games of the general model (arena.games.model): N seats, chance, hidden information.
     "goofspiel": "arena.games.table_specs:goofspiel",
+    "kuhn_poker": "arena.games.table_specs:kuhn_poker",
+    "leduc_poker": "arena.games.table_specs:leduc_poker",
     "love_letter": "arena.games.table_specs:love_letter",
 }
 
