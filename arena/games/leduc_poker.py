@@ -70,7 +70,7 @@ Seat 1 folds: returns ``(1, -1)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
@@ -292,6 +292,14 @@ class LeducPoker(GeneralGame[LeducState, LeducMove]):
     def ply(self, state: LeducState) -> int:
         actions = sum(1 for entries in state.rounds for _, action in entries if action != OUT)
         return len(state.cards) + (state.public is not None) + actions
+
+    def hidden_variants(self, state: LeducState, seat: int) -> list[LeducState]:
+        """Another seat's private card replaced by each card not dealt (nor the public card):
+        ``seat`` may not tell them apart."""
+        taken = {*state.cards, *(() if state.public is None else (state.public,))}
+        undealt = [card for card in range(2 * (self.players + 1)) if card not in taken]
+        return [replace(state, cards=tuple(card if s == other else c for s, c in enumerate(state.cards)))
+                for other in range(len(state.cards)) if other != seat for card in undealt]
 
     def eliminate(self, state: LeducState, seat: int) -> LeducState | None:
         """``seat`` folds at once (see the module docstring); None once the hand is over."""

@@ -302,6 +302,30 @@ class LoveLetterGame(GeneralGame[LoveLetterState, Move]):
     def ply(self, state: LoveLetterState) -> int:
         return state.steps
 
+    def hidden_variants(self, state: LoveLetterState, seat: int) -> list[LoveLetterState]:
+        """What ``seat`` may not tell apart: another seat's single hand card (one ``seat`` never
+        peeked at) swapped with the deck's first card, and the face-down removed card swapped
+        with it."""
+        if not state.deck:
+            return []
+        new = state.deck[0]
+        order = full_deck().index
+
+        def deck_with(old: str) -> tuple[str, ...]:
+            return tuple(sorted((*state.deck[1:], old), key=order))
+
+        variants = []
+        for holder, hand in enumerate(state.hands):
+            if holder == seat or len(hand) != 1 or hand[0] == new \
+                    or any(viewer == seat and seen == holder for viewer, seen, _, _ in state.seen):
+                continue
+            seen = tuple((v, s, new if s == holder else card, i) for v, s, card, i in state.seen)
+            hands = tuple((new,) if s == holder else h for s, h in enumerate(state.hands))
+            variants.append(replace(state, hands=hands, deck=deck_with(hand[0]), seen=seen))
+        if state.removed is not None and state.removed != new:
+            variants.append(replace(state, removed=new, deck=deck_with(state.removed)))
+        return variants
+
     def eliminate(self, state: LoveLetterState, seat: int) -> LoveLetterState:
         """``seat`` is knocked out of the round and dealt into no later one; the round goes on."""
         if not 0 <= seat < self.players:
