@@ -91,3 +91,38 @@ async def test_the_seats_must_be_filled_by_bots(bot) -> None:  # type: ignore[no
         await play_table(SecretBid(3), [bot(0), bot(1)], time_control=FAST)
     with pytest.raises(ConfigError, match="a person cannot take a seat"):
         await play_table(SecretBid(2), [bot(0), AgentSpec("me", "human")], time_control=FAST)
+
+
+async def test_each_bot_is_sent_its_own_observation_and_nothing_else(tmp_path: Path) -> None:
+    """Kuhn poker with three real bots that log their input: every message's payload is exactly
+    the seat's observation before its move, which never holds another seat's card."""
+    from arena.games.registry import get_table_game
+
+    folder = bot_writable(tmp_path / "spies")
+    spy = folder / "spy.py"
+    spy.write_text(
+        "import json, sys\n"
+        "log = open(sys.argv[1], 'a')\n"
+        "for line in sys.stdin:\n"
+        "    log.write(line); log.flush()\n"
+        "    message = json.loads(line)\n"
+        "    move = 'bet' if message['payload']['card'] >= 2 else 'pass'\n"
+        "    print(json.dumps({'type': 'turn', 'payload': move}), flush=True)\n")
+    spy.chmod(0o644)
+    game = get_table_game("kuhn_poker", 3)
+    agents = [AgentSpec(f"spy{s}", command=shlex.join([sys.executable, str(spy), str(folder / f"{s}.log")]))
+              for s in range(3)]
+    for seed in range(4):
+        for seat in range(3):
+            (folder / f"{seat}.log").write_text("")
+        record = await play_table(game, agents, time_control=FAST, seed=seed, isolation=OPEN)
+        asked = {seat: [record["states"][i] for i, step in enumerate(record["steps"])
+                        if step["kind"] == "move" and step["seat"] == seat] for seat in range(3)}
+        cards = record["states"][-1]["cards"]
+        for seat in range(3):
+            messages = [json.loads(line) for line in (folder / f"{seat}.log").read_text().splitlines()]
+            expected = [game.observation(game.state_from_json(state), seat) for state in asked[seat]]
+            assert [m["payload"] for m in messages] == expected
+            others = {card for s, card in enumerate(cards) if s != seat}
+            assert all(m["payload"]["card"] not in others for m in messages)
+            assert all(set(m["payload"]) & {"cards", "hands"} == set() for m in messages)
