@@ -88,7 +88,8 @@ class GameSpec:
       the generic view, which draws ``Game.board_text`` and reads moves as ``describe_move`` writes
       them).
     - ``svg``: ``"module:function"``, ``function(state, last_move=None) -> str``, an SVG picture of
-      the board (standard library only), for reports.
+      the board (standard library only), for reports; for a game of the general model
+      ``function(state_json, seat=None) -> str``, the omniscient picture or what ``seat`` sees.
     - ``search``: ``"module:Class"`` of a search adapter (see :class:`arena.agents.search.SearchAdapter`),
       which lets the ``hyperparameters`` agent play the game; None: that agent cannot.
     - ``bot_side``: ``"module:function"``, ``function(game, choose, *, name) -> int``, the bot side
