@@ -60,6 +60,25 @@ def test_four_bots_with_a_crash_and_a_timeout_play_on() -> None:
     assert "exited with code 3" in record["eliminations"][0]["reason"]
 
 
+@pytest.mark.parametrize(("game", "params"), [("goofspiel", ["--param", "num_cards=5"]), ("leduc_poker", []),
+                                             ("love_letter", ["--param", "tokens_to_win=2"])])
+def test_three_and_four_bots_with_faults_in_every_kind_of_game(game: str, params: list[str]) -> None:
+    """The issue's demonstration: a crashed and a timed-out bot among four, and three honest bots."""
+    bots = REPO / "bots"
+    heuristic = f"{sys.executable} {bots / f'{game}_heuristic.py'}"
+    random_bot = f"{sys.executable} {bots / f'{game}_random.py'}"
+    code, out, err = match(heuristic, CRASH, random_bot, SILENT, "--game", game, *params, "--seed", "4", *FAST)
+    assert code == 0, err
+    record = json.loads(out)
+    out = [(e["seat"], e["termination"]) for e in record["eliminations"]]
+    assert sorted(out) == [(1, "crash"), (3, "timeout")]
+    first_out, second_out = out[0][0], out[1][0]  # in the order the game asked them
+    assert record["ranks"][first_out] == 4 and record["ranks"][second_out] == 3
+    assert record["termination"] in ("win", "draw")
+    code, out, err = match(heuristic, random_bot, random_bot, "--game", game, *params, "--seed", "5", *FAST)
+    assert code == 0 and json.loads(out)["eliminations"] == [], err
+
+
 @pytest.mark.parametrize(("args", "message"), [
     ([RANDOM, "--game", "connect4"], "connect4 is a game of 2 players, not 3"),
     ([RANDOM, "--game", "goofspiel", "--players", "4"], "4 players need 4 commands, got 3"),
