@@ -8,6 +8,10 @@ SIGTERM; Ctrl-Z suspends with the terminal restored and redraws on ``fg``.
 
 Piped (or ``--plain``): the header, the numbered move list and the final board as plain text.
 
+N-seat records (``record_format`` 3: :mod:`arena.records.seat_replay`) step through their steps
+(chance draws, moves, simultaneous moves, eliminations) the same way, with the same keys; the
+picture is the game's ``board_text``. ``--seat K`` shows the game as seat K saw it.
+
 The loading is :mod:`arena.records.replay`, the key logic :mod:`arena.ui.replay_keys` (no terminal needed to test them).
 """
 
@@ -30,6 +34,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from arena.records.replay import GameEntry, Replay
+    from arena.records.seat_replay import SeatReplay
     from arena.ui.replay_keys import Cursor
 
 #: After an Escape byte, how long to wait for the rest of a key's escape sequence (seconds).
@@ -45,6 +50,7 @@ Examples:
   arena replay record.json --autoplay --delay 0.2
   arena replay record.json | less          (plain text: moves and final board)
   arena replay record.json --html game.html (a web page: board, moves, clocks)
+  arena replay table.json --seat 1          (an N-seat game as seat 1 saw it)
 
 \b
 Keys: Right/n/l next, Left/p/h previous, Home/g first, End/G last,
@@ -60,8 +66,11 @@ Keys: Right/n/l next, Left/p/h previous, Home/g first, End/G last,
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Write the game as one self-contained HTML page (board, moves, clocks; opens from "
                    "file://) to FILE and exit. 'arena report' writes a whole tournament.")
+@click.option("--seat", "seat", type=click.IntRange(min=0), default=None, metavar="K",
+              help="An N-seat game (Goofspiel, poker...) as seat K saw it: its observation, no other "
+                   "seat's hidden cards, moves or chance draws it could not see. Default: everything.")
 def replay_command(source: str, game_index: int | None, autoplay: bool, delay: float, plain: bool,
-                   html_out: str | None) -> None:
+                   html_out: str | None, seat: int | None) -> None:
     """Replay a recorded game: a record file (from `arena match --out`) or a tournament's log folder
     (tournament_logs/<id>/, with --game N).
 
@@ -69,10 +78,16 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     notation, both clocks and, at the end, the result and its reason; step with the arrow keys.
     Piped, it prints the players, the result, the numbered move list and the final board.
     A log folder given without --game lists its games (exit 0) unless it holds only one.
+
+    A game of N seats (arena match A B C ...) shows its seats with their returns and ranks, then
+    every step (chance draws, moves, simultaneous moves, eliminations) with the position after it;
+    --seat K shows it as seat K saw it.
     """
     from arena.fileio.files import output_refusal
     from arena.records.reader import RecordInputError
     from arena.records.replay import Replay, open_source
+    from arena.records.seat_replay import SeatReplay
+    from arena.records.seats import is_seat_record
 
     refusal = output_refusal(html_out) if html_out is not None else None
     if refusal is not None:  # before the work: --html /dev/full, a FIFO, a link or a folder
@@ -91,13 +106,24 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
             click.echo(f"arena: {source} holds {len(found.entries)} games; replay one with "
                        f"'arena replay {source} --game N'", err=True)
             return
-        replay = Replay.from_record(found.load(entry), label=f"{source} game {entry.index}"
-                                    if len(found.entries) > 1 or found.is_folder else source)
+        record = found.load(entry)
+        label = f"{source} game {entry.index}" if len(found.entries) > 1 or found.is_folder else source
+        replay: Replay | SeatReplay
+        if is_seat_record(record):
+            replay = SeatReplay.from_record(record, label=label, seat=seat)
+        elif seat is not None:
+            raise ReplayError(f"{label}: --seat is for games of N seats; this {record.get('game', '?')} "
+                              "game of two players hides nothing (replay it without --seat)")
+        else:
+            replay = Replay.from_record(record, label=label)
     except (ReplayError, RecordInputError) as exc:
         click.echo(f"arena: error: {exc}", err=True)
         sys.exit(2)
     if html_out is not None:
-        _write_html(entry, replay, html_out)
+        if isinstance(replay, SeatReplay):
+            _write_seat_html(entry, replay, html_out)
+        else:
+            _write_html(entry, replay, html_out)
         return
     keys_fd = None if plain else _terminal_input()
     if keys_fd is None:
@@ -126,11 +152,26 @@ def _write_html(entry: GameEntry, replay: Replay, path: str) -> None:
     click.echo(f"wrote {path}: {replay.title()}, {replay.last} plies, {size / 1e3:.0f} kB", err=True)
 
 
-def _write_plain(replay: Replay) -> None:
-    from arena.records.replay import plain_text
+def _write_seat_html(entry: GameEntry, replay: SeatReplay, path: str) -> None:
+    from arena.errors import ArenaError
+    from arena.report.html import write_page
+    from arena.report.seat_page import seat_viewer_html
 
     try:
-        sys.stdout.write(plain_text(replay))
+        size = write_page(path, seat_viewer_html(entry, replay))
+    except ArenaError as exc:
+        click.echo(f"arena: error: {exc}", err=True)
+        sys.exit(2)
+    view = "omniscient" if replay.seat is None else f"as seat {replay.seat} saw it"
+    click.echo(f"wrote {path}: {replay.title()}, {replay.last} steps, {view}, {size / 1e3:.0f} kB", err=True)
+
+
+def _write_plain(replay: Replay | SeatReplay) -> None:
+    from arena.records.replay import plain_text
+    from arena.records.seat_replay import SeatReplay, seat_plain_text
+
+    try:
+        sys.stdout.write(seat_plain_text(replay) if isinstance(replay, SeatReplay) else plain_text(replay))
         sys.stdout.flush()
     except BrokenPipeError:
         # `arena replay x | head`: the reader left; say nothing more (and not at exit either).
@@ -168,7 +209,7 @@ class _Terminated(Exception):
 # -- the viewer ------------------------------------------------------------------------------------
 
 
-def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float = DEFAULT_DELAY_S,
+def run_viewer(replay: Replay | SeatReplay, fd: int, *, autoplay: bool = False, delay: float = DEFAULT_DELAY_S,
                console: Console | None = None) -> int:
     """Show ``replay`` full-screen and follow the keys read from terminal ``fd`` until q (0), end of
     input (0), Ctrl-C (130) or SIGTERM (143). The terminal's modes and screen are restored on every
@@ -227,7 +268,7 @@ def run_viewer(replay: Replay, fd: int, *, autoplay: bool = False, delay: float 
         signal.signal(signal.SIGTERM, old_term)
 
 
-def _loop(replay: Replay, cursor: Cursor, fd: int, console: Console, delay: float, redraw: list[bool]) -> None:
+def _loop(replay: Replay | SeatReplay, cursor: Cursor, fd: int, console: Console, delay: float, redraw: list[bool]) -> None:
     from arena.ui.replay_keys import decode_keys
 
     size = console.size
@@ -236,7 +277,7 @@ def _loop(replay: Replay, cursor: Cursor, fd: int, console: Console, delay: floa
         if console.size != size:
             size, redraw[0] = console.size, True
         if redraw[0]:
-            console.update_screen(render(replay, cursor, console.size.width, console.size.height, delay))
+            console.update_screen(_draw(replay, cursor, console.size.width, console.size.height, delay))
             redraw[0] = False
         wait = IDLE_POLL_S
         if cursor.playing:
@@ -270,6 +311,16 @@ def _loop(replay: Replay, cursor: Cursor, fd: int, console: Console, delay: floa
 
 
 # -- drawing ---------------------------------------------------------------------------------------
+
+
+def _draw(replay: Replay | SeatReplay, cursor: Cursor, width: int, height: int, delay: float) -> RenderableType:
+    from arena.records.seat_replay import SeatReplay
+
+    if isinstance(replay, SeatReplay):
+        from arena.ui.seat_replay_view import render_seats
+
+        return render_seats(replay, cursor, width, height, delay)
+    return render(replay, cursor, width, height, delay)
 
 
 def render(replay: Replay, cursor: Cursor, width: int, height: int, delay: float = DEFAULT_DELAY_S) -> RenderableType:

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from arena.records.replay import Source
 
 #: Where the report goes without ``-o``.
 DEFAULT_OUT = "report.html"
@@ -60,6 +64,7 @@ def report_command(source: str, out: str, title: str | None) -> None:
             found = Source(source, (), is_folder=True)  # a TD run, or an SPSA run without bot games
         else:
             found = open_source(source)
+            _refuse_seat_games(source, found)
         before = chart_section(chart) if chart is not None else ""
         size = write_page(out, report_html(found, title=title, progress=progress, before=before))
     except ArenaError as exc:
@@ -68,3 +73,16 @@ def report_command(source: str, out: str, title: str | None) -> None:
     games = len(found.entries)
     chart_note = f"the {chart.kind.upper()} chart and " if chart is not None else ""
     click.echo(f"wrote {out}: {chart_note}{games} game{'s' if games != 1 else ''}, {size / 1e6:.2f} MB", err=True)
+
+
+def _refuse_seat_games(source: str, found: Source) -> None:
+    """Exit 2 with one line when ``found`` holds games of N seats: their page is ``arena replay
+    --html`` (reports of N-seat tournaments come with those tournaments)."""
+    seated = [e for e in found.entries if e.seats is not None]
+    if not seated:
+        return
+    pick = f" --game {seated[0].index}" if len(found.entries) > 1 else ""
+    click.echo(f"arena: error: {source} holds games of N seats ({len(seated)} of {len(found.entries)}); "
+               f"'arena report' writes two-player tournaments: write one game's page with "
+               f"'arena replay {source}{pick} --html FILE' (--seat K for one seat's view)", err=True)
+    sys.exit(2)

@@ -58,6 +58,9 @@ class GameEntry:
     plies: int | None
     record: Record | None = None  # already loaded (record files)
     path: Path | None = None  # where the record is (log folders)
+    #: A game of N seats (``record_format`` 3): the seats' ids and ranks; None for two players.
+    seats: tuple[str, ...] | None = None
+    ranks: tuple[int, ...] | None = None
 
     def result_text(self) -> str:
         """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (unknown or interrupted)."""
@@ -92,10 +95,17 @@ class Source:
         return read_game_file(entry.path, root=self.root)
 
     def listing(self) -> list[str]:
-        """One line per game: index, players, result, termination, plies (no trailing spaces)."""
-        rows = [(str(e.index), e.black, e.white, e.result_text(), e.termination,
-                 "" if e.plies is None else f"{e.plies} plies") for e in self.entries]
-        header = ("GAME", "BLACK", "WHITE", "RESULT", "TERMINATION", "PLIES")
+        """One line per game: index, players, result, termination, plies (no trailing spaces).
+        Games of N seats: index, seats, ranks, termination, steps."""
+        rows: list[tuple[str, ...]]
+        if any(e.seats is not None for e in self.entries):
+            rows = [(str(e.index), ", ".join(e.seats or ("?",)), " ".join(map(str, e.ranks or ())) or "?",
+                     e.termination, "" if e.plies is None else f"{e.plies} steps") for e in self.entries]
+            header: tuple[str, ...] = ("GAME", "SEATS", "RANKS", "TERMINATION", "STEPS")
+        else:
+            rows = [(str(e.index), e.black, e.white, e.result_text(), e.termination,
+                     "" if e.plies is None else f"{e.plies} plies") for e in self.entries]
+            header = ("GAME", "BLACK", "WHITE", "RESULT", "TERMINATION", "PLIES")
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         return ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
                 for row in [header, *rows]]
@@ -114,6 +124,13 @@ def _entry(row: Mapping[str, Any], index: int, *, record: Record | None = None,
            path: Path | None = None) -> GameEntry:
     names = player_names(row)
     plies = row.get("plies")
+    seats = ranks = None
+    if row.get("record_format") == 3 and isinstance(row.get("seats"), list):
+        seats = tuple(str(s.get("id", "?")) if isinstance(s, Mapping) else "?" for s in row["seats"])
+        found = row.get("ranks")
+        ranks = tuple(r for r in found if isinstance(r, int)) if isinstance(found, list) else None
+        steps = row.get("steps")
+        plies = len(steps) if isinstance(steps, list) else None
     return GameEntry(
         index=index,
         black=str(row.get("black") or names[Color.BLACK]),
@@ -123,6 +140,8 @@ def _entry(row: Mapping[str, Any], index: int, *, record: Record | None = None,
         plies=plies if isinstance(plies, int) and not isinstance(plies, bool) else None,
         record=record,
         path=path,
+        seats=seats,
+        ranks=ranks,
     )
 
 
@@ -202,6 +221,9 @@ class Replay:
         an unknown game, a state or turn the game cannot read, moves that do not join the states."""
         from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
 
+        if record.get("record_format") == 3:  # arena.records.seat_replay replays these
+            raise ReplayError(f"{label}: a game of {_seat_count(record)} seats ({record.get('game', '?')}): "
+                              "replay it with 'arena replay' (--html FILE for its page)")
         # The Shobu engine's records (of which arena's are a superset) carry no game name.
         name = record.get("game", JSON_PASS_THROUGH_GAME)
         try:
@@ -314,6 +336,11 @@ class Replay:
         """A step's notation as the move list shows it (``*`` after an opening ply)."""
         step = self.steps[i]
         return step.notation + ("*" if step.opening else "")
+
+
+def _seat_count(record: Mapping[str, Any]) -> str:
+    seats = record.get("seats")
+    return str(len(seats)) if isinstance(seats, list) else "N"
 
 
 def _move(game: Game[Any, Any], turn: Any, i: int, label: str) -> Any:

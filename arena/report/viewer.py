@@ -90,7 +90,9 @@ table.list td.reason{white-space:normal;color:var(--dim);font-size:12px}
 #selftest{white-space:pre-wrap;padding:8px 24px}
 """
 
-JS = r"""
+#: The page script's first part: error capture, data blocks, CRC-32, frame decoding, formatting.
+#: The N-seat game page (:mod:`arena.report.seat_page`) starts with it too.
+JS_COMMON = r"""
 "use strict";
 const ERRORS = [];
 window.addEventListener("error", e => ERRORS.push("error: " + e.message + " (" + e.filename + ":" + e.lineno + ")"));
@@ -142,7 +144,9 @@ function fmtClock(ms) {
 }
 function fmtMs(ms) { return ms < 10 ? ms.toFixed(2) + " ms" : ms < 1000 ? ms.toFixed(0) + " ms" : (ms / 1000).toFixed(2) + " s"; }
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+"""
 
+JS = JS_COMMON + r"""
 // -- the game list ---------------------------------------------------------------------------------
 let sortCol = 0, sortDir = 1;
 function fillList() {
@@ -365,4 +369,4 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 """
 
-__all__ = ["CSS", "JS"]
+__all__ = ["CSS", "JS", "JS_COMMON"]
