@@ -24,7 +24,8 @@ def games_command(as_json: bool) -> None:
     if as_json:
         rows = [{"name": s.name, "title": s.title, "protocol": s.protocol_name(),
                  "maxMoves": s.default_max_moves, "notation": s.notation, "summary": s.summary,
-                 "origin": s.origin, "search": s.search is not None} for s in specs]
+                 "origin": s.origin, "search": s.search is not None, "model": s.model,
+                 "players": list(s.player_bounds())} for s in specs]
         sys.stdout.buffer.write(orjson.dumps({"games": rows, "problems": broken}, option=orjson.OPT_INDENT_2) + b"\n")
     else:
         table = [("NAME", "PROTOCOL", "MAX MOVES", "FROM", "NOTATION")]

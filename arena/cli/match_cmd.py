@@ -167,7 +167,9 @@ def match_command(
         commands = (cmd1, cmd2, *more)
         table = _table_series(game_name, commands, players, params, legal_moves, games_count, time_limit,
                               max_moves, seed, (opening_plies, openings_file), stderr_dir, TimeControl(
-                                  time_limit_ms=time_limit or DEFAULT_TIME_LIMIT_MS, time_margin_ms=time_margin,
+                                  time_limit_ms=time_limit or (DEFAULT_HUMAN_TIME_LIMIT_MS if any(
+                                      _is_human(c) for c in commands) else DEFAULT_TIME_LIMIT_MS),
+                                  time_margin_ms=time_margin,
                                   startup_ms=startup_time, move_time_limit_ms=move_time_limit, increment_ms=increment),
                               chosen_isolation(ponder, sandbox, inherit_env))
         console = cli_console(plain_when_piped=True)
@@ -246,8 +248,7 @@ def _table_series(game_name: str, commands: tuple[str, ...], players: int | None
         raise click.UsageError("--opening-plies and --openings choose a two-player opening: an N-seat game "
                                "starts at its start, its chance draws seeded by --seed")
     if any(_is_human(command) for command in commands):
-        raise click.BadParameter("a person cannot take a seat of an N-seat game at the terminal yet; "
-                                 "give a bot command", param_hint="CMD")
+        import arena.ui.seat_human  # noqa: F401 - registers the person at a seat with arena.players
     if players is not None and players != len(commands):
         raise click.BadParameter(f"{players} players need {players} commands, got {len(commands)}",
                                  param_hint="--players")
@@ -255,7 +256,8 @@ def _table_series(game_name: str, commands: tuple[str, ...], players: int | None
         game = get_table_game(game_name, len(commands), game_parameters(params))
     except GameError as exc:
         raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
-    names = [bot_argument(command, f"CMD{i + 1}", game_name) for i, command in enumerate(commands)]
+    names = [("player", "", HUMAN) if _is_human(command) else bot_argument(command, f"CMD{i + 1}", game_name)
+             for i, command in enumerate(commands)]
     ids = distinct_ids(*(name for _, _, name in names))
     agents = tuple(agent_spec(agent_id, kind, value) for agent_id, (kind, value, _) in zip(ids, names, strict=True))
     return TableSeries(game, agents, games_count, tc, seed if seed is not None else draw_seed(),

@@ -60,6 +60,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter
+from arena.games.registry import table_spec
 
 NO_BID = 0  # an eliminated seat's bid: below every card
 
@@ -274,3 +275,6 @@ SPEC_FIELDS = {
     "summary": "Simultaneous bids for prize cards turned up by chance (OpenSpiel's goofspiel); 2-10 players.",
     "notation": "a bid is the card's value, e.g. 7",
     "rules": "arena.games.goofspiel:GoofspielGame", "svg": "arena.games.goofspiel_svg:board_svg"}
+
+#: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
+SPEC = table_spec(SPEC_FIELDS, GoofspielGame)

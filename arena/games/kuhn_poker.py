@@ -68,6 +68,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError, exact_keys, show_value
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
+from arena.games.registry import table_spec
 
 PASS, BET, OUT = "pass", "bet", "out"
 ACTIONS = (PASS, BET)
@@ -337,3 +338,6 @@ SPEC_FIELDS: dict[str, str] = {
     "rules": "arena.games.kuhn_poker:KuhnPoker",
     "svg": "arena.games.kuhn_poker_svg:board_svg",
 }
+
+#: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
+SPEC = table_spec(SPEC_FIELDS, KuhnPoker)

@@ -77,6 +77,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError, exact_keys, show_value
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
+from arena.games.registry import table_spec
 
 FOLD, CALL, RAISE, OUT = "fold", "call", "raise", "out"
 ACTIONS = (FOLD, CALL, RAISE)
@@ -410,3 +411,6 @@ SPEC_FIELDS: dict[str, str] = {
     "rules": "arena.games.leduc_poker:LeducPoker",
     "svg": "arena.games.leduc_poker_svg:board_svg",
 }
+
+#: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
+SPEC = table_spec(SPEC_FIELDS, LeducPoker)

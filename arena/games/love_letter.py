@@ -72,6 +72,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import IllegalMoveError, MoveSyntaxError
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
+from arena.games.registry import table_spec
 
 CARDS = ("guard", "priest", "baron", "handmaid", "prince", "king", "countess", "princess")
 VALUE = {card: index + 1 for index, card in enumerate(CARDS)}
@@ -445,3 +446,6 @@ SPEC_FIELDS = {
     "summary": "TAG's Love Letter: 2-4 players, hidden hands, knock-outs, rounds to affection tokens.",
     "notation": "card [target seat] [guessed card], e.g. 'guard 2 priest', 'handmaid', 'prince 0'",
     "rules": "arena.games.love_letter:LoveLetterGame", "svg": "arena.games.love_letter_svg:board_svg"}
+
+#: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
+SPEC = table_spec(SPEC_FIELDS, LoveLetterGame)

@@ -35,10 +35,10 @@ BUILTIN_GAMES: dict[str, str] = {
     "connect4": "arena.games.connect4:SPEC",
     "abalone": "arena.games.abalone:SPEC",
     # Games of the general model (arena.games.model): N seats, chance, hidden information.
-    "goofspiel": "arena.games.table_specs:goofspiel",
-    "kuhn_poker": "arena.games.table_specs:kuhn_poker",
-    "leduc_poker": "arena.games.table_specs:leduc_poker",
-    "love_letter": "arena.games.table_specs:love_letter",
+    "goofspiel": "arena.games.goofspiel:SPEC",
+    "kuhn_poker": "arena.games.kuhn_poker:SPEC",
+    "leduc_poker": "arena.games.leduc_poker:SPEC",
+    "love_letter": "arena.games.love_letter:SPEC",
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given
@@ -145,9 +145,15 @@ class GameSpec:
             raise GameError(f"game {self.name!r}: its rules object is named {game.name!r}")
         return game
 
-    def _seats(self) -> str:
+    def player_bounds(self) -> tuple[int, int]:
+        """The fewest and the most players the game takes (2 and 2 for a two-player game)."""
+        if self.model != GENERAL:
+            return 2, 2
         factory = load_ref(self.rules)
-        low, high = getattr(factory, "min_players", 2), getattr(factory, "max_players", 2)
+        return getattr(factory, "min_players", 2), getattr(factory, "max_players", 2)
+
+    def _seats(self) -> str:
+        low, high = self.player_bounds()
         return str(low) if low == high else f"{low} to {high}"
 
     def protocol_refs(self) -> tuple[str, str | None]:
@@ -168,6 +174,12 @@ class GameSpec:
 
 
 _rules_cache: dict[str, Game[Any, Any]] = {}
+
+
+def table_spec(fields: dict[str, Any], rules: type[GeneralGame[Any, Any]]) -> GameSpec:
+    """The registry line of a game of the general model from its module's ``SPEC_FIELDS``: the
+    N-seat envelope, the general model and the rules class's move cap added."""
+    return GameSpec(**fields, default_max_moves=rules.default_max_moves, protocol="json-seats", model=GENERAL)
 
 
 def _rules(spec: GameSpec) -> Game[Any, Any]:

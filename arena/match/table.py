@@ -33,11 +33,11 @@ from typing import Any, cast
 
 import trio
 
-from arena.errors import BotError, ConfigError
+from arena.errors import BotError
 from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, check_chance, draw_chance, ranks
 from arena.match.game import GameClock, TimeControl, _stderr_hint, _timeout_reason
-from arena.players import make_player
+from arena.players import make_player, make_seat_human
 from arena.players.base import MoveReply, Player
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
@@ -160,12 +160,10 @@ async def play_table(
     recorded) seeds every chance draw; ``max_moves`` (default ``game.default_max_moves``) caps the
     steps; ``legal_moves_for`` lists the seats whose messages carry their legal moves.
 
-    Raises ValueError when the agents do not fill the seats, ConfigError for a person at a seat or
-    when the sandbox is asked for but unavailable, ResourceError when arena itself fails (no record then)."""
+    Raises ValueError when the agents do not fill the seats, ConfigError when the sandbox is asked
+    for but unavailable (or a person sits without arena's terminal UI), ResourceError when arena itself fails (no record then)."""
     if len(agents) != game.players:
         raise ValueError(f"{game.name} is set for {game.players} players, got {len(agents)} agents")
-    if any(spec.is_human for spec in agents):
-        raise ConfigError(f"a person cannot take a seat of {game.name} at the terminal yet; give a bot command")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     state = game.initial_state()
@@ -191,6 +189,9 @@ async def _start_players(stack: contextlib.AsyncExitStack, table: _Table, player
     """Start every seat's bot; False (the game ended as the first failing seat's crash) when one
     cannot be started: a game of N needs all N at the start."""
     for seat, spec in enumerate(table.specs):
+        if spec.is_human:
+            players[seat] = await stack.enter_async_context(make_seat_human(spec, table.game, seat))
+            continue
         opts = dict(player_opts or {})
         if stderr_dir is not None:
             path = Path(stderr_dir) / f"{(table.game_index or 0):05d}-seat{seat}-{spec.id}.log"
@@ -275,9 +276,11 @@ async def _ask(player: Player, table: _Table, seat: int, message: dict[str, Any]
     is extended for stalls that were not the bot's doing, as in two-player games."""
     clock = table.clocks[seat]
     view = clock.view(ply)
-    while True:
+    if not player.shares_turn_deadline:  # a person at the terminal keeps its own deadline
+        reply = await player.request_move(table.state, view, state_json=message)
+    while player.shares_turn_deadline:
         with trio.CancelScope() as scope:
-            reply = await player.request_move_under(scope, None, view, state_json=message)
+            reply = await player.request_move_under(scope, table.state, view, state_json=message)
         if scope.cancelled_caught:
             if player.grant_more_time(trio.current_time()):
                 continue

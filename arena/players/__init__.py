@@ -122,6 +122,22 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
     raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, human)")
 
 
+def register_seat_human(maker: Callable[..., Player]) -> None:
+    """Install the maker of a person at a seat of a game of the general model
+    (``maker(spec, game, seat, **opts)``); :mod:`arena.ui.seat_human` calls it when imported."""
+    _HUMAN_MAKERS["seat"] = maker
+
+
+def make_seat_human(spec: AgentSpec, game: Any, seat: int, **opts: Any) -> Player:
+    """A person at ``seat`` of ``game`` (a GeneralGame); ConfigError when the terminal UI that
+    draws it was not imported (the arena command imports it when a seat is ``human``)."""
+    maker = _HUMAN_MAKERS.get("seat")
+    if maker is None:
+        raise ConfigError(f"agent {spec.id!r}: a person at a seat needs arena's terminal UI; import "
+                          "arena.ui.seat_human before the game starts")
+    return maker(spec, game, seat, **{k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS})
+
+
 def register_human_player(maker: Callable[..., Player]) -> None:
     """Install the maker of human players (``maker(spec, game, color, **opts)``). The terminal UI
     (:mod:`arena.ui.human`) calls it when imported: the players layer may not import rich."""
@@ -129,4 +145,5 @@ def register_human_player(maker: Callable[..., Player]) -> None:
 
 
 __all__ = ["ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "agent_environment",
-           "make_player", "register_human_player", "split_command"]
+           "make_player", "make_seat_human", "register_human_player", "register_seat_human",
+           "split_command"]

@@ -158,7 +158,7 @@ class FdLineReader:
 _stdin_lines: ThreadedLines | None = None
 
 
-def _stdin_is_terminal() -> bool:
+def stdin_is_terminal() -> bool:
     try:
         return os.isatty(0)
     except OSError:
@@ -170,7 +170,7 @@ def stdin_lines() -> ThreadedLines:
     (human against human) never race for the same line."""
     global _stdin_lines
     if _stdin_lines is None:
-        _stdin_lines = ThreadedLines(FdLineReader(0), eof_is_final=not _stdin_is_terminal())
+        _stdin_lines = ThreadedLines(FdLineReader(0), eof_is_final=not stdin_is_terminal())
     return _stdin_lines
 
 
@@ -240,7 +240,7 @@ class HumanPlayer(Player):
         self.game = game
         self.console = console if console is not None else Console(stderr=True)
         self.lines: LineSource = lines if lines is not None else stdin_lines()
-        self.echo = echo if echo is not None else (lines is not None or not _stdin_is_terminal())
+        self.echo = echo if echo is not None else (lines is not None or not stdin_is_terminal())
         # The position right after our last move: the opponent's reply is found from it.
         self._after_mine: Any = None
 

@@ -17,7 +17,7 @@ def test_the_table_lists_every_game_with_its_protocol_cap_and_notation() -> None
     lines = result.output.splitlines()
     assert lines[0].split() == ["NAME", "PROTOCOL", "MAX", "MOVES", "FROM", "NOTATION"]
     rows = {line.split()[0]: line.split() for line in lines[1:]}
-    assert list(rows) == list(registry.game_names())
+    assert list(rows) == list(registry.all_game_names())
     for spec in registry.all_specs():
         assert rows[spec.name][1:4] == [spec.protocol_name(), str(spec.default_max_moves), spec.origin]
     assert all(line == line.rstrip() for line in lines)
@@ -27,9 +27,12 @@ def test_json_output_and_a_broken_game_exits_1(monkeypatch: pytest.MonkeyPatch) 
     result = CliRunner().invoke(cli, ["games", "--json"])
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert [g["name"] for g in data["games"]] == list(registry.game_names())
+    assert [g["name"] for g in data["games"]] == list(registry.all_game_names())
     assert data["problems"] == {}
-    assert all(g["search"] for g in data["games"])  # every built-in game has a search adapter
+    two_player = set(registry.game_names())
+    assert all(g["search"] for g in data["games"] if g["name"] in two_player)  # arena's search plays them all
+    assert {g["name"]: g["players"] for g in data["games"]}["love_letter"] == [2, 4]
+    assert all(g["players"] == [2, 2] and g["model"] == "two-player" for g in data["games"] if g["name"] in two_player)
     monkeypatch.setattr(registry, "BUILTIN_GAMES", {**registry.BUILTIN_GAMES, "nogame": "arena.games.nothing:SPEC"})
     registry.reload()
     try:

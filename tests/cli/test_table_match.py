@@ -90,3 +90,20 @@ def test_three_and_four_bots_with_faults_in_every_kind_of_game(game: str, params
 def test_usage_errors_are_one_line_with_exit_2(args: list[str], message: str) -> None:
     code, out, err = match(RANDOM, RANDOM, *args)
     assert code == 2 and message in err and "Traceback" not in err and out == "", err
+
+
+def test_a_person_takes_a_seat_and_sees_only_their_own_card() -> None:
+    import subprocess
+
+    kuhn = f"{sys.executable} {REPO / 'bots' / 'kuhn_poker_random.py'}"
+    done = subprocess.run([sys.executable, "-m", "arena", "match", "human", kuhn, kuhn, "--game", "kuhn_poker",
+                           "--seed", "3"], input="nonsense\nbet\nbet\nbet\n", capture_output=True, text=True,
+                          cwd=REPO, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["seats"][0]["kind"] == "player" and record["eliminations"] == []
+    cards = record["states"][-1]["cards"]
+    assert f"P0  card  {cards[0]}" in done.stderr
+    assert "P1  card  ?" in done.stderr and "P2  card  ?" in done.stderr
+    assert f"P1  card  {cards[1]}" not in done.stderr and f"P2  card  {cards[2]}" not in done.stderr
+    assert "'nonsense'" in done.stderr  # a wrong entry is explained and asked again
