@@ -66,8 +66,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError, exact_keys, show_value
+from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
+from arena.games.poker_moves import PokerMoves
 from arena.games.registry import table_spec
 
 PASS, BET, OUT = "pass", "bet", "out"
@@ -174,10 +175,12 @@ def _over(players: int, cards: tuple[int, ...], bettor: int | None, acted: set[i
     return len(cards) == players and _next_seat(players, bettor, acted, out) is None
 
 
-class KuhnPoker(GeneralGame[KuhnState, KuhnMove]):
+class KuhnPoker(PokerMoves, GeneralGame[KuhnState, KuhnMove]):
     """OpenSpiel's ``kuhn_poker`` (see the module docstring)."""
 
     name = "kuhn_poker"
+    title = "Kuhn poker"
+    actions = ACTIONS
     min_players, max_players, default_players = 2, MAX_PLAYERS, 2
     parameters: ClassVar[dict[str, Parameter]] = {}
     default_max_moves = 100
@@ -284,24 +287,8 @@ class KuhnPoker(GeneralGame[KuhnState, KuhnMove]):
         _ = state.info  # validates
         return state
 
-    def parse_move(self, wire: Any) -> KuhnMove:
-        if not isinstance(wire, str) or wire not in ACTIONS:
-            raise MoveSyntaxError(f'a Kuhn poker move is "pass" or "bet", got {show_value(wire)}')
-        return wire
-
-    def move_to_wire(self, move: KuhnMove) -> Any:
-        return move
-
-    def move_from_record(self, turn: Any) -> KuhnMove:
-        """A record's move: a card number (a chance draw) or a seat's action."""
-        if type(turn) is int:
-            return turn
-        return self.parse_move(turn)
-
-    def describe_move(self, move: KuhnMove) -> str:
-        if isinstance(move, int):
-            return f"deal {card_name(move, self.players)}"
-        return str(move)
+    def card_label(self, card: int) -> str:
+        return card_name(card, self.players)
 
     def board_text(self, state: KuhnState, seat: int | None = None) -> str:
         info = state.info

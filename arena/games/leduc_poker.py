@@ -75,8 +75,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError, exact_keys, show_value
+from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
+from arena.games.poker_moves import PokerMoves
 from arena.games.registry import table_spec
 
 FOLD, CALL, RAISE, OUT = "fold", "call", "raise", "out"
@@ -211,10 +212,12 @@ def hand_strength(private: int, public: int) -> tuple[int, ...]:
     return (0, max(mine, shown), min(mine, shown))
 
 
-class LeducPoker(GeneralGame[LeducState, LeducMove]):
+class LeducPoker(PokerMoves, GeneralGame[LeducState, LeducMove]):
     """OpenSpiel's ``leduc_poker`` (see the module docstring)."""
 
     name = "leduc_poker"
+    title = "Leduc poker"
+    actions = ACTIONS
     min_players, max_players, default_players = 2, MAX_PLAYERS, 2
     parameters: ClassVar[dict[str, Parameter]] = {
         "starting_player": Parameter("starting_player", 0, 0, MAX_PLAYERS - 1, "the seat that bets first each round"),
@@ -356,24 +359,8 @@ class LeducPoker(GeneralGame[LeducState, LeducMove]):
         _ = state.info  # validates
         return state
 
-    def parse_move(self, wire: Any) -> LeducMove:
-        if not isinstance(wire, str) or wire not in ACTIONS:
-            raise MoveSyntaxError(f'a Leduc poker move is "fold", "call" or "raise", got {show_value(wire)}')
-        return wire
-
-    def move_to_wire(self, move: LeducMove) -> Any:
-        return move
-
-    def move_from_record(self, turn: Any) -> LeducMove:
-        """A record's move: a card number (a chance draw) or a seat's action."""
-        if type(turn) is int:
-            return turn
-        return self.parse_move(turn)
-
-    def describe_move(self, move: LeducMove) -> str:
-        if isinstance(move, int):
-            return f"deal {card_name(move, self.players)}"
-        return str(move)
+    def card_label(self, card: int) -> str:
+        return card_name(card, self.players)
 
     def board_text(self, state: LeducState, seat: int | None = None) -> str:
         info = state.info

@@ -1,0 +1,42 @@
+"""The moves of arena's poker games (Kuhn, Leduc): a dealt card, drawn by chance (its number, an
+integer), or a seat's action (a string such as ``"bet"``). Standard library only."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from arena.games.base import MoveSyntaxError, show_value
+
+
+class PokerMoves:
+    """Wire, record and text forms of poker moves; a game sets :attr:`actions`, :attr:`title` and
+    :meth:`card_label`."""
+
+    #: The seats' actions, in the order messages list them.
+    actions: ClassVar[tuple[str, ...]]
+    #: The game's name in messages ("Kuhn poker").
+    title: ClassVar[str]
+
+    def card_label(self, card: int) -> str:
+        raise NotImplementedError
+
+    def parse_move(self, wire: Any) -> Any:
+        if not isinstance(wire, str) or wire not in self.actions:
+            quoted = [f'"{action}"' for action in self.actions]
+            choices = f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+            raise MoveSyntaxError(f"a {self.title} move is {choices}, got {show_value(wire)}")
+        return wire
+
+    def move_to_wire(self, move: Any) -> Any:
+        return move
+
+    def move_from_record(self, turn: Any) -> Any:
+        """A record's move: a card number (a chance draw) or a seat's action."""
+        if type(turn) is int:
+            return turn
+        return self.parse_move(turn)
+
+    def describe_move(self, move: Any) -> str:
+        if isinstance(move, int):
+            return f"deal {self.card_label(move)}"
+        return str(move)
