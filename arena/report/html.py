@@ -63,15 +63,20 @@ def svg_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], str]:
         return function
 
     def text_svg(state: Any, last_move: Any = None) -> str:
-        lines = game.board_text(state).splitlines() or [""]
-        width = 9 * max(len(line) for line in lines) + 16
-        height = 18 * len(lines) + 16
-        rows = "".join(f'<tspan x="8" dy="18">{html.escape(line)}</tspan>' for line in lines)
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-                f'height="{height}"><rect width="100%" height="100%" fill="#f4f1e8"/>'
-                f'<text font-family="monospace" font-size="15" xml:space="preserve" y="4">{rows}</text></svg>')
+        return text_picture(game.board_text(state))
 
     return text_svg
+
+
+def text_picture(text: str) -> str:
+    """A plain-text board set in an SVG picture (monospace), for games without an SVG function."""
+    lines = text.splitlines() or [""]
+    width = 9 * max(len(line) for line in lines) + 16
+    height = 18 * len(lines) + 16
+    rows = "".join(f'<tspan x="8" dy="18">{html.escape(line)}</tspan>' for line in lines)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}"><rect width="100%" height="100%" fill="#f4f1e8"/>'
+            f'<text font-family="monospace" font-size="15" xml:space="preserve" y="4">{rows}</text></svg>')
 
 
 def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from arena import __version__
 from arena.records.replay import GameEntry
 from arena.records.seat_replay import SeatReplay
 from arena.report.frames import PieceTable, encode_frame, svg_hash
-from arena.report.html import ReportError, _json_block
+from arena.report.html import ReportError, _json_block, text_picture
 from arena.report.viewer import CSS, JS_COMMON
 
 
@@ -51,13 +51,7 @@ def seat_svg_renderer(replay: SeatReplay) -> Callable[[Any], str]:
         return draw_svg
 
     def text_svg(state: Any) -> str:
-        lines = game.board_text(state, seat).splitlines() or [""]
-        width = 9 * max(len(line) for line in lines) + 16
-        height = 18 * len(lines) + 16
-        rows = "".join(f'<tspan x="8" dy="18">{html.escape(line)}</tspan>' for line in lines)
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-                f'height="{height}"><rect width="100%" height="100%" fill="#f4f1e8"/>'
-                f'<text font-family="monospace" font-size="15" xml:space="preserve" y="4">{rows}</text></svg>')
+        return text_picture(game.board_text(state, seat))
 
     return text_svg
 
