@@ -11,7 +11,7 @@ from arena.games.table_conformance import check_table_spec
 
 @pytest.mark.parametrize("name", table_game_names())
 def test_the_game_conforms(name: str) -> None:
-    assert check_table_spec(get_spec(name), games=40).endswith(": ok")
+    assert check_table_spec(get_spec(name), games=20).endswith(": ok")
 
 
 @pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "love_letter"])
