@@ -23,7 +23,7 @@ run: $(STAMP_RUN)
 	$(BIN)/arena run configs/checkers_round_robin.json $(ARGS)
 
 test: $(STAMP_TEST)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n 4
 
 # Configured in pyproject.toml ([tool.ruff], [tool.mypy]); both must be clean.
 lint: $(STAMP_TEST)
