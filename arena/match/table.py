@@ -45,6 +45,7 @@ from arena.protocols import quote_raw
 from arena.protocols.seats import SeatEnvelopeProtocol, seat_message
 from arena.records.format import utc_now_iso
 from arena.records.seats import build_seat_record, seat_entry
+from arena.records.types import Elimination, GameIdentity, SeatEntry, SeatRecord, TimeControlJson
 
 Observer = Callable[[Any], None]
 
@@ -77,7 +78,7 @@ class _Table:
     steps: list[dict[str, Any]] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
     out: list[int] = field(default_factory=list)  # eliminated seats, in order
-    eliminations: list[dict[str, Any]] = field(default_factory=list)
+    eliminations: list[Elimination] = field(default_factory=list)
     logs: dict[str, str] = field(default_factory=dict)
     ended: tuple[str, str] | None = None  # (termination, reason) when a fault or an interruption ended it
     faulted: list[int] = field(default_factory=list)
@@ -104,7 +105,8 @@ class _Table:
         self.faulted.append(seat)
         after = self.game.eliminate(self.state, seat) if self.game.players > 2 else None
         self.out.append(seat)
-        entry = {"seat": seat, "ply": self.game.ply(self.state), "termination": termination.value, "reason": reason}
+        entry: Elimination = {"seat": seat, "ply": self.game.ply(self.state), "termination": termination.value,
+                              "reason": reason}
         self.eliminations.append(entry)
         if after is None:
             self.ended = (termination.value, reason)
@@ -181,7 +183,8 @@ async def play_table(
         failure = player.arena_failure() if player is not None else None
         if failure is not None:
             raise failure
-    return _record(table, players, stderr_dir)
+    # A SeatRecord (arena.records.types) as a plain dict, the type the run loops pass on.
+    return cast("dict[str, Any]", _record(table, players, stderr_dir))
 
 
 async def _start_players(stack: contextlib.AsyncExitStack, table: _Table, players: list[Player | None],
@@ -329,10 +332,10 @@ def _judge(table: _Table, players: list[Player], seat: int, answer: tuple[MoveRe
     return None
 
 
-def _record(table: _Table, players: list[Player | None], stderr_dir: Path | None) -> dict[str, Any]:
+def _record(table: _Table, players: list[Player | None], stderr_dir: Path | None) -> SeatRecord:
     game = table.game
     returns, rank, termination, reason = table.final()
-    seats = []
+    seats: list[SeatEntry] = []
     for seat, spec in enumerate(table.specs):
         entry = seat_entry(seat, game.seat_names[seat], spec.id, spec.record_kind, spec.command or spec.path)
         player = players[seat]
@@ -350,9 +353,10 @@ def _record(table: _Table, players: list[Player | None], stderr_dir: Path | None
             if text:
                 tails[str(seat)] = text
     return build_seat_record(
-        identity=game.identity(), seats=seats, steps=table.steps, states=table.states, returns=returns,
+        identity=cast("GameIdentity", game.identity()), seats=seats, steps=table.steps, states=table.states, returns=returns,
         ranks=rank, termination=termination, reason=reason, eliminations=table.eliminations,
-        clocks_left_ms=[c.left_ms for c in table.clocks], time_control=table.time_control.to_json(),
+        clocks_left_ms=[c.left_ms for c in table.clocks],
+        time_control=cast("TimeControlJson", table.time_control.to_json()),
         max_moves=table.cap, seed=table.seed, game_index=table.game_index, started_at=table.started_at,
         duration_s=trio.current_time() - table.begun, stderr_logs=table.logs or None, stderr_tail=tails or None)
 

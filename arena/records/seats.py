@@ -23,23 +23,24 @@ from __future__ import annotations
 from typing import Any
 
 from arena import __version__
+from arena.records.types import Elimination, GameIdentity, SeatEntry, SeatRecord, TimeControlJson
 
 #: The ``record_format`` of N-seat records.
 SEAT_RECORD_FORMAT = 3
 
 
-def seat_entry(seat: int, name: str, agent_id: str, kind: str, command: str | None) -> dict[str, Any]:
+def seat_entry(seat: int, name: str, agent_id: str, kind: str, command: str | None) -> SeatEntry:
     return {"seat": seat, "name": name, "id": agent_id, "kind": kind, "command": command}
 
 
-def build_seat_record(*, identity: dict[str, Any], seats: list[dict[str, Any]], steps: list[dict[str, Any]],
+def build_seat_record(*, identity: GameIdentity, seats: list[SeatEntry], steps: list[dict[str, Any]],
                       states: list[dict[str, Any]], returns: list[float], ranks: list[int], termination: str,
-                      reason: str, eliminations: list[dict[str, Any]], clocks_left_ms: list[float],
-                      time_control: dict[str, Any], max_moves: int, seed: int, game_index: int | None,
+                      reason: str, eliminations: list[Elimination], clocks_left_ms: list[float],
+                      time_control: TimeControlJson, max_moves: int, seed: int, game_index: int | None,
                       started_at: str, duration_s: float, stderr_logs: dict[str, str] | None = None,
-                      stderr_tail: dict[str, str] | None = None) -> dict[str, Any]:
+                      stderr_tail: dict[str, str] | None = None) -> SeatRecord:
     """The record of one finished N-seat game (see the module docstring)."""
-    record: dict[str, Any] = {
+    record: SeatRecord = {
         "record_format": SEAT_RECORD_FORMAT,
         "arena_version": __version__,
         "game": identity["name"],

@@ -109,3 +109,59 @@ class StandingsEntry(TypedDict):
 
 
 __all__ = ["GamesRow", "PlayerEntry", "Record", "StandingsEntry", "TimeControlJson"]
+
+
+class GameIdentity(TypedDict):
+    """A game of the general model with its players and parameters (what makes records comparable)."""
+
+    name: str
+    players: int
+    params: dict[str, int]
+
+
+class SeatEntry(TypedDict):
+    """One of an N-seat record's ``seats`` (in seat order)."""
+
+    seat: int
+    name: str
+    id: str
+    kind: str  # executable, hyperparameters, player (a person)
+    command: str | None
+    cpuMs: NotRequired[float]
+
+
+class Elimination(TypedDict):
+    """A seat taken out of an N-seat game for a fault (the game went on)."""
+
+    seat: int
+    ply: int
+    termination: str
+    reason: str
+
+
+class SeatRecord(TypedDict):
+    """A game record of the general model, format 3 (``arena/schemas/seat-record.schema.json``;
+    :mod:`arena.records.seats` describes every field). ``steps`` are open objects of four kinds
+    (chance, move, joint, elimination); ``states`` the game's omniscient ``state_to_json``."""
+
+    record_format: int  # 3
+    arena_version: str
+    game: str
+    game_identity: GameIdentity
+    seats: list[SeatEntry]
+    game_index: int | None
+    seed: int
+    time_control: TimeControlJson
+    max_moves: int
+    started_at: str
+    duration_s: float
+    termination: str
+    reason: str
+    returns: list[float]
+    ranks: list[int]
+    eliminations: list[Elimination]
+    clocks_left_ms: list[float]
+    steps: list[dict[str, Any]]
+    states: list[dict[str, Any]]
+    stderr_logs: NotRequired[dict[str, str]]
+    stderr_tail: NotRequired[dict[str, str]]
