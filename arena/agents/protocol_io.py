@@ -9,6 +9,9 @@ each of them shows the protocol in full.
   ``{"type": "game_state", "payload": {board, turn, turnNumber}, "timeLeftMs": n}``, one per line or
   spread over lines; the reply is one line ``{"type": "turn", "payload": ...}``. Shobu sends no
   clock, so :attr:`Request.time_left_ms` is then ``None``.
+- The N-seat envelope of games of more than two players (:func:`serve_seats`): the seat's
+  observation, ``seat``, ``players``, ``simultaneous`` and, when sent, ``legalMoves``; the reply is
+  ``{"type": "turn", "payload": <move>}``.
 - Checkers (``checkers.md``): the total time and our colour once, then per turn the time left and 8
   board lines; the reply is the path line. Blank lines and stray spaces are tolerated.
 
@@ -83,6 +86,60 @@ def serve_json(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdi
                 time_left = float(left)
             move = choose(Request(state, time_left, None, received))
             sink.write(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}) + "\n")
+            sink.flush()
+    return 0
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One decision in a game of more than two players (the N-seat envelope,
+    :mod:`arena.protocols.seats`): the seat's ``observation`` (all it may see), its ``seat`` and
+    the number of ``players``, whether other seats choose at the same time (``simultaneous``), its
+    ``legal_moves`` when arena sent them (``--legal-moves``; else None), the clock, and when the
+    request was read (``time.perf_counter()``)."""
+
+    observation: dict[str, Any]
+    seat: int
+    players: int
+    simultaneous: bool
+    legal_moves: list[Any] | None
+    time_left_ms: float | None
+    received_at: float
+
+
+def serve_seats(choose: Callable[[SeatRequest], Any], *, name: str = "bot", stdin: BinaryIO | None = None,
+                stdout: TextIO | None = None) -> int:
+    """The bot side of the N-seat envelope: answer every ``game_state`` on ``stdin`` with
+    ``{"type": "turn", "payload": choose(request)}`` (the move in wire form) until it closes;
+    returns the exit status. For bot authors: a bot is ``sys.exit(serve_seats(my_choice))``."""
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout
+    framer = Framer()
+    for line in source:
+        framer.feed(line)
+        for item in framer.items():
+            if isinstance(item, Junk):
+                _say(name, f"ignoring input that is not a JSON object ({item.problem})")
+                continue
+            received = time.perf_counter()
+            try:
+                message = json.loads(item)
+            except ValueError as error:
+                _say(name, f"ignoring bad JSON: {error}")
+                continue
+            if not isinstance(message, dict) or message.get("type") != "game_state":
+                _say(name, "ignoring a message that is not a game_state")
+                continue
+            observation, seat, players = message.get("payload"), message.get("seat"), message.get("players")
+            if not isinstance(observation, dict) or type(seat) is not int or type(players) is not int:
+                _say(name, "a game_state without an observation, a seat and the players: not the N-seat envelope")
+                return 1
+            legal = message.get("legalMoves")
+            left = message.get("timeLeftMs")
+            time_left = float(left) if isinstance(left, int | float) and not isinstance(left, bool) and left >= 0 else None
+            request = SeatRequest(observation, seat, players, bool(message.get("simultaneous")),
+                                  legal if isinstance(legal, list) else None, time_left, received)
+            sink.write(json.dumps({"type": "turn", "payload": choose(request)}) + "\n")
             sink.flush()
     return 0
 

@@ -85,3 +85,30 @@ def test_json_loop_passes_the_clock_when_the_envelope_has_one() -> None:
     # A clock that is not a non-negative number is ignored, not trusted.
     assert [r.time_left_ms for r in seen] == [1500.0, None, None]
     assert len(out.getvalue().splitlines()) == 3
+
+
+def test_serve_seats_answers_each_decision_with_the_chosen_move() -> None:
+    import io
+    import json
+
+    from arena.agents.protocol_io import SeatRequest, serve_seats
+
+    seen: list[SeatRequest] = []
+
+    def choose(request: SeatRequest) -> object:
+        seen.append(request)
+        return (request.legal_moves or ["pass"])[-1]
+
+    lines = [{"type": "game_state", "payload": {"card": 2}, "timeLeftMs": 900, "seat": 1, "players": 3,
+              "simultaneous": False, "legalMoves": ["pass", "bet"]},
+             {"type": "game_state", "payload": {"card": 2}, "timeLeftMs": 800, "seat": 1, "players": 3,
+              "simultaneous": True}]
+    out = io.StringIO()
+    data = b"garbage\n" + b"".join(json.dumps(m).encode() + b"\n" for m in lines)
+    assert serve_seats(choose, stdin=io.BytesIO(data), stdout=out) == 0
+    assert [json.loads(x) for x in out.getvalue().splitlines()] == [{"type": "turn", "payload": "bet"},
+                                                                     {"type": "turn", "payload": "pass"}]
+    assert [(r.seat, r.players, r.simultaneous, r.legal_moves, r.time_left_ms) for r in seen] == [
+        (1, 3, False, ["pass", "bet"], 900.0), (1, 3, True, None, 800.0)]
+    bad = io.BytesIO(b'{"type": "game_state", "payload": {"board": "x"}, "timeLeftMs": 5}\n')
+    assert serve_seats(choose, stdin=bad, stdout=io.StringIO()) == 1

@@ -107,3 +107,16 @@ def test_a_person_takes_a_seat_and_sees_only_their_own_card() -> None:
     assert "P1  card  ?" in done.stderr and "P2  card  ?" in done.stderr
     assert f"P1  card  {cards[1]}" not in done.stderr and f"P2  card  {cards[2]}" not in done.stderr
     assert "'nonsense'" in done.stderr  # a wrong entry is explained and asked again
+
+
+def test_a_bot_built_on_serve_seats_plays_with_legal_moves(tmp_path: Path) -> None:
+    bot = tmp_path / "seats_bot.py"
+    bot.write_text(f"import random, sys\nsys.path.insert(0, {str(REPO)!r})\n"
+                   "from arena.agents.protocol_io import serve_seats\n"
+                   "sys.exit(serve_seats(lambda request: random.choice(request.legal_moves)))\n")
+    bot.chmod(0o644)
+    tmp_path.chmod(0o755)
+    command = f"{sys.executable} {bot}"
+    code, out, err = match(command, command, command, "--game", "leduc_poker", "--legal-moves", "--seed", "2", *FAST)
+    assert code == 0, err
+    assert json.loads(out)["eliminations"] == []
