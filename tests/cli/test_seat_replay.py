@@ -478,3 +478,30 @@ def test_a_seat_page_draws_the_seats_own_view() -> None:
         assert json.dumps(game.observation(game.state_from_json(state), 2), sort_keys=True) in svg.replace(
             "&quot;", '"')
     assert payload["steps"][:3] == ["chance", "chance", f"chance: {record['states'][-1]['rolls'][2]} (1/6)"]
+
+
+def test_a_four_seat_love_letter_game_replays_as_all_saw_it_and_as_one_seat_saw_it(tmp_path: Path) -> None:
+    """The issue's demonstration: a four-player Love Letter game in the terminal (plain) and as an
+    HTML page, omniscient and as seat 2 saw it; seat 2's view is its observation at every step."""
+    bots = REPO / "bots"
+    heuristic, random_bot = (f"{sys.executable} {bots / f'love_letter_{kind}.py'}" for kind in ("heuristic", "random"))
+    path = tmp_path / "love.json"
+    code, _, err = arena("match", heuristic, random_bot, random_bot, random_bot, "--game", "love_letter",
+                         "--param", "tokens_to_win=1", "--seed", "7", "--out", str(path), *FAST)
+    assert code == 0, err
+    record = load(path)
+    game = game_of(record)
+    states = [game.state_from_json(state) for state in record["states"]]
+    code, everything, err = arena("replay", str(path), "--plain")
+    assert code == 0, err
+    assert [stripped(b) for b in boards_of(everything)] == [stripped(game.board_text(s)) for s in states]
+    code, seat_view, err = arena("replay", str(path), "--plain", "--seat", "2")
+    assert code == 0, err
+    assert [stripped(b) for b in boards_of(seat_view)] == [stripped(game.board_text(s, 2)) for s in states]
+    assert everything != seat_view and "hand ?" in seat_view
+    for seat in (None, 2):
+        page = tmp_path / f"love-{seat}.html"
+        code, _, err = arena("replay", str(path), "--html", str(page), *(["--seat", str(seat)] if seat is not None else []))
+        assert code == 0, err
+        text = page.read_text()
+        assert ("as seat 2 saw it" in text) == (seat == 2) and "love_letter" in text
