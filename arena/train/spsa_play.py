@@ -262,12 +262,11 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
     """Play iteration ``k``'s games (``concurrency`` at once), each record written to ``folder``
     when it ends. Raises KeyboardInterrupt when a signal (Ctrl-C, SIGTERM, SIGHUP) stopped it (the
     finished games' records stay), ResourceError/LogError when arena itself fails."""
-    import trio
-
     from arena.backends.local import LocalBackend
     from arena.fileio.files import open_beneath
     from arena.process.signals import run_trio_interruptibly
     from arena.tournament.logs import atomic_write, dumps, write_failure
+    from arena.tournament.loop import play_schedule
 
     agent = config.command
     assert agent is not None
@@ -280,11 +279,12 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
         if kept is not None and job.game_index is not None:
             records[job.game_index] = kept
     backend = LocalBackend()
+    schedule = iter([job for job in jobs if job.game_index not in records])
 
-    async def one(job: GameJob, limiter: trio.CapacityLimiter) -> None:
+    async def one(job: GameJob) -> bool:
+        """Play ``job`` and write its record (this run's one writer); never stops the run."""
         assert job.game_index is not None
-        async with limiter:
-            record = await backend.play(job)
+        record = await backend.play(job)
         path = record_path(folder, job.game_index)
         try:
             os.close(open_beneath(folder, path.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
@@ -292,15 +292,9 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
         except OSError as exc:
             raise write_failure(path, exc) from None
         records[job.game_index] = record
+        return False
 
-    async def main() -> None:
-        limiter = trio.CapacityLimiter(max(1, concurrency))
-        async with trio.open_nursery() as nursery:
-            for job in jobs:
-                if job.game_index not in records:
-                    nursery.start_soon(one, job, limiter)
-
-    _, interrupted = run_trio_interruptibly(main)
+    _, interrupted = run_trio_interruptibly(play_schedule, lambda: next(schedule, None), one, concurrency)
     if interrupted:
         raise KeyboardInterrupt
     return score(records, jobs)
