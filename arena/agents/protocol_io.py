@@ -54,8 +54,25 @@ def serve_json(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdi
                stdout: TextIO | None = None) -> int:
     """The JSON envelope protocols (the generic ``json`` one and Shobu's): answer every
     ``game_state`` on ``stdin`` with a ``turn`` until it closes; returns the exit status."""
-    source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout
+    for message, received in _game_states(stdin if stdin is not None else sys.stdin.buffer, name):
+        try:
+            state = game.state_from_json(message.get("payload"))
+        except StateError as error:
+            _say(name, f"bad game state from arena: {error}")
+            return 1
+        if game.is_terminal(state):
+            _say(name, "asked to move in a finished game")
+            return 1
+        move = choose(Request(state, _time_left(message), None, received))
+        sink.write(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}) + "\n")
+        sink.flush()
+    return 0
+
+
+def _game_states(source: BinaryIO, name: str) -> Iterator[tuple[dict[str, Any], float]]:
+    """``(message, when it was read)`` for every ``game_state`` object on ``source``; anything
+    else is reported on stderr and skipped."""
     framer = Framer()
     for line in source:
         framer.feed(line)
@@ -72,22 +89,12 @@ def serve_json(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", stdi
             if not isinstance(message, dict) or message.get("type") != "game_state":
                 _say(name, "ignoring a message that is not a game_state")
                 continue
-            try:
-                state = game.state_from_json(message.get("payload"))
-            except StateError as error:
-                _say(name, f"bad game state from arena: {error}")
-                return 1
-            if game.is_terminal(state):
-                _say(name, "asked to move in a finished game")
-                return 1
-            left = message.get("timeLeftMs")
-            time_left: float | None = None
-            if isinstance(left, int | float) and not isinstance(left, bool) and left >= 0:
-                time_left = float(left)
-            move = choose(Request(state, time_left, None, received))
-            sink.write(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}) + "\n")
-            sink.flush()
-    return 0
+            yield message, received
+
+
+def _time_left(message: dict[str, Any]) -> float | None:
+    left = message.get("timeLeftMs")
+    return float(left) if isinstance(left, int | float) and not isinstance(left, bool) and left >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -112,35 +119,17 @@ def serve_seats(choose: Callable[[SeatRequest], Any], *, name: str = "bot", stdi
     """The bot side of the N-seat envelope: answer every ``game_state`` on ``stdin`` with
     ``{"type": "turn", "payload": choose(request)}`` (the move in wire form) until it closes;
     returns the exit status. For bot authors: a bot is ``sys.exit(serve_seats(my_choice))``."""
-    source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout
-    framer = Framer()
-    for line in source:
-        framer.feed(line)
-        for item in framer.items():
-            if isinstance(item, Junk):
-                _say(name, f"ignoring input that is not a JSON object ({item.problem})")
-                continue
-            received = time.perf_counter()
-            try:
-                message = json.loads(item)
-            except ValueError as error:
-                _say(name, f"ignoring bad JSON: {error}")
-                continue
-            if not isinstance(message, dict) or message.get("type") != "game_state":
-                _say(name, "ignoring a message that is not a game_state")
-                continue
-            observation, seat, players = message.get("payload"), message.get("seat"), message.get("players")
-            if not isinstance(observation, dict) or type(seat) is not int or type(players) is not int:
-                _say(name, "a game_state without an observation, a seat and the players: not the N-seat envelope")
-                return 1
-            legal = message.get("legalMoves")
-            left = message.get("timeLeftMs")
-            time_left = float(left) if isinstance(left, int | float) and not isinstance(left, bool) and left >= 0 else None
-            request = SeatRequest(observation, seat, players, bool(message.get("simultaneous")),
-                                  legal if isinstance(legal, list) else None, time_left, received)
-            sink.write(json.dumps({"type": "turn", "payload": choose(request)}) + "\n")
-            sink.flush()
+    for message, received in _game_states(stdin if stdin is not None else sys.stdin.buffer, name):
+        observation, seat, players = message.get("payload"), message.get("seat"), message.get("players")
+        if not isinstance(observation, dict) or type(seat) is not int or type(players) is not int:
+            _say(name, "a game_state without an observation, a seat and the players: not the N-seat envelope")
+            return 1
+        legal = message.get("legalMoves")
+        request = SeatRequest(observation, seat, players, bool(message.get("simultaneous")),
+                              legal if isinstance(legal, list) else None, _time_left(message), received)
+        sink.write(json.dumps({"type": "turn", "payload": choose(request)}) + "\n")
+        sink.flush()
     return 0
 
 

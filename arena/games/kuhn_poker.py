@@ -61,7 +61,7 @@ Seat 1 folds: returns ``(1, -1)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
@@ -235,9 +235,7 @@ class KuhnPoker(PokerMoves, GeneralGame[KuhnState, KuhnMove]):
 
     def hidden_variants(self, state: KuhnState, seat: int) -> list[KuhnState]:
         """Another seat's card replaced by each card nobody holds: ``seat`` may not tell them apart."""
-        undealt = [card for card in range(self.players + 1) if card not in state.cards]
-        return [replace(state, cards=tuple(card if s == other else c for s, c in enumerate(state.cards)))
-                for other in range(len(state.cards)) if other != seat for card in undealt]
+        return self.card_swaps(state, seat, self.players + 1)
 
     def eliminate(self, state: KuhnState, seat: int) -> KuhnState | None:
         """``seat`` folds for good (see the module docstring); None once the hand is over."""

@@ -70,7 +70,7 @@ Seat 1 folds: returns ``(1, -1)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
@@ -300,10 +300,7 @@ class LeducPoker(PokerMoves, GeneralGame[LeducState, LeducMove]):
     def hidden_variants(self, state: LeducState, seat: int) -> list[LeducState]:
         """Another seat's private card replaced by each card not dealt (nor the public card):
         ``seat`` may not tell them apart."""
-        taken = {*state.cards, *(() if state.public is None else (state.public,))}
-        undealt = [card for card in range(2 * (self.players + 1)) if card not in taken]
-        return [replace(state, cards=tuple(card if s == other else c for s, c in enumerate(state.cards)))
-                for other in range(len(state.cards)) if other != seat for card in undealt]
+        return self.card_swaps(state, seat, 2 * (self.players + 1), () if state.public is None else (state.public,))
 
     def eliminate(self, state: LeducState, seat: int) -> LeducState | None:
         """``seat`` folds at once (see the module docstring); None once the hand is over."""

@@ -3,6 +3,7 @@ integer), or a seat's action (a string such as ``"bet"``). Standard library only
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from arena.games.base import MoveSyntaxError, show_value
@@ -19,6 +20,14 @@ class PokerMoves:
 
     def card_label(self, card: int) -> str:
         raise NotImplementedError
+
+    def card_swaps(self, state: Any, seat: int, deck: int, public: tuple[int, ...] = ()) -> list[Any]:
+        """``state`` with another seat's private card (``state.cards``) replaced by each card of
+        the ``deck`` nobody holds (nor shows in ``public``): what ``seat`` may not tell apart."""
+        taken = {*state.cards, *public}
+        undealt = [card for card in range(deck) if card not in taken]
+        return [replace(state, cards=tuple(card if s == other else c for s, c in enumerate(state.cards)))
+                for other in range(len(state.cards)) if other != seat for card in undealt]
 
     def parse_move(self, wire: Any) -> Any:
         if not isinstance(wire, str) or wire not in self.actions:
