@@ -77,6 +77,26 @@ for game in breakthrough connect4; do
     "$PY" "$ROOT/scripts/check_record.py" "$WORK/$game.json" || fail "$game match records"
 done
 
+step "games of more than two players: four bots (one crashes and is out), a person's view in a replay, perft"
+for game in goofspiel kuhn_poker leduc_poker love_letter; do
+    grep -q "^$game .*json-seats" "$WORK/games.txt" || fail "arena games does not list $game"
+done
+"$ARENA" match "python3 bots/goofspiel_heuristic.py" "python3 -c 'import sys; sys.stdin.readline(); sys.exit(3)'" \
+    "python3 bots/goofspiel_random.py" "python3 bots/goofspiel_random.py" --game goofspiel --param num_cards=5 \
+    --games 2 --seed 3 >"$WORK/goofspiel4.json" 2>"$WORK/goofspiel4.err" || fail "goofspiel match: $(tail -3 "$WORK/goofspiel4.err")"
+"$PY" "$ROOT/scripts/check_record.py" "$WORK/goofspiel4.json" || fail "goofspiel records"
+"$PY" -c 'import json, sys
+records = json.load(open(sys.argv[1]))
+assert all(len(r["eliminations"]) == 1 and r["ranks"][r["eliminations"][0]["seat"]] == 4 for r in records), records
+' "$WORK/goofspiel4.json" || fail "the crashing goofspiel bot was not eliminated and ranked last"
+"$ARENA" match "python3 bots/love_letter_heuristic.py" "python3 bots/love_letter_random.py" \
+    "python3 bots/love_letter_random.py" --game love_letter --param tokens_to_win=1 --seed 5 \
+    >"$WORK/love.json" 2>"$WORK/love.err" || fail "love letter match: $(tail -3 "$WORK/love.err")"
+"$PY" "$ROOT/scripts/check_record.py" "$WORK/love.json" || fail "love letter record"
+"$ARENA" replay "$WORK/love.json" --seat 1 >"$WORK/love-seat1.txt" || fail "love letter replay as seat 1"
+grep -q "as seat 1 saw it" "$WORK/love-seat1.txt" || fail "the seat replay does not say whose view it is"
+[ "$("$ARENA" perft --game kuhn_poker --players 3 --depth 9 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 312 ] || fail "kuhn poker perft(9), 3 players"
+
 step "a game plugin: examples/arena-tictactoe installed with pip appears in arena games and plays a match"
 "$PY" -m pip install --quiet --no-deps -e examples/arena-tictactoe >"$WORK/plugin-install.out" 2>&1 \
     || fail "pip install of the plugin example: $(tail -3 "$WORK/plugin-install.out")"
