@@ -145,6 +145,12 @@ class ProcessPlayer(Player):
         bot = self._bot
         assert bot is not None
         status = await bot.exit_description(EXIT_STATUS_WAIT_S)
+        if bot.proc.returncode is not None:
+            # It has exited, but what it wrote to stderr last may still be in the pipe: read it to
+            # the end, so a crash reason quotes its last line (bounded: a child of it may hold the
+            # pipe open).
+            with trio.move_on_after(EXIT_STATUS_WAIT_S):
+                await bot.drained.wait()
         termination = Termination.CRASH
         detail = f"{status} {what}"
         if bot.memory_exceeded():

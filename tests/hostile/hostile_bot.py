@@ -496,7 +496,7 @@ while True:
             if entry.isdigit():
                 try:
                     with open(f"/proc/{entry}/environ", "rb") as f:
-                        if b"ARENA_TEST_SECRET=" in f.read():
+                        if b"ARENA_SCAN_SECRET=" in f.read():
                             found.append(read_text(f"/proc/{entry}/cmdline", True).replace(b"\0", b" ").decode())
                 except OSError:
                     pass

@@ -182,7 +182,9 @@ def test_arenas_helper_processes_do_not_carry_its_secrets(marker: str, tmp_path:
         "concurrency": 1, "agents": [
             {"id": "scan", "path": hostile_command(marker, "shobu", "scan_environ", tmp_path)},
             {"id": "plain", "path": hostile_command(marker, "shobu", "plain", tmp_path)}]}))
-    env = {**os.environ, "ARENA_TEST_SECRET": "hunter2"}
+    # A name of its own: another test deliberately passes ARENA_TEST_SECRET on to its bots
+    # (--inherit-env), and those may run beside this one (pytest-xdist).
+    env = {**os.environ, "ARENA_SCAN_SECRET": "hunter2"}
     done = subprocess.run([*prefix, sys.executable, "-m", "arena", "run", str(config), "--logs",
                            str(tmp_path / "logs")], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=120, check=False)
