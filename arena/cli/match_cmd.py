@@ -30,8 +30,8 @@ from arena.cli.options import (
     chosen_isolation,
     distinct_ids,
     game_option,
-    game_parameters,
     isolation_options,
+    rules_for,
     table_options,
 )
 from arena.fileio.files import atomic_write, open_beneath, output_refusal
@@ -241,9 +241,6 @@ def _table_series(game_name: str, commands: tuple[str, ...], players: int | None
                   seed: int | None, opening: tuple[int, Path | None], stderr_dir: Path | None, tc: TimeControl,
                   isolation: Isolation) -> TableSeries:
     """The series of an N-seat match from the options (BadParameter/UsageError when they do not fit)."""
-    from arena.games.base import GameError
-    from arena.games.registry import get_table_game
-
     if opening != (0, None):
         raise click.UsageError("--opening-plies and --openings choose a two-player opening: an N-seat game "
                                "starts at its start, its chance draws seeded by --seed")
@@ -252,10 +249,7 @@ def _table_series(game_name: str, commands: tuple[str, ...], players: int | None
     if players is not None and players != len(commands):
         raise click.BadParameter(f"{players} players need {players} commands, got {len(commands)}",
                                  param_hint="--players")
-    try:
-        game = get_table_game(game_name, len(commands), game_parameters(params))
-    except GameError as exc:
-        raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
+    game = rules_for(game_name, len(commands), params)
     names = [("player", "", HUMAN) if _is_human(command) else bot_argument(command, f"CMD{i + 1}", game_name)
              for i, command in enumerate(commands)]
     ids = distinct_ids(*(name for _, _, name in names))

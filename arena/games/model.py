@@ -250,6 +250,9 @@ def apply_step(game: GeneralGame[S, M], state: S, step: Mapping[str, Any]) -> S:
         moves = step.get("moves")
         if not isinstance(moves, Mapping) or not all(isinstance(k, str) and k.isdigit() for k in moves):
             raise GameError('"moves" must be an object {"<seat>": <move>}')
+        acting = sorted(game.acting_seats(state))
+        if sorted(int(seat) for seat in moves) != acting:
+            raise IllegalMoveError(f"the seats acting here are {acting}, got moves for {sorted(map(int, moves))}")
         return game.apply_joint(state, {int(s): game.validate_move(state, int(s), game.move_from_record(m))
                                         for s, m in moves.items()})
     if kind == "elimination":

@@ -209,6 +209,18 @@ def _stderr_path(stderr_dir: Path | None, game_index: int | None, color: Color, 
     return Path(stderr_dir) / f"{(game_index or 0):05d}-{color.lower()}-{agent_id}.log"
 
 
+def fair_thinking_ms(clock: GameClock, player: Player, reply: MoveReply) -> float:
+    """The thinking time to charge for ``reply`` (start-up allowance removed). A reply late by the
+    wall clock is charged without the time the bot and arena waited for a CPU (the fair clock,
+    docs/matches.md "Time"); ``clock.is_late`` of the result says whether it is late even so."""
+    charged = clock.thinking_ms(reply.received_at - reply.sent_at)
+    if clock.is_late(charged):
+        stall = player.turn_stall_s()
+        if stall and not clock.is_late(clock.thinking_ms(reply.received_at - reply.sent_at - stall)):
+            return clock.thinking_ms(reply.received_at - reply.sent_at - stall)
+    return charged
+
+
 async def _request(player: Player, state: Any, state_json: dict[str, Any], clock: GameClock,
                    ply: int) -> MoveReply:
     view = clock.view(ply)
@@ -401,14 +413,9 @@ class _Turns:
                 reply = await _request(player, state, progress.states[-1], clock, ply)
             if reply.fault is not None:
                 return self.judge(color, reply)
-            charged = clock.thinking_ms(reply.received_at - reply.sent_at)
+            charged = fair_thinking_ms(clock, player, reply)
             if clock.is_late(charged):
-                # Late by the wall clock: the time it and arena waited for a CPU is not its
-                # thinking (the fair clock, README "Time").
-                stall = player.turn_stall_s()
-                if not stall or clock.is_late(clock.thinking_ms(reply.received_at - reply.sent_at - stall)):
-                    return self.judge(color, reply)
-                charged = clock.thinking_ms(reply.received_at - reply.sent_at - stall)
+                return self.judge(color, reply)
             clock.charge(charged)
             try:
                 move = game.validate_move(state, game.parse_move(reply.wire))

@@ -36,7 +36,7 @@ import trio
 from arena.errors import BotError
 from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, check_chance, draw_chance, ranks
-from arena.match.game import GameClock, TimeControl, _stderr_hint, _timeout_reason
+from arena.match.game import GameClock, TimeControl, _request, _stderr_hint, _timeout_reason, fair_thinking_ms
 from arena.players import make_player, make_seat_human
 from arena.players.base import MoveReply, Player
 from arena.players.spec import AgentSpec
@@ -278,9 +278,9 @@ async def _ask(player: Player, table: _Table, seat: int, message: dict[str, Any]
     """One seat's reply and the thinking time it is charged (0 for a fault). The wall-clock deadline
     is extended for stalls that were not the bot's doing, as in two-player games."""
     clock = table.clocks[seat]
-    view = clock.view(ply)
     if not player.shares_turn_deadline:  # a person at the terminal keeps its own deadline
-        reply = await player.request_move(table.state, view, state_json=message)
+        reply = await _request(player, table.state, message, clock, ply)
+    view = clock.view(ply)
     while player.shares_turn_deadline:
         with trio.CancelScope() as scope:
             reply = await player.request_move_under(scope, table.state, view, state_json=message)
@@ -291,12 +291,7 @@ async def _ask(player: Player, table: _Table, seat: int, message: dict[str, Any]
         break
     if reply.fault is not None:
         return reply, 0.0
-    charged = clock.thinking_ms(reply.received_at - reply.sent_at)
-    if clock.is_late(charged):
-        stall = player.turn_stall_s()
-        if stall and not clock.is_late(clock.thinking_ms(reply.received_at - reply.sent_at - stall)):
-            charged = clock.thinking_ms(reply.received_at - reply.sent_at - stall)
-    return reply, charged
+    return reply, fair_thinking_ms(clock, player, reply)
 
 
 def _judge(table: _Table, players: list[Player], seat: int, answer: tuple[MoveReply, float]) -> Any:

@@ -30,7 +30,7 @@ from arena.games.registry import get_game
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
 from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
-from arena.records.schema import schema_errors
+from arena.records.schema import record_schema, schema_errors
 from arena.stats.ratings import FAULTS
 
 #: Terminations where the player to move lost by its own fault.
@@ -86,10 +86,9 @@ def _check_seats(record: dict[str, Any]) -> list[str]:
     problem = seat_record_problem(record)
     if problem is not None:
         return [f"not a record: {problem}"]
-    found = next(schema_errors(record, seat_record_schema()), None)
-    if found is not None:
-        pointer, message = found
-        return [f"does not match seat-record.schema.json at {pointer or '/'}: {message}"]
+    mismatch = _schema_mismatch(record, seat_record_schema(), "seat-record.schema.json")
+    if mismatch:
+        return mismatch
     identity = record["game_identity"]
     try:
         game = get_table_game(identity["name"], identity["players"], identity["params"])
@@ -104,13 +103,19 @@ def schema_problems(record: dict[str, Any]) -> list[str]:
     Records of format 1 (no ``record_format``) predate the schema and are not checked against it."""
     if record.get("record_format") != RECORD_FORMAT:
         return []
-    found = next(schema_errors(record), None)
+    return _schema_mismatch(record, record_schema(), "record.schema.json")
+
+
+def _schema_mismatch(record: dict[str, Any], schema: Any, name: str) -> list[str]:
+    """One line for the first place ``record`` breaks ``schema`` (the file ``name``): the game, the
+    JSON pointer and what is wrong; nothing when it matches."""
+    found = next(schema_errors(record, schema), None)
     if found is None:
         return []
     pointer, message = found
     index = record.get("game_index")
     game = f"game {index}: " if type(index) is int else ""
-    return [f"{game}does not match record.schema.json at {pointer or '/'}: {message}"]
+    return [f"{game}does not match {name} at {pointer or '/'}: {message}"]
 
 
 def _same_state(game: Game[Any, Any], state: Any, recorded: Any) -> bool:

@@ -310,12 +310,14 @@ def _shown(value: Any) -> str:
 # -- validation --------------------------------------------------------------------------------------
 
 
-def load_schema() -> dict[str, Any]:
-    """The record schema (``schemas/record.schema.json``); RecordFormatError if it is missing."""
+def load_schema(name: str = SCHEMA_PATH.name) -> dict[str, Any]:
+    """A record schema shipped beside ``schemas/record.schema.json`` (default: that one; the N-seat
+    records' is ``seat-record.schema.json``); RecordFormatError if it is missing."""
+    path = SCHEMA_PATH.with_name(name)
     try:
-        schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise RecordFormatError(f"cannot read the record schema {SCHEMA_PATH}: {exc}") from None
+        raise RecordFormatError(f"cannot read the record schema {path}: {exc}") from None
     return schema
 
 

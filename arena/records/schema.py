@@ -47,14 +47,9 @@ def record_schema() -> Mapping[str, Any]:
 @cache
 def seat_record_schema() -> Mapping[str, Any]:
     """The N-seat record schema (``arena/schemas/seat-record.schema.json``), read once."""
-    from arena.records.format import SCHEMA_PATH, RecordFormatError
+    from arena.records.format import load_schema
 
-    path = SCHEMA_PATH.with_name("seat-record.schema.json")
-    try:
-        schema: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RecordFormatError(f"cannot read the record schema {path}: {exc}") from None
-    return schema
+    return load_schema("seat-record.schema.json")
 
 
 def schema_errors(value: Any, schema: Mapping[str, Any] | None = None) -> Iterator[tuple[str, str]]:

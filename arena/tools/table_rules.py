@@ -21,8 +21,8 @@ from typing import Any
 
 import orjson
 
-from arena.games import IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, joint_moves
+from arena.games import GameError, IllegalMoveError, MoveSyntaxError, StateError
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, apply_step, joint_moves
 from arena.tools.rules import MalformedInput, PerftResult
 
 
@@ -30,13 +30,6 @@ def _state(game: GeneralGame[Any, Any], obj: Any, where: str) -> Any:
     try:
         return game.state_from_json(obj)
     except StateError as exc:
-        raise MalformedInput(f"{where}: {exc}") from None
-
-
-def _move(game: GeneralGame[Any, Any], wire: Any, where: str) -> Any:
-    try:
-        return game.parse_move(wire)
-    except MoveSyntaxError as exc:
         raise MalformedInput(f"{where}: {exc}") from None
 
 
@@ -48,33 +41,26 @@ def pass_through_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> dict[s
     if keys not in (["seat", "turn"], ["turns"], ["chance"]):
         raise MalformedInput(f"expected 'seat' and 'turn', or 'turns', or 'chance' beside 'game_state', got {keys}")
     state = _state(game, obj["game_state"], "game_state")
-    actor = game.actor(state)
-    if actor == TERMINAL:
+    if game.actor(state) == TERMINAL:
         raise IllegalMoveError("the game is already over")
     if "chance" in obj:
-        if actor != CHANCE:
-            raise IllegalMoveError("this state is not a chance node")
-        outcome = _move(game, obj["chance"], "chance")
-        if all(outcome != o for o, _ in game.chance_outcomes(state)):
-            raise IllegalMoveError(f"{obj['chance']!r} is not an outcome of this chance node")
-        return game.state_to_json(game.apply(state, outcome))
-    if "turns" in obj:
-        if actor != SIMULTANEOUS:
-            raise IllegalMoveError("this state is not a simultaneous node")
-        turns = obj["turns"]
-        if not isinstance(turns, dict) or not all(isinstance(k, str) and k.isdigit() for k in turns):
+        step: dict[str, Any] = {"kind": "chance", "outcome": obj["chance"]}
+    elif "turns" in obj:
+        if not isinstance(obj["turns"], dict) or not all(isinstance(k, str) and k.isdigit() for k in obj["turns"]):
             raise MalformedInput('turns: expected an object {"<seat>": <move>, ...}')
-        acting = game.acting_seats(state)
-        if sorted(int(k) for k in turns) != sorted(acting):
-            raise IllegalMoveError(f"the seats acting here are {list(acting)}, got moves for {sorted(map(int, turns))}")
-        moves = {int(k): game.validate_move(state, int(k), _move(game, v, f"turns.{k}")) for k, v in turns.items()}
-        return game.state_to_json(game.apply_joint(state, moves))
-    seat = obj["seat"]
-    if type(seat) is not int:
-        raise MalformedInput(f"seat: expected an integer, got {seat!r}")
-    if actor != seat:
-        raise IllegalMoveError(f"seat {seat} does not act here")
-    return game.state_to_json(game.apply(state, game.validate_move(state, seat, _move(game, obj["turn"], "turn"))))
+        step = {"kind": "joint", "moves": obj["turns"]}
+    else:
+        if type(obj["seat"]) is not int:
+            raise MalformedInput(f"seat: expected an integer, got {obj['seat']!r}")
+        step = {"kind": "move", "seat": obj["seat"], "move": obj["turn"]}
+    try:
+        return game.state_to_json(apply_step(game, state, step))
+    except MoveSyntaxError as exc:  # not a move at all
+        raise MalformedInput(f"{'chance' if 'chance' in obj else 'turn'}: {exc}") from None
+    except IllegalMoveError:
+        raise
+    except GameError as exc:  # a step the rules do not take here (not a chance node...)
+        raise IllegalMoveError(str(exc)) from None
 
 
 def moves_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> dict[str, Any]:

@@ -120,3 +120,23 @@ def test_a_bot_built_on_serve_seats_plays_with_legal_moves(tmp_path: Path) -> No
     code, out, err = match(command, command, command, "--game", "leduc_poker", "--legal-moves", "--seed", "2", *FAST)
     assert code == 0, err
     assert json.loads(out)["eliminations"] == []
+
+
+def test_pass_through_takes_each_kind_of_step_of_an_n_seat_game() -> None:
+    """A chance outcome in its record form (a Kuhn card is a number, not a bet), a simultaneous
+    step that must name every acting seat, and a step the rules do not take here."""
+    kuhn = {"players": 2, "cards": [], "history": []}
+    goof = {"numCards": 3, "players": 2, "prizes": [3], "bids": [], "eliminated": [],
+            "hands": [[1, 2, 3], [1, 2, 3]], "points": [0, 0]}
+    lines = [json.dumps({"game_state": kuhn, "chance": 2})]
+    result = CliRunner().invoke(cli, ["pass-through", "--game", "kuhn_poker"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0 and json.loads(result.stdout) == {"players": 2, "cards": [2], "history": []}
+    lines = [json.dumps({"game_state": goof, "turns": {"0": 3, "1": 1}}),
+             json.dumps({"game_state": goof, "turns": {"0": 3}}),
+             json.dumps({"game_state": goof, "chance": 1})]
+    result = CliRunner().invoke(cli, ["pass-through", "--game", "goofspiel", "--param", "num_cards=3"],
+                                input="\n".join(lines) + "\n")
+    first, missing, chance = (json.loads(line) for line in result.stdout.splitlines())
+    assert result.exit_code == 1 and first["bids"] == [[3, 1]]
+    assert missing == {"error": "illegal_move", "reason": "the seats acting here are [0, 1], got moves for [0]"}
+    assert chance == {"error": "illegal_move", "reason": "not a chance node here"}
