@@ -50,7 +50,6 @@ from arena.match.game import TimeControl
 from arena.match.pairs import Openings
 from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
 from arena.match.table_series import TableSeries, describe, run_table_series, standings
-from arena.process.isolation import Isolation
 from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -163,43 +162,29 @@ def match_command(
                                  "the records on stdout", param_hint="--out")
     from arena.games.registry import GENERAL, get_spec
 
-    if get_spec(game_name).model == GENERAL or more or players not in (None, 2) or params or legal_moves:
-        commands = (cmd1, cmd2, *more)
-        table = _table_series(game_name, commands, players, params, legal_moves, games_count, time_limit,
-                              max_moves, seed, (opening_plies, openings_file), stderr_dir, TimeControl(
-                                  time_limit_ms=time_limit or (DEFAULT_HUMAN_TIME_LIMIT_MS if any(
-                                      _is_human(c) for c in commands) else DEFAULT_TIME_LIMIT_MS),
-                                  time_margin_ms=time_margin,
-                                  startup_ms=startup_time, move_time_limit_ms=move_time_limit, increment_ms=increment),
-                              chosen_isolation(ponder, sandbox, inherit_env))
-        console = cli_console(plain_when_piped=True)
-
-        def game_over(record: dict[str, Any]) -> None:
-            console.print(f"game {record['game_index'] + 1}: {describe(record)}", markup=False, highlight=False,
-                          soft_wrap=not console.is_terminal)
-
-        outcome = run_table_series(table, on_signal=lambda _: console.print(
-            "interrupted: stopping the bots...", markup=False, highlight=False), on_record=game_over)
-        if games_count > 1 and outcome.records:
-            ranking = "; ".join(f"{agent} {average:.2f}" for agent, average, _ in standings(outcome.records))
-            console.print(f"average rank: {ranking}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-        ids = [a.id for a in table.agents]
-        _report(console, outcome, games_count, ids[0], "-vs-".join(ids[1:]), out, as_json, summary=False)
+    commands = (cmd1, cmd2, *more)
+    humans = [_is_human(command) for command in commands]
+    n_seats = get_spec(game_name).model == GENERAL or more or players not in (None, 2) or params or legal_moves
+    # The N-seat options are checked before the commands are read, as for two-player games the openings.
+    table_game = _table_game(game_name, commands, players, params, (opening_plies, openings_file)) if n_seats else None
+    named = [("player", "", HUMAN) if human else bot_argument(command, f"CMD{i + 1}", game_name)
+             for i, (command, human) in enumerate(zip(commands, humans, strict=True))]
+    ids = distinct_ids(*(name for _, _, name in named))
+    agents = tuple(agent_spec(agent_id, kind, value) for agent_id, (kind, value, _) in zip(ids, named, strict=True))
+    if table_game is not None:
+        tc = _time_control(time_limit, any(humans), time_margin, startup_time, move_time_limit, increment)
+        _play_table(TableSeries(table_game, agents, games_count, tc, seed if seed is not None else draw_seed(),
+                                max_moves=max_moves, legal_moves=legal_moves, stderr_dir=stderr_dir,
+                                isolation=chosen_isolation(ponder, sandbox, inherit_env)), games_count, out, as_json)
         return
-    humans = [_is_human(cmd1), _is_human(cmd2)]
-    kind1, value1, name1 = ("player", "", HUMAN) if humans[0] else bot_argument(cmd1, "CMD1", game_name)
-    kind2, value2, name2 = ("player", "", HUMAN) if humans[1] else bot_argument(cmd2, "CMD2", game_name)
-    id1, id2 = distinct_ids(name1, name2)
+    id1, id2 = ids
     game = get_game(game_name)
     openings = _openings(game, max_moves, opening_plies, openings_file, openings_order)
     if seed is None and (openings.book is not None or opening_plies):
         seed = draw_seed()
     isolation = chosen_isolation(ponder, sandbox, inherit_env)
-    if time_limit is None:
-        time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if any(humans) else DEFAULT_TIME_LIMIT_MS
-    tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
-                     move_time_limit_ms=move_time_limit, increment_ms=increment)
-    series = Series(game, agent_spec(id1, kind1, value1), agent_spec(id2, kind2, value2), games_count, tc,
+    tc = _time_control(time_limit, any(humans), time_margin, startup_time, move_time_limit, increment)
+    series = Series(game, agents[0], agents[1], games_count, tc,
                     max_moves=max_moves, seed=seed, openings=openings, stderr_dir=stderr_dir, isolation=isolation)
     console = cli_console(plain_when_piped=not any(humans))
     # With a human at the terminal the live panel would draw over the prompt: the human player
@@ -236,11 +221,18 @@ def _openings(game: Any, max_moves: int | None, opening_plies: int, openings_fil
     return Openings(0, book, "sequential" if openings_order == "sequential" else "random")
 
 
-def _table_series(game_name: str, commands: tuple[str, ...], players: int | None, params: tuple[str, ...],
-                  legal_moves: bool, games_count: int, time_limit: int | None, max_moves: int | None,
-                  seed: int | None, opening: tuple[int, Path | None], stderr_dir: Path | None, tc: TimeControl,
-                  isolation: Isolation) -> TableSeries:
-    """The series of an N-seat match from the options (BadParameter/UsageError when they do not fit)."""
+def _time_control(time_limit: int | None, human: bool, margin: int, startup: int, move_limit: int | None,
+                  increment: int) -> TimeControl:
+    """The clocks of the options (``--time-limit`` defaults to a person's budget when one plays)."""
+    if time_limit is None:
+        time_limit = DEFAULT_HUMAN_TIME_LIMIT_MS if human else DEFAULT_TIME_LIMIT_MS
+    return TimeControl(time_limit_ms=time_limit, time_margin_ms=margin, startup_ms=startup,
+                       move_time_limit_ms=move_limit, increment_ms=increment)
+
+
+def _table_game(game_name: str, commands: tuple[str, ...], players: int | None, params: tuple[str, ...],
+                opening: tuple[int, Path | None]) -> Any:
+    """The N-seat game of the options (BadParameter/UsageError when they do not fit)."""
     if opening != (0, None):
         raise click.UsageError("--opening-plies and --openings choose a two-player opening: an N-seat game "
                                "starts at its start, its chance draws seeded by --seed")
@@ -249,13 +241,24 @@ def _table_series(game_name: str, commands: tuple[str, ...], players: int | None
     if players is not None and players != len(commands):
         raise click.BadParameter(f"{players} players need {players} commands, got {len(commands)}",
                                  param_hint="--players")
-    game = rules_for(game_name, len(commands), params)
-    names = [("player", "", HUMAN) if _is_human(command) else bot_argument(command, f"CMD{i + 1}", game_name)
-             for i, command in enumerate(commands)]
-    ids = distinct_ids(*(name for _, _, name in names))
-    agents = tuple(agent_spec(agent_id, kind, value) for agent_id, (kind, value, _) in zip(ids, names, strict=True))
-    return TableSeries(game, agents, games_count, tc, seed if seed is not None else draw_seed(),
-                       max_moves=max_moves, legal_moves=legal_moves, stderr_dir=stderr_dir, isolation=isolation)
+    return rules_for(game_name, len(commands), params)
+
+
+def _play_table(series: TableSeries, games_count: int, out: Path | None, as_json: bool) -> None:
+    """Play an N-seat series: a line per game as it ends, the average ranks, then the records."""
+    console = cli_console(plain_when_piped=True)
+
+    def game_over(record: dict[str, Any]) -> None:
+        console.print(f"game {record['game_index'] + 1}: {describe(record)}", markup=False, highlight=False,
+                      soft_wrap=not console.is_terminal)
+
+    outcome = run_table_series(series, on_signal=lambda _: console.print(
+        "interrupted: stopping the bots...", markup=False, highlight=False), on_record=game_over)
+    if games_count > 1 and outcome.records:
+        ranking = "; ".join(f"{agent} {average:.2f}" for agent, average, _ in standings(outcome.records))
+        console.print(f"average rank: {ranking}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
+    ids = [a.id for a in series.agents]
+    _report(console, outcome, games_count, ids[0], "-vs-".join(ids[1:]), out, as_json, summary=False)
 
 
 def _report(console: Any, outcome: SeriesOutcome, games_count: int, id1: str, id2: str, out: Path | None,
