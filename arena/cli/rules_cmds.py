@@ -14,10 +14,8 @@ import orjson
 from arena.cli.options import game_option as shared_game_option
 from arena.cli.options import rules_for, table_options
 from arena.fileio.files import UnsafeFileError, read_input
-from arena.games import StateError
-from arena.games.model import GeneralGame
+from arena.games import Game, StateError
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
-from arena.tools import table_rules
 from arena.tools.rules import (
     MalformedInput,
     decode_object,
@@ -40,7 +38,9 @@ def _stream(handler: Any) -> int:
 def run_pass_through(game_name: str, players: int | None = None, params: tuple[str, ...] = ()) -> int:
     """Run pass-through over stdin/stdout; returns the exit status."""
     game = rules_for(game_name, players, params)
-    if isinstance(game, GeneralGame):
+    if not isinstance(game, Game):  # a game of the general model
+        from arena.tools import table_rules
+
         return _stream(functools.partial(table_rules.pass_through_one, game))
     return _stream(functools.partial(pass_through_one, game))
 
@@ -88,7 +88,9 @@ def moves_command(game_name: str, players: int | None, params: tuple[str, ...]) 
     each line says who acts and what each acting seat may do: {"actor": 1, "moves": {"1": [...]}},
     {"actor": "chance", "outcomes": [[O, "1/3"], ...]} or {"actor": "terminal", "returns": [...]}."""
     game = rules_for(game_name, players, params)
-    if isinstance(game, GeneralGame):
+    if not isinstance(game, Game):  # a game of the general model
+        from arena.tools import table_rules
+
         sys.exit(_stream(functools.partial(table_rules.moves_one, game)))
     sys.exit(_stream(functools.partial(moves_one, game)))
 
@@ -145,12 +147,15 @@ def perft_command(game_name: str, players: int | None, params: tuple[str, ...], 
     from the start gives 7, 49, 302, 1469, ...; Shobu gives 232, 50508). In a game of more than two
     players a chance outcome and a simultaneous step's joint move count as one ply each."""
     game = rules_for(game_name, players, params)
-    general = isinstance(game, GeneralGame)
+    leaves, leaves_one = perft, perft_one
+    if not isinstance(game, Game):  # a game of the general model
+        from arena.tools import table_rules
+
+        leaves, leaves_one = table_rules.perft, table_rules.perft_one  # type: ignore[assignment]
     if state_text == "-":
-        one = table_rules.perft_one if general else perft_one
-        sys.exit(_stream(functools.partial(one, game, depth=depth, divide=divide)))
+        sys.exit(_stream(functools.partial(leaves_one, game, depth=depth, divide=divide)))
     state = game.initial_state() if state_text is None else _load_state_option(game, state_text)
-    result = (table_rules.perft if general else perft)(game, state, depth, divide)
+    result = leaves(game, state, depth, divide)
     if as_json:
         sys.stdout.buffer.write(orjson.dumps(result.to_json()) + b"\n")
         return

@@ -22,10 +22,14 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.games.base import Game, GameError
-from arena.games.model import GeneralGame, as_general
+
+if TYPE_CHECKING:
+    # Loaded when a game of that model is asked for: the rules tools of two-player games start
+    # without it (its fractions import alone costs about 3 ms).
+    from arena.games.model import GeneralGame
 
 #: arena's own games, in the order ``arena games`` lists them. The registry line of each game.
 BUILTIN_GAMES: dict[str, str] = {
@@ -131,6 +135,8 @@ class GameSpec:
         """The game in the general model, configured with ``players`` (None: its default) and
         ``params``: a GeneralGame's own instance, or a two-player game seen through
         :func:`arena.games.model.as_general`. GameError for players or parameters it refuses."""
+        from arena.games.model import GeneralGame, as_general
+
         if self.model != GENERAL:
             if players not in (None, 2):
                 raise GameError(f"{self.name} is a game of 2 players, not {players}")
