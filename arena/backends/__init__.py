@@ -73,6 +73,45 @@ class GameJob:
 
 
 @dataclass(frozen=True)
+class TableJob:
+    """One game of the general model (N seats) to play, picklable like :class:`GameJob`.
+
+    ``game`` is the registered game's name, configured with ``players`` and ``parameters``;
+    ``seats`` the agents in seat order; the rest are :func:`arena.match.table.play_table`'s
+    arguments of the same names (``seed`` seeds the chance draws).
+    """
+
+    game: str
+    players: int
+    parameters: tuple[tuple[str, int], ...]
+    seats: tuple[AgentSpec, ...]
+    time_control: TimeControl
+    max_moves: int | None = None
+    seed: int | None = None
+    game_index: int | None = None
+    isolation: Isolation | None = None
+    player_opts: dict[str, Any] | None = None
+
+
+#: What a backend plays: a two-player game or a game of N seats.
+Job = GameJob | TableJob
+
+
+def job_agents(job: Job) -> tuple[AgentSpec, ...]:
+    """The agents of ``job`` (black and white, or the seats in order)."""
+    return job.seats if isinstance(job, TableJob) else (job.black, job.white)
+
+
+def with_agents(job: Job, agents: tuple[AgentSpec, ...]) -> Job:
+    """``job`` with its agents replaced by ``agents`` (same order as :func:`job_agents`)."""
+    import dataclasses
+
+    if isinstance(job, TableJob):
+        return dataclasses.replace(job, seats=agents)
+    return dataclasses.replace(job, black=agents[0], white=agents[1])
+
+
+@dataclass(frozen=True)
 class BackendOptions:
     """How to reach the backend (how to run, never part of a tournament's identity).
 
@@ -116,7 +155,7 @@ class Backend(Protocol):
         """One line about where games run (None: nothing worth saying, e.g. local)."""
         ...
 
-    async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
+    async def play(self, job: Job, *, stderr_dir: Path | None = None,
                    observer: Observer | None = None) -> dict[str, Any]:
         """Play ``job`` and return its record; bots' stderr logs end up in ``stderr_dir``."""
         ...
@@ -143,4 +182,4 @@ def make_backend(options: BackendOptions | None = None) -> Backend:
 
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "EMBEDDED_ADDRESS", "Backend", "BackendOptions", "ClusterError",
-           "GameJob", "make_backend"]
+           "GameJob", "Job", "TableJob", "job_agents", "make_backend", "with_agents"]

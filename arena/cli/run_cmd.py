@@ -142,10 +142,11 @@ def _set_up(console: Console, config: TournamentConfig, concurrency: int | None,
     when the Ray cluster cannot be used)."""
     where = backend_options(config, *backend)
     workers = effective_concurrency(config, concurrency)
-    live_board = config.visualize and workers == 1 and console.is_terminal
+    live_board = config.visualize and workers == 1 and console.is_terminal and config.players is None
     if config.visualize and not live_board:
-        console.print("note: visualize shows the board only with one game at a time on a terminal; ignored",
-                      markup=False, highlight=False)
+        why = ("for two-player games (replay a game of N seats with 'arena replay')" if config.players is not None
+               else "with one game at a time on a terminal")
+        console.print(f"note: visualize shows the board only {why}; ignored", markup=False, highlight=False)
     # A live bar does not mix with a live board or a human's prompts; plain lines off a terminal.
     human = any(agent.type == "player" for agent in config.agents)
     reporter: RichReporter | PlainReporter = (

@@ -153,6 +153,12 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     from arena.openings.book import OpeningsError, load_book
     from arena.sprt.run import SprtSettings
 
+    from arena.games.registry import GENERAL, get_spec
+
+    if get_spec(game_name).model == GENERAL:
+        from arena.stats.sprt import seated_game_refusal
+
+        raise click.BadParameter(seated_game_refusal(game_name), param_hint="--game")
     if not elo0 < elo1:
         raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
     from arena.stats.sprt import SPRTError, check_hypotheses

@@ -128,7 +128,8 @@ class GameSpec:
         (see :meth:`table`)."""
         if self.model == GENERAL:
             raise GameError(f"{self.name} is a game of {self._seats()} players: arena match (with --players N) "
-                            "and the rules tools play it; tournaments, SPRT and the learners play two-player games")
+                            "and tournaments (arena run, with \"players\" in the config) and the rules tools play it; SPRT "
+                            "and the learners play two-player games")
         return _rules(self)
 
     def table(self, players: int | None = None, params: dict[str, int] | None = None) -> GeneralGame[Any, Any]:

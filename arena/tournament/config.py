@@ -93,7 +93,7 @@ def default_max_moves(game: str) -> int:
 #: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
 #: finished game is where the new schedule puts it. ``pairBlocks`` is not the user's: it records
 #: the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
-HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "matches", "sandbox", "inheritEnv",
+HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "gamesPerGroup", "matches", "sandbox", "inheritEnv",
                  "pairBlocks", "memoryMb", "maxProcesses", "scratchMb")
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
@@ -111,7 +111,7 @@ _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
     "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
-    "sprt", "memoryMb", "maxProcesses", "scratchMb",
+    "sprt", "memoryMb", "maxProcesses", "scratchMb", "players", "parameters", "gamesPerGroup",
 )  # fmt: skip
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
@@ -195,6 +195,10 @@ class TournamentConfig:
     #: (0 for every new tournament; folders written before rounds existed keep theirs). Set by the
     #: runner from the folder, never by the config file.
     pair_blocks: int = 0
+    #: Seats of a game of the general model (``players``; None for a two-player game of today's
+    #: model) and its ``parameters`` (sorted by name).
+    players: int | None = None
+    parameters: tuple[tuple[str, int], ...] = ()
     #: ``sprt`` settings (every key of :data:`SPRT_DEFAULTS` filled in), or None: with them the run
     #: is an SPRT of the first agent (NEW) against the second (OLD), not a schedule of games.
     sprt: dict[str, Any] | None = None
@@ -227,7 +231,8 @@ class TournamentConfig:
             "timeLimit": self.time_limit_ms,
             "maxMoves": self.max_moves,
             "visualize": self.visualize,
-            "gamesPerPair": self.games_per_pair,
+            **({"players": self.players, "parameters": dict(self.parameters), "gamesPerGroup": self.games_per_pair}
+               if self.players is not None else {"gamesPerPair": self.games_per_pair}),
             "matches": self.matches,
             "concurrency": self.concurrency,
             "seed": self.seed,
@@ -325,12 +330,16 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     ttype = fields.one_of(obj, "tournamentType", TOURNAMENT_TYPES, default="roundRobin")
 
     agents = _parse_agents(obj.get("agents"), base_dir, "agents" in obj)
-    sprt = _sprt(obj, agents)
-    if ttype == "randomMatches" and "gamesPerPair" in obj:
-        raise ConfigError("gamesPerPair: not used by randomMatches (each match is one colour-swapped "
-                          "pair of games); use 'matches' to set how many")
+    players, parameters = _seats(obj, game, len(agents))
+    sprt = _sprt(obj, agents, game)
+    per_group = "gamesPerGroup" if obj.get("gamesPerGroup") is not None else "gamesPerPair"
+    if obj.get("gamesPerGroup") is not None and obj.get("gamesPerPair") is not None:
+        raise ConfigError("gamesPerGroup: the same setting as gamesPerPair; give one of them")
+    if ttype == "randomMatches" and obj.get(per_group) is not None:
+        raise ConfigError(f"{per_group}: not used by randomMatches (each match is one game per seat "
+                          "rotation of its agents: a colour-swapped pair for two players); use 'matches' to set how many")
     if ttype != "randomMatches" and "matches" in obj:
-        raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use 'gamesPerPair')")
+        raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use '{per_group}')")
 
     max_moves = integer(obj, "maxMoves", default=default_max_moves(game), low=1, high=MAX_MAX_MOVES)
     opening_plies = integer(obj, "openingPlies", default=0, low=0, high=MAX_MAX_MOVES)
@@ -358,7 +367,9 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
                               else DEFAULT_TIME_LIMIT_MS, low=1, high=MAX_TIME_MS),
         max_moves=max_moves,
         visualize=fields.boolean(obj, "visualize", default=False),
-        games_per_pair=integer(obj, "gamesPerPair", default=2, low=1, high=MAX_GAMES_PER_PAIR),
+        # Two-player games: one colour-swapped pair; N seats: one game per seat rotation.
+        games_per_pair=integer(obj, per_group, default=2 if players is None else players, low=1,
+                               high=MAX_GAMES_PER_PAIR),
         matches=integer(obj, "matches", low=1, high=MAX_MATCHES),
         concurrency=integer(obj, "concurrency", low=1, high=MAX_CONFIG_CONCURRENCY),
         seed=integer(obj, "seed", default=default_seed(tid), low=0, high=MAX_SEED),
@@ -374,18 +385,58 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         sandbox=sandbox,
         limits=limits,
         inherit_env=inherit_env,
+        players=players,
+        parameters=parameters,
         sprt=sprt,
         source=source,
         **_backend_settings(obj, base_dir),
     )
 
 
-def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...]) -> dict[str, Any] | None:
+def _seats(obj: dict[str, Any], game: str, agents: int) -> tuple[int | None, tuple[tuple[str, int], ...]]:
+    """``players`` and ``parameters`` of a game of the general model, checked by configuring the
+    game with them; ``(None, ())`` for a two-player game, which takes neither key."""
+    from arena.games.registry import GENERAL, table_game_names
+
+    spec = get_spec(game)
+    if spec.model != GENERAL:
+        for key in ("players", "parameters"):
+            if key in obj:
+                raise ConfigError(f"{key}: {game} is a two-player game; '{key}' is for the games of any number "
+                                  f"of seats ({', '.join(table_game_names())})")
+        return None, ()
+    low, high = spec.player_bounds()
+    players = integer(obj, "players", low=low, high=high)
+    raw = obj.get("parameters")
+    if raw is not None and not isinstance(raw, dict):
+        raise ConfigError(f'parameters: must be an object such as {{"cards": 5}}, got {show(raw)}')
+    params = {key: integer(raw, key, low=-MAX_GAMES, high=MAX_GAMES, where="parameters") for key in (raw or {})}
+    try:
+        table = spec.table(players, params)
+    except GameError as exc:
+        raise ConfigError(f"{'parameters' if params else 'players'}: {exc}") from None
+    if agents < table.players:
+        raise ConfigError(f"agents: {game} for {table.players} players needs at least {table.players} agents, "
+                          f"got {agents}")
+    for key in ("openingPlies", "openings"):
+        if obj.get(key):
+            raise ConfigError(f"{key}: not for {game}, a game of the general model (its chance draws are seeded "
+                              "per game; openings are for two-player games)")
+    return table.players, tuple(sorted(params.items()))
+
+
+def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...], game: str) -> dict[str, Any] | None:
     """The checked ``sprt`` object with its defaults filled in (None when absent). An SPRT needs
-    exactly two agents that are not people, and has no schedule of its own."""
+    exactly two agents that are not people, a two-player game, and has no schedule of its own."""
     raw = obj.get("sprt")
     if raw is None:
         return None
+    from arena.games.registry import GENERAL
+
+    if get_spec(game).model == GENERAL:
+        from arena.stats.sprt import seated_game_refusal
+
+        raise ConfigError(f"sprt: {seated_game_refusal(game)}")
     if not isinstance(raw, dict):
         raise ConfigError(f"sprt: must be an object such as {{\"elo0\": 0, \"elo1\": 5}}, got {show(raw)}")
     check_keys(raw, SPRT_DEFAULTS, "sprt")

@@ -182,6 +182,8 @@ def read_rows(folder: Path, root: Path | None = None) -> ReadRows:
 
 def parse_rows(data: bytes, path: Path) -> ReadRows:
     """:func:`read_rows` on the bytes ``data`` of the file ``path`` (named in errors)."""
+    from arena.stats.results import ranked_from_row
+
     rows: list[dict[str, Any]] = []
     seen: set[int] = set()
     # Everything after the last newline is an append that was cut off (a write never puts the
@@ -193,7 +195,8 @@ def parse_rows(data: bytes, path: Path) -> ReadRows:
         try:
             # Strict: a row with "index" twice is not arena's (about 10 us a row; see strict_loads).
             row = strict_loads(line)
-            index = result_from_row(row).index
+            # A row of an N-seat game lists its "seats"; a two-player row its black and white.
+            index = (ranked_from_row(row) if isinstance(row, dict) and "seats" in row else result_from_row(row)).index
         except ValueError as exc:
             raise LogError(f"{path}:{number}: not a valid game line ({exc}); fix or delete that line") from None
         if index in seen:
@@ -375,9 +378,26 @@ def _short(value: Any) -> str:
     return cap_text(text)
 
 
-def load_results(rows: Iterable[dict[str, Any]]) -> list[GameResult]:
-    """Rows to :class:`GameResult`, sorted by index."""
-    return sorted((result_from_row(r) for r in rows), key=lambda g: g.index)
+def load_results(rows: Iterable[dict[str, Any]], players: int | None = None) -> list[Any]:
+    """Rows to results sorted by index: :class:`GameResult` for a two-player tournament
+    (``players`` None), :class:`arena.stats.results.RankedResult` for one of N seats."""
+    if players is None:
+        return sorted((result_from_row(r) for r in rows), key=lambda g: g.index)
+    from arena.stats.results import ranked_from_row
+
+    return sorted((ranked_from_row(r) for r in rows), key=lambda g: g.index)
+
+
+def online_tally(agents: Sequence[str], players: int | None) -> Any:
+    """What the terminal shows while games run, kept up to date game by game: the seed's online
+    Elo and W/D/L for two players (:class:`LegacyEloStats`), placings for N seats
+    (:class:`arena.tournament.tables.TableTally`). Both have ``add(result)`` and
+    ``snapshot(lowest_pending)``."""
+    if players is None:
+        return LegacyEloStats(agents)
+    from arena.tournament.tables import TableTally
+
+    return TableTally(agents)
 
 
 class LegacyEloStats:
@@ -422,12 +442,18 @@ class LegacyEloStats:
 
 
 def standings_object(
-    tournament_id: str, game: str, agent_ids: Sequence[str], results: Sequence[GameResult], *,
-    seed: int, bootstrap_samples: int = 200,
+    tournament_id: str, game: str, agent_ids: Sequence[str], results: Sequence[Any], *,
+    seed: int, bootstrap_samples: int = 200, players: int | None = None,
 ) -> dict[str, Any]:
-    """The ``standings.json`` object (the runner and ``arena standings`` both build it here)."""
-    return {"id": tournament_id, "game": game,
-            **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
+    """The ``standings.json`` object (the runner and ``arena standings`` both build it here) of
+    two-player ``results`` (``players`` None) or of N-seat ones (a Plackett–Luce fit)."""
+    if players is None:
+        return {"id": tournament_id, "game": game,
+                **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
+    from arena.stats.plackett_luce import table_standings
+
+    return {"id": tournament_id, "game": game, "seed": seed,
+            **table_standings(results, agent_ids, players=players, bootstrap_samples=bootstrap_samples, seed=seed)}
 
 
 def count_node(counts: dict[str, dict[str, Any]], node: Any) -> None:
@@ -464,23 +490,30 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
         if isinstance(loaded, dict):
             config = loaded
     rows = read_rows(folder).rows
-    results = load_results(rows)
+    players = config.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        # A folder without config.json: its rows say which kind of game they are.
+        players = len(rows[0]["seats"]) if rows and isinstance(rows[0].get("seats"), list) else None
+    try:
+        results = load_results(rows, players)
+    except ValueError as exc:
+        raise LogError(f"{folder / GAMES_FILE}: {exc}") from None
     listed = config.get("agents")
     agent_ids: list[str] = [a["id"] for a in listed if isinstance(a, dict) and isinstance(a.get("id"), str)] \
         if isinstance(listed, list) else []
     for g in results:
-        for aid in (g.black, g.white):
+        for aid in (g.seats if players is not None else (g.black, g.white)):
             if aid not in agent_ids:
                 agent_ids.append(aid)
     seed = config.get("seed", 0) if isinstance(config.get("seed"), int) else 0
     standings = standings_object(str(config.get("id", folder.name)), str(config.get("game", DEFAULT_CONFIG_GAME)),
-                                 agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples)
+                                 agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples, players=players)
     nodes: dict[str, dict[str, Any]] = {}
     for row in rows:
         count_node(nodes, row.get("node"))
     if nodes:  # games played on a cluster (the Ray backend), as the run's own standings.json has them
         standings["nodes"] = sorted_nodes(nodes)
-    stats = LegacyEloStats(agent_ids)
+    stats = online_tally(agent_ids, players)
     for g in results:
         stats.add(g)
     return standings, stats.snapshot(None)

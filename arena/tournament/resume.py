@@ -27,13 +27,14 @@ from arena.fileio.files import open_beneath
 from arena.games.base import Termination, cap_text
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, RESULT_TEXT, record_name
 from arena.tournament.logs import LogError
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule import ScheduledGame, ScheduledTable
 
 #: Games of one run that may be missing below its highest index (cancelled while later ones finished).
 MAX_GAP = 100_000
 
 
-def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]], schedule: Iterable[ScheduledGame],
+def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]],
+               schedule: Iterable[ScheduledGame] | Iterable[ScheduledTable],
                total: int | None, opening_line: Callable[[int], int | None]) -> None:
     """Check the finished games ``done`` (rows by index) of the log folder ``folder`` against
     ``schedule`` (``total`` games; None: open-ended). ``opening_line(pair)`` is the book line of a
@@ -56,6 +57,17 @@ def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]], schedu
             break
         row = done.get(game.index)
         if row is None:
+            continue
+        if isinstance(game, ScheduledTable):
+            if row.get("seats") != list(game.seats):
+                raise ConfigError(
+                    f"{folder}: game {game.index} in games.jsonl seated {_seating(row.get('seats'))}, but this "
+                    f"config seats {_seating(list(game.seats))}; change 'id', pass --logs DIR, or remove the "
+                    "folder to start over")
+            mismatch = table_row_mismatch(row, game)
+            if mismatch is not None:
+                raise LogError(f"{games_file}: game {game.index} is not the game arena scheduled there ({mismatch}); "
+                               "that line is not arena's: delete it to have the game played again")
             continue
         if (row.get("black"), row.get("white")) != (game.black, game.white):
             raise ConfigError(
@@ -105,6 +117,25 @@ def row_mismatch(row: dict[str, Any], game: ScheduledGame, opening_line: int | N
     return None
 
 
+def table_row_mismatch(row: dict[str, Any], game: ScheduledTable) -> str | None:
+    """How an N-seat row differs from the scheduled game at its index (None: it fits); the agents
+    themselves are compared by the caller, since a different seating means the config changed."""
+    if row.get("group") != game.group:
+        return f"it says group {_show(row.get('group'))}, but the schedule puts group {game.group} there"
+    if row.get("players") != [{"id": agent_id, "seat": seat} for seat, agent_id in enumerate(game.seats)]:
+        return "its players differ from its seats"
+    if row.get("record") != record_name(game.index):
+        return f"its record is {_show(row.get('record'))}, not {record_name(game.index)}"
+    if row.get("seed") != game.seed:
+        return f"its seed is {_show(row.get('seed'))}, not the scheduled {game.seed}"
+    ranks = row.get("ranks")
+    if not isinstance(ranks, list) or len(ranks) != len(game.seats):
+        return f"its ranks {_show(ranks)} are not one per seat"
+    if row.get("termination") not in {t.value for t in Termination}:
+        return f"its termination {_show(row.get('termination'))} is not one arena records"
+    return None
+
+
 def missing_records(folder: Path, root: Path, indices: Iterable[int]) -> list[int]:
     """The games of ``indices`` whose record file is not a regular file in ``folder/games`` (missing,
     or a link, FIFO... in its place). Raises OSError when the folder itself cannot be opened."""
@@ -123,6 +154,10 @@ def missing_records(folder: Path, root: Path, indices: Iterable[int]) -> list[in
     return missing
 
 
+
+
+def _seating(seats: Any) -> str:
+    return ", ".join(map(str, seats)) if isinstance(seats, list) else _show(seats)
 
 
 def _show(value: Any) -> str:

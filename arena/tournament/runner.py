@@ -47,23 +47,22 @@ from typing import Any, Protocol
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, make_backend
+from arena.backends import Backend, BackendOptions, GameJob, Job, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.reader import RESULT_TEXT, record_name
-from arena.stats.ratings import result_from_row
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.logs import (
     FolderLock,
-    LegacyEloStats,
     LogError,
     TournamentLog,
     count_node,
     load_results,
+    online_tally,
     read_rows,
     sorted_nodes,
     standings_object,
@@ -72,8 +71,16 @@ from arena.tournament.logs import (
 from arena.tournament.loop import play_schedule
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
 from arena.tournament.resume import check_rows
-from arena.tournament.schedule import ScheduledGame, build_schedule, schedule_length
+from arena.tournament.schedule import (
+    ScheduledGame,
+    ScheduledTable,
+    build_schedule,
+    build_table_schedule,
+    schedule_length,
+    table_schedule_length,
+)
 from arena.tournament.stats_worker import StatsWorker
+from arena.tournament.tables import table_job, table_row
 
 #: How many times a game that failed for arena's reasons is played again before the run stops,
 #: and the pause before each replay (times the attempt), for a passing shortage to clear.
@@ -88,7 +95,7 @@ class Reporter(Protocol):
     def started(self, *, config: TournamentConfig, total: int | None, already_done: int,
                 concurrency: int, folder: Path) -> None: ...
 
-    def game_started(self, game: ScheduledGame) -> None: ...
+    def game_started(self, game: ScheduledGame | ScheduledTable) -> None: ...
 
     def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None: ...
 
@@ -103,7 +110,7 @@ class SilentReporter:
     def started(self, **_: Any) -> None:
         pass
 
-    def game_started(self, game: ScheduledGame) -> None:
+    def game_started(self, game: ScheduledGame | ScheduledTable) -> None:
         pass
 
     def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
@@ -244,13 +251,20 @@ class Tournament:
         self.folder = Path(self.options.logs_root) / config.id
         plan = concurrency_plan(self.config, self.options.concurrency)
         self.concurrency, self.concurrency_note = plan.value, plan.note
-        self.total = schedule_length(config.tournament_type, len(config.agents),
-                                     games_per_pair=config.games_per_pair, matches=config.matches)
+        #: The game has N seats (the general model): schedules of seat-rotation groups, N-seat rows.
+        self.seated = config.players is not None
+        if self.seated:
+            assert config.players is not None
+            self.total = table_schedule_length(config.tournament_type, len(config.agents), config.players,
+                                               games_per_group=config.games_per_pair, matches=config.matches)
+        else:
+            self.total = schedule_length(config.tournament_type, len(config.agents),
+                                         games_per_pair=config.games_per_pair, matches=config.matches)
         self._log = TournamentLog(self.folder)
         self._lock = FolderLock(self.folder)
-        self._stats = LegacyEloStats(self.config.agent_ids)
-        self._pending: Iterator[ScheduledGame] = iter(())
-        self._next: ScheduledGame | None = None
+        self._stats = online_tally(self.config.agent_ids, config.players)
+        self._pending: Iterator[ScheduledGame | ScheduledTable] = iter(())
+        self._next: ScheduledGame | ScheduledTable | None = None
         self._frontier: int | None = None  # index of the next game to hand out (None: no more)
         self._in_flight: set[int] = set()
         self._already_done = 0
@@ -273,8 +287,11 @@ class Tournament:
         check_agent_kinds(self.config)
         if self.options.sandbox:
             require_sandbox("sandbox")
-        self._game = get_game(self.config.game)
-        self._book = opening_book(self.config, self._game)
+        if not self.seated:
+            self._game = get_game(self.config.game)
+            self._book = opening_book(self.config, self._game)
+        else:
+            self._book = None
         self._lock.acquire()  # before anything in the folder is read
         try:
             self._prepare_locked()
@@ -313,7 +330,7 @@ class Tournament:
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
-        for result in load_results(rows):
+        for result in load_results(rows, self.config.players):
             self._stats.add(result)
         for row in rows:
             self._count_node(row.get("node"))
@@ -328,14 +345,17 @@ class Tournament:
         self.concurrency, self.concurrency_note = plan.value, plan.note
         self._prepared = True
 
-    def _schedule(self, start: int = 0) -> Iterator[ScheduledGame]:
+    def _schedule(self, start: int = 0) -> Iterator[ScheduledGame] | Iterator[ScheduledTable]:
         c = self.config
+        if c.players is not None:
+            return build_table_schedule(c.tournament_type, c.agent_ids, c.players, games_per_group=c.games_per_pair,
+                                        matches=c.matches, seed=c.seed, start=start)
         return build_schedule(c.tournament_type, c.agent_ids, games_per_pair=c.games_per_pair,
                               matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks, start=start)
 
     def _verify_against_schedule(self, done: dict[int, dict[str, Any]]) -> None:
         def opening_line(pair: int) -> int | None:
-            return self._opening(pair).line
+            return None if self.seated else self._opening(pair).line
 
         check_rows(self.folder, self._log.root, done, self._schedule(), self.total, opening_line)
 
@@ -345,13 +365,13 @@ class Tournament:
         return pair_opening(pair, c.seed, Openings(c.opening_plies, self._book, openings_order(c)),
                             always_record_seed=True)
 
-    def _advance_frontier(self) -> ScheduledGame | None:
+    def _advance_frontier(self) -> ScheduledGame | ScheduledTable | None:
         game = next(self._pending, None)
         self._next = game
         self._frontier = None if game is None else game.index
         return game
 
-    def _take(self) -> ScheduledGame | None:
+    def _take(self) -> ScheduledGame | ScheduledTable | None:
         game = self._next
         if game is not None:
             self._in_flight.add(game.index)
@@ -392,7 +412,7 @@ class Tournament:
 
     def _worker_init(self) -> dict[str, Any]:
         c = self.config
-        return {"folder": str(self.folder), "id": c.id, "game": c.game, "seed": c.seed,
+        return {"folder": str(self.folder), "id": c.id, "game": c.game, "seed": c.seed, "players": c.players,
                 "agents": [[a.id, a.type, a.raw_path] for a in c.agents],
                 "bootstrap": self.options.bootstrap_samples, "games_bytes": self._log.games_bytes,
                 "standings_interval_s": self.options.standings_interval_s,
@@ -405,24 +425,29 @@ class Tournament:
         if self._games_scope is not None:
             self._games_scope.cancel()
 
-    def _take_unless_stopped(self) -> ScheduledGame | None:
+    def _take_unless_stopped(self) -> ScheduledGame | ScheduledTable | None:
         return None if self._failure is not None else self._take()
 
-    async def _play_one(self, game: ScheduledGame) -> bool:
-        """Play ``game`` and write it; True when that stopped the run (:meth:`_stop`)."""
+    def _job(self, game: ScheduledGame | ScheduledTable) -> Job:
+        """What the backend plays for scheduled game ``game``."""
         c = self.config
+        if isinstance(game, ScheduledTable):
+            return table_job(c, game, self.options.player_opts)
+        opening = self._opening(game.pair)
+        return GameJob(
+            game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
+            time_control=time_control(c), max_moves=c.max_moves, start_state=opening.start_state,
+            opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
+            isolation=isolation(c), player_opts=self.options.player_opts)
+
+    async def _play_one(self, game: ScheduledGame | ScheduledTable) -> bool:
+        """Play ``game`` and write it; True when that stopped the run (:meth:`_stop`)."""
         backend = self.backend
         if backend is None:
             backend = self.backend = make_backend()
         self.reporter.game_started(game)
         try:
-            opening = self._opening(game.pair)
-            job = GameJob(
-                game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
-                time_control=time_control(c), max_moves=c.max_moves, start_state=opening.start_state,
-                opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
-                isolation=isolation(c), player_opts=self.options.player_opts)
-            record = await self._play_with_replays(backend, job)
+            record = await self._play_with_replays(backend, self._job(game))
         except ResourceError as exc:
             self._stop(exc)  # the game is not recorded: a resumed run plays it again
             return True
@@ -443,7 +468,7 @@ class Tournament:
             return True
         return False
 
-    async def _play_with_replays(self, backend: Backend, job: GameJob) -> dict[str, Any]:
+    async def _play_with_replays(self, backend: Backend, job: Job) -> dict[str, Any]:
         """Play ``job``; a game that failed for arena's reasons (an ``arena_error``: the host out of
         processes or memory, a cgroup that could not be made) is no one's loss: it is played
         again after a pause, up to :data:`ARENA_ERROR_REPLAYS` times, then the error stops the run."""
@@ -461,12 +486,30 @@ class Tournament:
     def _spec(self, agent_id: str) -> AgentSpec:
         return agent_spec(self.config.agent(agent_id))
 
-    def _persist(self, game: ScheduledGame, record: dict[str, Any]) -> None:
+    def _persist(self, game: ScheduledGame | ScheduledTable, record: dict[str, Any]) -> None:
         logs = record.get("stderr_logs")
         if isinstance(logs, dict):
             # Relative to the log folder, so a moved folder still makes sense.
             record["stderr_logs"] = {k: _relative(v, self.folder) for k, v in logs.items()}
-        row = {
+        row = table_row(game, record) if isinstance(game, ScheduledTable) else self._pair_row(game, record)
+        node = record.get("node")
+        if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
+            row["node"] = {k: node.get(k) for k in ("id", "ip", "hostname")}
+            if record.get("ray_retries"):
+                row["retried"] = len(record["ray_retries"])
+            self._count_node(row["node"])
+        self._log.write_game(game.index, record, row)
+        self._stats.add(load_results([row], self.config.players)[0])
+        self._played_now += 1
+        pending = self._lowest_pending()
+        if self._worker is not None:
+            self._worker.game_finished(row, pending)
+        # Counts and the online Elo only (microseconds); the files are the worker's.
+        self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
+
+    def _pair_row(self, game: ScheduledGame, record: dict[str, Any]) -> dict[str, Any]:
+        """The ``games.jsonl`` row of a two-player game."""
+        return {
             "index": game.index,
             "pair": game.pair,
             "black": game.black,
@@ -484,20 +527,6 @@ class Tournament:
             "seed": game.opening_seed,
             **({"opening_line": self._opening(game.pair).line} if self._book else {}),
         }
-        node = record.get("node")
-        if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
-            row["node"] = {k: node.get(k) for k in ("id", "ip", "hostname")}
-            if record.get("ray_retries"):
-                row["retried"] = len(record["ray_retries"])
-            self._count_node(row["node"])
-        self._log.write_game(game.index, record, row)
-        self._stats.add(result_from_row(row))
-        self._played_now += 1
-        pending = self._lowest_pending()
-        if self._worker is not None:
-            self._worker.game_finished(row, pending)
-        # Counts and the online Elo only (microseconds); the files are the worker's.
-        self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
 
     def _count_node(self, node: Any) -> None:
         count_node(self._node_counts, node)
@@ -510,9 +539,9 @@ class Tournament:
     def _standings_from_log(self) -> dict[str, Any]:
         """The standings of every game in ``games.jsonl`` (the source of truth), computed here."""
         c = self.config
-        results = load_results(read_rows(self.folder, self._log.root).rows) if self._prepared else []
+        results = load_results(read_rows(self.folder, self._log.root).rows, c.players) if self._prepared else []
         return standings_object(c.id, c.game, c.agent_ids, results, seed=c.seed,
-                                bootstrap_samples=self.options.bootstrap_samples)
+                                bootstrap_samples=self.options.bootstrap_samples, players=c.players)
 
     # -- finishing -------------------------------------------------------------------------------
 

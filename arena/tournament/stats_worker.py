@@ -12,7 +12,9 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
 
 - ``{"init": {...}}`` first: the folder, the tournament's id, game, seed, agents ``[[id, type,
   path], ...]``, bootstrap samples, ``games_bytes`` (how much of ``games.jsonl`` was finished when
-  the run began: the worker reads those games itself), the two throttling intervals, and
+  the run began: the worker reads those games itself), ``players`` (None for a two-player game, else
+  the seats of the general model's game: rows and standings of that shape), the two throttling
+  intervals, and
   ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
   may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.LegacyEloStats`).
@@ -114,13 +116,14 @@ class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
         from arena.records.reader import GAMES_FILE
-        from arena.tournament.logs import LegacyEloStats, log_root, parse_rows
+        from arena.tournament.logs import load_results, log_root, online_tally, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
         self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in init["agents"]]
         ids = [a[0] for a in self.agents]
-        self.stats = LegacyEloStats(ids)
+        self.players: int | None = init.get("players")
+        self.stats = online_tally(ids, self.players)
         self.results: list[Any] = []
         self.pending: int | None = None
         self.warned: set[str] = set()
@@ -129,10 +132,8 @@ class _Worker:
         # a link below the logs root (a link or FIFO planted there is refused: no standings then).
         with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
-        from arena.stats.ratings import result_from_row
-
-        for row in parse_rows(data, path).rows:
-            self.add(result_from_row(row))
+        for result in load_results(parse_rows(data, path).rows, self.players):
+            self.add(result)
         self.agents_dirty = False
         # The files already there are as good as arena's were: the first write follows a new game.
         self.standings_games = len(self.results)
@@ -174,7 +175,7 @@ class _Worker:
         init = self.init
         results = sorted(self.results, key=lambda g: g.index)
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
-                                     seed=init["seed"], bootstrap_samples=init["bootstrap"])
+                                     seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players)
         try:
             atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder), sync=False)
         except OSError as exc:
@@ -200,7 +201,7 @@ def main() -> int:
     first = inbox.get()
     if not first or "init" not in first:
         return 4
-    from arena.stats.ratings import result_from_row
+    from arena.tournament.logs import load_results
 
     init = first["init"]
     if init.get("low_priority", True):
@@ -227,7 +228,7 @@ def main() -> int:
                 sys.stdout.flush()
                 return 0
             if "row" in message:
-                worker.add(result_from_row(message["row"]))
+                worker.add(load_results([message["row"]], worker.players)[0])
                 worker.pending = message.get("pending")
                 worker.agents_dirty = True
             try:
