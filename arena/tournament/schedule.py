@@ -21,17 +21,37 @@ pair_blocks`` onwards). With ``pair_blocks = gamesPerPair // 2`` this is exactly
 every count, odd ones included, and it grows by appending too. New tournaments use 0.
 
 Random matches are colour-swapped pairs at consecutive indices, endless unless ``matches`` is given;
-they too only append when ``matches`` grows.
+they too only append when ``matches`` grows. Two layouts draw them (``random_layout``, recorded in the
+log folder like ``pair_blocks``): :data:`RANDOM_LAYOUT_COUPLE_ROUNDS` (shuffled rounds of every couple,
+the layout of every folder written before layouts were recorded) and :data:`RANDOM_LAYOUT_BALANCED`
+(every agent's number of matches within one of every other's at every point; new tournaments).
+
+Games of N seats (:class:`ScheduledTable`) follow the same plan with *groups* of N agents in place
+of couples and *seat rotations* in place of colour swaps: in rotation ``r`` the ``k``-th agent of a
+group sits at seat ``(k + r) % N`` (the convention of :meth:`arena.match.table_series.TableSeries.seating`),
+so the N games of a *rotation cycle* seat each agent of the group once at every seat, and share a
+``group`` number and a ``seed``. Round ``r`` is one game of every group (groups in config order) in
+rotation ``r % N``; rounds ``N * k`` to ``N * k + N - 1`` form rotation group ``k * G + g`` of group
+``g`` (``G`` groups); game ``r * G + g`` is group ``g`` in round ``r``. With two seats this is
+exactly the two-player round robin and gauntlet of a new tournament (``pair`` = ``group``).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from arena.games.base import opening_seed
 from arena.match.pairs import PairGame, pair_games
+
+#: ``random_layout`` of randomMatches: shuffled rounds of every couple (folders that do not record one).
+RANDOM_LAYOUT_COUPLE_ROUNDS = 1
+#: ``random_layout`` of randomMatches: match counts balanced at every point (every new tournament).
+RANDOM_LAYOUT_BALANCED = 2
+RANDOM_LAYOUTS = (RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUT_BALANCED)
 
 
 @dataclass(frozen=True)
@@ -124,6 +144,29 @@ def random_matches(agent_ids: Sequence[str], seed: int, matches: int | None) -> 
             pair += 1
 
 
+def balanced_random_matches(agent_ids: Sequence[str], seed: int, matches: int | None, *,
+                            start: int = 0) -> Iterator[ScheduledGame]:
+    """Seeded random matches of :data:`RANDOM_LAYOUT_BALANCED`, each a colour-swapped pair of games
+    (pair ``p`` at indices ``2p`` and ``2p + 1``); endless when ``matches`` is None.
+
+    Guarantee: after every match, any two agents' numbers of matches differ by at most one; so after
+    any prefix of the schedule their numbers of games differ by at most two (one match). Couples
+    that met least are preferred (:func:`balanced_draws`). ``start``: begin at that index (the
+    draws before it are made again, which is cheap; no game before it is built).
+    """
+    _check_agents(agent_ids)
+
+    def games() -> Iterator[ScheduledGame]:
+        first = max(start, 0) // 2
+        draws = itertools.islice(balanced_draws(agent_ids, 2, seed), first, matches)
+        for pair, (a, b) in enumerate(draws, first):
+            for index, game in enumerate(pair_games(a, b, pair, seed, always_record_seed=True), 2 * pair):
+                if index >= start:
+                    yield _scheduled(index, pair, game)
+
+    return games()
+
+
 def build_schedule(
     tournament_type: str,
     agent_ids: Sequence[str],
@@ -132,15 +175,21 @@ def build_schedule(
     matches: int | None = None,
     seed: int = 0,
     pair_blocks: int = 0,
+    random_layout: int = RANDOM_LAYOUT_COUPLE_ROUNDS,
     start: int = 0,
 ) -> Iterator[ScheduledGame]:
     """The schedule of ``tournament_type`` as an iterator in index order from ``start`` (endless for
-    open random matches). ``pair_blocks``: the log folder's layout (module docstring)."""
+    open random matches). ``pair_blocks`` and ``random_layout``: the log folder's layout (module
+    docstring); a new tournament passes ``random_layout=RANDOM_LAYOUT_BALANCED``."""
     if tournament_type == "roundRobin":
         return round_robin(agent_ids, games_per_pair, seed, pair_blocks=pair_blocks, start=start)
     if tournament_type == "gauntlet":
         return gauntlet(agent_ids, games_per_pair, seed, pair_blocks=pair_blocks, start=start)
     if tournament_type == "randomMatches":
+        if random_layout == RANDOM_LAYOUT_BALANCED:
+            return balanced_random_matches(agent_ids, seed, matches, start=start)
+        if random_layout != RANDOM_LAYOUT_COUPLE_ROUNDS:
+            raise ValueError(f"unknown random matches layout {random_layout!r}")
         games = random_matches(agent_ids, seed, matches)
         return itertools.islice(games, start, None) if start > 0 else games
     raise ValueError(f"unknown tournament type {tournament_type!r}")
@@ -164,3 +213,196 @@ def _check_agents(agent_ids: Sequence[str]) -> None:
         raise ValueError("a schedule needs at least two agents")
     if len(set(agent_ids)) != len(agent_ids):
         raise ValueError("agent ids must be distinct")
+
+
+# -- games of N seats ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScheduledTable:
+    """One planned game of N seats: ``seats`` holds the agent ids in seat order. Games of one
+    rotation cycle share ``group`` (the seat-rotation group, as the two games of a colour-swapped
+    pair share ``pair``) and ``seed`` (:func:`arena.games.base.opening_seed` of the tournament's
+    seed and ``group``), which seeds the game's chance draws."""
+
+    index: int
+    seats: tuple[str, ...]
+    group: int
+    seed: int
+
+
+def table_round_robin(agent_ids: Sequence[str], players: int, games_per_group: int, seed: int,
+                      start: int = 0) -> Iterator[ScheduledTable]:
+    """Every group of ``players`` agents (combinations in config order) plays ``games_per_group``
+    games, played in rounds with the seats rotating (module docstring): a multiple of ``players``
+    seats every agent of a group at every seat equally often. Growing ``games_per_group`` only
+    appends games. ``start``: begin at that index (nothing before it is generated).
+
+    Raises ValueError for fewer agents than seats, fewer than two seats, repeated ids, or
+    ``games_per_group`` < 1.
+    """
+    _check_table(agent_ids, players, games_per_group)
+    return _group_games(lambda: itertools.combinations(agent_ids, players), math.comb(len(agent_ids), players),
+                        players, games_per_group, seed, start)
+
+
+def table_gauntlet(agent_ids: Sequence[str], players: int, games_per_group: int, seed: int,
+                   start: int = 0) -> Iterator[ScheduledTable]:
+    """The first agent (the hero) and every group of ``players - 1`` of the others (combinations in
+    config order) play ``games_per_group`` games, in rounds with the seats rotating as in
+    :func:`table_round_robin` (the hero is the first agent of each group). Raises as it does."""
+    _check_table(agent_ids, players, games_per_group)
+    hero, others = agent_ids[0], agent_ids[1:]
+    return _group_games(lambda: ((hero, *rest) for rest in itertools.combinations(others, players - 1)),
+                        math.comb(len(others), players - 1), players, games_per_group, seed, start)
+
+
+def _group_games(groups: Callable[[], Iterator[tuple[str, ...]]], count: int, players: int, games_per_group: int,
+                 seed: int, start: int) -> Iterator[ScheduledTable]:
+    """The games of ``count`` groups (a fresh lazy iterator of them from ``groups()``), from ``start``."""
+    total = games_per_group * count
+    index = max(start, 0)
+    while index < total:
+        round_, offset = divmod(index, count)
+        cycle, turn = divmod(round_, players)
+        for g, agents in enumerate(itertools.islice(groups(), offset, None), offset):
+            group = cycle * count + g
+            yield ScheduledTable(index, rotated(agents, turn), group, opening_seed(seed, group))
+            index += 1
+
+
+def table_random_matches(agent_ids: Sequence[str], players: int, seed: int, matches: int | None = None,
+                         start: int = 0) -> Iterator[ScheduledTable]:
+    """Seeded random matches of ``players`` distinct agents, endless when ``matches`` is None. Match
+    ``m`` is the ``players`` seat rotations of its agents, games ``m * players`` to ``m * players +
+    players - 1``, all with ``group`` ``m`` and one ``seed``.
+
+    Guarantee: after every match, any two agents' numbers of matches differ by at most one; so after
+    any prefix of the schedule their numbers of games differ by at most ``players`` (one match).
+    Groups whose agents met least are preferred (:func:`balanced_draws`). Growing ``matches`` only
+    appends. ``start``: begin at that index (the draws before it are made again, which is cheap; no
+    game before it is built). Raises ValueError as :func:`table_round_robin`.
+    """
+    _check_table(agent_ids, players, 1)
+
+    def games() -> Iterator[ScheduledTable]:
+        first = max(start, 0) // players
+        draws = itertools.islice(balanced_draws(agent_ids, players, seed), first, matches)
+        for match, agents in enumerate(draws, first):
+            game_seed = opening_seed(seed, match)
+            for turn in range(players):
+                if match * players + turn >= start:
+                    yield ScheduledTable(match * players + turn, rotated(agents, turn), match, game_seed)
+
+    return games()
+
+
+#: How many candidates are weighed for each seat of a random match: bounds a draw's cost, whatever
+#: the number of agents, while still choosing among enough of them to spread the meetings out.
+SPREAD_CANDIDATES = 16
+
+
+def balanced_draws(agent_ids: Sequence[str], players: int, seed: int) -> Iterator[tuple[str, ...]]:
+    """The endless seeded draw of random matches: ``players`` distinct agents a match, in seat order.
+
+    Every match takes the agents with the fewest matches: all of them when there are no more than
+    ``players``, topped up from those with one match more (the only others there are); so after
+    every match any two agents' numbers of matches differ by at most one. Among the candidates
+    (up to :data:`SPREAD_CANDIDATES` drawn at random for each seat), each next agent is the one
+    that met the agents already chosen least often, ties going to the random order; the seat order
+    is a random permutation. State: O(agents²) meeting counts, nothing that grows with the schedule.
+    """
+    n = len(agent_ids)
+    rng = random.Random(f"arena-balanced-matches/{seed}")
+    met = [0] * (n * n)  # met[a * n + b]: matches agents a and b played together
+    low = list(range(n))  # the agents with the fewest matches
+    high: list[int] = []  # the agents with one match more
+    while True:
+        # Whoever has the fewest matches plays now when there are too few of them to fill the
+        # table: left out, one would fall two matches behind the agents topped up from ``high``.
+        topped = len(low) < players
+        chosen = low[:] if topped else []
+        pool = high if topped else low
+        picked = _spread(pool, chosen, players - len(chosen), met, n, rng)
+        chosen += picked
+        if topped:
+            low, high = [a for a in high if a not in picked] + low, picked
+        else:
+            low = [a for a in low if a not in picked]
+            high += picked
+            if not low:
+                low, high = high, []
+        for i, a in enumerate(chosen):
+            for b in chosen[i + 1:]:
+                met[a * n + b] += 1
+                met[b * n + a] += 1
+        rng.shuffle(chosen)
+        yield tuple(agent_ids[a] for a in chosen)
+
+
+def _spread(pool: list[int], chosen: list[int], need: int, met: list[int], n: int,
+            rng: random.Random) -> list[int]:
+    """``need`` agents of ``pool`` (none of them in ``chosen``), each the one of a random sample that
+    met ``chosen`` and those picked before it least (the first of the sample on a tie)."""
+    sample = rng.sample(pool, min(len(pool), max(SPREAD_CANDIDATES, need)))
+    table = list(chosen)
+    picked: list[int] = []
+    for _ in range(need):
+        best = min(sample, key=lambda a: sum(met[a * n + b] for b in table))
+        sample.remove(best)
+        table.append(best)
+        picked.append(best)
+    return picked
+
+
+def rotated(agents: Sequence[str], turn: int) -> tuple[str, ...]:
+    """``agents`` in seat order for rotation ``turn``: the ``k``-th agent at seat ``(k + turn) % N``."""
+    n = len(agents)
+    return tuple(agents[(seat - turn) % n] for seat in range(n))
+
+
+def build_table_schedule(
+    tournament_type: str,
+    agent_ids: Sequence[str],
+    players: int,
+    *,
+    games_per_group: int | None = None,
+    matches: int | None = None,
+    seed: int = 0,
+    start: int = 0,
+) -> Iterator[ScheduledTable]:
+    """The schedule of ``tournament_type`` for games of ``players`` seats, as an iterator in index
+    order from ``start`` (endless for open random matches). ``games_per_group`` None: ``players``
+    (one rotation cycle). Raises ValueError for an unknown type and as :func:`table_round_robin`."""
+    per_group = players if games_per_group is None else games_per_group
+    if tournament_type == "roundRobin":
+        return table_round_robin(agent_ids, players, per_group, seed, start)
+    if tournament_type == "gauntlet":
+        return table_gauntlet(agent_ids, players, per_group, seed, start)
+    if tournament_type == "randomMatches":
+        return table_random_matches(agent_ids, players, seed, matches, start)
+    raise ValueError(f"unknown tournament type {tournament_type!r}")
+
+
+def table_schedule_length(tournament_type: str, n_agents: int, players: int, *, games_per_group: int | None = None,
+                          matches: int | None = None) -> int | None:
+    """How many games :func:`build_table_schedule` has, or ``None`` for endless random matches."""
+    per_group = players if games_per_group is None else games_per_group
+    if tournament_type == "roundRobin":
+        return math.comb(n_agents, players) * per_group
+    if tournament_type == "gauntlet":
+        return math.comb(n_agents - 1, players - 1) * per_group
+    if tournament_type == "randomMatches":
+        return None if matches is None else players * matches
+    raise ValueError(f"unknown tournament type {tournament_type!r}")
+
+
+def _check_table(agent_ids: Sequence[str], players: int, games_per_group: int) -> None:
+    if players < 2:
+        raise ValueError("a game needs at least two seats")
+    if len(agent_ids) < players:
+        raise ValueError(f"a schedule of {players}-seat games needs at least {players} agents")
+    if len(set(agent_ids)) != len(agent_ids):
+        raise ValueError("agent ids must be distinct")
+    if games_per_group < 1:
+        raise ValueError("games_per_group must be at least 1")
