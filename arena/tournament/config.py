@@ -77,6 +77,7 @@ from arena.limits import (
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.command import Role, path_list_items, word_roles
 from arena.process.isolation import BotLimits, require_sandbox
+from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
@@ -91,10 +92,10 @@ def default_max_moves(game: str) -> int:
 
 #: Keys whose change between runs of one id is harmless: they do not alter any game already played.
 #: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
-#: finished game is where the new schedule puts it. ``pairBlocks`` is not the user's: it records
-#: the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
+#: finished game is where the new schedule puts it. ``pairBlocks`` and ``randomLayout`` are not the
+#: user's: they record the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
 HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "gamesPerGroup", "matches", "sandbox", "inheritEnv",
-                 "pairBlocks", "memoryMb", "maxProcesses", "scratchMb")
+                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb")
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
@@ -195,6 +196,10 @@ class TournamentConfig:
     #: (0 for every new tournament; folders written before rounds existed keep theirs). Set by the
     #: runner from the folder, never by the config file.
     pair_blocks: int = 0
+    #: How randomMatches are drawn in the log folder (:data:`arena.tournament.schedule.RANDOM_LAYOUTS`;
+    #: balanced for every new tournament, folders written before layouts were recorded keep theirs).
+    #: Set by the runner from the folder, never by the config file.
+    random_layout: int = RANDOM_LAYOUT_BALANCED
     #: Seats of a game of the general model (``players``; None for a two-player game of today's
     #: model) and its ``parameters`` (sorted by name).
     players: int | None = None
@@ -251,6 +256,7 @@ class TournamentConfig:
             "maxProcesses": self.limits.max_processes or 0,
             "scratchMb": self.limits.scratch_mb or 0,
             "pairBlocks": self.pair_blocks,
+            "randomLayout": self.random_layout,
             **({"sprt": self.sprt} if self.sprt is not None else {}),
         }
 

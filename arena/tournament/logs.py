@@ -64,6 +64,7 @@ from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
+from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
 CONFIG_FILE = "config.json"
 STANDINGS_FILE = "standings.json"
@@ -271,6 +272,17 @@ class TournamentLog:
         else:
             blocks = 0
         return max(0, min(blocks, config.games_per_pair // 2))
+
+    def random_layout(self) -> int:
+        """How this folder draws random matches (see :mod:`arena.tournament.schedule`): what its
+        ``config.json`` recorded; for a folder written before layouts were recorded (or one whose
+        record is not a layout), the couple rounds it was played with; balanced for a new folder."""
+        if self.old_config is None:
+            return RANDOM_LAYOUT_BALANCED
+        recorded = self.old_config.get("randomLayout")
+        if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded in RANDOM_LAYOUTS:
+            return recorded
+        return RANDOM_LAYOUT_COUPLE_ROUNDS
 
     def begin(self, config: TournamentConfig) -> None:
         """Create the folder, cut off a broken last line of ``games.jsonl``, write ``config.json``.

@@ -326,7 +326,8 @@ class Tournament:
 
     def _prepare_locked(self) -> None:
         rows = self._log.prepare(self.config)
-        self.config = dataclasses.replace(self.config, pair_blocks=self._log.pair_blocks(self.config))
+        self.config = dataclasses.replace(self.config, pair_blocks=self._log.pair_blocks(self.config),
+                                          random_layout=self._log.random_layout())
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
@@ -351,7 +352,8 @@ class Tournament:
             return build_table_schedule(c.tournament_type, c.agent_ids, c.players, games_per_group=c.games_per_pair,
                                         matches=c.matches, seed=c.seed, start=start)
         return build_schedule(c.tournament_type, c.agent_ids, games_per_pair=c.games_per_pair,
-                              matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks, start=start)
+                              matches=c.matches, seed=c.seed, pair_blocks=c.pair_blocks,
+                              random_layout=c.random_layout, start=start)
 
     def _verify_against_schedule(self, done: dict[int, dict[str, Any]]) -> None:
         def opening_line(pair: int) -> int | None:

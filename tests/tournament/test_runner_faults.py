@@ -30,7 +30,14 @@ from arena.tournament import logs as logs_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import FolderLock, LogError, standings_from_folder
 from arena.tournament.runner import RunOptions, Tournament, concurrency_plan, run_tournament
-from arena.tournament.schedule import build_schedule
+from arena.tournament.schedule import (
+    RANDOM_LAYOUT_BALANCED,
+    RANDOM_LAYOUT_COUPLE_ROUNDS,
+    ScheduledGame,
+    balanced_random_matches,
+    build_schedule,
+    random_matches,
+)
 from arena.tournament.stats_worker import restore_priority
 
 Script = Callable[[int], Any]  # game index -> "win"/"draw", or an exception to raise
@@ -388,6 +395,56 @@ async def test_a_folder_of_the_old_layout_resumes_and_grows(tmp_path: Path, fake
     rows = read_jsonl(folder / "games.jsonl")
     couples = [frozenset((r["black"], r["white"])) for r in rows]
     assert all(couples.count(c) == 4 for c in set(couples))
+
+
+def write_old_rows(folder: Path, games: list[ScheduledGame]) -> None:
+    """``games`` as finished in ``folder`` (rows as the runner writes them; empty records, which
+    resume only checks are there)."""
+    (folder / "games").mkdir(parents=True, exist_ok=True)
+    with open(folder / "games.jsonl", "w") as handle:
+        handle.writelines(json.dumps({"index": g.index, "pair": g.pair, "black": g.black, "white": g.white,
+                                      "winner": "NONE", "termination": "max_moves",
+                                      "record": f"games/{g.index:05d}.json"}) + "\n" for g in games)
+    for g in games:
+        (folder / "games" / f"{g.index:05d}.json").write_text("{}\n")
+
+
+def pairings(folder: Path) -> list[tuple[int, str, str]]:
+    return sorted((r["index"], r["black"], r["white"]) for r in read_jsonl(folder / "games.jsonl"))
+
+
+async def test_random_matches_folder_without_a_layout_resumes_its_draw(tmp_path: Path, fake: Any) -> None:
+    # Written before random matches were balanced: no "randomLayout" in config.json.
+    fake()
+    config = load_config(write_config(tmp_path, agents=4, tournamentType="randomMatches", seed=3, matches=6))
+    folder = tmp_path / "logs" / "f"
+    folder.mkdir(parents=True)
+    saved = config.to_json()
+    del saved["randomLayout"], saved["pairBlocks"]
+    (folder / "config.json").write_text(json.dumps(saved))
+    old = list(random_matches(config.agent_ids, 3, 8))
+    assert old[:12] != list(balanced_random_matches(config.agent_ids, 3, 6))  # the layouts differ here
+    write_old_rows(folder, old[:5])
+    grown = load_config(write_config(tmp_path, "g.json", agents=4, tournamentType="randomMatches", seed=3, matches=8))
+    summary = await run_tournament(grown, opts(tmp_path))
+    assert (summary.already_done, summary.played_now) == (5, 11)
+    assert pairings(folder) == [(g.index, g.black, g.white) for g in old]
+    assert json.loads((folder / "config.json").read_text())["randomLayout"] == RANDOM_LAYOUT_COUPLE_ROUNDS
+    summary = await run_tournament(load_config(write_config(tmp_path, "h.json", agents=4, tournamentType="randomMatches",
+                                                            seed=3, matches=9)), opts(tmp_path))
+    assert pairings(folder) == [(g.index, g.black, g.white) for g in random_matches(config.agent_ids, 3, 9)]
+
+
+async def test_a_new_random_matches_folder_is_balanced_and_stays_so(tmp_path: Path, fake: Any) -> None:
+    fake()
+    agents = ["a0", "a1", "a2", "a3"]
+    await run_tournament(load_config(write_config(tmp_path, agents=4, tournamentType="randomMatches", seed=3,
+                                                  matches=3)), opts(tmp_path))
+    folder = tmp_path / "logs" / "f"
+    assert json.loads((folder / "config.json").read_text())["randomLayout"] == RANDOM_LAYOUT_BALANCED
+    await run_tournament(load_config(write_config(tmp_path, "g.json", agents=4, tournamentType="randomMatches",
+                                                  seed=3, matches=7)), opts(tmp_path))
+    assert pairings(folder) == [(g.index, g.black, g.white) for g in balanced_random_matches(agents, 3, 7)]
 
 
 @pytest.mark.parametrize("line", [
