@@ -2,7 +2,8 @@
 
 A schedule is the whole plan of a tournament. Game indices come from it, so a resumed run knows
 exactly which games are missing. Schedules are *generated lazily* (iterators): memory does not depend
-on ``gamesPerPair`` or ``matches``, and :func:`schedule_length` is arithmetic.
+on ``gamesPerPair``, ``games_per_group`` or ``matches`` (groups of agents are never listed), and
+:func:`schedule_length` and :func:`table_schedule_length` are arithmetic.
 
 Games come in colour-swapped *pairs*: two games with the same two agents and opposite colours,
 sharing ``pair`` (and so the same random opening when ``openingPlies`` is set).
@@ -345,12 +346,13 @@ def _spread(pool: list[int], chosen: list[int], need: int, met: list[int], n: in
     """``need`` agents of ``pool`` (none of them in ``chosen``), each the one of a random sample that
     met ``chosen`` and those picked before it least (the first of the sample on a tie)."""
     sample = rng.sample(pool, min(len(pool), max(SPREAD_CANDIDATES, need)))
-    table = list(chosen)
+    score = [sum(met[a * n + b] for b in chosen) for a in sample]  # meetings with the table so far
     picked: list[int] = []
     for _ in range(need):
-        best = min(sample, key=lambda a: sum(met[a * n + b] for b in table))
-        sample.remove(best)
-        table.append(best)
+        at = score.index(min(score))
+        best = sample.pop(at)
+        del score[at]
+        score = [s + met[best * n + a] for s, a in zip(score, sample, strict=True)]
         picked.append(best)
     return picked
 

@@ -224,6 +224,9 @@ def test_balanced_two_player_random_matches() -> None:
     assert Counter(g.black for g in games[::2])["a59"] > 0  # the first mover is random
     for start in (0, 1, 2, 7, 100):
         assert list(balanced_random_matches(MANY, 3, 60, start=start)) == games[start:120]
+    # the same draw as the N-seat random matches with two seats
+    assert as_tuples(table_random_matches(MANY, 2, 3, 60)) == [
+        (g.index, (g.black, g.white), g.pair, g.opening_seed) for g in games[:120]]
 
 
 def test_the_random_matches_layout_is_chosen_explicitly() -> None:
