@@ -149,11 +149,10 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
+    from arena.games.registry import GENERAL, get_spec
     from arena.match.game import TimeControl
     from arena.openings.book import OpeningsError, load_book
     from arena.sprt.run import SprtSettings
-
-    from arena.games.registry import GENERAL, get_spec
 
     if get_spec(game_name).model == GENERAL:
         from arena.stats.sprt import seated_game_refusal

@@ -416,7 +416,8 @@ def _seats(obj: dict[str, Any], game: str, agents: int) -> tuple[int | None, tup
     raw = obj.get("parameters")
     if raw is not None and not isinstance(raw, dict):
         raise ConfigError(f'parameters: must be an object such as {{"cards": 5}}, got {show(raw)}')
-    params = {key: integer(raw, key, low=-MAX_GAMES, high=MAX_GAMES, where="parameters") for key in (raw or {})}
+    given: dict[str, Any] = raw or {}
+    params = {key: integer(given, key, low=-MAX_GAMES, high=MAX_GAMES, where="parameters") for key in given}
     try:
         table = spec.table(players, params)
     except GameError as exc:

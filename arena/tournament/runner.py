@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 import trio
 
@@ -82,6 +82,9 @@ from arena.tournament.schedule import (
 from arena.tournament.stats_worker import StatsWorker
 from arena.tournament.tables import table_job, table_row
 
+#: One game of the schedule: of two players, or of N seats (a game of the general model).
+Scheduled: TypeAlias = ScheduledGame | ScheduledTable
+
 #: How many times a game that failed for arena's reasons is played again before the run stops,
 #: and the pause before each replay (times the attempt), for a passing shortage to clear.
 ARENA_ERROR_REPLAYS = 2
@@ -95,7 +98,7 @@ class Reporter(Protocol):
     def started(self, *, config: TournamentConfig, total: int | None, already_done: int,
                 concurrency: int, folder: Path) -> None: ...
 
-    def game_started(self, game: ScheduledGame | ScheduledTable) -> None: ...
+    def game_started(self, game: Scheduled) -> None: ...
 
     def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None: ...
 
@@ -110,7 +113,7 @@ class SilentReporter:
     def started(self, **_: Any) -> None:
         pass
 
-    def game_started(self, game: ScheduledGame | ScheduledTable) -> None:
+    def game_started(self, game: Scheduled) -> None:
         pass
 
     def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
@@ -263,8 +266,8 @@ class Tournament:
         self._log = TournamentLog(self.folder)
         self._lock = FolderLock(self.folder)
         self._stats = online_tally(self.config.agent_ids, config.players)
-        self._pending: Iterator[ScheduledGame | ScheduledTable] = iter(())
-        self._next: ScheduledGame | ScheduledTable | None = None
+        self._pending: Iterator[Scheduled] = iter(())
+        self._next: Scheduled | None = None
         self._frontier: int | None = None  # index of the next game to hand out (None: no more)
         self._in_flight: set[int] = set()
         self._already_done = 0
@@ -367,13 +370,13 @@ class Tournament:
         return pair_opening(pair, c.seed, Openings(c.opening_plies, self._book, openings_order(c)),
                             always_record_seed=True)
 
-    def _advance_frontier(self) -> ScheduledGame | ScheduledTable | None:
+    def _advance_frontier(self) -> Scheduled | None:
         game = next(self._pending, None)
         self._next = game
         self._frontier = None if game is None else game.index
         return game
 
-    def _take(self) -> ScheduledGame | ScheduledTable | None:
+    def _take(self) -> Scheduled | None:
         game = self._next
         if game is not None:
             self._in_flight.add(game.index)
@@ -407,7 +410,9 @@ class Tournament:
                 outer.start_soon(self._worker.feed)
             with trio.CancelScope() as games:
                 self._games_scope = games
-                await play_schedule(self._take_unless_stopped, self._play_one, self.concurrency)
+                take: Callable[[], Scheduled | None] = self._take_unless_stopped
+                play: Callable[[Scheduled], Awaitable[bool]] = self._play_one
+                await play_schedule(take, play, self.concurrency)
             outer.cancel_scope.cancel()
         if self._failure is not None:
             raise self._failure
@@ -427,10 +432,10 @@ class Tournament:
         if self._games_scope is not None:
             self._games_scope.cancel()
 
-    def _take_unless_stopped(self) -> ScheduledGame | ScheduledTable | None:
+    def _take_unless_stopped(self) -> Scheduled | None:
         return None if self._failure is not None else self._take()
 
-    def _job(self, game: ScheduledGame | ScheduledTable) -> Job:
+    def _job(self, game: Scheduled) -> Job:
         """What the backend plays for scheduled game ``game``."""
         c = self.config
         if isinstance(game, ScheduledTable):
@@ -442,7 +447,7 @@ class Tournament:
             opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
             isolation=isolation(c), player_opts=self.options.player_opts)
 
-    async def _play_one(self, game: ScheduledGame | ScheduledTable) -> bool:
+    async def _play_one(self, game: Scheduled) -> bool:
         """Play ``game`` and write it; True when that stopped the run (:meth:`_stop`)."""
         backend = self.backend
         if backend is None:
@@ -488,7 +493,7 @@ class Tournament:
     def _spec(self, agent_id: str) -> AgentSpec:
         return agent_spec(self.config.agent(agent_id))
 
-    def _persist(self, game: ScheduledGame | ScheduledTable, record: dict[str, Any]) -> None:
+    def _persist(self, game: Scheduled, record: dict[str, Any]) -> None:
         logs = record.get("stderr_logs")
         if isinstance(logs, dict):
             # Relative to the log folder, so a moved folder still makes sense.

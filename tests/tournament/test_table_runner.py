@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 import trio
+from tournament_support import REPO, read_jsonl
 
 from arena.errors import ConfigError
 from arena.tournament.config import load_config
 from arena.tournament.runner import RunOptions, Tournament, run_tournament
-from tournament_support import REPO, read_jsonl
 
 KUHN_BOTS = [f"{sys.executable} {REPO / 'bots' / name}" for name in
              ("kuhn_poker_heuristic.py", "kuhn_poker_random.py --seed 1", "kuhn_poker_random.py --seed 2",
