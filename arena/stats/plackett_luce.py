@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.stats.results import ELO_PER_NAT
+from arena.stats.results import ELO_PER_NAT, agents_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -65,13 +65,6 @@ class PLFit:
     seat_elo: tuple[float, ...] | None
     iterations: int
     theta: tuple[float, ...]
-
-
-def agents_of(results: Sequence[RankedResult], agents: Sequence[str] | None = None) -> list[str]:
-    """``agents`` as a list, or every agent of ``results`` in order of first appearance."""
-    if agents is not None:
-        return list(agents)
-    return list(dict.fromkeys(a for r in results for a in r.seats))
 
 
 def tie_terms(ranks: Sequence[int]) -> tuple[list[float], list[tuple[list[float], float]]]:

@@ -25,13 +25,13 @@ Input is a list of :class:`GameResult` (built from ``games.jsonl`` rows or full 
 
 from __future__ import annotations
 
-import math
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from arena.stats.results import ELO_PER_NAT, FAULTS, MAX_INDEX, describe, ranked_from_game  # noqa: F401 - ELO_PER_NAT re-exported
+# ELO_PER_NAT, FAULTS and likelihood_of_superiority are re-exported: callers import them from here.
+from arena.stats.results import ELO_PER_NAT, FAULTS, MAX_INDEX, describe, ranked_from_game  # noqa: F401
+from arena.stats.tables import likelihood_of_superiority, pairwise_table, ranked_termination_counts  # noqa: F401
 
 if TYPE_CHECKING:
     from arena.stats.plackett_luce import PlackettLuce
@@ -191,13 +191,6 @@ def normal_intervals(
 # --- tables ------------------------------------------------------------------------------------------
 
 
-def likelihood_of_superiority(wins: float, losses: float) -> float:
-    """Probability that the first player is the stronger, from decisive games only (0.5 with none)."""
-    if wins + losses <= 0:
-        return 0.5
-    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
-
-
 def wdl(results: Iterable[GameResult], agents: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
     """Per agent: games, wins, draws, losses."""
     games = list(results)
@@ -215,34 +208,12 @@ def crosstable(
 ) -> dict[str, dict[str, dict[str, float]]]:
     """``table[a][b]``: a's games, wins, draws, losses, points against b, and a's LOS over b."""
     games = list(results)
-    names = _agents_of(games, agents)
-    table: dict[str, dict[str, dict[str, float]]] = {
-        a: {b: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0.0} for b in names if b != a}
-        for a in names
-    }
-    for g in games:
-        for me, other, my_score in ((g.black, g.white, g.score), (g.white, g.black, 1.0 - g.score)):
-            cell = table[me][other]
-            cell["games"] += 1
-            cell["points"] += my_score
-            cell["wins" if my_score == 1.0 else "losses" if my_score == 0.0 else "draws"] += 1
-    for a in names:
-        for cell in table[a].values():
-            cell["los"] = likelihood_of_superiority(cell["wins"], cell["losses"])
-    return table
+    return pairwise_table([ranked_from_game(g) for g in games], _agents_of(games, agents))
 
 
 def termination_counts(results: Iterable[GameResult]) -> dict[str, Any]:
     """How games ended: ``total`` per termination, and ``faults`` per agent that lost by one."""
-    total: Counter[str] = Counter()
-    faults: dict[str, Counter[str]] = defaultdict(Counter)
-    for g in results:
-        total[g.termination] += 1
-        if g.termination in FAULTS and g.score != 0.5:
-            loser = g.white if g.score == 1.0 else g.black
-            faults[loser][g.termination] += 1
-    return {"total": dict(sorted(total.items())), "faults": {a: dict(sorted(c.items())) for a, c in
-                                                              sorted(faults.items())}}
+    return ranked_termination_counts(ranked_from_game(g) for g in results)
 
 
 def compute_standings(

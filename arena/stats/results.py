@@ -10,7 +10,7 @@ the standard library, so the record checker and the terminal UI can read them wi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,13 @@ class RankedResult:
     termination: str = "win"
     group: int | None = None
     faults: tuple[tuple[int, str], ...] = ()
+
+
+def agents_of(results: Sequence[RankedResult], agents: Sequence[str] | None = None) -> list[str]:
+    """``agents`` as a list, or every agent of ``results`` in order of first appearance."""
+    if agents is not None:
+        return list(agents)
+    return list(dict.fromkeys(a for r in results for a in r.seats))
 
 
 def ranked_from_game(game: GameResult) -> RankedResult:

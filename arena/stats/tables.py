@@ -10,17 +10,27 @@
 - :func:`ranked_termination_counts`: how games ended, and each agent's faults.
 - :func:`table_standings`: all of it with the Plackett–Luce ratings, as the N-seat
   ``standings.json`` holds it (the caller adds ``id``, ``game`` and ``seed``).
+
+The two-player ``crosstable`` and ``termination_counts`` of :mod:`arena.stats.ratings` are these
+tables of two-seat games. This module imports numpy only when :func:`table_standings` runs.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from arena.stats.plackett_luce import PlackettLuce, agents_of
-from arena.stats.ratings import likelihood_of_superiority
-from arena.stats.results import RankedResult
+from arena.stats.results import RankedResult, agents_of
+
+
+def likelihood_of_superiority(wins: float, losses: float) -> float:
+    """Probability that the first player is the stronger, from decisive games only (0.5 with none):
+    ``0.5 * (1 + erf((w - l) / sqrt(2 (w + l))))``, as engine-testing tools report it."""
+    if wins + losses <= 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
 def pairwise_table(results: Iterable[RankedResult], agents: Sequence[str] | None = None
@@ -128,6 +138,8 @@ def table_standings(
     without the seat advantage or when no game has ``players`` seats. Raises ValueError when a game seats
     an agent not in ``agents``.
     """
+    from arena.stats.plackett_luce import PlackettLuce  # numpy: only when ratings are asked for
+
     names = agents_of(results, agents)
     model = PlackettLuce(results, names, seat_advantage=seat_advantage, prior_draws=prior_draws)
     fit = model.fit()
