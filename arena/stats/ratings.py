@@ -10,8 +10,9 @@ Input is a list of :class:`GameResult` (built from ``games.jsonl`` rows or full 
   white ``w`` scores 1, 1/2 or 0 for black with probability ``p = sigmoid(r_b - r_w + h)``; a draw
   counts as half a win and half a loss. ``h`` is the optional first-mover advantage. A weak prior
   (``prior_draws`` virtual draws of every agent against an average opponent, and of ``h`` against 0)
-  keeps 100% and 0% scorers finite and the fit unique. Solved by Newton's method with step halving
-  (the log-likelihood is strictly concave). Elo = ``400/ln(10) * r``, centred so the agents' mean is 0.
+  keeps 100% and 0% scorers finite and the fit unique. This is the two-player case of the
+  Plackett–Luce fit of :mod:`arena.stats.plackett_luce` (black at seat 0, ``h`` its seat advantage),
+  which does the work. Elo = ``400/ln(10) * r``, centred so the agents' mean is 0.
 - :func:`bootstrap_intervals`: 95% intervals by resampling colour-swapped game pairs with replacement
   and refitting (percentile method); :func:`normal_intervals`: Elo ± 1.96 standard errors from the
   observed information. Standings report the union of the two, because the bootstrap sees no
@@ -24,16 +25,16 @@ Input is a list of :class:`GameResult` (built from ``games.jsonl`` rows or full 
 
 from __future__ import annotations
 
-import math
-import random
-import statistics
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-ELO_PER_NAT = 400.0 / math.log(10.0)
-FAULTS = ("timeout", "illegal_move", "malformed_reply", "crash", "memory_limit", "output_limit")
+# ELO_PER_NAT, FAULTS and likelihood_of_superiority are re-exported: callers import them from here.
+from arena.stats.results import ELO_PER_NAT, FAULTS, MAX_INDEX, describe, ranked_from_game  # noqa: F401
+from arena.stats.tables import likelihood_of_superiority, pairwise_table, ranked_termination_counts  # noqa: F401
+
+if TYPE_CHECKING:
+    from arena.stats.plackett_luce import PlackettLuce
 
 
 @dataclass(frozen=True)
@@ -56,17 +57,17 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
     integer from 0 to :data:`MAX_INDEX` (``true`` is not 1).
     """
     if not isinstance(row, Mapping):
-        raise ValueError(f"a game must be a JSON object, got {_kind(row)}")  # noqa: TRY004 - the contract
+        raise ValueError(f"a game must be a JSON object, got {describe(row)}")  # noqa: TRY004 - the contract
     black, white = row.get("black"), row.get("white")
     if black is None or white is None:
         if "players" not in row:
             raise ValueError('a game needs "black" and "white" (or "players" with their colours)')
         players = row["players"]
         if not isinstance(players, list):
-            raise ValueError(f'"players" must be a list, got {_kind(players)}')
+            raise ValueError(f'"players" must be a list, got {describe(players)}')
         for player in players:
             if not isinstance(player, Mapping):
-                raise ValueError(f'each of "players" must be an object, got {_kind(player)}')  # noqa: TRY004
+                raise ValueError(f'each of "players" must be an object, got {describe(player)}')  # noqa: TRY004
             colour = str(player.get("colour", player.get("color", ""))).upper()
             if colour == "BLACK":
                 black = player.get("id")
@@ -81,7 +82,7 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
         raise ValueError("black and white must be the ids of two different agents")
     index = row.get("index", row.get("game_index"))
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= MAX_INDEX:
-        raise ValueError(f"a game needs an index from 0 to {MAX_INDEX}, got {_kind(index)}")
+        raise ValueError(f"a game needs an index from 0 to {MAX_INDEX}, got {describe(index)}")
     pair = row.get("pair")
     termination = row.get("termination", "win")
     return GameResult(
@@ -92,23 +93,6 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
         termination=termination if isinstance(termination, str) else "win",
         pair=pair if isinstance(pair, int) and not isinstance(pair, bool) else None,
     )
-
-
-#: The largest game index a row may carry (far beyond any real tournament; keeps arithmetic sane).
-MAX_INDEX = 2**53
-
-
-def _kind(value: Any) -> str:
-    """A short description of a JSON value for a one-line message."""
-    if isinstance(value, bool) or value is None:
-        return "true" if value is True else "false" if value is False else "null"
-    if isinstance(value, int):
-        return str(value) if abs(value) < 10**20 else "a huge integer"
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value) if len(value) <= 30 else repr(value[:27] + "...")
-    return {"list": "a list", "dict": "an object"}.get(type(value).__name__, type(value).__name__)
 
 
 def _agents_of(results: Iterable[GameResult], agents: Sequence[str] | None) -> list[str]:
@@ -149,7 +133,7 @@ def online_elo(
     return ratings
 
 
-# --- Bradley-Terry by maximum likelihood -------------------------------------------------------------
+# --- Bradley-Terry: the two-player case of the Plackett-Luce fit ------------------------------------
 
 
 @dataclass(frozen=True)
@@ -161,121 +145,14 @@ class BTFit:
     iterations: int
 
 
-Cells = dict[tuple[int, int], list[float]]  # (black, white) agent numbers -> [games, black's points]
-
-
-def _cells(results: Iterable[GameResult], number: Mapping[str, int]) -> Cells:
-    cells: Cells = defaultdict(lambda: [0.0, 0.0])
-    for g in results:
-        cell = cells[number[g.black], number[g.white]]
-        cell[0] += 1.0
-        cell[1] += g.score
-    return cells
-
-
-def _log_sigmoid(x: float) -> float:
-    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
-
-
-def _sigmoid(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
-def _objective(theta: list[float], cells: Cells, n: int, colour: bool, prior: float) -> float:
-    h = theta[n] if colour else 0.0
-    total = 0.0
-    for (b, w), (games, points) in cells.items():
-        x = theta[b] - theta[w] + h
-        total += points * _log_sigmoid(x) + (games - points) * _log_sigmoid(-x)
-    for i in range(n + (1 if colour else 0)):
-        # `prior` virtual draws against an opponent rated 0 (for h: a first-mover edge of 0).
-        total += prior * 0.5 * (_log_sigmoid(theta[i]) + _log_sigmoid(-theta[i]))
-    return total
-
-
-def _fit_cells(
-    cells: Cells, n: int, colour: bool, prior: float, start: list[float] | None = None,
-    tolerance: float = 1e-10, max_iterations: int = 100,
-) -> tuple[list[float], int]:
-    dim = n + (1 if colour else 0)
-    theta = list(start) if start is not None else [0.0] * dim
-    current = _objective(theta, cells, n, colour, prior)
-    for iteration in range(1, max_iterations + 1):
-        grad, hess = _derivatives(theta, cells, n, colour, prior)
-        step = _solve(hess, grad)
-        scale = 1.0
-        while True:
-            trial = [t + scale * s for t, s in zip(theta, step, strict=True)]
-            value = _objective(trial, cells, n, colour, prior)
-            if value >= current - 1e-12:
-                break
-            scale *= 0.5
-            if scale < 1e-9:  # no ascent left along Newton's direction: numerically at the optimum
-                return theta, iteration
-        theta, current = trial, value
-        if max(abs(scale * s) for s in step) < tolerance:
-            return theta, iteration
-    return theta, max_iterations
-
-
-def _derivatives(
-    theta: list[float], cells: Cells, n: int, colour: bool, prior: float
-) -> tuple[list[float], list[list[float]]]:
-    """The gradient of the log-posterior and its *negated* Hessian (positive definite)."""
-    dim = n + (1 if colour else 0)
-    grad = [0.0] * dim
-    hess = [[0.0] * dim for _ in range(dim)]
-    h = theta[n] if colour else 0.0
-    for (b, w), (games, points) in cells.items():
-        p = _sigmoid(theta[b] - theta[w] + h)
-        g = points - games * p
-        c = games * p * (1.0 - p)
-        grad[b] += g
-        grad[w] -= g
-        hess[b][b] += c
-        hess[w][w] += c
-        hess[b][w] -= c
-        hess[w][b] -= c
-        if colour:
-            grad[n] += g
-            hess[n][n] += c
-            hess[n][b] += c
-            hess[b][n] += c
-            hess[n][w] -= c
-            hess[w][n] -= c
-    for i in range(dim):
-        p = _sigmoid(theta[i])
-        grad[i] += prior * (0.5 - p)
-        hess[i][i] += prior * p * (1.0 - p)
-    return grad, hess
-
-
-def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
-    """Solve ``matrix @ x = rhs`` by Gaussian elimination with partial pivoting (small, dense)."""
-    dim = len(rhs)
-    a = [row[:] + [rhs[i]] for i, row in enumerate(matrix)]
-    for col in range(dim):
-        pivot = max(range(col, dim), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        lead = a[col][col]
-        if lead == 0.0:
-            continue  # cannot happen with a positive prior; leave that coordinate unmoved
-        for r in range(col + 1, dim):
-            factor = a[r][col] / lead
-            if factor:
-                row, top = a[r], a[col]
-                for c in range(col, dim + 1):
-                    row[c] -= factor * top[c]
-    x = [0.0] * dim
-    for r in range(dim - 1, -1, -1):
-        lead = a[r][r]
-        if lead == 0.0:
-            continue
-        x[r] = (a[r][dim] - sum(a[r][c] * x[c] for c in range(r + 1, dim))) / lead
-    return x
+def _model(results: Sequence[GameResult], agents: Sequence[str] | None, colour_advantage: bool,
+           prior_draws: float) -> PlackettLuce:
+    """The two-player games as Plackett–Luce rankings (black at seat 0: its advantage is ``h``)."""
+    # Imported here: the record checker and the terminal UI import this module for FAULTS and
+    # GameResult alone, and need not pay for numpy.
+    from arena.stats.plackett_luce import PlackettLuce
+    return PlackettLuce([ranked_from_game(g) for g in results], _agents_of(results, agents),
+                        seat_advantage=colour_advantage, prior_draws=prior_draws)
 
 
 def bradley_terry(
@@ -286,15 +163,8 @@ def bradley_terry(
 
     ``prior_draws`` must be positive for the fit to be finite when someone scores 100% or 0%.
     """
-    names = _agents_of(results, agents)
-    number = {a: i for i, a in enumerate(names)}
-    theta, iterations = _fit_cells(_cells(results, number), len(names), colour_advantage, prior_draws)
-    return BTFit(_centred(theta, names), ELO_PER_NAT * theta[-1] if colour_advantage else None, iterations)
-
-
-def _centred(theta: list[float], names: list[str]) -> dict[str, float]:
-    mean = sum(theta[: len(names)]) / len(names) if names else 0.0
-    return {a: ELO_PER_NAT * (theta[i] - mean) for i, a in enumerate(names)}
+    fit = _model(results, agents, colour_advantage, prior_draws).fit()
+    return BTFit(fit.elo, fit.seat_elo[0] if fit.seat_elo else None, fit.iterations)
 
 
 def bootstrap_intervals(
@@ -306,26 +176,7 @@ def bootstrap_intervals(
     The unit of resampling is a colour-swapped pair of games (games sharing ``pair``; a game without
     one is its own unit), because the two games of a pair are not independent.
     """
-    names = _agents_of(results, agents)
-    number = {a: i for i, a in enumerate(names)}
-    groups: dict[Any, list[GameResult]] = defaultdict(list)
-    for g in results:
-        groups[("pair", g.pair) if g.pair is not None else ("game", g.index)].append(g)
-    units = [groups[key] for key in sorted(groups, key=repr)]
-    if not units or samples < 1:
-        return {a: (0.0, 0.0) for a in names}
-    base, _ = _fit_cells(_cells(results, number), len(names), colour_advantage, prior_draws)
-    rng = random.Random(seed)
-    draws: dict[str, list[float]] = {a: [] for a in names}
-    for _ in range(samples):
-        chosen = (units[rng.randrange(len(units))] for _ in range(len(units)))
-        cells = _cells((g for unit in chosen for g in unit), number)
-        theta, _ = _fit_cells(cells, len(names), colour_advantage, prior_draws, start=base,
-                              tolerance=1e-7)
-        for a, elo in _centred(theta, names).items():
-            draws[a].append(elo)
-    tail = (1.0 - level) / 2.0
-    return {a: (_quantile(v, tail), _quantile(v, 1.0 - tail)) for a, v in draws.items()}
+    return _model(results, agents, colour_advantage, prior_draws).bootstrap_intervals(samples, seed, level)
 
 
 def normal_intervals(
@@ -334,41 +185,10 @@ def normal_intervals(
 ) -> dict[str, tuple[float, float]]:
     """Elo ± z·SE of each agent, the standard error from the inverse observed information at the
     fit (prior included) of the agent's rating minus the mean rating."""
-    names = _agents_of(results, agents)
-    n = len(names)
-    if n == 0:
-        return {}
-    number = {a: i for i, a in enumerate(names)}
-    cells = _cells(results, number)
-    theta, _ = _fit_cells(cells, n, colour_advantage, prior_draws)
-    _, information = _derivatives(theta, cells, n, colour_advantage, prior_draws)
-    z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
-    centred = _centred(theta, names)
-    out = {}
-    for i, a in enumerate(names):
-        contrast = [(1.0 if j == i else 0.0) - 1.0 / n for j in range(n)] + [0.0] * (len(theta) - n)
-        variance = sum(c * x for c, x in zip(contrast, _solve(information, contrast), strict=True))
-        half = z * ELO_PER_NAT * math.sqrt(max(variance, 0.0))
-        out[a] = (centred[a] - half, centred[a] + half)
-    return out
-
-
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    pos = q * (len(ordered) - 1)
-    low = math.floor(pos)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+    return _model(results, agents, colour_advantage, prior_draws).normal_intervals(level)
 
 
 # --- tables ------------------------------------------------------------------------------------------
-
-
-def likelihood_of_superiority(wins: float, losses: float) -> float:
-    """Probability that the first player is the stronger, from decisive games only (0.5 with none)."""
-    if wins + losses <= 0:
-        return 0.5
-    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
 def wdl(results: Iterable[GameResult], agents: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
@@ -388,34 +208,12 @@ def crosstable(
 ) -> dict[str, dict[str, dict[str, float]]]:
     """``table[a][b]``: a's games, wins, draws, losses, points against b, and a's LOS over b."""
     games = list(results)
-    names = _agents_of(games, agents)
-    table: dict[str, dict[str, dict[str, float]]] = {
-        a: {b: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0.0} for b in names if b != a}
-        for a in names
-    }
-    for g in games:
-        for me, other, my_score in ((g.black, g.white, g.score), (g.white, g.black, 1.0 - g.score)):
-            cell = table[me][other]
-            cell["games"] += 1
-            cell["points"] += my_score
-            cell["wins" if my_score == 1.0 else "losses" if my_score == 0.0 else "draws"] += 1
-    for a in names:
-        for cell in table[a].values():
-            cell["los"] = likelihood_of_superiority(cell["wins"], cell["losses"])
-    return table
+    return pairwise_table([ranked_from_game(g) for g in games], _agents_of(games, agents))
 
 
 def termination_counts(results: Iterable[GameResult]) -> dict[str, Any]:
     """How games ended: ``total`` per termination, and ``faults`` per agent that lost by one."""
-    total: Counter[str] = Counter()
-    faults: dict[str, Counter[str]] = defaultdict(Counter)
-    for g in results:
-        total[g.termination] += 1
-        if g.termination in FAULTS and g.score != 0.5:
-            loser = g.white if g.score == 1.0 else g.black
-            faults[loser][g.termination] += 1
-    return {"total": dict(sorted(total.items())), "faults": {a: dict(sorted(c.items())) for a, c in
-                                                              sorted(faults.items())}}
+    return ranked_termination_counts(ranked_from_game(g) for g in results)
 
 
 def compute_standings(
@@ -425,14 +223,10 @@ def compute_standings(
 ) -> dict[str, Any]:
     """Everything ``standings.json`` holds; ``standings`` is sorted best first."""
     names = _agents_of(results, agents)
-    fit = bradley_terry(results, names, colour_advantage=colour_advantage, prior_draws=prior_draws)
-    boot = bootstrap_intervals(results, names, samples=bootstrap_samples, seed=seed,
-                               colour_advantage=colour_advantage, prior_draws=prior_draws)
-    normal = normal_intervals(results, names, colour_advantage=colour_advantage, prior_draws=prior_draws)
-    # The bootstrap is blind when every resample is alike (one pair, a 100% score): never report an
-    # interval narrower than the normal approximation from the fit's curvature.
-    intervals = normal if bootstrap_samples < 1 or not results else {
-        a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in names}
+    model = _model(results, names, colour_advantage, prior_draws)
+    fit = model.fit()
+    first_move = fit.seat_elo[0] if fit.seat_elo else None
+    intervals = model.intervals(bootstrap_samples, seed)  # the bootstrap widened to the normal one
     seed_elo = online_elo(results, names)
     counts = wdl(results, names)
     rows: list[dict[str, Any]] = []
@@ -463,7 +257,7 @@ def compute_standings(
             "interval": (f"95%: percentile bootstrap over colour-swapped pairs ({bootstrap_samples} samples), "
                          "widened where needed to the normal approximation from the fit's curvature"),
         },
-        "first_move_elo": None if fit.first_move_elo is None else round(fit.first_move_elo, 1),
+        "first_move_elo": None if first_move is None else round(first_move, 1),
         "standings": rows,
         "crosstable": crosstable(results, names),
         "terminations": termination_counts(results),

@@ -1,0 +1,332 @@
+"""Plackett–Luce ratings: one joint maximum-likelihood fit of every game's ranking. No I/O.
+
+The model. Agent ``a`` at seat ``s`` has utility ``u = theta_a + delta_s`` (``delta`` the optional
+per-seat advantage; the last seat's is fixed at 0, so for two players ``delta_0`` is the first-move
+advantage). A strict ranking ``o_1 > o_2 > ... > o_k`` of a game has probability
+``prod_j exp(u_{o_j}) / sum_{i >= j} exp(u_{o_i})``: the winner is drawn from all seats in
+proportion to ``exp(u)``, the second from the rest, and so on.
+
+Ties. A tie is scored as the *mean* log-likelihood over the orders of the tied agents (each tied
+set independently). That mean is exact and cheap: in a tied set ``C`` above the worse seats ``W``,
+the seats left at the ``r``-th pick from ``C`` are a uniformly random ``r``-subset of ``C`` plus
+``W``, so the mean is a weighted sum of log-sum-exps over the subsets of ``C`` (``2^m - 1`` terms
+for ``m`` tied). Up to :data:`TIE_EXACT_MAX` tied agents that is what is computed; a larger tied
+set uses Efron's approximation (the expected weight ``r/m * sum_C exp(u) + sum_W exp(u)`` inside
+the logarithm instead of the expected logarithm: exact when the tied agents are equally strong).
+For two players a draw is then exactly half a win and half a loss, and the whole model is the
+Bradley–Terry model of :mod:`arena.stats.ratings` (with ``h = delta_0``).
+
+The prior. ``prior_draws`` virtual two-player draws of every agent against an opponent rated 0 and
+of every seat advantage against 0 keep unbeaten agents finite and the fit unique (the
+log-posterior is then strictly concave). The fit is Newton's method with the analytic gradient and
+Hessian (dense in the parameters, vectorised over games with numpy, one block per number of seats)
+and step halving. Elo = ``400/ln(10) * theta``, centred so that the agents' mean is 0.
+
+Intervals (95% by default): :meth:`PlackettLuce.normal_intervals` from the inverse observed
+information of each agent's rating minus the mean rating; :meth:`PlackettLuce.bootstrap_intervals`
+by the percentile bootstrap over resampling units (the games sharing a ``group``; a game without
+one is its own unit), each resample a refit with integer game weights. Its draws are exactly those
+of the two-player code before this module (the same ``random.Random(seed)`` calls over the same
+sorted units), so two-player intervals reproduce.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from arena.stats.results import ELO_PER_NAT, agents_of
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from arena.stats.results import RankedResult
+
+    Floats = NDArray[np.float64]
+    Ints = NDArray[np.intp]
+
+#: The largest tied set whose orders are averaged exactly (63 log-sum-exp terms); larger ones
+#: use Efron's approximation (see the module docstring).
+TIE_EXACT_MAX = 6
+
+
+@dataclass(frozen=True)
+class PLFit:
+    """A fit: ``elo`` per agent (mean 0); ``seat_elo`` per seat relative to the last seat (whose
+    entry is 0.0), None without a seat advantage; ``theta`` the raw parameters (agents, then seats)."""
+
+    elo: dict[str, float]
+    seat_elo: tuple[float, ...] | None
+    iterations: int
+    theta: tuple[float, ...]
+
+
+def tie_terms(ranks: Sequence[int]) -> tuple[list[float], list[tuple[list[float], float]]]:
+    """The log-likelihood of a game with ``ranks`` as ``sum_s linear[s] * u_s`` minus
+    ``sum weight * log(sum_s multiplier[s] * exp(u_s))`` over ``terms`` = [(multiplier, weight)].
+
+    Terms over one seat are folded into ``linear`` (their log-sum-exp is that seat's utility).
+    """
+    k = len(ranks)
+    linear = [1.0] * k
+    terms: list[tuple[list[float], float]] = []
+    worse: list[int] = []
+    for rank in sorted(set(ranks), reverse=True):  # worst class first: its W is empty
+        tied = [s for s in range(k) if ranks[s] == rank]
+        m = len(tied)
+        for r in range(1, m + 1):
+            if m > TIE_EXACT_MAX:  # Efron: the expected weight of the seats left
+                multiplier = [r / m if s in tied else 1.0 if s in worse else 0.0 for s in range(k)]
+                terms.append((multiplier, 1.0))
+                continue
+            subsets = list(itertools.combinations(tied, r))
+            for subset in subsets:
+                if r == 1 and not worse:
+                    linear[subset[0]] -= 1.0 / len(subsets)
+                else:
+                    terms.append(([1.0 if s in subset or s in worse else 0.0 for s in range(k)],
+                                  1.0 / len(subsets)))
+        worse += tied
+    return linear, terms
+
+
+class _Block:
+    """The games of one number of seats ``k`` as arrays: agent and seat-parameter numbers (G x k),
+    linear coefficients (G x k), and the log-sum-exp terms (their game, log-multipliers, weight)."""
+
+    def __init__(self, agents: Ints, ranks: Ints, positions: Ints, seat_param: Ints) -> None:
+        g, k = agents.shape
+        self.k, self.agents, self.positions = k, agents, positions
+        self.seats = np.broadcast_to(seat_param[:k], (g, k))
+        patterns, inverse = np.unique(ranks, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        self.linear = np.empty((g, k))
+        games, logs, weights = [], [], []
+        for p, pattern in enumerate(patterns):
+            linear, terms = tie_terms(pattern.tolist())
+            members = np.flatnonzero(inverse == p)
+            self.linear[members] = linear
+            if terms:
+                with np.errstate(divide="ignore"):
+                    log_mult = np.log(np.array([t[0] for t in terms]))
+                games.append(np.repeat(members, len(terms)))
+                logs.append(np.tile(log_mult, (len(members), 1)))
+                weights.append(np.tile([t[1] for t in terms], len(members)))
+        self.term_game = np.concatenate(games) if games else np.zeros(0, dtype=np.intp)
+        self.term_log = np.concatenate(logs) if logs else np.zeros((0, k))
+        self.term_weight = np.concatenate(weights) if weights else np.zeros(0)
+
+    def utilities(self, ext: Floats) -> Floats:
+        return ext[self.agents] + ext[self.seats]
+
+    def softmax(self, u: Floats) -> tuple[Floats, Floats]:
+        """Each term's log-sum-exp and its softmax over the game's seats (0 outside the term)."""
+        x = u[self.term_game] + self.term_log
+        top = x.max(axis=1, keepdims=True)
+        e = np.exp(x - top)
+        total = e.sum(axis=1, keepdims=True)
+        return (top + np.log(total))[:, 0], e / total
+
+    def log_likelihood(self, ext: Floats, weights: Floats) -> float:
+        u = self.utilities(ext)
+        lse, _ = self.softmax(u)
+        w = weights[self.positions]
+        return float(w @ (self.linear * u).sum(axis=1) - (w[self.term_game] * self.term_weight) @ lse)
+
+    def add_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats) -> None:
+        """Add the gradient and the negated Hessian in the (extended) parameters."""
+        g, k = self.agents.shape
+        dim = len(ext)
+        u = self.utilities(ext)
+        _, p = self.softmax(u)
+        w = weights[self.positions]
+        tw = w[self.term_game] * self.term_weight
+        wp = tw[:, None] * p
+        grad_u = w[:, None] * self.linear - np.bincount(
+            (self.term_game[:, None] * k + np.arange(k)).ravel(), wp.ravel(), minlength=g * k).reshape(g, k)
+        for params in (self.agents, self.seats):
+            grad += np.bincount(params.ravel(), grad_u.ravel(), minlength=dim)
+        # Each term's negated Hessian in u is tw * (diag(p) - p p^T); summed per game first.
+        per_term = -wp[:, :, None] * p[:, None, :]
+        per_term[:, np.arange(k), np.arange(k)] += wp
+        cell = (self.term_game[:, None, None] * k + np.arange(k)[:, None]) * k + np.arange(k)
+        per_game = np.bincount(cell.ravel(), per_term.ravel(), minlength=g * k * k).reshape(g, k, k)
+        for rows in (self.agents, self.seats):
+            for cols in (self.agents, self.seats):
+                flat = rows[:, :, None] * dim + cols[:, None, :]
+                hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
+
+
+class PlackettLuce:
+    """The Plackett–Luce model of ``results`` (see the module docstring), built once and fitted
+    with any game weights.
+
+    ``agents`` defaults to every agent of ``results``; an agent with no game is rated by the prior
+    alone (0). Raises ValueError when a game seats an agent not in ``agents``.
+    """
+
+    def __init__(self, results: Sequence[RankedResult], agents: Sequence[str] | None = None, *,
+                 seat_advantage: bool = True, prior_draws: float = 2.0) -> None:
+        self.results = list(results)
+        self.names = agents_of(self.results, agents)
+        self.prior = prior_draws
+        number = {a: i for i, a in enumerate(self.names)}
+        n = len(self.names)
+        seats = max((len(r.seats) for r in self.results), default=0)
+        self.seat_count = seats if seat_advantage else 0
+        self.dim = n + max(self.seat_count - 1, 0)
+        # Seat s's advantage is parameter n + s; the last seat's (and every seat's without the
+        # advantage) is the extra parameter `dim`, held at 0.
+        seat_param = np.array([n + s if s < self.seat_count - 1 else self.dim for s in range(seats)], dtype=np.intp)
+        by_size: dict[int, list[int]] = {}
+        for position, r in enumerate(self.results):
+            missing = [a for a in r.seats if a not in number]
+            if missing:
+                raise ValueError(f"game {r.index} seats {missing[0]!r}, who is not among the agents rated")
+            by_size.setdefault(len(r.seats), []).append(position)
+        self.blocks = [
+            _Block(np.array([[number[a] for a in self.results[i].seats] for i in positions], dtype=np.intp),
+                   np.array([self.results[i].ranks for i in positions], dtype=np.intp),
+                   np.array(positions, dtype=np.intp), seat_param)
+            for _, positions in sorted(by_size.items())]
+        self._theta: Floats | None = None
+        self._iterations = 0
+
+    # --- the fit ------------------------------------------------------------------------------------
+
+    def objective(self, theta: Floats, weights: Floats) -> float:
+        """The log-posterior at ``theta`` with game ``weights``."""
+        ext = np.append(theta, 0.0)
+        total = sum(b.log_likelihood(ext, weights) for b in self.blocks)
+        # `prior` virtual draws against 0: prior * 0.5 * (log sigmoid(t) + log sigmoid(-t)).
+        return total - self.prior * 0.5 * float(np.sum(np.logaddexp(0.0, -theta) + np.logaddexp(0.0, theta)))
+
+    def derivatives(self, theta: Floats, weights: Floats) -> tuple[Floats, Floats]:
+        """The gradient of the log-posterior and its *negated* Hessian (positive definite)."""
+        ext = np.append(theta, 0.0)
+        grad = np.zeros(self.dim + 1)
+        hess = np.zeros((self.dim + 1, self.dim + 1))
+        for b in self.blocks:
+            b.add_derivatives(ext, weights, grad, hess)
+        sig = 1.0 / (1.0 + np.exp(-theta))
+        grad = grad[:-1] + self.prior * (0.5 - sig)
+        hess = hess[:-1, :-1]
+        hess[np.diag_indices(self.dim)] += self.prior * sig * (1.0 - sig)
+        return grad, hess
+
+    def solve(self, weights: Floats | None = None, start: Floats | None = None, tolerance: float = 1e-10,
+              max_iterations: int = 100) -> tuple[Floats, int]:
+        """The maximum of the log-posterior and the Newton iterations it took."""
+        w = np.ones(len(self.results)) if weights is None else weights
+        theta = np.zeros(self.dim) if start is None else np.array(start, dtype=float)
+        current = self.objective(theta, w)
+        for iteration in range(1, max_iterations + 1):
+            grad, hess = self.derivatives(theta, w)
+            step = np.linalg.solve(hess, grad) if self.dim else grad
+            scale = 1.0
+            while True:
+                trial = theta + scale * step
+                value = self.objective(trial, w)
+                if value >= current - 1e-12:
+                    break
+                scale *= 0.5
+                if scale < 1e-9:  # no ascent left along Newton's direction: numerically at the optimum
+                    return theta, iteration
+            theta, current = trial, value
+            if not self.dim or float(np.max(np.abs(scale * step))) < tolerance:
+                return theta, iteration
+        return theta, max_iterations
+
+    @property
+    def theta(self) -> Floats:
+        """The fit of all games (computed once)."""
+        if self._theta is None:
+            self._theta, self._iterations = self.solve()
+        return self._theta
+
+    def fit(self) -> PLFit:
+        """Elo per agent and per seat from the fit of all games."""
+        theta = self.theta
+        n = len(self.names)
+        seat_elo = None
+        if self.seat_count:
+            seat_elo = tuple(ELO_PER_NAT * float(d) for d in theta[n:]) + (0.0,)
+        return PLFit(self.centred(theta), seat_elo, self._iterations, tuple(float(t) for t in theta))
+
+    def centred(self, theta: Floats) -> dict[str, float]:
+        """Elo per agent, centred on the agents' mean."""
+        n = len(self.names)
+        mean = float(np.mean(theta[:n])) if n else 0.0
+        return {a: ELO_PER_NAT * (float(theta[i]) - mean) for i, a in enumerate(self.names)}
+
+    # --- intervals ----------------------------------------------------------------------------------
+
+    def normal_intervals(self, level: float = 0.95) -> dict[str, tuple[float, float]]:
+        """Elo ± z·SE per agent, the SE from the inverse observed information at the fit (prior
+        included) of the agent's rating minus the mean rating."""
+        n = len(self.names)
+        if n == 0:
+            return {}
+        theta = self.theta
+        _, information = self.derivatives(theta, np.ones(len(self.results)))
+        contrast = np.zeros((self.dim, n))
+        contrast[:n] = np.eye(n) - 1.0 / n
+        variance = np.einsum("ij,ij->j", contrast, np.linalg.solve(information, contrast))
+        z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
+        half = z * ELO_PER_NAT * np.sqrt(np.maximum(variance, 0.0))
+        centred = self.centred(theta)
+        return {a: (centred[a] - float(half[i]), centred[a] + float(half[i])) for i, a in enumerate(self.names)}
+
+    def resampling_units(self) -> list[list[int]]:
+        """Positions of the games of each resampling unit, in the bootstrap's (historical) order."""
+        units: dict[Any, list[int]] = {}
+        for position, r in enumerate(self.results):
+            units.setdefault(("pair", r.group) if r.group is not None else ("game", r.index), []).append(position)
+        return [units[key] for key in sorted(units, key=repr)]
+
+    def bootstrap_draws(self, samples: int = 200, seed: int = 0) -> Floats:
+        """Centred Elo of every agent (columns) in each of ``samples`` resamples (rows)."""
+        units = self.resampling_units()
+        n = len(self.names)
+        if not units or samples < 1:
+            return np.zeros((0, n))
+        unit_of = np.empty(len(self.results), dtype=np.intp)
+        for u, positions in enumerate(units):
+            unit_of[positions] = u
+        base = self.theta
+        rng = random.Random(seed)
+        out = np.empty((samples, n))
+        for row in range(samples):
+            chosen = [rng.randrange(len(units)) for _ in range(len(units))]
+            weights = np.bincount(chosen, minlength=len(units)).astype(float)[unit_of]
+            theta, _ = self.solve(weights, start=base, tolerance=1e-7)
+            out[row] = theta[:n] - np.mean(theta[:n])
+        return out * ELO_PER_NAT
+
+    def bootstrap_intervals(self, samples: int = 200, seed: int = 0,
+                            level: float = 0.95) -> dict[str, tuple[float, float]]:
+        """Percentile bootstrap intervals of each agent's Elo ((0, 0) without games or samples)."""
+        draws = self.bootstrap_draws(samples, seed)
+        if len(draws) == 0:
+            return {a: (0.0, 0.0) for a in self.names}
+        tail = (1.0 - level) / 2.0
+        low, high = np.quantile(draws, [tail, 1.0 - tail], axis=0)
+        return {a: (float(low[i]), float(high[i])) for i, a in enumerate(self.names)}
+
+    def intervals(self, samples: int = 200, seed: int = 0, level: float = 0.95) -> dict[str, tuple[float, float]]:
+        """The union of the bootstrap and normal intervals (the normal one alone without samples).
+
+        The bootstrap is blind when every resample is alike (one group, a 100% score): never report
+        an interval narrower than the normal approximation from the fit's curvature.
+        """
+        normal = self.normal_intervals(level)
+        if samples < 1 or not self.results:
+            return normal
+        boot = self.bootstrap_intervals(samples, seed, level)
+        return {a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in self.names}

@@ -1,0 +1,140 @@
+"""The Plackett–Luce fit: against choix, the tie rule, the seat advantage, a simulation."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import random
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from arena.stats import plackett_luce
+from arena.stats.plackett_luce import ELO_PER_NAT, TIE_EXACT_MAX, PlackettLuce, tie_terms
+from arena.stats.results import RankedResult
+
+
+def coverage_bench() -> ModuleType:
+    """bench/plackett_luce_coverage.py, loaded by path (bench/ is not a package): its ``simulate``."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "plackett_luce_coverage.py"
+    spec = importlib.util.spec_from_file_location("plackett_luce_coverage", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SIM = coverage_bench()
+
+
+def game_log_likelihood(ranks: tuple[int, ...], u: list[float]) -> float:
+    """A game's log-likelihood under the module's model, from tie_terms, at utilities ``u``."""
+    linear, terms = tie_terms(ranks)
+    value = sum(c * x for c, x in zip(linear, u, strict=True))
+    for multiplier, weight in terms:
+        value -= weight * math.log(sum(m * math.exp(x) for m, x in zip(multiplier, u, strict=True)))
+    return value
+
+
+def strict_log_likelihood(order: tuple[int, ...], u: list[float]) -> float:
+    """log P(order) by the Plackett–Luce formula, ``order`` best first."""
+    return sum(u[s] - math.log(sum(math.exp(u[t]) for t in order[j:])) for j, s in enumerate(order))
+
+
+def test_point_estimates_match_choix_on_rankings_without_ties() -> None:
+    choix = pytest.importorskip("choix")
+    strengths = [0.8 * math.sin(i) for i in range(10)]
+    results = SIM.simulate(5, strengths, 1500, 4)
+    names = [f"a{i}" for i in range(10)]
+    ours = PlackettLuce(results, names, seat_advantage=False, prior_draws=1e-8).fit()
+    data = [tuple(int(g.seats[s][1:]) for s in sorted(range(4), key=g.ranks.__getitem__)) for g in results]
+    # choix's iterative Luce spectral ranking: another algorithm for the same maximum; both priors
+    # negligible (our 1e-8 virtual draws, its L2 penalty 1e-8 |theta|^2 / 2)
+    theirs = choix.ilsr_rankings(10, data, alpha=1e-8, tol=1e-12, max_iter=1000)
+    theirs = ELO_PER_NAT * (theirs - np.mean(theirs))
+    assert max(abs(ours.elo[a] - theirs[i]) for i, a in enumerate(names)) < 1e-3  # Elo
+
+
+def test_a_two_player_draw_is_half_a_win_and_half_a_loss() -> None:
+    u = [0.7, -0.4]
+    win, loss = math.log(1 / (1 + math.exp(-1.1))), math.log(1 / (1 + math.exp(1.1)))
+    assert game_log_likelihood((1, 1), u) == pytest.approx(0.5 * win + 0.5 * loss, abs=1e-12)
+    # and in the model: a draw has the weight of one win and one loss at half weight each
+    draw = PlackettLuce([RankedResult(0, ("a", "b"), (1, 1))], prior_draws=0.0)
+    split = PlackettLuce([RankedResult(0, ("a", "b"), (1, 2)), RankedResult(1, ("a", "b"), (2, 1))], prior_draws=0.0)
+    theta = np.array([0.7, -0.4, 0.25])
+    assert draw.objective(theta, np.ones(1)) == pytest.approx(split.objective(theta, np.full(2, 0.5)), abs=1e-12)
+
+
+@pytest.mark.parametrize("ranks", [(1, 1, 2), (2, 1, 1), (1, 2, 2, 3), (2, 2, 2, 1), (1, 1, 1, 1), (3, 1, 3, 2, 1)])
+def test_a_tie_is_the_mean_over_the_orders_of_the_tied(ranks: tuple[int, ...]) -> None:
+    rng = random.Random(len(ranks))
+    u = [rng.uniform(-1.5, 1.5) for _ in ranks]
+    orders = [o for o in itertools.permutations(range(len(ranks)))
+              if all(ranks[a] <= ranks[b] for a, b in itertools.pairwise(o))]
+    expected = sum(strict_log_likelihood(o, u) for o in orders) / len(orders)
+    assert game_log_likelihood(ranks, u) == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_large_tie_uses_efron_exact_for_equal_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = TIE_EXACT_MAX + 2
+    ranks = (1,) * (m - 1) + (2,)
+    equal, unequal = [0.3] * m, [0.1 * i for i in range(m)]
+    efron = game_log_likelihood(ranks, equal), game_log_likelihood(ranks, unequal)
+    monkeypatch.setattr(plackett_luce, "TIE_EXACT_MAX", m)
+    exact = game_log_likelihood(ranks, equal), game_log_likelihood(ranks, unequal)
+    assert efron[0] == pytest.approx(exact[0], abs=1e-9)
+    assert efron[1] != pytest.approx(exact[1], abs=1e-6)  # an approximation ...
+    assert efron[1] == pytest.approx(exact[1], abs=0.05)  # ... and a close one
+
+
+def test_the_seat_advantage_is_recovered() -> None:
+    seat = [0.5, 0.2, 0.0]
+    results = SIM.simulate(8, [0.3 * i - 1.0 for i in range(8)], 6000, 3, seat)
+    fit = PlackettLuce(results).fit()
+    assert fit.seat_elo is not None and fit.seat_elo[2] == 0.0
+    for s in range(2):
+        assert fit.seat_elo[s] == pytest.approx(ELO_PER_NAT * seat[s], abs=25.0)
+    without = PlackettLuce(results, seat_advantage=False).fit()
+    assert without.seat_elo is None
+
+
+def test_twelve_agents_three_player_simulation() -> None:
+    strengths = [e / ELO_PER_NAT for e in SIM.STRENGTHS_ELO]
+    results = SIM.simulate(2024, strengths, 2000, 3)
+    model = PlackettLuce(results, [f"a{i}" for i in range(12)])
+    fit = model.fit()
+    truth = np.array(SIM.STRENGTHS_ELO) - np.mean(SIM.STRENGTHS_ELO)
+    estimate = np.array([fit.elo[f"a{i}"] for i in range(12)])
+    assert SIM.spearman(estimate, truth) > 0.9
+    assert math.sqrt(np.mean((estimate - truth) ** 2)) < 25.0
+    normal = model.normal_intervals()
+    assert sum(normal[f"a{i}"][0] <= truth[i] <= normal[f"a{i}"][1] for i in range(12)) >= 9
+
+
+def test_an_unbeaten_agent_stays_finite() -> None:
+    results = [RankedResult(i, ("top", "x", "y"), (1, 2 + i % 2, 3 - i % 2)) for i in range(20)]
+    fit = PlackettLuce(results).fit()
+    assert 200.0 < fit.elo["top"] < 2000.0
+
+
+def test_the_bootstrap_is_deterministic_and_resamples_whole_groups() -> None:
+    results = [RankedResult(i, ("a", "b", "c"), (1, 2, 3) if i < 3 else (3, 2, 1), group=0 if i < 3 else 1)
+               for i in range(6)]
+    model = PlackettLuce(results)
+    assert model.resampling_units() == [[0, 1, 2], [3, 4, 5]]
+    draws = model.bootstrap_draws(samples=30, seed=3)
+    assert np.array_equal(draws, PlackettLuce(results).bootstrap_draws(samples=30, seed=3))
+    # with two units a resample holds group 0 twice, group 1 twice, or one of each: three fits
+    assert len({round(float(d), 6) for d in draws[:, 0]}) == 3
+
+
+def test_no_games_and_unknown_agents() -> None:
+    empty = PlackettLuce([], ["a", "b"])
+    assert empty.fit().elo == {"a": 0.0, "b": 0.0}
+    assert empty.bootstrap_intervals(samples=10) == {"a": (0.0, 0.0), "b": (0.0, 0.0)}
+    with pytest.raises(ValueError, match="'c'"):
+        PlackettLuce([RankedResult(0, ("a", "c"), (1, 2))], ["a", "b"])
