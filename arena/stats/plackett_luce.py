@@ -197,6 +197,7 @@ class PlackettLuce:
             for _, positions in sorted(by_size.items())]
         self._theta: Floats | None = None
         self._iterations = 0
+        self._draws: dict[tuple[int, int], Floats] = {}
 
     # --- the fit ------------------------------------------------------------------------------------
 
@@ -291,7 +292,14 @@ class PlackettLuce:
         return [units[key] for key in sorted(units, key=repr)]
 
     def bootstrap_draws(self, samples: int = 200, seed: int = 0) -> Floats:
-        """Centred Elo of every agent (columns) in each of ``samples`` resamples (rows)."""
+        """Centred Elo of every agent (columns) in each of ``samples`` resamples (rows); computed
+        once per ``(samples, seed)`` (the intervals of the agents and of a hero share them)."""
+        key = (samples, seed)
+        if key not in self._draws:
+            self._draws[key] = self._bootstrap_draws(samples, seed)
+        return self._draws[key]
+
+    def _bootstrap_draws(self, samples: int, seed: int) -> Floats:
         units = self.resampling_units()
         n = len(self.names)
         if not units or samples < 1:
@@ -318,6 +326,30 @@ class PlackettLuce:
         tail = (1.0 - level) / 2.0
         low, high = np.quantile(draws, [tail, 1.0 - tail], axis=0)
         return {a: (float(low[i]), float(high[i])) for i, a in enumerate(self.names)}
+
+    def versus_field(self, hero: str, samples: int = 200, seed: int = 0,
+                     level: float = 0.95) -> tuple[float, float, float]:
+        """``hero``'s Elo minus the mean Elo of the other agents (the field), with a 95% interval:
+        the union of the normal one from the fit's curvature and the percentile bootstrap's, as
+        :meth:`intervals`. KeyError for an unknown ``hero``; needs at least two agents."""
+        n = len(self.names)
+        h = self.names.index(hero)
+        contrast = np.zeros(self.dim)
+        contrast[:n] = -1.0 / (n - 1)
+        contrast[h] = 1.0
+        theta = self.theta
+        _, information = self.derivatives(theta, np.ones(len(self.results)))
+        centre = ELO_PER_NAT * float(contrast @ theta)
+        z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
+        half = z * ELO_PER_NAT * float(np.sqrt(max(float(contrast @ np.linalg.solve(information, contrast)), 0.0)))
+        low, high = centre - half, centre + half
+        draws = self.bootstrap_draws(samples, seed) if self.results else np.zeros((0, n))
+        if len(draws):
+            differences = draws @ contrast[:n]  # centring cancels: the contrast sums to 0
+            tail = (1.0 - level) / 2.0
+            low = min(low, float(np.quantile(differences, tail)))
+            high = max(high, float(np.quantile(differences, 1.0 - tail)))
+        return centre, low, high
 
     def intervals(self, samples: int = 200, seed: int = 0, level: float = 0.95) -> dict[str, tuple[float, float]]:
         """The union of the bootstrap and normal intervals (the normal one alone without samples).

@@ -131,8 +131,12 @@ def ranked_termination_counts(results: Iterable[RankedResult]) -> dict[str, Any]
 def table_standings(
     results: Sequence[RankedResult], agents: Sequence[str] | None = None, *, players: int,
     bootstrap_samples: int = 200, seed: int = 0, seat_advantage: bool = True, prior_draws: float = 2.0,
+    hero: str | None = None,
 ) -> dict[str, Any]:
     """The N-seat ``standings.json`` content but ``id``, ``game`` and ``seed``; ``standings`` best first.
+
+    ``hero`` (a gauntlet's first agent): ``versus_field`` gives its Elo relative to the mean of the
+    other agents, with a 95% interval (:meth:`PlackettLuce.versus_field`).
 
     ``seat_elo`` has one entry per seat (``players``): Elo relative to the last seat (0.0); all None
     without the seat advantage or when no game has ``players`` seats. Raises ValueError when a game seats
@@ -167,8 +171,17 @@ def table_standings(
                          "widened where needed to the normal approximation from the fit's curvature"),
         },
         "seat_elo": seat_elo,
+        **({"versus_field": _versus_field(model, hero, bootstrap_samples, seed)} if hero is not None
+           and len(names) > 1 else {}),
         "standings": standings,
         "pairwise": pairwise_table(results, names),
         "seats": seat_table(results, players),
         "terminations": ranked_termination_counts(results),
     }
+
+
+def _versus_field(model: Any, hero: str, samples: int, seed: int) -> dict[str, Any]:
+    elo, low, high = model.versus_field(hero, samples, seed)
+    return {"id": hero, "elo": round(elo, 1), "elo_low": round(low, 1), "elo_high": round(high, 1),
+            "field": len(model.names) - 1,
+            "meaning": f"{hero}'s Elo minus the mean Elo of the other {len(model.names) - 1} agents, 95% interval"}

@@ -455,17 +455,24 @@ class LegacyEloStats:
 
 def standings_object(
     tournament_id: str, game: str, agent_ids: Sequence[str], results: Sequence[Any], *,
-    seed: int, bootstrap_samples: int = 200, players: int | None = None,
+    seed: int, bootstrap_samples: int = 200, players: int | None = None, hero: str | None = None,
 ) -> dict[str, Any]:
     """The ``standings.json`` object (the runner and ``arena standings`` both build it here) of
-    two-player ``results`` (``players`` None) or of N-seat ones (a Plackett–Luce fit)."""
+    two-player ``results`` (``players`` None) or of N-seat ones (a Plackett–Luce fit; ``hero``, a
+    gauntlet's first agent, is also rated against the field)."""
     if players is None:
         return {"id": tournament_id, "game": game,
                 **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
-    from arena.stats.plackett_luce import table_standings
+    from arena.stats.tables import table_standings
 
     return {"id": tournament_id, "game": game, "seed": seed,
-            **table_standings(results, agent_ids, players=players, bootstrap_samples=bootstrap_samples, seed=seed)}
+            **table_standings(results, agent_ids, players=players, bootstrap_samples=bootstrap_samples, seed=seed,
+                              hero=hero)}
+
+
+def gauntlet_hero(tournament_type: Any, agent_ids: Sequence[str]) -> str | None:
+    """The agent a gauntlet rates against the field (its first), None for other schedules."""
+    return agent_ids[0] if tournament_type == "gauntlet" and agent_ids else None
 
 
 def count_node(counts: dict[str, dict[str, Any]], node: Any) -> None:
@@ -519,7 +526,8 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
                 agent_ids.append(aid)
     seed = config.get("seed", 0) if isinstance(config.get("seed"), int) else 0
     standings = standings_object(str(config.get("id", folder.name)), str(config.get("game", DEFAULT_CONFIG_GAME)),
-                                 agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples, players=players)
+                                 agent_ids, results, seed=seed, bootstrap_samples=bootstrap_samples, players=players,
+                                 hero=gauntlet_hero(config.get("tournamentType"), agent_ids))
     nodes: dict[str, dict[str, Any]] = {}
     for row in rows:
         count_node(nodes, row.get("node"))

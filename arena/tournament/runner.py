@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeAlias
@@ -61,6 +61,7 @@ from arena.tournament.logs import (
     LogError,
     TournamentLog,
     count_node,
+    gauntlet_hero,
     load_results,
     online_tally,
     read_rows,
@@ -410,9 +411,8 @@ class Tournament:
                 outer.start_soon(self._worker.feed)
             with trio.CancelScope() as games:
                 self._games_scope = games
-                take: Callable[[], Scheduled | None] = self._take_unless_stopped
-                play: Callable[[Scheduled], Awaitable[bool]] = self._play_one
-                await play_schedule(take, play, self.concurrency)
+                # mypy cannot solve T from a union inside ``T | None``: T is Scheduled.
+                await play_schedule(self._take_unless_stopped, self._play_one, self.concurrency)  # type: ignore[misc]
             outer.cancel_scope.cancel()
         if self._failure is not None:
             raise self._failure
@@ -420,6 +420,7 @@ class Tournament:
     def _worker_init(self) -> dict[str, Any]:
         c = self.config
         return {"folder": str(self.folder), "id": c.id, "game": c.game, "seed": c.seed, "players": c.players,
+                "hero": gauntlet_hero(c.tournament_type, c.agent_ids),
                 "agents": [[a.id, a.type, a.raw_path] for a in c.agents],
                 "bootstrap": self.options.bootstrap_samples, "games_bytes": self._log.games_bytes,
                 "standings_interval_s": self.options.standings_interval_s,
@@ -548,7 +549,8 @@ class Tournament:
         c = self.config
         results = load_results(read_rows(self.folder, self._log.root).rows, c.players) if self._prepared else []
         return standings_object(c.id, c.game, c.agent_ids, results, seed=c.seed,
-                                bootstrap_samples=self.options.bootstrap_samples, players=c.players)
+                                bootstrap_samples=self.options.bootstrap_samples, players=c.players,
+                                hero=gauntlet_hero(c.tournament_type, c.agent_ids))
 
     # -- finishing -------------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
 - ``{"init": {...}}`` first: the folder, the tournament's id, game, seed, agents ``[[id, type,
   path], ...]``, bootstrap samples, ``games_bytes`` (how much of ``games.jsonl`` was finished when
   the run began: the worker reads those games itself), ``players`` (None for a two-player game, else
-  the seats of the general model's game: rows and standings of that shape), the two throttling
+  the seats of the general model's game: rows and standings of that shape), ``hero`` (a
+  gauntlet's first agent, rated against the field too, or None), the two throttling
   intervals, and
   ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
@@ -175,7 +176,8 @@ class _Worker:
         init = self.init
         results = sorted(self.results, key=lambda g: g.index)
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
-                                     seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players)
+                                     seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players,
+                                     hero=init.get("hero"))
         try:
             atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder), sync=False)
         except OSError as exc:
