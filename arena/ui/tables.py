@@ -15,8 +15,8 @@ with one line naming the commands that show the whole crosstable.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from rich import box
