@@ -30,6 +30,7 @@ from rich.progress import (
 from rich.table import Column
 from rich.text import Text
 
+from arena.records.reader import finishing_order
 from arena.stats.ratings import FAULTS
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import ScheduledGame
@@ -75,21 +76,6 @@ def game_line(row: dict[str, Any], done: int, total: int | None) -> str:
     else:
         who = f"{row['black']} (black) - {row['white']} (white) {row['result']}"
     return f"[{of}] game {row['index']}: {who} by {row['termination']}" + (f" ({extra})" if extra else "")
-
-
-def finishing_order(seats: list[str], ranks: list[int] | None) -> str:
-    """``"a 1st, c 2nd, b 3rd"``: the seats' agents best first (ties share a rank, seat order
-    between them); the seats in order when there are no ranks."""
-    if not isinstance(ranks, list) or len(ranks) != len(seats):
-        return ", ".join(seats)
-    order = sorted(range(len(seats)), key=lambda k: (ranks[k], k))
-    return ", ".join(f"{seats[k]} {ordinal(ranks[k])}" for k in order)
-
-
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 class PlainReporter:

@@ -14,6 +14,7 @@ from rich.progress import Progress
 from standings_fixtures import agent_names, seat_standings, synthetic_seat_rows, two_player_standings
 from tournament_support import shobu_config
 
+from arena.records.reader import ordinal
 from arena.stats.ratings import GameResult, compute_standings
 from arena.tournament.config import load_config
 from arena.tournament.runner import RunOptions, run_tournament
@@ -23,7 +24,6 @@ from arena.ui.standings import (
     RichReporter,
     game_line,
     leaders_text,
-    ordinal,
     print_standings,
 )
 from arena.ui.tables import crosstable_table, crosstable_width, shorten
