@@ -260,26 +260,7 @@ function show(i) {
   result.replaceChildren();
   if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
 }
-function setupViewer() {
-  $("b-first").addEventListener("click", () => show(0));
-  $("b-prev").addEventListener("click", () => show(V.pos - 1));
-  $("b-next").addEventListener("click", () => show(V.pos + 1));
-  $("b-last").addEventListener("click", () => show(V.last));
-  $("slider").addEventListener("input", e => show(Number(e.target.value)));
-  $("moves").addEventListener("click", e => { const c = e.target.closest(".step"); if (c && c.dataset.k !== undefined) show(Number(c.dataset.k) + 1); });
-  $("v-close").addEventListener("click", () => { location.hash = ""; });
-  $("viewer").addEventListener("click", e => { if (e.target === $("viewer") && DATA.mode === "report") location.hash = ""; });
-  document.addEventListener("keydown", e => {
-    if (!V || $("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target;
-    if (t && t.tagName === "INPUT" && t.type !== "range") return;
-    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
-    if (e.key in moves) show(moves[e.key]);
-    else if (e.key === "Escape" && DATA.mode === "report") location.hash = "";
-    else return;
-    e.preventDefault();
-  });
-}
+function setupViewer() { setupControls(".step"); }
 function selftestGame(index) {
   const started = performance.now();
   let keys = 0;

@@ -237,7 +237,8 @@ def crosstable_section(standings: dict[str, Any]) -> str:
                 cells.append('<td class="self">·</td>' if a == b else '<td class="num dim">–</td>')
                 continue
             los = cell.get("los")
-            text = f'{_fmt(cell.get("points"), 1)}/{cell["games"]}'
+            points = cell.get("points")
+            text = f'{points:g}/{cell["games"]}' if isinstance(points, (int, float)) else f'–/{cell["games"]}'
             shade = _los_class(los)
             if big:
                 cells.append(f'<td class="num {shade}">{text}</td>')

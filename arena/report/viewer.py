@@ -1,6 +1,7 @@
 """The report page's CSS and JavaScript, as Python strings (no package data to ship).
 
-The script (no libraries, no network):
+The script (no libraries, no network) is :data:`JS_COMMON`, a viewer (:data:`JS_TWO` here, the
+N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
 
 - fills the game list from ``arena-data`` (filter box, click a column header to sort) and opens a
   game on a click, through the address's fragment (``#game=N``, ``&ply=K``), so Back closes it;
@@ -10,8 +11,11 @@ The script (no libraries, no network):
   string it holds;
 - keys: ArrowRight/ArrowLeft step, Home/End, PageUp/PageDown ten moves, Escape closes; a slider, a
   clickable move list, both clocks, and the result with its reason at the last position;
+- sortable tables (``table.sortable``: the standings, the seats): a click on a header sorts by
+  its cells' ``data-v`` (numbers as numbers, cells without a value last), a second click reverses;
 - ``#selftest=N``: in a report, checks the game list first (every game listed, the filter shows only
-  matching games, sorting by plies puts the longest first); then opens game ``N`` and steps through
+  matching games, sorting by plies puts the longest first) and the standings' sorting (by games,
+  both ways); then opens game ``N`` and steps through
   it by dispatching real ``keydown`` events on ``document`` (Home, ArrowRight to the end and one
   more, ArrowLeft back to the start, End, Home), checking after every key that ``#board`` shows the
   expected position and that its ``data-state`` equals the CRC Python computed from the renderer's
@@ -38,8 +42,8 @@ section{padding:0 24px 8px}
 table.grid,table.list{border-collapse:collapse;background:var(--card)}
 table.grid th,table.grid td,table.list th,table.list td{border:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}
 table.grid th,table.list th{background:#f0ede6;font-weight:600}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-td.self{text-align:center;color:var(--dim)}
+td.num,th.num,table.grid td.num,table.grid th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.self,table.grid td.self{text-align:center;color:var(--dim)}
 #terminations table{display:inline-table;margin-right:18px;vertical-align:top}
 .eloplot{background:var(--card);border:1px solid var(--line)}
 .eloplot .tick{stroke:#e6e2da}.eloplot .zero{stroke:#9aa3ad;stroke-dasharray:3 3}
@@ -156,6 +160,27 @@ function fmtClock(ms) {
   return Math.floor(tenths / 600) + ":" + String(Math.floor(tenths % 600 / 10)).padStart(2, "0") + "." + (tenths % 10);
 }
 function fmtMs(ms) { return ms < 10 ? ms.toFixed(2) + " ms" : ms < 1000 ? ms.toFixed(0) + " ms" : (ms / 1000).toFixed(2) + " s"; }
+// The viewer's buttons, slider, step list and keys (both viewers: each defines show(i) and V).
+function setupControls(stepSelector) {
+  $("b-first").addEventListener("click", () => show(0));
+  $("b-prev").addEventListener("click", () => show(V.pos - 1));
+  $("b-next").addEventListener("click", () => show(V.pos + 1));
+  $("b-last").addEventListener("click", () => show(V.last));
+  $("slider").addEventListener("input", e => show(Number(e.target.value)));
+  $("moves").addEventListener("click", e => { const c = e.target.closest(stepSelector); if (c && c.dataset.k !== undefined) show(Number(c.dataset.k) + 1); });
+  $("v-close").addEventListener("click", () => { location.hash = ""; });
+  $("viewer").addEventListener("click", e => { if (e.target === $("viewer") && DATA.mode === "report") location.hash = ""; });
+  document.addEventListener("keydown", e => {
+    if (!V || $("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t && t.tagName === "INPUT" && t.type !== "range") return;
+    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
+    if (e.key in moves) show(moves[e.key]);
+    else if (e.key === "Escape" && DATA.mode === "report") location.hash = "";
+    else return;
+    e.preventDefault();
+  });
+}
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 """
 
@@ -251,26 +276,7 @@ function show(i) {
   result.replaceChildren();
   if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
 }
-function setupViewer() {
-  $("b-first").addEventListener("click", () => show(0));
-  $("b-prev").addEventListener("click", () => show(V.pos - 1));
-  $("b-next").addEventListener("click", () => show(V.pos + 1));
-  $("b-last").addEventListener("click", () => show(V.last));
-  $("slider").addEventListener("input", e => show(Number(e.target.value)));
-  $("moves").addEventListener("click", e => { const c = e.target.closest(".mv"); if (c) show(Number(c.dataset.k) + 1); });
-  $("v-close").addEventListener("click", () => { location.hash = ""; });
-  $("viewer").addEventListener("click", e => { if (e.target === $("viewer") && DATA.mode === "report") location.hash = ""; });
-  document.addEventListener("keydown", e => {
-    if (!V || $("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target;
-    if (t && t.tagName === "INPUT" && t.type !== "range") return;
-    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
-    if (e.key in moves) show(moves[e.key]);
-    else if (e.key === "Escape" && DATA.mode === "report") location.hash = "";
-    else return;
-    e.preventDefault();
-  });
-}
+function setupViewer() { setupControls(".mv"); }
 function selftestGame(index) {
   const started = performance.now();
   let steps = 0;
