@@ -78,7 +78,7 @@ def standings_section(standings: dict[str, Any]) -> str:
     big = len(rows) > BIG_FIELD
     heads = ["Rank", "Agent", "Elo", "95% interval", "Games"]
     heads += ["Wins", "Avg rank", "Avg return", "Score", "Ranks"] if seated else ["W", "D", "L", "Score", "Online Elo"]
-    head = "".join(f'<th{"" if h == "Agent" else " class=num"} title="click to sort">{h}</th>' for h in heads)
+    head = "".join(f'<th{"" if h in ("Agent", "Ranks") else " class=num"} title="click to sort">{h}</th>' for h in heads)
     lines = [(f'<section id="standings"><h2>Standings</h2>\n<div class="split"><div class="{"scroll" if big else "box"}">'
              f'<table id="standings-table" class="grid sortable"><thead><tr>{head}</tr></thead><tbody>')]
     players = standings.get("players") if isinstance(standings.get("players"), int) else None
