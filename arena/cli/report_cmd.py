@@ -1,7 +1,9 @@
 """`arena report LOGDIR|RECORD [-o report.html]`: every game of a tournament in one HTML file.
 
 The page (:mod:`arena.report.html`) needs no network and no other file: standings with the Elo
-plot, the crosstable, how games ended, the game list, and a viewer for each game. The run folder
+plot, the crosstable, how games ended, the game list, and a viewer for each game. A tournament of
+N-seat games (:mod:`arena.report.seat_page`) gets rank bars, the seat table, the pairwise table and
+the N-seat viewer; hundreds of agents get scrolled tables with sticky headers. The run folder
 of a learner (``arena tune spsa``, ``arena train td``) gets its chart first
 (:mod:`arena.report.training`), then its games, if it kept any.
 """
@@ -10,12 +12,8 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
-
-if TYPE_CHECKING:
-    from arena.records.replay import Source
 
 #: Where the report goes without ``-o``.
 DEFAULT_OUT = "report.html"
@@ -36,7 +34,8 @@ Esc back to the report. report.html#game=12 opens game 12 directly.""")
 @click.option("--title", default=None, help="The page's title (default: 'arena report: <source>').")
 def report_command(source: str, out: str, title: str | None) -> None:
     """Write one self-contained HTML file (no network, opens from file://) with the standings
-    (Elo with 95% intervals, plotted), the crosstable, how games ended and the list of games of a
+    (Elo with 95% intervals, plotted; click a header to sort; for games of N seats each agent's
+    ranks as a bar and a table per seat), the crosstable (pairwise results for N seats), how games ended and the list of games of a
     tournament's log folder (tournament_logs/<id>/) or a file of records; click a game to replay it
     move by move with the board, the move list, both clocks and the reason it ended. For the run
     folder of 'arena tune spsa' or 'arena train td', the parameter history or learning curve comes
@@ -64,7 +63,6 @@ def report_command(source: str, out: str, title: str | None) -> None:
             found = Source(source, (), is_folder=True)  # a TD run, or an SPSA run without bot games
         else:
             found = open_source(source)
-            _refuse_seat_games(source, found)
         before = chart_section(chart) if chart is not None else ""
         size = write_page(out, report_html(found, title=title, progress=progress, before=before))
     except ArenaError as exc:
@@ -74,15 +72,3 @@ def report_command(source: str, out: str, title: str | None) -> None:
     chart_note = f"the {chart.kind.upper()} chart and " if chart is not None else ""
     click.echo(f"wrote {out}: {chart_note}{games} game{'s' if games != 1 else ''}, {size / 1e6:.2f} MB", err=True)
 
-
-def _refuse_seat_games(source: str, found: Source) -> None:
-    """Exit 2 with one line when ``found`` holds games of N seats: their page is ``arena replay
-    --html`` (reports of N-seat tournaments come with those tournaments)."""
-    seated = [e for e in found.entries if e.seats is not None]
-    if not seated:
-        return
-    pick = f" --game {seated[0].index}" if len(found.entries) > 1 else ""
-    click.echo(f"arena: error: {source} holds games of N seats ({len(seated)} of {len(found.entries)}); "
-               f"'arena report' writes two-player tournaments: write one game's page with "
-               f"'arena replay {source}{pick} --html FILE' (--seat K for one seat's view)", err=True)
-    sys.exit(2)

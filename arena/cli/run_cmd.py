@@ -115,7 +115,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
             _fail(console, str(exc), 2)
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
-        print_standings(console, summary.standings)
+        print_standings(console, summary.standings, str(summary.folder))
         _print_nodes(console, summary.standings)
         for warning in summary.warnings:
             console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
@@ -254,7 +254,7 @@ def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> Non
         _print_json({**standings, "agents": stats})
     else:
         out = cli_console(stderr=False)
-        print_standings(out, standings)
+        print_standings(out, standings, logdir)
         _print_nodes(out, standings)
 
 

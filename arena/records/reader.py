@@ -29,7 +29,7 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -82,6 +82,21 @@ def result_text(winner: object, termination: object = None) -> str:
     if termination == "interrupted":
         return "*"
     return RESULT_TEXT.get(str(winner).upper(), "*")
+
+
+def finishing_order(seats: Sequence[str], ranks: Sequence[int] | None) -> str:
+    """``"a 1st, c 2nd, b 3rd"``: an N-seat game's agents best first (ties share a rank, seat
+    order between them); the seats in order when the ranks are missing or do not match."""
+    if ranks is None or len(ranks) != len(seats) or not all(isinstance(r, int) for r in ranks):
+        return ", ".join(seats)
+    order = sorted(range(len(seats)), key=lambda k: (ranks[k], k))
+    return ", ".join(f"{seats[k]} {ordinal(ranks[k])}" for k in order)
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 # -- one file ----------------------------------------------------------------------------------------
@@ -314,7 +329,9 @@ __all__ = [
     "RESULT_TEXT",
     "RecordInputError",
     "StoredGame",
+    "finishing_order",
     "list_games",
+    "ordinal",
     "parse_record_text",
     "read_game",
     "read_game_file",

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
 from arena.report.frames import PieceTable, encode_frame, svg_hash
+from arena.report.sections import elo_plot, report_body
 from arena.report.viewer import CSS, JS
 from arena.stats.ratings import GameResult
 
@@ -175,25 +175,28 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
     return drawn
 
 
-def build_page(title: str, mode: str, drawn: Drawn, body: str) -> str:
-    """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer,
-    then the data blocks of the ``drawn`` games. ``mode`` is ``"report"`` or ``"game"``."""
+def build_page(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | None = None,
+               script: str = JS, css: str = "") -> str:
+    """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer
+    (``viewer``'s HTML and the page ``script``: the two-player viewer unless given, see
+    :mod:`arena.report.seat_page`), then the data blocks of the ``drawn`` games. ``mode`` is
+    ``"report"`` or ``"game"``."""
     data = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
     esc = html.escape
     count = len(drawn.rows)
     parts = [
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n",
+        f"<title>{esc(title)}</title>\n<style>{CSS}{css}</style>\n</head>\n",
         f"<body class=\"mode-{mode}\">\n<header><h1>{esc(title)}</h1>",
         f"<p class=\"sub\">arena {esc(__version__)} · {count} game{'s' if count != 1 else ''}</p></header>\n",
         body,
-        _VIEWER_HTML,
+        _VIEWER_HTML if viewer is None else viewer,
         '<pre id="selftest" hidden></pre>\n',
         _json_block("arena-data", data),
         _json_block("arena-pieces", drawn.pieces.pieces),
         *drawn.blocks,
-        f"<script>{JS}</script>\n</body>\n</html>\n",
+        f"<script>{script}</script>\n</body>\n</html>\n",
     ]
     return "".join(parts)
 
@@ -215,160 +218,6 @@ _VIEWER_HTML = """\
 <p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 moves · click a move to jump<span class="closekey"> · Esc back to the report</span></p>
 </div></div>
 """
-
-
-# -- the report's sections -------------------------------------------------------------------------
-
-
-def report_body(standings: dict[str, Any] | None) -> str:
-    """Standings (table and Elo plot), crosstable and terminations from a ``standings.json`` object,
-    then the game list (filled by the page's script)."""
-    out: list[str] = []
-    if standings and standings.get("standings"):
-        out.append(_standings_section(standings))
-        out.append(_crosstable_section(standings))
-        out.append(_terminations_section(standings))
-    out.append('<section id="games-section"><h2>Games</h2>\n<div class="filterbar">'
-               '<input id="filter" type="search" placeholder="Filter: agent, result, termination, reason…" '
-               'aria-label="filter games"><span id="count" class="dim"></span></div>\n'
-               '<table id="games" class="list"><thead><tr>'
-               '<th data-col="0" class="num">#</th><th data-col="1">Black</th><th data-col="2">White</th>'
-               '<th data-col="3">Result</th><th data-col="4">Termination</th><th data-col="5" class="num">Plies</th>'
-               '<th data-col="7">Reason</th></tr></thead><tbody></tbody></table>'
-               '<p class="dim">Click a column to sort, a game to watch it.</p></section>\n')
-    return "".join(out)
-
-
-def _fmt(value: Any, digits: int = 0) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def _standings_section(standings: dict[str, Any]) -> str:
-    esc = html.escape
-    rows = standings["standings"]
-    lines = [('<section id="standings"><h2>Standings</h2>\n<div class="split"><table class="grid"><thead><tr>'
-             '<th class="num">Rank</th><th>Agent</th><th class="num">Elo</th><th class="num">95% interval</th>'
-             '<th class="num">Games</th><th class="num">W</th><th class="num">D</th><th class="num">L</th>'
-             '<th class="num">Score</th><th class="num">Online Elo</th></tr></thead><tbody>')]
-    for row in rows:
-        score = "–" if row.get("score_pct") is None else f"{row['score_pct']:.1f}%"
-        lines.append(
-            f'<tr><td class="num">{_fmt(row.get("rank"))}</td><td>{esc(str(row["id"]))}</td>'
-            f'<td class="num">{_fmt(row.get("elo"), 1)}</td>'
-            f'<td class="num">{_fmt(row.get("elo_low"), 0)} … {_fmt(row.get("elo_high"), 0)}</td>'
-            f'<td class="num">{_fmt(row.get("games"))}</td><td class="num">{_fmt(row.get("wins"))}</td>'
-            f'<td class="num">{_fmt(row.get("draws"))}</td><td class="num">{_fmt(row.get("losses"))}</td>'
-            f'<td class="num">{score}</td><td class="num">{_fmt(row.get("online_elo"))}</td></tr>')
-    lines.append("</tbody></table>\n")
-    lines.append(elo_plot(rows))
-    lines.append("</div>\n")
-    model = standings.get("model")
-    if isinstance(model, dict):
-        first = standings.get("first_move_elo")
-        note = f"{model.get('name', '')}; Elo centred on the {model.get('elo_centre', '')}; {model.get('interval', '')}."
-        if isinstance(first, (int, float)):
-            note += f" First-move advantage: {first:+.1f} Elo."
-        lines.append(f'<p class="dim small">{esc(note)}</p>\n')
-    lines.append("</section>\n")
-    return "".join(lines)
-
-
-def _nice_step(span: float) -> float:
-    raw = span / 6 if span > 0 else 1.0
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-
-
-def elo_plot(rows: Sequence[dict[str, Any]]) -> str:
-    """An inline SVG: each agent's Elo as a dot on its 95% interval, best at the top."""
-    esc = html.escape
-    values = [v for r in rows for v in (r.get("elo_low"), r.get("elo"), r.get("elo_high")) if isinstance(v, (int, float))]
-    low, high = (min(values), max(values)) if values else (-100.0, 100.0)
-    if high - low < 1:
-        low, high = low - 50, high + 50
-    step = _nice_step(high - low)
-    low, high = math.floor(low / step) * step, math.ceil(high / step) * step
-    label_w, width, row_h, top = 120, 560, 26, 10
-    plot_w = width - label_w - 20
-    height = top + row_h * len(rows) + 34
-
-    def x(value: float) -> float:
-        return round(label_w + (value - low) / (high - low) * plot_w, 1)
-
-    out = [(f'<svg class="eloplot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" role="img" aria-label="Elo with 95% intervals">')]
-    tick = low
-    while tick <= high + step / 2:
-        out.append(f'<line x1="{x(tick)}" x2="{x(tick)}" y1="{top - 4}" y2="{height - 28}" class="{"zero" if abs(tick) < 1e-9 else "tick"}"/>'
-                   f'<text x="{x(tick)}" y="{height - 14}" text-anchor="middle" class="axis">{tick:g}</text>')
-        tick += step
-    for n, row in enumerate(rows):
-        y = top + row_h * n + row_h / 2
-        out.append(f'<text x="{label_w - 8}" y="{y + 4}" text-anchor="end" class="name">{esc(str(row["id"]))}</text>')
-        lo, mid, hi = row.get("elo_low"), row.get("elo"), row.get("elo_high")
-        if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
-            out.append(f'<line x1="{x(lo)}" x2="{x(hi)}" y1="{y}" y2="{y}" class="ci"/>'
-                       f'<line x1="{x(lo)}" x2="{x(lo)}" y1="{y - 5}" y2="{y + 5}" class="ci"/>'
-                       f'<line x1="{x(hi)}" x2="{x(hi)}" y1="{y - 5}" y2="{y + 5}" class="ci"/>')
-        if isinstance(mid, (int, float)):
-            out.append(f'<circle cx="{x(mid)}" cy="{y}" r="5" class="elo"><title>{esc(str(row["id"]))}: '
-                       f'{mid:.1f} ({_fmt(lo, 0)} … {_fmt(hi, 0)})</title></circle>')
-    out.append(f'<text x="{label_w + plot_w / 2}" y="{height - 1}" text-anchor="middle" class="axis">'
-               'Elo (dot) with its 95% interval</text></svg>\n')
-    return "".join(out)
-
-
-def _crosstable_section(standings: dict[str, Any]) -> str:
-    esc = html.escape
-    table = standings.get("crosstable")
-    if not isinstance(table, dict):
-        return ""
-    names = [str(r["id"]) for r in standings["standings"]]
-    head = "".join(f"<th>{esc(n)}</th>" for n in names)
-    lines = [(f'<section id="crosstable"><h2>Crosstable</h2>\n<table class="grid cross"><thead><tr><th></th>{head}'
-             "</tr></thead><tbody>")]
-    for a in names:
-        cells = []
-        for b in names:
-            cell = table.get(a, {}).get(b) if isinstance(table.get(a), dict) else None
-            if a == b or not isinstance(cell, dict) or not cell.get("games"):
-                cells.append('<td class="self">·</td>' if a == b else '<td class="num dim">–</td>')
-                continue
-            los = cell.get("los")
-            tip = (f"{a} vs {b}: +{cell.get('wins', 0)} ={cell.get('draws', 0)} -{cell.get('losses', 0)}"
-                   + (f", LOS {100 * los:.0f}%" if isinstance(los, (int, float)) else ""))
-            cells.append(f'<td class="num" title="{esc(tip)}">{_fmt(cell.get("points"), 1)}/{cell["games"]}'
-                         + (f' <span class="dim small">{100 * los:.0f}%</span>' if isinstance(los, (int, float)) else "")
-                         + "</td>")
-        lines.append(f"<tr><th>{esc(a)}</th>{''.join(cells)}</tr>")
-    lines.append('</tbody></table>\n<p class="dim small">Row\'s points/games against the column, with the '
-                 "likelihood of superiority.</p></section>\n")
-    return "".join(lines)
-
-
-def _terminations_section(standings: dict[str, Any]) -> str:
-    esc = html.escape
-    terms = standings.get("terminations")
-    if not isinstance(terms, dict):
-        return ""
-    total = terms.get("total") or {}
-    lines = [('<section id="terminations"><h2>How games ended</h2>\n<table class="grid"><thead><tr>'
-             '<th>Termination</th><th class="num">Games</th></tr></thead><tbody>')]
-    lines += [f'<tr><td>{esc(str(k))}</td><td class="num">{_fmt(v)}</td></tr>' for k, v in total.items()]
-    lines.append("</tbody></table>")
-    faults = terms.get("faults") or {}
-    if faults:
-        lines.append('<table class="grid"><thead><tr><th>Agent</th><th>Lost by a fault</th></tr></thead><tbody>')
-        for agent, counts in faults.items():
-            text = ", ".join(f"{k} {v}" for k, v in counts.items())
-            lines.append(f"<tr><td>{esc(str(agent))}</td><td>{esc(text)}</td></tr>")
-        lines.append("</tbody></table>")
-    lines.append("</section>\n")
-    return "".join(lines)
 
 
 # -- standings for a source ------------------------------------------------------------------------
@@ -397,7 +246,14 @@ def source_standings(source: Source, results: Sequence[GameResult] | None) -> di
 def report_html(source: Source, *, title: str | None = None, progress: Progress | None = None,
                 before: str = "") -> str:
     """The report page of every game in ``source``, after the sections ``before`` (a learner's
-    chart, :mod:`arena.report.training`). Raises ReplayError or ReportError (one line)."""
+    chart, :mod:`arena.report.training`). Games of N seats (format-3 records) get the N-seat page
+    (:func:`arena.report.seat_page.seat_report_html`). Raises ReplayError or ReportError (one line)."""
+    from arena.records.seats import is_seat_record
+
+    if source.entries and is_seat_record(source.load(source.entries[0])):
+        from arena.report.seat_page import seat_report_html
+
+        return seat_report_html(source, title=title, progress=progress, before=before)
     drawn = draw_games(iter_games(source), len(source.entries), progress)
     body = before + report_body(source_standings(source, drawn.results))
     return build_page(title or f"arena report: {source.label}", "report", drawn, body)

@@ -1,35 +1,40 @@
-"""The HTML page of one N-seat game (``arena replay RECORD --html FILE [--seat K]``).
+"""The HTML pages of N-seat games: one game (``arena replay RECORD --html FILE [--seat K]``) and
+a tournament's report (``arena report LOGDIR`` of format-3 records, :func:`seat_report_html`).
 
-One self-contained file, like the two-player viewer (:mod:`arena.report.html`): no network, opens
-from ``file://``. Each position's picture is the string the game's SVG function returns
+Both are the page of :mod:`arena.report.html` (one self-contained file, no network, opens from
+``file://``; the report's sections from :mod:`arena.report.sections`) with this module's viewer in
+place of the two-player one: :data:`SEAT_VIEWER_HTML` and :data:`SEAT_VIEWER_JS`. Each position's picture is the string the game's SVG function returns
 (``GameSpec.svg``: ``board_svg(state_json, seat)``, omniscient or as seat K sees it), stored as
 pieces and frame edits (:mod:`arena.report.frames`) with its CRC for the self-test. A game without
 an SVG function gets its ``board_text`` (for the same seat) set in an SVG ``<text>`` block.
 
-Data blocks: ``arena-data`` (title, ``"mode": "seats"``, the game's index in ``rows``),
-``arena-pieces``, ``arena-game-N``: the steps as the viewer is told them (:mod:`arena.records.seat_replay`),
-the seats acting at each position, the clocks, the frames and the CRCs.
+Data blocks: ``arena-data`` (title, mode ``"game"`` or ``"report"``, the game list's rows
+(:func:`seat_row`), ``arena-pieces``, ``arena-game-N``: the steps as the viewer is told them
+(:mod:`arena.records.seat_replay`), the seats (final return and rank), the seats acting at each
+position, the clocks, the frames and the CRCs.
 
 The page: the board, buttons and a slider, the seats (with their final returns and ranks, who acts
 now, who is out, the clocks), the step list (click a step to jump), the result with its reason at
-the end. Keys: ArrowRight/ArrowLeft, Home/End, PageDown/PageUp (ten steps). ``#ply=K`` opens at
-position ``K``; ``#selftest`` steps through every position with real ``keydown`` events and
+the end. Keys: ArrowRight/ArrowLeft, Home/End, PageDown/PageUp (ten steps), Escape back to the
+report. ``#game=N&ply=K`` opens game ``N`` at position ``K`` (``#ply=K`` on a one-game page);
+``#selftest`` (``#selftest=N``, ``#selftest=all`` in a report) steps through every position with real ``keydown`` events and
 compares each board's CRC with Python's (as the two-player viewer's self-test does), writing
 ``PASS game=N steps=S keys=K ms=T`` or ``FAIL ...`` into ``<pre id="selftest">``.
 """
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from arena import __version__
-from arena.records.replay import GameEntry
+from arena.records.reader import finishing_order
+from arena.records.replay import GameEntry, Source
 from arena.records.seat_replay import SeatReplay
+from arena.records.seats import is_seat_record
 from arena.report.frames import PieceTable, encode_frame, svg_hash
-from arena.report.html import ReportError, _json_block, text_picture
-from arena.report.viewer import CSS, JS_COMMON
+from arena.report.html import Drawn, Progress, ReportError, _json_block, build_page, text_picture
+from arena.report.sections import report_body
+from arena.report.viewer import JS_COMMON, JS_PAGE
 
 
 def seat_svg_renderer(replay: SeatReplay) -> Callable[[Any], str]:
@@ -76,7 +81,11 @@ def seat_game_payload(replay: SeatReplay, pieces: PieceTable) -> dict[str, Any]:
         "title": replay.title(),
         "view": replay.view_text(),
         "seat": replay.seat,
+        "note": f"{replay.view_text()} · seed {replay.record.get('seed')}",
         "names": [replay.seat_label(s) for s in range(replay.players)],
+        # Per seat: name, bot, final return, final rank (and how it went out).
+        "seat_rows": [[name, seat_id, ret.removeprefix("return "), rank.removeprefix("rank ")]
+                      for name, seat_id, ret, rank in replay.seat_rows()],
         "steps": [replay.step_text(k) for k in range(replay.last)],
         "details": [replay.step_detail(k) for k in range(replay.last)],
         "kinds": "".join(step.kind[0] for step in replay.steps),  # c, m, j, e
@@ -91,53 +100,81 @@ def seat_game_payload(replay: SeatReplay, pieces: PieceTable) -> dict[str, Any]:
     }
 
 
+def seat_row(entry: GameEntry, replay: SeatReplay) -> list[Any]:
+    """The game list's row of an N-seat game: ``[index, seats, finishing order, returns,
+    termination, steps, game, reason]`` (the two-player list's columns, see :mod:`arena.report.html`)."""
+    ids = replay.seat_ids()
+    return [entry.index, ", ".join(ids), finishing_order(ids, replay.ranks()),
+            ", ".join(f"{r:g}" for r in replay.returns()), replay.termination, replay.last, replay.game.name,
+            replay.reason]
+
+
+def draw_seat_games(games: Iterable[tuple[GameEntry, SeatReplay]], total: int,
+                    progress: Progress | None = None) -> Drawn:
+    """Encode N-seat ``games`` (``total`` of them, for ``progress``); no two-player results. Raises
+    ReportError."""
+    drawn = Drawn(results=None)
+    for done, (entry, replay) in enumerate(games, 1):
+        drawn.blocks.append(_json_block(f"arena-game-{entry.index}", seat_game_payload(replay, drawn.pieces)))
+        drawn.rows.append(seat_row(entry, replay))
+        if progress is not None:
+            progress(done, total)
+    return drawn
+
+
+def iter_seat_games(source: Source) -> Iterator[tuple[GameEntry, SeatReplay]]:
+    """Every game of ``source`` as an N-seat replay, one at a time; ReportError for a two-player
+    game among them (one report holds one kind), ReplayError for one that cannot be replayed."""
+    for entry in source.entries:
+        record = source.load(entry)
+        label = f"{source.label} game {entry.index}"
+        if not is_seat_record(record):
+            raise ReportError(f"{label}: a two-player game among games of N seats; a report holds one kind "
+                              "(write them to two files)")
+        yield entry, SeatReplay.from_record(record, label=label)
+
+
+def seat_report_html(source: Source, *, title: str | None = None, progress: Progress | None = None,
+                     before: str = "") -> str:
+    """The report page of a tournament of N-seat games: the folder's ``standings.json`` (N-seat
+    shape) as sortable standings with rank bars, the seat table, the pairwise table and how games
+    ended (:mod:`arena.report.sections`), the game list, and the N-seat viewer for every game.
+    Raises ReplayError or ReportError (one line)."""
+    from arena.report.html import source_standings
+
+    drawn = draw_seat_games(iter_seat_games(source), len(source.entries), progress)
+    body = before + report_body(source_standings(source, None), seats=True)
+    return build_page(title or f"arena report: {source.label}", "report", drawn, body,
+                      viewer=SEAT_VIEWER_HTML, script=SEAT_JS, css=SEAT_CSS)
+
+
 def seat_viewer_html(entry: GameEntry, replay: SeatReplay) -> str:
     """The page of one N-seat game (see the module docstring)."""
-    esc = html.escape
-    pieces = PieceTable()
-    payload = seat_game_payload(replay, pieces)
     title = replay.title() + ("" if replay.seat is None else f", as seat {replay.seat} saw it")
-    seat_rows = "".join(
-        f'<tr id="seat-{s}"><td>{esc(name)}</td><td>{esc(seat_id)}</td><td class="num">{esc(ret.removeprefix("return "))}</td>'
-        f'<td>{esc(rank.removeprefix("rank "))}</td><td class="now"></td></tr>'
-        for s, (name, seat_id, ret, rank) in enumerate(replay.seat_rows()))
-    data = {"title": title, "mode": "seats", "version": __version__, "rows": [[entry.index]]}
-    parts = [
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-        f"<title>{esc(title)}</title>\n<style>{CSS}{SEAT_CSS}</style>\n</head>\n",
-        f"<body class=\"mode-seats\">\n<header><h1>{esc(replay.title())}</h1>",
-        f"<p class=\"sub\">arena {esc(__version__)} · {esc(replay.view_text())} · seed {esc(str(replay.record.get('seed')))}</p></header>\n",
-        _PAGE.replace("{SEAT_ROWS}", seat_rows),
-        '<pre id="selftest" hidden></pre>\n',
-        _json_block("arena-data", data),
-        _json_block("arena-pieces", pieces.pieces),
-        _json_block(f"arena-game-{entry.index}", payload),
-        f"<script>{SEAT_JS}</script>\n</body>\n</html>\n",
-    ]
-    return "".join(parts)
+    return build_page(title, "game", draw_seat_games([(entry, replay)], 1), "", viewer=SEAT_VIEWER_HTML,
+                      script=SEAT_JS, css=SEAT_CSS)
 
 
-_PAGE = """\
-<div id="viewer"><div class="panel">
+SEAT_VIEWER_HTML = """\
+<div id="viewer" class="seatview" hidden><div class="panel">
+<div class="vhead"><h2 id="v-title"></h2><button id="v-close" title="Close (Esc)">&#x2715; close</button></div>
+<p id="v-note" class="dim"></p>
 <div class="vbody">
 <div class="vleft"><div id="board" class="board"></div>
 <div class="controls"><button id="b-first" title="First (Home)">|&#x25C0;</button><button id="b-prev" title="Previous (&#x2190;)">&#x25C0;</button><input type="range" id="slider" min="0" max="0" value="0" aria-label="position"><button id="b-next" title="Next (&#x2192;)">&#x25B6;</button><button id="b-last" title="Last (End)">&#x25B6;|</button></div>
 <div id="v-ply" class="dim"></div></div>
 <div class="vright">
-<table id="seats" class="grid"><thead><tr><th>Seat</th><th>Bot</th><th class="num">Return</th><th>Rank</th><th>Now</th></tr></thead><tbody>{SEAT_ROWS}</tbody></table>
+<table id="seats" class="grid"><thead><tr><th>Seat</th><th>Bot</th><th class="num">Return</th><th>Rank</th><th>Now</th></tr></thead><tbody></tbody></table>
 <div id="v-status"></div>
 <div id="moves" tabindex="-1"></div>
 <div id="result"></div>
 </div></div>
-<p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 steps · click a step to jump</p>
+<p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 steps · click a step to jump<span class="closekey"> · Esc back to the report</span></p>
 </div></div>
 """
 
 SEAT_CSS = """
-.mode-seats #viewer{position:static;background:none;display:block}
-.mode-seats .panel{box-shadow:none;margin:0 auto}
-.mode-seats .board{aspect-ratio:auto;min-height:240px;padding:6px}
+.seatview .board{aspect-ratio:auto;min-height:240px;padding:6px}
 #seats{margin-bottom:8px;width:100%}
 #seats tr.acting td{font-weight:700;background:#eef4fb}
 #seats tr.out td{color:var(--dim)}
@@ -149,26 +186,47 @@ SEAT_CSS = """
 #moves .step.cur{background:var(--hi);font-weight:700;color:var(--fg)}
 """
 
-SEAT_JS = JS_COMMON + r"""
+#: The N-seat viewer: the names :data:`arena.report.viewer.JS_PAGE` calls (``openGame``,
+#: ``closeGame``, ``setupViewer``, ``selftestGame``), for ``arena-game-N`` blocks of
+#: :func:`seat_game_payload`.
+SEAT_VIEWER_JS = r"""
 let V = null;
-function openSeatGame() {
-  const index = DATA.rows[0][0];
-  const g = readJSON("arena-game-" + index);
-  V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: []};
-  const frag = document.createDocumentFragment();
-  const width = String(V.last).length + 1;
-  for (let k = 0; k < V.last; k++) {
-    const cell = el("div", "step k-" + g.kinds[k], (String(k + 1) + ".").padStart(width) + " " + g.steps[k]);
-    cell.dataset.k = k;
-    if (g.details[k]) cell.title = g.details[k];
-    frag.appendChild(cell);
-    V.cells.push(cell);
+function openGame(index, ply) {
+  const block = $("arena-game-" + index);
+  if (!block) { alert("No game " + index + " in this file."); return false; }
+  if (!V || V.index !== index) {
+    const g = JSON.parse(block.textContent);
+    V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: []};
+    const frag = document.createDocumentFragment();
+    const width = String(V.last).length + 1;
+    for (let k = 0; k < V.last; k++) {
+      const cell = el("div", "step k-" + g.kinds[k], (String(k + 1) + ".").padStart(width) + " " + g.steps[k]);
+      cell.dataset.k = k;
+      if (g.details[k]) cell.title = g.details[k];
+      frag.appendChild(cell);
+      V.cells.push(cell);
+    }
+    if (!V.last) frag.appendChild(el("div", "step dim", "(no steps)"));
+    $("moves").replaceChildren(frag);
+    const rows = document.createDocumentFragment();
+    g.seat_rows.forEach((r, s) => {
+      const tr = el("tr");
+      tr.id = "seat-" + s;
+      for (const [text, cls] of [[r[0], ""], [r[1], ""], [r[2], "num"], [r[3], ""], ["", "now"]]) tr.appendChild(el("td", cls, text));
+      rows.appendChild(tr);
+    });
+    $("seats").tBodies[0].replaceChildren(rows);
+    $("v-title").textContent = g.title;
+    $("v-note").textContent = g.note;
+    $("slider").max = V.last;
   }
-  if (!V.last) frag.appendChild(el("div", "step dim", "(no steps)"));
-  $("moves").replaceChildren(frag);
-  $("slider").max = V.last;
+  $("viewer").hidden = false;
+  show(ply === undefined ? 0 : ply);
+  return true;
 }
+function closeGame() { $("viewer").hidden = true; }
 function show(i) {
+  if (!V) return;
   i = Math.max(0, Math.min(V.last, i | 0));
   const g = V.g;
   const svg = V.positions[i].map(n => pieces()[n]).join("");
@@ -202,29 +260,12 @@ function show(i) {
   result.replaceChildren();
   if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
 }
-function setup() {
-  $("b-first").addEventListener("click", () => show(0));
-  $("b-prev").addEventListener("click", () => show(V.pos - 1));
-  $("b-next").addEventListener("click", () => show(V.pos + 1));
-  $("b-last").addEventListener("click", () => show(V.last));
-  $("slider").addEventListener("input", e => show(Number(e.target.value)));
-  $("moves").addEventListener("click", e => { const c = e.target.closest(".step"); if (c && c.dataset.k !== undefined) show(Number(c.dataset.k) + 1); });
-  document.addEventListener("keydown", e => {
-    if (!V || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target;
-    if (t && t.tagName === "INPUT" && t.type !== "range") return;
-    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
-    if (!(e.key in moves)) return;
-    show(moves[e.key]);
-    e.preventDefault();
-  });
-}
-function selftest() {
-  const out = $("selftest");
-  out.hidden = false;
+function setupViewer() { setupControls(".step"); }
+function selftestGame(index) {
   const started = performance.now();
-  let keys = 0, line;
+  let keys = 0;
   try {
+    if (!openGame(index, 0)) throw new Error("no game " + index);
     const g = V.g, last = V.last;
     const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); keys += 1; };
     const check = (want, what) => {
@@ -243,25 +284,15 @@ function selftest() {
     key("End"); check(last, "End");
     key("Home"); check(0, "Home");
     if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
-    line = "PASS game=" + V.index + " steps=" + last + " keys=" + keys + " ms=" + (performance.now() - started).toFixed(1);
+    return "PASS game=" + index + " steps=" + last + " keys=" + keys + " ms=" + (performance.now() - started).toFixed(1);
   } catch (e) {
-    line = "FAIL after " + keys + " key presses: " + (e && e.message ? e.message : e);
+    return "FAIL game=" + index + " after " + keys + " key presses: " + (e && e.message ? e.message : e);
   }
-  out.textContent = "RUNNING";
-  setTimeout(() => { out.textContent = line.startsWith("PASS") && ERRORS.length ? "FAIL page error(s) after the steps: " + ERRORS.join(" | ") : line; }, 200);
 }
-function route() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("selftest")) { selftest(); return; }
-  show(params.has("ply") ? Number(params.get("ply")) : (V.pos < 0 ? 0 : V.pos));
-}
-document.addEventListener("DOMContentLoaded", () => {
-  openSeatGame();
-  setup();
-  show(0);
-  window.addEventListener("hashchange", route);
-  route();
-});
 """
 
-__all__ = ["SEAT_CSS", "SEAT_JS", "seat_game_payload", "seat_svg_renderer", "seat_viewer_html"]
+#: The script of an N-seat page (a report or one game).
+SEAT_JS = JS_COMMON + SEAT_VIEWER_JS + JS_PAGE
+
+__all__ = ["SEAT_CSS", "SEAT_JS", "SEAT_VIEWER_HTML", "SEAT_VIEWER_JS", "draw_seat_games", "iter_seat_games",
+           "seat_game_payload", "seat_report_html", "seat_row", "seat_svg_renderer", "seat_viewer_html"]

@@ -1,6 +1,7 @@
 """The report page's CSS and JavaScript, as Python strings (no package data to ship).
 
-The script (no libraries, no network):
+The script (no libraries, no network) is :data:`JS_COMMON`, a viewer (:data:`JS_TWO` here, the
+N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
 
 - fills the game list from ``arena-data`` (filter box, click a column header to sort) and opens a
   game on a click, through the address's fragment (``#game=N``, ``&ply=K``), so Back closes it;
@@ -10,8 +11,11 @@ The script (no libraries, no network):
   string it holds;
 - keys: ArrowRight/ArrowLeft step, Home/End, PageUp/PageDown ten moves, Escape closes; a slider, a
   clickable move list, both clocks, and the result with its reason at the last position;
+- sortable tables (``table.sortable``: the standings, the seats): a click on a header sorts by
+  its cells' ``data-v`` (numbers as numbers, cells without a value last), a second click reverses;
 - ``#selftest=N``: in a report, checks the game list first (every game listed, the filter shows only
-  matching games, sorting by plies puts the longest first); then opens game ``N`` and steps through
+  matching games, sorting by plies puts the longest first) and the standings' sorting (by games,
+  both ways); then opens game ``N`` and steps through
   it by dispatching real ``keydown`` events on ``document`` (Home, ArrowRight to the end and one
   more, ArrowLeft back to the start, End, Home), checking after every key that ``#board`` shows the
   expected position and that its ``data-state`` equals the CRC Python computed from the renderer's
@@ -38,8 +42,8 @@ section{padding:0 24px 8px}
 table.grid,table.list{border-collapse:collapse;background:var(--card)}
 table.grid th,table.grid td,table.list th,table.list td{border:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}
 table.grid th,table.list th{background:#f0ede6;font-weight:600}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-td.self{text-align:center;color:var(--dim)}
+td.num,th.num,table.grid td.num,table.grid th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.self,table.grid td.self{text-align:center;color:var(--dim)}
 #terminations table{display:inline-table;margin-right:18px;vertical-align:top}
 .eloplot{background:var(--card);border:1px solid var(--line)}
 .eloplot .tick{stroke:#e6e2da}.eloplot .zero{stroke:#9aa3ad;stroke-dasharray:3 3}
@@ -88,6 +92,19 @@ table.list td.reason{white-space:normal;color:var(--dim);font-size:12px}
 #result .res{font-weight:700}
 .keys{margin:10px 0 0;font-size:12px}
 #selftest{white-space:pre-wrap;padding:8px 24px}
+table.sortable th{cursor:pointer;user-select:none}
+table.sortable th.asc::after{content:" \\25B2"}table.sortable th.desc::after{content:" \\25BC"}
+.scroll{max-height:70vh;overflow:auto;border:1px solid var(--line)}
+.scroll table.grid thead th{position:sticky;top:0;z-index:1}
+.cross-scroll{max-width:100%}
+.cross-scroll table.cross tbody th{position:sticky;left:0;background:#f0ede6}
+.cross-scroll table.cross thead th.corner{left:0;z-index:2}
+table.cross td.l0{background:#f4c7c3}table.cross td.l1{background:#f8d8d4}table.cross td.l2{background:#fbe7e4}
+table.cross td.l3{background:#fdf1ef}table.cross td.l7{background:#eef7ea}table.cross td.l8{background:#dcefd4}
+table.cross td.l9{background:#c6e5b9}
+td.ranks{padding:3px 6px}
+.rbar{display:flex;width:140px;height:12px;border:1px solid var(--line);background:#eee}
+.rbar span{display:block;height:100%}
 """
 
 #: The page script's first part: error capture, data blocks, CRC-32, frame decoding, formatting.
@@ -143,43 +160,34 @@ function fmtClock(ms) {
   return Math.floor(tenths / 600) + ":" + String(Math.floor(tenths % 600 / 10)).padStart(2, "0") + "." + (tenths % 10);
 }
 function fmtMs(ms) { return ms < 10 ? ms.toFixed(2) + " ms" : ms < 1000 ? ms.toFixed(0) + " ms" : (ms / 1000).toFixed(2) + " s"; }
+// The viewer's buttons, slider, step list and keys (both viewers: each defines show(i) and V).
+function setupControls(stepSelector) {
+  $("b-first").addEventListener("click", () => show(0));
+  $("b-prev").addEventListener("click", () => show(V.pos - 1));
+  $("b-next").addEventListener("click", () => show(V.pos + 1));
+  $("b-last").addEventListener("click", () => show(V.last));
+  $("slider").addEventListener("input", e => show(Number(e.target.value)));
+  $("moves").addEventListener("click", e => { const c = e.target.closest(stepSelector); if (c && c.dataset.k !== undefined) show(Number(c.dataset.k) + 1); });
+  $("v-close").addEventListener("click", () => { location.hash = ""; });
+  $("viewer").addEventListener("click", e => { if (e.target === $("viewer") && DATA.mode === "report") location.hash = ""; });
+  document.addEventListener("keydown", e => {
+    if (!V || $("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t && t.tagName === "INPUT" && t.type !== "range") return;
+    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
+    if (e.key in moves) show(moves[e.key]);
+    else if (e.key === "Escape" && DATA.mode === "report") location.hash = "";
+    else return;
+    e.preventDefault();
+  });
+}
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 """
 
-JS = JS_COMMON + r"""
-// -- the game list ---------------------------------------------------------------------------------
-let sortCol = 0, sortDir = 1;
-function fillList() {
-  const body = document.querySelector("#games tbody");
-  if (!body) return;
-  const query = ($("filter").value || "").trim().toLowerCase();
-  const rows = DATA.rows.filter(r => !query || r.join(" ").toLowerCase().includes(query));
-  rows.sort((a, b) => { const x = a[sortCol], y = b[sortCol]; return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sortDir || a[0] - b[0]; });
-  const frag = document.createDocumentFragment();
-  for (const r of rows) {
-    const tr = el("tr");
-    tr.dataset.game = r[0];
-    for (const [k, cls] of [[0, "num"], [1, ""], [2, ""], [3, ""], [4, ""], [5, "num"], [7, "reason"]]) tr.appendChild(el("td", cls, String(r[k])));
-    frag.appendChild(tr);
-  }
-  body.replaceChildren(frag);
-  $("count").textContent = rows.length === DATA.rows.length ? DATA.rows.length + " games" : rows.length + " of " + DATA.rows.length + " games";
-  for (const th of document.querySelectorAll("#games th")) th.className = (th.dataset.col == sortCol ? (sortDir > 0 ? "asc" : "desc") : "") + (th.classList.contains("num") ? " num" : "");
-}
-function setupList() {
-  if (!$("games")) return;
-  $("filter").addEventListener("input", fillList);
-  for (const th of document.querySelectorAll("#games th")) th.addEventListener("click", () => {
-    const col = Number(th.dataset.col);
-    sortDir = col === sortCol ? -sortDir : 1; sortCol = col; fillList();
-  });
-  document.querySelector("#games tbody").addEventListener("click", e => {
-    const tr = e.target.closest("tr");
-    if (tr) location.hash = "game=" + tr.dataset.game;
-  });
-  fillList();
-}
-
+#: The two-player viewer: ``openGame(index, ply)``, ``closeGame()``, ``setupViewer()`` and
+#: ``selftestGame(index)`` (one verdict line), the names the page script (:data:`JS_PAGE`) calls.
+#: The N-seat viewer (:data:`arena.report.seat_page.SEAT_VIEWER_JS`) defines the same names.
+JS_TWO = r"""
 // -- the viewer ------------------------------------------------------------------------------------
 let V = null;
 function openGame(index, ply) {
@@ -268,67 +276,7 @@ function show(i) {
   result.replaceChildren();
   if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
 }
-function setupViewer() {
-  $("b-first").addEventListener("click", () => show(0));
-  $("b-prev").addEventListener("click", () => show(V.pos - 1));
-  $("b-next").addEventListener("click", () => show(V.pos + 1));
-  $("b-last").addEventListener("click", () => show(V.last));
-  $("slider").addEventListener("input", e => show(Number(e.target.value)));
-  $("moves").addEventListener("click", e => { const c = e.target.closest(".mv"); if (c) show(Number(c.dataset.k) + 1); });
-  $("v-close").addEventListener("click", () => { location.hash = ""; });
-  $("viewer").addEventListener("click", e => { if (e.target === $("viewer") && DATA.mode === "report") location.hash = ""; });
-  document.addEventListener("keydown", e => {
-    if (!V || $("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target;
-    if (t && t.tagName === "INPUT" && t.type !== "range") return;
-    const moves = {ArrowRight: V.pos + 1, ArrowLeft: V.pos - 1, Home: 0, End: V.last, PageDown: V.pos + 10, PageUp: V.pos - 10};
-    if (e.key in moves) show(moves[e.key]);
-    else if (e.key === "Escape" && DATA.mode === "report") location.hash = "";
-    else return;
-    e.preventDefault();
-  });
-}
-function route() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("selftest")) { selftest(params.get("selftest")); return; }
-  if (params.has("game")) { openGame(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
-  if (DATA.mode === "game") openGame(DATA.rows[0][0]);
-  else closeGame();
-}
-
-// -- self-test (see the module docstring of arena.report.viewer) ----------------------------------
-function checkList() {
-  // The game list: every game listed, the filter and a column sort wired up.
-  const rows = () => Array.from(document.querySelectorAll("#games tbody tr"));
-  if (rows().length !== DATA.rows.length) throw new Error("the game list shows " + rows().length + " of " + DATA.rows.length + " games");
-  const who = DATA.rows[0][1], filter = $("filter");
-  filter.value = who; filter.dispatchEvent(new Event("input"));
-  const shown = rows();
-  if (!shown.length || shown.some(tr => !tr.textContent.includes(who))) throw new Error("filtering by " + who + " shows other games");
-  const some = shown.length;
-  filter.value = ""; filter.dispatchEvent(new Event("input"));
-  const plies = document.querySelector('#games th[data-col="5"]');
-  plies.click(); plies.click();
-  const longest = Math.max(...DATA.rows.map(r => r[5]));
-  if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
-  document.querySelector('#games th[data-col="0"]').click();
-  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0);
-}
-function selftest(which) {
-  const out = $("selftest");
-  out.hidden = false;
-  let list = "";
-  try { if (DATA.mode === "report") list = checkList(); }
-  catch (e) { out.textContent = "FAIL list: " + (e && e.message ? e.message : e); return; }
-  const games = which === "all" ? DATA.rows.map(r => r[0]) : [Number(which)];
-  const lines = games.map((index, k) => selftestGame(index) + (k === 0 ? list : ""));
-  out.textContent = "RUNNING";
-  // The verdict waits for timers the steps set off, so an error thrown later still fails it.
-  setTimeout(() => {
-    if (ERRORS.length && lines.every(line => line.startsWith("PASS"))) lines.push("FAIL " + ERRORS.length + " page error(s) after the steps: " + ERRORS.join(" | "));
-    out.textContent = lines.join("\n");
-  }, 200);
-}
+function setupViewer() { setupControls(".mv"); }
 function selftestGame(index) {
   const started = performance.now();
   let steps = 0;
@@ -359,9 +307,128 @@ function selftestGame(index) {
   }
 }
 
+"""
+
+#: The page around a viewer: the game list, sortable tables, the address's routing, the self-test
+#: and the start.
+JS_PAGE = r"""
+// -- the game list ---------------------------------------------------------------------------------
+let sortCol = 0, sortDir = 1;
+function fillList() {
+  const body = document.querySelector("#games tbody");
+  if (!body) return;
+  const query = ($("filter").value || "").trim().toLowerCase();
+  const rows = DATA.rows.filter(r => !query || r.join(" ").toLowerCase().includes(query));
+  rows.sort((a, b) => { const x = a[sortCol], y = b[sortCol]; return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sortDir || a[0] - b[0]; });
+  const frag = document.createDocumentFragment();
+  for (const r of rows) {
+    const tr = el("tr");
+    tr.dataset.game = r[0];
+    for (const [k, cls] of [[0, "num"], [1, ""], [2, ""], [3, ""], [4, ""], [5, "num"], [7, "reason"]]) tr.appendChild(el("td", cls, String(r[k])));
+    frag.appendChild(tr);
+  }
+  body.replaceChildren(frag);
+  $("count").textContent = rows.length === DATA.rows.length ? DATA.rows.length + " games" : rows.length + " of " + DATA.rows.length + " games";
+  for (const th of document.querySelectorAll("#games th")) th.className = (th.dataset.col == sortCol ? (sortDir > 0 ? "asc" : "desc") : "") + (th.classList.contains("num") ? " num" : "");
+}
+function setupList() {
+  if (!$("games")) return;
+  $("filter").addEventListener("input", fillList);
+  for (const th of document.querySelectorAll("#games th")) th.addEventListener("click", () => {
+    const col = Number(th.dataset.col);
+    sortDir = col === sortCol ? -sortDir : 1; sortCol = col; fillList();
+  });
+  document.querySelector("#games tbody").addEventListener("click", e => {
+    const tr = e.target.closest("tr");
+    if (tr) location.hash = "game=" + tr.dataset.game;
+  });
+  fillList();
+}
+
+// -- sortable tables (the standings, the seats): click a header, again to reverse ------------------
+function sortKey(td) {
+  const v = td.dataset.v !== undefined ? td.dataset.v : td.textContent;
+  return v === "" ? null : (isNaN(Number(v)) ? v : Number(v));
+}
+function sortTable(table, col, dir) {
+  const body = table.tBodies[0];
+  const rows = Array.from(body.rows);
+  rows.sort((a, b) => {
+    const x = sortKey(a.cells[col]), y = sortKey(b.cells[col]);
+    if (x === null || y === null) return (x === null) - (y === null);  // no value: last either way
+    return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * dir;
+  });
+  body.append(...rows);
+  for (const th of table.tHead.rows[0].cells) th.classList.remove("asc", "desc");
+  table.tHead.rows[0].cells[col].classList.add(dir > 0 ? "asc" : "desc");
+}
+function setupSortable() {
+  for (const table of document.querySelectorAll("table.sortable")) {
+    Array.from(table.tHead.rows[0].cells).forEach((th, col) => th.addEventListener("click", () => {
+      sortTable(table, col, th.classList.contains("asc") ? -1 : 1);
+    }));
+  }
+}
+function route() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (params.has("selftest")) { selftest(params.get("selftest")); return; }
+  if (params.has("game")) { openGame(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
+  if (DATA.mode === "game") openGame(DATA.rows[0][0], params.has("ply") ? Number(params.get("ply")) : undefined);
+  else closeGame();
+}
+
+// -- self-test (see the module docstring of arena.report.viewer) ----------------------------------
+function checkList() {
+  // The game list: every game listed, the filter and a column sort wired up.
+  const rows = () => Array.from(document.querySelectorAll("#games tbody tr"));
+  if (rows().length !== DATA.rows.length) throw new Error("the game list shows " + rows().length + " of " + DATA.rows.length + " games");
+  const who = DATA.rows[0][1], filter = $("filter");
+  filter.value = who; filter.dispatchEvent(new Event("input"));
+  const shown = rows();
+  if (!shown.length || shown.some(tr => !tr.textContent.includes(who))) throw new Error("filtering by " + who + " shows other games");
+  const some = shown.length;
+  filter.value = ""; filter.dispatchEvent(new Event("input"));
+  const plies = document.querySelector('#games th[data-col="5"]');
+  plies.click(); plies.click();
+  const longest = Math.max(...DATA.rows.map(r => r[5]));
+  if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
+  document.querySelector('#games th[data-col="0"]').click();
+  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0);
+}
+function checkStandings() {
+  // The standings sort by a click on a header (games: fewest first, then most), and back by rank.
+  const table = $("standings-table");
+  if (!table) return "";
+  const heads = Array.from(table.tHead.rows[0].cells), col = heads.findIndex(th => th.textContent === "Games");
+  const values = () => Array.from(table.tBodies[0].rows).map(tr => sortKey(tr.cells[col]));
+  heads[col].click();
+  const up = values();
+  if (up.some((v, k) => k && v < up[k - 1])) throw new Error("standings: sorting by games (ascending) is out of order");
+  heads[col].click();
+  const down = values();
+  if (down.some((v, k) => k && v > down[k - 1])) throw new Error("standings: sorting by games (descending) is out of order");
+  heads[0].click();
+  return " standings=" + up.length;
+}
+function selftest(which) {
+  const out = $("selftest");
+  out.hidden = false;
+  let list = "";
+  try { if (DATA.mode === "report") list = checkList() + checkStandings(); }
+  catch (e) { out.textContent = "FAIL list: " + (e && e.message ? e.message : e); return; }
+  const games = which === "all" ? DATA.rows.map(r => r[0]) : [which ? Number(which) : DATA.rows[0][0]];
+  const lines = games.map((index, k) => selftestGame(index) + (k === 0 ? list : ""));
+  out.textContent = "RUNNING";
+  // The verdict waits for timers the steps set off, so an error thrown later still fails it.
+  setTimeout(() => {
+    if (ERRORS.length && lines.every(line => line.startsWith("PASS"))) lines.push("FAIL " + ERRORS.length + " page error(s) after the steps: " + ERRORS.join(" | "));
+    out.textContent = lines.join("\n");
+  }, 200);
+}
 let READY_MS = 0;  // from navigation start to a usable page (the game list drawn): self-test reports it
 document.addEventListener("DOMContentLoaded", () => {
   setupList();
+  setupSortable();
   setupViewer();
   READY_MS = performance.now();
   window.addEventListener("hashchange", route);
@@ -369,4 +436,7 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 """
 
-__all__ = ["CSS", "JS", "JS_COMMON"]
+#: The script of a two-player page (a report or one game).
+JS = JS_COMMON + JS_TWO + JS_PAGE
+
+__all__ = ["CSS", "JS", "JS_COMMON", "JS_PAGE", "JS_TWO"]

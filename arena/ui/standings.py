@@ -3,8 +3,11 @@ draw on; nothing here creates one or decides where output goes.
 
 - :class:`RichReporter`: a live progress bar (games done / total, ETA, the leaders' W/D/L).
 - :class:`PlainReporter`: one line per finished game, for logs and pipes (no terminal).
-- :func:`standings_table`, :func:`crosstable_table`, :func:`print_standings`: the final tables,
-  from a ``standings.json`` object (so ``arena standings`` prints exactly what a run printed).
+- :func:`print_standings` (:mod:`arena.ui.tables`): the final tables, from a ``standings.json``
+  object (so ``arena standings`` prints exactly what a run printed), at any size.
+
+Finished games come as ``games.jsonl`` rows of either shape: two-player (``black``, ``white``,
+``result``) or N-seat (``seats``, ``ranks``).
 - :class:`BoardObserver`: the live board after every move (the config's ``visualize``).
 """
 
@@ -13,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -25,38 +27,55 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Column, Table
+from rich.table import Column
 from rich.text import Text
 
+from arena.records.reader import finishing_order
 from arena.stats.ratings import FAULTS
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import ScheduledGame
+from arena.ui.tables import crosstable_table, print_standings, standings_table, terminations_text
+
+__all__ = ["BoardObserver", "PlainReporter", "RichReporter", "crosstable_table", "game_line", "leaders_text",
+           "print_standings", "standings_table", "terminations_text"]
 
 
 def leaders_text(stats: dict[str, dict[str, Any]], room: int | None = None) -> str:
     """``"W/D/L: greedy 12/3/5  random 5/3/12"``, best first, as many agents as fit in ``room``
-    characters (all of them when ``room`` is None); the rest are counted: ``"+3 more"``."""
-    ranked = sorted(stats.items(), key=lambda kv: (-(kv[1]["wins"] + 0.5 * kv[1]["draws"]), kv[0]))
-    parts = [f"{aid} {s['wins']}/{s['draws']}/{s['losses']}" for aid, s in ranked]
-    text = "W/D/L: " + "  ".join(parts)
+    characters (all of them when ``room`` is None); the rest are counted: ``"+3 more"``. Agents
+    counted without draws and losses (N-seat games: ``wins`` and ``games``) show ``wins/games``."""
+    def points(s: dict[str, Any]) -> float:
+        return float(s.get("wins", 0) + 0.5 * s.get("draws", 0))
+
+    ranked = sorted(stats.items(), key=lambda kv: (-points(kv[1]), kv[0]))
+    wdl = all("losses" in s for s in stats.values())
+    head = "W/D/L: " if wdl else "wins/games: "
+    parts = [f"{aid} {s['wins']}/{s['draws']}/{s['losses']}" if wdl else f"{aid} {s.get('wins', 0)}/{s.get('games', 0)}"
+             for aid, s in ranked]
+    text = head + "  ".join(parts)
     if room is None or len(text) <= room:
         return text
     for shown in range(len(parts) - 1, -1, -1):
-        candidate = "W/D/L: " + "  ".join([*parts[:shown], f"+{len(parts) - shown} more"])
+        candidate = head + "  ".join([*parts[:shown], f"+{len(parts) - shown} more"])
         if len(candidate) <= room:
             return candidate
     return ""
 
 
 def game_line(row: dict[str, Any], done: int, total: int | None) -> str:
-    """One finished game as a plain line."""
+    """One finished game as a plain line: ``[4/40] game 3: a (black) - b (white) 0-1 by timeout
+    (7 plies, 1.2 s)``, or for an N-seat row (``seats``, ``ranks``) the finishing order:
+    ``[3/40] game 2: a 1st, c 2nd, b 3rd by win``."""
     of = f"{done}/{total}" if total is not None else f"{done}"
     plies = row.get("plies")
     duration = row.get("duration_s")
     extra = ", ".join(x for x in (f"{plies} plies" if plies is not None else "",
                                   f"{duration:.1f} s" if isinstance(duration, (int, float)) else "") if x)
-    return (f"[{of}] game {row['index']}: {row['black']} (black) - {row['white']} (white) "
-            f"{row['result']} by {row['termination']}" + (f" ({extra})" if extra else ""))
+    if "seats" in row and "black" not in row:
+        who = finishing_order(row["seats"], row.get("ranks"))
+    else:
+        who = f"{row['black']} (black) - {row['white']} (white) {row['result']}"
+    return f"[{of}] game {row['index']}: {who} by {row['termination']}" + (f" ({extra})" if extra else "")
 
 
 class PlainReporter:
@@ -147,98 +166,6 @@ class RichReporter:
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
-
-
-def _elo(value: float | None) -> str:
-    # round() of a float is an int, so a -0.4 shows as +0 and not as -0.
-    return "-" if value is None else f"{round(value):+d}"
-
-
-def standings_table(standings: dict[str, Any]) -> Table:
-    """Rank, agent, Elo with its 95% interval, games, W-D-L, score %, draw %, the seed's rating."""
-    table = Table(title=f"Standings after {standings.get('games', 0)} games", title_justify="left",
-                  box=box.SIMPLE_HEAD, pad_edge=False)
-    longest = max((len(row["id"]) for row in standings.get("standings", [])), default=5)
-    for name, justify in (("#", "right"), ("agent", "left"), ("Elo", "right"), ("95% CI", "center"),
-                          ("games", "right"), ("W-D-L", "center"), ("score", "right"), ("draws", "right"),
-                          ("online Elo", "right")):
-        table.add_column(name, justify=justify, no_wrap=True,  # type: ignore[arg-type]
-                         min_width=longest if name == "agent" else None)
-    for row in standings.get("standings", []):
-        table.add_row(
-            str(row["rank"]), Text(row["id"]), _elo(row["elo"]),
-            f"{_elo(row['elo_low'])}..{_elo(row['elo_high'])}",
-            str(row["games"]), f"{row['wins']}-{row['draws']}-{row['losses']}",
-            "-" if row["score_pct"] is None else f"{row['score_pct']:.1f}%",
-            "-" if row["draw_pct"] is None else f"{row['draw_pct']:.1f}%",
-            str(row["online_elo"]),
-        )
-    first = standings.get("first_move_elo")
-    table.caption = "Elo: joint Bradley-Terry fit, mean 0" + (
-        f", first-move advantage {_elo(first)}" if first is not None else "") + (
-        "; online Elo: the seed's rating, start 1000, K=20, in game order")
-    table.caption_justify = "left"
-    return table
-
-
-def crosstable_table(standings: dict[str, Any]) -> Table:
-    """Points of the row agent against the column agent (``points/games``), and LOS in %."""
-    order = [row["id"] for row in standings.get("standings", [])]
-    cross = standings.get("crosstable", {})
-    table = Table(title="Crosstable", title_justify="left", box=box.SIMPLE_HEAD,
-                  caption="row's points/games against the column (likelihood of superiority)",
-                  caption_justify="left")
-    table.add_column("agent")
-    for aid in order:
-        table.add_column(aid, justify="center", no_wrap=True)
-    for a in order:
-        cells: list[str | Text] = [Text(a)]
-        for b in order:
-            if a == b:
-                cells.append("·")
-                continue
-            cell = cross.get(a, {}).get(b)
-            if not cell or not cell["games"]:
-                cells.append("")
-                continue
-            cells.append(f"{_points(cell['points'])}/{cell['games']} ({100 * cell['los']:.0f}%)")
-        table.add_row(*cells)
-    return table
-
-
-def _points(value: float) -> str:
-    return f"{value:g}"
-
-
-def terminations_text(standings: dict[str, Any]) -> Text:
-    """``"How games ended: win 150, max_moves 40, timeout 2 (random 2)"``."""
-    counts = standings.get("terminations", {})
-    total = counts.get("total", {})
-    faults = counts.get("faults", {})
-    parts = []
-    for reason, number in total.items():
-        who = [f"{aid} {c[reason]}" for aid, c in faults.items() if reason in c]
-        parts.append(f"{reason} {number}" + (f" ({', '.join(who)})" if who else ""))
-    return Text("How games ended: " + (", ".join(parts) if parts else "no games yet"))
-
-
-def print_standings(console: Console, standings: dict[str, Any]) -> None:
-    """The standings table, the crosstable and the termination counts. Written to a pipe or a file,
-    the lines carry no trailing spaces (rich pads every cell to the column's width)."""
-    parts: list[Any] = [standings_table(standings)]
-    if len(standings.get("standings", [])) > 1:
-        parts.append(crosstable_table(standings))
-    parts.append(terminations_text(standings))
-    if console.is_terminal:
-        for part in parts:
-            console.print(part)
-        return
-    with console.capture() as captured:
-        for part in parts:
-            console.print(part)
-    text = "\n".join(line.rstrip() for line in captured.get().splitlines())
-    console.file.write(text + "\n")
-    console.file.flush()
 
 
 class BoardObserver:

@@ -176,9 +176,11 @@ def test_usage_errors(three: Path, tmp_path: Path) -> None:
     assert code == 0, err
     code, out, err = arena("replay", str(two), "--seat", "1")
     assert code == 2 and "--seat is for games of N seats" in err and len(err.splitlines()) == 1
-    # `arena report` of N-seat records: one line, exit 2, naming the command that draws them.
-    code, out, err = arena("report", str(three), "-o", str(tmp_path / "r.html"))
-    assert code == 2 and len(err.splitlines()) == 1 and f"arena replay {three} --html FILE" in err, err
+    # `arena report` of N-seat records and two-player records together: one line, exit 2.
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps([load(three), load(two)]))
+    code, out, err = arena("report", str(mixed), "-o", str(tmp_path / "r.html"))
+    assert code == 2 and len(err.splitlines()) == 1 and "a two-player game among games of N seats" in err, err
     assert not (tmp_path / "r.html").exists()
 
 
@@ -215,8 +217,9 @@ def test_html_page_has_an_svg_per_step(three: Path, tmp_path: Path, seat: int | 
     assert len(svgs) == len(record["steps"]) + 1
     assert svgs == [board_svg(s, seat) for s in record["states"]]
     assert len(game["steps"]) == len(record["steps"]) and game["seat"] == seat
-    for seat_entry_ in record["seats"]:
-        assert f"<td>{seat_entry_['id']}</td>" in page
+    # The seat table (drawn by the page's script): each seat's bot, final return and rank.
+    assert [row[1] for row in game["seat_rows"]] == [entry["id"] for entry in record["seats"]]
+    assert [row[3].split(",")[0] for row in game["seat_rows"]] == [str(r) for r in record["ranks"]]
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed: the page is not run")

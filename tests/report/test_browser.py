@@ -124,3 +124,39 @@ def test_screenshots(report: Path, tmp_path: Path) -> None:
         assert target.stat().st_size > 20_000  # a drawn page, not a blank one
         print(f"\nscreenshot: {target}")
     shutil.copy(report, ARTIFACTS / "report.html")
+
+
+# -- N-seat tournaments and large fields ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report of a 60-agent league of four-player Goofspiel (80 games, standings counted by
+    hand in the N-seat standings format)."""
+    from standings_fixtures import write_seat_folder
+
+    folder = write_seat_folder(tmp_path_factory.mktemp("logs") / "league", game="goofspiel",
+                               agents=[f"bot-{i:02d}" for i in range(60)], games=80, players=4, seed=3)
+    page = tmp_path_factory.mktemp("html") / "league.html"
+    write_page(page, report_html(open_source(folder), title="arena report: 60-agent league"))
+    return page
+
+
+def test_n_seat_report_in_a_browser(league: Path, tmp_path: Path) -> None:
+    verdicts, elapsed = selftest(league, "all", tmp_path / "profile")
+    print(f"\nN-seat report self-test ({elapsed:.1f} s): {verdicts[0]}")
+    assert len(verdicts) == 80 and all(v.startswith("PASS") for v in verdicts), [v for v in verdicts if "FAIL" in v]
+    # The game list, then the standings sorted by a header click both ways, then every game by keys.
+    assert " list=80 " in verdicts[0] and verdicts[0].endswith(" standings=60"), verdicts[0]
+
+
+def test_league_screenshots(league: Path, tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, url in {"league.png": league.as_uri(), "league-game.png": f"{league.as_uri()}#game=5&ply=6"}.items():
+        target = ARTIFACTS / name
+        target.unlink(missing_ok=True)
+        run_chromium(url, f"--screenshot={target}", "--window-size=1280,900", "--hide-scrollbars",
+                     profile=tmp_path / f"profile-{name}")
+        assert target.exists() and png_size(target) == (1280, 900) and target.stat().st_size > 20_000
+        print(f"\nscreenshot: {target}")
+    shutil.copy(league, ARTIFACTS / "league.html")

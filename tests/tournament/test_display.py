@@ -1,13 +1,20 @@
-"""The terminal views: progress bar on a terminal, plain lines otherwise, the final tables."""
+"""The terminal views: progress bar on a terminal, plain lines otherwise, the final tables (two-player
+and N-seat standings, 3 to 200 agents, 40 to 200 columns)."""
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from rich.console import Console
+from rich.progress import Progress
+from standings_fixtures import agent_names, seat_standings, synthetic_seat_rows, two_player_standings
 from tournament_support import shobu_config
 
+from arena.records.reader import ordinal
 from arena.stats.ratings import GameResult, compute_standings
 from arena.tournament.config import load_config
 from arena.tournament.runner import RunOptions, run_tournament
@@ -19,6 +26,7 @@ from arena.ui.standings import (
     leaders_text,
     print_standings,
 )
+from arena.ui.tables import crosstable_table, crosstable_width, shorten
 
 
 def console(terminal: bool) -> tuple[Console, io.StringIO]:
@@ -71,3 +79,117 @@ def test_tables_and_lines() -> None:
     row = {"index": 3, "black": "a", "white": "b", "result": "0-1", "termination": "timeout", "plies": 7,
            "duration_s": 1.25}
     assert game_line(row, 4, None) == "[4] game 3: a (black) - b (white) 0-1 by timeout (7 plies, 1.2 s)"
+
+
+# -- any number of agents, any width ----------------------------------------------------------------
+
+
+def printed(standings: dict[str, Any], width: int, folder: str | None = "tournament_logs/big") -> str:
+    out = io.StringIO()
+    print_standings(Console(file=out, width=width, color_system=None, highlight=False), standings, folder)
+    return out.getvalue()
+
+
+def two_player(n: int) -> dict[str, Any]:
+    return two_player_standings(n)
+
+
+def n_seat(n: int) -> dict[str, Any]:
+    return seat_standings(synthetic_seat_rows(agent_names(n), 10 * n, 4), agent_names(n))
+
+
+@pytest.mark.parametrize("make", [two_player, n_seat])
+@pytest.mark.parametrize("agents", [60, 200])
+@pytest.mark.parametrize("width", [80, 200])
+def test_large_fields_stay_readable(make: Any, agents: int, width: int) -> None:
+    standings = make(agents)
+    text = printed(standings, width)
+    lines = text.splitlines()
+    assert all(line.strip() for line in lines), "no blank lines"
+    assert all(len(line) <= width for line in lines)
+    assert not any(set(line.split()) == {"…"} for line in lines), "no row of only …"
+    # Every agent has its row, with its whole name and its rank: nothing cut at these widths.
+    for row in standings["standings"]:
+        assert re.search(rf"^ *{row['rank']} +{row['id']} ", text, re.MULTILINE), row["id"]
+    # No crosstable; the top pairs instead, bounded, and where to see the rest.
+    assert "Crosstable" not in text
+    top = standings["standings"]
+    assert f"1-2   {top[0]['id']}" in text and f"9-10   {top[8]['id']}" in text and "10-11" not in text
+    words = " ".join(text.split())  # the pointer wraps at 80 columns
+    assert f"The crosstable of {agents} agents needs" in words and f"({width} here)" in words
+    assert "'arena report tournament_logs/big'" in words and "'arena standings tournament_logs/big --json'" in words
+    assert len(lines) < agents + 40
+
+
+def test_the_crosstable_is_printed_when_it_fits() -> None:
+    standings = two_player(5)
+    needed = crosstable_width(standings)
+    assert "Crosstable" in printed(standings, needed) and "Top pairs" not in printed(standings, needed)
+    assert "Crosstable" not in printed(standings, needed - 1) and "Top pairs" in printed(standings, needed - 1)
+    # The computed width is rich's own: the widest crosstable line is exactly that wide.
+    out = io.StringIO()
+    Console(file=out, width=needed, color_system=None).print(crosstable_table(standings))
+    assert max(len(line) for line in out.getvalue().splitlines()) == needed
+
+
+def test_columns_are_dropped_by_width_and_named() -> None:
+    standings = two_player(12)
+    wide, narrow = printed(standings, 200), printed(standings, 60)
+    assert "online Elo" in wide.splitlines()[1] and "not shown" not in wide
+    header = next(line for line in narrow.splitlines() if line.lstrip().startswith("#"))
+    assert "online Elo" not in header and "draws" not in header and "score" in header and "Elo" in header
+    assert "not shown at this width: online Elo, draws" in " ".join(narrow.split())
+    assert all(len(line) <= 60 for line in narrow.splitlines())
+    # Long names are cut in the middle (their ends tell them apart), never to nothing.
+    for row in standings["standings"]:
+        row["id"] = "a-very-long-agent-name-" + row["id"]
+    cut = printed(standings, 40)
+    assert all(len(line) <= 40 for line in cut.splitlines())
+    best = standings["standings"][0]["id"]
+    assert re.search(rf"^ *1 +a-very-lo…{best[-10:]} ", cut, re.MULTILINE), cut
+    assert shorten("abcdefghij", 5) == "ab…ij" and shorten("abc", 5) == "abc"
+
+
+def test_n_seat_standings_and_seats() -> None:
+    standings = n_seat(6)
+    text = printed(standings, 200)
+    header = next(line for line in text.splitlines() if line.lstrip().startswith("#"))
+    assert header.split() == ["#", "agent", "Elo", "95%", "CI", "games", "wins", "avg", "rank", "avg", "return",
+                              "score"]
+    best = standings["standings"][0]
+    line = next(x for x in text.splitlines() if x.split()[:2] == ["1", best["id"]])
+    assert f"{best['avg_rank']:.2f}" in line and f"{best['score_pct']:.1f}%" in line and str(best["wins"]) in line
+    seats = text[text.index("Seats"):]
+    assert seats.splitlines()[1].split() == ["seat", "games", "win", "%", "avg", "rank", "avg", "return", "Elo",
+                                             "vs", "last", "seat"]
+    first = standings["seats"][0]
+    assert re.search(rf"^ *0 +{first['games']} +{first['win_pct']:.1f}% +{first['avg_rank']:.2f}", seats, re.MULTILINE)
+    assert "+30" in seats.splitlines()[3]  # seat_elo[0]
+    assert "Crosstable" in text and "pairwise points/games" in text  # 6 agents fit in 200 columns
+
+
+def test_game_lines_of_n_seat_rows() -> None:
+    row = {"index": 2, "seats": ["a", "b", "c"], "players": [{"id": "a", "seat": 0}], "ranks": [1, 3, 2],
+           "returns": [2.0, -1.0, 0.0], "termination": "win", "reason": "", "eliminations": []}
+    assert game_line(row, 3, 40) == "[3/40] game 2: a 1st, c 2nd, b 3rd by win"
+    tied = {**row, "ranks": [1, 1, 3], "plies": 9, "duration_s": 0.5}
+    assert game_line(tied, 3, None) == "[3] game 2: a 1st, b 1st, c 3rd by win (9 plies, 0.5 s)"
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+    # Counts without draws and losses (N seats) lead by wins.
+    assert leaders_text({"a": {"games": 4, "wins": 1}, "b": {"games": 4, "wins": 3}}) == "wins/games: b 3/4  a 1/4"
+
+
+def test_reporters_take_n_seat_rows() -> None:
+    row = {"index": 0, "seats": ["a", "b", "c"], "ranks": [2, 1, 3], "returns": [0, 1, -1], "termination": "crash",
+           "reason": "c crashed", "eliminations": [{"seat": 2, "termination": "crash"}]}
+    con, out = console(terminal=False)
+    PlainReporter(con).game_finished(row, 1, {"a": {"games": 1, "wins": 0}})
+    assert out.getvalue() == "[1] game 0: b 1st, a 2nd, c 3rd by crash\n"
+    con, out = console(terminal=True)
+    reporter = RichReporter(con)
+    reporter._progress = Progress(console=con)  # as started() leaves it, without a config
+    reporter._task = reporter._progress.add_task("games", total=3, leaders="", running=0)
+    reporter.game_finished(row, 1, {"a": {"games": 1, "wins": 0}, "b": {"games": 1, "wins": 1}})
+    reporter.close()
+    assert "game 0: c crashed" in out.getvalue()
