@@ -33,7 +33,7 @@ from rich.text import Text
 from arena.records.reader import finishing_order
 from arena.stats.ratings import FAULTS
 from arena.tournament.config import TournamentConfig
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule import ScheduledGame, ScheduledTable
 from arena.ui.tables import crosstable_table, print_standings, standings_table, terminations_text
 
 __all__ = ["BoardObserver", "PlainReporter", "RichReporter", "crosstable_table", "game_line", "leaders_text",
@@ -94,7 +94,7 @@ class PlainReporter:
             f"{left}" + (f" ({already_done} already done)" if already_done else "")
             + f", {concurrency} at a time; logs in {folder}", markup=False, highlight=False)
 
-    def game_started(self, game: ScheduledGame) -> None:
+    def game_started(self, game: ScheduledGame | ScheduledTable) -> None:
         pass
 
     def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
@@ -143,7 +143,7 @@ class RichReporter:
         self._task = self._progress.add_task("games", total=total, completed=already_done, leaders="", running=0)
         self._progress.start()
 
-    def game_started(self, game: ScheduledGame) -> None:
+    def game_started(self, game: ScheduledGame | ScheduledTable) -> None:
         self._running += 1
         if self._progress is not None and self._task is not None:
             self._progress.update(self._task, running=self._running)
