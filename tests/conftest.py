@@ -29,15 +29,32 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 
-@pytest.fixture(autouse=True)
-def _bots_may_read_test_folders(request: pytest.FixtureRequest) -> None:
+def _open_to_bots(path: Path) -> None:
     """Bots run as users of their own: a test's folder (pytest makes it mode 0700) must be
-    readable by them, as a user's bot folder is."""
-    if "tmp_path" not in request.fixturenames:
-        return
-    path = Path(request.getfixturevalue("tmp_path"))
+    readable by them, as a user's bot folder is, and so must the folders above it."""
     for folder in (path, *path.parents):
         if folder.name == ".pytest-tmp":
             break
         if folder.stat().st_mode & 0o005 != 0o005:
             folder.chmod(0o755)
+
+
+@pytest.fixture(autouse=True)
+def _bots_may_read_test_folders(request: pytest.FixtureRequest) -> None:
+    """A test's ``tmp_path`` is open to the bots' users (:func:`_open_to_bots`)."""
+    if "tmp_path" in request.fixturenames:
+        _open_to_bots(Path(request.getfixturevalue("tmp_path")))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bots_may_read_factory_folders(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """So is every folder a module's fixture makes with ``tmp_path_factory.mktemp`` (without this, a
+    module whose fixture ran first on a pytest-xdist worker found the worker's folder still 0700)."""
+    make = tmp_path_factory.mktemp
+
+    def mktemp(basename: str, numbered: bool = True) -> Path:
+        path = make(basename, numbered)
+        _open_to_bots(path)
+        return path
+
+    tmp_path_factory.mktemp = mktemp  # type: ignore[method-assign]

@@ -31,6 +31,7 @@ from arena.limits import MAX_RECORDS_BYTES
 from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
 from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
 from arena.records.schema import record_schema, schema_errors
+from arena.records.seats import SEAT_RECORD_FORMAT, placing
 from arena.stats.ratings import FAULTS
 
 #: Terminations where the player to move lost by its own fault.
@@ -279,7 +280,9 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
         except ValueError as exc:
             problems.append(f"games.jsonl line {n}: not JSON ({exc})")
             continue
-        if not isinstance(row, dict) or not {"index", "record", "winner", "termination"} <= set(row) \
+        # A two-player game's line has its winner, a line of a game of N seats its ranks.
+        if not isinstance(row, dict) or not {"index", "record", "termination"} <= set(row) \
+                or not ({"winner"} <= set(row) or {"ranks", "seats"} <= set(row)) \
                 or type(row["index"]) is not int or not isinstance(row["record"], str):
             problems.append(f"games.jsonl line {n}: not a game line")
             continue
@@ -306,12 +309,19 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
         if not isinstance(record, dict):
             problems.append(f"{where}: {row['record']} is not a record")
             continue
-        if (record.get("winner"), record.get("termination")) != (row["winner"], row["termination"]):
+        outcome = ("ranks", "termination") if "ranks" in row else ("winner", "termination")
+        if tuple(record.get(key) for key in outcome) != tuple(row[key] for key in outcome):
             problems.append(f"{where}: games.jsonl and {row['record']} disagree")
         found = check_record(record)
         problems += [f"{where}: {p}" for p in found]
         if record_problem(record) is not None:
             continue  # not counted: its fields are not what a record's are
+        if record.get("record_format") == SEAT_RECORD_FORMAT:
+            for seat, entry in enumerate(record["seats"]):
+                counts = tally.setdefault(str(entry.get("id")), Counter())
+                counts["games"] += 1
+                counts[placing(record["ranks"], seat)] += 1
+            continue
         for player in record.get("players") or []:
             winner = record.get("winner")
             result = "draws" if winner == "NONE" else "wins" if winner == player.get("colour") else "losses"

@@ -125,12 +125,13 @@ def _entry(row: Mapping[str, Any], index: int, *, record: Record | None = None,
     names = player_names(row)
     plies = row.get("plies")
     seats = ranks = None
-    if row.get("record_format") == 3 and isinstance(row.get("seats"), list):
-        seats = tuple(str(s.get("id", "?")) if isinstance(s, Mapping) else "?" for s in row["seats"])
+    if isinstance(row.get("seats"), list) and (row.get("record_format") == 3 or "ranks" in row):
+        # A record lists its seats as objects, a tournament's games.jsonl line as agent ids.
+        seats = tuple(str(s.get("id", "?")) if isinstance(s, Mapping) else str(s) for s in row["seats"])
         found = row.get("ranks")
         ranks = tuple(r for r in found if isinstance(r, int)) if isinstance(found, list) else None
         steps = row.get("steps")
-        plies = len(steps) if isinstance(steps, list) else None
+        plies = len(steps) if isinstance(steps, list) else plies
     return GameEntry(
         index=index,
         black=str(row.get("black") or names[Color.BLACK]),

@@ -154,3 +154,11 @@ def _or_none(game: Any, wire: Any) -> Any:
         return game.move_from_record(wire)
     except (GameError, TypeError, ValueError):
         return None
+
+
+def placing(ranks: list[int] | tuple[int, ...], seat: int) -> str:
+    """How seat ``seat`` placed in a game ranked ``ranks``, in the counts a tournament keeps per
+    agent: ``"wins"`` (first alone), ``"draws"`` (first with others) or ``"losses"``."""
+    if ranks[seat] != 1:
+        return "losses"
+    return "draws" if sum(1 for rank in ranks if rank == 1) > 1 else "wins"

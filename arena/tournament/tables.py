@@ -21,6 +21,7 @@ from typing import Any
 
 from arena.backends import TableJob
 from arena.records.reader import record_name
+from arena.records.seats import placing
 from arena.stats.results import RankedResult
 from arena.tournament.config import TournamentConfig
 from arena.tournament.plan import agent_spec, isolation, time_control
@@ -68,11 +69,10 @@ class TableTally:
         self._rank_sum = dict.fromkeys(agents, 0)
 
     def add(self, game: RankedResult) -> None:
-        firsts = sum(1 for rank in game.ranks if rank == 1)
-        for agent_id, rank in zip(game.seats, game.ranks, strict=True):
+        for seat, (agent_id, rank) in enumerate(zip(game.seats, game.ranks, strict=True)):
             counts = self._counts[agent_id]
             counts["games"] += 1
-            counts["wins" if rank == 1 and firsts == 1 else "draws" if rank == 1 else "losses"] += 1
+            counts[placing(game.ranks, seat)] += 1
             self._rank_sum[agent_id] += rank
 
     def snapshot(self, lowest_pending: int | None = None) -> dict[str, dict[str, Any]]:

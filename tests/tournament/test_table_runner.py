@@ -4,6 +4,7 @@ and the refusals (SPRT, openings). Real bots (bots/kuhn_poker_*.py) on the local
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -133,3 +134,38 @@ def test_a_two_player_game_takes_no_players_key(tmp_path: Path) -> None:
         {"id": "a", "path": KUHN_BOTS[0]}, {"id": "b", "path": KUHN_BOTS[1]}]}))
     with pytest.raises(ConfigError, match="players: connect4 is a two-player game"):
         load_config(path)
+
+
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=120,
+                          check=False, stdin=subprocess.DEVNULL)
+
+
+def test_the_log_folder_reads_back_with_every_command(tmp_path: Path) -> None:
+    config = load_config(kuhn_config(tmp_path, agents=3))
+    summary = trio.run(run_tournament, config, options(tmp_path))
+    folder = str(summary.folder)
+    checked = arena("check-logs", folder)
+    assert checked.returncode == 0 and "records, per-agent files and standings agree" in checked.stdout, checked
+    listing = arena("replay", folder)
+    assert listing.returncode == 0 and "k0, k1, k2" in listing.stdout and "?" not in listing.stdout, listing
+    standings = arena("standings", folder, "--json")
+    assert standings.returncode == 0, standings.stderr
+    assert json.loads(standings.stdout)["standings"] == json.loads((summary.folder / "standings.json").read_text())["standings"]
+    # A forged per-agent count is found.
+    agent_file = summary.folder / "k0.json"
+    stats = json.loads(agent_file.read_text())
+    agent_file.write_text(json.dumps({**stats, "wins": stats["wins"] + 1}))
+    forged = arena("check-logs", folder)
+    assert forged.returncode != 0 and "k0.json: wins" in forged.stdout + forged.stderr
+
+
+def test_a_gauntlet_rates_its_first_agent_against_the_field(tmp_path: Path) -> None:
+    config = load_config(kuhn_config(tmp_path, agents=4, tournamentType="gauntlet"))
+    summary = trio.run(run_tournament, config, options(tmp_path))
+    assert summary.finished == 9  # the hero with each of the three pairs of the others, three rotations
+    rows = read_jsonl(summary.folder / "games.jsonl")
+    assert all("k0" in row["seats"] for row in rows)
+    versus = summary.standings["versus_field"]
+    assert versus["id"] == "k0" and versus["field"] == 3
+    assert versus["elo_low"] < versus["elo"] < versus["elo_high"]
