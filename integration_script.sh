@@ -97,6 +97,27 @@ assert all(len(r["eliminations"]) == 1 and r["ranks"][r["eliminations"][0]["seat
 grep -q "as seat 1 saw it" "$WORK/love-seat1.txt" || fail "the seat replay does not say whose view it is"
 [ "$("$ARENA" perft --game kuhn_poker --players 3 --depth 9 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 312 ] || fail "kuhn poker perft(9), 3 players"
 
+step "a tournament of four seats: a Goofspiel round robin of five bots, SIGKILLed and resumed, checked and reported"
+"$ARENA" run examples/goofspiel-four-players.json --logs "$WORK/logs" >"$WORK/rr4.out" 2>&1 &
+rr4=$!
+for _ in $(seq 600); do
+    [ "$(wc -l <"$WORK/logs/goofspiel4/games.jsonl" 2>/dev/null || echo 0)" -ge 6 ] && break
+    sleep 0.1
+done
+kill -9 "$rr4" 2>/dev/null; wait "$rr4" 2>/dev/null || true
+"$ARENA" run examples/goofspiel-four-players.json --logs "$WORK/logs" --json >"$WORK/rr4.json" 2>"$WORK/rr4.err" \
+    || fail "resuming the four-seat round robin: $(tail -3 "$WORK/rr4.err")"
+"$PY" -c 'import collections, json, sys
+summary = json.load(open(sys.argv[1]))
+assert summary["complete"] and summary["games_finished"] == 20 and summary["players"] == 4, summary
+rows = [json.loads(line) for line in open(sys.argv[2])]
+assert sorted(r["index"] for r in rows) == list(range(20)), "a game lost or played twice"
+seats = collections.Counter((agent, seat) for r in rows for seat, agent in enumerate(r["seats"]))
+assert set(seats.values()) == {4} and len(seats) == 20, seats
+' "$WORK/rr4.json" "$WORK/logs/goofspiel4/games.jsonl" || fail "the resumed four-seat round robin"
+"$ARENA" check-logs "$WORK/logs/goofspiel4" >"$WORK/rr4-check.out" || fail "check-logs of the four-seat round robin: $(cat "$WORK/rr4-check.out")"
+"$ARENA" report "$WORK/logs/goofspiel4" --out "$WORK/rr4.html" >/dev/null || fail "report of the four-seat round robin"
+
 step "a game plugin: examples/arena-tictactoe installed with pip appears in arena games and plays a match"
 "$PY" -m pip install --quiet --no-deps -e examples/arena-tictactoe >"$WORK/plugin-install.out" 2>&1 \
     || fail "pip install of the plugin example: $(tail -3 "$WORK/plugin-install.out")"

@@ -2,13 +2,17 @@
 
 :func:`eventually` is the one way a test waits for something another process or task does: it
 polls, so it is as fast as the event, and its timeout is only a hang backstop, never a speed
-requirement (a busy machine must not fail a test).
+requirement (a busy machine must not fail a test). :func:`bench_module` loads a script of
+``bench/`` that a test checks.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 from typing import TypeVar
 
 import trio
@@ -40,3 +44,13 @@ async def eventually_async(predicate: Callable[[], T], *, pause: float = 0.01) -
     while not (value := predicate()):  # noqa: ASYNC110 (polls what another process does: no event to wait on)
         await trio.sleep(pause)
     return value
+
+
+def bench_module(name: str) -> ModuleType:
+    """``bench/<name>.py``, loaded by path (``bench/`` is not a package)."""
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

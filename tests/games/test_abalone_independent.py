@@ -10,12 +10,11 @@ positions one push from the win); and validate_move against the plain rules for 
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import bench_module
 
 from arena.games.abalone import AbaloneGame, AbaloneMove, AbaloneState, cell_index
 from arena.games.abalone_board import DIRECTIONS
@@ -26,13 +25,8 @@ GAME = AbaloneGame()
 
 @pytest.fixture(scope="module")
 def plain() -> ModuleType:
-    """bench/abalone_plain.py, loaded by path (bench/ is not a package)."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "abalone_plain.py"
-    spec = importlib.util.spec_from_file_location("abalone_plain_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """bench/abalone_plain.py."""
+    return bench_module("abalone_plain")
 
 
 def sampled_positions(count_per_game: int, games: int, seed: int) -> list[AbaloneState]:

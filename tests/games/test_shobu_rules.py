@@ -3,12 +3,11 @@ the seed README's examples, and agreement with the plain generator in bench/plai
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import bench_module
 
 from arena.games import Color, Game, IllegalMoveError, Termination, get_game, random_opening
 from arena.games.shobu import (
@@ -56,12 +55,7 @@ def after(state: ShobuState, move: ShobuMove) -> str:
 
 
 def load_plain() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "plain_shobu.py"
-    spec = importlib.util.spec_from_file_location("plain_shobu", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("plain_shobu")
 
 
 START = GAME.initial_state()

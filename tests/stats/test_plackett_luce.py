@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import math
 import random
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
+from helpers import bench_module
 
 from arena.stats import plackett_luce
 from arena.stats.plackett_luce import ELO_PER_NAT, TIE_EXACT_MAX, PlackettLuce, tie_terms
 from arena.stats.results import RankedResult
 
-
-def coverage_bench() -> ModuleType:
-    """bench/plackett_luce_coverage.py, loaded by path (bench/ is not a package): its ``simulate``."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "plackett_luce_coverage.py"
-    spec = importlib.util.spec_from_file_location("plackett_luce_coverage", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SIM = coverage_bench()
+SIM = bench_module("plackett_luce_coverage")
 
 
 def game_log_likelihood(ranks: tuple[int, ...], u: list[float]) -> float:
