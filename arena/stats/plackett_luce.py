@@ -97,12 +97,19 @@ def tie_terms(ranks: Sequence[int]) -> tuple[list[float], list[tuple[list[float]
 
 
 class _Block:
-    """The games of one number of seats ``k`` as arrays: agent and seat-parameter numbers (G x k),
+    """The games of one number of seats ``k`` as arrays, one row per distinct game (G rows): agent and
+    seat-parameter numbers (G x k),
     linear coefficients (G x k), and the log-sum-exp terms (their game, log-multipliers, weight)."""
 
     def __init__(self, agents: Ints, ranks: Ints, positions: Ints, seat_param: Ints) -> None:
-        g, k = agents.shape
-        self.k, self.agents, self.positions = k, agents, positions
+        k = agents.shape[1]
+        # Identical games (the same agents in the same seats, ranked alike) are one row weighted by
+        # their number: exact, and a two-player league has far fewer such rows than games.
+        rows, inverse = np.unique(np.concatenate([agents, ranks], axis=1), axis=0, return_inverse=True)
+        self.row_of, self.positions = inverse.reshape(-1), positions
+        agents, ranks = rows[:, :k], rows[:, k:]
+        g = len(rows)
+        self.k, self.agents = k, agents
         self.seats = np.broadcast_to(seat_param[:k], (g, k))
         patterns, inverse = np.unique(ranks, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
@@ -125,6 +132,10 @@ class _Block:
     def utilities(self, ext: Floats) -> Floats:
         return ext[self.agents] + ext[self.seats]
 
+    def row_weights(self, weights: Floats) -> Floats:
+        """The weight of each row: the summed weights of its games."""
+        return np.bincount(self.row_of, weights[self.positions], minlength=len(self.agents))
+
     def softmax(self, u: Floats) -> tuple[Floats, Floats]:
         """Each term's log-sum-exp and its softmax over the game's seats (0 outside the term)."""
         x = u[self.term_game] + self.term_log
@@ -136,7 +147,7 @@ class _Block:
     def log_likelihood(self, ext: Floats, weights: Floats) -> float:
         u = self.utilities(ext)
         lse, _ = self.softmax(u)
-        w = weights[self.positions]
+        w = self.row_weights(weights)
         return float(w @ (self.linear * u).sum(axis=1) - (w[self.term_game] * self.term_weight) @ lse)
 
     def add_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats) -> None:
@@ -145,7 +156,7 @@ class _Block:
         dim = len(ext)
         u = self.utilities(ext)
         _, p = self.softmax(u)
-        w = weights[self.positions]
+        w = self.row_weights(weights)
         tw = w[self.term_game] * self.term_weight
         wp = tw[:, None] * p
         grad_u = w[:, None] * self.linear - np.bincount(
