@@ -134,7 +134,8 @@ class _Block:
 
     def row_weights(self, weights: Floats) -> Floats:
         """The weight of each row: the summed weights of its games."""
-        return np.bincount(self.row_of, weights[self.positions], minlength=len(self.agents))
+        # Float already (weights are given); astype without a copy only tells mypy so.
+        return np.bincount(self.row_of, weights[self.positions], minlength=len(self.agents)).astype(np.float64, copy=False)
 
     def softmax(self, u: Floats) -> tuple[Floats, Floats]:
         """Each term's log-sum-exp and its softmax over the game's seats (0 outside the term)."""
