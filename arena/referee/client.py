@@ -26,7 +26,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from arena.errors import ResourceError
 from arena.referee.protocol import Info, ReplyError, decode_info, decode_reply, request
@@ -110,7 +110,7 @@ class RefereeClient:
         except ReplyError as exc:
             self._fail(f"{cmd}: {exc}")
 
-    def fail(self, what: str) -> None:
+    def fail(self, what: str) -> NoReturn:
         """End the process and raise RefereeError naming the program and ``what`` (for a reply the
         protocol accepts but the game cannot, e.g. a node of the wrong seat count)."""
         self._fail(what)
@@ -125,7 +125,7 @@ class RefereeClient:
                 return proc
             self._died(proc, "between requests")
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,  # noqa: S603 - argv, no shell
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, bufsize=0, close_fds=True, start_new_session=True)
         except OSError as exc:
             raise RefereeError(f"{self._who()}: cannot start it: {exc.strerror or exc}") from None
@@ -209,7 +209,7 @@ class RefereeClient:
             if chunk is not None or self._out:
                 self._fail("wrote to stdout between requests (one request, one line)")
 
-    def _died(self, proc: subprocess.Popen[bytes], when: str) -> None:
+    def _died(self, proc: subprocess.Popen[bytes], when: str) -> NoReturn:
         try:
             status = proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
@@ -227,7 +227,7 @@ class RefereeClient:
         text = " / ".join(line.strip() for line in self._err.decode("utf-8", "replace").splitlines() if line.strip())
         return f" (stderr: ...{text[-300:]})" if len(text) > 300 else (f" (stderr: {text})" if text else "")
 
-    def _fail(self, what: str) -> Any:
+    def _fail(self, what: str) -> NoReturn:
         self.close()
         raise RefereeError(f"{self._who()}: {what}")
 

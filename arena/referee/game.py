@@ -41,7 +41,7 @@ from arena.referee.protocol import (
     request,
 )
 
-#: Moves whose notation an :class:`ExternalGame` remembers for ``describe_move`` (then it forgets all).
+#: Moves an :class:`ExternalGame` remembers for ``describe_move`` (then it forgets them all).
 NOTATION_MEMORY = 50_000
 
 
@@ -82,6 +82,7 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
         super().__init__(players, **params)
         self._start: ExternalState | None = None
         self._notation: dict[bytes, str] = {}
+        self._plain: set[bytes] = set()
 
     def identity(self) -> dict[str, Any]:
         """The game's identity, naming the rules program (``rules``) that plays it."""
@@ -172,11 +173,13 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
         return move
 
     def describe_move(self, move: Any) -> str:
-        """The move's notation in the latest node (of this game) that listed it with notation; else
-        the move itself when it is a string, else its JSON text."""
-        known = self._notation.get(move_key(move)) if self._notation else None
-        if known is not None:
-            return known
+        """The move's notation, as the nodes of this game gave it, when they always gave it the same
+        notation (a move never seen without notation, nor as a chance outcome: the move alone cannot
+        tell which it is); else the move itself when it is a string, else its JSON text."""
+        if self._notation:
+            key = move_key(move)
+            if key not in self._plain and key in self._notation:
+                return self._notation[key]
         return move if isinstance(move, str) else json.dumps(move, separators=(",", ":"))
 
     def board_text(self, state: ExternalState, seat: int | None = None) -> str:
@@ -211,13 +214,24 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
         return ExternalState(self._learn(node))
 
     def _learn(self, node: Node) -> Node:
-        """Remember the notation of the node's moves (for :meth:`describe_move`)."""
-        if node.notation:
-            if len(self._notation) > NOTATION_MEMORY:
-                self._notation.clear()
-            for seat, texts in node.notation.items():
-                for move, text in zip(node.legal.get(seat, ()), texts, strict=True):
-                    self._notation[move_key(move)] = text
+        """Remember the notation of the node's moves, and which moves are ambiguous: seen without
+        notation (chance outcomes among them) or with two notations (for :meth:`describe_move`)."""
+        if len(self._notation) + len(self._plain) > NOTATION_MEMORY:
+            self._notation.clear()
+            self._plain.clear()
+        for outcome, _ in node.chance:
+            self._plain.add(move_key(outcome))
+        if not node.notation and not self._notation:
+            return node  # a referee that never gives notation costs nothing more
+        for seat, moves in node.legal.items():
+            texts = node.notation.get(seat)
+            if texts is None:
+                self._plain.update(move_key(move) for move in moves)
+                continue
+            for move, text in zip(moves, texts, strict=True):
+                key = move_key(move)
+                if self._notation.setdefault(key, text) != text:
+                    self._plain.add(key)
         return node
 
 

@@ -249,7 +249,7 @@ def _notation(raw: Any, legal: Mapping[int, tuple[Any, ...]], players: int) -> d
     for seat, texts in out.items():
         if len(texts) != len(legal.get(seat, ())) or not all(isinstance(t, str) for t in texts):
             raise ReplyError(f"node: notation[\"{seat}\"] must hold one string per legal move of seat {seat}")
-    return out  # type: ignore[return-value]
+    return out
 
 
 def _chance(raw: Any) -> tuple[tuple[Any, Fraction], ...]:

@@ -8,7 +8,7 @@ drawn by chance (each seat alike), or, with ``--param opening=1``, counted off a
 node: every seat shows 1 to N fingers at once, and the sum modulo N picks the starting seat. A seat
 out after a fault is skipped (``eliminate``); the last seat still playing wins.
 
-Moves are integers (stones taken, fingers shown); chance outcomes are the starting seat. The
+Moves are integers (stones taken, fingers shown); a chance outcome names the starting seat ("P0"). The
 referee keeps nothing between requests: every request carries its state.
 
 Run ``python3 nim.py --no-observations`` to leave the seats' observations out of the nodes (arena
@@ -75,7 +75,7 @@ def node(state: dict) -> dict:
         out["notation"] = {seat: [f"take {n}" for n in ms] for seat, ms in moves.items()}
     if phase == "draw":
         seats = alive(state)
-        out["chance"] = [[seat, f"1/{len(seats)}"] for seat in seats]
+        out["chance"] = [[f"P{seat}", f"1/{len(seats)}"] for seat in seats]
     if phase == "over":
         out["returns"] = [1 if seat == state["winner"] else -1 for seat in range(state["players"])]
     if OBSERVATIONS and moves:
@@ -86,9 +86,9 @@ def node(state: dict) -> dict:
 def apply(state: dict, move: object) -> dict:
     state = dict(state, ply=state["ply"] + 1)
     if state["phase"] == "draw":
-        if move not in alive(state):
+        if move not in [f"P{seat}" for seat in alive(state)]:
             raise Refused(f"{move!r} is not an outcome here")
-        return dict(state, phase="play", to_move=move)
+        return dict(state, phase="play", to_move=int(move[1:]))
     if state["phase"] != "play" or move not in legal(state)[str(state["to_move"])]:
         raise Refused(f"{move!r} is not a legal move here")
     state["heap"] -= move
@@ -147,7 +147,7 @@ def playout(state: dict, seed: int, count: int) -> list[list[int]]:
         s = state
         while s["phase"] != "over":
             if s["phase"] == "draw":
-                s = apply(s, rng.choice(alive(s)))
+                s = apply(s, f"P{rng.choice(alive(s))}")
             elif s["phase"] == "count":
                 s = apply_joint(s, {k: rng.choice(v) for k, v in legal(s).items()})
             else:

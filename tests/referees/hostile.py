@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "referees"))
 
-import nim  # noqa: E402 - found through the path above
+import nim
 
 
 def misbehave(mode: str, request: dict) -> bool:
