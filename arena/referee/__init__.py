@@ -16,7 +16,7 @@ protocol (version 1, docs/referees.md) over its stdin and stdout.
   asks a referee its name and registers its game (a :class:`arena.games.registry.GameSpec` of the
   general model) for this process.
 
-May import: the standard library, orjson, :mod:`arena.errors`, :mod:`arena.limits`,
+May import: the standard library, orjson, :mod:`arena.errors`, :mod:`arena.limits`, :mod:`arena.fileio`,
 :mod:`arena.games` (the model and the registry) and :mod:`arena.process` (how a command's words are
 read); never the engines, the players or anything above them.
 """

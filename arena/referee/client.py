@@ -289,10 +289,12 @@ def client_for(argv: Sequence[str], *, timeout_s: float | None = None) -> Refere
     return client
 
 
-def close_all() -> None:
-    """End every referee process of the pool (at exit; tests)."""
+def close_all(forget: bool = False) -> None:
+    """End every referee process of the pool (at exit); ``forget``: empty the pool too (tests)."""
     for client in list(_clients.values()):
         client.close()
+    if forget:
+        _clients.clear()
 
 
 def _pool_opened() -> None:

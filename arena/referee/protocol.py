@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, Parameter
 
 #: The protocol version this module speaks.
@@ -37,6 +38,7 @@ _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
 _PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
 _PROBABILITY = re.compile(r"(0|[1-9][0-9]*)(/[1-9][0-9]*)?\Z")
 _SHOWN = 80  # characters of a bad value quoted in a message
+_WIDE_NUMBER = re.compile(rb"\d{19}|[eE]\+?\d{3}")  # as arena.fileio.jsonfiles: maybe beyond 64 bits
 
 
 class ReplyError(ValueError):
@@ -85,11 +87,7 @@ class Node:
 
 def request(cmd: str, **fields: Any) -> bytes:
     """One request line: ``{"cmd": cmd, **fields}`` and a newline."""
-    obj = {"cmd": cmd, **fields}
-    try:
-        return orjson.dumps(obj) + b"\n"
-    except TypeError:  # an integer beyond 64 bits in a referee's own state: the slow encoder takes it
-        return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    return orjson.dumps({"cmd": cmd, **fields}) + b"\n"
 
 
 def joint_request(state: Any, moves: Mapping[int, Any]) -> bytes:
@@ -101,15 +99,17 @@ def joint_request(state: Any, moves: Mapping[int, Any]) -> bytes:
 
 
 def decode_reply(line: bytes) -> dict[str, Any]:
-    """The JSON object of one reply line; ReplyError for anything else, and for an ``{"error": ...}``
-    reply (its ``refusal`` then holds the referee's message)."""
+    """The JSON object of one reply line; ReplyError for anything else (integers beyond 64 bits and
+    numbers beyond a float's range included: arena could not write them back), and for an
+    ``{"error": ...}`` reply (its ``refusal`` then holds the referee's message)."""
     try:
         obj = orjson.loads(line)
+        if _WIDE_NUMBER.search(line):  # orjson would quietly make a float of a wide integer
+            obj = strict_loads(line)
     except orjson.JSONDecodeError:
-        try:  # integers beyond 64 bits are JSON too
-            obj = json.loads(line, parse_constant=_no_constant)
-        except ValueError:
-            raise ReplyError(f"the reply is not JSON: {_show_bytes(line)}") from None
+        raise ReplyError(f"the reply is not JSON: {_show_bytes(line)}") from None
+    except JsonInputError as exc:
+        raise ReplyError(f"the reply is not arena's JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise ReplyError(f"the reply is not a JSON object: {_show_bytes(line)}")
     if "error" in obj:
@@ -172,7 +172,7 @@ def decode_node(obj: Mapping[str, Any], players: int) -> Node:
     if actor in (CHANCE, TERMINAL) and any(legal.values()):
         raise ReplyError(f"node: no seat acts at actor {actor}, but 'legal' lists moves")
     for seat, moves in legal.items():
-        if len({_key(m) for m in moves}) != len(moves):
+        if len({move_key(m) for m in moves}) != len(moves):
             raise ReplyError(f"node: legal[\"{seat}\"] lists a move twice")
     notation = _notation(obj.get("notation"), legal, players)
     chance = _chance(obj.get("chance")) if actor == CHANCE else ()
@@ -263,7 +263,7 @@ def _chance(raw: Any) -> tuple[tuple[Any, Fraction], ...]:
         if probability <= 0:
             raise ReplyError(f"node: chance outcome {_show(item[0])} has probability {item[1]}, not above 0")
         outcomes.append((item[0], probability))
-    if len({_key(o) for o, _ in outcomes}) != len(outcomes):
+    if len({move_key(o) for o, _ in outcomes}) != len(outcomes):
         raise ReplyError("node: chance lists an outcome twice")
     total = sum((p for _, p in outcomes), Fraction(0))
     if total != 1:
@@ -300,19 +300,8 @@ def _int(obj: Mapping[str, Any], key: str, where: str, low: int, high: int) -> i
 
 
 def move_key(move: Any) -> bytes:
-    """A move's canonical JSON text: equal for equal JSON values, hashable."""
-    return _key(move)
-
-
-def _key(value: Any) -> bytes:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
-        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    """A move's (or any JSON value's) canonical JSON text: equal for equal values, hashable."""
+    return orjson.dumps(move, option=orjson.OPT_SORT_KEYS)
 
 
 def _show(value: Any) -> str:

@@ -76,6 +76,17 @@ def rules_command(game: str) -> str | None:
     return None if known is None else str(known.Game.client.command)
 
 
+def forget_referees() -> None:
+    """Unregister every external game, end every referee process and empty the pool (tests)."""
+    from arena.games.registry import unregister
+    from arena.referee.client import close_all
+
+    for name in list(vars(referees)):
+        delattr(referees, name)
+        unregister(name)
+    close_all(forget=True)
+
+
 def _svg_function(game_class: type[ExternalGame]) -> Any:
     def svg(state_json: Any, seat: int | None = None) -> str:
         game = game_class()
@@ -85,4 +96,4 @@ def _svg_function(game_class: type[ExternalGame]) -> Any:
     return svg
 
 
-__all__ = ["referees", "register_command", "register_referee", "rules_command"]
+__all__ = ["forget_referees", "referees", "register_command", "register_referee", "rules_command"]

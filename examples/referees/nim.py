@@ -12,7 +12,8 @@ Moves are integers (stones taken, fingers shown); a chance outcome names the sta
 referee keeps nothing between requests: every request carries its state.
 
 Run ``python3 nim.py --no-observations`` to leave the seats' observations out of the nodes (arena
-then asks for them: a round trip more per ply).
+then asks for them: a round trip more per ply), ``--features board,hash`` to list only those optional
+commands.
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ import random
 import sys
 
 OBSERVATIONS = "--no-observations" not in sys.argv[1:]
+#: ``--features a,b``: list only these optional commands (tests of a referee without some).
+FEATURES = sys.argv[sys.argv.index("--features") + 1].split(",") if "--features" in sys.argv else None
 INFO = {
     "protocol": 1, "name": "nim", "min_players": 2, "max_players": 3, "default_players": 2,
     "parameters": {"heap": {"default": 10, "low": 1, "high": 1000, "help": "stones at the start"},
                    "take": {"default": 3, "low": 1, "high": 10, "help": "most stones taken at once"},
                    "opening": {"default": 0, "low": 0, "high": 1, "help": "1: who starts is counted off"}},
     "default_max_moves": 2000,
-    "features": ["hash", "board", "svg", "playout", "eliminate"],
+    "features": ["hash", "board", "svg", "playout", "eliminate"] if FEATURES is None else FEATURES,
 }
 
 
