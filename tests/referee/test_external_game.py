@@ -143,3 +143,26 @@ def test_a_failing_referee_cannot_be_registered() -> None:
 
 def test_the_conformance_check_passes(nim_argv: list[str]) -> None:
     assert check_table_spec(register_referee(nim_argv), games=10).endswith("ok")
+
+
+def test_a_package_registers_a_referee_through_an_entry_point(nim_argv: list[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """As docs/referees.md shows: an ``arena.games`` entry point whose object is a callable that
+    returns ``register_referee(argv)``."""
+    from arena.games import registry
+
+    class Entry:
+        name, value, dist = "nim", "nim_package:spec", None
+
+        def load(self) -> object:
+            return lambda: register_referee(nim_argv)
+
+    monkeypatch.setattr(registry, "_entry_points", lambda: [Entry()])
+    registry.reload()
+    try:
+        assert "nim" in registry.all_game_names() and registry.problems() == {}
+        assert registry.get_spec("nim").origin == "nim_package:spec"
+        assert registry.get_table_game("nim", 2).initial_state().node.actor == CHANCE
+    finally:
+        monkeypatch.undo()
+        registry.reload()
