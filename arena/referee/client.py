@@ -3,8 +3,8 @@
 One referee runs per command per arena process (:func:`client_for`), started on the first request
 and kept: the protocol is stateless (every request carries its state), so every game, and every
 game played at the same time in one trio loop, shares it. Requests are blocking: write one line,
-wait for one line, with a deadline, polling the pipes (no thread). A referee's request costs tens of
-microseconds of the event loop; a bot's clock is its own process's and never waits on a referee.
+wait for one line, with a deadline, polling the pipes (no thread). A request holds the event loop for
+its round trip (about 0.17 ms to the Python Nim referee); bots think in their own processes meanwhile.
 
 Never trusted: a crash, silence past the deadline, a line over :data:`MAX_REPLY_BYTES`, garbage, a
 reply that breaks the protocol and an ``{"error"}`` answer all raise :class:`RefereeError`, one
