@@ -10,7 +10,8 @@ Never trusted: a crash, silence past the deadline, a line over :data:`MAX_REPLY_
 reply that breaks the protocol and an ``{"error"}`` answer all raise :class:`RefereeError`, one
 line naming the rules program and what went wrong (with the tail of its stderr when it died). After
 any failure but an ``{"error"}`` answer the process is killed, and the next request starts a new
-one. Its stderr is read while waiting (a referee that logs a lot never blocks) and only its last
+one. (Protocol v1 has no request ids: a second line that comes after its reply was read is caught
+at the next request, or as the line after that request's reply.) Its stderr is read while waiting (a referee that logs a lot never blocks) and only its last
 :data:`STDERR_TAIL_BYTES` kept. The process runs in a session of its own and is killed with its
 group, by PID, when :func:`close_all` runs: at arena's exit (``atexit``), or when a caller closes
 the pool. It is started with the argv it is given, never through a shell.

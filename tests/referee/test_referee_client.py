@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import select
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import eventually
 from referee_support import hostile_argv
 
 from arena.errors import ResourceError
@@ -90,13 +92,17 @@ def test_garbage_and_a_quiet_exit(mode: str, words: str) -> None:
 
 def test_two_lines_for_one_request_are_refused() -> None:
     client = RefereeClient(hostile_argv("chatty", 1))
-    try:
-        client.call(INFO, "info")
-    except RefereeError as exc:  # both lines came in one read
-        assert "one request, one line" in str(exc)
-    else:  # the second line came after the first was read: seen before the next request
-        assert "wrote to stdout between requests" in failure(client, cmd="")
-    client.close()
+    assert "info: the reply came before the request was read, or with more after it" in failure(client)
+
+
+def test_output_between_requests_is_refused(tmp_path: Path) -> None:
+    late = tmp_path / "late.py"
+    late.write_text("import sys, time\nfor line in sys.stdin:\n    print('{\"a\": 1}', flush=True)\n"
+                    "    time.sleep(0.1)\n    print('{\"b\": 2}', flush=True)\n")
+    client = RefereeClient([sys.executable, str(late)])
+    assert client.call(INFO, "info") == {"a": 1}
+    assert eventually(lambda: select.select([client._proc.stdout], [], [], 0)[0])  # type: ignore[union-attr]
+    assert "wrote to stdout between requests" in failure(client, cmd="")
 
 
 def test_an_error_answer_keeps_the_process() -> None:

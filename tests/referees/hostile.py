@@ -42,9 +42,10 @@ def misbehave(mode: str, request: dict) -> bool:
     if mode == "error":
         print(json.dumps({"error": "deliberate refusal"}), flush=True)
         return True
-    if mode == "chatty":
-        print(json.dumps(nim.answer(request)), flush=True)
-        print(json.dumps(nim.answer(request)), flush=True)
+    if mode == "chatty":  # both lines in one write (under PIPE_BUF): arena reads them together
+        line = json.dumps(nim.answer(request)) + "\n"
+        sys.stdout.write(line + line)
+        sys.stdout.flush()
         return True
     if mode == "flood":
         sys.stderr.write("x" * (1 << 20) + "\n")
