@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("arena.games", "arena.errors"),
     ("arena.fileio", "arena.stats"),
     ("arena.protocols", "arena.process"),
+    ("arena.referee",),
     ("arena.records", "arena.agents", "arena.openings"),
     ("arena.players",),
     ("arena.match",),

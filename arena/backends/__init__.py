@@ -91,6 +91,9 @@ class TableJob:
     game_index: int | None = None
     isolation: Isolation | None = None
     player_opts: dict[str, Any] | None = None
+    #: The argv of the referee that plays ``game`` (docs/referees.md), registered where the game
+    #: is played; empty for a game of arena or of a plugin.
+    rules: tuple[str, ...] = ()
 
 
 #: What a backend plays: a two-player game or a game of N seats.

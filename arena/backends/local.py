@@ -54,6 +54,10 @@ async def run_table_job(job: TableJob, *, stderr_dir: Path | None = None,
     from arena.games.registry import get_spec
     from arena.match.table import play_table
 
+    if job.rules:  # a worker of another process (Ray) has not met the referee yet
+        from arena.referee.registration import register_referee
+
+        register_referee(job.rules)
     game = get_spec(job.game).table(job.players, dict(job.parameters))
     return await play_table(
         game, job.seats, time_control=job.time_control, max_moves=job.max_moves, seed=job.seed,

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 
+from arena.cli.options import rules_option
+
 
 @click.command(
     "check-record",
@@ -26,6 +28,7 @@ Examples:
   arena check-record tournament_logs/*/games/*.json""",
 )
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@rules_option()
 def check_record_command(files: tuple[Path, ...]) -> None:
     """Check game records: each FILE holds one record or a JSON array of records (as `arena match`
     writes them; old records without opening turns too). A record checks out when it matches the
@@ -49,6 +52,7 @@ Examples:
   arena check-logs tournament_logs      # every tournament in it""",
 )
 @click.argument("logdirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@rules_option()
 def check_logs_command(logdirs: tuple[Path, ...]) -> None:
     """Check tournament log folders (tournament_logs/<id>/, or a folder of them): config.json,
     games.jsonl (one line per finished game, indices unique), every game's record (replayed as

@@ -7,12 +7,15 @@ import sys
 import click
 import orjson
 
+from arena.cli.options import rules_option
+
 
 @click.command("games", epilog="""\b
 Examples:
   arena games
   arena games --json | python3 -m json.tool""")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@rules_option()
 def games_command(as_json: bool) -> None:
     """List every game arena can play: name, protocol, default move cap, notation, and where it
     comes from (arena itself or a plugin package). Plugins that failed to load are listed with

@@ -135,11 +135,49 @@ class GameName(click.ParamType):
 
 
 def game_option(help_text: str = "Which game to play (see 'arena games').") -> Callable[[F], F]:
-    """``--game NAME`` (default: the registry's default game for single matches and rules tools)."""
+    """``--game NAME`` (default: the game of ``--rules`` when given, else the registry's default game
+    for single matches and rules tools), and ``--rules CMD`` (:func:`rules_option`)."""
     from arena.games.registry import DEFAULT_MATCH_GAME
 
-    return click.option("--game", "game_name", type=GameName(), default=DEFAULT_MATCH_GAME,
-                        show_default=True, help=help_text)
+    def default_game() -> str:
+        return str(click.get_current_context().meta.get(_RULES_GAME, DEFAULT_MATCH_GAME))
+
+    def decorate(f: F) -> F:
+        f = click.option("--game", "game_name", type=GameName(), default=default_game,
+                         show_default=f"{DEFAULT_MATCH_GAME}, or the game of --rules", help=help_text)(f)
+        return rules_option()(f)
+
+    return decorate
+
+
+_RULES_GAME = "arena.rules_game"
+
+
+def rules_option() -> Callable[[F], F]:
+    """``--rules CMD``: a game whose rules are a referee program (docs/referees.md), registered for
+    this command under the name the referee gives before any game is looked up (the option is
+    eager); ``--game`` then defaults to it. A referee that cannot be started or answers ``info``
+    wrongly is a usage error naming it."""
+    return click.option("--rules", "rules", metavar="CMD", default=None, is_eager=True, expose_value=False,
+                        callback=_register_rules,
+                        help="A game played by a referee program speaking arena's rules protocol (docs/referees.md), "
+                             "e.g. --rules 'python3 examples/referees/nim.py'; its game is registered under the "
+                             "name it gives.")
+
+
+def _register_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    from arena.games.base import GameError
+    from arena.referee.client import RefereeError
+    from arena.referee.registration import register_referee
+
+    argv = checked_command(value, "--rules")
+    try:
+        spec = register_referee(argv)
+    except (RefereeError, GameError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
+    ctx.meta[_RULES_GAME] = spec.name
 
 
 def table_options(players_help: str = "Seats, for a game of more than two players (default: the game's).",

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.cli.options import rules_option
 from arena.records.replay import DEFAULT_DELAY_S, ReplayError
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ Keys: Right/n/l next, Left/p/h previous, Home/g first, End/G last,
 @click.option("--seat", "seat", type=click.IntRange(min=0), default=None, metavar="K",
               help="An N-seat game (Goofspiel, poker...) as seat K saw it: its observation, no other "
                    "seat's hidden cards, moves or chance draws it could not see. Default: everything.")
+@rules_option()
 def replay_command(source: str, game_index: int | None, autoplay: bool, delay: float, plain: bool,
                    html_out: str | None, seat: int | None) -> None:
     """Replay a recorded game: a record file (from `arena match --out`) or a tournament's log folder

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 
+from arena.cli.options import rules_option
+
 #: Where the report goes without ``-o``.
 DEFAULT_OUT = "report.html"
 
@@ -32,6 +34,7 @@ Esc back to the report. report.html#game=12 opens game 12 directly.""")
 @click.option("-o", "--out", "out", type=click.Path(dir_okay=False, writable=True), default=DEFAULT_OUT,
               show_default=True, help="The HTML file to write (replaced atomically).")
 @click.option("--title", default=None, help="The page's title (default: 'arena report: <source>').")
+@rules_option()
 def report_command(source: str, out: str, title: str | None) -> None:
     """Write one self-contained HTML file (no network, opens from file://) with the standings
     (Elo with 95% intervals, plotted; click a header to sort; for games of N seats each agent's

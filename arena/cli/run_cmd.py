@@ -22,7 +22,7 @@ import orjson
 from rich.console import Console
 
 from arena.backends import ClusterError
-from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options
+from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, rules_option
 from arena.errors import ArenaError
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process.bot import kill_all_live_groups
@@ -78,6 +78,7 @@ an existing file there is made absolute.""",
               show_default=True, help="Bootstrap samples for the Elo intervals.")
 @ray_backend_options(from_config=True)
 @isolation_options(from_config=True)
+@rules_option()
 def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
                 bootstrap_samples: int, backend: str | None, ray_address: str | None, ray_cpus: float | None,
                 ponder: bool | None, sandbox: bool | None, inherit_env: bool | None) -> None:

@@ -8,7 +8,7 @@ A plugin author runs it on their game before publishing it::
 
 or, for games already registered (arena's own and installed plugins)::
 
-    python -m arena.games.conformance [GAME ...] [--games N] [--seed N]
+    python -m arena.games.conformance [GAME ...] [--games N] [--seed N] [--rules CMD]
 
 :func:`check_game` plays ``games`` uniformly random games (OpenSpiel's habit) from the initial
 state, each up to ``ply_cap`` plies, and checks at every ply that
@@ -51,7 +51,7 @@ from typing import Any, Literal
 from xml.etree import ElementTree
 
 from arena.games import registry
-from arena.games.base import Color, Game, GameError, StateError, Termination, cap_text
+from arena.games.base import ArenaError, Color, Game, GameError, StateError, Termination, cap_text
 from arena.games.registry import NAME_PATTERN, GameSpec, load_ref
 
 #: The seed :func:`check_game` uses unless told otherwise: the same games on every run.
@@ -582,9 +582,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", metavar="GAME", help="games to check (default: every usable game)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"random games each (default {DEFAULT_GAMES})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    parser.add_argument("--rules", action="append", default=[], metavar="CMD",
+                        help="a referee program (docs/referees.md): check its game (repeatable)")
     args = parser.parse_args(argv)
     if args.games < 0:
         parser.error("--games must be >= 0")
+    for command in args.rules:
+        # By reference, as the registry loads every game's parts: the rules package stands on the
+        # standard library alone, and a referee is played through arena.referee, a layer above it.
+        register = registry.load_ref("arena.referee.registration:register_command")
+        try:
+            args.names.append(register(command).name)
+        except (ArenaError, ValueError) as exc:  # the referee failed, or the command cannot be split
+            print(f"error: --rules {command}: {exc}", file=sys.stderr)
+            return 2
     status = 0
     for problem_name, reason in registry.problems().items():
         if not args.names or problem_name in args.names:

@@ -163,7 +163,8 @@ async def play_table(
     steps; ``legal_moves_for`` lists the seats whose messages carry their legal moves.
 
     Raises ValueError when the agents do not fill the seats, ConfigError when the sandbox is asked
-    for but unavailable (or a person sits without arena's terminal UI), ResourceError when arena itself fails (no record then)."""
+    for but unavailable (or a person sits without arena's terminal UI), ResourceError when arena itself fails (no record then), a failing external referee among them
+    (:class:`arena.referee.client.RefereeError`: never a seat's fault)."""
     if len(agents) != game.players:
         raise ValueError(f"{game.name} is set for {game.players} players, got {len(agents)} agents")
     if seed is None:
@@ -252,9 +253,12 @@ async def _simultaneous(table: _Table, players: list[Player], ply: int) -> None:
     game, state = table.game, table.state
     seats = [s for s in game.acting_seats(state) if s not in table.out]
     replies: dict[int, tuple[MoveReply, float]] = {}
+    # Built before the tasks start: the rules may fail (an external referee's RefereeError), and an
+    # error inside the nursery would reach the caller wrapped in an exception group.
+    messages = {seat: table.message(seat, True) for seat in seats}
 
     async def one(seat: int) -> None:
-        replies[seat] = await _ask(players[seat], table, seat, table.message(seat, True), ply)
+        replies[seat] = await _ask(players[seat], table, seat, messages[seat], ply)
 
     async with trio.open_nursery() as nursery:
         for seat in seats:

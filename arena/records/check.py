@@ -80,9 +80,8 @@ def _winner(record: dict[str, Any]) -> str:
 
 def _check_seats(record: dict[str, Any]) -> list[str]:
     """The problems of an N-seat record (:mod:`arena.records.seats`)."""
-    from arena.games.registry import get_table_game
     from arena.records.schema import seat_record_schema
-    from arena.records.seats import check_seat_record, seat_record_problem
+    from arena.records.seats import check_seat_record, game_of_identity, seat_record_problem
 
     problem = seat_record_problem(record)
     if problem is not None:
@@ -90,9 +89,8 @@ def _check_seats(record: dict[str, Any]) -> list[str]:
     mismatch = _schema_mismatch(record, seat_record_schema(), "seat-record.schema.json")
     if mismatch:
         return mismatch
-    identity = record["game_identity"]
     try:
-        game = get_table_game(identity["name"], identity["players"], identity["params"])
+        game = game_of_identity(record["game_identity"])
     except GameError as exc:
         return [f"cannot check: {exc}"]
     return check_seat_record(record, game)

@@ -75,12 +75,11 @@ class SeatReplay:
         as ``seat`` saw it (None: everything). ``game``: the rules to use instead of the registry's
         (tests). Raises ReplayError naming ``label``: an unknown game or parameters, a seat the
         game does not have, a state or step the rules cannot read."""
-        identity = record["game_identity"]
         if game is None:
-            from arena.games.registry import get_table_game
+            from arena.records.seats import game_of_identity
 
             try:
-                game = get_table_game(str(identity["name"]), identity["players"], dict(identity["params"]))
+                game = game_of_identity(dict(record["game_identity"]))
             except GameError as exc:
                 raise ReplayError(f"{label}: {exc}") from None
         if seat is not None and not 0 <= seat < game.players:

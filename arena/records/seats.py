@@ -95,7 +95,7 @@ def seat_record_problem(record: dict[str, Any]) -> str | None:
         return f"'seats' must list the {n} seats in order, each with its 'seat' number and a string 'id'"
     if not isinstance(steps, list) or not all(isinstance(s, dict) and s.get("kind") in _STEP_KINDS for s in steps):
         return f"'steps' must be an array of steps, each of kind {', '.join(_STEP_KINDS)}"
-    if not isinstance(states, list) or len(states) != len(steps) + 1 or not all(isinstance(s, dict) for s in states):
+    if not isinstance(states, list) or len(states) != len(steps) + 1:
         return "'states' must hold the state before the first step and after each step (one more than 'steps')"
     for key in ("returns", "ranks"):
         value = record[key]
@@ -107,6 +107,23 @@ def seat_record_problem(record: dict[str, Any]) -> str | None:
     if type(record["seed"]) is not int:
         return "'seed' must be an integer"
     return None
+
+
+def game_of_identity(identity: dict[str, Any]) -> Any:
+    """The :class:`GeneralGame` a record's ``game_identity`` names (from the registry); GameError
+    when it cannot be made, saying which rules program to give with ``--rules`` when the record's
+    game was played by one (docs/referees.md)."""
+    from arena.games.base import GameError
+    from arena.games.registry import get_table_game
+
+    try:
+        return get_table_game(str(identity["name"]), identity["players"], dict(identity["params"]))
+    except GameError as exc:
+        rules = identity.get("rules")
+        if isinstance(rules, str):
+            raise GameError(f"{exc} (the record's game was played by the rules program {rules!r}: give it "
+                            "with --rules)") from None
+        raise
 
 
 def check_seat_record(record: dict[str, Any], game: Any) -> list[str]:

@@ -112,11 +112,13 @@ __all__ = ["GamesRow", "PlayerEntry", "Record", "StandingsEntry", "TimeControlJs
 
 
 class GameIdentity(TypedDict):
-    """A game of the general model with its players and parameters (what makes records comparable)."""
+    """A game of the general model with its players and parameters (what makes records comparable);
+    ``rules``: the referee program of an external game (docs/referees.md)."""
 
     name: str
     players: int
     params: dict[str, int]
+    rules: NotRequired[str]
 
 
 class SeatEntry(TypedDict):

@@ -4,7 +4,9 @@ The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``i
 ``tournamentType``, ``timeLimit``, ``maxMoves``, ``visualize``); arena adds ``game``, ``gamesPerPair``,
 ``matches``, ``concurrency``, ``seed``, ``timeMargin``, ``startupTime``, ``moveTimeLimit``,
 ``increment``, ``openingPlies``, the isolation keys ``ponder``, ``sandbox`` and ``inheritEnv``
-(:mod:`arena.process.isolation`), and per agent an ``env`` map of extra environment variables.
+(:mod:`arena.process.isolation`), ``rules`` (a referee program that plays the game, registered
+before ``game`` is looked up, which then defaults to the referee's game: docs/referees.md), and per
+agent an ``env`` map of extra environment variables.
 
 Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
 (``agents[1].path: ...``); the fields are read by :mod:`arena.fileio.fields`, as every config loader
@@ -40,6 +42,7 @@ directory):
   any other word is made absolute when it names an existing file or folder, and is otherwise passed
   as it is (a colon-separated class path, a URL, ``key=a/b``).
 - ``player`` agents need no path (one given is ignored, as in the seed).
+- ``rules``: a command, resolved as an executable agent's.
 """
 
 from __future__ import annotations
@@ -112,7 +115,7 @@ _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
     "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
-    "sprt", "memoryMb", "maxProcesses", "scratchMb", "players", "parameters", "gamesPerGroup",
+    "sprt", "memoryMb", "maxProcesses", "scratchMb", "players", "parameters", "gamesPerGroup", "rules",
 )  # fmt: skip
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
@@ -204,6 +207,10 @@ class TournamentConfig:
     #: model) and its ``parameters`` (sorted by name).
     players: int | None = None
     parameters: tuple[tuple[str, int], ...] = ()
+    #: ``rules``: the referee that plays the game (docs/referees.md), as the file gave it and as
+    #: resolved against the config's folder (its argv); None: a game of arena or of a plugin.
+    rules: str | None = None
+    rules_command: tuple[str, ...] | None = None
     #: ``sprt`` settings (every key of :data:`SPRT_DEFAULTS` filled in), or None: with them the run
     #: is an SPRT of the first agent (NEW) against the second (OLD), not a schedule of games.
     sprt: dict[str, Any] | None = None
@@ -258,6 +265,7 @@ class TournamentConfig:
             "pairBlocks": self.pair_blocks,
             "randomLayout": self.random_layout,
             **({"sprt": self.sprt} if self.sprt is not None else {}),
+            **({"rules": self.rules, "rulesCommand": list(self.rules_command or ())} if self.rules is not None else {}),
         }
 
 
@@ -328,7 +336,8 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     if not _SAFE_ID.fullmatch(tid):
         raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
                           "starting with a letter or digit; at most 64 characters)")
-    game = string(obj, "game", default=DEFAULT_CONFIG_GAME)
+    rules, rules_command, rules_game = _rules(obj, base_dir)
+    game = string(obj, "game", default=rules_game or DEFAULT_CONFIG_GAME)
     try:
         game = get_spec(game).name
     except GameError as error:
@@ -394,9 +403,28 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         players=players,
         parameters=parameters,
         sprt=sprt,
+        rules=rules,
+        rules_command=rules_command,
         source=source,
         **_backend_settings(obj, base_dir),
     )
+
+
+def _rules(obj: dict[str, Any], base_dir: Path) -> tuple[str | None, tuple[str, ...] | None, str | None]:
+    """``rules``: a referee command (resolved like an agent's command), registered now so that the
+    game it plays can be looked up; (the text, its argv, the game's name), or Nones without it."""
+    text = string(obj, "rules", what="a referee command")
+    if text is None:
+        return None, None, None
+    from arena.referee.client import RefereeError
+    from arena.referee.registration import register_referee
+
+    argv = resolve_command(text, base_dir, "rules")
+    try:
+        spec = register_referee(argv)
+    except (RefereeError, GameError) as exc:
+        raise ConfigError(f"rules: {exc}") from None
+    return text, argv, spec.name
 
 
 def _seats(obj: dict[str, Any], game: str, agents: int) -> tuple[int | None, tuple[tuple[str, int], ...]]:
