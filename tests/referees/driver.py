@@ -16,7 +16,7 @@ import subprocess
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import orjson
 
@@ -67,7 +67,7 @@ class Referee:
         #: Requests answered so far (each is one round trip).
         self.round_trips = 0
 
-    def __enter__(self) -> Referee:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -8,6 +8,7 @@ playouts with the right distribution, and one JSON line for every request, garba
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -25,9 +26,9 @@ GAMES = 1000
 
 
 @pytest.fixture(scope="module")
-def referee(breakthrough_command: list[str]) -> Referee:
+def referee(breakthrough_command: list[str]) -> Iterator[Referee]:
     with Referee(breakthrough_command) as running:
-        yield running  # type: ignore[misc]
+        yield running
 
 
 def wire(move: BreakthroughMove) -> tuple[str, str]:

@@ -9,10 +9,11 @@ small position; text and SVG boards; one JSON line for every request, garbage in
 from __future__ import annotations
 
 import random
-import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 from typing import Any
+from xml.etree import ElementTree
 
 import orjson
 import pytest
@@ -71,9 +72,9 @@ class Reference:
 
 
 @pytest.fixture(scope="module")
-def referee(othello_command: list[str]) -> Referee:
+def referee(othello_command: list[str]) -> Iterator[Referee]:
     with Referee(othello_command) as running:
-        yield running  # type: ignore[misc]
+        yield running
 
 
 def new(referee: Referee, size: int | None = None) -> dict[str, Any]:
@@ -139,7 +140,7 @@ def test_random_games_follow_the_reference(referee: Referee, size: int, games: i
         assert draws > 0
 
 
-PASSING = {"board": ["wwww", "wwww", "wwb.", "...."], "turn": "black", "ply": 9}
+PASSING: dict[str, Any] = {"board": ["wwww", "wwww", "wwb.", "...."], "turn": "black", "ply": 9}
 
 
 def test_a_forced_pass_and_the_end(referee: Referee) -> None:
@@ -198,7 +199,7 @@ def test_board_text_and_svg(referee: Referee, seat: int | None) -> None:
     assert board["text"].splitlines()[4] == " 4 . . . w b . . . 4"
     picture = ElementTree.fromstring(board["svg"])
     circles = [e for e in picture.iter() if e.tag.endswith("circle")]
-    assert sorted(c.get("class") for c in circles) == ["black", "black", "white", "white"]
+    assert sorted(str(c.get("class")) for c in circles) == ["black", "black", "white", "white"]
     if seat is not None:
         observed = referee.ask({"cmd": "observation", "state": new(referee)["state"], "seat": seat})
         assert observed == {"observation": new(referee)["state"]}
