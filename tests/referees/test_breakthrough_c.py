@@ -18,6 +18,7 @@ import pytest
 
 from arena.games.base import Color
 from arena.games.breakthrough import BreakthroughGame, BreakthroughMove, BreakthroughState
+from tests.helpers import bench_module
 from tests.referees.driver import Referee, perft
 
 GAME = BreakthroughGame()
@@ -190,3 +191,9 @@ def test_unicode_escapes_and_spacing_are_read(referee: Referee) -> None:
     reply = referee.ask({"cmd": "info"})
     referee.send_raw(b' \t{ "cmd" : "\\u0069nfo" , "extra": [1, -2.5e3, true, false, null, "\\ud83d\\ude00"] }\r\n')
     assert referee.read_reply() == reply
+
+
+def test_the_ply_benchmark_measures_one_round_trip_a_ply(breakthrough_command: list[str]) -> None:
+    figures = bench_module("referee_ply").measure(breakthrough_command, games=3, playouts=5)
+    assert figures["round_trips_per_ply"] == 1.0 and figures["plies"] > 3 * 20 and figures["playouts"] == 5
+    assert figures["referee_us_per_ply"] > 0 and figures["inprocess_us_per_ply"] > 0
