@@ -98,6 +98,14 @@ class Referee:
         self.send_raw(orjson.dumps(request) + b"\n")
         return self.read_reply()
 
+    def answers_with_an_error(self, raw: bytes) -> None:
+        """Send the bytes ``raw`` as one line: AssertionError unless the reply is one line
+        ``{"error": "<non-empty text>"}`` and the referee still answers ``info`` after it."""
+        self.send_raw(raw + b"\n")
+        reply = self.read_reply()
+        assert set(reply) == {"error"} and isinstance(reply["error"], str) and reply["error"], reply
+        assert self.ask({"cmd": "info"})["protocol"] == 1
+
     def many(self, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """The replies to ``requests``, in order, written by a thread while they are read."""
         payload = b"".join(orjson.dumps(request) + b"\n" for request in requests)

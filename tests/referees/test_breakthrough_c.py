@@ -180,11 +180,7 @@ BAD_REQUESTS = [
 
 @pytest.mark.parametrize("raw", BAD_REQUESTS, ids=[repr(r[:40]) for r in BAD_REQUESTS])
 def test_a_bad_request_gets_one_error_line_and_the_referee_goes_on(referee: Referee, raw: bytes) -> None:
-    referee.send_raw(raw + b"\n")
-    reply = referee.read_reply()
-    assert set(reply) == {"error"} and isinstance(reply["error"], str) and reply["error"], reply
-    assert "\n" not in reply["error"]
-    assert referee.ask({"cmd": "info"})["protocol"] == 1
+    referee.answers_with_an_error(raw)
 
 
 def test_unicode_escapes_and_spacing_are_read(referee: Referee) -> None:

@@ -233,7 +233,4 @@ BAD_REQUESTS = [
 
 @pytest.mark.parametrize("raw", BAD_REQUESTS, ids=[repr(r[:40]) for r in BAD_REQUESTS])
 def test_a_bad_request_gets_one_error_line_and_the_referee_goes_on(referee: Referee, raw: bytes) -> None:
-    referee.send_raw(raw + b"\n")
-    reply = referee.read_reply()
-    assert set(reply) == {"error"} and isinstance(reply["error"], str) and reply["error"], reply
-    assert referee.ask({"cmd": "info"})["protocol"] == 1
+    referee.answers_with_an_error(raw)

@@ -152,6 +152,24 @@ static void write_state(jbuf *b, const bt_state *s) {
     jbuf_char(b, '}');
 }
 
+/* `:[...]`: the moves as wire objects {"from": "a2", "to": "a3"}, or as notation "a2-a3" / "b4xc5". */
+static void write_moves(jbuf *b, const bt_move *moves, int n, int notation) {
+    jbuf_text(b, ":[");
+    for (int i = 0; i < n; i++) {
+        char from[3], to[3];
+        bt_square_name(moves[i].origin, from);
+        bt_square_name(moves[i].target, to);
+        if (i) jbuf_char(b, ',');
+        jbuf_text(b, notation ? "\"" : "{\"from\":\"");
+        jbuf_text(b, from);
+        if (notation) jbuf_char(b, moves[i].capture ? 'x' : '-');
+        else jbuf_text(b, "\",\"to\":\"");
+        jbuf_text(b, to);
+        jbuf_text(b, notation ? "\"" : "\"}");
+    }
+    jbuf_char(b, ']');
+}
+
 static void write_node(jbuf *b, const bt_state *s) {
     bt_move moves[BT_MAX_MOVES];
     int n = bt_legal_moves(s, moves);
@@ -164,31 +182,11 @@ static void write_node(jbuf *b, const bt_state *s) {
         const char *seat = s->turn ? "\"1\"" : "\"0\"";
         jbuf_text(b, ",\"legal\":{");
         jbuf_text(b, seat);
-        jbuf_text(b, ":[");
-        for (int i = 0; i < n; i++) {
-            char from[3], to[3];
-            bt_square_name(moves[i].origin, from);
-            bt_square_name(moves[i].target, to);
-            jbuf_text(b, i ? ",{\"from\":\"" : "{\"from\":\"");
-            jbuf_text(b, from);
-            jbuf_text(b, "\",\"to\":\"");
-            jbuf_text(b, to);
-            jbuf_text(b, "\"}");
-        }
-        jbuf_text(b, "]},\"notation\":{");
+        write_moves(b, moves, n, 0);
+        jbuf_text(b, "},\"notation\":{");
         jbuf_text(b, seat);
-        jbuf_text(b, ":[");
-        for (int i = 0; i < n; i++) {
-            char from[3], to[3];
-            bt_square_name(moves[i].origin, from);
-            bt_square_name(moves[i].target, to);
-            jbuf_text(b, i ? ",\"" : "\"");
-            jbuf_text(b, from);
-            jbuf_char(b, moves[i].capture ? 'x' : '-');
-            jbuf_text(b, to);
-            jbuf_char(b, '"');
-        }
-        jbuf_text(b, "]},\"observations\":{");
+        write_moves(b, moves, n, 1);
+        jbuf_text(b, "},\"observations\":{");
         jbuf_text(b, seat);
         jbuf_char(b, ':');
         write_state(b, s);
