@@ -5,9 +5,11 @@ Plays the same seeded random games both ways. Over the pipes a ply is one ``appl
 from writing the request to holding the parsed reply; in process it is ``apply`` plus
 ``legal_moves``. Also the fused simulation MCTS uses: one ``playout`` request of many random
 games against the same games played in process. Prints microseconds per ply, round trips per ply,
-and microseconds per playout.
+and microseconds per playout. Then perft 1..``--perft`` from the start by round trips alone
+(tests/referees/driver.perft) beside arena's own perft: the whole perft 5 is too slow for the test
+suite, which checks perft 1-4 and a sample of perft 5.
 
-    .venv/bin/python bench/referee_ply.py [--games 300] [--playouts 2000]
+    .venv/bin/python bench/referee_ply.py [--games 300] [--playouts 2000] [--perft 5]
 
 Builds the referee first (examples/referees/breakthrough-c, into build/referees/; needs cc and make).
 """
@@ -24,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from arena.games.breakthrough import BreakthroughGame
-from tests.referees.driver import Referee, build
+from tests.referees.driver import Referee, build, perft
 
 GAME = BreakthroughGame()
 
@@ -89,10 +91,27 @@ def measure(command: list[str], games: int, playouts: int) -> dict[str, Any]:
             "inprocess_us_per_playout": 1e6 * local_playouts / playouts}
 
 
+def perft_table(command: list[str], depth: int) -> bool:
+    """Print perft 1..depth from the start, the referee's beside arena's; whether all agree."""
+    agree = True
+    with Referee(command) as referee:
+        start = referee.ask({"cmd": "new", "players": 2, "params": {}})
+        for d in range(1, depth + 1):
+            trips, began = referee.round_trips, time.perf_counter()
+            theirs = perft(referee, start, d)
+            seconds = time.perf_counter() - began
+            ours = GAME.perft(GAME.initial_state(), d)
+            agree &= theirs == ours
+            print(f"  perft {d}: referee {theirs:>10,} ({referee.round_trips - trips:,} round trips, {seconds:.2f} s),"
+                  f" arena {ours:>10,}  {'same' if theirs == ours else 'DIFFERENT'}")
+    return agree
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--playouts", type=int, default=2000)
+    parser.add_argument("--perft", type=int, default=5, help="perft depths 1..N from the start (0: none)")
     args = parser.parse_args()
     binary = build("breakthrough-c", ("cc",)) / "breakthrough-referee"
     figures = measure([str(binary)], args.games, args.playouts)
@@ -105,6 +124,10 @@ def main() -> None:
     print(f"  C referee, one round trip: {figures['referee_us_per_playout']:8.1f} us/playout")
     print(f"  arena in process:          {figures['inprocess_us_per_playout']:8.1f} us/playout")
     print(f"  ratio: {figures['inprocess_us_per_playout'] / figures['referee_us_per_playout']:.0f}x faster over the pipe")
+    if args.perft > 0:
+        print("perft from the start")
+        if not perft_table([str(binary)], args.perft):
+            sys.exit(1)
 
 
 if __name__ == "__main__":
