@@ -119,7 +119,7 @@ def main() -> None:
     print(f"  C referee over pipes: {figures['referee_us_per_ply']:8.1f} us/ply,"
           f" {figures['round_trips_per_ply']:.2f} round trips/ply (apply; the reply carries the legal moves)")
     print(f"  arena in process:     {figures['inprocess_us_per_ply']:8.1f} us/ply, 0 round trips (apply + legal_moves)")
-    print(f"  ratio: {figures['referee_us_per_ply'] / figures['inprocess_us_per_ply']:.1f}x")
+    print(f"  referee / in process: {figures['referee_us_per_ply'] / figures['inprocess_us_per_ply']:.2f}")
     print(f"Fused random playouts from the start, {args.playouts:,} games")
     print(f"  C referee, one round trip: {figures['referee_us_per_playout']:8.1f} us/playout")
     print(f"  arena in process:          {figures['inprocess_us_per_playout']:8.1f} us/playout")
