@@ -38,6 +38,7 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/fairness_bench.py
 	$(BIN)/python bench/cpu_thief.py
 	$(BIN)/python bench/cpu_thief.py --escape
+	$(BIN)/python bench/referee_ply.py
 
 integration: $(STAMP_TEST)
 	bash integration_script.sh
