@@ -231,7 +231,7 @@ def _key(move: Any) -> Hashable:
         hash(move)
     except TypeError:
         return repr(move)
-    return move  # type: ignore[no-any-return]
+    return move
 
 
 __all__ = ["DEFAULT_EXPLORATION", "Budget", "Mcts", "SearchResult"]

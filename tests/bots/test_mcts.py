@@ -204,7 +204,7 @@ def test_a_game_with_a_fused_playout_is_asked_for_it_instead_of_stepping() -> No
             Fused.applied += 1
             return super().apply(state, move)
 
-    game = Fused(inner.game)
+    game = Fused(inner.game)  # type: ignore[attr-defined]
     result = search(game, state, 0, 60)
     assert len(Fused.calls) == 60  # one per iteration: every iteration here reaches a new node
     assert all(type(seed) is int and count == 1 for _, seed, count in Fused.calls)
