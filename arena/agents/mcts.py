@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, draw_chance
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, draw_chance, random_step
 
 #: UCB1's exploration constant for returns scaled to 0..1 (the classic sqrt(2)).
 DEFAULT_EXPLORATION = math.sqrt(2)
@@ -211,17 +211,9 @@ class Mcts:
         if self._playout_hook is not None and game.actor(state) != TERMINAL:
             results = self._playout_hook(state, rng.getrandbits(63), 1)
             return tuple(float(r) for r in results[0])
-        while True:
-            who = game.actor(state)
-            if who == TERMINAL or self._capped(state):
-                return self._returns(state)
-            if who == CHANCE:
-                state = game.apply(state, draw_chance(game.chance_outcomes(state), rng))
-            elif who == SIMULTANEOUS:
-                state = game.apply_joint(state, {seat: rng.choice(game.legal_moves(state, seat))
-                                                 for seat in game.acting_seats(state)})
-            else:
-                state = game.apply(state, rng.choice(game.legal_moves(state, who)))
+        while game.actor(state) != TERMINAL and not self._capped(state):
+            state = random_step(game, state, rng)
+        return self._returns(state)
 
 
 def _key(move: Any) -> Hashable:

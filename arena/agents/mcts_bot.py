@@ -26,9 +26,7 @@ from typing import Any
 from arena.agents.hyperparameters import Hyperparameters
 from arena.agents.mcts import Budget, Mcts, SearchResult
 from arena.agents.protocol_io import Request, SeatRequest, serve_seats
-from arena.errors import ConfigError
-from arena.games import GameError
-from arena.games.registry import GENERAL, get_spec, load_ref
+from arena.games.registry import GENERAL, get_spec
 from arena.limits import DEFAULT_TIME_LIMIT_MS
 
 
@@ -103,16 +101,11 @@ class MctsAgent:
 
     def serve(self) -> int:
         """Play the game's protocol on stdin/stdout until arena closes stdin."""
+        from arena.agents.search_bot import serve_protocol
+
         if self.spec.model == GENERAL:
             return serve_seats(self.choose_seat, name=self.name)
-        _, bot_side = self.spec.protocol_refs()
-        if bot_side is None:
-            raise ConfigError(f"game {self.spec.name!r} names no bot side for its protocol {self.spec.protocol!r}")
-        try:
-            serve = load_ref(bot_side)
-        except GameError as error:
-            raise ConfigError(str(error)) from None
-        return int(serve(self.spec.rules_object(), self.choose, name=self.name))
+        return serve_protocol(self.spec, self.choose, name=self.name)
 
 
 __all__ = ["MctsAgent"]

@@ -121,14 +121,21 @@ class SearchAgent:
 
     def serve(self) -> int:
         """Play the game's protocol on stdin/stdout until arena closes stdin."""
-        _, bot_side = self.spec.protocol_refs()
-        if bot_side is None:
-            raise ConfigError(f"game {self.game.name!r} names no bot side for its protocol {self.spec.protocol!r}")
-        try:
-            serve = load_ref(bot_side)
-        except GameError as error:
-            raise ConfigError(str(error)) from None
-        return int(serve(self.game, self.choose, name=self.name))
+        return serve_protocol(self.spec, self.choose, name=self.name)
+
+
+def serve_protocol(spec: Any, choose: Any, *, name: str) -> int:
+    """Play two-player game ``spec``'s protocol on stdin/stdout with ``choose`` (a
+    :data:`arena.agents.protocol_io.Chooser`) until arena closes stdin; ConfigError when the
+    protocol names no bot side that loads."""
+    _, bot_side = spec.protocol_refs()
+    if bot_side is None:
+        raise ConfigError(f"game {spec.name!r} names no bot side for its protocol {spec.protocol!r}")
+    try:
+        serve = load_ref(bot_side)
+    except GameError as error:
+        raise ConfigError(str(error)) from None
+    return int(serve(spec.rules_object(), choose, name=name))
 
 
 class _OneLineParser(argparse.ArgumentParser):

@@ -304,6 +304,18 @@ def draw_chance(outcomes: Sequence[tuple[M, Fraction]], rng: random.Random) -> M
     return outcomes[-1][0]
 
 
+def random_step(game: GeneralGame[S, M], state: S, rng: random.Random) -> S:
+    """The state after one uniformly random step from non-terminal ``state``: a chance outcome
+    drawn with its probability, the acting seat's move, or every acting seat's at once."""
+    who = game.actor(state)
+    if who == CHANCE:
+        return game.apply(state, draw_chance(game.chance_outcomes(state), rng))
+    if who == SIMULTANEOUS:
+        return game.apply_joint(state, {seat: rng.choice(game.legal_moves(state, seat))
+                                        for seat in game.acting_seats(state)})
+    return game.apply(state, rng.choice(game.legal_moves(state, who)))
+
+
 def check_chance(outcomes: Sequence[tuple[Any, Fraction]]) -> None:
     """GameError unless the probabilities are positive and sum to exactly 1."""
     if not outcomes:
@@ -416,4 +428,5 @@ def as_general(game: Game[Any, Any] | GeneralGame[Any, Any]) -> GeneralGame[Any,
 
 
 __all__ = ["CHANCE", "SIMULTANEOUS", "TERMINAL", "GeneralGame", "Parameter", "TwoPlayerGame", "apply_step", "as_general",
-           "check_chance", "color_of", "draw_chance", "joint_moves", "outcome_returns", "ranks", "seat_of"]
+           "check_chance", "color_of", "draw_chance", "joint_moves", "outcome_returns", "random_step", "ranks",
+           "seat_of"]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, StateError
-from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame
+from arena.games.model import TERMINAL, GeneralGame, random_step
 from arena.games.registry import get_spec
 
 HIDDEN = [("kuhn_poker", 2, {}), ("kuhn_poker", 4, {}), ("leduc_poker", 2, {}), ("leduc_poker", 3, {"starting_player": 1}),
@@ -20,8 +20,6 @@ HIDDEN = [("kuhn_poker", 2, {}), ("kuhn_poker", 4, {}), ("leduc_poker", 2, {}), 
 def positions(game: GeneralGame[Any, Any], rng: random.Random, games: int, cap: int = 400) -> list[Any]:
     """Every state of ``games`` random games (chance by its probabilities), with a rare fault
     (an elimination) when the game takes one."""
-    from arena.games.model import draw_chance
-
     seen = []
     for _ in range(games):
         state = game.initial_state()
@@ -35,13 +33,7 @@ def positions(game: GeneralGame[Any, Any], rng: random.Random, games: int, cap: 
                 if after is not None:
                     state = after
                     continue
-            if who == CHANCE:
-                state = game.apply(state, draw_chance(game.chance_outcomes(state), rng))
-            elif who == SIMULTANEOUS:
-                state = game.apply_joint(state, {s: rng.choice(game.legal_moves(state, s))
-                                                 for s in game.acting_seats(state)})
-            else:
-                state = game.apply(state, rng.choice(game.legal_moves(state, who)))
+            state = random_step(game, state, rng)
     return seen
 
 
