@@ -1,4 +1,5 @@
-"""Arena's own players: the search engine, its game adapters and evaluations, and the
+"""Arena's own players: the search engine, its game adapters and evaluations, Monte Carlo tree
+search for every game (:mod:`arena.agents.mcts`, :mod:`arena.agents.mcts_bot`), and the
 ``hyperparameters`` agent (:mod:`arena.agents.search_bot`).
 
 Everything here imports only the standard library, :mod:`arena.games` and the framer, so the search

@@ -7,23 +7,35 @@ key                           meaning
 ============================  ==================================================================
 ``algorithm``                 ``"alphabeta"`` (default), ``"minimax"`` (no pruning), ``"greedy"``
                               (best move by the evaluation one move ahead, pending checkers
-                              captures played out) or ``"random"`` (uniform among legal moves)
+                              captures played out), ``"random"`` (uniform among legal moves) or
+                              ``"mcts"`` (Monte Carlo tree search, :mod:`arena.agents.mcts`: needs
+                              no search adapter, so it plays every registered game, N-seat,
+                              chance and hidden-information games included)
 ``maxDepth``                  deepest iteration of the search, 1-64 (default 64: the clock decides)
 ``moveTimeMs``                thinking time per move in ms, 1-600000, or ``null`` (default): derive
                               it from the clock (checkers: the time left; Shobu, which sends no
                               clock: a 60000 ms game budget spread over the turns to play)
+``iterations``                ``mcts`` only: iterations (playouts) per move, 1-10000000, or
+                              ``null`` (default). Alone, the search runs exactly that many (the
+                              same moves for the same ``seed``, whatever the machine's speed);
+                              with ``moveTimeMs``, whichever ends first; neither: the clock
+``exploration``               ``mcts`` only: UCB1's exploration constant for returns scaled to
+                              0..1, a number from 0 to 100 (default sqrt(2) = 1.414...)
 ``evaluation``                evaluation weights, integers in -100000..100000, by name; the names
                               depend on the game (its search adapter's ``DEFAULT_WEIGHTS``, :func:`weight_names`); unnamed weights keep
                               their defaults. Table weights (the adapter's ``TABLE_WEIGHTS``,
                               e.g. checkers' ``manTable``/``kingTable``) are lists of that many
                               integers in the same range
 ``transpositionTable``        ``true`` (default) or ``false``
-``seed``                      integer seed for tie-breaks and the random/greedy choices, or ``null``
+``seed``                      integer seed for tie-breaks and the random/greedy choices (``mcts``:
+                              its playouts and samples), or ``null``
 ``description``               free text, ignored
 ============================  ==================================================================
 
-Unknown keys, wrong types and out-of-range values are errors (:class:`arena.errors.ConfigError`)
-whose message names the file and the key.
+``maxDepth``, ``evaluation`` and ``transpositionTable`` belong to the searches with an evaluation,
+``iterations`` and ``exploration`` to ``mcts``: a key of the other kind is an error. Unknown keys,
+wrong types and out-of-range values are errors (:class:`arena.errors.ConfigError`) whose message
+names the file and the key.
 
 The checkers system's own hyperparameters files (keys ``search_algorithm``, ``max_depth``,
 ``pawn_value``, ...) are recognized by their keys and translated by
@@ -40,15 +52,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.agents.mcts import DEFAULT_EXPLORATION
 from arena.errors import ConfigError
 from arena.fileio import fields
 from arena.fileio.files import UnsafeFileError, read_input
 from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.limits import MAX_FILE_BYTES, MAX_SEED
 
-ALGORITHMS = ("alphabeta", "minimax", "greedy", "random")
+ALGORITHMS = ("alphabeta", "minimax", "greedy", "random", "mcts")
 MAX_DEPTH_LIMIT = 64
 MOVE_TIME_LIMIT_MS = 600_000
+ITERATIONS_LIMIT = 10_000_000
+EXPLORATION_LIMIT = 100.0
+#: Keys of the searches with an evaluation, and of MCTS (each kind refuses the other's).
+EVALUATION_KEYS = ("maxDepth", "evaluation", "transpositionTable")
+MCTS_KEYS = ("iterations", "exploration")
 WEIGHT_LIMIT = 100_000
 
 
@@ -89,7 +107,8 @@ def weight_names(game: str) -> tuple[str, ...]:
     except GameError as error:
         raise ConfigError(str(error)) from None
     return tuple(search_adapter_class(spec).DEFAULT_WEIGHTS)
-KEYS = ("algorithm", "maxDepth", "moveTimeMs", "evaluation", "transpositionTable", "seed", "description")
+KEYS = ("algorithm", "maxDepth", "moveTimeMs", "evaluation", "transpositionTable", "seed", "description",
+        *MCTS_KEYS)
 
 
 @dataclass(frozen=True)
@@ -103,6 +122,9 @@ class Hyperparameters:
     evaluation: dict[str, int | tuple[int, ...]] = field(default_factory=dict)
     transposition_table: bool = True
     seed: int | None = None
+    #: MCTS: iterations per move (None: the clock or ``move_time_ms`` decides) and UCB1's constant.
+    iterations: int | None = None
+    exploration: float = DEFAULT_EXPLORATION
 
 
 def _is_int(value: Any) -> bool:
@@ -119,6 +141,8 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
     """
     from arena.agents.checkers_hyperparameters import is_checkers_system_format, translate_checkers_system
 
+    if isinstance(obj, dict) and obj.get("algorithm") == "mcts":
+        return _check_mcts(obj, game, where)
     try:
         names = weight_names(game)
         tables = table_weights(game)
@@ -131,6 +155,9 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
     with fields.prefixed(where):
         fields.check_keys(obj, KEYS)
         algorithm = fields.one_of(obj, "algorithm", ALGORITHMS, default="alphabeta")
+        for key in MCTS_KEYS:
+            if key in obj:
+                fields.fail("", key, f'only for "algorithm": "mcts", not {algorithm!r}')
         max_depth = fields.integer(obj, "maxDepth", default=MAX_DEPTH_LIMIT, low=1, high=MAX_DEPTH_LIMIT)
         move_time = fields.integer(obj, "moveTimeMs", low=1, high=MOVE_TIME_LIMIT_MS)
         weights = obj.get("evaluation", {})
@@ -150,6 +177,28 @@ def check_hyperparameters(obj: Any, game: str, where: str = "hyperparameters",
         seed = fields.integer(obj, "seed", low=-MAX_SEED - 1, high=MAX_SEED)
         fields.string(obj, "description", default="", nul=True)
     return Hyperparameters(algorithm, max_depth, move_time, checked, table, seed)
+
+
+def _check_mcts(obj: dict[str, Any], game: str, where: str) -> Hyperparameters:
+    """The settings of ``"algorithm": "mcts"``: any registered game (no search adapter needed)."""
+    from arena.games.base import GameError
+    from arena.games.registry import get_spec
+
+    try:
+        get_spec(game)
+    except GameError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    with fields.prefixed(where):
+        fields.check_keys(obj, KEYS)
+        for key in EVALUATION_KEYS:
+            if key in obj:
+                fields.fail("", key, 'not for "algorithm": "mcts" (it searches with random playouts, to no depth)')
+        move_time = fields.integer(obj, "moveTimeMs", low=1, high=MOVE_TIME_LIMIT_MS)
+        iterations = fields.integer(obj, "iterations", low=1, high=ITERATIONS_LIMIT)
+        exploration = fields.number(obj, "exploration", default=DEFAULT_EXPLORATION, low=0.0, high=EXPLORATION_LIMIT)
+        seed = fields.integer(obj, "seed", low=-MAX_SEED - 1, high=MAX_SEED)
+        fields.string(obj, "description", default="", nul=True)
+    return Hyperparameters("mcts", move_time_ms=move_time, seed=seed, iterations=iterations, exploration=exploration)
 
 
 def _check_table(value: Any, length: int, where: str) -> tuple[int, ...]:

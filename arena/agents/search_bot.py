@@ -1,8 +1,10 @@
 """Arena's built-in search bot: the ``hyperparameters`` agent, and the engine of the alpha-beta bots.
 
 Run as ``python -m arena.agents.search_bot --game G --hyperparameters FILE [--time-limit MS]
-[--max-moves N]``; it speaks the game's protocol on stdin/stdout (see
+[--max-moves N] [--players N --params JSON]``; it speaks the game's protocol on stdin/stdout (see
 :mod:`arena.agents.protocol_io`) and writes one line per move to stderr (depth, score, nodes, time).
+With ``"algorithm": "mcts"`` the player is :class:`arena.agents.mcts_bot.MctsAgent`, which plays
+every registered game (``--players`` and ``--params`` configure a game of the general model).
 The file's keys are documented in :mod:`arena.agents.hyperparameters`; a bad file is a one-line
 message on stderr and exit status 2.
 
@@ -20,6 +22,7 @@ the tournament's values when they differ.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -36,6 +39,21 @@ from arena.limits import DEFAULT_TIME_LIMIT_MS
 _SAFETY_MS = 30.0
 _SPEND = 0.85
 _RESERVE = 0.03  # of the whole budget, never planned for: pipes, start-up, a slow machine
+
+
+def move_budget_ms(left_ms: float, total_ms: float, plies_left: int, move_time_ms: int | None, *,
+                   clock_sent: bool, players: int = 2) -> float:
+    """Thinking time for one move, at least 5 ms (see the module docstring): ``move_time_ms`` when
+    set (never more than a quarter of the time ``left_ms`` when the protocol sent the clock), else
+    ``left_ms`` less the reserve spread over this seat's share of the ``plies_left``."""
+    if move_time_ms is not None:
+        budget = float(move_time_ms)
+        if clock_sent:
+            budget = min(budget, left_ms / 4)
+    else:
+        own_moves_left = max(1, (plies_left + 1) // players)
+        budget = _SPEND * (left_ms - _RESERVE * total_ms) / own_moves_left - _SAFETY_MS
+    return max(5.0, budget)
 
 
 class SearchAgent:
@@ -66,15 +84,8 @@ class SearchAgent:
         """Thinking time for this move (see the module docstring)."""
         left = request.time_left_ms if request.time_left_ms is not None else self.time_limit_ms - self.used_ms
         total = request.total_time_ms if request.total_time_ms is not None else self.time_limit_ms
-        own_moves_left = max(1, (self.max_moves - self.game.ply(request.state) + 1) // 2)
-        spread = _SPEND * (left - _RESERVE * total) / own_moves_left - _SAFETY_MS
-        if self.hp.move_time_ms is not None:
-            budget = float(self.hp.move_time_ms)
-            if request.time_left_ms is not None:
-                budget = min(budget, request.time_left_ms / 4)
-        else:
-            budget = spread
-        return max(5.0, budget)
+        return move_budget_ms(left, total, self.max_moves - self.game.ply(request.state), self.hp.move_time_ms,
+                              clock_sent=request.time_left_ms is not None)
 
     # --- choosing -----------------------------------------------------------------------------
 
@@ -110,14 +121,21 @@ class SearchAgent:
 
     def serve(self) -> int:
         """Play the game's protocol on stdin/stdout until arena closes stdin."""
-        _, bot_side = self.spec.protocol_refs()
-        if bot_side is None:
-            raise ConfigError(f"game {self.game.name!r} names no bot side for its protocol {self.spec.protocol!r}")
-        try:
-            serve = load_ref(bot_side)
-        except GameError as error:
-            raise ConfigError(str(error)) from None
-        return int(serve(self.game, self.choose, name=self.name))
+        return serve_protocol(self.spec, self.choose, name=self.name)
+
+
+def serve_protocol(spec: Any, choose: Any, *, name: str) -> int:
+    """Play two-player game ``spec``'s protocol on stdin/stdout with ``choose`` (a
+    :data:`arena.agents.protocol_io.Chooser`) until arena closes stdin; ConfigError when the
+    protocol names no bot side that loads."""
+    _, bot_side = spec.protocol_refs()
+    if bot_side is None:
+        raise ConfigError(f"game {spec.name!r} names no bot side for its protocol {spec.protocol!r}")
+    try:
+        serve = load_ref(bot_side)
+    except GameError as error:
+        raise ConfigError(str(error)) from None
+    return int(serve(spec.rules_object(), choose, name=name))
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -141,6 +159,16 @@ def _game_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _params(text: str) -> dict[str, int]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict) or not all(type(v) is int for v in value.values()):
+        raise argparse.ArgumentTypeError(f"must be a JSON object of integers, got {text[:60]!r}")
+    return value
+
+
 def _run(agent_factory: Any) -> int:
     try:
         agent = agent_factory()
@@ -160,20 +188,35 @@ def main(argv: list[str] | None = None) -> int:
         description="Arena's configurable search bot; speaks the game's protocol on stdin/stdout.",
         epilog="example: python -m arena.agents.search_bot --game checkers "
                "--hyperparameters configs/hyperparameters_checkers.json "
-               "(keys: algorithm, maxDepth, moveTimeMs, evaluation, transpositionTable, seed, description)",
+               "(keys: algorithm, maxDepth, moveTimeMs, evaluation, transpositionTable, seed, description; "
+               "mcts: iterations, exploration)",
     )
     parser.add_argument("--game", required=True, type=_game_name, metavar="GAME",
-                        help="a registered game with a search adapter (see 'arena games')")
+                        help="a registered game (see 'arena games'); one with a search adapter unless the "
+                             "algorithm is mcts")
     parser.add_argument("--hyperparameters", required=True, metavar="FILE", help="JSON settings file")
     parser.add_argument("--time-limit", type=_positive, default=None, metavar="MS",
                         help="the game's time budget when the protocol does not send it (Shobu)")
     parser.add_argument("--max-moves", type=_positive, default=None, metavar="N",
                         help="the match's move cap (default: the game's)")
+    parser.add_argument("--players", type=_positive, default=None, metavar="N",
+                        help="the number of seats of a game of the general model (default: as arena says)")
+    parser.add_argument("--params", type=_params, default=None, metavar="JSON",
+                        help="its parameters, a JSON object of integers (e.g. '{\"num_cards\": 5}')")
     parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
     args = parser.parse_args(argv)
-    return _run(lambda: SearchAgent(
-        args.game, load_hyperparameters(args.hyperparameters, args.game),
-        time_limit_ms=args.time_limit, max_moves=args.max_moves, verbose=not args.quiet))
+
+    def agent() -> Any:
+        hp = load_hyperparameters(args.hyperparameters, args.game)
+        if hp.algorithm == "mcts":
+            from arena.agents.mcts_bot import MctsAgent
+
+            return MctsAgent(args.game, hp, players=args.players, params=args.params, time_limit_ms=args.time_limit,
+                             max_moves=args.max_moves, verbose=not args.quiet)
+        return SearchAgent(args.game, hp, time_limit_ms=args.time_limit, max_moves=args.max_moves,
+                           verbose=not args.quiet)
+
+    return _run(agent)
 
 
 def run_alphabeta_bot(game_name: str, argv: list[str], *, name: str) -> int:

@@ -53,6 +53,7 @@ The state object (``state_to_json``) holds the omniscient record: ``{"numCards",
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -175,6 +176,12 @@ class GoofspielGame(GeneralGame[GoofspielState, int]):
         if self.num_cards > 1 and len(state.bids) == self.num_cards:
             steps -= 2  # the last round is played inside the second-last one's step
         return steps
+
+    def determinize(self, observation: Any, seat: int, rng: random.Random) -> GoofspielState:
+        """The state itself: a seat sees everything but the bids of the round being bid, which are
+        not part of a state (they are made at once), and the prizes still to come (chance)."""
+        return self.state_from_json({key: observation[key] for key in ("numCards", "players", "prizes", "bids",
+                                                                        "eliminated", "hands", "points")})
 
     def eliminate(self, state: GoofspielState, seat: int) -> GoofspielState:
         """``seat`` bids no card from now on and is scored as a loser (see the module docstring)."""

@@ -61,6 +61,7 @@ Seat 1 folds: returns ``(1, -1)``.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -236,6 +237,17 @@ class KuhnPoker(PokerMoves, GeneralGame[KuhnState, KuhnMove]):
     def hidden_variants(self, state: KuhnState, seat: int) -> list[KuhnState]:
         """Another seat's card replaced by each card nobody holds: ``seat`` may not tell them apart."""
         return self.card_swaps(state, seat, self.players + 1)
+
+    def determinize(self, observation: Any, seat: int, rng: random.Random) -> KuhnState:
+        """A deal ``seat`` cannot tell from the real one: the other seats' cards drawn at random
+        from those it does not hold (see :class:`arena.games.model.GeneralGame`)."""
+        history = tuple((s, a) for s, a in observation["history"])
+        started = observation["toAct"] is not None or any(a != OUT for _, a in history)
+        dealt = self.cards_dealt(observation, seat, self.players, started)
+        state = KuhnState(self.players, self.deal_unseen(observation["card"], seat, dealt, self.players + 1, (), rng),
+                          history)
+        _ = state.info  # validates
+        return state
 
     def eliminate(self, state: KuhnState, seat: int) -> KuhnState | None:
         """``seat`` folds for good (see the module docstring); None once the hand is over."""

@@ -70,6 +70,7 @@ Seat 1 folds: returns ``(1, -1)``.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -301,6 +302,21 @@ class LeducPoker(PokerMoves, GeneralGame[LeducState, LeducMove]):
         """Another seat's private card replaced by each card not dealt (nor the public card):
         ``seat`` may not tell them apart."""
         return self.card_swaps(state, seat, 2 * (self.players + 1), () if state.public is None else (state.public,))
+
+    def determinize(self, observation: Any, seat: int, rng: random.Random) -> LeducState:
+        """A deal ``seat`` cannot tell from the real one: the other seats' private cards drawn at
+        random from those neither it holds nor the table shows (see
+        :class:`arena.games.model.GeneralGame`)."""
+        rounds = tuple(tuple((s, a) for s, a in entries) for entries in observation["rounds"])
+        public = observation["public"]
+        started = (observation["toAct"] is not None or public is not None
+                   or any(a != OUT for entries in rounds for _, a in entries))
+        dealt = self.cards_dealt(observation, seat, self.players, started)
+        shown = () if public is None else (public,)
+        cards = self.deal_unseen(observation["card"], seat, dealt, self.deck_size, shown, rng)
+        state = LeducState(self.players, self.params["starting_player"], cards, public, rounds)
+        _ = state.info  # validates
+        return state
 
     def eliminate(self, state: LeducState, seat: int) -> LeducState | None:
         """``seat`` folds at once (see the module docstring); None once the hand is over."""

@@ -65,6 +65,7 @@ Example exchange (3 players, seat 1's turn)::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -326,6 +327,13 @@ class LoveLetterGame(GeneralGame[LoveLetterState, Move]):
         if state.removed is not None and state.removed != new:
             variants.append(replace(state, removed=new, deck=deck_with(state.removed)))
         return variants
+
+    def determinize(self, observation: Any, seat: int, rng: random.Random) -> LoveLetterState:
+        """A state at a seat's turn that ``seat`` cannot tell from the real one (the unseen cards
+        dealt at random): :func:`arena.games.love_letter_determinize.determinize`."""
+        from arena.games.love_letter_determinize import determinize
+
+        return determinize(self, observation, seat, rng)
 
     def eliminate(self, state: LoveLetterState, seat: int) -> LoveLetterState:
         """``seat`` is knocked out of the round and dealt into no later one; the round goes on."""

@@ -33,6 +33,11 @@ Contract:
   move or :class:`IllegalMoveError`.
 - ``eliminate(state, seat)`` -> the state with ``seat`` out of the game after a fault, the others
   playing on; ``None`` (the default) means a fault ends the game.
+- ``determinize(observation, seat, rng)`` -> a state drawn from those ``seat`` may be in, given all it
+  sees: ``observation(sample, seat) == observation`` (the unseen cards dealt at random from ``rng``).
+  What a bot that receives only its observation searches from (:mod:`arena.agents.mcts`). A game
+  whose observation is the whole state (``perfect_information``) rebuilds it with
+  ``state_from_json``; any other game raises GameError unless it implements it.
 
 Today's two-player games (:class:`arena.games.base.Game`) are the special case: :func:`as_general`
 wraps one without changing it (seat 0 is BLACK, seat 1 WHITE; the observation is the whole state;
@@ -83,6 +88,9 @@ class GeneralGame(abc.ABC, Generic[S, M]):
     parameters: ClassVar[Mapping[str, Parameter]] = {}
     #: The move cap of a match that asks for none (plies, chance draws included).
     default_max_moves: ClassVar[int] = 1000
+    #: True when every seat's observation is the whole state (``state_to_json``), so that
+    #: :meth:`determinize` is ``state_from_json``.
+    perfect_information: ClassVar[bool] = False
 
     def __init__(self, players: int | None = None, **params: int) -> None:
         n = self.default_players if players is None else players
@@ -164,6 +172,17 @@ class GeneralGame(abc.ABC, Generic[S, M]):
         cards, the order of a face-down deck...): ``seat``'s observation must be the same in each
         (the conformance check tests it). A game of perfect information has none (the default)."""
         return []
+
+    def determinize(self, observation: Mapping[str, Any], seat: int, rng: random.Random) -> S:
+        """A state ``seat`` may be in when it sees ``observation`` (what :meth:`observation` gave
+        it), the unseen parts drawn from ``rng``: ``observation(result, seat) == observation``.
+        The default rebuilds the state of a game of perfect information (``state_from_json``) and
+        raises GameError for any other game: it must implement this to be searched from a seat's
+        view. Raises GameError (StateError) for an observation the game could not have given."""
+        if self.perfect_information:
+            return self.state_from_json(observation)
+        raise GameError(f"{self.name}: cannot sample a state from a seat's observation (determinize is not "
+                        "implemented for this game of hidden information)")
 
     # -- what seats see, and the record ---------------------------------------------------------
 
@@ -285,6 +304,18 @@ def draw_chance(outcomes: Sequence[tuple[M, Fraction]], rng: random.Random) -> M
     return outcomes[-1][0]
 
 
+def random_step(game: GeneralGame[S, M], state: S, rng: random.Random) -> S:
+    """The state after one uniformly random step from non-terminal ``state``: a chance outcome
+    drawn with its probability, the acting seat's move, or every acting seat's at once."""
+    who = game.actor(state)
+    if who == CHANCE:
+        return game.apply(state, draw_chance(game.chance_outcomes(state), rng))
+    if who == SIMULTANEOUS:
+        return game.apply_joint(state, {seat: rng.choice(game.legal_moves(state, seat))
+                                        for seat in game.acting_seats(state)})
+    return game.apply(state, rng.choice(game.legal_moves(state, who)))
+
+
 def check_chance(outcomes: Sequence[tuple[Any, Fraction]]) -> None:
     """GameError unless the probabilities are positive and sum to exactly 1."""
     if not outcomes:
@@ -304,6 +335,7 @@ class TwoPlayerGame(GeneralGame[S, M]):
     model without any change to it: seat 0 is BLACK, seat 1 WHITE."""
 
     min_players = max_players = default_players = 2
+    perfect_information = True
 
     def __init__(self, game: Game[S, M]) -> None:
         self.game = game
@@ -396,4 +428,5 @@ def as_general(game: Game[Any, Any] | GeneralGame[Any, Any]) -> GeneralGame[Any,
 
 
 __all__ = ["CHANCE", "SIMULTANEOUS", "TERMINAL", "GeneralGame", "Parameter", "TwoPlayerGame", "apply_step", "as_general",
-           "check_chance", "color_of", "draw_chance", "joint_moves", "outcome_returns", "ranks", "seat_of"]
+           "check_chance", "color_of", "draw_chance", "joint_moves", "outcome_returns", "random_step", "ranks",
+           "seat_of"]

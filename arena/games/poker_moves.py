@@ -1,8 +1,11 @@
 """The moves of arena's poker games (Kuhn, Leduc): a dealt card, drawn by chance (its number, an
-integer), or a seat's action (a string such as ``"bet"``). Standard library only."""
+integer), or a seat's action (a string such as ``"bet"``), and what a seat cannot see: the other
+seats' private cards (:meth:`PokerMoves.card_swaps`, :meth:`PokerMoves.deal_unseen`). Standard
+library only."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -28,6 +31,25 @@ class PokerMoves:
         undealt = [card for card in range(deck) if card not in taken]
         return [replace(state, cards=tuple(card if s == other else c for s, c in enumerate(state.cards)))
                 for other in range(len(state.cards)) if other != seat for card in undealt]
+
+    @staticmethod
+    def deal_unseen(own: int | None, seat: int, dealt: int, deck: int, shown: tuple[int, ...],
+                    rng: random.Random) -> tuple[int, ...]:
+        """The private cards of the first ``dealt`` seats as ``seat`` may imagine them: its own card
+        ``own`` at its place, every other seat's drawn at random from the ``deck`` cards that are
+        neither ``own`` nor ``shown`` (the public cards)."""
+        unseen = [card for card in range(deck) if card != own and card not in shown]
+        rng.shuffle(unseen)
+        return tuple(own if s == seat and own is not None else unseen.pop() for s in range(dealt))
+
+    @staticmethod
+    def cards_dealt(observation: Any, seat: int, players: int, started: bool) -> int:
+        """How many private cards to deal for ``seat``'s view: all of them once betting has
+        ``started``; else as few as agree with what it sees (its own card dealt or not: it cannot
+        tell how far the deal has gone past itself)."""
+        if started:
+            return players
+        return seat + 1 if observation["card"] is not None else 0
 
     def parse_move(self, wire: Any) -> Any:
         if not isinstance(wire, str) or wire not in self.actions:

@@ -4,7 +4,8 @@
   the checkers system's configs), split like a shell would (``shlex``) but never run through a shell.
   A command that is the path of an existing file is taken whole, so paths with spaces work.
 - ``hyperparameters``: arena's search bot as a process:
-  ``python -m arena.agents.search_bot --game G --hyperparameters PATH``.
+  ``python -m arena.agents.search_bot --game G --hyperparameters PATH`` (for a game of the general
+  model also ``--players N`` and, when it has any, ``--params JSON``).
 - ``human``: a person at the terminal (:mod:`arena.ui.human`, which registers itself here).
 
 A process agent's environment is :func:`agent_environment`: minimal unless the isolation policy
@@ -16,6 +17,7 @@ human player lives in :mod:`arena.ui.human`).
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
@@ -71,13 +73,26 @@ def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
         if not spec.path:
             raise ConfigError(f"agent {spec.id!r}: hyperparameters needs a path")
         argv = [sys.executable, "-m", "arena.agents.search_bot", "--game", game.name,
-                "--hyperparameters", spec.path]
+                "--hyperparameters", spec.path, *_table_flags(game)]
         if time_limit_ms is not None:
             argv += ["--time-limit", str(time_limit_ms)]
         if max_moves is not None:
             argv += ["--max-moves", str(max_moves)]
         return argv
     raise ConfigError(f"agent {spec.id!r}: kind {spec.kind!r} is not a process")
+
+
+def _table_flags(game: Any) -> list[str]:
+    """``--players N [--params JSON]`` for a game of the general model (its seats and parameters
+    are not in the N-seat envelope's every message), nothing for a two-player game."""
+    from arena.games.model import GeneralGame, TwoPlayerGame
+
+    if not isinstance(game, GeneralGame) or isinstance(game, TwoPlayerGame):
+        return []
+    flags = ["--players", str(game.players)]
+    if game.params:
+        flags += ["--params", json.dumps(game.params, sort_keys=True)]
+    return flags
 
 
 def agent_environment(spec: AgentSpec, isolation: Isolation = DEFAULT_ISOLATION) -> dict[str, str]:

@@ -42,7 +42,7 @@ def test_every_key_is_read() -> None:
     ("obj", "game", "named"),
     [
         ({"depth": 3}, "checkers", "depth: unknown key"),
-        ({"algorithm": "mcts"}, "checkers", "algorithm: "),
+        ({"algorithm": "uct"}, "checkers", "algorithm: "),
         ({"algorithm": 1}, "checkers", "algorithm: "),
         ({"maxDepth": 0}, "checkers", "maxDepth: "),
         ({"maxDepth": 65}, "checkers", "maxDepth: "),
