@@ -181,6 +181,23 @@ def _run(agent_factory: Any) -> int:
         return 0  # arena went away: nothing left to say
 
 
+def _register_rules(argv: list[str]) -> None:
+    """Register the referee ``--rules CMD`` names before ``--game`` is checked against the registry
+    (argparse checks options in their order on the line); a referee that fails is one line, exit 2."""
+    for i, word in enumerate(argv):
+        command = argv[i + 1] if word == "--rules" and i + 1 < len(argv) else \
+            word.removeprefix("--rules=") if word.startswith("--rules=") else None
+        if command is not None:
+            from arena.errors import ArenaError
+            from arena.referee.registration import register_command
+
+            try:
+                register_command(command)
+            except (ArenaError, GameError, ValueError) as error:
+                print(f"search_bot: --rules: {error}", file=sys.stderr)
+                raise SystemExit(2) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m arena.agents.search_bot``: the hyperparameters agent."""
     parser = _OneLineParser(
@@ -203,7 +220,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the number of seats of a game of the general model (default: as arena says)")
     parser.add_argument("--params", type=_params, default=None, metavar="JSON",
                         help="its parameters, a JSON object of integers (e.g. '{\"num_cards\": 5}')")
+    parser.add_argument("--rules", default=None, metavar="CMD",
+                        help="the referee of an external game (its command line), started for the search")
     parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
+    _register_rules(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
 
     def agent() -> Any:
@@ -233,7 +253,10 @@ def run_alphabeta_bot(game_name: str, argv: list[str], *, name: str) -> int:
     parser.add_argument("--depth", type=_positive, default=64, metavar="N", help="deepest iteration (1-64)")
     parser.add_argument("--seed", type=int, default=None, help="seed for tie-breaks")
     parser.add_argument("--no-table", action="store_true", help="search without a transposition table")
+    parser.add_argument("--rules", default=None, metavar="CMD",
+                        help="the referee of an external game (its command line), started for the search")
     parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
+    _register_rules(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.depth > 64 or (args.move_time is not None and args.move_time > 600_000):
         parser.error("--depth is at most 64 and --move-time at most 600000")

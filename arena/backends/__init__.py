@@ -94,6 +94,8 @@ class TableJob:
     #: The argv of the referee that plays ``game`` (docs/referees.md), registered where the game
     #: is played; empty for a game of arena or of a plugin.
     rules: tuple[str, ...] = ()
+    #: Every seat's messages carry its legal moves.
+    legal_moves: bool = False
 
 
 #: What a backend plays: a two-player game or a game of N seats.

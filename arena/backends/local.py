@@ -62,4 +62,5 @@ async def run_table_job(job: TableJob, *, stderr_dir: Path | None = None,
     return await play_table(
         game, job.seats, time_control=job.time_control, max_moves=job.max_moves, seed=job.seed,
         stderr_dir=stderr_dir, game_index=job.game_index, observer=observer,
+        legal_moves_for=range(game.players) if job.legal_moves else (),
         isolation=job.isolation or DEFAULT_ISOLATION, player_opts=job.player_opts)

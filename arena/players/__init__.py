@@ -83,15 +83,20 @@ def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
 
 
 def _table_flags(game: Any) -> list[str]:
-    """``--players N [--params JSON]`` for a game of the general model (its seats and parameters
-    are not in the N-seat envelope's every message), nothing for a two-player game."""
+    """``--players N [--params JSON] [--rules CMD]`` for a game of the general model (its seats and
+    parameters are not in the N-seat envelope's every message; an external game's referee), nothing
+    for a two-player game."""
     from arena.games.model import GeneralGame, TwoPlayerGame
+    from arena.referee.registration import rules_command
 
     if not isinstance(game, GeneralGame) or isinstance(game, TwoPlayerGame):
         return []
     flags = ["--players", str(game.players)]
     if game.params:
         flags += ["--params", json.dumps(game.params, sort_keys=True)]
+    command = rules_command(game.name)
+    if command is not None:  # an external game: the bot starts the same referee for its own search
+        flags += ["--rules", command]
     return flags
 
 

@@ -102,7 +102,7 @@ HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "gamesPerGroup", "m
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
-ADDED_KEYS = ("ponder", "openings", "openingsOrder", "openingsDigest")
+ADDED_KEYS = ("ponder", "openings", "openingsOrder", "openingsDigest", "legalMoves")
 
 # Maxima of the numbers in a config (each beyond is a one-line ConfigError): one source, arena.limits.
 MAX_MAX_MOVES = MAX_MOVES
@@ -115,7 +115,7 @@ _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
     "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
-    "sprt", "memoryMb", "maxProcesses", "scratchMb", "players", "parameters", "gamesPerGroup", "rules",
+    "sprt", "memoryMb", "maxProcesses", "scratchMb", "players", "parameters", "gamesPerGroup", "rules", "legalMoves",
 )  # fmt: skip
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
@@ -207,6 +207,8 @@ class TournamentConfig:
     #: model) and its ``parameters`` (sorted by name).
     players: int | None = None
     parameters: tuple[tuple[str, int], ...] = ()
+    #: Every seat's messages carry its legal moves (``legalMoves``; games of the general model).
+    legal_moves: bool = False
     #: ``rules``: the referee that plays the game (docs/referees.md), as the file gave it and as
     #: resolved against the config's folder (its argv); None: a game of arena or of a plugin.
     rules: str | None = None
@@ -243,7 +245,8 @@ class TournamentConfig:
             "timeLimit": self.time_limit_ms,
             "maxMoves": self.max_moves,
             "visualize": self.visualize,
-            **({"players": self.players, "parameters": dict(self.parameters), "gamesPerGroup": self.games_per_pair}
+            **({"players": self.players, "parameters": dict(self.parameters), "gamesPerGroup": self.games_per_pair,
+                "legalMoves": self.legal_moves}
                if self.players is not None else {"gamesPerPair": self.games_per_pair}),
             "matches": self.matches,
             "concurrency": self.concurrency,
@@ -402,6 +405,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         inherit_env=inherit_env,
         players=players,
         parameters=parameters,
+        legal_moves=bool(fields.boolean(obj, "legalMoves", default=False)),
         sprt=sprt,
         rules=rules,
         rules_command=rules_command,
@@ -434,7 +438,7 @@ def _seats(obj: dict[str, Any], game: str, agents: int) -> tuple[int | None, tup
 
     spec = get_spec(game)
     if spec.model != GENERAL:
-        for key in ("players", "parameters"):
+        for key in ("players", "parameters", "legalMoves"):
             if key in obj:
                 raise ConfigError(f"{key}: {game} is a two-player game; '{key}' is for the games of any number "
                                   f"of seats ({', '.join(table_game_names())})")

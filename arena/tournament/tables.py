@@ -35,7 +35,8 @@ def table_job(config: TournamentConfig, game: ScheduledTable, player_opts: dict[
         game=config.game, players=config.players, parameters=config.parameters,
         seats=tuple(agent_spec(config.agent(agent_id)) for agent_id in game.seats),
         time_control=time_control(config), max_moves=config.max_moves, seed=game.seed,
-        game_index=game.index, isolation=isolation(config), player_opts=player_opts, rules=config.rules_command or ())
+        game_index=game.index, isolation=isolation(config), player_opts=player_opts, rules=config.rules_command or (),
+        legal_moves=config.legal_moves)
 
 
 def table_row(game: ScheduledTable, record: dict[str, Any]) -> dict[str, Any]:
