@@ -10,10 +10,18 @@ Imported only when an OpenSpiel game is asked for (it imports pyspiel at once). 
 - **Chance**: pyspiel's outcome probabilities are floats; each becomes the nearest fraction with a
   denominator up to :data:`PROBABILITY_DENOMINATOR`, and the largest absorbs the rounding so that
   they sum to exactly 1 (arena draws chance outcomes itself, from the match's seed).
-- **Observation** of a seat: ``{"kind", "text", "tensor", "shape"}``: the game's
-  ``observation_string`` and ``observation_tensor`` (``kind: "observation"``), or, for a game that
-  has no observation, its information state (``kind: "information_state"``); ``tensor`` and
-  ``shape`` only when the game provides a tensor. Never more than the seat may see.
+- **Observation** of a seat (the ``payload`` of its messages)::
+
+      {"game": "liars_dice", "legalActions": [2, 3, ..., 12], "legalNames": ["1-3", "1-4", ..., "Liar"],
+       "textOf": "information_state", "text": "4 1-2",
+       "tensorOf": "observation", "tensor": [1.0, 0.0, ...], "shape": [21]}
+
+  ``text`` is the game's ``observation_string`` (``textOf: "observation"``), or for a game without
+  one its ``information_state_string``; ``tensor`` likewise (``shape`` is the tensor's shape); each
+  only when the game has either.
+  ``legalActions`` / ``legalNames`` are the seat's legal actions now, ids and names in the same
+  order (empty when it does not act): a bot needs nothing else to play. Never more than the seat
+  may see.
 - **State** JSON: ``{"history": [action id, ...]}`` (pyspiel's ``history()``, chance outcomes and
   every seat's action of a simultaneous step included), replayed from the start to rebuild it.
 - A fault ends the game (pyspiel has no elimination).
@@ -113,12 +121,11 @@ class SpielGame(GeneralGame[SpielState, Action]):
                             f"not {self.players}")
         self.default_max_moves = max_steps(self.native)  # type: ignore[misc]
         kind = self.native.get_type()
-        self._obs = "observation" if kind.provides_observation_string or kind.provides_observation_tensor \
-            else "information_state"
-        self._text = kind.provides_observation_string if self._obs == "observation" \
-            else kind.provides_information_state_string
-        self._tensor = kind.provides_observation_tensor if self._obs == "observation" \
-            else kind.provides_information_state_tensor
+        # What a seat sees: the game's observation where it has one, else its information state.
+        self._text = "observation" if kind.provides_observation_string else \
+            "information_state" if kind.provides_information_state_string else None
+        self._tensor = "observation" if kind.provides_observation_tensor else \
+            "information_state" if kind.provides_information_state_tensor else None
 
     # -- the forward model ------------------------------------------------------------------------
 
@@ -184,13 +191,17 @@ class SpielGame(GeneralGame[SpielState, Action]):
     # -- what seats see, and the record ------------------------------------------------------------
 
     def observation(self, state: SpielState, seat: int) -> dict[str, Any]:
-        native, shown = state.native, {"kind": self._obs}
-        if self._text:
-            text = native.observation_string(seat) if self._obs == "observation" \
+        native = state.native
+        legal = self.legal_moves(state, seat)
+        shown: dict[str, Any] = {"game": self.short_name,
+                                 "legalActions": [a.id for a in legal], "legalNames": [a.name for a in legal]}
+        if self._text is not None:
+            shown["textOf"] = self._text
+            shown["text"] = native.observation_string(seat) if self._text == "observation" \
                 else native.information_state_string(seat)
-            shown["text"] = text
-        if self._tensor:
-            if self._obs == "observation":
+        if self._tensor is not None:
+            shown["tensorOf"] = self._tensor
+            if self._tensor == "observation":
                 shown["tensor"] = list(native.observation_tensor(seat))
                 shown["shape"] = list(self.native.observation_tensor_shape())
             else:
@@ -199,9 +210,12 @@ class SpielGame(GeneralGame[SpielState, Action]):
         return shown
 
     def board_text(self, state: SpielState, seat: int | None = None) -> str:
-        if seat is None or not self._text:
+        """The whole state as OpenSpiel prints it, or (``seat``) the seat's text observation (its
+        legal moves when the game has no text form)."""
+        if seat is None:
             return str(state.native)
-        return str(self.observation(state, seat)["text"])
+        shown = self.observation(state, seat)
+        return str(shown.get("text", "legal: " + " ".join(shown["legalNames"])))
 
     def state_to_json(self, state: SpielState) -> dict[str, Any]:
         return {"history": list(state.history)}

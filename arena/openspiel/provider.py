@@ -65,7 +65,7 @@ def spec(short_name: str) -> GameSpec:
     fields: dict[str, Any] = {
         "name": cls.name, "title": f"{kind.long_name} (OpenSpiel)",
         "rules": f"{__name__}:classes.{short_name}", "summary": summary,
-        "notation": "an action's name as OpenSpiel writes it (action_to_string), or its integer id",
+        "notation": "OpenSpiel's action name (action_to_string) or id",
         "origin": f"open_spiel {_version()}",
     }
     return table_spec(fields, cls)
