@@ -18,9 +18,9 @@ may play (``"1-4"`` ... ``"2-6"``, ``"Liar"``). A move is its name; we answer on
 {"type": "turn", "payload": "Liar"}.
 
 Strategy: the chance that a bid "q-f" holds given our dice: each unseen die shows f or a 6 with
-probability 2/6 (1/6 for f = 6). We call "Liar" when the last bid holds with probability below
-one half; otherwise we raise to the legal bid most likely to hold (the lowest such bid on ties),
-and we call when every bid left is less likely to hold than the last one.
+probability 2/6 (1/6 for f = 6). We find the legal bid most likely to hold (the lowest on ties)
+and call "Liar" instead when the last bid is more likely false than that bid is true (a call wins
+when the bid is false; a raise, if called, wins when it holds).
 """
 
 from __future__ import annotations
@@ -56,11 +56,10 @@ def choose(payload: dict, players: int) -> str:
     dice, bids = parse(str(payload.get("text", "")))
     unseen = len(dice) * (players - 1)  # every player rolls as many dice as we do (OpenSpiel's numdice)
     bidding = [m for m in legal if m != "Liar"]
-    last = holds(bids[-1], dice, unseen) if bids else 1.0
-    if "Liar" in legal and (last < 0.5 or not bidding):
+    if not bidding:
         return "Liar"
     best = max(bidding, key=lambda m: (holds(m, dice, unseen), -bidding.index(m)))
-    if "Liar" in legal and holds(best, dice, unseen) < last:
+    if "Liar" in legal and bids and 1 - holds(bids[-1], dice, unseen) > holds(best, dice, unseen):
         return "Liar"
     return best
 

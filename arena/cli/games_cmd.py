@@ -52,7 +52,7 @@ def games_command(as_json: bool, show_all: bool) -> None:
         for prefix, (names, why) in families.items():
             click.echo("")
             if why is not None:
-                click.echo(f"{prefix}:NAME games: {why}")
+                click.echo(why)
             elif not show_all:
                 click.echo(f"{prefix}:NAME games ({len(names)}; 'arena games --all' shows a row for each):")
                 click.echo(textwrap.fill(", ".join(names), width=100, initial_indent="  ", subsequent_indent="  ",

@@ -84,7 +84,7 @@ GENERAL = "general"
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
 #: The name of a provided game: its provider's prefix, a colon, a name.
-PROVIDED_NAME_PATTERN = re.compile(r"[a-z]+:[a-z][a-z0-9_]{0,63}\Z")
+PROVIDED_NAME_PATTERN = re.compile(r"[a-z]+:[a-z0-9][a-z0-9_]{0,63}\Z")
 
 
 @dataclass(frozen=True)

@@ -19,18 +19,21 @@ INSTALL_HINT = "pip install 'arena[openspiel]'"
 
 def installed() -> bool:
     """Whether pyspiel can be imported (found without importing it)."""
-    return importlib.util.find_spec("pyspiel") is not None
+    try:
+        return importlib.util.find_spec("pyspiel") is not None
+    except (ImportError, ValueError):  # a broken installation counts as none
+        return False
 
 
 def _require(what: str) -> None:
     if not installed():
-        raise GameError(f"{what} is one of OpenSpiel's games, and OpenSpiel is not installed: {INSTALL_HINT}")
+        raise GameError(f"{what}, and OpenSpiel is not installed: {INSTALL_HINT}")
 
 
 def names() -> tuple[str, ...]:
     """The full names (``spiel:hex``) of every OpenSpiel game arena can play, in pyspiel's order.
     Read from pyspiel's game types: a game is not loaded until it is asked for."""
-    _require("a spiel: game")
+    _require(f"{PREFIX}:NAME games are OpenSpiel's")
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
     from arena.openspiel.game import unplayable
@@ -40,7 +43,7 @@ def names() -> tuple[str, ...]:
 
 def unplayable_games() -> dict[str, str]:
     """The OpenSpiel games arena cannot play, with the reason (one line each)."""
-    _require("a spiel: game")
+    _require(f"{PREFIX}:NAME games are OpenSpiel's")
     import pyspiel
 
     from arena.openspiel.game import unplayable
@@ -52,7 +55,7 @@ def unplayable_games() -> dict[str, str]:
 def spec(short_name: str) -> GameSpec:
     """The registry line of the OpenSpiel game ``short_name``; GameError when OpenSpiel is not
     installed, has no such game, or has one arena cannot play."""
-    _require(f"{PREFIX}:{short_name}")
+    _require(f"{PREFIX}:{short_name} is one of OpenSpiel's games")
     from arena.openspiel.game import game_class
 
     cls = game_class(short_name)
