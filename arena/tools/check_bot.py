@@ -125,6 +125,16 @@ def game_probes(game: Game[Any, Any], seed: int, spec: Any) -> list[tuple[str, A
     return [(p.label, p.state) for p in found + declared_probes(general) if not game.is_terminal(p.state)]
 
 
+def reply_times(times: list[float]) -> list[Check]:
+    """The report's last line: the bot's reply times (ms), median, p95 and max; none without replies."""
+    if not times:
+        return []
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return [Check("reply times", True, f"{len(times)} replies: median {statistics.median(times):.1f} ms, "
+                                       f"p95 {p95:.1f} ms, max {ordered[-1]:.1f} ms")]
+
+
 def _bot_replies(record: dict[str, Any], bot_id: str) -> list[float]:
     colours = {p["colour"] for p in record["players"] if p["id"] == bot_id}
     times = []
@@ -215,9 +225,4 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
                                 failure or f"{record['termination']} after {record['plies']} plies, "
                                            f"winner {record['winner']}", [record]))
     times = [t for c in checks for r in c.records for t in _bot_replies(r, "bot")]
-    if times:
-        ordered = sorted(times)
-        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-        checks.append(Check("reply times", True, f"{len(times)} replies: median {statistics.median(times):.1f} ms, "
-                                                 f"p95 {p95:.1f} ms, max {ordered[-1]:.1f} ms"))
-    return checks
+    return checks + reply_times(times)

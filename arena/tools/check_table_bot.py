@@ -18,7 +18,6 @@ naming the probe, plus the bot's stderr tail.
 from __future__ import annotations
 
 import os
-import statistics
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from arena.games.registry import GameSpec
 from arena.match.game import TimeControl
 from arena.match.table import play_table
 from arena.players.spec import AgentSpec
-from arena.tools.check_bot import Check
+from arena.tools.check_bot import Check, reply_times
 from arena.tools.probes import MARGIN, declared_probes, derived_probes
 
 #: The random player of the other seats: standalone, it answers from the legal moves it is sent.
@@ -106,9 +105,9 @@ async def check_table_bot(command: str, spec: GameSpec, *, players: int | None =
                             f"answered within {float(record.get('duration_s') or 0) * 1000:.0f} ms of starting"))
         for probe in derived_probes(game, seed, game.default_max_moves) + declared_probes(game):
             record = await one(probe.state, probe.seats, PROBE_STEPS)
-            seats = ", ".join(map(str, probe.seats))
+            at = ", ".join(map(str, probe.seats))
             checks.append(check(probe.label, record, probe.seats,
-                                f"legal replies from step {game.ply(probe.state)} (the bot at seat {seats})"))
+                                f"legal replies from step {game.ply(probe.state)} (the bot at seat {at})"))
         for index in range(games):
             seats = (index % n,)
             record = await one(start, seats, None)
@@ -117,9 +116,4 @@ async def check_table_bot(command: str, spec: GameSpec, *, players: int | None =
                                 f"{record['termination']} after {len(record['steps'])} steps, "
                                 f"rank {ranks[seats[0]]} of {n}"))
     times = [t for record, seats in played for t in _replies(record, seats)]
-    if times:
-        ordered = sorted(times)
-        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-        checks.append(Check("reply times", True, f"{len(times)} replies: median {statistics.median(times):.1f} ms, "
-                                                 f"p95 {p95:.1f} ms, max {ordered[-1]:.1f} ms"))
-    return checks
+    return checks + reply_times(times)
