@@ -22,6 +22,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "arena"
 LAYERS: list[tuple[str, ...]] = [
     ("arena.limits",),
     ("arena.games", "arena.errors"),
+    # OpenSpiel's games (the extra arena[openspiel]): the rules layer's adapter over pyspiel.
+    ("arena.openspiel",),
     ("arena.fileio", "arena.stats"),
     ("arena.protocols", "arena.process"),
     ("arena.referee",),

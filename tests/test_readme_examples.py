@@ -21,7 +21,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # `arena run` plays for long, but for the small example tournaments named in QUICK_RUNS (seconds).
-QUICK_RUNS = ("examples/goofspiel-four-players.json", "examples/referees/nim-round-robin.json")
+QUICK_RUNS = ("examples/goofspiel-four-players.json", "examples/referees/nim-round-robin.json",
+              "examples/spiel-liars-dice.json")
 SKIP = re.compile(r"\barena run\b(?!.*(?:" + "|".join(map(re.escape, QUICK_RUNS)) + r"))|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--games [0-9]{2,}|--backend ray")
 
 

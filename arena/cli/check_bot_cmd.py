@@ -7,15 +7,18 @@ from typing import Any
 
 import click
 
-from arena.cli.options import game_option
+from arena.cli.options import game_option, table_options
 
 
 @click.command("check-bot", short_help="Check a bot against the protocol and rules.", epilog="""\b
 Examples:
   arena check-bot "python3 bots/checkers_greedy.py" --game checkers
-  arena check-bot ./my_bot --game shobu --json""")
+  arena check-bot ./my_bot --game shobu --json
+  arena check-bot "python3 bots/kuhn_poker_random.py" --game kuhn_poker --players 3""")
 @click.argument("command")
 @game_option()
+@table_options()
+@click.option("--legal-moves", is_flag=True, help="N-seat games: the bot's messages list its legal moves.")
 @click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
               help="Each side's budget per game, in ms (the probes and games are short).")
 @click.option("--games", type=click.IntRange(min=0, max=20), default=2, show_default=True,
@@ -23,20 +26,30 @@ Examples:
 @click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
               help="Seed of the probe positions and of the random agent.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object (for CI).")
-def check_bot_command(command: str, game_name: str, time_limit: int, games: int, seed: int, as_json: bool) -> None:
+def check_bot_command(command: str, game_name: str, players: int | None, params: tuple[str, ...], legal_moves: bool,
+                      time_limit: int, games: int, seed: int, as_json: bool) -> None:
     """Check that the bot COMMAND plays GAME correctly: start-up, replies in corner positions of the
     protocol (playing WHITE, single and few legal moves, captures, crowning), whole games against
-    arena's random agent; every reply legal, alone on stdout, flushed and in time. Prints a checklist
-    with the reason and a hint for each failure; exit 0 when all pass, 1 otherwise."""
+    arena's random agent; every reply legal, alone on stdout, flushed and in time. Any game, a
+    plugin's or OpenSpiel's too, also gets probes found in the game itself: a forced pass, a single
+    legal move, a chance outcome, a simultaneous move, a seat out, every seat, and the game's own
+    corner cases. Prints a checklist with the reason and a hint for each failure; exit 0 when all
+    pass, 1 otherwise."""
     import orjson
     import trio
 
-    from arena.cli.options import checked_command
+    from arena.cli.options import checked_command, game_parameters
+    from arena.games.base import GameError
     from arena.tools.check_bot import check_bot
 
     checked_command(command, "COMMAND")
-    checks: list[Any] = trio.run(lambda: check_bot(command, game_name, time_limit_ms=time_limit, games=games,
-                                                   seed=seed))
+    chosen = game_parameters(params)
+    try:
+        checks: list[Any] = trio.run(lambda: check_bot(command, game_name, time_limit_ms=time_limit, games=games,
+                                                       seed=seed, players=players, params=chosen,
+                                                       legal_moves=legal_moves))
+    except GameError as exc:
+        raise click.UsageError(str(exc)) from None
     failed = [c for c in checks if not c.ok]
     if as_json:
         sys.stdout.buffer.write(orjson.dumps({"game": game_name, "command": command, "ok": not failed,

@@ -56,6 +56,15 @@ JSON_PASS_THROUGH_GAME = "shobu"
 
 ENTRY_POINT_GROUP = "arena.games"
 
+#: Families of games named ``PREFIX:NAME`` that a module provides on demand, imported only when
+#: such a name is asked for or the families are listed (``arena games``): prefix -> module. The
+#: module has ``spec(NAME) -> GameSpec``, ``names()`` (every full name), ``installed()`` and
+#: ``INSTALL_HINT``; ``spec`` and ``names`` raise GameError in one line (what to install) when
+#: the library behind the family is absent.
+PROVIDERS: dict[str, str] = {
+    "spiel": "arena.openspiel.provider",  # OpenSpiel's games, the extra arena[openspiel]
+}
+
 #: The wire protocols arena implements: name -> (arena's side, the bot side used by arena's own
 #: agents). A game may also name its own ``"module:Class"`` protocol (with ``bot_side``).
 PROTOCOLS: dict[str, tuple[str, str]] = {
@@ -74,6 +83,8 @@ TWO_PLAYER = "two-player"
 GENERAL = "general"
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
+#: The name of a provided game: its provider's prefix, a colon, a name.
+PROVIDED_NAME_PATTERN = re.compile(r"[a-z]+:[a-z0-9][a-z0-9_]{0,63}\Z")
 
 
 @dataclass(frozen=True)
@@ -230,6 +241,7 @@ class _Registry:
     specs: dict[str, GameSpec] = field(default_factory=dict)
     problems: dict[str, str] = field(default_factory=dict)  # game or plugin -> why it is unusable
     loaded: bool = False
+    provided: dict[str, GameSpec] = field(default_factory=dict)  # "prefix:name" games asked for so far
 
 
 _registry = _Registry()
@@ -335,6 +347,9 @@ def problems() -> dict[str, str]:
 
 def get_spec(name: str) -> GameSpec:
     """The spec of game ``name``; GameError naming the known games (or why ``name`` failed)."""
+    prefix, colon, rest = name.partition(":")
+    if colon and prefix in PROVIDERS:
+        return _provided_spec(name, prefix, rest)
     if not _registry.loaded and name in BUILTIN_GAMES:
         # One of arena's own: import just its module. Plugins (importlib.metadata, ~30 ms) are
         # scanned only when a listing or an unknown name needs them.
@@ -348,6 +363,30 @@ def get_spec(name: str) -> GameSpec:
     if name in registry.problems:
         raise GameError(f"game {name!r} cannot be used: {registry.problems[name]}")
     raise GameError(f"unknown game {name!r}: expected one of {', '.join(registry.specs)} (see 'arena games')")
+
+
+def _provided_spec(name: str, prefix: str, rest: str) -> GameSpec:
+    spec = _registry.provided.get(name)
+    if spec is None:
+        if not PROVIDED_NAME_PATTERN.match(name):
+            raise GameError(f"bad game name {name!r}: expected {prefix}:NAME, NAME of a-z, 0-9, _")
+        spec = load_ref(f"{PROVIDERS[prefix]}:spec")(rest)
+        if not isinstance(spec, GameSpec) or spec.name != name:
+            raise GameError(f"{PROVIDERS[prefix]}.spec({rest!r}) did not give the GameSpec of {name!r}")
+        _registry.provided[name] = spec
+    return spec
+
+
+def provided_games() -> dict[str, tuple[tuple[str, ...], str | None]]:
+    """For each prefix of :data:`PROVIDERS`: the full names of its games and None, or no names and
+    why (one line: the library to install). Imports each provider's library (tens of ms)."""
+    listing: dict[str, tuple[tuple[str, ...], str | None]] = {}
+    for prefix, module in PROVIDERS.items():
+        try:
+            listing[prefix] = (tuple(load_ref(f"{module}:names")()), None)
+        except GameError as exc:
+            listing[prefix] = ((), str(exc))
+    return listing
 
 
 def get_game(name: str) -> Game[Any, Any]:
@@ -389,6 +428,7 @@ __all__ = [
     "GENERAL",
     "JSON_PASS_THROUGH_GAME",
     "PROTOCOLS",
+    "PROVIDERS",
     "TWO_PLAYER",
     "GameSpec",
     "all_game_names",
@@ -399,6 +439,7 @@ __all__ = [
     "get_table_game",
     "load_ref",
     "problems",
+    "provided_games",
     "register",
     "reload",
     "table_game_names",

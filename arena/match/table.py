@@ -156,11 +156,14 @@ async def play_table(
     legal_moves_for: Sequence[int] = (),
     isolation: Isolation = DEFAULT_ISOLATION,
     player_opts: dict[str, Any] | None = None,
+    start_state: Any = None,
 ) -> dict[str, Any]:
     """Play one game of ``game`` (configured with its players) between ``agents`` (one per seat, in
     seat order) and return its record (:mod:`arena.records.seats`). ``seed`` (default: drawn and
     recorded) seeds every chance draw; ``max_moves`` (default ``game.default_max_moves``) caps the
-    steps; ``legal_moves_for`` lists the seats whose messages carry their legal moves.
+    steps (counted by ``game.ply``); ``legal_moves_for`` lists the seats whose messages carry their
+    legal moves. ``start_state`` (default: the game's start) is where play begins: ``arena
+    check-bot``'s probes; such a record is not a whole game (check-record refuses its first state).
 
     Raises ValueError when the agents do not fill the seats, ConfigError when the sandbox is asked
     for but unavailable (or a person sits without arena's terminal UI), ResourceError when arena itself fails (no record then), a failing external referee among them
@@ -169,7 +172,7 @@ async def play_table(
         raise ValueError(f"{game.name} is set for {game.players} players, got {len(agents)} agents")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    state = game.initial_state()
+    state = game.initial_state() if start_state is None else start_state
     table = _Table(game=game, specs=list(agents), time_control=time_control,
                    cap=game.default_max_moves if max_moves is None else max_moves, seed=seed,
                    rng=random.Random(seed), state=state, clocks=[GameClock(time_control) for _ in agents],

@@ -7,10 +7,14 @@ any match), against arena's own random agent:
 2. **probes**: positions that exercise a protocol's corners, found by random play and recognised
    from the records' board only (so they work for every registered game): playing WHITE, a single
    legal move, few legal moves, a capture available, a forced capture, a capture of two or more
-   pieces in one move, a move that changes a piece's kind (crowning). In each the bot moves, the
-   random agent answers, and the bot moves again: a reply that is not alone on stdout (a debug line)
-   is read as the next move and fails there;
+   pieces in one move, a move that changes a piece's kind (crowning); a forced pass, and the game's
+   own ``probe_positions`` (:mod:`arena.tools.probes`). In each the bot moves, the random agent
+   answers, and the bot moves again: a reply that is not alone on stdout (a debug line) is read as
+   the next move and fails there;
 3. **games**: full games against the random agent, the bot with both colours.
+
+A game of the general model (N seats, chance, simultaneous moves: arena's own, plugins, OpenSpiel's)
+is checked by :mod:`arena.tools.check_table_bot` with the probes derived from the game itself.
 
 Every reply must be a legal move, flushed, in time: a failure is the engine's own fault reason (with
 its hints: an unflushed reply, the wrong ``--game``) plus the bot's stderr tail.
@@ -110,6 +114,27 @@ def probe_positions(game: Game[Any, Any], seed: int, cap: int) -> list[tuple[str
     return found
 
 
+def game_probes(game: Game[Any, Any], seed: int, spec: Any) -> list[tuple[str, Any]]:
+    """The probes a two-player game yields that :data:`PROBES` does not cover (a forced pass), and
+    its own ``probe_positions`` (see :mod:`arena.tools.probes`)."""
+    from arena.games.model import as_general
+    from arena.tools.probes import FORCED_PASS, declared_probes, derived_probes
+
+    general = as_general(game)
+    found = [p for p in derived_probes(general, seed, spec.default_max_moves) if p.label == FORCED_PASS]
+    return [(p.label, p.state) for p in found + declared_probes(general) if not game.is_terminal(p.state)]
+
+
+def reply_times(times: list[float]) -> list[Check]:
+    """The report's last line: the bot's reply times (ms), median, p95 and max; none without replies."""
+    if not times:
+        return []
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return [Check("reply times", True, f"{len(times)} replies: median {statistics.median(times):.1f} ms, "
+                                       f"p95 {p95:.1f} ms, max {ordered[-1]:.1f} ms")]
+
+
 def _bot_replies(record: dict[str, Any], bot_id: str) -> list[float]:
     colours = {p["colour"] for p in record["players"] if p["id"] == bot_id}
     times = []
@@ -144,11 +169,22 @@ def _failure(record: dict[str, Any], bot_id: str) -> str | None:
 
 
 async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, games: int = 2,
-                    seed: int = 1) -> list[Check]:
-    """Run every check against ``command`` playing ``game_name`` (see the module docstring)."""
-    from arena.games.registry import get_spec
+                    seed: int = 1, players: int | None = None, params: dict[str, int] | None = None,
+                    legal_moves: bool = False) -> list[Check]:
+    """Run every check against ``command`` playing ``game_name`` (see the module docstring); a game
+    of the general model goes to :func:`arena.tools.check_table_bot.check_table_bot` (with
+    ``players``, ``params`` and ``legal_moves``). GameError for players or parameters the game
+    refuses."""
+    from arena.games.registry import GENERAL, get_spec
 
     spec = get_spec(game_name)
+    if spec.model == GENERAL:
+        from arena.tools.check_table_bot import check_table_bot
+
+        return await check_table_bot(command, spec, players=players, params=params, time_limit_ms=time_limit_ms,
+                                     games=games, seed=seed, legal_moves=legal_moves)
+    if players not in (None, 2) or params:
+        spec.table(players, params)  # a two-player game: GameError naming what it refuses
     game = spec.rules_object()
     bot = AgentSpec("bot", command=command)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
@@ -173,7 +209,7 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
         checks.append(Check("start-up and first reply (BLACK, the start position)", failure is None,
                             failure or f"answered within {float(startup or 0) * 1000:.0f} ms of starting",
                             [record]))
-        for label, state in probe_positions(game, seed, spec.default_max_moves):
+        for label, state in probe_positions(game, seed, spec.default_max_moves) + game_probes(game, seed, spec):
             to_move = game.to_move(state)
             record = await one(state, 3, to_move)
             failure = _failure(record, "bot")
@@ -189,9 +225,4 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
                                 failure or f"{record['termination']} after {record['plies']} plies, "
                                            f"winner {record['winner']}", [record]))
     times = [t for c in checks for r in c.records for t in _bot_replies(r, "bot")]
-    if times:
-        ordered = sorted(times)
-        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-        checks.append(Check("reply times", True, f"{len(times)} replies: median {statistics.median(times):.1f} ms, "
-                                                 f"p95 {p95:.1f} ms, max {ordered[-1]:.1f} ms"))
-    return checks
+    return checks + reply_times(times)
