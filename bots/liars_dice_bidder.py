@@ -5,7 +5,7 @@ bids and calls by the odds its own dice give.
 This file stands alone: it needs only Python 3 and its standard library. Run it under arena:
 
     arena match --game spiel:liars_dice "python3 bots/liars_dice_bidder.py" \\
-        "python3 bots/spiel_random.py --seed 1"
+        "python3 bots/legal_random.py --seed 1"
 
 The game (OpenSpiel's defaults): two players, one six-sided die each, rolled in secret. Players
 bid in turn, each bid higher than the last: ``"q-f"`` claims at least q dice among all show face

@@ -70,6 +70,7 @@ class RefereeClient:
         self.round_trips = 0
         self.starts = 0
         self._proc: subprocess.Popen[bytes] | None = None
+        self._own_group = True
         self._owner = 0  # the PID that started _proc: a forked child starts its own
         self._fresh = False  # no request answered yet by _proc
         self._out = bytearray()
@@ -118,6 +119,11 @@ class RefereeClient:
 
     # -- the process -------------------------------------------------------------------------------
 
+    def _spawn(self, *, new_session: bool) -> subprocess.Popen[bytes]:
+        self._own_group = new_session  # close() kills the group only when it is the referee's own
+        return subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                bufsize=0, close_fds=True, start_new_session=new_session)
+
     def _ensure_started(self) -> subprocess.Popen[bytes]:
         proc = self._proc
         if proc is not None and self._owner == os.getpid():
@@ -126,8 +132,14 @@ class RefereeClient:
                 return proc
             self._died(proc, "between requests")
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, bufsize=0, close_fds=True, start_new_session=True)
+            proc = self._spawn(new_session=True)
+        except PermissionError:
+            # Inside a bot's sandbox (arena's own search bot starting its referee) a new session is
+            # refused; the bot's cgroup ends the referee with the bot anyway.
+            try:
+                proc = self._spawn(new_session=False)
+            except OSError as exc:
+                raise RefereeError(f"{self._who()}: cannot start it: {exc.strerror or exc}") from None
         except OSError as exc:
             raise RefereeError(f"{self._who()}: cannot start it: {exc.strerror or exc}") from None
         for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -242,7 +254,10 @@ class RefereeClient:
             return
         if proc.poll() is None:
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
+                if self._own_group:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
             except ProcessLookupError:
                 pass
         for stream in (proc.stdin, proc.stdout, proc.stderr):

@@ -20,6 +20,7 @@ broken referee).
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -196,6 +197,15 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
 
     # -- search --------------------------------------------------------------------------------
 
+    def determinize(self, observation: Mapping[str, Any], seat: int, rng: random.Random) -> ExternalState:
+        """A state consistent with what ``seat`` sees: the referee's ``determinize`` command when it
+        has one (one round trip, seeded from ``rng``), else, for a referee that declares
+        ``perfect_information``, the observation read as the state; GameError otherwise."""
+        if self.has_feature("determinize"):
+            return self._ask(request("determinize", observation=observation, seat=seat,
+                                     seed=rng.randrange(2**31)), "determinize")
+        return super().determinize(observation, seat, rng)
+
     def playout(self, state: ExternalState, seed: int, count: int = 1) -> list[tuple[float, ...]]:
         """``count`` uniformly random playouts from ``state`` to the end, in one round trip: one
         returns vector each. GameError when the referee lacks the ``playout`` feature."""
@@ -246,6 +256,7 @@ def external_game_class(client: RefereeClient) -> type[ExternalGame]:
         "default_players": info.default_players,
         "parameters": {p.name: p for p in info.parameters},
         "default_max_moves": info.default_max_moves,
+        "perfect_information": "perfect_information" in info.features,
         "client": client,
         "info": info,
         "__module__": __name__,

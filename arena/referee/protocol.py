@@ -29,8 +29,10 @@ from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, Parameter
 
 #: The protocol version this module speaks.
 PROTOCOL_VERSION = 1
-#: The optional commands a referee may list in ``features``.
-FEATURES = ("hash", "board", "svg", "playout", "eliminate")
+#: The optional commands a referee may list in ``features``, and ``perfect_information``: a
+#: declaration, not a command (every seat's observation is the state itself, so a searcher may rebuild
+#: the state from what it sees).
+FEATURES = ("hash", "board", "svg", "playout", "eliminate", "determinize", "perfect_information")
 #: The most seats arena seats at one table (``--players`` allows 2 to 64).
 MAX_PLAYERS = 64
 

@@ -79,7 +79,7 @@ def test_a_simultaneous_game_and_an_openspiel_game_are_probed(tmp_path: Path) ->
     assert code == 0, lines
     assert any(line.startswith(f"✓ {SIMULTANEOUS_MOVE}") for line in lines) and any(SEAT_OUT in line for line in lines)
     pytest.importorskip("pyspiel")
-    code, lines = run_check(tmp_path, "bots/spiel_random.py --seed 1", "--game", "spiel:liars_dice")
+    code, lines = run_check(tmp_path, "bots/legal_random.py --seed 1", "--game", "spiel:liars_dice")
     assert code == 0, lines
     assert any(line.startswith(f"✓ {SINGLE_MOVE}") for line in lines)  # "Liar" after the highest bid
 

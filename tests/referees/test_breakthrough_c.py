@@ -40,7 +40,7 @@ def test_info_declares_the_protocol(referee: Referee) -> None:
     assert (info["min_players"], info["max_players"], info["default_players"]) == (2, 2, 2)
     assert info["parameters"] == {}
     assert info["default_max_moves"] == GAME.default_max_moves
-    assert set(info["features"]) == {"hash", "board", "playout"}
+    assert set(info["features"]) == {"hash", "board", "playout", "perfect_information"}
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])

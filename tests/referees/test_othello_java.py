@@ -85,7 +85,7 @@ def test_info_declares_the_protocol_and_the_size_parameter(referee: Referee) -> 
     info = referee.ask({"cmd": "info"})
     assert (info["protocol"], info["name"], info["min_players"], info["max_players"]) == (1, "othello", 2, 2)
     assert info["parameters"] == {"size": {"default": 8, "low": 4, "high": 16}}
-    assert set(info["features"]) == {"hash", "board", "svg", "playout"}
+    assert set(info["features"]) == {"hash", "board", "svg", "playout", "perfect_information"}
 
 
 def test_the_start(referee: Referee) -> None:

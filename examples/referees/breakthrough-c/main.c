@@ -226,7 +226,7 @@ static void write_board(jbuf *b, const bt_state *s) {
 static const char INFO[] =
     "{\"protocol\":1,\"name\":\"breakthrough_c\",\"min_players\":2,\"max_players\":2,"
     "\"default_players\":2,\"parameters\":{},\"default_max_moves\":177,"
-    "\"features\":[\"hash\",\"board\",\"playout\"]}";
+    "\"features\":[\"hash\",\"board\",\"playout\",\"perfect_information\"]}";
 
 static int command_new(referee *r, int root) {
     const jdoc *d = &r->doc;

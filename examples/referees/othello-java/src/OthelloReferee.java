@@ -28,7 +28,7 @@ public final class OthelloReferee {
     private static final String INFO = "{\"protocol\":1,\"name\":\"othello\",\"min_players\":2,\"max_players\":2,"
             + "\"default_players\":2,\"parameters\":{\"size\":{\"default\":8,\"low\":4,\"high\":16}},"
             + "\"default_max_moves\":" + 2 * (Othello.MAX_SIZE * Othello.MAX_SIZE - 4) + ","
-            + "\"features\":[\"hash\",\"board\",\"svg\",\"playout\"]}";
+            + "\"features\":[\"hash\",\"board\",\"svg\",\"playout\",\"perfect_information\"]}";
 
     /** A request arena should not have sent; its message becomes the error reply. */
     static final class BadRequest extends Exception {

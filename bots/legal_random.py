@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""A bot that plays any OpenSpiel game under arena (``--game spiel:NAME``) uniformly at random.
+"""A bot that plays any game uniformly at random from the legal moves arena sends it: every
+OpenSpiel game (``--game spiel:NAME``, whose observations list the legal actions), and any game of
+the general model played with ``--legal-moves`` (config key ``"legalMoves": true``), such as an
+external referee's game.
 
 This file stands alone: it needs only Python 3 and its standard library. Run it under arena:
 
-    arena match --game spiel:liars_dice "python3 bots/spiel_random.py --seed 1" \\
+    arena match --game spiel:liars_dice "python3 bots/legal_random.py --seed 1" \\
         "python3 bots/liars_dice_bidder.py"
 
 Protocol (arena's N-seat JSON protocol): when our seat must act, arena writes one JSON object on
@@ -15,9 +18,9 @@ one line, e.g. (Liar's Dice, seat 1, holding a 6, after seat 0 bid one 3)
      "timeLeftMs": 5000, "seat": 1, "players": 2, "simultaneous": false}
 
 and we answer with one line, then flush: {"type": "turn", "payload": "Liar"}. A move is an
-action's name (``legalNames``) or its integer id (``legalActions``); we send the name. A
-``legalMoves`` list, when arena sends one (``--legal-moves``), holds the same names. Debug output
-goes to stderr only. At the end of input (arena closes our stdin) we exit.
+action's name (``legalNames``) or its integer id (``legalActions``); we send the name. Otherwise
+we choose from the ``legalMoves`` list arena sends with ``--legal-moves``. Debug output goes to
+stderr only. At the end of input (arena closes our stdin) we exit.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def legal_moves(message: dict) -> list:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Plays any OpenSpiel game under arena uniformly at random.")
+    parser = argparse.ArgumentParser(description="Plays any game under arena uniformly at random from the legal moves it is sent.")
     parser.add_argument("--seed", type=int, default=None, help="seed for reproducible games")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -46,14 +49,15 @@ def main() -> None:
         try:
             message = json.loads(line)
         except ValueError as error:
-            print(f"spiel_random: ignoring bad JSON: {error}", file=sys.stderr)
+            print(f"legal_random: ignoring bad JSON: {error}", file=sys.stderr)
             continue
         if not isinstance(message, dict) or message.get("type") != "game_state":
-            print(f"spiel_random: ignoring {line.strip()[:60]!r}", file=sys.stderr)
+            print(f"legal_random: ignoring {line.strip()[:60]!r}", file=sys.stderr)
             continue
         moves = legal_moves(message)
         if not moves:
-            print("spiel_random: no legal moves in the message: is this a spiel: game?", file=sys.stderr)
+            print("legal_random: no legal moves in the message: play with --legal-moves (config: legalMoves true)",
+                  file=sys.stderr)
             sys.exit(1)
         print(json.dumps({"type": "turn", "payload": rng.choice(moves)}), flush=True)
 
