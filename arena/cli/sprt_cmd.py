@@ -12,7 +12,15 @@ from typing import Any, NoReturn
 
 import click
 
-from arena.cli.options import chosen_isolation, game_option, isolation_options, ray_backend_options
+from arena.cli.options import (
+    chosen_isolation,
+    game_option,
+    game_parameters,
+    isolation_options,
+    ray_backend_options,
+    rules_for,
+    table_options,
+)
 from arena.limits import (
     DEFAULT_STARTUP_MS,
     DEFAULT_TIME_LIMIT_MS,
@@ -27,12 +35,17 @@ Examples:
   arena sprt "python3 bots/checkers_alphabeta.py --quiet" "python3 bots/checkers_greedy.py" \\
       --game checkers --elo1 50
   arena sprt ./new_bot ./old_bot --game connect4 --openings book.jsonl --max-pairs 2000
+  arena sprt "python3 bots/kuhn_poker_heuristic.py" "python3 bots/kuhn_poker_random.py" \\
+      --game kuhn_poker --players 2 --elo1 100
+  arena sprt --rules "python3 referee.py" ./new_bot ./old_bot --legal-moves
   arena llr --pentanomial 3,10,40,12,5       (the same statistics from counts)
 
 \b
 Each pair is two games from the same opening, NEW playing BLACK then WHITE; the pair's score for
 NEW (0, 1/2, 1, 3/2 or 2) is counted in a pentanomial tally. After each pair the generalized LLR
 (fishtest's) is compared with the bounds log(beta/(1-alpha)) and log((1-beta)/alpha).
+A game of seats (an external referee's, OpenSpiel's, Kuhn poker) is played with two seats: NEW at
+seat 0 then seat 1, both games with the same chance seed; NEW wins a game ranked first alone.
 One line per pair goes to stderr; --json prints the final summary on stdout.
 Running the same command again with the same --logs resumes the run (completed pairs are kept,
 an unfinished pair is played again); other settings are refused.
@@ -98,6 +111,9 @@ def _slug(text: str) -> str:
 @click.argument("new")
 @click.argument("old")
 @game_option()
+@table_options("Seats of a game of the general model: an SPRT needs 2 (default: the game's).")
+@click.option("--legal-moves", is_flag=True,
+              help="Games of seats: each bot's message lists its legal moves (for simple bots).")
 @click.option("--elo0", type=float, default=0.0, show_default=True, help="Elo difference of H0.")
 @click.option("--elo1", type=float, default=5.0, show_default=True, help="Elo difference of H1.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
@@ -136,7 +152,8 @@ def _slug(text: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as one JSON object on stdout.")
 @ray_backend_options(from_config=False, note=" With ray, raise --concurrency to use the cluster.")
 @isolation_options(from_config=False)
-def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, alpha: float, beta: float,
+def sprt_command(new: str, old: str, game_name: str, players: int | None, params: tuple[str, ...],
+                 legal_moves: bool, elo0: float, elo1: float, alpha: float, beta: float,
                  model: str, concurrency: int, openings: Path | None, openings_order: str,
                  opening_plies: int, seed: int | None, max_pairs: int | None, time_limit: int,
                  max_moves: int | None, time_margin: int, startup_time: int, move_time_limit: int | None,
@@ -149,15 +166,11 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
-    from arena.games.registry import GENERAL, get_spec
     from arena.match.game import TimeControl
     from arena.openings.book import OpeningsError, load_book
     from arena.sprt.run import SprtSettings
 
-    if get_spec(game_name).model == GENERAL:
-        from arena.stats.sprt import seated_game_refusal
-
-        raise click.BadParameter(seated_game_refusal(game_name), param_hint="--game")
+    table = _seated_game(game_name, players, params, legal_moves, opening_plies, openings)
     if not elo0 < elo1:
         raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
     from arena.stats.sprt import SPRTError, check_hypotheses
@@ -173,7 +186,7 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
     kind_new, value_new, name_new = bot_argument(new, "NEW", game_name)
     kind_old, value_old, name_old = bot_argument(old, "OLD", game_name)
     id_new, id_old = distinct_ids(name_new, name_old)
-    game = get_game(game_name)
+    game = get_game(game_name) if table is None else table
     cap = game.default_max_moves if max_moves is None else max_moves
     if opening_plies >= cap:
         raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
@@ -185,7 +198,7 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
             book = load_book(game, openings)
         except OpeningsError as exc:
             _fail(str(exc))
-    folder = logs if logs is not None else Path("sprt_logs") / f"{_slug(id_new)}-vs-{_slug(id_old)}-{game.name}"
+    folder = logs if logs is not None else Path("sprt_logs") / f"{_slug(id_new)}-vs-{_slug(id_old)}-{_slug(game.name)}"
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
     settings = SprtSettings(
@@ -196,9 +209,45 @@ def sprt_command(new: str, old: str, game_name: str, elo0: float, elo1: float, a
         max_pairs=max_pairs, concurrency=concurrency, isolation=isolation,
         backend=BackendOptions(kind=chosen_backend(backend, ray_address, ray_cpus) or "local",
                                address=ray_address or EMBEDDED_ADDRESS, cpus_per_game=ray_cpus),
-        base_dir=Path.cwd())
+        base_dir=Path.cwd(), parameters=tuple(sorted(game_parameters(params).items())),
+        rules=_rules_argv(game.name) if table is not None else (), legal_moves=legal_moves)
 
     run_sprt(settings, folder, as_json=as_json, needs_seed=book is not None or opening_plies > 0)
+
+
+def _seated_game(game_name: str, players: int | None, params: tuple[str, ...], legal_moves: bool,
+                 opening_plies: int, openings: Path | None) -> Any:
+    """The game of the general model ``--game``/``--players``/``--param`` set, for two seats; None for
+    a two-player game. BadParameter/UsageError (one line): more than two seats, openings, or
+    options of the general model for a two-player game."""
+    from arena.games.registry import GENERAL, get_spec
+
+    if get_spec(game_name).model != GENERAL:
+        if legal_moves:
+            raise click.BadParameter(f"{game_name} is a two-player game; its bots always know the rules",
+                                     param_hint="--legal-moves")
+        if players is not None or params:
+            rules_for(game_name, players, params)  # refuses other players than 2, and any parameter
+        return None
+    table = rules_for(game_name, players, params)
+    if table.players != 2:
+        from arena.stats.sprt import seated_game_refusal
+
+        raise click.BadParameter(seated_game_refusal(game_name, table.players), param_hint="--players")
+    if opening_plies or openings is not None:
+        raise click.UsageError(f"--opening-plies and --openings choose a two-player opening: {game_name} starts "
+                               "at its start, its chance draws seeded per pair by --seed")
+    return table
+
+
+def _rules_argv(game: str) -> tuple[str, ...]:
+    """The argv of the referee that plays ``game`` (``--rules``), empty for arena's or a plugin's game."""
+    import shlex
+
+    from arena.referee.registration import rules_command
+
+    command = rules_command(game)
+    return () if command is None else tuple(shlex.split(command))
 
 
 def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,

@@ -5,6 +5,13 @@ opening (a book's, or ``opening_plies`` random plies seeded ``opening_seed(seed,
 score for NEW (0, ½, 1, 1½ or 2 points) adds one to the matching pentanomial count; after every
 completed pair :func:`arena.stats.sprt.summary` decides: H1, H0, or play on.
 
+A game of the general model (:mod:`arena.games.model`: an external referee's, OpenSpiel's, Kuhn
+poker...) set for two seats is played the same way with seats for colours: game ``2p`` seats NEW at
+seat 0, game ``2p + 1`` at seat 1, both with the chance seed ``opening_seed(seed, p)`` (the pair
+builder's, as a tournament's rotation group shares one seed), never with openings. Their records are
+seat records (:mod:`arena.records.seats`); a game counts 1 for NEW ranked first alone, ½ for equal
+ranks, 0 otherwise.
+
 Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole run):
 
 - ``games/NNNNN.json``: the record of game ``NNNNN``, each written atomically when the game ends;
@@ -15,12 +22,13 @@ Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole r
 Resume: a pair counts as completed when both its records are in ``games/`` (so a ``kill -9`` between
 the second record and ``sprt.json`` loses nothing). A pair with one record only is played again from
 scratch (its stray record is overwritten). Each record of a completed pair must be that game's (its
-index, NEW and OLD in its colours, the pair's opening; records are written whole, fsynced): one that
-is not, or cannot be read, is refused with one line (:class:`arena.tournament.logs.LogError`), never
-counted. As in a tournament's folder, no link is followed below the folder's parent and every file
-must be a regular file (:mod:`arena.fileio.files`). Running again with other settings (bots, game, bounds,
-model, time control, openings, seed) raises :class:`arena.tournament.logs.LogError`; ``max_pairs``
-and ``concurrency`` may change.
+index, NEW and OLD in its colours or seats, the pair's opening or chance seed, the game as set;
+records are written whole, fsynced): one that is not, or cannot be read, is refused with one line
+(:class:`arena.tournament.logs.LogError`), never counted. As in a tournament's folder, no link is
+followed below the folder's parent and every file must be a regular file (:mod:`arena.fileio.files`). Running again with other settings (bots, game, bounds,
+model, time control, openings, seed; a game of seats' players, parameters, referee and
+``legal_moves``) raises :class:`arena.tournament.logs.LogError`; ``max_pairs`` and ``concurrency``
+may change.
 """
 
 from __future__ import annotations
@@ -37,10 +45,11 @@ from typing import Any
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, make_backend
+from arena.backends import Backend, BackendOptions, GameJob, Job, TableJob, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import ArenaError, Color, Game
+from arena.games.model import GeneralGame
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match.game import TimeControl
 from arena.match.pairs import Openings, PairGame, pair_games
@@ -49,6 +58,7 @@ from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.records.reader import RecordInputError, read_game
+from arena.records.seats import is_seat_record, placing
 from arena.records.types import Record
 from arena.stats.sprt import Model, SPRTError, summary
 from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
@@ -62,9 +72,14 @@ EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 3, 4
 
 @dataclass
 class SprtSettings:
-    """What a run is; everything but ``max_pairs`` and ``concurrency`` must match on resume."""
+    """What a run is; everything but ``max_pairs`` and ``concurrency`` must match on resume.
 
-    game: Game
+    ``game`` is a two-player game, or a game of the general model set for two players (a
+    "seated" run, module docstring): its ``parameters`` as given, the argv of the referee that plays
+    it (``rules``, empty for a game of arena or of a plugin) and ``legal_moves`` (every seat's
+    messages carry its legal moves) are then what :class:`arena.backends.TableJob` needs."""
+
+    game: Game[Any, Any] | GeneralGame[Any, Any]
     new: AgentSpec
     old: AgentSpec
     elo0: float = 0.0
@@ -86,9 +101,24 @@ class SprtSettings:
     backend: BackendOptions | None = None
     #: The folder bot files are found from (the config's, or the current one): what Ray ships.
     base_dir: Path | None = None
+    #: A seated run's game parameters as given (the game's identity in :meth:`identity` has them all).
+    parameters: tuple[tuple[str, int], ...] = ()
+    #: The argv of the referee of a seated run's external game (docs/referees.md); empty otherwise.
+    rules: tuple[str, ...] = ()
+    #: A seated run's seats get their legal moves in every message.
+    legal_moves: bool = False
+
+    @property
+    def seated(self) -> bool:
+        """The game is of the general model (two seats), not a two-player game."""
+        return isinstance(self.game, GeneralGame)
 
     def identity(self) -> dict[str, Any]:
-        """The JSON object compared on resume."""
+        """The JSON object compared on resume (a seated run's has its game's identity, referee and
+        ``legal_moves`` too; a two-player run's keys are those runs have always written)."""
+        seated: dict[str, Any] = {}
+        if isinstance(self.game, GeneralGame):
+            seated = {"game_identity": self.game.identity(), "rules": list(self.rules), "legal_moves": self.legal_moves}
         return {
             "game": self.game.name, "new": agent_identity(self.new), "old": agent_identity(self.old),
             "new_id": self.new.id, "old_id": self.old.id,
@@ -97,6 +127,7 @@ class SprtSettings:
             "opening_plies": self.opening_plies if self.book is None else 0, "seed": self.seed,
             "openings": None if self.book is None else {"path": str(self.book.path), "sha256": self.book.digest,
                                                          "order": self.openings_order},
+            **seated,
         }
 
 
@@ -119,9 +150,13 @@ def agent_identity(spec: AgentSpec) -> Any:
 
 
 def pair_score(records: tuple[Mapping[str, Any], Mapping[str, Any]]) -> float:
-    """NEW's points in a pair: game 0 NEW is BLACK, game 1 NEW is WHITE; a win 1, a draw ½."""
+    """NEW's points in a pair: game 0 NEW is BLACK (seat 0), game 1 NEW is WHITE (seat 1); a win 1,
+    a draw ½. A seat record's win is NEW ranked first alone, its draw equal ranks."""
     points = 0.0
-    for record, new_colour in zip(records, (Color.BLACK, Color.WHITE), strict=True):
+    for seat, (record, new_colour) in enumerate(zip(records, (Color.BLACK, Color.WHITE), strict=True)):
+        if is_seat_record(record):
+            points += {"wins": 1.0, "draws": 0.5}.get(placing(record["ranks"], seat), 0.0)
+            continue
         winner = record.get("winner")
         points += 1.0 if winner == new_colour.value else 0.5 if winner == "NONE" else 0.0
     return points
@@ -244,6 +279,8 @@ class SprtRun:
         black, white = game.black, game.white
         if record.get("game_index") != index:
             return f"its game_index is {json.dumps(record.get('game_index'))}"
+        if isinstance(s.game, GeneralGame):
+            return _seat_record_mismatch(record, s.game, game)
         players = [(p.get("id"), p.get("colour")) for p in record.get("players") or []]
         if players != [(black.id, "BLACK"), (white.id, "WHITE")]:
             return f"{black.id} should play BLACK and {white.id} WHITE"
@@ -255,8 +292,11 @@ class SprtRun:
         return None
 
     def pair_game(self, index: int) -> PairGame[AgentSpec]:
-        """Game ``index``: the ``index % 2``-th game of pair ``index // 2`` (NEW is BLACK in the first)."""
+        """Game ``index``: the ``index % 2``-th game of pair ``index // 2`` (NEW is BLACK, or at seat
+        0, in the first). A seated run's pair has no opening but always its seed (the chance draws')."""
         s = self.settings
+        if s.seated:
+            return pair_games(s.new, s.old, index // 2, s.seed, always_record_seed=True)[index % 2]
         openings = Openings(s.opening_plies, s.book, s.openings_order)
         return pair_games(s.new, s.old, index // 2, s.seed, openings)[index % 2]
 
@@ -306,10 +346,17 @@ class SprtRun:
     async def _play_game(self, index: int) -> dict[str, Any]:
         s = self.settings
         game = self.pair_game(index)
-        job = GameJob(game=s.game.name, black=game.black, white=game.white, time_control=s.time_control,
-                      max_moves=s.max_moves, start_state=game.opening.start_state,
-                      opening_plies=game.opening.plies, seed=game.opening.seed, game_index=index,
-                      isolation=s.isolation)
+        job: Job
+        if isinstance(s.game, GeneralGame):
+            job = TableJob(game=s.game.name, players=s.game.players, parameters=s.parameters,
+                           seats=(game.black, game.white), time_control=s.time_control, max_moves=s.max_moves,
+                           seed=game.opening.seed, game_index=index, isolation=s.isolation, rules=s.rules,
+                           legal_moves=s.legal_moves)
+        else:
+            job = GameJob(game=s.game.name, black=game.black, white=game.white, time_control=s.time_control,
+                          max_moves=s.max_moves, start_state=game.opening.start_state,
+                          opening_plies=game.opening.plies, seed=game.opening.seed, game_index=index,
+                          isolation=s.isolation)
         if self.backend is None:
             self.backend = make_backend()
         return await self.backend.play(job)
@@ -367,6 +414,21 @@ class SprtRun:
             self.write_state("interrupted")
 
 
+def _seat_record_mismatch(record: Mapping[str, Any], table: GeneralGame[Any, Any],
+                          game: PairGame[AgentSpec]) -> str | None:
+    """Why ``record`` is not the seat record of ``game`` of ``table`` (None: it is)."""
+    if not is_seat_record(record):
+        return "not a record of seats (record_format 3)"
+    if [(e.get("seat"), e.get("id")) for e in record["seats"]] != [(0, game.black.id), (1, game.white.id)]:
+        return f"{game.black.id} should sit at seat 0 and {game.white.id} at seat 1"
+    identity = {key: record["game_identity"].get(key) for key in ("name", "players", "params")}
+    if identity != table.identity():
+        return f"it is a game of {json.dumps(identity)}"
+    if record.get("seed") != game.opening.seed:
+        return "its seed is not the pair's"
+    return None
+
+
 @dataclass
 class SprtOutcome:
     """How :func:`play_sprt` ended: ``stopped`` is the run's ``H1``/``H0``/``max-pairs`` (None when
@@ -402,10 +464,10 @@ def play_sprt(run: SprtRun, *, needs_seed: bool, on_start: Callable[[], None] | 
     """Play an opened ``run`` to its end in its own ``trio.run``, under
     :func:`arena.process.signals.run_trio_interruptibly`, then close it. ``needs_seed``: draw a seed
     (recorded) when the settings have none (an earlier run's was read by :meth:`SprtRun.open`).
-    ``on_start()`` runs before the first game. The same for ``arena sprt`` and ``arena run`` of a
+    A seated run always has a seed (its chance draws). ``on_start()`` runs before the first game. The same for ``arena sprt`` and ``arena run`` of a
     config with an ``sprt`` key."""
     outcome = SprtOutcome()
-    if needs_seed and run.settings.seed is None:
+    if (needs_seed or run.settings.seated) and run.settings.seed is None:
         run.settings.seed = random.SystemRandom().randrange(2**31)
     try:
         if on_start is not None:

@@ -50,10 +50,12 @@ _Z975 = NormalDist().inv_cdf(0.975)
 
 
 
-def seated_game_refusal(game: str) -> str:
-    """Why there is no SPRT of ``game``, a game of the general model (one line)."""
-    return (f"an SPRT decides between two bots from the wins, draws and losses of two-player games; {game} "
-            "ranks N seats; for a new bot's rating against a field, run a gauntlet with the new bot first")
+def seated_game_refusal(game: str, players: int) -> str:
+    """Why there is no SPRT of ``game`` set for ``players`` seats, more than two (one line)."""
+    return (f"an SPRT decides between two bots from games of two seats, and {game} is set for {players}; "
+            "set it for 2 players if it takes two, or, for a new bot's rating against a field, run a "
+            "gauntlet with the new bot first")
+
 
 class SPRTError(ValueError):
     """Counts or parameters the statistics cannot work with (the message is one line)."""

@@ -349,7 +349,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
 
     agents = _parse_agents(obj.get("agents"), base_dir, "agents" in obj)
     players, parameters = _seats(obj, game, len(agents))
-    sprt = _sprt(obj, agents, game)
+    sprt = _sprt(obj, agents, game, players)
     per_group = "gamesPerGroup" if obj.get("gamesPerGroup") is not None else "gamesPerPair"
     if obj.get("gamesPerGroup") is not None and obj.get("gamesPerPair") is not None:
         raise ConfigError("gamesPerGroup: the same setting as gamesPerPair; give one of them")
@@ -464,22 +464,21 @@ def _seats(obj: dict[str, Any], game: str, agents: int) -> tuple[int | None, tup
     return table.players, tuple(sorted(params.items()))
 
 
-def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...], game: str) -> dict[str, Any] | None:
+def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...], game: str, players: int | None) -> dict[str, Any] | None:
     """The checked ``sprt`` object with its defaults filled in (None when absent). An SPRT needs
-    exactly two agents that are not people, a two-player game, and has no schedule of its own."""
+    exactly two agents that are not people, a two-player game or a game of the general model set
+    for two ``players``, and has no schedule of its own."""
     raw = obj.get("sprt")
     if raw is None:
         return None
-    from arena.games.registry import GENERAL
-
-    if get_spec(game).model == GENERAL:
+    if players is not None and players != 2:
         from arena.stats.sprt import seated_game_refusal
 
-        raise ConfigError(f"sprt: {seated_game_refusal(game)}")
+        raise ConfigError(f"sprt: {seated_game_refusal(game, players)}")
     if not isinstance(raw, dict):
         raise ConfigError(f"sprt: must be an object such as {{\"elo0\": 0, \"elo1\": 5}}, got {show(raw)}")
     check_keys(raw, SPRT_DEFAULTS, "sprt")
-    for key in ("tournamentType", "gamesPerPair", "matches"):
+    for key in ("tournamentType", "gamesPerPair", "gamesPerGroup", "matches"):
         if key in obj:
             raise ConfigError(f"{key}: not used with 'sprt' (pairs are played until the test decides; "
                               "'sprt.maxPairs' caps them)")
