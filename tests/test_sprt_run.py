@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 import trio
 
 from arena.games import get_game
-from arena.games.registry import game_names
+from arena.games.base import opening_seed
+from arena.games.registry import game_names, get_table_game
 from arena.match.game import TimeControl
 from arena.openings.book import OpeningsError, parse_book
 from arena.players.spec import AgentSpec
@@ -20,10 +22,14 @@ GAME = next(name for name in game_names() if name.startswith("connect"))
 RANDOM = "python3 bots/connect4_random.py"
 GREEDY = "python3 bots/connect4_greedy.py"
 TC = TimeControl(time_limit_ms=20000)
+ROOT = Path(__file__).resolve().parents[1]
+KUHN_HEURISTIC = f"{sys.executable} {ROOT / 'bots' / 'kuhn_poker_heuristic.py'}"
+KUHN_RANDOM = f"{sys.executable} {ROOT / 'bots' / 'kuhn_poker_random.py'} --seed 1"
 
 
 def settings(new: str, old: str, **kw: object) -> SprtSettings:
-    return SprtSettings(game=get_game(GAME), new=AgentSpec("new", command=new), old=AgentSpec("old", command=old),
+    kw.setdefault("game", get_game(GAME))
+    return SprtSettings(new=AgentSpec("new", command=new), old=AgentSpec("old", command=old),
                         time_control=TC, **kw)  # type: ignore[arg-type]
 
 
@@ -41,6 +47,42 @@ def test_pair_score_and_counts() -> None:
     assert pair_score(({"winner": "WHITE"}, {"winner": "NONE"})) == 0.5
     assert pair_score(({"winner": "NONE"}, {"winner": "BLACK"})) == 0.5
     assert counts_of([0, 0.5, 1, 1.5, 2, 2]) == [1, 1, 1, 1, 2]
+
+
+def test_pair_score_of_seat_records_counts_ranks_with_new_at_seat_0_then_1() -> None:
+    def seats(*ranks: list[int]) -> tuple[dict[str, object], dict[str, object]]:
+        first, second = ({"record_format": 3, "ranks": r} for r in ranks)
+        return first, second
+
+    assert pair_score(seats([1, 2], [2, 1])) == 2.0
+    assert pair_score(seats([2, 1], [1, 2])) == 0.0
+    assert pair_score(seats([1, 1], [1, 2])) == 0.5  # a tie, then a loss at seat 1
+    assert pair_score(seats([1, 2], [1, 1])) == 1.5
+
+
+def test_a_game_of_two_seats_swaps_seats_shares_the_pair_seed_and_checks_records_on_resume(tmp_path: Path) -> None:
+    kuhn = get_table_game("kuhn_poker", 2)
+    s = settings(KUHN_HEURISTIC, KUHN_RANDOM, game=kuhn, max_pairs=2, seed=5, concurrency=2)
+    stopped, runner = run(s, tmp_path)
+    assert stopped == "max-pairs" and runner.order == [0, 1]
+    records = [json.loads((tmp_path / "games" / f"0000{i}.json").read_text()) for i in range(4)]
+    assert [[seat["id"] for seat in r["seats"]] for r in records] == [["new", "old"], ["old", "new"]] * 2
+    assert [r["seed"] for r in records] == [opening_seed(5, 0)] * 2 + [opening_seed(5, 1)] * 2
+    assert records[0]["steps"][:2] == records[1]["steps"][:2]  # the same cards dealt to the same seats
+    for pair in (0, 1):
+        first, second = records[2 * pair], records[2 * pair + 1]
+        assert runner.scores[pair] == pair_score((first, second))
+    state = json.loads((tmp_path / "sprt.json").read_text())
+    assert state["settings"]["game_identity"] == {"name": "kuhn_poker", "players": 2, "params": {}}
+    # A record of the pair with the seats the other way round is not this run's.
+    (tmp_path / "games" / "00000.json").write_text(json.dumps({**records[1], "game_index": 0}))
+    with pytest.raises(LogError, match="00000.json: not the record of game 0 .*new should sit at seat 0"):
+        run(settings(KUHN_HEURISTIC, KUHN_RANDOM, game=kuhn, max_pairs=2, seed=5), tmp_path)
+    (tmp_path / "games" / "00000.json").write_text(json.dumps({**records[2], "game_index": 0}))
+    with pytest.raises(LogError, match="its seed is not the pair's"):
+        run(settings(KUHN_HEURISTIC, KUHN_RANDOM, game=kuhn, max_pairs=2, seed=5), tmp_path)
+    with pytest.raises(LogError, match="other settings"):
+        run(settings(KUHN_HEURISTIC, KUHN_RANDOM, game=kuhn, max_pairs=2, seed=5, legal_moves=True), tmp_path)
 
 
 def test_stronger_bot_reaches_h1(tmp_path: Path) -> None:
