@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -13,6 +16,7 @@ from arena.games.registry import game_names
 GAME = next(name for name in game_names() if name.startswith("connect"))
 RANDOM = "python3 bots/connect4_random.py"
 GREEDY = "python3 bots/connect4_greedy.py"
+KUHN = ("python3 bots/kuhn_poker_heuristic.py", "python3 bots/kuhn_poker_random.py --seed 1")
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -82,3 +86,50 @@ def test_the_pair_line_shows_both_models_and_unbounded_estimates() -> None:
                     "penta [3,10,20,12,5]")
     won = pair_line(3, 2, summary([0, 0, 0, 0, 3], elo0=0, elo1=5, alpha=0.05, beta=0.05, model="logistic"))
     assert "nElo +inf  Elo +inf  LOS 100%" in won
+
+
+def test_kuhn_poker_of_two_seats_stops_resumes_and_its_records_check_out(tmp_path: Path) -> None:
+    from arena.cli.check_cmds import check_record_command
+
+    logs = tmp_path / "kuhn"
+    # elo1 100 cannot be decided in 3 pairs (|LLR| <= 1.42): the pair cap stops it.
+    args = [*KUHN, "--game", "kuhn_poker", "--players", "2", "--elo1", "100", "--seed", "4", "--concurrency", "2",
+            "--logs", str(logs), "--json"]
+    code, out, err = run(*args, "--max-pairs", "2")
+    assert code == 4, err
+    assert err.splitlines()[0].startswith("kuhn_poker_heuristic (NEW) against kuhn_poker_random (OLD), kuhn_poker")
+    assert json.loads(out)["pairs"] == 2
+    # Cut short between the two records of pair 1: that pair is played again, pair 0 is kept.
+    (logs / "games" / "00003.json").unlink()
+    code, out, err = run(*args, "--max-pairs", "3")
+    assert code == 4, err
+    assert "resuming" in err and "1 pairs already played" in err
+    summary = json.loads(out)
+    assert summary["pairs"] == 3 and sum(summary["pentanomial"]) == 3 and summary["seed"] == 4
+    records = sorted(str(path) for path in (logs / "games").iterdir())
+    assert len(records) == 6
+    checked = CliRunner().invoke(check_record_command, records)
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.count("1 record checks out") == 6
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--players", "3"], "an SPRT decides between two bots from games of two seats, and kuhn_poker is set for 3"),
+    (["--opening-plies", "2"], "--opening-plies and --openings choose a two-player opening: kuhn_poker"),
+    (["--param", "cards=5"], "cards"),
+])
+def test_games_of_seats_refuse_more_than_two_seats_and_openings_in_one_line(
+        tmp_path: Path, extra: list[str], message: str) -> None:
+    code, out, err = run(*KUHN, "--game", "kuhn_poker", *extra, "--logs", str(tmp_path / "l"))
+    error = err.splitlines()[-1]  # click's usage lines, then the error on one line
+    assert code == 2 and out == "" and error.startswith("Error: ") and message in error, err
+    assert not (tmp_path / "l").exists()
+
+
+def test_options_of_games_of_seats_are_refused_for_a_two_player_game(tmp_path: Path) -> None:
+    logs = ["--logs", str(tmp_path / "l"), "--game", GAME]
+    code, _, err = run(RANDOM, RANDOM, "--legal-moves", *logs)
+    assert code == 2 and "two-player game" in err
+    code, _, err = run(RANDOM, RANDOM, "--players", "3", *logs)
+    assert code == 2 and "game of 2 players, not 3" in err
+    assert not (tmp_path / "l").exists()
