@@ -454,7 +454,7 @@ def _seats(obj: dict[str, Any], game: str, agents: int) -> tuple[int | None, tup
         table = spec.table(players, params)
     except GameError as exc:
         raise ConfigError(f"{'parameters' if params else 'players'}: {exc}") from None
-    if agents < table.players:
+    if agents < table.players and obj.get("sprt") is None:  # an SPRT's own check says more
         raise ConfigError(f"agents: {game} for {table.players} players needs at least {table.players} agents, "
                           f"got {agents}")
     for key in ("openingPlies", "openings"):

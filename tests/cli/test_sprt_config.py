@@ -108,6 +108,10 @@ def test_run_of_an_sprt_config_plays_pairs_resumes_and_exits_like_arena_sprt(tmp
     ({"sprt": {"elo1": 5000}}, "sprt: "),
     ({"tournamentType": "roundRobin"}, "tournamentType: not used with 'sprt'"),
     ({"gamesPerPair": 4}, "gamesPerPair: not used with 'sprt'"),
+    ({"game": "kuhn_poker", "players": 3}, "sprt: an SPRT decides between two bots from games of two seats, "
+                                           "and kuhn_poker is set for 3"),
+    ({"game": "kuhn_poker", "players": 2, "gamesPerGroup": 2}, "gamesPerGroup: not used with 'sprt'"),
+    ({"game": "kuhn_poker", "players": 2, "openingPlies": 2}, "openingPlies: not for kuhn_poker"),
 ])
 def test_bad_sprt_configs_name_the_key(tmp_path: Path, changes: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("(", r"\(")) as caught:
@@ -126,3 +130,20 @@ def test_an_sprt_needs_two_agents_and_no_person(tmp_path: Path) -> None:
     parsed = parse_config(obj, base_dir=tmp_path)
     assert parsed.sprt == {"elo0": 0.0, "elo1": 100.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
                            "maxPairs": 2}
+
+
+def test_run_of_an_sprt_config_of_a_game_of_two_seats(tmp_path: Path) -> None:
+    kuhn = [f"python3 {ROOT / 'bots' / name}" for name in ("kuhn_poker_heuristic.py", "kuhn_poker_random.py --seed 2")]
+    obj = config(tmp_path, game="kuhn_poker", players=2, legalMoves=True, concurrency=2,
+                 agents=[{"id": "new", "path": kuhn[0]}, {"id": "old", "path": kuhn[1]}])
+    path = tmp_path / "kuhn.json"
+    path.write_text(json.dumps(obj))
+    logs = tmp_path / "logs"
+    code, out, err = invoke(run_command, str(path), "--logs", str(logs), "--json")
+    assert code == 4, err  # elo1 100 is not decided in 2 pairs
+    assert json.loads(out)["pairs"] == 2
+    settings = json.loads((logs / "sprt-test" / "sprt.json").read_text())["settings"]
+    assert settings["game_identity"] == {"name": "kuhn_poker", "players": 2, "params": {}} and settings["legal_moves"]
+    records = [json.loads((logs / "sprt-test" / "games" / f"0000{i}.json").read_text()) for i in range(4)]
+    assert [[s["id"] for s in r["seats"]] for r in records] == [["new", "old"], ["old", "new"]] * 2
+    assert records[0]["seed"] == records[1]["seed"] != records[2]["seed"] == records[3]["seed"]

@@ -63,9 +63,25 @@ def test_the_rules_tools(tmp_path: Path) -> None:
     assert any(g["name"] == "nim" and g["players"] == [2, 3] for g in json.loads(listed.stdout)["games"])
 
 
-def test_sprt_of_an_external_game_is_refused() -> None:
-    result = arena("sprt", "--rules", RULES, BOTS["nim_perfect"], BOTS["nim_random"])
-    assert result.exit_code == 2 and "two-player games; nim ranks N seats" in result.output
+def test_sprt_of_an_external_game_of_two_seats(tmp_path: Path) -> None:
+    logs = tmp_path / "sprt"
+    result = arena("sprt", "--rules", RULES, BOTS["nim_perfect"], BOTS["nim_random"], "--elo1", "200",
+                   "--max-pairs", "3", "--concurrency", "2", "--logs", str(logs), "--json")
+    assert result.exit_code in (0, 4), result.output
+    summary = json.loads(result.stdout)
+    # Both games of a pair share the chance draw of who starts, and NEW sits at each seat once: it
+    # starts one of them and wins it (10 stones, take 1 to 3), so no pair scores below 1.
+    assert summary["pentanomial"][:2] == [0, 0] and sum(summary["pentanomial"]) == summary["pairs"]
+    first, second = (json.loads((logs / "games" / f"0000{i}.json").read_text()) for i in range(2))
+    assert [s["id"] for s in first["seats"]] == ["nim_perfect", "nim_random"] == [s["id"] for s in second["seats"]][::-1]
+    assert first["game_identity"]["rules"] == RULES and first["steps"][0] == second["steps"][0]
+    settings = json.loads((logs / "sprt.json").read_text())["settings"]
+    assert settings["rules"] == RULES.split() and settings["game_identity"]["name"] == "nim"
+    checked = arena("check-record", "--rules", RULES, *(str(p) for p in sorted((logs / "games").iterdir())))
+    assert checked.exit_code == 0, checked.output
+    three = arena("sprt", "--rules", RULES, BOTS["nim_perfect"], BOTS["nim_random"], "--players", "3",
+                  "--logs", str(tmp_path / "three"))
+    assert three.exit_code == 2 and "games of two seats, and nim is set for 3" in three.output.splitlines()[-1]
 
 
 def test_a_broken_referee_is_a_usage_error_naming_it() -> None:
