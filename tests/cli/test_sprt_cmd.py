@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from arena.cli.sprt_cmd import sprt_command
