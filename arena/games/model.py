@@ -231,7 +231,18 @@ class GeneralGame(abc.ABC, Generic[S, M]):
         joint move of a simultaneous node are one step each (a terminal state is one leaf)."""
         if depth == 0 or self.is_terminal(state):
             return 1
+        if depth == 1:  # the children are leaves: count them without making them (for an external
+            return self._branching(state)  # game, one round trip less per leaf)
         return sum(self.perft(child, depth - 1) for child in self.children(state))
+
+    def _branching(self, state: S) -> int:
+        """How many children :meth:`children` would give."""
+        who = self.actor(state)
+        if who == CHANCE:
+            return len(self.chance_outcomes(state))
+        if who == SIMULTANEOUS:
+            return len(joint_moves(self, state))
+        return len(self.legal_moves(state, who)) if who >= 0 else 0
 
     def children(self, state: S) -> list[S]:
         """Every next state, one per chance outcome, seat move or joint move (in order)."""
