@@ -21,6 +21,7 @@ __all__ = [
     "ArenaError",
     "BotError",
     "ConfigError",
+    "ConfigProblems",
     "GameError",
     "IllegalMoveError",
     "InputError",
@@ -38,6 +39,15 @@ class UsageError(ArenaError):
 
 class ConfigError(ArenaError):
     """A tournament or agent config mistake; the message names the key. Exit status 2."""
+
+
+class ConfigProblems(ConfigError):
+    """Several config mistakes found at once: ``problems`` holds them, one line each; the message
+    is a count line, then one indented line per problem. Exit status 2."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__(f"{len(problems)} problems in the config:\n" + "\n".join(f"  {p}" for p in problems))
 
 
 class InputError(ArenaError):

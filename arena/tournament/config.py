@@ -50,9 +50,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import re
-import shlex
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,7 +66,6 @@ from arena.limits import (
     DEFAULT_STARTUP_MS,
     DEFAULT_TIME_LIMIT_MS,
     DEFAULT_TIME_MARGIN_MS,
-    MAX_AGENTS,
     MAX_CONFIG_CONCURRENCY,
     MAX_FILE_BYTES,
     MAX_GAMES,
@@ -78,11 +74,21 @@ from arena.limits import (
     MAX_TIME_MS,
 )
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
-from arena.process.command import Role, path_list_items, word_roles
 from arena.process.isolation import BotLimits, require_sandbox
+from arena.tournament.agents import (  # noqa: F401 - AGENT_TYPES, AgentConfig, check_programs: importers' names
+    AGENT_TYPES,
+    SAFE_ID,
+    AgentConfig,
+    AgentEntry,
+    agent_entries,
+    check_programs,
+    parse_agents,
+)
+from arena.tournament.commands import plain as _plain
+from arena.tournament.commands import resolve_command
+from arena.tournament.commands import resolve_path as _resolve
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED
 
-AGENT_TYPES = ("executable", "hyperparameters", "player")
 TOURNAMENT_TYPES = ("roundRobin", "randomMatches", "gauntlet")
 OPENINGS_ORDERS = ("random", "sequential")
 SPRT_MODELS = ("normalized", "logistic")
@@ -124,45 +130,6 @@ SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta"
 # written to config.json and a run started locally may be resumed on Ray (and back).
 _BACKEND_KEYS = ("backend", "rayAddress", "rayCpusPerGame", "rayWorkingDir", "raySharedFiles")
 _ALL_TOP_KEYS: tuple[str, ...] = _TOP_KEYS + _BACKEND_KEYS
-_AGENT_KEYS = ("type", "id", "path", "env")
-
-# Ids become file and folder names: keep them to a portable, unsurprising alphabet. Always used
-# with fullmatch: `$` would also accept a trailing newline.
-_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-# Agent ids become <id>.json next to these files in the log folder.
-_RESERVED_AGENT_IDS = frozenset({"config", "standings", "games", "stderr"})
-
-
-@dataclass(frozen=True)
-class AgentConfig:
-    """One competitor.
-
-    ``command`` is the argv of an executable agent (paths made absolute); ``path`` the absolute
-    file of a hyperparameters agent (``None`` for the other kinds); ``raw_path`` what the file said;
-    ``env`` the extra environment variables of its process, sorted by name.
-    """
-
-    id: str
-    type: str
-    raw_path: str | None
-    command: tuple[str, ...] | None = None
-    path: str | None = None
-    env: tuple[tuple[str, str], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The resolved form written to ``config.json`` (``env`` only when there is one, so folders
-        written before it existed compare equal)."""
-        out: dict[str, Any] = {"type": self.type, "id": self.id}
-        if self.raw_path is not None:
-            out["path"] = self.raw_path
-        if self.command is not None:
-            out["command"] = list(self.command)
-        if self.path is not None:
-            out["resolvedPath"] = self.path
-        if self.env:
-            out["env"] = dict(self.env)
-        return out
-
 
 @dataclass(frozen=True)
 class TournamentConfig:
@@ -307,7 +274,15 @@ def default_seed(tournament_id: str) -> int:
 
 
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read, validate and resolve the config file at ``path``. Raises ConfigError (one line)."""
+    """Read, validate and resolve the config file at ``path``. Raises ConfigError (one line, or
+    :class:`arena.errors.ConfigProblems` listing every agent's problem)."""
+    obj, base_dir = read_config(path)
+    return parse_config(obj, base_dir=base_dir, source=str(path))
+
+
+def read_config(path: str | os.PathLike[str]) -> tuple[Any, Path]:
+    """The decoded JSON of the config file at ``path`` and the folder its paths resolve against.
+    ConfigError (one line) when it cannot be read or is not JSON."""
     file = Path(path)
     try:
         # A regular file (a link to one is fine), bounded: /dev/zero must not eat the memory nor a
@@ -326,17 +301,43 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         obj = strict_loads(data, wide_ints=True)  # every number is range-checked below, by its key
     except JsonInputError as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    return parse_config(obj, base_dir=file.resolve().parent, source=str(path))
+    return obj, file.resolve().parent
 
 
-def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> TournamentConfig:
-    """Validate the decoded config ``obj``; relative paths resolve against ``base_dir``."""
+@dataclass(frozen=True)
+class AgentsView:
+    """What :func:`config_agents` reads of a config: its game (with ``players``, ``parameters`` and
+    ``legalMoves`` when the config gives them: ``players``/``params`` unchecked), ``inheritEnv`` and
+    every entry of ``agents``, loaded or with its problem."""
+
+    game: str
+    inherit_env: bool
+    entries: list[AgentEntry]
+    players: int | None = None
+    params: dict[str, int] | None = None
+    legal_moves: bool = False
+
+
+def config_agents(obj: Any, base_dir: Path) -> AgentsView:
+    """Every agent entry of the decoded config ``obj`` (see :class:`AgentsView`), for a table of
+    them (``arena roster check``). ConfigError for a mistake before the agents can be read: the top
+    level, ``id``, ``rules``, ``game``, ``inheritEnv``, ``agents`` itself."""
+    _, _, game, inherit_env = _head(obj, base_dir)
+    entries = agent_entries(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env)
+    raw_params = obj.get("parameters")
+    params = ({k: v for k, v in raw_params.items() if isinstance(v, int)} if isinstance(raw_params, dict) else None)
+    players = obj.get("players") if isinstance(obj.get("players"), int) else None
+    return AgentsView(game, inherit_env, entries, players, params, obj.get("legalMoves") is True)
+
+
+def _head(obj: Any, base_dir: Path) -> tuple[str | None, tuple[str, ...] | None, str, bool]:
+    """``rules`` (its text and argv), the game and ``inheritEnv`` of ``obj``, after checking what
+    comes before its agents."""
     if not isinstance(obj, dict):
         raise ConfigError("config: the top level must be a JSON object")
     check_keys(obj, _ALL_TOP_KEYS)
-
     tid = string(obj, "id", need=True, nul=True)
-    if not _SAFE_ID.fullmatch(tid):
+    if not SAFE_ID.fullmatch(tid):
         raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
                           "starting with a letter or digit; at most 64 characters)")
     rules, rules_command, rules_game = _rules(obj, base_dir)
@@ -345,9 +346,17 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         game = get_spec(game).name
     except GameError as error:
         raise ConfigError(f"game: {error}") from None
+    return rules, rules_command, game, bool(fields.boolean(obj, "inheritEnv", default=False))
+
+
+def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> TournamentConfig:
+    """Validate the decoded config ``obj``; relative paths resolve against ``base_dir``. ConfigError
+    for the first mistake, except in ``agents``: every entry's problem at once."""
+    rules, rules_command, game, inherit_env = _head(obj, base_dir)
+    tid = obj["id"]
     ttype = fields.one_of(obj, "tournamentType", TOURNAMENT_TYPES, default="roundRobin")
 
-    agents = _parse_agents(obj.get("agents"), base_dir, "agents" in obj)
+    agents = parse_agents(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env)
     players, parameters = _seats(obj, game, len(agents))
     sprt = _sprt(obj, agents, game, players)
     per_group = "gamesPerGroup" if obj.get("gamesPerGroup") is not None else "gamesPerPair"
@@ -373,8 +382,6 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         max_processes=integer(obj, "maxProcesses", default=DEFAULT_MAX_PROCESSES, low=0,
                               high=MAX_LIMIT_PROCESSES) or None,
         scratch_mb=integer(obj, "scratchMb", default=DEFAULT_SCRATCH_MB, low=0, high=MAX_LIMIT_MB) or None)
-    inherit_env = fields.boolean(obj, "inheritEnv", default=False)
-    check_programs(agents, inherit_env)
     return TournamentConfig(
         id=tid,
         agents=agents,
@@ -537,173 +544,3 @@ def _backend_settings(obj: dict[str, Any], base_dir: Path) -> dict[str, Any]:
         raise ConfigError("raySharedFiles: nothing is shipped with shared files; drop 'rayWorkingDir' or this key")
     return {"backend": backend, "ray_address": address, "ray_cpus_per_game": None if cpus is None else float(cpus),
             "ray_working_dir": working_dir, "ray_shared_files": shared}
-
-
-def check_programs(agents: tuple[AgentConfig, ...], inherit_env: bool) -> None:
-    """ConfigError ``agents[i].path: ...`` unless each executable agent's program is found as its bot
-    will be started: on the ``PATH`` of its own environment (what bots get under ``inherit_env``,
-    with the agent's ``env`` on top), from arena's folder. Raises ConfigError naming the agent."""
-    from arena.errors import BotError
-    from arena.process.isolation import Isolation, bot_environment
-    from arena.process.spawn import check_program
-
-    for number, agent in enumerate(agents):
-        if agent.type != "executable" or not agent.command:
-            continue
-        env = bot_environment(Isolation(inherit_env=inherit_env), dict(agent.env))
-        try:
-            check_program(agent.command[0], None, env)
-        except BotError as exc:
-            own = dict(agent.env)
-            where = (f"with the agent's env PATH {show(own['PATH'])}" if "PATH" in own
-                     else "on the PATH bots get" if "/" not in agent.command[0] else "")
-            reason = str(exc).removeprefix("cannot start ")
-            raise ConfigError(f"agents[{number}].path: the bot cannot be started {where}: {reason}".replace("  ", " ")) from None
-
-
-def _parse_agents(raw: Any, base_dir: Path, present: bool) -> tuple[AgentConfig, ...]:
-    if not present:
-        raise ConfigError("agents: missing (required: a list of at least two agents)")
-    if not isinstance(raw, list):
-        raise ConfigError(f"agents: must be a list of agent objects, got {show(raw)}")
-    if len(raw) < 2:
-        raise ConfigError(f"agents: a tournament needs at least two agents, got {len(raw)}")
-    if len(raw) > MAX_AGENTS:
-        raise ConfigError(f"agents: at most {MAX_AGENTS} agents allowed, got {len(raw)}")
-    agents: list[AgentConfig] = []
-    seen: set[str] = set()
-    for i, entry in enumerate(raw):
-        where = f"agents[{i}]"
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{where}: must be an object with type, id and path, got {show(entry)}")
-        check_keys(entry, _AGENT_KEYS, where)
-        aid = string(entry, "id", need=True, nul=True, where=where)
-        if not _SAFE_ID.fullmatch(aid) or aid.lower() in _RESERVED_AGENT_IDS:
-            reason = ("is reserved for a log file" if aid.lower() in _RESERVED_AGENT_IDS
-                      else "is not a safe file name (letters, digits, '.', '_', '-'; starting with a "
-                      "letter or digit; at most 64 characters)")
-            raise ConfigError(f"{where}.id: {aid!r} {reason}")
-        # Case-insensitive, because <id>.json files would collide on case-insensitive file systems.
-        if aid.lower() in seen:
-            raise ConfigError(f"{where}.id: duplicate id {aid!r}")
-        seen.add(aid.lower())
-        kind = fields.one_of(entry, "type", AGENT_TYPES, default="executable", where=where)
-        raw_path = string(entry, "path", where=where)
-        env = fields.env_map(entry, "env", where=where)
-        if kind == "player":
-            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, env=env))
-            continue
-        if not raw_path or not raw_path.strip():
-            raise ConfigError(f"{where}.path: missing (a {kind} agent needs a path)")
-        if kind == "hyperparameters":
-            file = _resolve(base_dir, raw_path)
-            if not _is_file(file):
-                # The checkers seed's configs name files from its repository root (data/...), where
-                # its program runs: a path not found beside the config is tried from the current folder.
-                from_cwd = _resolve(Path.cwd(), raw_path)
-                if from_cwd != file and _is_file(from_cwd):
-                    file = from_cwd
-                else:
-                    also = f" and {_plain(from_cwd)}" if from_cwd != file else ""
-                    raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {_plain(file)}{also})")
-            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file), env=env))
-        else:
-            command = resolve_command(raw_path, base_dir, f"{where}.path")
-            agents.append(AgentConfig(id=aid, type=kind, raw_path=raw_path, command=command, env=env))
-    return tuple(agents)
-
-
-def _plain(path: Path) -> str:
-    """A path for a one-line message: as it is, or quoted when it holds a newline or the like; a
-    long one cut (with its end kept)."""
-    text = str(path)
-    text = text if text.isprintable() else repr(text)
-    return text if len(text) <= 160 else text[:60] + "..." + text[-97:]
-
-
-def _resolve(base_dir: Path, word: str) -> Path:
-    return Path(os.path.normpath(base_dir / os.path.expanduser(word)))
-
-
-# A word too long for a file name, or with a NUL, names no file: never a traceback.
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
-
-
-def resolve_command(text: str, base_dir: Path, where: str = "path") -> tuple[str, ...]:
-    """The argv of the bot command ``text`` with its files found from ``base_dir`` (the module
-    docstring; which word is which: :func:`arena.process.command.word_roles`). ConfigError (one line
-    naming ``where``) when it is empty, cannot be split, or its program or script is not there."""
-    whole = _resolve(base_dir, text.strip())
-    if _is_file(whole):
-        _check_executable(whole, text, where)
-        return (str(whole),)
-    try:
-        words = shlex.split(text)
-    except ValueError as exc:
-        raise ConfigError(f"{where}: cannot split the command {text!r} ({exc})") from None
-    if not words:
-        raise ConfigError(f"{where}: empty command")
-    return tuple(_resolve_word(word, role, base_dir, where) for word, role in zip(words, word_roles(words), strict=True))
-
-
-def _resolve_word(word: str, role: Role, base_dir: Path, where: str) -> str:
-    if role is Role.PROGRAM:
-        if "/" not in word:
-            if shutil.which(word) is None:
-                raise ConfigError(f"{where}: program {_word(word)} not found on PATH")
-            return word
-        file = _resolve(base_dir, word)
-        if not _is_file(file):
-            raise ConfigError(f"{where}: program {_word(word)} not found (looked at {_plain(file)})")
-        _check_executable(file, word, where)
-        return str(file)
-    if role is Role.SCRIPT:
-        candidate = _resolve(base_dir, word)
-        if not _exists(candidate):
-            raise ConfigError(f"{where}: file {_word(word)} not found (looked at {_plain(candidate)})")
-        return str(candidate)
-    if role is Role.PATH_LIST:
-        return os.pathsep.join(_resolve_path_item(item, base_dir) for item in path_list_items(word))
-    if role is Role.ARG and word and not word.startswith("-"):
-        # Any other word that names an existing file or folder is one the bot will open: found from
-        # base_dir, like the script, because the bot runs in arena's folder, not the config's.
-        candidate = _resolve(base_dir, word)
-        if _exists(candidate):
-            return str(candidate)
-    return word
-
-
-def _word(word: str) -> str:
-    """A word of a command quoted for a one-line message (a long one cut, with its end kept, since
-    that is where a file's name is)."""
-    shown = repr(word)
-    return shown if len(shown) <= 120 else shown[:40] + "..." + shown[-77:]
-
-
-def _resolve_path_item(item: str, base_dir: Path) -> str:
-    """An entry of a class path: made absolute when it exists (``lib/*``: when ``lib`` does), else
-    as it is (a JVM skips a missing entry)."""
-    if item == "*":
-        return str(base_dir / "*")
-    if not item or item == "/*":
-        return item
-    folder, star = (item[:-2], "/*") if item.endswith("/*") else (item, "")
-    candidate = _resolve(base_dir, folder or "/")
-    return str(candidate) + star if _exists(candidate) else item
-
-
-def _check_executable(file: Path, shown: str, where: str) -> None:
-    if not os.access(file, os.X_OK):
-        raise ConfigError(f"{where}: {shown!r} is not executable (chmod +x it, or start the command "
-                          "with its interpreter, e.g. 'python3 bot.py')")
