@@ -99,6 +99,14 @@ def render(schema: dict[str, Any]) -> str:
         "",
         *_table(agent["properties"], agent.get("required", [])),
         "",
+        "## A roster (`agents` as an object)",
+        "",
+        ("`\"agents\": {\"from\": \"students/*/\"}` names one agent per folder instead of listing them; every "
+        "problem of every folder is reported at once, one line each (`agents: students/bob/: ...`), and "
+        "`arena roster check CONFIG` prints a table of the entries (`--probe`: each through `arena check-bot`)."),
+        "",
+        *_table(props["agents"]["properties"], props["agents"].get("required", [])),
+        "",
         "## `sprt`",
         "",
         sprt["description"],

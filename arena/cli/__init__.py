@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "pass-through": ("arena.cli.rules_cmds", "pass_through_command", "Apply moves to states (JSON lines)."),
     "moves": ("arena.cli.rules_cmds", "moves_command", "List the legal moves of states (JSON lines)."),
     "perft": ("arena.cli.rules_cmds", "perft_command", "Count move sequences to a depth (rules check)."),
+    "roster": ("arena.cli.roster_cmd", "roster_group", "Check a tournament's agents: each loads, passes check-bot."),
     "doctor": ("arena.cli.doctor_cmd", "doctor_command", "Say how bots are kept apart on this machine."),
 }
 

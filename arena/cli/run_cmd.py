@@ -58,7 +58,8 @@ Examples:
   arena run my_tournament.json --backend ray                      (an embedded Ray instance)
   arena run my_tournament.json --backend ray --ray-address auto   (the cluster `ray start` made)
 \b
-Config keys: id, agents[] (type executable|hyperparameters|player, id, path), tournamentType
+Config keys: id, agents[] (type executable|hyperparameters|player, id, path) or a roster
+{"from": "students/*/"} (one agent per folder: see 'arena roster check'), tournamentType
 (roundRobin|randomMatches|gauntlet), game (see 'arena games'), timeLimit, maxMoves, visualize,
 gamesPerPair, matches, concurrency, seed, timeMargin, startupTime, moveTimeLimit, increment,
 openingPlies, openings, openingsOrder, ponder, sandbox, inheritEnv, backend, rayAddress,

@@ -170,11 +170,11 @@ def _failure(record: dict[str, Any], bot_id: str) -> str | None:
 
 async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, games: int = 2,
                     seed: int = 1, players: int | None = None, params: dict[str, int] | None = None,
-                    legal_moves: bool = False) -> list[Check]:
+                    legal_moves: bool = False, env: tuple[tuple[str, str], ...] = ()) -> list[Check]:
     """Run every check against ``command`` playing ``game_name`` (see the module docstring); a game
     of the general model goes to :func:`arena.tools.check_table_bot.check_table_bot` (with
-    ``players``, ``params`` and ``legal_moves``). GameError for players or parameters the game
-    refuses."""
+    ``players``, ``params`` and ``legal_moves``). ``env``: extra environment variables of the bot (a
+    config agent's ``env``). GameError for players or parameters the game refuses."""
     from arena.games.registry import GENERAL, get_spec
 
     spec = get_spec(game_name)
@@ -182,11 +182,11 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
         from arena.tools.check_table_bot import check_table_bot
 
         return await check_table_bot(command, spec, players=players, params=params, time_limit_ms=time_limit_ms,
-                                     games=games, seed=seed, legal_moves=legal_moves)
+                                     games=games, seed=seed, legal_moves=legal_moves, env=env)
     if players not in (None, 2) or params:
         spec.table(players, params)  # a two-player game: GameError naming what it refuses
     game = spec.rules_object()
-    bot = AgentSpec("bot", command=command)
+    bot = AgentSpec("bot", command=command, env=env)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
     checks: list[Check] = []
     with tempfile.TemporaryDirectory(prefix="arena-check-bot-") as folder:

@@ -67,10 +67,12 @@ def _replies(record: dict[str, Any], seats: tuple[int, ...]) -> list[float]:
 
 async def check_table_bot(command: str, spec: GameSpec, *, players: int | None = None,
                           params: dict[str, int] | None = None, time_limit_ms: int = 5000, games: int = 2,
-                          seed: int = 1, legal_moves: bool = False) -> list[Check]:
+                          seed: int = 1, legal_moves: bool = False,
+                          env: tuple[tuple[str, str], ...] = ()) -> list[Check]:
     """Run every check against ``command`` playing ``spec``'s game with ``players`` seats and
-    ``params`` (see the module docstring); ``legal_moves``: the bot's messages list its legal moves.
-    GameError when the game refuses the players or parameters."""
+    ``params`` (see the module docstring); ``legal_moves``: the bot's messages list its legal moves;
+    ``env``: extra environment variables of the bot (a config agent's ``env``). GameError when the
+    game refuses the players or parameters."""
     game = spec.table(players, params)
     n = game.players
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
@@ -84,7 +86,7 @@ async def check_table_bot(command: str, spec: GameSpec, *, players: int | None =
         script.chmod(0o644)
 
         async def one(state: Any, seats: tuple[int, ...], steps: int | None) -> dict[str, Any]:
-            agents = [AgentSpec("bot", command=command) if s in seats else
+            agents = [AgentSpec("bot", command=command, env=env) if s in seats else
                       AgentSpec(f"random{s}", command=f"python3 {script} {seed + s}") for s in range(n)]
             cap = None if steps is None else min(game.default_max_moves, game.ply(state) + steps)
             shown = [s for s in range(n) if legal_moves or s not in seats]

@@ -8,8 +8,10 @@ The checkers seed's files load unchanged (``id``, ``agents[]`` with ``type``/``i
 before ``game`` is looked up, which then defaults to the referee's game: docs/referees.md), and per
 agent an ``env`` map of extra environment variables.
 
-Every mistake raises :class:`arena.errors.ConfigError` with one line that names the key
-(``agents[1].path: ...``); the fields are read by :mod:`arena.fileio.fields`, as every config loader
+``agents`` may instead be a roster, one agent per folder (``{"from": "students/*/"}``:
+:mod:`arena.tournament.roster`). Every mistake raises :class:`arena.errors.ConfigError` with one line
+that names the key (``agents[1].path: ...``), except that every agent's problem is reported at once
+(:mod:`arena.tournament.agents`: a count line, then one line each); the fields are read by :mod:`arena.fileio.fields`, as every config loader
 reads them. The format is described by ``arena/schemas/tournament.schema.json`` (draft 2020-12). Every number is range-checked (the maxima are the ``MAX_*`` constants
 below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
 100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.

@@ -1,0 +1,72 @@
+"""`arena roster ...`: commands over a tournament's agents (:mod:`arena.tournament.roster_check`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+#: Widest command shown in the table (the JSON has it whole).
+COMMAND_WIDTH = 60
+
+
+@click.group("roster", short_help="Check a tournament's agents: each loads, passes check-bot.")
+def roster_group() -> None:
+    """Commands over the agents of a tournament config: a list of agents or a roster of bot
+    folders ("agents": {"from": "students/*/"}; see docs/reference/tournament-config.md)."""
+
+
+@roster_group.command("check", epilog="""\b
+Examples:
+  arena roster check class.json
+  arena roster check class.json --probe
+  arena roster check class.json --probe --json > gate.json""")
+@click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.option("--probe", is_flag=True, help="Also run 'arena check-bot' on each bot that loads, one at a time.")
+@click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
+              help="With --probe: each side's budget per game, in ms.")
+@click.option("--games", type=click.IntRange(min=0, max=20), default=2, show_default=True,
+              help="With --probe: whole games against arena's random agent per bot.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
+              help="With --probe: seed of the probe positions and of the random agent.")
+@click.option("--json", "as_json", is_flag=True, help="Print every entry as one JSON object on stdout (for CI).")
+def check_command(config_path: str, probe: bool, time_limit: int, games: int, seed: int, as_json: bool) -> None:
+    """Check every agent of the tournament CONFIG: whether it loads (its folder, bot.json, command,
+    program) and, with --probe, whether it passes 'arena check-bot'. Prints a table (id, command, ✓
+    or the reason); exit 0 when every entry passes, 1 otherwise, 2 when the config cannot be read as
+    far as its agents."""
+    import orjson
+    import trio
+
+    from arena.errors import ConfigError
+    from arena.tournament.roster_check import EntryCheck, load_entries, probe_entries
+
+    def row(entry: EntryCheck) -> None:
+        if not as_json:
+            command = entry.command if len(entry.command) <= COMMAND_WIDTH else "..." + entry.command[3 - COMMAND_WIDTH:]
+            click.echo(f"{entry.label:<{width}}  {command or '-':<{min(COMMAND_WIDTH, wide)}}  "
+                       f"{'✓' if entry.ok else '✗ ' + (entry.reason or '')}")
+
+    try:
+        view, rows = load_entries(config_path)
+        width = max(len(r.label) for r in rows)
+        wide = max(len(r.command) for r in rows) or 1
+        if not as_json:
+            click.echo(f"{'id':<{width}}  {'command':<{min(COMMAND_WIDTH, wide)}}  {'check-bot' if probe else 'loads'}")
+        if probe:
+            rows = trio.run(lambda: probe_entries(view, rows, time_limit_ms=time_limit, games=games, seed=seed,
+                                                  done=row))
+        else:
+            for entry in rows:
+                row(entry)
+    except ConfigError as exc:
+        click.echo(f"arena: error: {exc}", err=True)
+        sys.exit(2)
+    failed = [r for r in rows if not r.ok]
+    if as_json:
+        sys.stdout.buffer.write(orjson.dumps({"config": config_path, "game": view.game, "probed": probe,
+                                              "ok": not failed, "entries": [r.to_json() for r in rows]},
+                                             option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        click.echo(f"{len(rows) - len(failed)} of {len(rows)} entries pass" + (f"; {len(failed)} fail" if failed else ""))
+    sys.exit(1 if failed else 0)
