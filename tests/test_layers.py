@@ -33,6 +33,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("arena.backends", "arena.tools"),
     ("arena.tournament", "arena.sprt", "arena.train"),
     ("arena.ui", "arena.report"),
+    # `arena serve` (issue 23): web pages over the report's pieces and a log folder, read only.
+    ("arena.serve",),
     ("arena.cli", "arena.__main__"),
 ]
 #: Packages and modules allowed to import rich.

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "games": ("arena.cli.games_cmd", "games_command", "List the games arena can play (built in and plugins)."),
     "replay": ("arena.cli.replay_cmd", "replay_command", "Replay a recorded game (terminal or HTML)."),
     "report": ("arena.cli.report_cmd", "report_command", "Write a tournament's games as one HTML file."),
+    "serve": ("arena.cli.serve_cmd", "serve_command", "A live web page of a tournament: leaderboard, games, agents."),
     "export": ("arena.cli.export_cmd", "export_command", "Export game records as PDN (checkers)."),
     "sprt": ("arena.cli.sprt_cmd", "sprt_command", "Is NEW stronger than OLD? SPRT on paired games."),
     "openings": ("arena.cli.openings_cmd", "openings_command", "Generate a book of balanced opening positions."),

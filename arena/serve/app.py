@@ -1,0 +1,152 @@
+"""The ASGI app of ``arena serve`` (Starlette): read-only pages of one log folder.
+
+Routes:
+
+- ``/``: the leaderboard (:func:`arena.serve.pages.leaderboard_page`), kept current by ``/events``;
+- ``/events``: server-sent events. An ``update`` event at once, then one each time the folder
+  changes (``games.jsonl`` or ``standings.json``: size, mtime or inode, polled every
+  ``poll_s``), its data the page's fragments (:func:`arena.serve.pages.event_data`); a comment
+  line every ``keepalive_s`` so that a proxy keeps a quiet stream open;
+- ``/game/N``: game ``N`` (a finished game of ``games.jsonl``) in the report's one-game viewer
+  (:func:`arena.report.html.viewer_html`, :func:`arena.report.seat_page.seat_viewer_html`);
+- ``/agent/ID``: the agent's page (:mod:`arena.serve.agents`);
+- ``/standings.json``: the folder's standings as they are (404 before the first).
+
+The folder is polled from a worker thread (two ``stat`` calls; files are re-read only when they
+changed, once for every watching page: :class:`arena.serve.folder.LogFolder`), so the event loop
+never waits on the disk. Nothing is ever written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from arena.errors import ArenaError
+from arena.records.reader import read_game_file, record_name
+from arena.records.replay import GameEntry
+from arena.serve.agents import agent_record
+from arena.serve.folder import LogFolder, Snapshot
+from arena.serve.pages import agent_page, event_data, leaderboard_page, page
+
+#: Seconds between two looks at the folder's files.
+POLL_S = 0.5
+#: Seconds of silence after which the stream sends a comment line.
+KEEPALIVE_S = 15.0
+
+
+def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEEPALIVE_S) -> Starlette:
+    """The app serving the log folder ``folder`` (checked by the caller:
+    :func:`arena.serve.folder.check_log_folder`)."""
+    log = LogFolder(folder)
+    label = folder.name or str(folder)
+    rendered: dict[int, str] = {}  # the last snapshot's event data, shared by every watching page
+
+    async def snapshot() -> Snapshot:
+        return await anyio.to_thread.run_sync(log.poll)
+
+    def data_of(snap: Snapshot) -> str:
+        if snap.version not in rendered:
+            rendered.clear()
+            rendered[snap.version] = event_data(snap)
+        return rendered[snap.version]
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(leaderboard_page(await snapshot(), label))
+
+    async def events(request: Request) -> Response:
+        async def stream() -> AsyncIterator[str]:
+            seen = -1
+            quiet = 0.0
+            while True:
+                snap = await snapshot()
+                if snap.version != seen:
+                    seen = snap.version
+                    quiet = 0.0
+                    yield f"event: update\nid: {snap.version}\ndata: {data_of(snap)}\n\n"
+                elif quiet >= keepalive_s:
+                    quiet = 0.0
+                    yield ": keepalive\n\n"
+                await anyio.sleep(poll_s)
+                quiet += poll_s
+
+        # Starlette cancels the stream when the client disconnects.
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def game(request: Request) -> Response:
+        index = request.path_params["index"]
+        snap = await snapshot()
+        if not any(row.get("index") == index for row in snap.rows):
+            return not_found(f"No finished game {index} in {label}.")
+        try:
+            text = await anyio.to_thread.run_sync(game_html, folder, index)
+        except ArenaError as exc:
+            return HTMLResponse(page("arena: cannot show this game", f"<section><p>{_esc(str(exc))}</p></section>"),
+                                status_code=500)
+        return HTMLResponse(text)
+
+    async def agent(request: Request) -> Response:
+        agent_id = request.path_params["agent"]
+        snap = await snapshot()
+        record = agent_record(agent_id, snap.rows)
+        standing = next((row for row in (snap.standings or {}).get("standings") or ()
+                         if isinstance(row, dict) and row.get("id") == agent_id), None)
+        if not record.games and standing is None:
+            return not_found(f"No agent {agent_id!r} has played in {label}.")
+        tails = await anyio.to_thread.run_sync(
+            lambda: {f.index: log.stderr_tail(f.stderr) for f in record.faults[-50:]})
+        return HTMLResponse(agent_page(snap, record, standing, tails, label))
+
+    async def standings(request: Request) -> Response:
+        snap = await snapshot()
+        if snap.standings is None:
+            return JSONResponse({"error": "no standings yet"}, status_code=404)
+        return JSONResponse(snap.standings)
+
+    return Starlette(routes=[
+        Route("/", index),
+        Route("/events", events),
+        Route("/game/{index:int}", game),
+        Route("/agent/{agent:str}", agent),
+        Route("/standings.json", standings),
+    ])
+
+
+def _esc(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def not_found(message: str) -> Response:
+    body = f'<nav><p><a href="/">← leaderboard</a></p></nav><section><p>{_esc(message)}</p></section>'
+    return HTMLResponse(page("arena: not found", body), status_code=404)
+
+
+def game_html(folder: Path, index: int) -> str:
+    """Game ``index`` of the log folder in the report's one-game viewer (two players or N seats).
+    Raises RecordInputError, ReplayError or ReportError (one line)."""
+    from arena.records.replay import Replay
+    from arena.records.seat_replay import SeatReplay
+    from arena.records.seats import is_seat_record
+    from arena.report.html import viewer_html
+
+    record = read_game_file(folder / record_name(index), root=folder)
+    label = f"{folder} game {index}"
+    entry = GameEntry(index=index, black="?", white="?", winner="?", termination=str(record.get("termination", "")),
+                      plies=None, record=record)
+    if is_seat_record(record):
+        from arena.report.seat_page import seat_viewer_html
+
+        text = seat_viewer_html(entry, SeatReplay.from_record(record, label=label))
+    else:
+        text = viewer_html(entry, Replay.from_record(record, label=label))
+    # The report's viewer page, with a way back to the leaderboard.
+    return text.replace("</header>", '</header>\n<nav><p><a href="/">← leaderboard</a></p></nav>', 1)

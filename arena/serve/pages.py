@@ -1,0 +1,197 @@
+"""The HTML of ``arena serve``: the leaderboard page and its live fragments, an agent's page, and
+one game in the report's viewer. Plain strings; every value from the folder is escaped.
+
+The leaderboard page is rendered whole once; afterwards the server sends its fragments
+(:func:`fragments`: ``status``, ``leaderboard``, ``latest``, ``plot``) as one server-sent event
+each time the folder changes, and :data:`LIVE_JS` puts each into the element of the same id. So
+the HTML is written in one place (here), and a page opened late looks exactly as a page that
+watched all along.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+from urllib.parse import quote
+
+from arena import __version__
+from arena.records.reader import finishing_order, result_text
+from arena.report.sections import elo_plot, is_seat_standings, terminations_section
+from arena.report.viewer import CSS
+from arena.serve.agents import AgentRecord, ranked
+from arena.serve.folder import Snapshot
+
+esc = html.escape
+#: How many of the latest finished games the leaderboard lists.
+LATEST = 12
+#: The ids of the live fragments, in page order.
+FRAGMENTS = ("status", "leaderboard", "plot", "latest")
+
+EXTRA_CSS = """
+a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
+nav{padding:0 24px}#status.error{color:#b3261e}
+#leaderboard table,#latest table{margin-bottom:6px}
+.live-dot{display:inline-block;width:9px;height:9px;border-radius:50%;background:#aaa;margin-right:6px}
+.live .live-dot{background:#2e9d4f}
+pre.stderr{background:#f4f1e8;border:1px solid var(--line);padding:6px;max-width:900px;white-space:pre-wrap;font-size:12px}
+"""
+
+#: Each ``update`` event's data is ``{"version": V, "games": N, "html": {id: fragment}}``.
+LIVE_JS = """
+(function(){
+  var conn = document.getElementById('conn');
+  var es = new EventSource('/events');
+  es.addEventListener('update', function(ev){
+    var data = JSON.parse(ev.data);
+    for (var id in data.html) { var el = document.getElementById(id); if (el) el.innerHTML = data.html[id]; }
+    document.body.dataset.version = data.version;
+    document.body.dataset.games = data.games;
+  });
+  es.onopen = function(){ document.body.classList.add('live'); conn.textContent = 'live'; };
+  es.onerror = function(){ document.body.classList.remove('live'); conn.textContent = 'reconnecting…'; };
+})();
+"""
+
+
+def page(title: str, body: str, script: str = "") -> str:
+    """A whole page: the report's CSS, ``body``, and ``script`` inline."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{esc(title)}</title>\n<style>{CSS}{EXTRA_CSS}</style>\n</head>\n<body>\n"
+            f"<header><h1>{esc(title)}</h1><p class=\"sub\">arena {esc(__version__)} · "
+            f"<span class=\"live-dot\"></span><span id=\"conn\">{'connecting…' if script else 'snapshot'}</span>"
+            f"</p></header>\n{body}" + (f"<script>{script}</script>\n" if script else "") + "</body>\n</html>\n")
+
+
+def title_of(snapshot: Snapshot, fallback: str) -> str:
+    config = snapshot.config or {}
+    name = config.get("id") if isinstance(config.get("id"), str) else fallback
+    game = config.get("game") if isinstance(config.get("game"), str) else None
+    return f"arena: {name}" + (f" ({game})" if game else "")
+
+
+def leaderboard_page(snapshot: Snapshot, fallback_title: str) -> str:
+    """The live page: the fragments as they are now, then the script that keeps them current."""
+    parts = fragments(snapshot)
+    body = (f'<section><p id="status">{parts["status"]}</p></section>\n'
+            f'<section><h2>Leaderboard</h2><div id="leaderboard">{parts["leaderboard"]}</div></section>\n'
+            f'<section><div id="plot">{parts["plot"]}</div></section>\n'
+            f'<section><h2>Latest games</h2><div id="latest">{parts["latest"]}</div></section>\n')
+    return page(title_of(snapshot, fallback_title), body, LIVE_JS)
+
+
+def event_data(snapshot: Snapshot) -> str:
+    """The ``update`` event's data (one line of JSON) for ``snapshot``."""
+    return json.dumps({"version": snapshot.version, "games": len(snapshot.rows), "html": fragments(snapshot)},
+                      separators=(",", ":"))
+
+
+def fragments(snapshot: Snapshot) -> dict[str, str]:
+    """The live parts of the leaderboard page, by element id (:data:`FRAGMENTS`)."""
+    standings = snapshot.standings
+    rows = (standings or {}).get("standings")
+    counted = (standings or {}).get("games")
+    games = len(snapshot.rows)
+    status = f"{games} game{'s' if games != 1 else ''} finished"
+    if isinstance(counted, int) and counted != games:
+        status += f"; standings of {counted} (the run rewrites them as games end)"
+    if snapshot.error:
+        status += f' · <span class="error">{esc(snapshot.error)}</span>'
+    return {
+        "status": status,
+        "leaderboard": leaderboard_table(standings) if standings and rows else '<p class="dim">No standings yet.</p>',
+        "plot": elo_plot(rows) + terminations_section(standings) if standings and rows else "",
+        "latest": games_table(snapshot.rows[-LATEST:][::-1]) if snapshot.rows else '<p class="dim">No game has finished yet.</p>',
+    }
+
+
+def agent_link(agent: str) -> str:
+    return f'<a href="/agent/{quote(agent, safe="")}">{esc(agent)}</a>'
+
+
+def _num(value: Any, digits: int = 0, suffix: str = "") -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        text = "–"
+    else:
+        text = f"{value:.{digits}f}{suffix}" if isinstance(value, float) else f"{value}{suffix}"
+    return f'<td class="num">{text}</td>'
+
+
+def leaderboard_table(standings: dict[str, Any]) -> str:
+    """Rank, agent, Elo with its 95% interval, games and score; W/D/L for two players, wins and
+    the average rank for N seats (``standings.json`` with ``players``)."""
+    seated = is_seat_standings(standings)
+    heads = ["Rank", "Agent", "Elo", "95% interval", "Games"]
+    heads += ["Wins", "Avg rank", "Score"] if seated else ["W", "D", "L", "Score"]
+    out = ['<table class="grid" id="leaderboard-table"><thead><tr>',
+           "".join(f"<th{'' if h == 'Agent' else ' class=num'}>{h}</th>" for h in heads), "</tr></thead><tbody>"]
+    for row in standings.get("standings") or ():
+        if not isinstance(row, dict):
+            continue
+        agent = str(row.get("id", "?"))
+        low, high = row.get("elo_low"), row.get("elo_high")
+        interval = (f"{low:.0f} … {high:.0f}" if isinstance(low, int | float) and isinstance(high, int | float)
+                    else "–")
+        cells = [_num(row.get("rank")), f"<td>{agent_link(agent)}</td>", _num(row.get("elo"), 1),
+                 f'<td class="num">{interval}</td>', _num(row.get("games"))]
+        if seated:
+            cells += [_num(row.get("wins")), _num(row.get("avg_rank"), 2), _num(row.get("score_pct"), 1, "%")]
+        else:
+            cells += [_num(row.get("wins")), _num(row.get("draws")), _num(row.get("losses")),
+                      _num(row.get("score_pct"), 1, "%")]
+        out.append(f'<tr data-agent="{esc(agent)}">{"".join(cells)}</tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def games_table(rows: Any) -> str:
+    """Finished games, one line each, linking to ``/game/N`` and the agents' pages."""
+    out = [('<table class="grid games"><thead><tr><th class="num">#</th><th>Players</th><th>Result</th>'
+            '<th>Termination</th><th class="num">Plies</th><th>Reason</th></tr></thead><tbody>')]
+    for row in rows:
+        game = ranked(row)
+        if game is None:
+            continue
+        if "seats" in row:
+            order = sorted(range(len(game.seats)), key=lambda k: (game.ranks[k], k))
+            players = ", ".join(agent_link(game.seats[k]) for k in order)
+            result = esc(finishing_order(game.seats, game.ranks))
+        else:
+            players = f"{agent_link(game.seats[0])} – {agent_link(game.seats[1])}"
+            result = esc(result_text(str(row.get("winner", "?")), game.termination))
+        out.append(f'<tr data-game="{game.index}"><td class="num"><a href="/game/{game.index}">{game.index}</a></td>'
+                   f"<td>{players}</td><td>{result}</td><td>{esc(game.termination)}</td>"
+                   f"{_num(row.get('plies'))}<td class=\"reason\">{esc(str(row.get('reason', '')))}</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def agent_page(snapshot: Snapshot, record: AgentRecord, standing: dict[str, Any] | None,
+               stderr: dict[int, str | None], fallback_title: str) -> str:
+    """An agent's page: its line of the standings, results by opponent, faults with their reasons
+    and stderr tails (``stderr``: by game index), and every game it played, latest first."""
+    parts = ['<nav><p><a href="/">← leaderboard</a></p></nav>\n']
+    if standing is not None:
+        parts.append(f'<section><h2>Standing</h2>{leaderboard_table({**(snapshot.standings or {}), "standings": [standing]})}'
+                     "</section>\n")
+    parts.append('<section><h2>Results by opponent</h2><table class="grid" id="versus"><thead><tr><th>Opponent</th>'
+                 '<th class="num">Games</th><th class="num">W</th><th class="num">D</th><th class="num">L</th>'
+                 '<th class="num">Score</th></tr></thead><tbody>')
+    for other, v in record.versus.items():
+        parts.append(f'<tr><td>{agent_link(other)}</td>{_num(v.games)}{_num(v.wins)}{_num(v.draws)}{_num(v.losses)}'
+                     f"{_num(v.score_pct, 1, '%')}</tr>")
+    parts.append("</tbody></table></section>\n")
+    parts.append(f'<section id="faults"><h2>Faults ({len(record.faults)})</h2>')
+    if not record.faults:
+        parts.append('<p class="dim">None: every game ended by the rules.</p>')
+    for fault in record.faults:
+        tail = stderr.get(fault.index)
+        parts.append(f'<h3>Game <a href="/game/{fault.index}">{fault.index}</a>: {esc(fault.termination)}</h3>'
+                     f"<p>{esc(fault.reason)}</p>")
+        parts.append(f'<pre class="stderr">{esc(tail)}</pre>' if tail else
+                     f'<p class="dim">No stderr kept ({esc(fault.stderr)}).</p>')
+    parts.append("</section>\n")
+    parts.append(f"<section><h2>Games ({len(record.games)})</h2>{games_table(row for row, _ in reversed(record.games))}"
+                 "</section>\n")
+    return page(f"{title_of(snapshot, fallback_title)}: {record.id}", "".join(parts))

@@ -1,0 +1,175 @@
+"""The app of `arena serve` (arena/serve/app.py) on a real tournament's log folder: the pages with
+Starlette's test client, the event stream driven as raw ASGI (an endless response, read until the
+expected event arrives, with a deadline as the backstop)."""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from arena.serve.app import create_app
+from arena.serve.folder import LogFolder, NotALogFolder, check_log_folder
+
+with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx is what the test extra has
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+def client(folder: Path) -> TestClient:
+    return TestClient(create_app(folder))
+
+
+def rows(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+
+
+def test_the_leaderboard_lists_every_agent_with_its_elo_and_the_latest_games(played: Path) -> None:
+    standings = json.loads((played / "standings.json").read_text())
+    response = client(played).get("/")
+    assert response.status_code == 200
+    text = response.text
+    assert "6 games finished" in text and "new EventSource('/events')" in text
+    for row in standings["standings"]:
+        assert f'<tr data-agent="{row["id"]}">' in text
+        assert f'<a href="/agent/{row["id"]}">' in text
+        assert f'{row["elo"]:.1f}' in text and f'{row["elo_low"]:.0f} … {row["elo_high"]:.0f}' in text
+    for row in rows(played):
+        assert f'<a href="/game/{row["index"]}">' in text
+
+
+def test_a_game_page_is_the_reports_viewer_of_that_game(played: Path) -> None:
+    response = client(played).get("/game/3")
+    assert response.status_code == 200
+    assert 'id="arena-game-3"' in response.text and 'class="mode-game"' in response.text
+    assert client(played).get("/game/6").status_code == 404  # not finished (not in games.jsonl)
+
+
+def test_an_agents_page_shows_results_by_opponent_and_its_faults_with_reasons(played: Path) -> None:
+    crashes = [r for r in rows(played) if r["termination"] == "crash"]
+    assert crashes  # b2 crashes on its 2nd move in every game
+    text = client(played).get("/agent/b2").text
+    assert f"Faults ({len(crashes)})" in text
+    for row in crashes:
+        assert f'Game <a href="/game/{row["index"]}">{row["index"]}</a>: crash' in text
+    assert "crashing on purpose" in text  # the stderr tail
+    versus = text.split('id="versus"')[1].split("</table>")[0]
+    assert '<a href="/agent/b0">b0</a>' in versus and '<a href="/agent/b1">b1</a>' in versus
+    assert "Faults (0)" in client(played).get("/agent/b0").text
+    assert client(played).get("/agent/nobody").status_code == 404
+
+
+def test_a_folder_the_run_has_not_written_yet_serves_an_empty_board(tmp_path: Path) -> None:
+    folder = tmp_path / "fresh"
+    folder.mkdir()
+    text = client(check_log_folder(folder)).get("/").text
+    assert "0 games finished" in text and "No standings yet" in text
+
+
+@pytest.mark.parametrize("make", ["missing", "file", "other"])
+def test_a_path_that_is_not_a_log_folder_is_refused(tmp_path: Path, make: str) -> None:
+    path = tmp_path / "x"
+    if make == "file":
+        path.write_text("{}")
+    elif make == "other":
+        path.mkdir()
+        (path / "notes.txt").write_text("hi")
+    with pytest.raises(NotALogFolder, match="x (does not exist|is not a folder|is not a tournament log folder)"):
+        check_log_folder(path)
+
+
+def test_the_folder_is_reread_only_when_a_watched_file_changes(played: Path) -> None:
+    log = LogFolder(played)
+    first = log.poll()
+    assert log.poll() is first and len(first.rows) == 6
+    lines = (played / "games.jsonl").read_bytes().splitlines(keepends=True)
+    (played / "games.jsonl").write_bytes(b"".join(lines[:4]) + lines[4][:20])  # resumed: a cut-off tail
+    cut = log.poll()
+    assert cut.version == first.version + 1 and len(cut.rows) == 4 and cut.error is None
+    os.remove(played / "standings.json")
+    assert log.poll().standings is None
+
+
+# -- the event stream ------------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def sse(app: Any, path: str = "/events") -> AsyncIterator[trio.MemoryReceiveChannel[dict[str, Any]]]:
+    """The ``update`` events of ``app``'s stream, parsed, while the request is open."""
+    events_in, events_out = trio.open_memory_channel[dict[str, Any]](100)
+    done = trio.Event()
+    buffer = b""
+
+    async def receive() -> dict[str, Any]:
+        await done.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal buffer
+        if message["type"] == "http.response.start":
+            assert message["status"] == 200
+            assert (b"content-type", b"text/event-stream; charset=utf-8") in message["headers"]
+            return
+        buffer += message.get("body", b"")
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.decode().splitlines() if not line.startswith(":"))
+            if fields.get("event") == "update":
+                await events_in.send(json.loads(fields["data"]))
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": [],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(app, scope, receive, send)
+        try:
+            yield events_out
+        finally:
+            done.set()
+
+
+async def next_update(events: trio.MemoryReceiveChannel[dict[str, Any]], games: int) -> dict[str, Any]:
+    with trio.fail_after(10):  # a backstop only: the loop returns as soon as the event arrives
+        while True:
+            event = await events.receive()
+            if event["games"] == games:
+                return event
+
+
+async def test_the_stream_pushes_the_new_standings_when_a_game_is_appended(played: Path) -> None:
+    games = played / "games.jsonl"
+    lines = games.read_bytes().splitlines(keepends=True)
+    last = json.loads(lines[-1])
+    games.write_bytes(b"".join(lines[:-1]))
+    async with sse(create_app(played, poll_s=0.02)) as events:
+        first = await next_update(events, 5)
+        assert f'<a href="/game/{last["index"]}">' not in first["html"]["latest"]
+        with games.open("ab") as out:
+            out.write(lines[-1])
+        update = await next_update(events, 6)
+    assert update["version"] > first["version"]
+    assert update["html"]["status"].startswith("6 games finished")
+    assert f'<tbody><tr data-game="{last["index"]}">' in update["html"]["latest"]  # newest first
+    assert set(update["html"]) == {"status", "leaderboard", "plot", "latest"}
+
+
+async def test_the_stream_survives_a_folder_that_appears_and_a_truncated_resume(tmp_path: Path, played: Path) -> None:
+    folder = tmp_path / "later"
+    folder.mkdir()
+    async with sse(create_app(folder, poll_s=0.02)) as events:
+        empty = await next_update(events, 0)
+        assert "No game has finished yet" in empty["html"]["latest"]
+        (folder / "standings.json").write_bytes((played / "standings.json").read_bytes())
+        (folder / "games.jsonl").write_bytes((played / "games.jsonl").read_bytes())
+        full = await next_update(events, 6)
+        assert 'data-agent="b0"' in full["html"]["leaderboard"]
+        lines = (folder / "games.jsonl").read_bytes().splitlines(keepends=True)
+        (folder / "games.jsonl").write_bytes(b"".join(lines[:2]))  # a resumed run's rewritten file
+        await next_update(events, 2)
