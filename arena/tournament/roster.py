@@ -10,7 +10,7 @@
 
 Each folder's name is the agent's id, checked as any id (safe as a file name, not reserved, unique
 case-insensitively). Its command is the ``command`` of the folder's ``bot.json``
-(``{"command": "python3 bot.py", "language": "python", "game": "connect4"}``, every key optional, no
+(``{"command": "python3 bot.py", "language": "python", "game": "<the tournament's game>"}``, every key optional, no
 other) resolved against the folder as an executable agent's ``path`` is against the config's, or
 without one the folder's executable file ``bot``. A ``game`` in ``bot.json`` must be the
 tournament's.

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import trio
 import trio.lowlevel
+import trio.testing
 
 from arena.games import Color, Termination, get_game
 from arena.match.game import TimeControl, play_game
@@ -190,6 +191,8 @@ class _TablePlayer(Player):
 
 
 async def _play(monkeypatch: pytest.MonkeyPatch, modes: dict[Color, str], max_moves: int) -> dict[str, Any]:
+    """A game of two in-process players; the tests run it on trio's mock clock (``autojump_clock``),
+    so the players' 10-50 ms deadlines are never overrun by a busy machine."""
     import arena.match.game as match_module
 
     monkeypatch.setattr(match_module, "make_player",
@@ -198,21 +201,26 @@ async def _play(monkeypatch: pytest.MonkeyPatch, modes: dict[Color, str], max_mo
     return await play_game(SHOBU, AgentSpec("b"), AgentSpec("w"), time_control=tc, max_moves=max_moves)
 
 
-async def test_stale_scope_after_a_good_reply_is_replaced_not_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_stale_scope_after_a_good_reply_is_replaced_not_a_timeout(
+    monkeypatch: pytest.MonkeyPatch, autojump_clock: trio.testing.MockClock,
+) -> None:
     record = await _play(monkeypatch, {Color.BLACK: "stale", Color.WHITE: "stale"}, 8)
     assert record["termination"] == "max_moves", record["reason"]
 
 
 async def test_deadline_left_by_a_sharing_player_does_not_cut_the_other_player(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, autojump_clock: trio.testing.MockClock,
 ) -> None:
     record = await _play(monkeypatch, {Color.BLACK: "short", Color.WHITE: "own"}, 6)
     assert record["termination"] == "max_moves", record["reason"]
 
 
 async def test_shared_deadline_timeout_is_judged_for_the_player_whose_turn_it_was(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, autojump_clock: trio.testing.MockClock,
 ) -> None:
+    # On trio's mock clock: time moves only when every task waits, so the 10 ms deadline a player
+    # leaves behind is never overrun by a busy machine between its setting and the reply (it was,
+    # once in CI, beside a busy loop: white timed out on its first, not its third, turn).
     with trio.fail_after(5):
         record = await _play(monkeypatch, {Color.BLACK: "short", Color.WHITE: "silent"}, 20)
     assert record["termination"] == "timeout" and record["winner"] == "BLACK", record["reason"]
