@@ -181,23 +181,6 @@ def _run(agent_factory: Any) -> int:
         return 0  # arena went away: nothing left to say
 
 
-def _register_rules(argv: list[str]) -> None:
-    """Register the referee ``--rules CMD`` names before ``--game`` is checked against the registry
-    (argparse checks options in their order on the line); a referee that fails is one line, exit 2."""
-    for i, word in enumerate(argv):
-        command = argv[i + 1] if word == "--rules" and i + 1 < len(argv) else \
-            word.removeprefix("--rules=") if word.startswith("--rules=") else None
-        if command is not None:
-            from arena.errors import ArenaError
-            from arena.referee.registration import register_command
-
-            try:
-                register_command(command)
-            except (ArenaError, GameError, ValueError) as error:
-                print(f"search_bot: --rules: {error}", file=sys.stderr)
-                raise SystemExit(2) from None
-
-
 def main(argv: list[str] | None = None) -> int:
     """``python -m arena.agents.search_bot``: the hyperparameters agent."""
     parser = _OneLineParser(
@@ -208,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
                "(keys: algorithm, maxDepth, moveTimeMs, evaluation, transpositionTable, seed, description; "
                "mcts: iterations, exploration)",
     )
-    parser.add_argument("--game", required=True, type=_game_name, metavar="GAME",
+    parser.add_argument("--game", required=True, metavar="GAME",
                         help="a registered game (see 'arena games'); one with a search adapter unless the "
                              "algorithm is mcts")
     parser.add_argument("--hyperparameters", required=True, metavar="FILE", help="JSON settings file")
@@ -223,8 +206,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default=None, metavar="CMD",
                         help="the referee of an external game (its command line), started for the search")
     parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
-    _register_rules(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    if args.rules is not None:  # an external game: its referee registers the game --game names
+        from arena.errors import ArenaError
+        from arena.referee.registration import register_command
+
+        try:
+            register_command(args.rules)
+        except (ArenaError, GameError, ValueError) as error:
+            parser.error(f"--rules: {error}")
+    try:
+        args.game = _game_name(args.game)
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"argument --game: {error}")
 
     def agent() -> Any:
         hp = load_hyperparameters(args.hyperparameters, args.game)
@@ -253,10 +247,7 @@ def run_alphabeta_bot(game_name: str, argv: list[str], *, name: str) -> int:
     parser.add_argument("--depth", type=_positive, default=64, metavar="N", help="deepest iteration (1-64)")
     parser.add_argument("--seed", type=int, default=None, help="seed for tie-breaks")
     parser.add_argument("--no-table", action="store_true", help="search without a transposition table")
-    parser.add_argument("--rules", default=None, metavar="CMD",
-                        help="the referee of an external game (its command line), started for the search")
     parser.add_argument("--quiet", action="store_true", help="no per-move line on stderr")
-    _register_rules(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.depth > 64 or (args.move_time is not None and args.move_time > 600_000):
         parser.error("--depth is at most 64 and --move-time at most 600000")
