@@ -210,6 +210,7 @@ class PlackettLuce:
         self._theta: Floats | None = None
         self._iterations = 0
         self._draws: dict[tuple[int, int], Floats] = {}
+        self._information: Floats | None = None  # at the fit of all games, for the normal intervals
 
     # --- the fit ------------------------------------------------------------------------------------
 
@@ -280,20 +281,25 @@ class PlackettLuce:
 
     # --- intervals ----------------------------------------------------------------------------------
 
+    def _normal_half_widths(self, contrasts: Floats, level: float) -> Floats:
+        """z·SE in Elo of each contrast (a column of ``contrasts``) of the parameters at the fit, the
+        SE from the inverse observed information (prior included), computed once per model."""
+        if self._information is None:
+            _, self._information = self.derivatives(self.theta, np.ones(len(self.results)))
+        variance = np.einsum("ij,ij->j", contrasts, np.linalg.solve(self._information, contrasts))
+        z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
+        return z * ELO_PER_NAT * np.sqrt(np.maximum(variance, 0.0))
+
     def normal_intervals(self, level: float = 0.95) -> dict[str, tuple[float, float]]:
         """Elo ± z·SE per agent, the SE from the inverse observed information at the fit (prior
         included) of the agent's rating minus the mean rating."""
         n = len(self.names)
         if n == 0:
             return {}
-        theta = self.theta
-        _, information = self.derivatives(theta, np.ones(len(self.results)))
         contrast = np.zeros((self.dim, n))
         contrast[:n] = np.eye(n) - 1.0 / n
-        variance = np.einsum("ij,ij->j", contrast, np.linalg.solve(information, contrast))
-        z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
-        half = z * ELO_PER_NAT * np.sqrt(np.maximum(variance, 0.0))
-        centred = self.centred(theta)
+        half = self._normal_half_widths(contrast, level)
+        centred = self.centred(self.theta)
         return {a: (centred[a] - float(half[i]), centred[a] + float(half[i])) for i, a in enumerate(self.names)}
 
     def resampling_units(self) -> list[list[int]]:
@@ -349,11 +355,8 @@ class PlackettLuce:
         contrast = np.zeros(self.dim)
         contrast[:n] = -1.0 / (n - 1)
         contrast[h] = 1.0
-        theta = self.theta
-        _, information = self.derivatives(theta, np.ones(len(self.results)))
-        centre = ELO_PER_NAT * float(contrast @ theta)
-        z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
-        half = z * ELO_PER_NAT * float(np.sqrt(max(float(contrast @ np.linalg.solve(information, contrast)), 0.0)))
+        centre = ELO_PER_NAT * float(contrast @ self.theta)
+        half = float(self._normal_half_widths(contrast[:, None], level)[0])
         low, high = centre - half, centre + half
         draws = self.bootstrap_draws(samples, seed) if self.results else np.zeros((0, n))
         if len(draws):
