@@ -122,7 +122,7 @@ def table_row_mismatch(row: dict[str, Any], game: ScheduledTable) -> str | None:
     themselves are compared by the caller, since a different seating means the config changed."""
     if row.get("group") != game.group:
         return f"it says group {_show(row.get('group'))}, but the schedule puts group {game.group} there"
-    if row.get("players") != [{"id": agent_id, "seat": seat} for seat, agent_id in enumerate(game.seats)]:
+    if row.get("players") != game.players:
         return "its players differ from its seats"
     if row.get("record") != record_name(game.index):
         return f"its record is {_show(row.get('record'))}, not {record_name(game.index)}"

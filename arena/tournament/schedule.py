@@ -231,6 +231,11 @@ class ScheduledTable:
     group: int
     seed: int
 
+    @property
+    def players(self) -> list[dict[str, object]]:
+        """``[{"id", "seat"}, ...]``: the ``players`` of this game's ``games.jsonl`` row."""
+        return [{"id": agent_id, "seat": seat} for seat, agent_id in enumerate(self.seats)]
+
 
 def table_round_robin(agent_ids: Sequence[str], players: int, games_per_group: int, seed: int,
                       start: int = 0) -> Iterator[ScheduledTable]:

@@ -45,7 +45,7 @@ def table_row(game: ScheduledTable, record: dict[str, Any]) -> dict[str, Any]:
         "index": game.index,
         "group": game.group,
         "seats": list(game.seats),
-        "players": [{"id": agent_id, "seat": seat} for seat, agent_id in enumerate(game.seats)],
+        "players": game.players,
         "ranks": list(record["ranks"]),
         "returns": list(record["returns"]),
         "termination": record["termination"],
