@@ -105,8 +105,10 @@ def default_max_moves(game: str) -> int:
 #: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
 #: finished game is where the new schedule puts it. ``pairBlocks`` and ``randomLayout`` are not the
 #: user's: they record the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
+#: ``resultsBy`` and ``versions`` record how the folder keeps results and the agents' versions
+#: (:mod:`arena.tournament.field`): a keyed folder compares its field, not these keys.
 HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "gamesPerGroup", "matches", "sandbox", "inheritEnv",
-                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb")
+                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb", "resultsBy", "versions")
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
@@ -172,6 +174,11 @@ class TournamentConfig:
     #: balanced for every new tournament, folders written before layouts were recorded keep theirs).
     #: Set by the runner from the folder, never by the config file.
     random_layout: int = RANDOM_LAYOUT_BALANCED
+    #: ``"pairing"`` when the log folder keeps results per (pairing, versions) and its field may
+    #: change (:mod:`arena.tournament.field`), None when by index; and each agent's version
+    #: (:mod:`arena.tournament.versions`) by id. Both set by the runner, never by the config file.
+    results_by: str | None = None
+    versions: tuple[tuple[str, str], ...] = ()
     #: Seats of a game of the general model (``players``; None for a two-player game of today's
     #: model) and its ``parameters`` (sorted by name).
     players: int | None = None
@@ -236,6 +243,8 @@ class TournamentConfig:
             "scratchMb": self.limits.scratch_mb or 0,
             "pairBlocks": self.pair_blocks,
             "randomLayout": self.random_layout,
+            **({"resultsBy": self.results_by} if self.results_by is not None else {}),
+            **({"versions": dict(self.versions)} if self.versions else {}),
             **({"sprt": self.sprt} if self.sprt is not None else {}),
             **({"rules": self.rules, "rulesCommand": list(self.rules_command or ())} if self.rules is not None else {}),
         }

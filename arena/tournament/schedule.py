@@ -64,6 +64,9 @@ class ScheduledGame:
     white: str
     pair: int
     opening_seed: int
+    #: The round of its couple, in a folder that keeps results by pairing (:mod:`arena.tournament.field`);
+    #: None in a schedule kept by index.
+    round: int | None = None
 
 
 def _scheduled(index: int, pair: int, game: PairGame[str]) -> ScheduledGame:
