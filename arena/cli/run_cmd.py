@@ -160,6 +160,10 @@ def _set_up(console: Console, config: TournamentConfig, concurrency: int | None,
                          sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"], backend=where)
     tournament = Tournament(config, options, reporter)
     tournament.prepare()
+    change = tournament.field_change
+    if change is not None and (change.changed or change.kept or change.history):
+        for line in change.lines():  # what changed in the field and what will be played, before play
+            console.print(line, markup=False, highlight=False, soft_wrap=not console.is_terminal)
     note = unprotected_note(plan_isolation(tournament.config))
     if note:
         console.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
