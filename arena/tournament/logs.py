@@ -61,10 +61,11 @@ from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.records.field import PAIRING, Field, keyed
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
-from arena.tournament.field import FIELD_TYPES, PAIRING, Field, keyed
+from arena.tournament.field import FIELD_TYPES
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
 CONFIG_FILE = "config.json"

@@ -56,7 +56,7 @@ from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.reader import RESULT_TEXT, record_name
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
-from arena.tournament.field import PAIRING, Field, FieldChange, field_change, refusal, row_key, with_index
+from arena.tournament.field import PAIRING, Field, FieldChange, field_change, missing_games, refusal, with_index
 from arena.tournament.logs import (
     FolderLock,
     LogError,
@@ -378,10 +378,8 @@ class Tournament:
         for row in rows:
             self._count_node(row.get("node"))
         self._already_done = len(counting)
-        done = {row_key(row) for row in counting}
         start = max((row["index"] for row in rows), default=-1) + 1
-        missing = (g for g in field_now.games() if (g.black, g.white, g.round) not in done)
-        self._pending = (with_index(g, index) for index, g in enumerate(missing, start))
+        self._pending = (with_index(g, index) for index, g in enumerate(missing_games(field_now, counting), start))
         self._advance_frontier()
 
     def _prepare_indexed(self, rows: list[dict[str, Any]]) -> None:

@@ -128,7 +128,7 @@ class _Worker:
         self.results: list[Any] = []
         self.pending: int | None = None
         self.warned: set[str] = set()
-        from arena.tournament.field import Field
+        from arena.records.field import Field
 
         #: A folder kept by pairing: only the rows that count now, standings in the field's order.
         self.field = Field.from_json(init["field"]) if init.get("field") else None

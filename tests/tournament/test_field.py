@@ -7,11 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from tournament_support import TEST_BOT, bot_command, read_jsonl
 
+from arena.cli import cli
 from arena.errors import ConfigError
+from arena.records.field import Field
 from arena.tournament.config import load_config
-from arena.tournament.field import Field
+from arena.tournament.field import field_games
+from arena.tournament.logs import standings_from_folder
 from arena.tournament.runner import RunOptions, run_tournament
 from arena.tournament.versions import agent_version
 
@@ -35,8 +39,8 @@ def options(logs: Path, **kw: Any) -> RunOptions:
 
 
 def test_a_game_is_the_same_game_whatever_else_is_in_the_field() -> None:
-    small = {(g.black, g.white, g.round): g for g in Field("roundRobin", ("a", "b", "c"), seed=3).games()}
-    big = {(g.black, g.white, g.round): g for g in Field("roundRobin", ("a", "b", "c", "d"), seed=3).games()}
+    small = {(g.black, g.white, g.round): g for g in field_games(Field("roundRobin", ("a", "b", "c"), seed=3))}
+    big = {(g.black, g.white, g.round): g for g in field_games(Field("roundRobin", ("a", "b", "c", "d"), seed=3))}
     assert small.keys() < big.keys() and all(big[k] == g for k, g in small.items())
     assert len(big) == len(Field("roundRobin", ("a", "b", "c", "d"))) == 12
     # Each couple plays both colours, the two games of a pair sharing its opening.
@@ -92,6 +96,10 @@ async def test_adding_replacing_withdrawing_plays_only_the_games_needed(tmp_path
     assert fresh.played_now == 6
     assert final.standings["standings"] == fresh.standings["standings"]
     assert final.standings["crosstable"] == fresh.standings["crosstable"]
+    # Every reader of the folder counts the same games: arena standings, arena check-logs.
+    assert standings_from_folder(logs / "f", bootstrap_samples=20)[0]["standings"] == final.standings["standings"]
+    checked = CliRunner().invoke(cli, ["check-logs", str(logs / "f")], catch_exceptions=False)
+    assert checked.exit_code == 0, checked.output
 
 
 async def test_a_folder_kept_by_index_refuses_a_new_agent_saying_why(tmp_path: Path) -> None:

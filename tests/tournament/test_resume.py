@@ -13,8 +13,9 @@ import pytest
 from helpers import eventually
 from tournament_support import REPO, read_jsonl, shobu_config
 
+from arena.records.field import Field
 from arena.tournament.config import load_config
-from arena.tournament.field import Field
+from arena.tournament.field import field_games
 
 
 def start_arena(config: Path, logs: Path) -> subprocess.Popen[bytes]:
@@ -90,7 +91,7 @@ def test_sigkill_twice_then_resume_equals_an_uninterrupted_run(tmp_path: Path, b
     assert len(resumed) == len(set(resumed)) == 12  # none doubled
     assert resumed == signature(reference_logs / "crash")
     planned = Field("roundRobin", tuple(f"b{i}" for i in range(4)), games_per_pair=2, seed=load_config(config).seed)
-    assert resumed == sorted((g.black, g.white, g.round) for g in planned.games())
+    assert resumed == sorted((g.black, g.white, g.round) for g in field_games(planned))
     for row in read_jsonl(folder / "games.jsonl"):
         record = json.loads((folder / row["record"]).read_text())
         assert record["game_index"] == row["index"] and record["winner"] == row["winner"]
