@@ -11,8 +11,7 @@ and count no more; and a resumed run plays exactly the keys that have no countin
 or played twice. :class:`FieldChange` is what changed and what will be played, printed before play;
 :func:`refusal` the one line of a change that cannot be made.
 
-Folders written before (no ``resultsBy``), random matches and games of N seats keep results by
-index (:mod:`arena.tournament.resume`): their field cannot change.
+Folders written before (no ``resultsBy``) and random matches keep results by index (:mod:`arena.tournament.resume`): their field cannot change.
 """
 
 from __future__ import annotations
@@ -23,50 +22,68 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from arena.games.base import opening_seed
-from arena.records.field import PAIRING, RESULTS_BY_KEY, Field, keyed, row_key
-from arena.tournament.schedule import ScheduledGame
+from arena.records.field import PAIRING, RESULTS_BY_KEY, Field, Key, keyed, rotated, row_key, unrotated
+from arena.tournament.schedule import ScheduledGame, ScheduledTable
 
-#: The tournament types whose field may change (random matches draw their games from the field).
+#: The tournament types whose field may change (random matches draw their games from the field);
+#: two players or N seats alike.
 FIELD_TYPES = ("roundRobin", "gauntlet")
 
 
-def pairing_number(first: str, second: str, k: int) -> int:
-    """The ``pair`` of rounds ``2k`` and ``2k + 1`` of the couple ``(first, second)``: a 48-bit digest
-    of the three, the same in any field (two couples sharing one is harmless: they share an opening
-    seed)."""
-    data = f"arena-pairing/{first}/{second}/{k}".encode()
+def pairing_number(group: tuple[str, ...], k: int) -> int:
+    """The ``pair`` (two players) or ``group`` (N seats) of the ``k``-th rotation cycle of ``group``
+    (canonical order): a 48-bit digest of both, the same in any field (two groups sharing one is
+    harmless: they share an opening seed)."""
+    data = f"arena-pairing/{'/'.join(group)}/{k}".encode()
     return int.from_bytes(hashlib.sha256(data).digest()[:6], "big")
 
 
-def field_games(field: Field) -> Iterator[ScheduledGame]:
-    """Every game of ``field`` in play order (round by round, couples in config order, so early
-    games cover every couple), each with ``index`` -1 (the runner numbers what it plays)."""
-    couples = list(field.couples())
+def field_games(field: Field) -> Iterator[ScheduledGame | ScheduledTable]:
+    """Every game of ``field`` in play order (round by round, groups in config order, so early
+    games cover every group), each with ``index`` -1 (the runner numbers what it plays):
+    :class:`ScheduledGame` for two players, :class:`ScheduledTable` for N seats."""
+    groups = list(field.groups())
     for round_ in range(field.games_per_pair):
-        for first, second in couples:
-            pair = pairing_number(first, second, round_ // 2)
-            black, white = (first, second) if round_ % 2 == 0 else (second, first)
-            yield ScheduledGame(-1, black, white, pair, opening_seed(field.seed, pair), round_)
+        for group in groups:
+            yield _game(field.players, group, round_, -1, field.seed)
 
 
-def missing_games(field: Field, rows: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame]:
+def _game(seats: int | None, group: tuple[str, ...], round_: int, index: int,
+          seed: int) -> ScheduledGame | ScheduledTable:
+    """Round ``round_`` of ``group`` (canonical order) at ``index``: two players (``seats`` None)
+    or N seats."""
+    n = len(group)
+    number = pairing_number(group, round_ // n)
+    order = rotated(group, round_ % n)
+    if seats is None:
+        return ScheduledGame(index, order[0], order[1], number, opening_seed(seed, number), round_)
+    return ScheduledTable(index, order, number, opening_seed(seed, number), round_)
+
+
+def game_key(game: ScheduledGame | ScheduledTable) -> Key:
+    """The key of a scheduled game (:func:`arena.records.field.row_key` of its row)."""
+    seats = (game.black, game.white) if isinstance(game, ScheduledGame) else game.seats
+    assert game.round is not None, "a game of a field has a round"
+    return seats, game.round
+
+
+def missing_games(field: Field, rows: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame | ScheduledTable]:
     """The games of ``field`` that no row of ``rows`` plays with today's versions, in play order:
     what is left to play (``index`` -1)."""
     done = {row_key(row) for row in rows if field.counts(row)}
-    return (g for g in field_games(field) if (g.black, g.white, g.round) not in done)
+    return (g for g in field_games(field) if game_key(g) not in done)
 
 
-def scheduled_game(row: Mapping[str, Any], seed: int) -> ScheduledGame | None:
-    """The game a keyed row says it is (its pair and opening seed worked out from its key), with the
-    row's index; None when the row has no key."""
+def scheduled_game(row: Mapping[str, Any], seed: int) -> ScheduledGame | ScheduledTable | None:
+    """The game a keyed row says it is (its pair or group and seed worked out from its key), with
+    the row's index; None when the row has no key."""
     key = row_key(row)
     index = row.get("index")
-    if key is None or not isinstance(index, int):
+    if key is None or not isinstance(index, int) or isinstance(index, bool) or len(key[0]) < 2:
         return None
-    black, white, round_ = key
-    first, second = (black, white) if round_ % 2 == 0 else (white, black)
-    pair = pairing_number(first, second, round_ // 2)
-    return ScheduledGame(index, black, white, pair, opening_seed(seed, pair), round_)
+    seats, round_ = key
+    return _game(None if "seats" not in row else len(seats), unrotated(seats, round_ % len(seats)), round_,
+                 index, seed)
 
 
 @dataclass(frozen=True)
@@ -123,9 +140,9 @@ def refusal(old: Mapping[str, Any] | None, new: Field) -> str | None:
     return None
 
 
-def with_index(game: ScheduledGame, index: int) -> ScheduledGame:
+def with_index(game: ScheduledGame | ScheduledTable, index: int) -> ScheduledGame | ScheduledTable:
     return replace(game, index=index)
 
 
-__all__ = ["FIELD_TYPES", "PAIRING", "RESULTS_BY_KEY", "Field", "FieldChange", "field_change", "field_games", "keyed",
+__all__ = ["FIELD_TYPES", "PAIRING", "RESULTS_BY_KEY", "Field", "FieldChange", "field_change", "field_games", "game_key", "keyed",
            "missing_games", "pairing_number", "refusal", "row_key", "scheduled_game", "with_index"]

@@ -255,7 +255,7 @@ class TournamentLog:
                 differences = [d for d in differences if d != AGENTS_DIFFER]
             elif differences and differences[0] == AGENTS_DIFFER:
                 differences[0] = (f"{AGENTS_DIFFER}, and this folder keeps its results by game index: "
-                                  "written by an older arena, or random matches or N seats, whose field cannot change")
+                                  "written by an older arena, or random matches, whose field cannot change")
             if differences:
                 raise ConfigError(
                     f"{self.folder} already holds a different tournament with id {config.id!r} "
@@ -285,10 +285,10 @@ class TournamentLog:
     def results_by(self, config: TournamentConfig, by_index: bool) -> str | None:
         """How this folder keeps results (:mod:`arena.tournament.field`): as its ``config.json``
         says; by index for games written without one or when ``by_index``; by pairing for a new
-        folder of a two-player round robin or gauntlet."""
+        folder of a round robin or gauntlet (two players or N seats)."""
         if self.old_config is not None:
             return PAIRING if keyed(self.old_config) else None
-        if by_index or config.players is not None or config.sprt is not None:
+        if by_index or config.sprt is not None:
             return None
         return PAIRING if config.tournament_type in FIELD_TYPES else None
 

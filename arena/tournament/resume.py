@@ -84,9 +84,9 @@ def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]],
 def check_pairing_rows(folder: Path, root: Path, rows: list[dict[str, Any]], seed: int,
                        opening_line: Callable[[int], int | None]) -> None:
     """Check every row of a folder that keeps results by pairing (:mod:`arena.tournament.field`):
-    each is the game its key says (its pair, opening seed, record file, a result its winner agrees
-    with: :func:`row_mismatch`), carries its players' ``versions``, and no game is there twice with
-    the same versions. Every row is checked, counting or not: the history is the folder's too.
+    each is the game its key says (its pair or group, seed, record file, a result its winner or ranks
+    agree with: :func:`row_mismatch`, :func:`table_row_mismatch`), carries its players' ``versions``,
+    and no game is there twice with the same versions. Every row is checked, counting or not: the history is the folder's too.
     Raises LogError naming the file and the game (the row is not arena's)."""
     from arena.tournament.field import scheduled_game
 
@@ -98,18 +98,20 @@ def check_pairing_rows(folder: Path, root: Path, rows: list[dict[str, Any]], see
         if game is None:
             raise LogError(f"{games_file}: game {index} has no round, and this folder keeps games by pairing; "
                            "that line is not arena's: delete it to have the game played again")
+        seats = game.seats if isinstance(game, ScheduledTable) else (game.black, game.white)
         versions = row.get("versions")
-        if not isinstance(versions, dict) or not all(isinstance(versions.get(a), str) for a in (game.black, game.white)):
+        if not isinstance(versions, dict) or not all(isinstance(versions.get(a), str) for a in seats):
             raise LogError(f"{games_file}: game {index} does not give its players' versions; that line is not arena's: "
                            "delete it to have the game played again")
-        mismatch = row_mismatch(row, game, opening_line(game.pair))
+        mismatch = (table_row_mismatch(row, game) if isinstance(game, ScheduledTable)
+                    else row_mismatch(row, game, opening_line(game.pair)))
         if mismatch is not None:
             raise LogError(f"{games_file}: game {index} is not the game its round says ({mismatch}); "
                            "that line is not arena's: delete it to have the game played again")
-        same = (game.black, game.white, game.round, versions[game.black], versions[game.white])
+        same = (seats, game.round, *(versions[a] for a in seats))
         if same in seen:
             raise LogError(f"{games_file}: games {seen[same]} and {index} are the same game of the same versions "
-                           f"({game.black} against {game.white}, round {game.round}); delete one of the lines")
+                           f"({', '.join(seats)}, round {game.round}); delete one of the lines")
         seen[same] = index
     if rows:
         check_records(folder, root, (row["index"] for row in rows))

@@ -364,16 +364,17 @@ class Tournament:
         """Plan a folder kept by pairing (:mod:`arena.tournament.field`): the field's games with no
         counting row, numbered after every row of the folder."""
         c = self.config
-        field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed)
+        field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed, c.players)
         why = refusal(self._log.old_config, field_now)
         if why is not None:
             raise ConfigError(f"{self.folder}: {why}")
-        check_pairing_rows(self.folder, self._log.root, rows, c.seed, lambda pair: self._opening(pair).line)
+        check_pairing_rows(self.folder, self._log.root, rows, c.seed,
+                           lambda pair: None if self.seated else self._opening(pair).line)
         counting = field_now.counting(rows)
         self.field, self.field_change = field_now, field_change(self._log.old_config, field_now, len(counting),
                                                                 len(rows) - len(counting))
         self._log.begin(c)
-        for result in load_results(counting):
+        for result in load_results(counting, c.players):
             self._stats.add(result)
         for row in rows:
             self._count_node(row.get("node"))

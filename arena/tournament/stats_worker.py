@@ -190,7 +190,7 @@ class _Worker:
         )
 
         init = self.init
-        results = (load_results(self.field.standings_rows(self.rows)) if self.field is not None
+        results = (load_results(self.field.standings_rows(self.rows), self.players) if self.field is not None
                    else sorted(self.results, key=lambda g: g.index))
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players,

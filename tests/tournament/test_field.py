@@ -115,3 +115,33 @@ async def test_a_gauntlet_keeps_its_hero(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"the gauntlet's hero \(its first agent\) was a, now c"):
         await run_tournament(load_config(field_config(tmp_path, ["c", "a", "b"], tournamentType="gauntlet")),
                              options(logs))
+
+
+def kuhn_config(tmp_path: Path, seeds: dict[str, int]) -> Path:
+    """A three-seat Kuhn poker round robin of seeded random bots (``seeds``: each agent's seed)."""
+    bot = Path(__file__).resolve().parents[2] / "bots" / "kuhn_poker_random.py"
+    obj = {"id": "k", "game": "kuhn_poker", "players": 3, "seed": 9,
+           "agents": [{"id": aid, "path": bot_command(bot, "--seed", str(seed))} for aid, seed in seeds.items()]}
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(obj))
+    return path
+
+
+async def test_a_field_of_n_seats_changes_the_same_way(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    seeds = {"k0": 0, "k1": 1, "k2": 2, "k3": 3}
+    first = await run_tournament(load_config(kuhn_config(tmp_path, seeds)), options(logs))
+    assert first.played_now == 12  # 4 groups of three, each in its three seat rotations
+    seeds["k4"] = 4
+    added = await run_tournament(load_config(kuhn_config(tmp_path, seeds)), options(logs))
+    assert (added.already_done, added.played_now) == (12, 18)  # the 6 groups with k4
+    seeds["k1"] = 11  # another command: a new version
+    replaced = await run_tournament(load_config(kuhn_config(tmp_path, seeds)), options(logs))
+    assert replaced.change is not None and replaced.change.replaced == ("k1",)
+    assert (replaced.already_done, replaced.played_now) == (12, 18)  # the 6 groups with k1
+    del seeds["k2"]
+    final = await run_tournament(load_config(kuhn_config(tmp_path, seeds)), options(logs))
+    assert (final.already_done, final.played_now) == (12, 0)
+    fresh = await run_tournament(load_config(kuhn_config(tmp_path, seeds)), options(tmp_path / "fresh"))
+    assert fresh.played_now == 12
+    assert final.standings["standings"] == fresh.standings["standings"]
