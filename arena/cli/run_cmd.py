@@ -23,7 +23,7 @@ from rich.console import Console
 
 from arena.backends import ClusterError
 from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, rules_option
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ConfigProblems
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process.bot import kill_all_live_groups
 from arena.process.isolation import unprotected_note
@@ -117,7 +117,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1
             _fail(console, str(exc), 1)
         except ArenaError as exc:
-            _fail(console, str(exc), 2)
+            _fail(console, str(exc) + ("" if set_aside_failing else _set_aside_hint(exc)), 2)
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         print_standings(console, summary.standings, str(summary.folder))
@@ -137,6 +137,14 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         _fail(console, f"the run failed: {failure}", 1)
     if summary.interrupted:
         sys.exit(exit_code_for(signal_number))
+
+
+def _set_aside_hint(exc: ArenaError) -> str:
+    """A hint at --set-aside-failing when every problem of ``exc`` is an agent entry's own."""
+    lines = exc.problems if isinstance(exc, ConfigProblems) else (str(exc),)
+    if all(line.startswith(("agents[", "agents: ")) for line in lines):
+        return "\n(arena run --set-aside-failing sets aside the agents that fail and plays the others)"
+    return ""
 
 
 def _gated_config(console: Console, config_path: str) -> TournamentConfig:

@@ -46,3 +46,15 @@ def test_run_sets_aside_the_failing_bots_saying_which_and_why(tmp_path: Path) ->
     assert "2 of 4 agents pass the check; 2 set aside" in lines
     summary = json.loads(result.stdout[result.stdout.index("{"):])
     assert summary["games_finished"] == 2 and {a for a in summary["agents"]} == {"alice", "bob"}
+
+
+def test_without_the_option_a_broken_entry_stops_the_run_with_a_hint(tmp_path: Path) -> None:
+    student(tmp_path, "alice")
+    student(tmp_path, "bob", "connect4_greedy.py")
+    student(tmp_path, "erin", None, None)
+    path = config(tmp_path, {"from": "students/*/"})
+    result = CliRunner().invoke(cli, ["run", str(path), "--logs", str(tmp_path / "logs")], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"arena: error: agents: students/erin/: no bot.json with a command and no 'bot' file (looked in {tmp_path / 'students' / 'erin'})",
+        "(arena run --set-aside-failing sets aside the agents that fail and plays the others)"], result.stderr
