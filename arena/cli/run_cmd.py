@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterator
@@ -142,7 +143,8 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
 def _set_aside_hint(exc: ArenaError) -> str:
     """A hint at --set-aside-failing when every problem of ``exc`` is an agent entry's own."""
     lines = exc.problems if isinstance(exc, ConfigProblems) else (str(exc),)
-    if all(line.startswith(("agents[", "agents: ")) for line in lines):
+    # An entry's own problem names it: agents[3]... or agents: <its folder>/: ...
+    if all(re.match(r"agents\[\d+\]|agents: [^:]*/: ", line) for line in lines):
         return "\n(arena run --set-aside-failing sets aside the agents that fail and plays the others)"
     return ""
 
