@@ -21,12 +21,15 @@ from arena.report.sections import elo_plot, is_seat_standings, terminations_sect
 from arena.report.viewer import CSS
 from arena.serve.agents import AgentRecord, ranked
 from arena.serve.folder import Snapshot
+from arena.serve.live import LiveGame, LiveSnapshot, step_text
 
 esc = html.escape
 #: How many of the latest finished games the leaderboard lists.
 LATEST = 12
 #: The ids of the live fragments, in page order.
 FRAGMENTS = ("status", "leaderboard", "plot", "latest")
+#: How many of a game's last moves the leaderboard's games in progress show.
+LAST_MOVES = 10
 
 EXTRA_CSS = """
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
@@ -34,6 +37,11 @@ nav{padding:0 24px}#status.error{color:#b3261e}
 #leaderboard table,#latest table{margin-bottom:6px}
 .live-dot{display:inline-block;width:9px;height:9px;border-radius:50%;background:#aaa;margin-right:6px}
 .live .live-dot{background:#2e9d4f}
+td.moves{white-space:normal;font-family:ui-monospace,monospace;font-size:12px;max-width:560px}
+.mv{margin-right:10px;white-space:nowrap}.mv b{font-weight:600;color:var(--dim);margin-right:3px}
+ol.live-moves{columns:4 180px;font-family:ui-monospace,monospace;font-size:13px;background:var(--card);
+  border:1px solid var(--line);padding:6px 6px 6px 3.5em;max-width:1100px}
+table.versions code{font-size:12px}
 pre.stderr{background:#f4f1e8;border:1px solid var(--line);padding:6px;max-width:900px;white-space:pre-wrap;font-size:12px}
 """
 
@@ -41,24 +49,33 @@ pre.stderr{background:#f4f1e8;border:1px solid var(--line);padding:6px;max-width
 LIVE_JS = """
 (function(){
   var conn = document.getElementById('conn');
-  var es = new EventSource('/events');
-  es.addEventListener('update', function(ev){
+  var es = new EventSource(document.body.dataset.events || '/events');
+  function put(ev){
     var data = JSON.parse(ev.data);
     for (var id in data.html) { var el = document.getElementById(id); if (el) el.innerHTML = data.html[id]; }
+    return data;
+  }
+  es.addEventListener('update', function(ev){
+    var data = put(ev);
     document.body.dataset.version = data.version;
     document.body.dataset.games = data.games;
   });
+  es.addEventListener('live', function(ev){ document.body.dataset.live = put(ev).version; });
+  // A game in progress that has just finished: its page becomes the viewer of its record.
+  es.addEventListener('finished', function(){ es.close(); location.reload(); });
   es.onopen = function(){ document.body.classList.add('live'); conn.textContent = 'live'; };
   es.onerror = function(){ document.body.classList.remove('live'); conn.textContent = 'reconnecting…'; };
 })();
 """
 
 
-def page(title: str, body: str, script: str = "") -> str:
-    """A whole page: the report's CSS, ``body``, and ``script`` inline."""
+def page(title: str, body: str, script: str = "", events: str = "/events") -> str:
+    """A whole page: the report's CSS, ``body``, and ``script`` inline (``events``: the stream
+    :data:`LIVE_JS` listens to)."""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{esc(title)}</title>\n<style>{CSS}{EXTRA_CSS}</style>\n</head>\n<body>\n"
+            f"<title>{esc(title)}</title>\n<style>{CSS}{EXTRA_CSS}</style>\n</head>\n"
+            f"<body data-events=\"{esc(events)}\">\n"
             f"<header><h1>{esc(title)}</h1><p class=\"sub\">arena {esc(__version__)} · "
             f"<span class=\"live-dot\"></span><span id=\"conn\">{'connecting…' if script else 'snapshot'}</span>"
             f"</p></header>\n{body}" + (f"<script>{script}</script>\n" if script else "") + "</body>\n</html>\n")
@@ -71,11 +88,12 @@ def title_of(snapshot: Snapshot, fallback: str) -> str:
     return f"arena: {name}" + (f" ({game})" if game else "")
 
 
-def leaderboard_page(snapshot: Snapshot, fallback_title: str) -> str:
+def leaderboard_page(snapshot: Snapshot, live: LiveSnapshot, fallback_title: str) -> str:
     """The live page: the fragments as they are now, then the script that keeps them current."""
     parts = fragments(snapshot)
     body = (f'<section><p id="status">{parts["status"]}</p></section>\n'
             f'<section><h2>Leaderboard</h2><div id="leaderboard">{parts["leaderboard"]}</div></section>\n'
+            f'<section><h2>In progress</h2><div id="live">{live_table(live)}</div></section>\n'
             f'<section><div id="plot">{parts["plot"]}</div></section>\n'
             f'<section><h2>Latest games</h2><div id="latest">{parts["latest"]}</div></section>\n')
     return page(title_of(snapshot, fallback_title), body, LIVE_JS)
@@ -85,6 +103,63 @@ def event_data(snapshot: Snapshot) -> str:
     """The ``update`` event's data (one line of JSON) for ``snapshot``."""
     return json.dumps({"version": snapshot.version, "games": len(snapshot.rows), "html": fragments(snapshot)},
                       separators=(",", ":"))
+
+
+def live_data(live: LiveSnapshot, game: int | None = None) -> str:
+    """The ``live`` event's data: ``{"version": V, "html": {"live": the games in progress}}``, or
+    for the page of game ``game`` its whole list of moves (``live-game``)."""
+    if game is None:
+        html_ = {"live": live_table(live)}
+    else:
+        found = next((g for g in live.games if g.index == game), None)
+        html_ = {"live-game": live_moves(found) if found is not None else
+                 '<p class="dim">This game is no longer being played.</p>'}
+    return json.dumps({"version": live.version, "html": html_}, separators=(",", ":"))
+
+
+def live_table(live: LiveSnapshot) -> str:
+    """The games in progress: players, plies so far, the last moves and when the last one came."""
+    if not live.games:
+        return '<p class="dim">No game in progress.</p>'
+    out = [('<table class="grid" id="live-table"><thead><tr><th class="num">#</th><th>Players</th>'
+            '<th class="num">Plies</th><th>Last moves</th><th>Last move at</th></tr></thead><tbody>')]
+    for game in live.games:
+        last = game.steps[-LAST_MOVES:]
+        first = len(game.steps) - len(last) + 1
+        moves = "".join(_move(game, first + k, step) for k, step in enumerate(last)) or '<span class="dim">–</span>'
+        out.append(f'<tr data-live="{game.index}"><td class="num"><a href="/game/{game.index}">{game.index}</a></td>'
+                   f"<td>{' – '.join(agent_link(p) for p in game.players)}</td>{_num(len(game.steps))}"
+                   f'<td class="moves">{"…" if first > 1 else ""}{moves}</td><td>{_clock(game.updated)}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _move(game: LiveGame, number: int, step: dict[str, Any]) -> str:
+    who, what = step_text(game, step)
+    return f'<span class="mv" title="{esc(who)}"><b>{number}.</b>{esc(what)}</span>'
+
+
+def _clock(seconds: float) -> str:
+    import time
+
+    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else "–"
+
+
+def live_moves(game: LiveGame) -> str:
+    """Every move of a game in progress, numbered, with who played it."""
+    items = "".join(f"<li><b>{esc(who)}</b> {esc(what)}</li>" for who, what in (step_text(game, s) for s in game.steps))
+    return (f"<p>{' – '.join(agent_link(p) for p in game.players)} · started {esc(game.started)} · "
+            f"{len(game.steps)} plies · last move at {_clock(game.updated)}</p>"
+            + (f'<ol class="live-moves">{items}</ol>' if items else '<p class="dim">No move yet.</p>'))
+
+
+def live_game_page(snapshot: Snapshot, game: LiveGame, fallback_title: str) -> str:
+    """The page of a game in progress: its moves, kept current by ``/events?game=N``; it becomes
+    the game's viewer (a reload) once the game is in ``games.jsonl``."""
+    body = ('<nav><p><a href="/">← leaderboard</a></p></nav>\n'
+            f'<section><h2>Game {game.index}: in progress</h2><div id="live-game">{live_moves(game)}</div></section>\n')
+    return page(f"{title_of(snapshot, fallback_title)}: game {game.index}", body, LIVE_JS,
+                events=f"/events?game={game.index}")
 
 
 def fragments(snapshot: Snapshot) -> dict[str, str]:

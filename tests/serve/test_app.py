@@ -36,7 +36,7 @@ def test_the_leaderboard_lists_every_agent_with_its_elo_and_the_latest_games(pla
     response = client(played).get("/")
     assert response.status_code == 200
     text = response.text
-    assert "6 games finished" in text and "new EventSource('/events')" in text
+    assert "6 games finished" in text and 'data-events="/events"' in text and "new EventSource(" in text
     for row in standings["standings"]:
         assert f'<tr data-agent="{row["id"]}">' in text
         assert f'<a href="/agent/{row["id"]}">' in text
