@@ -38,7 +38,7 @@ from arena.records.replay import GameEntry
 from arena.serve.agents import agent_record
 from arena.serve.folder import LogFolder, Snapshot
 from arena.serve.live import LiveFolder, LiveSnapshot
-from arena.serve.pages import agent_page, event_data, leaderboard_page, live_data, live_game_page, page
+from arena.serve.pages import FAULTS_SHOWN, agent_page, event_data, leaderboard_page, live_data, live_game_page, page
 
 #: Seconds between two looks at the folder's files.
 POLL_S = 0.5
@@ -134,7 +134,7 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
         if not record.games and standing is None:
             return not_found(f"No agent {agent_id!r} has played in {label}.")
         tails = await anyio.to_thread.run_sync(
-            lambda: {f.index: log.stderr_tail(f.stderr) for f in record.faults[-50:]})
+            lambda: {f.index: log.stderr_tail(f.stderr) for f in record.faults[-FAULTS_SHOWN:]})
         return HTMLResponse(agent_page(snap, record, standing, tails, label))
 
     async def standings(request: Request) -> Response:
@@ -182,4 +182,6 @@ def game_html(folder: Path, index: int) -> str:
     else:
         text = viewer_html(entry, Replay.from_record(record, label=label))
     # The report's viewer page, with a way back to the leaderboard.
-    return text.replace("</header>", '</header>\n<nav><p><a href="/">← leaderboard</a></p></nav>', 1)
+    back = ('<nav style="padding:0 24px"><p><a href="/" style="color:#2f6db3;text-decoration:none">'
+            "← leaderboard</a></p></nav>")
+    return text.replace("</header>", f"</header>\n{back}", 1)

@@ -28,6 +28,8 @@ esc = html.escape
 LATEST = 12
 #: The ids of the live fragments, in page order.
 FRAGMENTS = ("status", "leaderboard", "plot", "latest")
+#: How many of an agent's latest faults its page shows, with their stderr tails.
+FAULTS_SHOWN = 50
 #: How many of a game's last moves the leaderboard's games in progress show.
 LAST_MOVES = 10
 
@@ -37,6 +39,7 @@ nav{padding:0 24px}#status.error{color:#b3261e}
 #leaderboard table,#latest table{margin-bottom:6px}
 .live-dot{display:inline-block;width:9px;height:9px;border-radius:50%;background:#aaa;margin-right:6px}
 .live .live-dot{background:#2e9d4f}
+.cols{display:flex;flex-wrap:wrap;align-items:flex-start}.cols>section{margin-right:8px}
 td.moves{white-space:normal;font-family:ui-monospace,monospace;font-size:12px;max-width:560px}
 .mv{margin-right:10px;white-space:nowrap}.mv b{font-weight:600;color:var(--dim);margin-right:3px}
 ol.live-moves{columns:4 180px;font-family:ui-monospace,monospace;font-size:13px;background:var(--card);
@@ -92,8 +95,9 @@ def leaderboard_page(snapshot: Snapshot, live: LiveSnapshot, fallback_title: str
     """The live page: the fragments as they are now, then the script that keeps them current."""
     parts = fragments(snapshot)
     body = (f'<section><p id="status">{parts["status"]}</p></section>\n'
+            '<div class="cols">'
             f'<section><h2>Leaderboard</h2><div id="leaderboard">{parts["leaderboard"]}</div></section>\n'
-            f'<section><h2>In progress</h2><div id="live">{live_table(live)}</div></section>\n'
+            f'<section><h2>In progress</h2><div id="live">{live_table(live)}</div></section></div>\n'
             f'<section><div id="plot">{parts["plot"]}</div></section>\n'
             f'<section><h2>Latest games</h2><div id="latest">{parts["latest"]}</div></section>\n')
     return page(title_of(snapshot, fallback_title), body, LIVE_JS)
@@ -250,6 +254,17 @@ def agent_page(snapshot: Snapshot, record: AgentRecord, standing: dict[str, Any]
     if standing is not None:
         parts.append(f'<section><h2>Standing</h2>{leaderboard_table({**(snapshot.standings or {}), "standings": [standing]})}'
                      "</section>\n")
+    if record.versions:
+        latest = max(record.versions.values(), key=lambda v: v.last).version
+        parts.append(f'<section><h2>Versions ({len(record.versions)})</h2><table class="grid versions" id="versions">'
+                     '<thead><tr><th>Version</th><th class="num">Games</th><th class="num">First game</th>'
+                     '<th class="num">Last game</th><th class="num">Score</th></tr></thead><tbody>')
+        for ver in record.versions.values():
+            now = ' <span class="dim">(latest)</span>' if ver.version == latest else ""
+            parts.append(f'<tr><td><code title="{esc(ver.version)}">{esc(ver.version[:16])}</code>{now}</td>'
+                         f'{_num(ver.games)}<td class="num"><a href="/game/{ver.first}">{ver.first}</a></td>'
+                         f'<td class="num"><a href="/game/{ver.last}">{ver.last}</a></td>{_num(ver.score_pct, 1, "%")}</tr>')
+        parts.append("</tbody></table></section>\n")
     parts.append('<section><h2>Results by opponent</h2><table class="grid" id="versus"><thead><tr><th>Opponent</th>'
                  '<th class="num">Games</th><th class="num">W</th><th class="num">D</th><th class="num">L</th>'
                  '<th class="num">Score</th></tr></thead><tbody>')
@@ -260,12 +275,20 @@ def agent_page(snapshot: Snapshot, record: AgentRecord, standing: dict[str, Any]
     parts.append(f'<section id="faults"><h2>Faults ({len(record.faults)})</h2>')
     if not record.faults:
         parts.append('<p class="dim">None: every game ended by the rules.</p>')
-    for fault in record.faults:
+    else:
+        kinds: dict[str, int] = {}
+        for fault in record.faults:
+            kinds[fault.termination] = kinds.get(fault.termination, 0) + 1
+        parts.append(f'<p>{", ".join(f"{esc(k)}: {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))} '
+                     '<span class="dim">(latest first)</span></p>')
+    for fault in record.faults[::-1][:FAULTS_SHOWN]:
         tail = stderr.get(fault.index)
         parts.append(f'<h3>Game <a href="/game/{fault.index}">{fault.index}</a>: {esc(fault.termination)}</h3>'
                      f"<p>{esc(fault.reason)}</p>")
         parts.append(f'<pre class="stderr">{esc(tail)}</pre>' if tail else
                      f'<p class="dim">No stderr kept ({esc(fault.stderr)}).</p>')
+    if len(record.faults) > FAULTS_SHOWN:
+        parts.append(f'<p class="dim">and {len(record.faults) - FAULTS_SHOWN} earlier ones (in the games below).</p>')
     parts.append("</section>\n")
     parts.append(f"<section><h2>Games ({len(record.games)})</h2>{games_table(row for row, _ in reversed(record.games))}"
                  "</section>\n")

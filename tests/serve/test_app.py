@@ -101,8 +101,10 @@ def test_the_folder_is_reread_only_when_a_watched_file_changes(played: Path) -> 
 
 
 @asynccontextmanager
-async def sse(app: Any, path: str = "/events") -> AsyncIterator[trio.MemoryReceiveChannel[dict[str, Any]]]:
-    """The ``update`` events of ``app``'s stream, parsed, while the request is open."""
+async def sse(app: Any, path: str = "/events",
+              kinds: tuple[str, ...] = ("update",)) -> AsyncIterator[trio.MemoryReceiveChannel[dict[str, Any]]]:
+    """The events of ``app``'s stream of the ``kinds`` asked for, each its data parsed with the
+    event's name as ``event``, while the request is open."""
     events_in, events_out = trio.open_memory_channel[dict[str, Any]](100)
     done = trio.Event()
     buffer = b""
@@ -121,11 +123,12 @@ async def sse(app: Any, path: str = "/events") -> AsyncIterator[trio.MemoryRecei
         while b"\n\n" in buffer:
             block, buffer = buffer.split(b"\n\n", 1)
             fields = dict(line.split(": ", 1) for line in block.decode().splitlines() if not line.startswith(":"))
-            if fields.get("event") == "update":
-                await events_in.send(json.loads(fields["data"]))
+            if fields.get("event") in kinds:
+                await events_in.send({**json.loads(fields["data"]), "event": fields["event"]})
 
+    path, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": [],
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "", "headers": [],
              "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
     async with trio.open_nursery() as nursery:
         nursery.start_soon(app, scope, receive, send)
@@ -173,3 +176,31 @@ async def test_the_stream_survives_a_folder_that_appears_and_a_truncated_resume(
         lines = (folder / "games.jsonl").read_bytes().splitlines(keepends=True)
         (folder / "games.jsonl").write_bytes(b"".join(lines[:2]))  # a resumed run's rewritten file
         await next_update(events, 2)
+
+
+def test_an_agents_page_lists_the_versions_its_games_were_played_with(played: Path) -> None:
+    games = rows(played)
+    for row in games:  # b2 replaced after game 2 (the rows of a field that changes)
+        row["versions"] = {"b0": "0" * 64, "b1": "1" * 64, "b2": ("a" if row["index"] <= 2 else "b") * 64}
+    (played / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in games))
+    text = client(played).get("/agent/b2").text
+    table = text.split('id="versions"')[1].split("</table>")[0]
+    old = [r["index"] for r in games if "b2" in (r["black"], r["white"]) and r["index"] <= 2]
+    new = [r["index"] for r in games if "b2" in (r["black"], r["white"]) and r["index"] > 2]
+    assert "Versions (2)" in text
+    assert f'<code title="{"a" * 64}">{"a" * 16}</code></td><td class="num">{len(old)}</td>' in table
+    assert f'<code title="{"b" * 64}">{"b" * 16}</code> <span class="dim">(latest)</span></td>' in table
+    assert f'<td class="num">{len(new)}</td><td class="num"><a href="/game/{new[0]}">' in table
+    assert 'id="versions"' not in client(played).get("/agent/nobody").text
+    (played / "games.jsonl").write_text("".join(json.dumps({k: v for k, v in r.items() if k != "versions"}) + "\n"
+                                                for r in games))
+    assert "Versions" not in client(played).get("/agent/b2").text  # rows without versions: no such section
+
+
+def test_a_rows_version_may_be_by_agent_by_seat_or_in_its_players() -> None:
+    from arena.serve.agents import version_of
+
+    assert version_of({"versions": {"a": "v1"}}, 1, "a") == "v1"
+    assert version_of({"versions": ["v0", "v1"]}, 1, "b") == "v1"
+    assert version_of({"players": [{"id": "a"}, {"id": "b", "version": "v9"}]}, 1, "b") == "v9"
+    assert version_of({"players": [{"id": "a"}]}, 0, "a") is None
