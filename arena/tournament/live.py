@@ -99,9 +99,10 @@ class GameTrace:
     def __call__(self, event: Any) -> None:
         if self.fd < 0:
             return
-        if isinstance(event, MovePlayed):
-            self.append(orjson.dumps({"ply": event.ply, "seat": 0 if event.color is Color.BLACK else 1,
-                                      "move": event.move_text, "ms": round(event.charged_ms, 1)}) + b"\n")
+        if type(event) is MovePlayed:
+            # Formatted by hand: half the time of orjson.dumps on a dict (the move text is escaped).
+            self.append(b'{"ply":%d,"seat":%d,"move":%s,"ms":%.1f}\n' % (
+                event.ply, event.color is not Color.BLACK, orjson.dumps(event.move_text), event.charged_ms))
         elif isinstance(event, StepPlayed):
             self.append(orjson.dumps(event.step) + b"\n")
 
