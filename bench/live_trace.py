@@ -33,34 +33,14 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_overhead import Cycle, _InstantPlayer, _median, find_cycle, replay_argv
+from engine_overhead import Cycle, _median, find_cycle, in_process_loop, replay_argv
 
-from arena.games.base import Color
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
-from arena.protocols import protocol_for
 from arena.tournament.live import LiveTrace
 
 Observer = Callable[[Any], None] | None
-
-
-async def instant_game(cycle: Cycle, plies: int, observer: Observer) -> float:
-    """CPU seconds per ply of play_game with in-process instant players."""
-    import arena.match.game as match_module
-
-    protocol = protocol_for(cycle.game.name)
-    tables = {c: [protocol.decode_reply(r.encode()) for r in replies]
-              for c, replies in ((Color.BLACK, cycle.black), (Color.WHITE, cycle.white))}
-    real = match_module.make_player
-    match_module.make_player = lambda spec, game, color, **_: _InstantPlayer(spec.id, color, tables[color])
-    try:
-        begun = time.process_time()
-        await play_game(cycle.game, AgentSpec("a"), AgentSpec("b"), time_control=TimeControl(),
-                        max_moves=plies, start_state=cycle.start, game_index=0, observer=observer)
-        return (time.process_time() - begun) / plies
-    finally:
-        match_module.make_player = real
 
 
 async def piped_game(cycle: Cycle, plies: int, observer: Observer) -> float:
@@ -102,7 +82,7 @@ async def main(args: argparse.Namespace) -> None:
         folder.mkdir()
         for name in args.games.split(","):
             cycle = find_cycle(name)
-            await compare("in process (no pipes)", instant_game, cycle, args.plies, args.repeats, folder)
+            await compare("in process (no pipes)", in_process_loop, cycle, args.plies, args.repeats, folder)
             await compare("two bots over pipes", piped_game, cycle, args.plies, args.repeats, folder)
 
 
