@@ -25,18 +25,26 @@ from arena.tournament.live import LIVE_FOLDER
 
 #: The most bytes read from one live file at a look (a runaway file is read in pieces).
 READ_LIMIT = 1 << 20
+#: The most moves of one game kept in memory (and shown): the latest ones.
+KEEP_STEPS = 1000
 
 
 @dataclass
 class LiveGame:
     """One game in progress: ``index``, ``players`` in seat order, ``started`` (ISO time), its
-    ``steps`` (the file's move lines, parsed) and ``updated``: the file's mtime in seconds."""
+    latest ``steps`` (the file's move lines, parsed; at most :data:`KEEP_STEPS`, after ``dropped``
+    earlier ones) and ``updated``: the file's mtime in seconds."""
 
     index: int
     players: list[str]
     started: str
     steps: list[dict[str, Any]] = field(default_factory=list)
     updated: float = 0.0
+    dropped: int = 0
+
+    @property
+    def plies(self) -> int:
+        return self.dropped + len(self.steps)
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,10 @@ class LiveFolder:
                 known.game.steps.append(item)
         if known.game is not None:
             known.game.updated = st.st_mtime
+            extra = len(known.game.steps) - KEEP_STEPS
+            if extra > 0:
+                del known.game.steps[:extra]
+                known.game.dropped += extra
         return True
 
 

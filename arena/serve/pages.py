@@ -129,10 +129,10 @@ def live_table(live: LiveSnapshot) -> str:
             '<th class="num">Plies</th><th>Last moves</th><th>Last move at</th></tr></thead><tbody>')]
     for game in live.games:
         last = game.steps[-LAST_MOVES:]
-        first = len(game.steps) - len(last) + 1
+        first = game.plies - len(last) + 1
         moves = "".join(_move(game, first + k, step) for k, step in enumerate(last)) or '<span class="dim">–</span>'
         out.append(f'<tr data-live="{game.index}"><td class="num"><a href="/game/{game.index}">{game.index}</a></td>'
-                   f"<td>{' – '.join(agent_link(p) for p in game.players)}</td>{_num(len(game.steps))}"
+                   f"<td>{' – '.join(agent_link(p) for p in game.players)}</td>{_num(game.plies)}"
                    f'<td class="moves">{"…" if first > 1 else ""}{moves}</td><td>{_clock(game.updated)}</td></tr>')
     out.append("</tbody></table>")
     return "".join(out)
@@ -152,9 +152,11 @@ def _clock(seconds: float) -> str:
 def live_moves(game: LiveGame) -> str:
     """Every move of a game in progress, numbered, with who played it."""
     items = "".join(f"<li><b>{esc(who)}</b> {esc(what)}</li>" for who, what in (step_text(game, s) for s in game.steps))
+    earlier = f'<p class="dim">The latest {len(game.steps)} moves:</p>' if game.dropped else ""
     return (f"<p>{' – '.join(agent_link(p) for p in game.players)} · started {esc(game.started)} · "
-            f"{len(game.steps)} plies · last move at {_clock(game.updated)}</p>"
-            + (f'<ol class="live-moves">{items}</ol>' if items else '<p class="dim">No move yet.</p>'))
+            f"{game.plies} plies · last move at {_clock(game.updated)}</p>{earlier}"
+            + (f'<ol class="live-moves" start="{game.dropped + 1}">{items}</ol>' if items else
+               '<p class="dim">No move yet.</p>'))
 
 
 def live_game_page(snapshot: Snapshot, game: LiveGame, fallback_title: str) -> str:

@@ -144,3 +144,19 @@ async def test_the_leaderboards_stream_sends_the_games_in_progress(played: Path)
             while '<tr data-live="42">' not in (event := await events.receive())["html"]["live"]:
                 pass
             assert "1.</b>x" in event["html"]["live"]
+
+
+def test_a_long_game_keeps_its_latest_moves_numbered_from_where_they_are(tmp_path: Path,
+                                                                        monkeypatch: Any) -> None:
+    import arena.serve.live as live_module
+    from arena.serve.pages import live_moves, live_table
+
+    monkeypatch.setattr(live_module, "KEEP_STEPS", 3)
+    trace = LiveTrace(tmp_path, tmp_path.parent).start(4, ["a", "b"])
+    for ply in range(1, 6):
+        move(trace, ply, f"m{ply}")
+    snap = LiveFolder(tmp_path).poll()
+    game = snap.games[0]
+    assert (game.plies, game.dropped, [s["move"] for s in game.steps]) == (5, 2, ["m3", "m4", "m5"])
+    assert '<ol class="live-moves" start="3"><li><b>a</b> m3</li>' in live_moves(game)
+    assert '<td class="num">5</td>' in live_table(snap) and "<b>3.</b>m3" in live_table(snap)
