@@ -144,19 +144,37 @@ def _move(game: LiveGame, number: int, step: dict[str, Any]) -> str:
 
 
 def _clock(seconds: float) -> str:
+    """A moment as this machine's local time of day (a page is watched while the run plays)."""
     import time
 
     return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else "–"
 
 
+def _started(iso: str) -> str:
+    """A live file's ISO start time as local date and time, or as it is when it does not parse."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return iso
+
+
 def live_moves(game: LiveGame) -> str:
     """Every move of a game in progress, numbered, with who played it."""
-    items = "".join(f"<li><b>{esc(who)}</b> {esc(what)}</li>" for who, what in (step_text(game, s) for s in game.steps))
+    items = "".join(f"<li><b>{esc(who)}</b> {esc(what)}{_ms(step)}</li>" for step in game.steps
+                    for who, what in (step_text(game, step),))
     earlier = f'<p class="dim">The latest {len(game.steps)} moves:</p>' if game.dropped else ""
-    return (f"<p>{' – '.join(agent_link(p) for p in game.players)} · started {esc(game.started)} · "
+    return (f"<p>{' – '.join(agent_link(p) for p in game.players)} · started {esc(_started(game.started))} · "
             f"{game.plies} plies · last move at {_clock(game.updated)}</p>{earlier}"
             + (f'<ol class="live-moves" start="{game.dropped + 1}">{items}</ol>' if items else
                '<p class="dim">No move yet.</p>'))
+
+
+def _ms(step: dict[str, Any]) -> str:
+    """The thinking time a move was charged, when its line says (a two-player move: ``ms``)."""
+    ms = step.get("ms", step.get("charged_ms"))
+    return f' <span class="dim">{ms:.0f} ms</span>' if isinstance(ms, int | float) and not isinstance(ms, bool) else ""
 
 
 def live_game_page(snapshot: Snapshot, game: LiveGame, fallback_title: str) -> str:

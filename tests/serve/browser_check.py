@@ -121,7 +121,7 @@ try:
         game.wait_for_function("document.querySelector('#live-game').textContent.includes('e5f6')", timeout=WAIT_MS)
         assert game.evaluate("window.arenaMarker") == "not reloaded"
         moves = [li.strip() for li in game.locator("#live-game li").all_inner_texts()]
-        assert moves == [f"{PLAYERS[0]} a1b2", f"{PLAYERS[1]} c3d4", f"{PLAYERS[0]} e5f6"], moves
+        assert moves == [f"{PLAYERS[0]} a1b2 12 ms", f"{PLAYERS[1]} c3d4 12 ms", f"{PLAYERS[0]} e5f6 12 ms"], moves
         board.wait_for_function(f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('e5f6')",
                                 timeout=WAIT_MS)
         game.screenshot(path=str(shots / "game-in-progress.png"))
