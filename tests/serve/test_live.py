@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from test_app import client, next_update, sse
+from serve_support import client, next_update, sse
 
 from arena.games import get_game
 from arena.games.base import Color
