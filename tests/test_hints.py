@@ -35,8 +35,8 @@ def test_a_command_that_names_another_game() -> None:
     assert command_hint("shobu", "./mybot") == "" and command_hint("shobu", None) == ""
 
 
-def test_a_checkers_bot_started_without_game_checkers_is_told_so() -> None:
-    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", f"{sys.executable} bots/checkers_random.py",
+def test_a_checkers_bot_playing_shobu_is_told_so() -> None:
+    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", "--game", "shobu", f"{sys.executable} bots/checkers_random.py",
                           f"{sys.executable} bots/shobu_random.py"], capture_output=True, text=True, cwd=ROOT,
                          stdin=subprocess.DEVNULL, timeout=120, check=False)
     record = json.loads(out.stdout)

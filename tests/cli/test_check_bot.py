@@ -56,7 +56,8 @@ def test_a_good_bot_passes_every_check(tmp_path: Path) -> None:
     code, out = run_check(tmp_path, "good")
     assert code == 0, out
     lines = out.splitlines()
-    assert all(line.startswith("✓") for line in lines[:-1]) and lines[-1].endswith("checks passed")
+    assert lines[0].startswith("checking 'bot_good' (") and lines[0].endswith("playing checkers"), lines[0]
+    assert all(line.startswith("✓") for line in lines[1:-1]) and lines[-1].endswith("checks passed")
     for probe in ("playing WHITE", "a forced capture", "a capture of two or more pieces", "crowning"):
         assert any(probe in line for line in lines), probe
 
