@@ -48,3 +48,16 @@ def test_a_malformed_reply_after_good_ones_points_at_stray_output() -> None:
     assert stdout_noise_hint(0) == ""
     assert "its 1 earlier reply was fine" in stdout_noise_hint(1)
     assert "its 3 earlier replies were fine" in stdout_noise_hint(3) and "stderr" in stdout_noise_hint(3)
+
+
+def test_a_bot_of_another_game_waiting_for_input_is_told_so_long_before_its_clock_runs_out() -> None:
+    # A five-minute clock: the subprocess backstop (two minutes) fails the test if arena waits for it.
+    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", "--game", "checkers", "--time-limit", "300000",
+                          f"{sys.executable} bots/shobu_random.py", f"{sys.executable} bots/shobu_random.py"],
+                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=120, check=False)
+    record = json.loads(out.stdout)
+    reason = record["reason"]
+    assert record["termination"] == "timeout" and record["plies"] == 0, reason
+    assert "read all of its input and then waited" in reason and "waiting for input it will not get" in reason
+    # The wrong game first (what arena sent, the game its command names), then the flush.
+    assert reason.index("another game or protocol") < reason.index("was --game shobu meant?") < reason.index("flushing")

@@ -84,8 +84,8 @@ def bot_argument(text: str, where: str, game: str) -> tuple[str, str, str]:
         except ConfigError as exc:
             raise click.UsageError(f"{where}: {exc}") from None
         return "hyperparameters", str(path), path.stem
-    folder = Path(text.strip())
-    if text.strip() and folder.is_dir():
+    if _is_dir(text):
+        folder = Path(text.strip())
         from arena.tournament.roster import FolderBotError, folder_bot
 
         try:
@@ -167,24 +167,38 @@ def game_option(help_text: str = "Which game to play (see 'arena games').", *,
     return decorate
 
 
+def _is_dir(text: str) -> bool:
+    """Whether ``text`` names a folder (False for a command line that is no path at all)."""
+    try:
+        return bool(text.strip()) and Path(text.strip()).is_dir()
+    except (OSError, ValueError):  # a name too long, a NUL: a command, not a folder
+        return False
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def bot_folder(text: str) -> Path | None:
     """The folder a bot argument lives in: the argument itself when it names a folder, else the
     folder of the program or script file it runs; None when it names none (``python3 -m pkg``)."""
     from arena.process.command import Role, word_roles
 
-    path = Path(text.strip())
-    if text.strip() and path.is_dir():
-        return path
+    if _is_dir(text):
+        return Path(text.strip())
     try:
         argv = shlex.split(text)
     except ValueError:
         return None
-    if len(argv) == 1 and Path(argv[0]).is_file():
+    if len(argv) == 1 and _is_file(argv[0]):
         return Path(argv[0]).parent
-    for word, role in zip(argv, word_roles(argv), strict=True):
-        if (role is Role.SCRIPT or role is Role.PROGRAM and "/" in word) and Path(word).is_file():
-            return Path(word).parent
-    return None
+    roles = word_roles(argv)
+    files = [w for w, r in zip(argv, roles, strict=True) if r is Role.SCRIPT and _is_file(w)]
+    files += [w for w, r in zip(argv, roles, strict=True) if r is Role.PROGRAM and "/" in w and _is_file(w)]
+    return Path(files[0]).parent if files else None
 
 
 def game_of_bots(game_name: str | None, commands: Sequence[str]) -> str:

@@ -93,13 +93,9 @@ def _entry(shown: str, folder: Path, env: tuple[tuple[str, str], ...], game: str
     if reason:
         return AgentEntry(where, aid, problem=f"{where}: the folder's name is the agent's id: {reason}")
     try:
-        bot = folder_bot(folder)
-        if bot.game is not None and bot.game != game:
-            raise ConfigError(f"{BOT_JSON}: game: {bot.game!r}, but the tournament plays {game}")
+        bot = folder_bot(folder, game)
     except FolderBotError as exc:
         return AgentEntry(where, aid, problem=f"{where}: {exc}", language=exc.language)
-    except ConfigError as exc:
-        return AgentEntry(where, aid, problem=f"{where}: {exc}", language=bot.language)
     agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown)
     return AgentEntry(where, aid, agent=agent, language=bot.language)
 
@@ -124,23 +120,26 @@ class FolderBotError(ConfigError):
         self.language = language
 
 
-def folder_bot(folder: Path) -> FolderBot:
+def folder_bot(folder: Path, game: str | None = None) -> FolderBot:
     """The bot in ``folder`` (see the module docstring): FolderBotError (one line, ``bot.json: ...``
-    or what is missing) when it cannot be run or its ``bot.json`` is wrong."""
+    or what is missing) when it cannot be run, its ``bot.json`` is wrong, or declares another game
+    than ``game`` (None: any)."""
     language = None
     try:
         declared = read_bot_json(folder)
         text = declared.get("command")
         language = declared.get("language")
         said = declared.get("game")
-        game = _game_name(said) if said is not None else None
+        said_game = _game_name(said) if said is not None else None
+        if game is not None and said_game not in (None, game):
+            raise ConfigError(f"{BOT_JSON}: game: {said!r}, but the tournament plays {game}")
         if text is not None:
             command = resolve_command(text, folder, f"{BOT_JSON}: command")
         else:
             command, text = _bot_file(folder), BOT_FILE
     except ConfigError as exc:
         raise FolderBotError(str(exc), language) from None
-    return FolderBot(command, text, language, game)
+    return FolderBot(command, text, language, said_game)
 
 
 def declared_game(folder: Path) -> str | None:

@@ -222,3 +222,24 @@ def test_an_opening_book_gives_each_pair_its_position(tmp_path: Path) -> None:
     assert code == 2 and "line 1: move 2 (9)" in err and "Traceback" not in err
     code, out, err = _invoke(bot, bot, "--game", "connect4", "--openings", str(book), "--opening-plies", "2")
     assert code == 2 and "--openings and --opening-plies" in err
+
+
+def test_without_a_game_match_is_a_one_line_usage_error_naming_the_games() -> None:
+    code, out, err = _invoke(f"{sys.executable} bots/shobu_random.py", f"{sys.executable} bots/shobu_random.py")
+    assert code == 2 and out == ""
+    error = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and "give --game, one of: shobu, checkers" in error[0] and "arena games" in error[0], err
+
+
+def test_bot_folders_declare_their_game_and_name_their_agents(tmp_path: Path) -> None:
+    bots = Path(__file__).resolve().parents[2] / "bots"
+    for name, game in (("alice", "checkers"), ("bob", "checkers"), ("carol", "shobu")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bot.json").write_text(json.dumps(
+            {"command": f"{sys.executable} {bots / f'{game}_random.py'}", "game": game}))
+    code, out, err = _invoke(str(tmp_path / "alice"), str(tmp_path / "bob"), "--max-moves", "4")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["game"] == "checkers" and [p["id"] for p in record["players"]] == ["alice", "bob"]
+    code, out, err = _invoke(str(tmp_path / "alice"), str(tmp_path / "carol"), "--max-moves", "4")
+    assert code == 2 and "the bots declare different games" in err and err.count("Error:") == 1, err
