@@ -344,7 +344,7 @@ async def _start_players(stack: contextlib.AsyncExitStack, progress: _Progress, 
             progress.logs[color] = str(path)
         try:
             player = make_player(spec, progress.game, color, time_limit_ms=progress.time_control.time_limit_ms,
-                                 max_moves=progress.cap, isolation=isolation, **opts)
+                                 max_moves=progress.cap, isolation=isolation, seed=progress.seed, **opts)
             players[color] = await stack.enter_async_context(player)
         except BotError as exc:
             progress.outcome = progress.fault(color, Termination.CRASH,

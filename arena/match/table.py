@@ -208,7 +208,7 @@ async def _start_players(stack: contextlib.AsyncExitStack, table: _Table, player
         try:
             # The colour is only a label for two-player protocols; the seat envelope sends none.
             player = make_player(spec, cast("Game[Any, Any]", table.game), Color.BLACK, isolation=isolation,
-                                 protocol=SeatEnvelopeProtocol(), **opts)
+                                 seed=table.seed, protocol=SeatEnvelopeProtocol(), **opts)
             player.who = f"the {table.who(seat)}"  # type: ignore[attr-defined]
             players[seat] = await stack.enter_async_context(player)
         except BotError as exc:
