@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.match.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint
+from arena.match.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint, waiting_hint
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOBU_TURN = json.dumps({"type": "turn", "payload": {
@@ -61,3 +61,10 @@ def test_a_bot_of_another_game_waiting_for_input_is_told_so_long_before_its_cloc
     assert "read all of its input and then waited" in reason and "waiting for input it will not get" in reason
     # The wrong game first (what arena sent, the game its command names), then the flush.
     assert reason.index("another game or protocol") < reason.index("was --game shobu meant?") < reason.index("flushing")
+
+
+def test_a_bot_waiting_for_input_is_asked_about_the_game_before_the_flush() -> None:
+    hint = waiting_hint("checkers", "python3 bots/shobu_random.py")
+    assert hint.index("another game or protocol") < hint.index("was --game shobu meant?") < hint.index("flushing")
+    assert "arena sent it a checkers position in arena's checkers-lines protocol" in hint
+    assert "(see 'arena games'). If not, it printed its move without flushing it" in waiting_hint("checkers", "./bot")

@@ -56,8 +56,8 @@ def check_bot_command(command: str, game_name: str | None, players: int | None, 
                                                        legal_moves=legal_moves, bot_id=bot_id))
     except GameError as exc:
         raise click.UsageError(str(exc)) from None
-    failed = [c for c in checks if not c.ok and c.kind != "skipped"]
-    run = [c for c in checks if c.kind != "skipped"]
+    run = [c for c in checks if not c.skipped]
+    failed = [c for c in run if not c.ok]
     if as_json:
         sys.stdout.buffer.write(orjson.dumps({"game": game, "command": command, "id": bot_id, "ok": not failed,
                                               "checks": [c.to_json() for c in checks]},
@@ -65,7 +65,7 @@ def check_bot_command(command: str, game_name: str | None, players: int | None, 
     else:
         click.echo(f"checking {bot_id!r} ({argv_text}) playing {game}")
         for check in checks:
-            mark = "·" if check.kind == "skipped" else "✓" if check.ok else "✗"
+            mark = "·" if check.skipped else "✓" if check.ok else "✗"
             click.echo(f"{mark} {check.name}: {check.detail}")
             if check.position is not None:
                 click.echo(f"  at ply {check.ply}, the position:")

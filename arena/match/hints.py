@@ -41,10 +41,10 @@ def waiting_hint(game_name: str, command: str | None) -> str:
         sent = f"a {spec.name} position in arena's {spec.protocol} protocol"
     except GameError:
         sent = f"a {game_name} position"
+    named = command_hint(game_name, command)  # "; its command names X: was --game X meant?"
     return (f"; it is alive but waiting for input it will not get: is it a bot for another game or protocol? "
-            f"arena sent it {sent} (see 'arena games'){command_hint(game_name, command)}. "
-            "Or it printed its move without flushing it (Python: print(..., flush=True); C: fflush(stdout); "
-            "Java: System.out.flush())")
+            f"arena sent it {sent} (see 'arena games'){named or '.'} If not, it printed its move without "
+            "flushing it (Python: print(..., flush=True); C: fflush(stdout); Java: System.out.flush())")
 
 
 def _other_games(game_name: str) -> list[str]:

@@ -39,6 +39,8 @@ from arena.players.spec import AgentSpec
 OK_TERMINATIONS = {"win", "no_legal_moves", "max_moves", "draw"}
 #: Random playouts searched for probe positions (seeded: the same positions every run).
 PLAYOUTS = 60
+#: The ``kind`` of the report's line saying how many checks were not run.
+SKIPPED = "skipped"
 
 
 @dataclass
@@ -55,10 +57,17 @@ class Check:
     #: What kind of failure (the termination, or ``stdout`` for output outside the replies).
     kind: str | None = None
 
+    @property
+    def skipped(self) -> bool:
+        """The line that says how many checks were not run (:meth:`Probing.stopped`), not a check."""
+        return self.kind == SKIPPED
+
     def to_json(self) -> dict[str, Any]:
         shown: dict[str, Any] = {"name": self.name, "ok": self.ok, "detail": self.detail}
         if self.position is not None:
             shown |= {"ply": self.ply, "position": self.position}
+        if self.skipped:
+            shown["skipped"] = True
         return shown
 
 
@@ -91,7 +100,7 @@ class Probing:
         kind = self.checks[-1].kind
         return [Check("not run", False, f"stopped after the same failure ({kind}) {SAME_FAILURE_LIMIT} times: "
                                         f"{left} more check{'s' if left > 1 else ''} would repeat it; fix it and "
-                                        "run again", kind="skipped")]
+                                        "run again", kind=SKIPPED)]
 
 
 def _board_chars(game: Game[Any, Any], state: Any) -> str:
