@@ -43,7 +43,7 @@ from arena.games.base import (
     random_opening_moves,
 )
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
-from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint
+from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint, waiting_hint
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
@@ -346,7 +346,7 @@ async def _start_players(stack: contextlib.AsyncExitStack, progress: _Progress, 
             progress.logs[color] = str(path)
         try:
             player = make_player(spec, progress.game, color, time_limit_ms=progress.time_control.time_limit_ms,
-                                 max_moves=progress.cap, isolation=isolation, **opts)
+                                 max_moves=progress.cap, isolation=isolation, seed=progress.seed, **opts)
             players[color] = await stack.enter_async_context(player)
         except BotError as exc:
             progress.outcome = progress.fault(color, Termination.CRASH,
@@ -448,7 +448,9 @@ class _Turns:
             return outcome
         termination = reply.fault.termination
         if termination is Termination.TIMEOUT:
-            reason = _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, reply.fault.partial)
+            reason = (f"{who} {reply.fault.detail}{waiting_hint(self.game.name, self.specs[color].command)}"
+                      if reply.fault.waiting else
+                      _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, reply.fault.partial))
             outcome = self._fault(color, Termination.TIMEOUT, reason)
             clock.left_ms = max(0.0, clock.left_ms - clock.thinking_ms(elapsed_s))
             return outcome
