@@ -82,11 +82,12 @@ async def probe_entries(view: AgentsView, rows: list[EntryCheck], *, time_limit_
             try:
                 checks = await check_bot(shlex.join(agent.command), view.game, time_limit_ms=time_limit_ms,
                                          games=games, seed=seed, players=view.players, params=view.params,
-                                         legal_moves=view.legal_moves, env=agent.env)
+                                         legal_moves=view.legal_moves, env=agent.env, bot_id=row.label)
             except GameError as exc:
                 raise ConfigError(f"players: {exc}") from None
-            failed = [c for c in checks if not c.ok]
-            reason = (f"check-bot: {len(failed)} of {len(checks)} checks failed; first: {failed[0].name}: "
+            run = [c for c in checks if not c.skipped]
+            failed = [c for c in run if not c.ok]
+            reason = (f"check-bot: {len(failed)} of {len(run)} checks failed; first: {failed[0].name}: "
                       f"{failed[0].detail}" if failed else None)
             row = replace(row, reason=reason, probed=True, checks=tuple(c.to_json() for c in checks))
         out.append(row)

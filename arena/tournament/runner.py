@@ -47,7 +47,7 @@ from typing import Any, Protocol, TypeAlias
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, Job, make_backend
+from arena.backends import Backend, BackendOptions, GameJob, Job, job_agents, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
@@ -57,6 +57,7 @@ from arena.records.reader import RESULT_TEXT, record_name
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.field import PAIRING, Field, FieldChange, field_change, missing_games, refusal, with_index
+from arena.tournament.live import LiveTrace, chain
 from arena.tournament.logs import (
     FolderLock,
     LogError,
@@ -274,6 +275,8 @@ class Tournament:
                                          games_per_pair=config.games_per_pair, matches=config.matches)
         self._log = TournamentLog(self.folder)
         self._lock = FolderLock(self.folder)
+        #: The games in progress, move by move, for ``arena serve`` (live/ in the folder).
+        self._live = LiveTrace(self.folder, self._log.root)
         self._stats = online_tally(self.config.agent_ids, config.players)
         self._pending: Iterator[Scheduled] = iter(())
         self._next: Scheduled | None = None
@@ -388,6 +391,7 @@ class Tournament:
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
+        self._live.clear()  # a killed run's games in progress are not in progress
         for result in load_results(rows, self.config.players):
             self._stats.add(result)
         for row in rows:
@@ -530,15 +534,21 @@ class Tournament:
         """Play ``job``; a game that failed for arena's reasons (an ``arena_error``: the host out of
         processes or memory, a cgroup that could not be made) is no one's loss: it is played
         again after a pause, up to :data:`ARENA_ERROR_REPLAYS` times, then the error stops the run."""
+        players = [agent.id for agent in job_agents(job)]
         for attempt in range(ARENA_ERROR_REPLAYS + 1):
+            assert job.game_index is not None  # a tournament's games are numbered
+            trace = self._live.start(job.game_index, players)
             try:
-                return await backend.play(job, stderr_dir=self._log.stderr_dir, observer=self.options.observer)
+                return await backend.play(job, stderr_dir=self._log.stderr_dir,
+                                          observer=chain(self.options.observer, trace))
             except ResourceError as exc:
                 if attempt == ARENA_ERROR_REPLAYS:
                     raise ResourceError(f"{exc} (game {job.game_index} failed {attempt + 1} times for arena's "
                                         "reasons, not a bot's; nothing was recorded for it)") from None
                 self.arena_errors.append(f"game {job.game_index}: arena_error, played again: {exc}")
-                await trio.sleep(ARENA_ERROR_PAUSE_S * (attempt + 1))
+            finally:
+                self._live.end(job.game_index, trace)
+            await trio.sleep(ARENA_ERROR_PAUSE_S * (attempt + 1))
         raise AssertionError("unreachable")
 
     def _spec(self, agent_id: str) -> AgentSpec:

@@ -281,3 +281,34 @@ def test_legacy_elo_stats_match_the_batch_rating_whatever_the_finishing_order() 
         expected = online_elo([x for x in order[: n + 1]], "abcd")
         assert {a: s["rating"] for a, s in snap.items()} == {a: round(r) for a, r in expected.items()}
     assert sum(s["games"] for s in snap.values()) == 120
+
+
+# A Shobu bot that plays random moves seeded only by its game's seed (ARENA_SEED) and its --salt.
+SEEDED_BOT = '''import json, os, random, sys
+from arena.games import get_game
+game = get_game("shobu")
+rng = random.Random(f"{os.environ['ARENA_SEED']}-{sys.argv[1]}")
+for line in sys.stdin:
+    if line.strip():
+        state = game.state_from_json(json.loads(line)["payload"])
+        move = rng.choice(game.legal_moves(state))
+        print(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}), flush=True)
+'''
+
+
+async def test_a_seeded_tournament_of_bots_seeded_by_arena_seed_is_reproducible(tmp_path: Path) -> None:
+    bot = tmp_path / "seeded.py"
+    bot.write_text(SEEDED_BOT)
+    played = []
+    for run in ("first", "second"):
+        config = load_config(shobu_config(tmp_path, bot, id=run, seed=7, maxMoves=12))
+        summary = await run_tournament(config, options(tmp_path))
+        assert summary.complete and summary.finished == 6
+        folder = tmp_path / "logs" / run
+        records = [json.loads((folder / row["record"]).read_text())
+                   for row in sorted(read_jsonl(folder / "games.jsonl"), key=lambda r: r["index"])]
+        assert all(r["termination"] == "max_moves" for r in records), [r["reason"] for r in records]
+        played.append([(r["seed"], [t["notation"] for t in r["turns"]], r["winner"]) for r in records])
+    assert played[0] == played[1]
+    # The seed reached the bots: games with different seeds went differently.
+    assert len({tuple(map(str, moves)) for _, moves, _ in played[0]}) > 1
