@@ -61,12 +61,15 @@ from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.records.field import PAIRING, Field, keyed
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
+from arena.tournament.field import FIELD_TYPES
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
 CONFIG_FILE = "config.json"
+AGENTS_DIFFER = "its agents differ"
 STANDINGS_FILE = "standings.json"
 LOCK_FILE = ".arena.lock"
 
@@ -247,6 +250,12 @@ class TournamentLog:
                                "--logs DIR to write elsewhere")
             self.old_config = old
             differences = config_differences(old, config.to_json())
+            if keyed(old):
+                # Its field may change (arena.tournament.field): the agents are compared by version.
+                differences = [d for d in differences if d != AGENTS_DIFFER]
+            elif differences and differences[0] == AGENTS_DIFFER:
+                differences[0] = (f"{AGENTS_DIFFER}, and this folder keeps its results by game index: "
+                                  "written by an older arena, or random matches, whose field cannot change")
             if differences:
                 raise ConfigError(
                     f"{self.folder} already holds a different tournament with id {config.id!r} "
@@ -272,6 +281,16 @@ class TournamentLog:
         else:
             blocks = 0
         return max(0, min(blocks, config.games_per_pair // 2))
+
+    def results_by(self, config: TournamentConfig, by_index: bool) -> str | None:
+        """How this folder keeps results (:mod:`arena.tournament.field`): as its ``config.json``
+        says; by index for games written without one or when ``by_index``; by pairing for a new
+        folder of a round robin or gauntlet (two players or N seats)."""
+        if self.old_config is not None:
+            return PAIRING if keyed(self.old_config) else None
+        if by_index or config.sprt is not None:
+            return None
+        return PAIRING if config.tournament_type in FIELD_TYPES else None
 
     def random_layout(self) -> int:
         """How this folder draws random matches (see :mod:`arena.tournament.schedule`): what its
@@ -379,7 +398,7 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):
             if key == "agents":
-                out.append("its agents differ")
+                out.append(AGENTS_DIFFER)
             else:
                 out.append(f"{key} was {_short(a.get(key))}, now {_short(b.get(key))}")
     return out
@@ -509,6 +528,8 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
         if isinstance(loaded, dict):
             config = loaded
     rows = read_rows(folder).rows
+    if keyed(config):  # only the games that count now, in the field's canonical order
+        rows = Field.from_json(config).standings_rows(rows)
     players = config.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         # A folder without config.json: its rows say which kind of game they are.

@@ -25,7 +25,9 @@ FAST = {"kill_grace": 0.05}
 
 
 def options(tmp_path: Path, **kw: Any) -> RunOptions:
-    return RunOptions(logs_root=tmp_path / "logs", player_opts=FAST, standings_interval_s=0.05, **kw)
+    # These tests pin the schedule of a folder kept by index (tests/tournament/test_field.py: by pairing).
+    return RunOptions(logs_root=tmp_path / "logs", player_opts=FAST, standings_interval_s=0.05,
+                      **{"by_pairing": False, **kw})
 
 
 async def test_round_robin_writes_the_log_layout(tmp_path: Path, bot_file: Path) -> None:
@@ -44,7 +46,7 @@ async def test_round_robin_writes_the_log_layout(tmp_path: Path, bot_file: Path)
         for log in record["stderr_logs"].values():
             assert (folder / log).is_file()  # relative to the log folder
     saved = json.loads((folder / "config.json").read_text())
-    assert saved == config.to_json() and saved["agents"][0]["command"][1] == str(bot_file)
+    assert saved == {**config.to_json(), "versions": saved["versions"]} and saved["agents"][0]["command"][1] == str(bot_file)
     total = {"games": 0, "wins": 0, "draws": 0, "losses": 0}
     for aid in ("b0", "b1", "b2"):
         stats = json.loads((folder / f"{aid}.json").read_text())
