@@ -144,9 +144,11 @@ def _set_aside_hint(exc: ArenaError) -> str:
     """A hint at --set-aside-failing when every problem of ``exc`` is an agent entry's own."""
     lines = exc.problems if isinstance(exc, ConfigProblems) else (str(exc),)
     # An entry's own problem names it: agents[3]... or agents: <its folder>/: ...
-    if all(re.match(r"agents\[\d+\]|agents: [^:]*/: ", line) for line in lines):
-        return "\n(arena run --set-aside-failing sets aside the agents that fail and plays the others)"
-    return ""
+    if not all(re.match(r"agents\[\d+\]|agents: [^:]*/: ", line) for line in lines):
+        return ""
+    # One problem stays one line (the house's one-line error); several end with the hint's own line.
+    hint = "arena run --set-aside-failing sets aside the agents that fail and plays the others"
+    return f" ({hint})" if len(lines) == 1 else f"\n({hint})"
 
 
 def _gated_config(console: Console, config_path: str) -> TournamentConfig:
