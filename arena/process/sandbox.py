@@ -124,10 +124,12 @@ def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> li
         if (tournament / "games.jsonl").exists() or (tournament / "config.json").exists():
             candidates.append(root)
     hidden = []
+    kept = [_real(p) for p in keep_visible]  # resolved once, not once per candidate
+    home = Path.home()
     for folder in candidates:
-        if folder == Path("/") or folder == Path.home() or not folder.is_dir():
+        if folder == Path("/") or folder == home or not folder.is_dir():
             continue
-        if any(_contains(folder, _real(p)) for p in keep_visible):
+        if any(_contains(folder, p) for p in kept):
             continue
         hidden.append(folder)
     # Hide outermost first: a tmpfs over a parent makes the inner paths vanish anyway.
