@@ -294,6 +294,21 @@ def scale_section(args: argparse.Namespace) -> None:
         subprocess.run([sys.executable, str(path)], check=False, env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
+# The parts of a game whose inclusive time the profile shows: (file suffix, function, ...).
+PARTS = {
+    "per game: starting a bot (user, cgroup, paths, bubblewrap argv, spawn)": ("process/confinement.py", "start_confined"),
+    "per game: stopping a bot (kill, reap, cgroup and user given back)": ("process/bot.py", "kill"),
+    "per game: the record (built at the end)": ("match/game.py", "record"),
+    "per game: the row, records on disk and the stats hand-off": ("tournament/runner.py", "_persist"),
+    "per ply: a turn's input written and its reply read (players)": ("players/process_player.py", "request_move_under"),
+    "per ply: the state encoded (state_to_json)": ("games/breakthrough.py", "state_to_json"),
+    "per ply: the turn's wire message (encode_turn)": ("protocols/json_envelope.py", "encode_turn"),
+    "per ply: the reply judged (parse_move, validate_move)": ("games/breakthrough.py", "validate_move"),
+    "per ply: stop and continue (cgroup freeze and thaw)": ("process/bot.py", "stop", "resume"),
+    "per ply: the record's turn entry": ("records/format.py", "turn_entry"),
+}
+
+
 def profile_section(args: argparse.Namespace, bot: str) -> None:
     import pstats
 
@@ -314,6 +329,10 @@ def profile_section(args: argparse.Namespace, bot: str) -> None:
     print(f"\n5. cProfile of this checkout's tournament ({args.games} games, concurrency 1; CPU time, own time per area)")
     for area, value in sorted(shares.items(), key=lambda kv: -kv[1]):
         print(f"   {area:46s} {value / total:6.1%}")
+    print("   inclusive shares of the parts (they overlap where one calls another):")
+    for part, (suffix, *funcs) in PARTS.items():
+        value = sum(row[3] for (filename, _, name), row in raw.items() if filename.endswith(suffix) and name in funcs)
+        print(f"   {part:62s} {value / total:6.1%}")
     print("   top functions by own time:")
     top = sorted(raw.items(), key=lambda kv: -kv[1][2])[:12]
     for (filename, line, func), row in top:
