@@ -12,8 +12,8 @@ Prints, with the machine's load average:
    2x the bare trio round trip.
 2. **A tournament of instant C bots** (``bench/bots/breakthrough_instant.c``: a random legal
    Breakthrough move, at once): ``--games`` games at concurrency 1 and 2. Arena's own CPU per ply
-   (the arena process, all its threads, from the first game to the final standings; the stats
-   worker's and the isolation helpers' CPU beside it), split into a per-game part (the same
+   (the arena process, all its threads, from the first game to the final standings; not the
+   stats worker, a separate process at idle priority; the bots' own CPU beside it), split into a per-game part (the same
    tournament capped at 2 plies a game) and a per-ply part, and games per second.
 3. **fastchess** (optional), built from its public source, with its own instant engine
    (``app/tests/mock/engine/random_mover.cpp``): the same number of games at concurrency 1 and 2,
@@ -81,8 +81,6 @@ def child_referee(plies: int, repeats: int) -> dict[str, Any]:
 def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: str,
                      profile: str | None) -> dict[str, Any]:
     """A round robin of two instant C bots: arena's CPU, the plies, the wall clock."""
-    import resource
-
     import trio
 
     from arena.tournament.config import load_config
@@ -109,7 +107,6 @@ def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: s
             import cProfile
 
             profiler = cProfile.Profile(time.process_time)
-        children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if profiler is not None:
             profiler.enable()
@@ -118,7 +115,6 @@ def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: s
             profiler.disable()
             profiler.dump_stats(profile)
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         plies = bots_cpu = 0.0
         for path in folder.rglob("games.jsonl"):
             for line in path.read_text().splitlines():
@@ -126,8 +122,7 @@ def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: s
         for path in folder.rglob("games/*.json"):
             for player in json.loads(path.read_text()).get("players", []):
                 bots_cpu += player.get("cpuMs", 0.0) / 1000
-        helpers = (children.ru_utime + children.ru_stime - children0.ru_utime - children0.ru_stime) - bots_cpu
-        return {"games": summary.finished, "plies": plies, "cpu": cpu, "wall": wall, "helpers": helpers}
+        return {"games": summary.finished, "plies": plies, "cpu": cpu, "wall": wall, "bots": bots_cpu}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -220,11 +215,11 @@ def tournament_section(args: argparse.Namespace, bot: str) -> dict[str, float]:
         plies_short = median([r["plies"] / r["games"] for r in short[name]])
         plies_game = median([r["plies"] / r["games"] for r in runs])
         ply_part = (cpu * plies_game - game_cpu) / max(1.0, plies_game - plies_short)
-        helpers = median([r["helpers"] / r["plies"] for r in runs])
+        bots = median([r["bots"] / r["plies"] for r in runs])
         rates = {c: median([r["games"] / r["wall"] for r in full[name][c]]) for c in (1, 2)}
         print(f"   {name}: arena CPU per ply {us(cpu)} ({plies_game:.0f} plies a game): per game "
-              f"{game_cpu * 1e3:.1f} ms (2-ply games) + per ply {us(ply_part)}; stats worker and isolation "
-              f"helpers {us(helpers)} per ply more; games/s {rates[1]:.1f} -> {rates[2]:.1f} (concurrency 1 -> 2)")
+              f"{game_cpu * 1e3:.1f} ms (2-ply games) + per ply {us(ply_part)}; the bots' own CPU "
+              f"(their cgroups: bubblewrap and setpriv included) {us(bots)} per ply; games/s {rates[1]:.1f} -> {rates[2]:.1f} (concurrency 1 -> 2)")
     if "before" in per_ply:
         print(f"   after/before arena CPU per ply: {per_ply['after'] / per_ply['before']:.2f}")
     return per_ply
