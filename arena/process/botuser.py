@@ -128,14 +128,18 @@ def _other_may(path: str, bits: int) -> bool:
         return True  # a missing path is someone else's error, reported elsewhere
 
 
-def blocked_folder(path: str) -> str | None:
+def blocked_folder(path: str, passable: dict[str, bool] | None = None) -> str | None:
     """The outermost folder on the way to ``path`` (an absolute, resolved path) that a bot's user
-    cannot pass, or None when every folder on the way lets it through."""
-    parts = Path(path).parts
-    current = "/"
-    for part in parts[1:-1] if len(parts) > 1 else ():
-        current = os.path.join(current, part)
-        if not _other_may(current, 0o1):
+    cannot pass, or None when every folder on the way lets it through. ``passable``: answers
+    already known, by folder (filled in; one question asks about many paths with shared folders)."""
+    known = {} if passable is None else passable
+    current = ""
+    for part in path.split("/")[1:-1]:
+        current += "/" + part
+        allowed = known.get(current)
+        if allowed is None:
+            allowed = known[current] = _other_may(current, 0o1)
+        if not allowed:
             return current
     return None
 
@@ -238,9 +242,10 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
                     wanted.append(candidate)
     hidden: list[str] = []
     shown: list[str] = []
-    for path in wanted:
+    passable: dict[str, bool] = {}  # the wanted paths share most of their folders: each is asked once
+    for path in dict.fromkeys(wanted):  # PATH often names a folder twice
         for variant in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
-            blocked = blocked_folder(variant)
+            blocked = blocked_folder(variant, passable)
             private = any(variant.startswith(folder + "/") for folder in PRIVATE_FOLDERS)
             if blocked is None and not private:
                 continue

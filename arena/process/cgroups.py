@@ -581,16 +581,19 @@ class RunCgroups:
 
 
 _run: RunCgroups | None = None
+_run_pid = 0  # the process _run was made by
 
 
 def for_run() -> RunCgroups | None:
     """This process's :class:`RunCgroups` (None when cgroups cannot be used here)."""
-    global _run
+    global _run, _run_pid
     current = layout()
     if current is None:
         return None
-    if _run is None or _run.name != run_folder_name():  # a forked copy of arena starts afresh
-        _run = RunCgroups(current)
+    # A forked copy of arena starts afresh. (Its pid tells it: the folder's name is a constant of
+    # the process, and reading it from /proc again for every bot cost more than the rest of this.)
+    if _run is None or _run_pid != os.getpid():
+        _run, _run_pid = RunCgroups(current), os.getpid()
         atexit.register(_run.remove)
     return _run
 

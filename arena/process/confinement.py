@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import trio
 from arena.errors import ConfigError, ResourceError
 from arena.process import botuser, cgroups, spawn
 from arena.process.cgroups import BotCgroup
-from arena.process.isolation import BotLimits
+from arena.process.isolation import BotLimits, find_program
 
 
 class Confinement:
@@ -90,9 +89,12 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
             held.wrapped = True
             seccomp_fd = box.seccomp_pipe() if sandbox else None
             passed = (seccomp_fd,) if seccomp_fd is not None else ()
-            keep = [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(cwd if cwd is not None else os.getcwd())]
-            wrapped = box.bot_argv(needs.argv, bwrap=shutil.which("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
-                                   cwd=cwd, hide=box.folders_to_hide(logs_dir, keep), uid=uid,
+            # Log folders are hidden only by the whole sandbox: without it, finding them (half a
+            # millisecond of path resolution a bot, every game) would be thrown away.
+            hide = box.folders_to_hide(logs_dir, [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd),
+                                                  Path(cwd if cwd is not None else os.getcwd())]) if sandbox else []
+            wrapped = box.bot_argv(needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
+                                   cwd=cwd, hide=hide, uid=uid,
                                    as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd)
         else:
             if needs.hidden:

@@ -37,6 +37,7 @@ from pathlib import Path
 from arena.process.botuser import PRIVATE_FOLDERS, CommandNeeds
 from arena.process.cgroups import claim_folder
 from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
+from arena.process.isolation import find_program
 from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
 
 _scratch_root: Path | None = None
@@ -106,7 +107,9 @@ def _real(path: str | os.PathLike[str]) -> Path:
 
 
 def _contains(folder: Path, path: Path) -> bool:
-    return path == folder or folder in path.parents
+    """Whether ``path`` is ``folder`` or inside it (both resolved)."""
+    inner, outer = str(path), str(folder)
+    return inner == outer or inner.startswith(outer.rstrip("/") + "/")
 
 
 def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> list[Path]:
@@ -124,10 +127,12 @@ def folders_to_hide(stderr_dir: Path | None, keep_visible: Sequence[Path]) -> li
         if (tournament / "games.jsonl").exists() or (tournament / "config.json").exists():
             candidates.append(root)
     hidden = []
+    kept = [_real(p) for p in keep_visible]  # resolved once, not once per candidate
+    home = Path.home()
     for folder in candidates:
-        if folder == Path("/") or folder == Path.home() or not folder.is_dir():
+        if folder == Path("/") or folder == home or not folder.is_dir():
             continue
-        if any(_contains(folder, _real(p)) for p in keep_visible):
+        if any(_contains(folder, p) for p in kept):
             continue
         hidden.append(folder)
     # Hide outermost first: a tmpfs over a parent makes the inner paths vanish anyway.
@@ -197,7 +202,7 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
 def user_prefix(uid: int) -> list[str]:
     """``setpriv`` switching to ``uid`` (and the gid of the same number) with no supplementary
     group, no capability left in any set and no-new-privs: run as root, it leaves nothing of root."""
-    return [shutil.which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+    return [find_program("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
             "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
 
 

@@ -13,6 +13,7 @@ x32 ABIs, or aarch64 with arm32), or None on other architectures (the sandbox th
 from __future__ import annotations
 
 import errno
+import functools
 import platform
 import struct
 
@@ -50,6 +51,7 @@ def _jump(label: int | str, position: int, labels: dict[str, int]) -> int:
     return where - position - 1
 
 
+@functools.cache  # a constant of the architecture, asked for every sandboxed bot
 def filter_program(machine: str | None = None) -> bytes | None:
     """The filter as the bytes of an array of ``struct sock_filter`` (what ``bwrap --seccomp``
     reads), or None if this architecture is not known here."""

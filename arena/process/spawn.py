@@ -50,7 +50,7 @@ import trio
 
 from arena.errors import BotError, ResourceError
 from arena.process.cgroups import BotCgroup
-from arena.process.isolation import helper_environment, make_undumpable
+from arena.process.isolation import find_program, helper_environment, make_undumpable
 
 T = TypeVar("T")
 
@@ -443,7 +443,7 @@ PASSED_FDS_FROM = 5
 def sh_prefix(script: str) -> tuple[str, ...]:
     """``sh -c '<script>exec "$@"' arena-bot``: run ``script``, then become the rest of argv
     (without the ``PWD`` a shell exports: the bot's environment is exactly the one arena chose)."""
-    return (shutil.which("sh") or "/bin/sh", "-c", "unset PWD; " + script + 'exec "$@"', "arena-bot")
+    return (find_program("sh") or "/bin/sh", "-c", "unset PWD; " + script + 'exec "$@"', "arena-bot")
 
 
 def _start(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],

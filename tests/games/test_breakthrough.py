@@ -301,6 +301,11 @@ def test_initial_state_json() -> None:
 def test_json_round_trip() -> None:
     for position in random_states(100, 31, live=False):
         obj = GAME.state_to_json(position)
+        # Square by square (the rows come from a table of row patterns): row 8 first, file a first.
+        for i, row in enumerate(obj["board"]):
+            for col, cell in enumerate(row):
+                bit = 1 << (8 * (7 - i) + col)
+                assert cell == ("b" if position.black & bit else "w" if position.white & bit else ".")
         assert GAME.state_from_json(obj) == position
         assert hash(GAME.state_from_json(obj)) == hash(position)
 
