@@ -25,19 +25,21 @@ and step halving. Elo = ``400/ln(10) * theta``, centred so that the agents' mean
 Intervals (95% by default): :meth:`PlackettLuce.normal_intervals` from the inverse observed
 information of each agent's rating minus the mean rating; :meth:`PlackettLuce.bootstrap_intervals`
 by the percentile bootstrap over resampling units (the games sharing a ``group``; a game without
-one is its own unit), each resample a refit with integer game weights. Its draws are exactly those
-of the two-player code before this module (the same ``random.Random(seed)`` calls over the same
-sorted units), so two-player intervals reproduce.
+one is its own unit), each resample a refit with integer game weights started from the fit of all
+games. A resample is one multinomial draw of how often each unit is taken (numpy's generator seeded
+with the bootstrap's seed; units numbered in order of their first game), so drawing costs nothing
+beside the refits. Two-seat games are refitted a batch of resamples at a time on counts per ordered
+couple of agents (:class:`_PairData`). (Before issue 24 the draws were ``random.Random(seed)``
+calls, one per unit: the intervals of the same seed differ since by bootstrap noise, the fits not at all.)
 """
 
 from __future__ import annotations
 
 import itertools
-import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -109,7 +111,7 @@ class _Block:
         self.row_of, self.positions = inverse.reshape(-1), positions
         agents, ranks = rows[:, :k], rows[:, k:]
         g = len(rows)
-        self.k, self.agents = k, agents
+        self.k, self.agents, self.ranks = k, agents, ranks
         self.seats = np.broadcast_to(seat_param[:k], (g, k))
         patterns, inverse = np.unique(ranks, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
@@ -185,28 +187,56 @@ class PlackettLuce:
 
     def __init__(self, results: Sequence[RankedResult], agents: Sequence[str] | None = None, *,
                  seat_advantage: bool = True, prior_draws: float = 2.0) -> None:
-        self.results = list(results)
-        self.names = agents_of(self.results, agents)
+        results = list(results)
+        names = agents_of(results, agents)
+        number = {a: i for i, a in enumerate(names)}
+        by_size: dict[int, list[int]] = {}
+        for position, r in enumerate(results):
+            missing = [a for a in r.seats if a not in number]
+            if missing:
+                raise ValueError(f"game {r.index} seats {missing[0]!r}, who is not among the agents rated")
+            by_size.setdefault(len(r.seats), []).append(position)
+        label: dict[tuple[str, int], int] = {}
+        units = np.array([label.setdefault(("group", r.group) if r.group is not None else ("game", r.index), len(label))
+                          for r in results], dtype=np.int64)
+        blocks = [(np.array([[number[a] for a in results[i].seats] for i in positions], dtype=np.intp),
+                   np.array([results[i].ranks for i in positions], dtype=np.intp),
+                   np.array(positions, dtype=np.intp)) for _, positions in sorted(by_size.items())]
+        self._setup(names, blocks, units, seat_advantage, prior_draws)
+
+    @classmethod
+    def from_arrays(cls, names: Sequence[str], seats: Ints, ranks: Ints, units: NDArray[np.int64], *,
+                    seat_advantage: bool = True, prior_draws: float = 2.0) -> PlackettLuce:
+        """The model of games that all have ``seats.shape[1]`` seats, given as arrays (one row per
+        game): ``seats`` the agent numbers (indices into ``names``), ``ranks`` their ranks and
+        ``units`` a label of each game's resampling unit (games of one unit share it; any
+        integers). The same model as the constructor's for the same games in the same order,
+        without an object per game."""
+        model = cls.__new__(cls)
+        positions = np.arange(len(seats), dtype=np.intp)
+        model._setup(list(names), [(np.asarray(seats, dtype=np.intp), np.asarray(ranks, dtype=np.intp), positions)]
+                     if len(seats) else [], np.asarray(units, dtype=np.int64), seat_advantage, prior_draws)
+        return model
+
+    def _setup(self, names: list[str], blocks: list[tuple[Ints, Ints, Ints]], units: NDArray[np.int64],
+               seat_advantage: bool, prior_draws: float) -> None:
+        self.names = names
         self.prior = prior_draws
-        number = {a: i for i, a in enumerate(self.names)}
+        self.games = len(units)
         n = len(self.names)
-        seats = max((len(r.seats) for r in self.results), default=0)
+        seats = max((agents.shape[1] for agents, _, _ in blocks), default=0)
         self.seat_count = seats if seat_advantage else 0
         self.dim = n + max(self.seat_count - 1, 0)
         # Seat s's advantage is parameter n + s; the last seat's (and every seat's without the
         # advantage) is the extra parameter `dim`, held at 0.
         seat_param = np.array([n + s if s < self.seat_count - 1 else self.dim for s in range(seats)], dtype=np.intp)
-        by_size: dict[int, list[int]] = {}
-        for position, r in enumerate(self.results):
-            missing = [a for a in r.seats if a not in number]
-            if missing:
-                raise ValueError(f"game {r.index} seats {missing[0]!r}, who is not among the agents rated")
-            by_size.setdefault(len(r.seats), []).append(position)
-        self.blocks = [
-            _Block(np.array([[number[a] for a in self.results[i].seats] for i in positions], dtype=np.intp),
-                   np.array([self.results[i].ranks for i in positions], dtype=np.intp),
-                   np.array(positions, dtype=np.intp), seat_param)
-            for _, positions in sorted(by_size.items())]
+        self.blocks = [_Block(agents, ranks, positions, seat_param) for agents, ranks, positions in blocks]
+        # The resampling units numbered in order of their first game: unit_of[game] is its unit's.
+        labels, first, unit_of = np.unique(units, return_index=True, return_inverse=True)
+        renumber = np.empty(len(labels), dtype=np.intp)
+        renumber[np.argsort(first, kind="stable")] = np.arange(len(labels))
+        self.unit_of = renumber[unit_of.reshape(-1)]
+        self.units = len(labels)
         self._theta: Floats | None = None
         self._iterations = 0
         self._draws: dict[tuple[int, int], Floats] = {}
@@ -237,7 +267,7 @@ class PlackettLuce:
     def solve(self, weights: Floats | None = None, start: Floats | None = None, tolerance: float = 1e-10,
               max_iterations: int = 100) -> tuple[Floats, int]:
         """The maximum of the log-posterior and the Newton iterations it took."""
-        w = np.ones(len(self.results)) if weights is None else weights
+        w = np.ones(self.games) if weights is None else weights
         theta = np.zeros(self.dim) if start is None else np.array(start, dtype=float)
         current = self.objective(theta, w)
         for iteration in range(1, max_iterations + 1):
@@ -264,6 +294,14 @@ class PlackettLuce:
             self._theta, self._iterations = self.solve()
         return self._theta
 
+    @property
+    def information(self) -> Floats:
+        """The observed information (negated Hessian of the log-posterior, prior included) at the
+        fit of all games (computed once)."""
+        if self._information is None:
+            _, self._information = self.derivatives(self.theta, np.ones(self.games))
+        return self._information
+
     def fit(self) -> PLFit:
         """Elo per agent and per seat from the fit of all games."""
         theta = self.theta
@@ -284,9 +322,7 @@ class PlackettLuce:
     def _normal_half_widths(self, contrasts: Floats, level: float) -> Floats:
         """z·SE in Elo of each contrast (a column of ``contrasts``) of the parameters at the fit, the
         SE from the inverse observed information (prior included), computed once per model."""
-        if self._information is None:
-            _, self._information = self.derivatives(self.theta, np.ones(len(self.results)))
-        variance = np.einsum("ij,ij->j", contrasts, np.linalg.solve(self._information, contrasts))
+        variance = np.einsum("ij,ij->j", contrasts, np.linalg.solve(self.information, contrasts))
         z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
         return z * ELO_PER_NAT * np.sqrt(np.maximum(variance, 0.0))
 
@@ -302,13 +338,6 @@ class PlackettLuce:
         centred = self.centred(self.theta)
         return {a: (centred[a] - float(half[i]), centred[a] + float(half[i])) for i, a in enumerate(self.names)}
 
-    def resampling_units(self) -> list[list[int]]:
-        """Positions of the games of each resampling unit, in the bootstrap's (historical) order."""
-        units: dict[Any, list[int]] = {}
-        for position, r in enumerate(self.results):
-            units.setdefault(("pair", r.group) if r.group is not None else ("game", r.index), []).append(position)
-        return [units[key] for key in sorted(units, key=repr)]
-
     def bootstrap_draws(self, samples: int = 200, seed: int = 0) -> Floats:
         """Centred Elo of every agent (columns) in each of ``samples`` resamples (rows); computed
         once per ``(samples, seed)`` (the intervals of the agents and of a hero share them)."""
@@ -317,22 +346,33 @@ class PlackettLuce:
             self._draws[key] = self._bootstrap_draws(samples, seed)
         return self._draws[key]
 
+    def resample_counts(self, samples: int, seed: int) -> Iterator[NDArray[np.int64]]:
+        """How often each unit is drawn in each of ``samples`` resamples (one array per resample):
+        ``units`` draws with replacement, as one multinomial draw from numpy's generator seeded
+        with ``seed``."""
+        rng = np.random.default_rng(seed)
+        even = np.full(self.units, 1.0 / self.units)
+        for _ in range(samples):
+            yield rng.multinomial(self.units, even)
+
     def _bootstrap_draws(self, samples: int, seed: int) -> Floats:
-        units = self.resampling_units()
         n = len(self.names)
-        if not units or samples < 1:
+        if not self.units or samples < 1:
             return np.zeros((0, n))
-        unit_of = np.empty(len(self.results), dtype=np.intp)
-        for u, positions in enumerate(units):
-            unit_of[positions] = u
         base = self.theta
-        rng = random.Random(seed)
         out = np.empty((samples, n))
-        for row in range(samples):
-            chosen = [rng.randrange(len(units)) for _ in range(len(units))]
-            weights = np.bincount(chosen, minlength=len(units)).astype(float)[unit_of]
-            theta, _ = self.solve(weights, start=base, tolerance=1e-7)
-            out[row] = theta[:n] - np.mean(theta[:n])
+        counts = self.resample_counts(samples, seed)
+        pairs = _PairData(self) if all(b.k == 2 for b in self.blocks) and self.dim else None
+        row = 0
+        while row < samples:
+            if pairs is not None:  # a batch of resamples at once (see _PairData)
+                chunk = [next(counts) for _ in range(min(pairs.batch, samples - row))]
+                thetas = pairs.solve([c.astype(float)[self.unit_of] for c in chunk], base)
+            else:
+                thetas = [self.solve(next(counts).astype(float)[self.unit_of], start=base, tolerance=1e-7)[0]]
+            for theta in thetas:
+                out[row] = theta[:n] - np.mean(theta[:n])
+                row += 1
         return out * ELO_PER_NAT
 
     def bootstrap_intervals(self, samples: int = 200, seed: int = 0,
@@ -358,7 +398,7 @@ class PlackettLuce:
         centre = ELO_PER_NAT * float(contrast @ self.theta)
         half = float(self._normal_half_widths(contrast[:, None], level)[0])
         low, high = centre - half, centre + half
-        draws = self.bootstrap_draws(samples, seed) if self.results else np.zeros((0, n))
+        draws = self.bootstrap_draws(samples, seed) if self.games else np.zeros((0, n))
         if len(draws):
             differences = draws @ contrast[:n]  # centring cancels: the contrast sums to 0
             tail = (1.0 - level) / 2.0
@@ -373,7 +413,84 @@ class PlackettLuce:
         an interval narrower than the normal approximation from the fit's curvature.
         """
         normal = self.normal_intervals(level)
-        if samples < 1 or not self.results:
+        if samples < 1 or not self.games:
             return normal
         boot = self.bootstrap_intervals(samples, seed, level)
         return {a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in self.names}
+
+
+class _PairData:
+    """The bootstrap of two-seat games, many resamples at once.
+
+    Two-seat games reduce to counts per ordered couple of agents: ``W`` games and ``S`` points of
+    the first seat (a draw is half a win and half a loss, see the module docstring), whatever the
+    number of games. Each resample is solved from the fit of all games by the chord method: the
+    Newton step with the information matrix of that fit (inverted once) instead of the resample's
+    own Hessian, for a whole batch of resamples in a few matrix products. A resample's Hessian is
+    close to the full one, so each iteration cuts the error by a large factor; a resample the
+    chord does not settle within :attr:`max_iterations` (an agent with very few games drawn
+    many times over) is solved by Newton's method on its own, so every draw is the resample's maximum.
+    """
+
+    max_iterations = 100
+    tolerance = 1e-7  # largest parameter change of the last step, as the per-resample Newton solves
+
+    def __init__(self, model: PlackettLuce) -> None:
+        self.model = model
+        (block,) = model.blocks
+        self.block = block
+        first = np.sign(block.ranks[:, 1] - block.ranks[:, 0])  # 1: seat 0 won, 0: a draw, -1: lost
+        self.row_score = 0.5 + 0.5 * first
+        couples, self.couple_of_row = np.unique(block.agents, axis=0, return_inverse=True)
+        self.couple_of_row = self.couple_of_row.reshape(-1)
+        self.first, self.second = couples[:, 0], couples[:, 1]
+        self.seat_first, self.seat_second = int(block.seats[0, 0]), int(block.seats[0, 1])
+        self.sums = [self._summing(self.first), self._summing(self.second)]
+        self.inverse = np.linalg.inv(model.information)
+        self.batch = int(max(1, min(64, 4_000_000 // max(len(couples), 1))))
+
+    @staticmethod
+    def _summing(agent: Ints) -> tuple[Ints, Ints, Ints]:
+        """(order, starts, agents): summing rows in ``order`` from each start gives each agent's."""
+        order = np.argsort(agent, kind="stable")
+        sorted_agents = agent[order]
+        starts = np.flatnonzero(np.r_[True, sorted_agents[1:] != sorted_agents[:-1]])
+        return order, starts, sorted_agents[starts]
+
+    def solve(self, weights: list[Floats], base: Floats) -> list[Floats]:
+        """The maximum of the log-posterior for each of ``weights`` (game weights), from ``base``."""
+        model, block = self.model, self.block
+        couples = len(self.first)
+        games = np.empty((couples, len(weights)))
+        points = np.empty((couples, len(weights)))
+        for column, w in enumerate(weights):
+            rows = block.row_weights(w)
+            games[:, column] = np.bincount(self.couple_of_row, rows, minlength=couples)
+            points[:, column] = np.bincount(self.couple_of_row, rows * self.row_score, minlength=couples)
+        theta = np.repeat(base[:, None], len(weights), axis=1)
+        ext = np.zeros((model.dim + 1, len(weights)))
+        done = np.zeros(len(weights), dtype=bool)
+        for _ in range(self.max_iterations):
+            ext[:-1] = theta
+            d = ext[self.first] - ext[self.second] + (ext[self.seat_first] - ext[self.seat_second])
+            with np.errstate(over="ignore"):
+                residual = points - games / (1.0 + np.exp(-d))
+                prior = model.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
+            grad = np.zeros_like(ext)
+            for (order, starts, agents), sign in zip(self.sums, (1.0, -1.0), strict=True):
+                grad[agents] += sign * np.add.reduceat(residual[order], starts, axis=0)
+            total = residual.sum(axis=0)
+            grad[self.seat_first] += total
+            grad[self.seat_second] -= total
+            step = self.inverse @ (grad[:-1] + prior)
+            theta += step
+            done = np.max(np.abs(step), axis=0) < self.tolerance
+            if done.all():
+                break
+        out = []
+        for column, w in enumerate(weights):
+            if done[column] and np.all(np.isfinite(theta[:, column])):
+                out.append(theta[:, column])
+            else:
+                out.append(model.solve(w, start=base, tolerance=self.tolerance)[0])
+        return out
