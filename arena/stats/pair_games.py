@@ -15,24 +15,20 @@ Imports numpy; :mod:`arena.stats.ratings` imports this module only when standing
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.stats.results import FAULTS, MAX_INDEX
+from arena.stats.results import FAULTS
 from arena.stats.tables import likelihood_of_superiority
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from arena.stats.plackett_luce import PlackettLuce
-    from arena.stats.ratings import GameResult
-
-#: A winner's code: black's points are code / 2.
-_CODES = {"BLACK": 2, "NONE": 1, "WHITE": 0}
-
+    from arena.stats.ratings import GameResult, PlainColumns
 
 @dataclass(frozen=True)
 class PairGames:
@@ -73,6 +69,20 @@ class PairGames:
                          self.unit[order], [self.termination[i] for i in order.tolist()])
 
 
+    def listing(self, listed: Sequence[str]) -> PairGames:
+        """The same games with the agents renamed to ``listed`` (ids) followed by every other agent
+        in order of first appearance (black before white in each game, games in their order)."""
+        seen = np.empty(2 * len(self), dtype=np.intp)
+        seen[0::2], seen[1::2] = self.black, self.white
+        agents, first = np.unique(seen, return_index=True)
+        appearing = [self.names[a] for a in agents[np.argsort(first, kind="stable")].tolist()]
+        names = list(dict.fromkeys([*listed, *appearing]))
+        number = {a: i for i, a in enumerate(names)}
+        renumber = np.array([number[a] for a in self.names], dtype=np.intp) if self.names else np.zeros(0, np.intp)
+        return PairGames(names, renumber[self.black], renumber[self.white], self.points, self.index, self.unit,
+                         self.termination)
+
+
 class PairColumns:
     """Collects games into :class:`PairGames`; agents not in ``names`` are added in order of
     first appearance."""
@@ -105,37 +115,14 @@ class PairColumns:
             self.unit.append(self._unit_labels([g.pair], [g.index])[0])
             self.termination.append(g.termination)
 
-    def add_rows(self, rows: list[Mapping[str, Any]]) -> bool:
-        """Add ``rows`` (``games.jsonl`` rows) if each is a plain two-player row that
-        :func:`arena.stats.ratings.result_from_row` accepts with ``black``, ``white``, a winner of
-        BLACK, WHITE or NONE in capitals and an integer ``index``; False (nothing added) when
-        one is not, for the caller to read them one by one (and name the bad one)."""
-        try:
-            index = [r["index"] for r in rows]
-            black = [r["black"] for r in rows]
-            white = [r["white"] for r in rows]
-            points = [_CODES[r["winner"]] for r in rows]
-        except (KeyError, TypeError):
-            return False
-        if not (set(map(type, index)) <= {int} and set(map(type, black)) <= {str} and set(map(type, white)) <= {str}):
-            return False
-        if index and (min(index) < 0 or max(index) > MAX_INDEX):
-            return False
-        if any(b == w for b, w in zip(black, white, strict=True)):
-            return False
-        pairs = [r.get("pair") for r in rows]
-        if not set(map(type, pairs)) <= {int, type(None)}:  # a pair that is not an int is none (as result_from_row)
-            pairs = [p if isinstance(p, int) and not isinstance(p, bool) else None for p in pairs]
-        terminations = [r.get("termination", "win") for r in rows]
-        if not set(map(type, terminations)) <= {str}:
-            terminations = [t if isinstance(t, str) else "win" for t in terminations]
-        self.black += self._agent_numbers(black)
-        self.white += self._agent_numbers(white)
-        self.points += points
-        self.index += index
-        self.unit += self._unit_labels(pairs, index)
-        self.termination += terminations
-        return True
+    def add_columns(self, columns: PlainColumns) -> None:
+        """Add the games of plain two-player rows (:func:`arena.stats.ratings.plain_pair_columns`)."""
+        self.black += self._agent_numbers(columns.black)
+        self.white += self._agent_numbers(columns.white)
+        self.points += columns.points
+        self.index += columns.index
+        self.unit += self._unit_labels(columns.pair, columns.index)
+        self.termination += columns.termination
 
     @property
     def names(self) -> list[str]:

@@ -26,7 +26,7 @@ Intervals (95% by default): :meth:`PlackettLuce.normal_intervals` from the inver
 information of each agent's rating minus the mean rating; :meth:`PlackettLuce.bootstrap_intervals`
 by the percentile bootstrap over resampling units (the games sharing a ``group``; a game without
 one is its own unit), each resample a refit with integer game weights started from the fit of all
-games. A resample is one multinomial draw of how often each unit is taken (numpy's generator seeded
+games. A resample is one draw of all its units with replacement (numpy's generator seeded
 with the bootstrap's seed; units numbered in order of their first game), so drawing costs nothing
 beside the refits. Two-seat games are refitted a batch of resamples at a time on counts per ordered
 couple of agents (:class:`_PairData`). (Before issue 24 the draws were ``random.Random(seed)``
@@ -98,6 +98,24 @@ def tie_terms(ranks: Sequence[int]) -> tuple[list[float], list[tuple[list[float]
     return linear, terms
 
 
+def _unique_rows(table: Ints) -> tuple[Ints, Ints]:
+    """``np.unique(table, axis=0, return_inverse=True)``, through one integer key per row when the
+    values allow (sorting a million keys is many times faster than sorting rows)."""
+    if table.size and table.min() >= 0:
+        base = int(table.max()) + 1
+        if base ** table.shape[1] < 2**62:
+            key = np.zeros(len(table), dtype=np.int64)
+            for column in range(table.shape[1]):
+                key = key * base + table[:, column]
+            keys, inverse = np.unique(key, return_inverse=True)
+            rows = np.empty((len(keys), table.shape[1]), dtype=table.dtype)
+            for column in range(table.shape[1] - 1, -1, -1):
+                keys, rows[:, column] = np.divmod(keys, base)
+            return rows, inverse.reshape(-1)
+    rows, inverse = np.unique(table, axis=0, return_inverse=True)
+    return rows, inverse.reshape(-1)
+
+
 class _Block:
     """The games of one number of seats ``k`` as arrays, one row per distinct game (G rows): agent and
     seat-parameter numbers (G x k),
@@ -107,7 +125,7 @@ class _Block:
         k = agents.shape[1]
         # Identical games (the same agents in the same seats, ranked alike) are one row weighted by
         # their number: exact, and a two-player league has far fewer such rows than games.
-        rows, inverse = np.unique(np.concatenate([agents, ranks], axis=1), axis=0, return_inverse=True)
+        rows, inverse = _unique_rows(np.concatenate([agents, ranks], axis=1))
         self.row_of, self.positions = inverse.reshape(-1), positions
         agents, ranks = rows[:, :k], rows[:, k:]
         g = len(rows)
@@ -130,6 +148,16 @@ class _Block:
         self.term_game = np.concatenate(games) if games else np.zeros(0, dtype=np.intp)
         self.term_log = np.concatenate(logs) if logs else np.zeros((0, k))
         self.term_weight = np.concatenate(weights) if weights else np.zeros(0)
+        if k == 2:
+            # Two seats: a row is a game between an ordered couple of agents, scored s = 1, 1/2 or 0
+            # for seat 0, with log-likelihood s log sigmoid(d) + (1 - s) log sigmoid(-d), d the
+            # difference of the seats' utilities (the tie terms above say the same). Rows of one
+            # couple add up to games W and points S: the derivatives cost one pass over couples.
+            self.row_score = 0.5 + 0.5 * np.sign(ranks[:, 1] - ranks[:, 0])
+            couples, couple_of_row = _unique_rows(agents)
+            self.couple_of_row = couple_of_row.reshape(-1)
+            self.couple = (couples[:, 0], couples[:, 1])
+            self.seat_pair = (int(seat_param[0]), int(seat_param[1]))
 
     def utilities(self, ext: Floats) -> Floats:
         return ext[self.agents] + ext[self.seats]
@@ -147,7 +175,23 @@ class _Block:
         total = e.sum(axis=1, keepdims=True)
         return (top + np.log(total))[:, 0], e / total
 
+    def couple_totals(self, weights: Floats) -> tuple[Floats, Floats]:
+        """Two seats: the weighted games ``W`` and seat-0 points ``S`` of each couple."""
+        rows = self.row_weights(weights)
+        couples = len(self.couple[0])
+        games = np.bincount(self.couple_of_row, rows, minlength=couples).astype(np.float64, copy=False)
+        points = np.bincount(self.couple_of_row, rows * self.row_score, minlength=couples).astype(np.float64, copy=False)
+        return games, points
+
+    def couple_difference(self, ext: Floats) -> Floats:
+        first, second = self.couple
+        return ext[first] - ext[second] + (ext[self.seat_pair[0]] - ext[self.seat_pair[1]])
+
     def log_likelihood(self, ext: Floats, weights: Floats) -> float:
+        if self.k == 2:
+            games, points = self.couple_totals(weights)
+            d = self.couple_difference(ext)
+            return -float(points @ np.logaddexp(0.0, -d) + (games - points) @ np.logaddexp(0.0, d))
         u = self.utilities(ext)
         lse, _ = self.softmax(u)
         w = self.row_weights(weights)
@@ -155,6 +199,9 @@ class _Block:
 
     def add_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats) -> None:
         """Add the gradient and the negated Hessian in the (extended) parameters."""
+        if self.k == 2:
+            self._add_couple_derivatives(ext, weights, grad, hess)
+            return
         g, k = self.agents.shape
         dim = len(ext)
         u = self.utilities(ext)
@@ -175,6 +222,30 @@ class _Block:
             for cols in (self.agents, self.seats):
                 flat = rows[:, :, None] * dim + cols[:, None, :]
                 hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
+
+
+    def _add_couple_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats) -> None:
+        """Two seats: each couple's game adds ``slope * x`` to the gradient and ``curve * x x^T``
+        to the negated Hessian, ``x`` = e(first) - e(second) + e(seat 0) - e(seat 1)."""
+        games, points = self.couple_totals(weights)
+        p = 1.0 / (1.0 + np.exp(-self.couple_difference(ext)))
+        slope, curve = points - games * p, games * p * (1.0 - p)
+        dim = len(ext)
+        (first, second), (s0, s1) = self.couple, self.seat_pair
+        by_first = np.bincount(first, slope, minlength=dim) - np.bincount(second, slope, minlength=dim)
+        grad += by_first
+        grad[s0] += slope.sum()
+        grad[s1] -= slope.sum()
+        square = np.bincount(first * dim + second, curve, minlength=dim * dim).reshape(dim, dim)
+        hess -= square + square.T
+        hess[np.diag_indices(dim)] += square.sum(axis=1) + square.sum(axis=0)
+        seat = square.sum(axis=1) - square.sum(axis=0)  # the agents' rows of the seat-0 column
+        total = curve.sum()
+        for column, sign in ((s0, 1.0), (s1, -1.0)):
+            hess[:, column] += sign * seat
+            hess[column, :] += sign * seat
+            hess[column, s0] += sign * total
+            hess[column, s1] -= sign * total
 
 
 class PlackettLuce:
@@ -348,12 +419,12 @@ class PlackettLuce:
 
     def resample_counts(self, samples: int, seed: int) -> Iterator[NDArray[np.int64]]:
         """How often each unit is drawn in each of ``samples`` resamples (one array per resample):
-        ``units`` draws with replacement, as one multinomial draw from numpy's generator seeded
-        with ``seed``."""
+        ``units`` draws with replacement, all of a resample's in one call to numpy's generator
+        seeded with ``seed`` (a multinomial count per unit; drawing the units and counting them is
+        ten times faster than numpy's multinomial over as many categories)."""
         rng = np.random.default_rng(seed)
-        even = np.full(self.units, 1.0 / self.units)
         for _ in range(samples):
-            yield rng.multinomial(self.units, even)
+            yield np.bincount(rng.integers(0, self.units, size=self.units), minlength=self.units)
 
     def _bootstrap_draws(self, samples: int, seed: int) -> Floats:
         n = len(self.names)
@@ -366,8 +437,7 @@ class PlackettLuce:
         row = 0
         while row < samples:
             if pairs is not None:  # a batch of resamples at once (see _PairData)
-                chunk = [next(counts) for _ in range(min(pairs.batch, samples - row))]
-                thetas = pairs.solve([c.astype(float)[self.unit_of] for c in chunk], base)
+                thetas = pairs.solve([next(counts) for _ in range(min(pairs.batch, samples - row))], base)
             else:
                 thetas = [self.solve(next(counts).astype(float)[self.unit_of], start=base, tolerance=1e-7)[0]]
             for theta in thetas:
@@ -429,25 +499,39 @@ class _PairData:
     own Hessian, for a whole batch of resamples in a few matrix products. A resample's Hessian is
     close to the full one, so each iteration cuts the error by a large factor; a resample the
     chord does not settle within :attr:`max_iterations` (an agent with very few games drawn
-    many times over) is solved by Newton's method on its own, so every draw is the resample's maximum.
+    many times over) is solved by Newton's method on its own, so every draw is the resample's
+    maximum. When most couples met (a round robin), the couples are a dense agents x agents
+    array, which needs no gathering of parameters per couple.
     """
 
     max_iterations = 100
-    tolerance = 1e-7  # largest parameter change of the last step, as the per-resample Newton solves
+    #: Largest parameter change of the last step, in nats (1e-6 nats is 0.0002 Elo; the per-resample
+    #: Newton solves stopped at 1e-7).
+    tolerance = 1e-6
+    #: Elements of a couples x resamples array per batch (32 MB of floats).
+    batch_elements = 4_000_000
 
     def __init__(self, model: PlackettLuce) -> None:
         self.model = model
         (block,) = model.blocks
         self.block = block
-        first = np.sign(block.ranks[:, 1] - block.ranks[:, 0])  # 1: seat 0 won, 0: a draw, -1: lost
-        self.row_score = 0.5 + 0.5 * first
-        couples, self.couple_of_row = np.unique(block.agents, axis=0, return_inverse=True)
-        self.couple_of_row = self.couple_of_row.reshape(-1)
-        self.first, self.second = couples[:, 0], couples[:, 1]
-        self.seat_first, self.seat_second = int(block.seats[0, 0]), int(block.seats[0, 1])
-        self.sums = [self._summing(self.first), self._summing(self.second)]
+        n = len(model.names)
+        first, second = block.couple
+        self.first, self.second = first, second
+        self.seat_first, self.seat_second = block.seat_pair
+        # A game's couple and its seat-0 points, straight from the game (no row step per resample).
+        self.couple_of_game = np.empty(model.games, dtype=np.intp)
+        self.couple_of_game[block.positions] = block.couple_of_row[block.row_of]
+        self.score_of_game = np.empty(model.games)
+        self.score_of_game[block.positions] = block.row_score[block.row_of]
+        self.dense = n * n <= 2 * len(first)
+        self.cells = n * n if self.dense else len(first)
+        self.cell_of_game = first[self.couple_of_game] * n + second[self.couple_of_game] if self.dense \
+            else self.couple_of_game
+        if not self.dense:
+            self.sums = [self._summing(first), self._summing(second)]
         self.inverse = np.linalg.inv(model.information)
-        self.batch = int(max(1, min(64, 4_000_000 // max(len(couples), 1))))
+        self.batch = int(max(1, min(64, self.batch_elements // max(self.cells, 1))))
 
     @staticmethod
     def _summing(agent: Ints) -> tuple[Ints, Ints, Ints]:
@@ -457,40 +541,64 @@ class _PairData:
         starts = np.flatnonzero(np.r_[True, sorted_agents[1:] != sorted_agents[:-1]])
         return order, starts, sorted_agents[starts]
 
-    def solve(self, weights: list[Floats], base: Floats) -> list[Floats]:
-        """The maximum of the log-posterior for each of ``weights`` (game weights), from ``base``."""
-        model, block = self.model, self.block
-        couples = len(self.first)
-        games = np.empty((couples, len(weights)))
-        points = np.empty((couples, len(weights)))
-        for column, w in enumerate(weights):
-            rows = block.row_weights(w)
-            games[:, column] = np.bincount(self.couple_of_row, rows, minlength=couples)
-            points[:, column] = np.bincount(self.couple_of_row, rows * self.row_score, minlength=couples)
-        theta = np.repeat(base[:, None], len(weights), axis=1)
-        ext = np.zeros((model.dim + 1, len(weights)))
-        done = np.zeros(len(weights), dtype=bool)
-        for _ in range(self.max_iterations):
-            ext[:-1] = theta
-            d = ext[self.first] - ext[self.second] + (ext[self.seat_first] - ext[self.seat_second])
-            with np.errstate(over="ignore"):
-                residual = points - games / (1.0 + np.exp(-d))
-                prior = model.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
-            grad = np.zeros_like(ext)
+    def _totals(self, counts: list[NDArray[np.int64]]) -> tuple[Floats, Floats]:
+        """Games and points per cell (couple) and resample: cells x resamples."""
+        games = np.empty((len(counts), self.cells))
+        points = np.empty((len(counts), self.cells))
+        for column, count in enumerate(counts):
+            weights = count[self.model.unit_of].astype(float)
+            games[column] = np.bincount(self.cell_of_game, weights, minlength=self.cells)
+            points[column] = np.bincount(self.cell_of_game, weights * self.score_of_game, minlength=self.cells)
+        return np.ascontiguousarray(games.T), np.ascontiguousarray(points.T)
+
+    def _gradient(self, ext: Floats, games: Floats, points: Floats) -> Floats:
+        """The log-likelihood's gradient in the extended parameters, a column per resample."""
+        n = len(self.model.names)
+        h = ext[self.seat_first] - ext[self.seat_second]
+        grad = np.zeros_like(ext)
+        if self.dense:
+            t = ext[:n]
+            d = (t[:, None, :] - t[None, :, :] + h).reshape(n * n, -1)
+        else:
+            d = ext[self.first] - ext[self.second] + h
+        np.negative(d, out=d)
+        with np.errstate(over="ignore"):
+            np.exp(d, out=d)
+        d += 1.0
+        np.divide(games, d, out=d)
+        residual = np.subtract(points, d, out=d)  # S - W sigmoid(difference)
+        if self.dense:
+            square = residual.reshape(n, n, -1)
+            grad[:n] = square.sum(axis=1) - square.sum(axis=0)
+        else:
             for (order, starts, agents), sign in zip(self.sums, (1.0, -1.0), strict=True):
                 grad[agents] += sign * np.add.reduceat(residual[order], starts, axis=0)
-            total = residual.sum(axis=0)
-            grad[self.seat_first] += total
-            grad[self.seat_second] -= total
-            step = self.inverse @ (grad[:-1] + prior)
+        total = residual.sum(axis=0)
+        grad[self.seat_first] += total
+        grad[self.seat_second] -= total
+        return grad
+
+    def solve(self, counts: list[NDArray[np.int64]], base: Floats) -> list[Floats]:
+        """The maximum of the log-posterior for each resample of ``counts`` (how often each unit is
+        drawn), from ``base``."""
+        model = self.model
+        games, points = self._totals(counts)
+        theta = np.repeat(base[:, None], len(counts), axis=1)
+        ext = np.zeros((model.dim + 1, len(counts)))
+        done = np.zeros(len(counts), dtype=bool)
+        for _ in range(self.max_iterations):
+            ext[:-1] = theta
+            with np.errstate(over="ignore"):
+                prior = model.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
+            step = self.inverse @ (self._gradient(ext, games, points)[:-1] + prior)
             theta += step
             done = np.max(np.abs(step), axis=0) < self.tolerance
             if done.all():
                 break
         out = []
-        for column, w in enumerate(weights):
+        for column, count in enumerate(counts):
             if done[column] and np.all(np.isfinite(theta[:, column])):
                 out.append(theta[:, column])
             else:
-                out.append(model.solve(w, start=base, tolerance=self.tolerance)[0])
+                out.append(model.solve(count.astype(float)[model.unit_of], start=base, tolerance=self.tolerance)[0])
         return out

@@ -6,7 +6,7 @@ bootstrap and normal interval ends, and the first-move Elo of three simulated to
 The fits and the normal intervals agree to about 1e-13 (required: 1e-9 Elo).
 
 The bootstrap intervals are no longer bit for bit the old ones: since issue 24 a resample is one
-multinomial draw from numpy's generator (seeded alike) instead of one ``random.Random`` call per
+draw of all units from numpy's generator (seeded alike) instead of one ``random.Random`` call per
 unit, so the old and new intervals are two bootstraps of 200 samples of the same data. An end of a
 95% percentile interval from 200 samples has a Monte Carlo standard error of about 0.1 of the
 half-width, the difference of two such ends about 0.14: each end must lie within
