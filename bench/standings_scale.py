@@ -101,8 +101,10 @@ def write_log(folder: Path, config: dict[str, Any], rows: Any) -> None:
             out.write(b"\n".join(batch) + b"\n")
 
 
+# The time it started on its stderr, which arena keeps in the log folder (a sandboxed bot may
+# write nowhere else).
 BOT = """#!/bin/sh
-date +%s.%N >> {marker}
+date +%s.%N >&2
 exec cat > /dev/null
 """
 
@@ -135,21 +137,25 @@ def make_logs(work: Path, big: bool) -> dict[str, Path]:
     return logs
 
 
+def logs_root_of(base: Path) -> Path:
+    return base / "logs"
+
+
 def make_resume(work: Path) -> tuple[Path, Path, Path]:
     """A Shobu round robin config of 50 agents and its log folder with 100,000 games done."""
     import orjson
 
     base = work / "resume"
-    marker = base / "started"
+    marker = logs_root_of(base) / "t" / "stderr"  # the first new game's bots' stderr files
     config_path = base / "t.json"
-    logs_root = base / "logs"
+    logs_root = logs_root_of(base)
     if (base / "done").exists():
         return config_path, logs_root, marker
     print(f"writing {base} ...", flush=True)
     shutil.rmtree(base, ignore_errors=True)
     base.mkdir(parents=True)
     bot = base / "bot.sh"
-    bot.write_text(BOT.format(marker=marker))
+    bot.write_text(BOT)
     bot.chmod(0o755)
     agents = [f"a{i:02d}" for i in range(50)]
     config = {"id": "t", "game": "shobu", "agents": [{"type": "executable", "id": a, "path": str(bot)} for a in agents],
@@ -181,12 +187,25 @@ def make_resume(work: Path) -> tuple[Path, Path, Path]:
     return config_path, logs_root, marker
 
 
+TIMEOUT = 600.0
+
+
 def run_child(tree: Path, argv: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float, int]:
-    """(seconds, peak MB, exit status) of ``python argv`` with PYTHONPATH at ``tree``."""
+    """(seconds, peak MB, exit status) of ``python argv`` with PYTHONPATH at ``tree``; after
+    :data:`TIMEOUT` seconds the child is ended and the time is reported as infinite."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *argv], env=env, stdout=stdout, stderr=subprocess.PIPE, cwd=tree)
-    _, status, usage = os.wait4(proc.pid, 0)
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - start > TIMEOUT:
+            proc.kill()
+            _, status, usage = os.wait4(proc.pid, 0)
+            print(f"  {tree}: ended after {TIMEOUT:.0f} s")
+            return math.inf, usage.ru_maxrss / 1024.0, -9
+        time.sleep(0.01)
     took = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
@@ -202,26 +221,32 @@ def standings(tree: Path, log: Path, out: Path | None = None) -> tuple[float, fl
 
 def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout: float = 120.0) -> float:
     """Seconds from starting ``arena run`` on the resumed folder to the first bot's start."""
-    marker.unlink(missing_ok=True)
+    for stale in marker.glob("1[0-9][0-9][0-9][0-9][0-9]-*.log"):
+        stale.unlink()
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.time()
     proc = subprocess.Popen([sys.executable, "-m", "arena", "run", str(config), "--logs", str(logs_root),
                              "--concurrency", "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=tree, start_new_session=True)
     try:
-        while not marker.exists() or not marker.read_text().strip():
+        while True:
+            for log in marker.glob("100000-*.log"):
+                text = log.read_text().split()
+                if text:
+                    return float(text[0]) - start
             if proc.poll() is not None or time.time() - start > timeout:
                 return math.nan
             time.sleep(0.005)
-        return float(marker.read_text().split()[0]) - start
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # the run we started, and its bots and worker with it
         proc.wait()
-        games = logs_root / "t" / "games.jsonl"
+        folder = logs_root / "t"
+        games = folder / "games.jsonl"
         data = games.read_bytes()
-        lines = data.split(b"\n")
-        if len(lines) > 100_001:  # the killed run may have finished a game: keep exactly 100,000
-            games.write_bytes(b"\n".join(lines[:100_000]) + b"\n")
+        if data.count(b"\n") > 100_000:  # the killed run may have finished games: keep the first 100,000
+            games.write_bytes(b"\n".join(data.split(b"\n")[:100_000]) + b"\n")
+        for extra in (folder / "games").glob("1[0-9][0-9][0-9][0-9][0-9].json"):
+            extra.unlink()
 
 
 def compare(first: Path, other: Path) -> dict[str, float]:
@@ -244,7 +269,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--only", action="append", help="only these logs (rr100k, rr500, seat4, rr1m, resume)")
     parser.add_argument("--compare", action="store_true", help="compare each tree's standings with the first's")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds before a child is ended (default 600)")
     args = parser.parse_args()
+    globals()["TIMEOUT"] = args.timeout
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     logs = make_logs(args.work, args.big)
     resume = make_resume(args.work)
@@ -271,6 +298,8 @@ def main() -> None:
                 print(f"{name:7} ratio {statistics.median(t for t, _ in times[tree]) / base:.3f} of the first tree")
         if args.compare and name != "resume":
             for number in range(1, len(trees)):
+                if not all(math.isfinite(t) for tree in (trees[0], trees[number]) for t, _ in times[tree]):
+                    continue
                 diff = compare(args.work / f"{name}.0.json", args.work / f"{name}.{number}.json")
                 print(f"{name:7} vs first tree: {json.dumps(diff)}")
     print(f"load after: {os.getloadavg()}")

@@ -63,7 +63,14 @@ from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_RECORDS_BYTES
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
-from arena.stats.ratings import GameResult, PlainColumns, compute_standings, elo_update, result_from_row
+from arena.stats.ratings import (
+    GameResult,
+    PlainColumns,
+    compute_standings,
+    elo_update,
+    plain_pair_columns,
+    result_from_row,
+)
 from arena.tournament.config import TournamentConfig, comparable
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
@@ -243,8 +250,6 @@ def row_batches(chunks: Iterable[bytes], path: Path) -> Iterator[RowBatch]:
     does not pass (a hand-written line, a bad row) is read line by line as before, which names the
     bad line.
     """
-    from arena.stats.ratings import plain_pair_columns
-
     seen: set[int] = set()
     first_line = 1
     for chunk in chunks:
@@ -500,7 +505,15 @@ def load_results(rows: Iterable[dict[str, Any]], players: int | None = None) -> 
     """Rows to results sorted by index: :class:`GameResult` for a two-player tournament
     (``players`` None), :class:`arena.stats.results.RankedResult` for one of N seats."""
     if players is None:
-        return sorted((result_from_row(r) for r in rows), key=lambda g: g.index)
+        rows = rows if isinstance(rows, list) else list(rows)
+        columns = plain_pair_columns(rows)
+        if columns is None:
+            return sorted((result_from_row(r) for r in rows), key=lambda g: g.index)
+        # Plain rows (most): what result_from_row makes of them, a column at a time (5x faster).
+        scores = (0.0, 0.5, 1.0)
+        return sorted((GameResult(i, b, w, scores[p], t, pair) for i, b, w, p, t, pair in zip(
+            columns.index, columns.black, columns.white, columns.points, columns.termination, columns.pair,
+            strict=True)), key=lambda g: g.index)
     from arena.stats.results import ranked_from_row
 
     return sorted((ranked_from_row(r) for r in rows), key=lambda g: g.index)
