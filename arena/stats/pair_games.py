@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 class PairGames:
     """Two-player games in order: ``black``/``white`` agent numbers (into ``names``), ``points``
     black's points doubled (2, 1, 0), ``index`` the game's index, ``unit`` a label of its
-    resampling unit (games of one colour-swapped pair share it) and ``termination`` its
-    termination (a list of strings)."""
+    resampling unit (games of one colour-swapped pair share it) and ``termination`` the number of
+    its termination in ``terminations``."""
 
     names: list[str]
     black: NDArray[np.intp]
@@ -43,7 +43,8 @@ class PairGames:
     points: NDArray[np.int8]
     index: NDArray[np.int64]
     unit: NDArray[np.int64]
-    termination: list[str]
+    termination: NDArray[np.intp]
+    terminations: list[str]
 
     @classmethod
     def from_results(cls, results: Sequence[GameResult], names: Sequence[str]) -> PairGames:
@@ -66,7 +67,7 @@ class PairGames:
         if np.all(order[1:] > order[:-1]):
             return self
         return PairGames(self.names, self.black[order], self.white[order], self.points[order], self.index[order],
-                         self.unit[order], [self.termination[i] for i in order.tolist()])
+                         self.unit[order], self.termination[order], self.terminations)
 
 
     def listing(self, listed: Sequence[str]) -> PairGames:
@@ -80,58 +81,51 @@ class PairGames:
         number = {a: i for i, a in enumerate(names)}
         renumber = np.array([number[a] for a in self.names], dtype=np.intp) if self.names else np.zeros(0, np.intp)
         return PairGames(names, renumber[self.black], renumber[self.white], self.points, self.index, self.unit,
-                         self.termination)
+                         self.termination, self.terminations)
 
 
 class PairColumns:
-    """Collects games into :class:`PairGames`; agents not in ``names`` are added in order of
-    first appearance."""
+    """Collects games into :class:`PairGames`, a batch at a time as arrays (no object per game is
+    kept); agents not in ``names`` are added in order of first appearance."""
 
     def __init__(self, names: Sequence[str] = ()) -> None:
         self.number = {a: i for i, a in enumerate(names)}
         self._units: dict[Any, int] = {}
-        self.black: list[int] = []
-        self.white: list[int] = []
-        self.points: list[int] = []
-        self.index: list[int] = []
-        self.unit: list[int] = []
-        self.termination: list[str] = []
+        self._terminations: dict[str, int] = {}
+        self._batches: list[tuple[NDArray[Any], ...]] = []
 
-    def _agent_numbers(self, ids: list[str]) -> list[int]:
-        number = self.number
-        return [number[a] if a in number else number.setdefault(a, len(number)) for a in ids]
+    def _numbers(self, values: list[Any], numbers: dict[Any, int]) -> NDArray[np.intp]:
+        return np.array([numbers[v] if v in numbers else numbers.setdefault(v, len(numbers)) for v in values],
+                        dtype=np.intp)
 
-    def _unit_labels(self, pairs: list[Any], indices: list[int]) -> list[int]:
+    def _add(self, black: list[str], white: list[str], points: list[int], index: list[int], pairs: list[Any],
+             terminations: list[str]) -> None:
         units = self._units
-        return [units.setdefault(p, len(units)) if p is not None else units.setdefault(("game", i), len(units))
-                for p, i in zip(pairs, indices, strict=True)]
+        unit = np.array([units.setdefault(p, len(units)) if p is not None else units.setdefault(("game", i), len(units))
+                         for p, i in zip(pairs, index, strict=True)], dtype=np.int64)
+        self._batches.append((self._numbers(black, self.number), self._numbers(white, self.number),
+                              np.array(points, dtype=np.int8), np.array(index, dtype=np.int64), unit,
+                              self._numbers(terminations, self._terminations)))
 
     def add_results(self, results: Iterable[GameResult]) -> None:
-        for g in results:
-            self.black.append(self._agent_numbers([g.black])[0])
-            self.white.append(self._agent_numbers([g.white])[0])
-            self.points.append(int(2 * g.score))
-            self.index.append(g.index)
-            self.unit.append(self._unit_labels([g.pair], [g.index])[0])
-            self.termination.append(g.termination)
+        games = list(results)
+        self._add([g.black for g in games], [g.white for g in games], [int(2 * g.score) for g in games],
+                  [g.index for g in games], [g.pair for g in games], [g.termination for g in games])
 
     def add_columns(self, columns: PlainColumns) -> None:
         """Add the games of plain two-player rows (:func:`arena.stats.ratings.plain_pair_columns`)."""
-        self.black += self._agent_numbers(columns.black)
-        self.white += self._agent_numbers(columns.white)
-        self.points += columns.points
-        self.index += columns.index
-        self.unit += self._unit_labels(columns.pair, columns.index)
-        self.termination += columns.termination
+        self._add(columns.black, columns.white, columns.points, columns.index, columns.pair, columns.termination)
 
     @property
     def names(self) -> list[str]:
         return list(self.number)
 
     def games(self) -> PairGames:
-        return PairGames(self.names, np.array(self.black, dtype=np.intp), np.array(self.white, dtype=np.intp),
-                         np.array(self.points, dtype=np.int8), np.array(self.index, dtype=np.int64),
-                         np.array(self.unit, dtype=np.int64), self.termination)
+        kinds = (np.intp, np.intp, np.int8, np.int64, np.int64, np.intp)
+        black, white, points, index, unit, termination = (
+            np.concatenate([batch[k] for batch in self._batches]) if self._batches else np.zeros(0, dtype=kind)
+            for k, kind in enumerate(kinds))
+        return PairGames(self.names, black, white, points, index, unit, termination, list(self._terminations))
 
 
 def _counts(games: PairGames) -> NDArray[np.int64]:
@@ -164,12 +158,13 @@ def cross_table(games: PairGames, counts: NDArray[np.int64] | None = None) -> di
 
 def termination_table(games: PairGames) -> dict[str, Any]:
     """As :func:`arena.stats.ratings.termination_counts`."""
-    total = Counter(games.termination)
+    per_kind = np.bincount(games.termination, minlength=len(games.terminations)).tolist()
+    total = Counter({kind: count for kind, count in zip(games.terminations, per_kind, strict=True) if count})
     faults: dict[str, Counter[str]] = {}
-    for kind in FAULTS:
-        if kind not in total:
+    for code, kind in enumerate(games.terminations):
+        if kind not in FAULTS:
             continue
-        which = np.flatnonzero(np.array([t == kind for t in games.termination]) & (games.points != 1))
+        which = np.flatnonzero((games.termination == code) & (games.points != 1))
         losers = np.where(games.points[which] == 2, games.white[which], games.black[which])
         for agent, count in zip(*np.unique(losers, return_counts=True), strict=True):
             faults.setdefault(games.names[agent], Counter())[kind] += int(count)

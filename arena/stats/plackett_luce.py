@@ -417,14 +417,14 @@ class PlackettLuce:
             self._draws[key] = self._bootstrap_draws(samples, seed)
         return self._draws[key]
 
-    def resample_counts(self, samples: int, seed: int) -> Iterator[NDArray[np.int64]]:
+    def resample_counts(self, samples: int, seed: int) -> Iterator[NDArray[np.int32]]:
         """How often each unit is drawn in each of ``samples`` resamples (one array per resample):
         ``units`` draws with replacement, all of a resample's in one call to numpy's generator
         seeded with ``seed`` (a multinomial count per unit; drawing the units and counting them is
         ten times faster than numpy's multinomial over as many categories)."""
         rng = np.random.default_rng(seed)
         for _ in range(samples):
-            yield np.bincount(rng.integers(0, self.units, size=self.units), minlength=self.units)
+            yield np.bincount(rng.integers(0, self.units, size=self.units), minlength=self.units).astype(np.int32)
 
     def _bootstrap_draws(self, samples: int, seed: int) -> Floats:
         n = len(self.names)
@@ -531,7 +531,7 @@ class _PairData:
         if not self.dense:
             self.sums = [self._summing(first), self._summing(second)]
         self.inverse = np.linalg.inv(model.information)
-        self.batch = int(max(1, min(64, self.batch_elements // max(self.cells, 1))))
+        self.batch = int(max(1, min(32, self.batch_elements // max(self.cells, 1))))
 
     @staticmethod
     def _summing(agent: Ints) -> tuple[Ints, Ints, Ints]:
@@ -541,7 +541,7 @@ class _PairData:
         starts = np.flatnonzero(np.r_[True, sorted_agents[1:] != sorted_agents[:-1]])
         return order, starts, sorted_agents[starts]
 
-    def _totals(self, counts: list[NDArray[np.int64]]) -> tuple[Floats, Floats]:
+    def _totals(self, counts: list[NDArray[np.int32]]) -> tuple[Floats, Floats]:
         """Games and points per cell (couple) and resample: cells x resamples."""
         games = np.empty((len(counts), self.cells))
         points = np.empty((len(counts), self.cells))
@@ -578,7 +578,7 @@ class _PairData:
         grad[self.seat_second] -= total
         return grad
 
-    def solve(self, counts: list[NDArray[np.int64]], base: Floats) -> list[Floats]:
+    def solve(self, counts: list[NDArray[np.int32]], base: Floats) -> list[Floats]:
         """The maximum of the log-posterior for each resample of ``counts`` (how often each unit is
         drawn), from ``base``."""
         model = self.model

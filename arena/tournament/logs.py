@@ -47,7 +47,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -197,8 +196,9 @@ def parse_rows(data: bytes, path: Path) -> ReadRows:
     return ReadRows(rows, data.rfind(b"\n") + 1, len(data))
 
 
-#: How many bytes of ``games.jsonl`` are decoded at once by :func:`row_batches` (about 10,000 rows).
-ROW_BATCH_BYTES = 1 << 22
+#: How many bytes of ``games.jsonl`` are decoded at once by :func:`row_batches` (about 1,500 rows,
+#: 10 MB of dicts: the memory of a standings is its columns, not the rows).
+ROW_BATCH_BYTES = 1 << 19
 
 
 @dataclass(frozen=True)
@@ -638,13 +638,14 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     first = next(batches, RowBatch([], None))
     if not isinstance(players, int) or isinstance(players, bool):
         # A folder without config.json: its rows say which kind of game they are.
-        head = first.rows
+        head = first.rows[:1]
         players = len(head[0]["seats"]) if head and isinstance(head[0].get("seats"), list) else None
+    batches = _prepended([first], batches)
+    del first  # the batches are let go of one by one
     if players is None:
-        standings, stats = _pair_standings_of(folder, [first], batches, agent_ids, tournament_id, game, seed,
-                                              bootstrap_samples)
+        standings, stats = _pair_standings_of(folder, batches, agent_ids, tournament_id, game, seed, bootstrap_samples)
     else:
-        standings, stats = _table_standings_of(folder, [first, *batches], players, agent_ids, tournament_id, game,
+        standings, stats = _table_standings_of(folder, batches, players, agent_ids, tournament_id, game,
                                                seed, bootstrap_samples, config.get("tournamentType"))
     if nodes:  # games played on a cluster (the Ray backend), as the run's own standings.json has them
         standings["nodes"] = sorted_nodes(nodes)
@@ -672,14 +673,21 @@ def _read_batches(folder: Path, nodes: dict[str, dict[str, Any]]) -> Iterator[Ro
         yield batch
 
 
-def _pair_standings_of(folder: Path, head: list[RowBatch], rest: Iterator[RowBatch],
+def _prepended(first: list[RowBatch], rest: Iterator[RowBatch]) -> Iterator[RowBatch]:
+    """The batches of ``first`` (emptied on the way), then those of ``rest``."""
+    while first:
+        yield first.pop(0)
+    yield from rest
+
+
+def _pair_standings_of(folder: Path, batches: Iterator[RowBatch],
                        agent_ids: list[str], tournament_id: str, game: str, seed: int,
                        bootstrap_samples: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Two-player standings from rows in batches, kept as columns only (no object per game)."""
     from arena.stats.pair_games import PairColumns, pair_standings
 
     columns = PairColumns(agent_ids)
-    for batch in itertools.chain(head, rest):
+    for batch in batches:
         if batch.columns is not None:
             columns.add_columns(batch.columns)
         else:
