@@ -197,8 +197,9 @@ class _Block:
         w = self.row_weights(weights)
         return float(w @ (self.linear * u).sum(axis=1) - (w[self.term_game] * self.term_weight) @ lse)
 
-    def add_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats) -> None:
-        """Add the gradient and the negated Hessian in the (extended) parameters."""
+    def add_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats | None) -> None:
+        """Add the gradient and the negated Hessian (unless ``hess`` is None) in the (extended)
+        parameters."""
         if self.k == 2:
             self._add_couple_derivatives(ext, weights, grad, hess)
             return
@@ -213,6 +214,8 @@ class _Block:
             (self.term_game[:, None] * k + np.arange(k)).ravel(), wp.ravel(), minlength=g * k).reshape(g, k)
         for params in (self.agents, self.seats):
             grad += np.bincount(params.ravel(), grad_u.ravel(), minlength=dim)
+        if hess is None:
+            return
         # Each term's negated Hessian in u is tw * (diag(p) - p p^T); summed per game first.
         per_term = -wp[:, :, None] * p[:, None, :]
         per_term[:, np.arange(k), np.arange(k)] += wp
@@ -224,7 +227,7 @@ class _Block:
                 hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
 
 
-    def _add_couple_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats) -> None:
+    def _add_couple_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats | None) -> None:
         """Two seats: each couple's game adds ``slope * x`` to the gradient and ``curve * x x^T``
         to the negated Hessian, ``x`` = e(first) - e(second) + e(seat 0) - e(seat 1)."""
         games, points = self.couple_totals(weights)
@@ -236,6 +239,8 @@ class _Block:
         grad += by_first
         grad[s0] += slope.sum()
         grad[s1] -= slope.sum()
+        if hess is None:
+            return
         square = np.bincount(first * dim + second, curve, minlength=dim * dim).reshape(dim, dim)
         hess -= square + square.T
         hess[np.diag_indices(dim)] += square.sum(axis=1) + square.sum(axis=0)
@@ -312,6 +317,7 @@ class PlackettLuce:
         self._iterations = 0
         self._draws: dict[tuple[int, int], Floats] = {}
         self._information: Floats | None = None  # at the fit of all games, for the normal intervals
+        self._chord: Floats | None = None  # its inverse, for the chord steps of the bootstrap
 
     # --- the fit ------------------------------------------------------------------------------------
 
@@ -334,6 +340,32 @@ class PlackettLuce:
         hess = hess[:-1, :-1]
         hess[np.diag_indices(self.dim)] += self.prior * sig * (1.0 - sig)
         return grad, hess
+
+    def gradient(self, theta: Floats, weights: Floats) -> Floats:
+        """The gradient of the log-posterior alone (no Hessian: a fraction of the cost)."""
+        ext = np.append(theta, 0.0)
+        grad = np.zeros(self.dim + 1)
+        for b in self.blocks:
+            b.add_derivatives(ext, weights, grad, None)
+        return grad[:-1] + self.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
+
+    def chord_solve(self, weights: Floats, start: Floats, tolerance: float = 1e-6, max_iterations: int = 60) -> Floats:
+        """The maximum of the log-posterior with game ``weights`` near ``start`` (the fit of all
+        games) by the chord method: Newton steps with the information matrix at the fit of all
+        games, factorised once, so each step costs one gradient (see :class:`_PairData`). Newton's
+        method (:meth:`solve`) where the chord does not settle."""
+        if self._chord is None:
+            self._chord = np.linalg.inv(self.information).astype(np.float64, copy=False)
+        chord = self._chord
+        theta = np.array(start, dtype=float)
+        for _ in range(max_iterations):
+            step = chord @ self.gradient(theta, weights)
+            theta += step
+            if not np.all(np.isfinite(theta)):
+                break
+            if float(np.max(np.abs(step), initial=0.0)) < tolerance:
+                return theta
+        return self.solve(weights, start=start, tolerance=tolerance)[0]
 
     def solve(self, weights: Floats | None = None, start: Floats | None = None, tolerance: float = 1e-10,
               max_iterations: int = 100) -> tuple[Floats, int]:
@@ -439,7 +471,7 @@ class PlackettLuce:
             if pairs is not None:  # a batch of resamples at once (see _PairData)
                 thetas = pairs.solve([next(counts) for _ in range(min(pairs.batch, samples - row))], base)
             else:
-                thetas = [self.solve(next(counts).astype(float)[self.unit_of], start=base, tolerance=1e-7)[0]]
+                thetas = [self.chord_solve(next(counts).astype(float)[self.unit_of], base, _PairData.tolerance)]
             for theta in thetas:
                 out[row] = theta[:n] - np.mean(theta[:n])
                 row += 1
