@@ -214,9 +214,10 @@ def run_child(tree: Path, argv: list[str], stdout: Any = subprocess.DEVNULL) -> 
 
 
 def standings(tree: Path, log: Path, out: Path | None = None) -> tuple[float, float]:
+    """(seconds, peak MB) of ``arena standings LOG --json``; NaN seconds when it failed."""
     with open(out if out is not None else os.devnull, "wb") as sink:
-        took, mb, _ = run_child(tree, ["-m", "arena", "standings", str(log), "--json"], stdout=sink)
-    return took, mb
+        took, mb, status = run_child(tree, ["-m", "arena", "standings", str(log), "--json"], stdout=sink)
+    return (took if status in (0, -9) else math.nan), mb
 
 
 def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout: float = 120.0) -> float:
@@ -299,6 +300,7 @@ def main() -> None:
         if args.compare and name != "resume":
             for number in range(1, len(trees)):
                 if not all(math.isfinite(t) for tree in (trees[0], trees[number]) for t, _ in times[tree]):
+                    print(f"{name:7} not compared: a run failed or was ended")
                     continue
                 diff = compare(args.work / f"{name}.0.json", args.work / f"{name}.{number}.json")
                 print(f"{name:7} vs first tree: {json.dumps(diff)}")
