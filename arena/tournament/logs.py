@@ -61,6 +61,7 @@ from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_RECORDS_BYTES
+from arena.records.field import PAIRING, Field, keyed
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import (
     GameResult,
@@ -71,9 +72,11 @@ from arena.stats.ratings import (
     result_from_row,
 )
 from arena.tournament.config import TournamentConfig, comparable
+from arena.tournament.field import FIELD_TYPES
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
 CONFIG_FILE = "config.json"
+AGENTS_DIFFER = "its agents differ"
 STANDINGS_FILE = "standings.json"
 LOCK_FILE = ".arena.lock"
 
@@ -358,6 +361,12 @@ class TournamentLog:
                                "--logs DIR to write elsewhere")
             self.old_config = old
             differences = config_differences(old, config.to_json())
+            if keyed(old):
+                # Its field may change (arena.tournament.field): the agents are compared by version.
+                differences = [d for d in differences if d != AGENTS_DIFFER]
+            elif differences and differences[0] == AGENTS_DIFFER:
+                differences[0] = (f"{AGENTS_DIFFER}, and this folder keeps its results by game index: "
+                                  "written by an older arena, or random matches, whose field cannot change")
             if differences:
                 raise ConfigError(
                     f"{self.folder} already holds a different tournament with id {config.id!r} "
@@ -383,6 +392,16 @@ class TournamentLog:
         else:
             blocks = 0
         return max(0, min(blocks, config.games_per_pair // 2))
+
+    def results_by(self, config: TournamentConfig, by_index: bool) -> str | None:
+        """How this folder keeps results (:mod:`arena.tournament.field`): as its ``config.json``
+        says; by index for games written without one or when ``by_index``; by pairing for a new
+        folder of a round robin or gauntlet (two players or N seats)."""
+        if self.old_config is not None:
+            return PAIRING if keyed(self.old_config) else None
+        if by_index or config.sprt is not None:
+            return None
+        return PAIRING if config.tournament_type in FIELD_TYPES else None
 
     def random_layout(self) -> int:
         """How this folder draws random matches (see :mod:`arena.tournament.schedule`): what its
@@ -490,7 +509,7 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):
             if key == "agents":
-                out.append("its agents differ")
+                out.append(AGENTS_DIFFER)
             else:
                 out.append(f"{key} was {_short(a.get(key))}, now {_short(b.get(key))}")
     return out
@@ -634,7 +653,14 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     seed = config.get("seed", 0) if isinstance(config.get("seed"), int) else 0
     tournament_id, game = str(config.get("id", folder.name)), str(config.get("game", DEFAULT_CONFIG_GAME))
     nodes: dict[str, dict[str, Any]] = {}
-    batches = _read_batches(folder, nodes)
+    if keyed(config):  # only the games that count now, in the field's canonical order: all rows at once
+        rows = Field.from_json(config).standings_rows([row for batch in _read_batches(folder) for row in batch.rows])
+        for row in rows:
+            count_node(nodes, row.get("node"))
+        batches: Iterator[RowBatch] = iter([RowBatch(rows, plain_pair_columns(rows))])
+        del rows
+    else:
+        batches = _read_batches(folder, nodes)
     first = next(batches, RowBatch([], None))
     if not isinstance(players, int) or isinstance(players, bool):
         # A folder without config.json: its rows say which kind of game they are.
@@ -652,10 +678,10 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     return standings, stats
 
 
-def _read_batches(folder: Path, nodes: dict[str, dict[str, Any]]) -> Iterator[RowBatch]:
+def _read_batches(folder: Path, nodes: dict[str, dict[str, Any]] | None = None) -> Iterator[RowBatch]:
     """The rows of ``folder``'s ``games.jsonl`` in batches (:func:`row_batches`), read a piece at a
     time (a file of up to :data:`arena.limits.MAX_GAMES_LOG_BYTES`), each row's node counted into
-    ``nodes`` on the way."""
+    ``nodes`` (unless None) on the way."""
     path = folder / GAMES_FILE
     try:
         fd = open_beneath(folder, path, os.O_RDONLY)
@@ -667,9 +693,10 @@ def _read_batches(folder: Path, nodes: dict[str, dict[str, Any]]) -> Iterator[Ro
     except OSError as exc:
         raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
     for batch in row_batches(streamed_line_chunks(fd), path):
-        for row in batch.rows:
-            if "node" in row:
-                count_node(nodes, row["node"])
+        if nodes is not None:
+            for row in batch.rows:
+                if "node" in row:
+                    count_node(nodes, row["node"])
         yield batch
 
 

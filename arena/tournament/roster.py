@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import glob
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -91,22 +92,61 @@ def _entry(shown: str, folder: Path, env: tuple[tuple[str, str], ...], game: str
     reason = id_problem(aid, seen)
     if reason:
         return AgentEntry(where, aid, problem=f"{where}: the folder's name is the agent's id: {reason}")
+    try:
+        bot = folder_bot(folder, game)
+    except FolderBotError as exc:
+        return AgentEntry(where, aid, problem=f"{where}: {exc}", language=exc.language)
+    agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown)
+    return AgentEntry(where, aid, agent=agent, language=bot.language)
+
+
+@dataclass(frozen=True)
+class FolderBot:
+    """A bot folder read: its ``command`` (argv, resolved against the folder), the ``text`` it was
+    given as (``bot.json``'s command, or ``bot``), its declared ``language`` and ``game`` (the
+    registry's name for it; None when ``bot.json`` does not say)."""
+
+    command: tuple[str, ...]
+    text: str
+    language: str | None
+    game: str | None
+
+
+class FolderBotError(ConfigError):
+    """A bot folder that cannot be run; ``language`` is what its ``bot.json`` declared, if read."""
+
+    def __init__(self, message: str, language: str | None = None) -> None:
+        super().__init__(message)
+        self.language = language
+
+
+def folder_bot(folder: Path, game: str | None = None) -> FolderBot:
+    """The bot in ``folder`` (see the module docstring): FolderBotError (one line, ``bot.json: ...``
+    or what is missing) when it cannot be run, its ``bot.json`` is wrong, or declares another game
+    than ``game`` (None: any)."""
     language = None
     try:
         declared = read_bot_json(folder)
         text = declared.get("command")
         language = declared.get("language")
         said = declared.get("game")
-        if said is not None and _game_name(said) != game:
+        said_game = _game_name(said) if said is not None else None
+        if game is not None and said_game not in (None, game):
             raise ConfigError(f"{BOT_JSON}: game: {said!r}, but the tournament plays {game}")
         if text is not None:
             command = resolve_command(text, folder, f"{BOT_JSON}: command")
         else:
             command, text = _bot_file(folder), BOT_FILE
     except ConfigError as exc:
-        return AgentEntry(where, aid, problem=f"{where}: {exc}", language=language)
-    agent = AgentConfig(id=aid, type="executable", raw_path=text, command=command, env=env, folder=shown)
-    return AgentEntry(where, aid, agent=agent, language=language)
+        raise FolderBotError(str(exc), language) from None
+    return FolderBot(command, text, language, said_game)
+
+
+def declared_game(folder: Path) -> str | None:
+    """The game ``folder``'s ``bot.json`` declares (the registry's name), None when it has no
+    ``bot.json`` or no ``game`` in it. ConfigError ``bot.json: ...`` for a wrong ``bot.json``."""
+    said = read_bot_json(folder).get("game")
+    return _game_name(said) if said is not None else None
 
 
 def read_bot_json(folder: Path) -> dict[str, Any]:

@@ -117,7 +117,7 @@ class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
         from arena.records.reader import GAMES_FILE
-        from arena.tournament.logs import load_results, log_root, online_tally, parse_rows
+        from arena.tournament.logs import log_root, online_tally, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
@@ -128,13 +128,18 @@ class _Worker:
         self.results: list[Any] = []
         self.pending: int | None = None
         self.warned: set[str] = set()
+        from arena.records.field import Field
+
+        #: A folder kept by pairing: only the rows that count now, standings in the field's order.
+        self.field = Field.from_json(init["field"]) if init.get("field") else None
+        self.rows: list[dict[str, Any]] = []
         path = self.folder / GAMES_FILE
         # Only the bytes arena had written when it started us (whole lines), read without following
         # a link below the logs root (a link or FIFO planted there is refused: no standings then).
         with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
-        for result in load_results(parse_rows(data, path).rows, self.players):
-            self.add(result)
+        for row in parse_rows(data, path).rows:
+            self.add_row(row)
         self.agents_dirty = False
         # The files already there are as good as arena's were: the first write follows a new game.
         self.standings_games = len(self.results)
@@ -143,6 +148,16 @@ class _Worker:
     @property
     def standings_dirty(self) -> bool:
         return self.standings_games != len(self.results)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        """Take in one finished game's row (one that does not count now is left out)."""
+        from arena.tournament.logs import load_results
+
+        if self.field is not None:
+            if not self.field.counts(row):
+                return
+            self.rows.append(row)
+        self.add(load_results([row], self.players)[0])
 
     def add(self, result: Any) -> None:
         self.results.append(result)
@@ -168,13 +183,15 @@ class _Worker:
             STANDINGS_FILE,
             atomic_write,
             dumps,
+            load_results,
             log_root,
             standings_object,
             write_failure,
         )
 
         init = self.init
-        results = sorted(self.results, key=lambda g: g.index)
+        results = (load_results(self.field.standings_rows(self.rows), self.players) if self.field is not None
+                   else sorted(self.results, key=lambda g: g.index))
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players,
                                      hero=init.get("hero"))
@@ -203,7 +220,6 @@ def main() -> int:
     first = inbox.get()
     if not first or "init" not in first:
         return 4
-    from arena.tournament.logs import load_results
 
     init = first["init"]
     if init.get("low_priority", True):
@@ -230,7 +246,7 @@ def main() -> int:
                 sys.stdout.flush()
                 return 0
             if "row" in message:
-                worker.add(load_results([message["row"]], worker.players)[0])
+                worker.add_row(message["row"])
                 worker.pending = message.get("pending")
                 worker.agents_dirty = True
             try:
