@@ -23,6 +23,7 @@ of each tree are from the first tree's (Elo to the printed 0.1, interval ends in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -239,7 +240,8 @@ def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout:
                 return math.nan
             time.sleep(0.005)
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # the run we started, and its bots and worker with it
+        with contextlib.suppress(ProcessLookupError):  # the run we started, its bots and worker with it
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         folder = logs_root / "t"
         games = folder / "games.jsonl"
