@@ -42,6 +42,9 @@ MAX_BOOK_BYTES = 64 << 20
 #: one record in a log folder, of a log folder's ``games.jsonl`` (about 700,000 rows) and of the
 #: state files of runs (SPRT, SPSA, TD, evolution). A long game's record is under a megabyte.
 MAX_RECORDS_BYTES = 256 << 20
+#: Bytes of a ``games.jsonl`` read a piece at a time (``arena standings``: about 13 million rows;
+#: its memory is the columns kept, not the file).
+MAX_GAMES_LOG_BYTES = 4 << 30
 #: Nesting depth of arrays and objects in any JSON file arena reads (its own records nest 6 deep).
 MAX_JSON_DEPTH = 64
 #: The largest ``turnNumber`` a game state may carry (a book's, a record's, ``--state``'s): far

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import functools
 import json
 import random
 from dataclasses import dataclass
@@ -257,6 +258,7 @@ def show_value(value: Any) -> str:
         return cap_text(repr(value))
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a schedule asks once per game: twice per pair, a round of couples apart
 def opening_seed(seed: int, pair: int) -> int:
     """The seed of the random opening of colour-swapped pair ``pair`` in a match or tournament
     seeded ``seed``: a pure function of both (the one seed scheme of arena). A record's ``seed`` is

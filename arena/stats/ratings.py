@@ -95,6 +95,50 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
     )
 
 
+@dataclass(frozen=True)
+class PlainColumns:
+    """The columns of plain two-player rows (see :func:`plain_pair_columns`): per row its
+    ``index``, ``black``, ``white``, black's ``points`` doubled (2, 1, 0), ``pair`` (None when the
+    row has none that is an integer) and ``termination``."""
+
+    index: list[int]
+    black: list[str]
+    white: list[str]
+    points: list[int]
+    pair: list[int | None]
+    termination: list[str]
+
+
+_DOUBLED_POINTS = {"BLACK": 2, "NONE": 1, "WHITE": 0}
+
+
+def plain_pair_columns(rows: list[Any]) -> PlainColumns | None:
+    """The columns of ``rows`` if each is a plain two-player row, one that :func:`result_from_row`
+    accepts with ``black`` and ``white``, a winner of BLACK, WHITE or NONE in capitals and an
+    ``index``: what it would make of them, a column at a time (about 1 us a row, against 5). None
+    when one is not: the caller then reads them one by one (and names the bad one)."""
+    try:
+        index = [r["index"] for r in rows]
+        black = [r["black"] for r in rows]
+        white = [r["white"] for r in rows]
+        points = [_DOUBLED_POINTS[r["winner"]] for r in rows]
+    except (KeyError, TypeError):
+        return None
+    if not (set(map(type, index)) <= {int} and set(map(type, black)) <= {str} and set(map(type, white)) <= {str}):
+        return None
+    if index and (min(index) < 0 or max(index) > MAX_INDEX):
+        return None
+    if any(b == w for b, w in zip(black, white, strict=True)):
+        return None
+    pairs = [r.get("pair") for r in rows]
+    if not set(map(type, pairs)) <= {int, type(None)}:  # a pair that is not an int is none (as result_from_row)
+        pairs = [p if isinstance(p, int) and not isinstance(p, bool) else None for p in pairs]
+    terminations = [r.get("termination", "win") for r in rows]
+    if not set(map(type, terminations)) <= {str}:
+        terminations = [t if isinstance(t, str) else "win" for t in terminations]
+    return PlainColumns(index, black, white, points, pairs, terminations)
+
+
 def _agents_of(results: Iterable[GameResult], agents: Sequence[str] | None) -> list[str]:
     if agents is not None:
         return list(agents)
@@ -150,9 +194,9 @@ def _model(results: Sequence[GameResult], agents: Sequence[str] | None, colour_a
     """The two-player games as Plackett–Luce rankings (black at seat 0: its advantage is ``h``)."""
     # Imported here: the record checker and the terminal UI import this module for FAULTS and
     # GameResult alone, and need not pay for numpy.
-    from arena.stats.plackett_luce import PlackettLuce
-    return PlackettLuce([ranked_from_game(g) for g in results], _agents_of(results, agents),
-                        seat_advantage=colour_advantage, prior_draws=prior_draws)
+    from arena.stats.pair_games import PairGames, pair_model
+
+    return pair_model(PairGames.from_results(results, _agents_of(results, agents)), colour_advantage, prior_draws)
 
 
 def bradley_terry(
@@ -221,44 +265,10 @@ def compute_standings(
     bootstrap_samples: int = 200, seed: int = 0, colour_advantage: bool = True,
     prior_draws: float = 2.0,
 ) -> dict[str, Any]:
-    """Everything ``standings.json`` holds; ``standings`` is sorted best first."""
-    names = _agents_of(results, agents)
-    model = _model(results, names, colour_advantage, prior_draws)
-    fit = model.fit()
-    first_move = fit.seat_elo[0] if fit.seat_elo else None
-    intervals = model.intervals(bootstrap_samples, seed)  # the bootstrap widened to the normal one
-    seed_elo = online_elo(results, names)
-    counts = wdl(results, names)
-    rows: list[dict[str, Any]] = []
-    for a in names:
-        c = counts[a]
-        points = c["wins"] + 0.5 * c["draws"]
-        rows.append({
-            "id": a,
-            "elo": round(fit.elo[a], 1),
-            "elo_low": round(intervals[a][0], 1),
-            "elo_high": round(intervals[a][1], 1),
-            "games": c["games"], "wins": c["wins"], "draws": c["draws"], "losses": c["losses"],
-            "points": points,
-            "score_pct": round(100.0 * points / c["games"], 1) if c["games"] else None,
-            "draw_pct": round(100.0 * c["draws"] / c["games"], 1) if c["games"] else None,
-            "online_elo": round(seed_elo[a]),
-        })
-    rows.sort(key=lambda r: (-r["elo"], -r["points"], r["id"]))
-    for rank, row in enumerate(rows, 1):
-        row["rank"] = rank
-    return {
-        "games": len(results),
-        "model": {
-            "name": "Bradley-Terry, joint maximum likelihood, draws as half points",
-            "elo_centre": "mean of the agents = 0",
-            "first_move_advantage": colour_advantage,
-            "prior_draws": prior_draws,
-            "interval": (f"95%: percentile bootstrap over colour-swapped pairs ({bootstrap_samples} samples), "
-                         "widened where needed to the normal approximation from the fit's curvature"),
-        },
-        "first_move_elo": None if first_move is None else round(first_move, 1),
-        "standings": rows,
-        "crosstable": crosstable(results, names),
-        "terminations": termination_counts(results),
-    }
+    """Everything ``standings.json`` holds; ``standings`` is sorted best first (computed on the
+    games as columns: :func:`arena.stats.pair_games.pair_standings`)."""
+    from arena.stats.pair_games import PairGames, pair_standings  # numpy: only when ratings are asked for
+
+    return pair_standings(PairGames.from_results(results, _agents_of(results, agents)),
+                          bootstrap_samples=bootstrap_samples, seed=seed, colour_advantage=colour_advantage,
+                          prior_draws=prior_draws)

@@ -112,7 +112,7 @@ def test_the_bootstrap_is_deterministic_and_resamples_whole_groups() -> None:
     results = [RankedResult(i, ("a", "b", "c"), (1, 2, 3) if i < 3 else (3, 2, 1), group=0 if i < 3 else 1)
                for i in range(6)]
     model = PlackettLuce(results)
-    assert model.resampling_units() == [[0, 1, 2], [3, 4, 5]]
+    assert model.unit_of.tolist() == [0, 0, 0, 1, 1, 1]
     draws = model.bootstrap_draws(samples=30, seed=3)
     assert np.array_equal(draws, PlackettLuce(results).bootstrap_draws(samples=30, seed=3))
     # with two units a resample holds group 0 twice, group 1 twice, or one of each: three fits

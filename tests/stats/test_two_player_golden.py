@@ -3,7 +3,15 @@
 ``tests/data/ratings/golden.json`` was written by the pure-Python Bradley–Terry code before the
 Plackett–Luce fit took its place (see ``tests/data/ratings/make_logs.py``): unrounded Elo,
 bootstrap and normal interval ends, and the first-move Elo of three simulated tournaments.
-The requirement is agreement within 0.1 Elo; the fits agree to about 1e-13.
+The fits and the normal intervals agree to about 1e-13 (required: 1e-9 Elo).
+
+The bootstrap intervals are no longer bit for bit the old ones: since issue 24 a resample is one
+draw of all units from numpy's generator (seeded alike) instead of one ``random.Random`` call per
+unit, so the old and new intervals are two bootstraps of 200 samples of the same data. An end of a
+95% percentile interval from 200 samples has a Monte Carlo standard error of about 0.1 of the
+half-width, the difference of two such ends about 0.14: each end must lie within
+:data:`BOOT_TOLERANCE` (0.5, about 3.6 standard errors) of the old half-width from the old end
+(measured: at most 0.28).
 """
 
 from __future__ import annotations
@@ -17,7 +25,9 @@ from arena.stats.ratings import bootstrap_intervals, bradley_terry, compute_stan
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ratings"
 GOLDEN = json.loads((DATA / "golden.json").read_text())
-TOLERANCE = 0.1  # Elo, the issue's requirement
+TOLERANCE = 0.1  # Elo, issue 21's requirement for the rounded figures
+EXACT = 1e-9  # Elo: the fit and the normal intervals are the old ones
+BOOT_TOLERANCE = 0.5  # of the old interval's half-width (see the module docstring)
 
 
 def results_of(name: str) -> list:
@@ -31,12 +41,13 @@ def test_ratings_and_intervals_reproduce_the_old_fit(name: str) -> None:
     fit = bradley_terry(results)
     boot = bootstrap_intervals(results, samples=GOLDEN["samples"], seed=GOLDEN["seed"])
     normal = normal_intervals(results)
-    assert fit.first_move_elo == pytest.approx(golden["first_move_elo"], abs=TOLERANCE)
+    assert fit.first_move_elo == pytest.approx(golden["first_move_elo"], abs=EXACT)
     assert set(fit.elo) == set(golden["agents"])
     for agent, (elo, boot_low, boot_high, normal_low, normal_high) in golden["agents"].items():
-        assert fit.elo[agent] == pytest.approx(elo, abs=TOLERANCE), agent
-        assert boot[agent] == pytest.approx((boot_low, boot_high), abs=TOLERANCE), agent
-        assert normal[agent] == pytest.approx((normal_low, normal_high), abs=TOLERANCE), agent
+        assert fit.elo[agent] == pytest.approx(elo, abs=EXACT), agent
+        assert normal[agent] == pytest.approx((normal_low, normal_high), abs=EXACT), agent
+        half = (boot_high - boot_low) / 2
+        assert boot[agent] == pytest.approx((boot_low, boot_high), abs=BOOT_TOLERANCE * half), agent
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN["logs"]))
@@ -48,8 +59,9 @@ def test_standings_reproduce_the_old_rounded_figures(name: str) -> None:
     for row in standings["standings"]:
         elo, boot_low, boot_high, normal_low, normal_high = golden["agents"][row["id"]]
         assert row["elo"] == pytest.approx(elo, abs=0.05 + TOLERANCE)
-        assert row["elo_low"] == pytest.approx(min(boot_low, normal_low), abs=0.05 + TOLERANCE)
-        assert row["elo_high"] == pytest.approx(max(boot_high, normal_high), abs=0.05 + TOLERANCE)
+        half = (boot_high - boot_low) / 2
+        assert row["elo_low"] == pytest.approx(min(boot_low, normal_low), abs=0.05 + BOOT_TOLERANCE * half)
+        assert row["elo_high"] == pytest.approx(max(boot_high, normal_high), abs=0.05 + BOOT_TOLERANCE * half)
 
 
 def test_the_unbeaten_agent_stays_finite_and_on_top() -> None:
