@@ -227,11 +227,12 @@ class TournamentLog:
         """How many bytes of ``games.jsonl`` are whole lines (after :meth:`begin`)."""
         return self._games_size
 
-    def prepare(self, config: TournamentConfig) -> list[dict[str, Any]]:
+    def prepare(self, config: TournamentConfig, *, free: tuple[str, ...] = ()) -> list[dict[str, Any]]:
         """Check the folder fits ``config`` and return its finished games' rows. Writes nothing.
 
         Raises :class:`ConfigError` when the folder holds a different tournament under this id, and
-        :class:`LogError` when its files are unusable.
+        :class:`LogError` when its files are unusable. Keys of ``config.json`` named in ``free`` may
+        differ (a league's ``agents`` and ``versions``: its field changes between runs).
         """
         old_path = self.folder / CONFIG_FILE
         if old_path.exists() or old_path.is_symlink():
@@ -246,7 +247,8 @@ class TournamentLog:
                 raise LogError(f"{old_path} is unreadable; remove {self.folder} to start over, or pass "
                                "--logs DIR to write elsewhere")
             self.old_config = old
-            differences = config_differences(old, config.to_json())
+            differences = config_differences({k: v for k, v in old.items() if k not in free},
+                                             {k: v for k, v in config.to_json().items() if k not in free})
             if differences:
                 raise ConfigError(
                     f"{self.folder} already holds a different tournament with id {config.id!r} "
@@ -509,6 +511,8 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
         if isinstance(loaded, dict):
             config = loaded
     rows = read_rows(folder).rows
+    if isinstance(config.get("versions"), dict):  # a league: only its current field's games count
+        rows = counted_rows(rows, config["versions"])
     players = config.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         # A folder without config.json: its rows say which kind of game they are.
@@ -537,6 +541,19 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     for g in results:
         stats.add(g)
     return standings, stats.snapshot(None)
+
+
+def row_counts(row: dict[str, Any], versions: dict[str, Any]) -> bool:
+    """Whether a league's ``games.jsonl`` row counts in its standings: every player of the row is in
+    the current field ``versions`` (agent id to version) with the version the row names."""
+    played = row.get("versions")
+    return isinstance(played, dict) and bool(played) and all(
+        versions.get(aid) == version for aid, version in played.items())
+
+
+def counted_rows(rows: Iterable[dict[str, Any]], versions: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of ``rows`` that count (:func:`row_counts`)."""
+    return [row for row in rows if row_counts(row, versions)]
 
 
 def _bots_have_users() -> bool:

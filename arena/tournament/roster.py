@@ -144,3 +144,63 @@ def _bot_file(folder: Path) -> tuple[str, ...]:
     if not os.access(file, os.X_OK):
         raise ConfigError(f"{BOT_FILE!r} is not executable (chmod +x it, or give its command in {BOT_JSON})")
     return (str(file),)
+
+
+#: What a folder's version leaves out: hidden entries and Python's caches, which a bot's own run
+#: writes (a bot importing its modules would otherwise change version with every game).
+_NOT_VERSIONED = ("__pycache__",)
+
+
+def roster_agent_version(folder: Path, command: str | None,
+                         cache: dict[tuple[str, int, int, int], str] | None = None) -> str:
+    """The version of a roster agent: a short digest of its ``command`` (as ``bot.json`` gives it, or
+    ``bot``: the folder may move without a new version) and of every regular file
+    under ``folder`` (path relative to it and contents; hidden entries, ``__pycache__`` and ``*.pyc``
+    left out, links not followed). Two folders with the same files and command have one version; any
+    edit gives a new one. ``cache`` (path, size, mtime, inode → file digest) spares re-reading
+    files that did not change between calls. An unreadable file counts by its name alone.
+
+    (The league's version of an agent; agents listed by command get theirs in
+    :mod:`arena.tournament.agents` when that lands: one home at merge.)"""
+    import hashlib
+
+    total = hashlib.sha256()
+    total.update(b"command\0" + (command or "").encode("utf-8", "surrogateescape") + b"\0")
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _NOT_VERSIONED)
+        for name in sorted(filenames):
+            if name.startswith(".") or name.endswith(".pyc"):
+                continue
+            path = os.path.join(dirpath, name)
+            relative = os.path.relpath(path, folder)
+            total.update(b"file\0" + relative.encode("utf-8", "surrogateescape") + b"\0")
+            total.update(_file_digest(path, cache).encode() + b"\0")
+    return total.hexdigest()[:12]
+
+
+def _file_digest(path: str, cache: dict[tuple[str, int, int, int], str] | None) -> str:
+    import hashlib
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return "-"
+    if not stat.S_ISREG(info.st_mode):
+        try:
+            return "link:" + os.readlink(path) if stat.S_ISLNK(info.st_mode) else "-"
+        except OSError:
+            return "-"
+    key = (path, info.st_size, info.st_mtime_ns, info.st_ino)
+    if cache is not None and key in cache:
+        return cache[key]
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return "-"
+    if cache is not None:
+        cache[key] = digest.hexdigest()
+    return digest.hexdigest()

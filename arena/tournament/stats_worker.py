@@ -16,9 +16,13 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
   the seats of the general model's game: rows and standings of that shape), ``hero`` (a
   gauntlet's first agent, rated against the field too, or None), the two throttling
   intervals, and
-  ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine).
+  ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine),
+  and for a league ``versions`` (agent id to version: only rows of those versions count, see
+  :func:`arena.tournament.logs.row_counts`).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
   may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.LegacyEloStats`).
+- ``{"field": {"agents": [[id, type, path], ...], "versions": {id: version}}}`` (a league whose
+  field changed): from now on the standings are of those agents, on the games of those versions.
 - ``{"finish": true}``: write the final ``standings.json``, print ``{"done": <games>}`` on stdout
   and exit 0.
 
@@ -117,24 +121,22 @@ class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
         from arena.records.reader import GAMES_FILE
-        from arena.tournament.logs import load_results, log_root, online_tally, parse_rows
+        from arena.tournament.logs import log_root, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
-        self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in init["agents"]]
-        ids = [a[0] for a in self.agents]
         self.players: int | None = init.get("players")
-        self.stats = online_tally(ids, self.players)
-        self.results: list[Any] = []
         self.pending: int | None = None
         self.warned: set[str] = set()
+        #: A league's field (None: every row counts) and every row, to count again when it changes.
+        self.versions: dict[str, Any] | None = init.get("versions")
+        self.rows: list[dict[str, Any]] = []
         path = self.folder / GAMES_FILE
         # Only the bytes arena had written when it started us (whole lines), read without following
         # a link below the logs root (a link or FIFO planted there is refused: no standings then).
         with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
-        for result in load_results(parse_rows(data, path).rows, self.players):
-            self.add(result)
+        self.set_field(init["agents"], self.versions, parse_rows(data, path).rows)
         self.agents_dirty = False
         # The files already there are as good as arena's were: the first write follows a new game.
         self.standings_games = len(self.results)
@@ -143,6 +145,31 @@ class _Worker:
     @property
     def standings_dirty(self) -> bool:
         return self.standings_games != len(self.results)
+
+    def set_field(self, agents: list[Any], versions: dict[str, Any] | None, rows: list[dict[str, Any]]) -> None:
+        """Count ``rows`` (and, for a league, every row kept so far) for ``agents`` anew."""
+        from arena.tournament.logs import counted_rows, load_results, online_tally
+
+        self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in agents]
+        self.versions = versions
+        self.stats = online_tally([a[0] for a in self.agents], self.players)
+        self.results: list[Any] = []
+        if versions is not None:
+            self.rows.extend(rows)
+            rows = counted_rows(self.rows, versions)
+        for result in load_results(rows, self.players):
+            self.add(result)
+        self.standings_games = -1  # the field changed: the standings are due
+        self.agents_dirty = True
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        from arena.tournament.logs import load_results, row_counts
+
+        if self.versions is not None:
+            self.rows.append(row)
+            if not row_counts(row, self.versions):
+                return
+        self.add(load_results([row], self.players)[0])
 
     def add(self, result: Any) -> None:
         self.results.append(result)
@@ -203,7 +230,6 @@ def main() -> int:
     first = inbox.get()
     if not first or "init" not in first:
         return 4
-    from arena.tournament.logs import load_results
 
     init = first["init"]
     if init.get("low_priority", True):
@@ -230,9 +256,11 @@ def main() -> int:
                 sys.stdout.flush()
                 return 0
             if "row" in message:
-                worker.add(load_results([message["row"]], worker.players)[0])
+                worker.add_row(message["row"])
                 worker.pending = message.get("pending")
                 worker.agents_dirty = True
+            if "field" in message:
+                worker.set_field(message["field"]["agents"], message["field"]["versions"], [])
             try:
                 message = inbox.get_nowait()
             except queue.Empty:
@@ -317,6 +345,11 @@ class StatsWorker:
         """Queue one finished game (never waits: called between a game's end and its report)."""
         if self.alive:
             self._send.send_nowait(orjson.dumps({"row": row, "pending": pending}) + b"\n")
+
+    def field_changed(self, agents: list[list[Any]], versions: dict[str, str]) -> None:
+        """Queue a league's new field (``[id, type, path]`` each, and their versions)."""
+        if self.alive:
+            self._send.send_nowait(orjson.dumps({"field": {"agents": agents, "versions": versions}}) + b"\n")
 
     async def feed(self) -> None:
         """Write queued messages to the worker until cancelled (a task of the run's nursery)."""
