@@ -116,8 +116,8 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
         print_standings(console, summary.standings, str(summary.folder))
         counts = run.game_counts()
         for aid, entry in counts.items():
-            console.print(f"{aid}: {entry['games']} games of version {entry['version']} "
-                          f"({entry['all_versions']} of all its versions)", markup=False, highlight=False)
+            console.print(f"{aid}: {entry['games']} games that count (version {entry['version']}; "
+                          f"{entry['all_versions']} in the folder under any version)", markup=False, highlight=False)
         for warning in summary.warnings:
             console.print(f"arena: warning: {warning}", markup=False, highlight=False)
         state = "interrupted" if summary.interrupted else "stopped"

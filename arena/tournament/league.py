@@ -339,13 +339,14 @@ class League(Tournament):
         return ScheduledGame(index, black, white, index, self._opening(index).seed or 0)
 
     def state(self) -> FieldState:
-        """What the chooser sees now (current versions' games, games in flight included)."""
+        """What the chooser sees now: the games that count (the current field's versions against each
+        other), games in flight included."""
         versions = self.versions()
         counts = _Counts()
         for played in self._flying.values():
             (black, vb), (white, vw) = played.items()  # black first: see _choose
             counts.add((black, vb), (white, vw))
-        games = {a: self._counts.games[(a, v)] + counts.games[(a, v)] for a, v in versions.items()}
+        games = dict.fromkeys(versions, 0)  # the games that count: against the current field
         met: dict[tuple[str, str], int] = {}
         blacks: dict[tuple[str, str], int] = {}
         for a, va in versions.items():
@@ -353,6 +354,8 @@ class League(Tournament):
                 if a < b:
                     key = ((a, va), (b, vb))
                     met[pair_key(a, b)] = self._counts.met[key] + counts.met[key]
+                    games[a] += met[pair_key(a, b)]
+                    games[b] += met[pair_key(a, b)]
                 if a != b:
                     blacks[(a, b)] = self._counts.blacks[((a, va), (b, vb))] + counts.blacks[((a, va), (b, vb))]
         return FieldState(list(versions), games, met, blacks, self._current_ratings())
@@ -403,13 +406,15 @@ class League(Tournament):
                                 bootstrap_samples=self.options.bootstrap_samples)
 
     def game_counts(self) -> dict[str, dict[str, Any]]:
-        """Per agent of the current field: its ``version``, the ``games`` of that version and the
-        games of all its versions (``all_versions``)."""
+        """Per agent of the current field: its ``version``, its ``games`` that count (its current
+        version against the current field's, as in the standings; games in flight included) and
+        its games in the folder under any version (``all_versions``)."""
         everyone: Counter[str] = Counter()
         for (aid, _), n in self._counts.games.items():
             everyone[aid] += n
-        return {aid: {"version": m.version, "games": self._counts.games[(aid, m.version)],
-                      "all_versions": everyone[aid]} for aid, m in self.field.items()}
+        counted = self.state().games
+        return {aid: {"version": m.version, "games": counted[aid], "all_versions": everyone[aid]}
+                for aid, m in self.field.items()}
 
 
 __all__ = ["FIELD_KEYS", "LEAGUE", "League", "LeagueConfig", "LeagueSettings", "Member", "load_league"]

@@ -3,8 +3,8 @@
 A league (:mod:`arena.tournament.league`) asks :func:`choose_game` each time a worker is free. It
 gives the pair that tells most while keeping the agents' game counts together:
 
-1. **Who plays first.** The agent of the current field with the fewest games (its current version's
-   games, counting games in flight), ties broken by the widest rating interval (a new agent, with
+1. **Who plays first.** The agent of the current field with the fewest games (the games that count:
+   its current version against the field's, counting games in flight), ties broken by the widest rating interval (a new agent, with
    no games, has none: the widest of all), then by id. So new and uncertain agents play first, and
    an agent that joined late plays in every game it can until it has caught up.
 2. **Whom it can meet.** Every agent stays within ``bound`` games of the others: an opponent may
