@@ -81,7 +81,7 @@ def test_the_pair_whose_result_is_least_certain_is_chosen() -> None:
 def test_new_and_uncertain_agents_play_first_and_pairs_alternate_colours() -> None:
     sim = Sim(["a", "b", "c"])
     sim.ratings = {"a": Rating(0, 20), "b": Rating(0, 300), "c": Rating(0, 50)}
-    black, white = choose_game(sim.state(), 2) or ("", "")
+    black, _ = choose_game(sim.state(), 2) or ("", "")
     assert black == "b"  # every count equal: the widest interval first
     sim.blacks = {("b", "a"): 1, ("b", "c"): 1}
     assert choose_game(sim.state(), 2)[1] == "b"  # type: ignore[index]
