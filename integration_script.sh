@@ -50,7 +50,7 @@ step "perft: checkers depth 6 and Shobu depth 1"
 [ "$("$ARENA" perft --game shobu --depth 1 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["nodes"])')" = 232 ] || fail "shobu perft(1)"
 
 step "a Shobu match between shipped bots: the README example verbatim, from bots/ in the venv"
-(cd bots && export PATH="$ROOT/.venv/bin:$PATH" && arena match "python bot1.py" "./bot2" >"$WORK/readme-match.json" 2>"$WORK/readme-match.err") \
+(cd bots && export PATH="$ROOT/.venv/bin:$PATH" && arena match "python bot1.py" "./bot2" --game shobu >"$WORK/readme-match.json" 2>"$WORK/readme-match.err") \
     || fail "README example match: $(tail -3 "$WORK/readme-match.err")"
 "$PY" "$ROOT/scripts/check_record.py" "$WORK/readme-match.json" || fail "README example match record"
 

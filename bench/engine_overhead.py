@@ -300,8 +300,9 @@ class _InstantPlayer(Player):
         raise AssertionError("an instant player never times out")
 
 
-async def in_process_loop(cycle: Cycle, plies: int) -> float:
-    """CPU seconds per ply of play_game with in-process instant players (rules included)."""
+async def in_process_loop(cycle: Cycle, plies: int, observer: Any = None) -> float:
+    """CPU seconds per ply of play_game with in-process instant players (rules included), watched
+    by ``observer`` (bench/live_trace.py)."""
     import arena.match.game as match_module
 
     protocol = protocol_for(cycle.game.name)
@@ -312,7 +313,7 @@ async def in_process_loop(cycle: Cycle, plies: int) -> float:
     try:
         begun = time.process_time()
         await play_game(cycle.game, AgentSpec("a"), AgentSpec("b"), time_control=TimeControl(),
-                        max_moves=plies, start_state=cycle.start)
+                        max_moves=plies, start_state=cycle.start, observer=observer)
         return (time.process_time() - begun) / plies
     finally:
         match_module.make_player = real

@@ -55,7 +55,7 @@ def main() -> int:
         ("arena perft --game checkers --depth 1", [arena, "perft", "--game", "checkers", "--depth", "1"]),
         ("import arena.cli.match_cmd", [sys.executable, "-c", "import arena.cli.match_cmd"]),
         ("arena match (60-turn cap, 2 random bots)",
-         [arena, "match", "--quiet", "--max-moves", "60", bot.format(1), bot.format(2)]),
+         [arena, "match", "--game", "shobu", "--quiet", "--max-moves", "60", bot.format(1), bot.format(2)]),
     ]
     results = {}
     for name, argv in rows:

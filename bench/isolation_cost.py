@@ -55,7 +55,7 @@ def _match(tree: Path, options: list[str], work: Path) -> tuple[float, float]:
     bots = REPO / "bots"
     return _run(tree, ["match", f"{PYTHON} {bots / 'shobu_random.py'} --seed 1",
                        f"{PYTHON} {bots / 'shobu_random.py'} --seed 2", "--max-moves", "60", "--quiet", "--json",
-                       *options], work)
+                       "--game", "shobu", *options], work)
 
 
 def _tournament(tree: Path, options: list[str], work: Path, games: int) -> tuple[float, float]:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.match.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint
+from arena.match.hints import FLUSH_HINT, command_hint, reply_hint, stdout_noise_hint, timeout_hint, waiting_hint
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOBU_TURN = json.dumps({"type": "turn", "payload": {
@@ -35,8 +35,8 @@ def test_a_command_that_names_another_game() -> None:
     assert command_hint("shobu", "./mybot") == "" and command_hint("shobu", None) == ""
 
 
-def test_a_checkers_bot_started_without_game_checkers_is_told_so() -> None:
-    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", f"{sys.executable} bots/checkers_random.py",
+def test_a_checkers_bot_playing_shobu_is_told_so() -> None:
+    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", "--game", "shobu", f"{sys.executable} bots/checkers_random.py",
                           f"{sys.executable} bots/shobu_random.py"], capture_output=True, text=True, cwd=ROOT,
                          stdin=subprocess.DEVNULL, timeout=120, check=False)
     record = json.loads(out.stdout)
@@ -48,3 +48,23 @@ def test_a_malformed_reply_after_good_ones_points_at_stray_output() -> None:
     assert stdout_noise_hint(0) == ""
     assert "its 1 earlier reply was fine" in stdout_noise_hint(1)
     assert "its 3 earlier replies were fine" in stdout_noise_hint(3) and "stderr" in stdout_noise_hint(3)
+
+
+def test_a_bot_of_another_game_waiting_for_input_is_told_so_long_before_its_clock_runs_out() -> None:
+    # A five-minute clock: the subprocess backstop (two minutes) fails the test if arena waits for it.
+    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", "--game", "checkers", "--time-limit", "300000",
+                          f"{sys.executable} bots/shobu_random.py", f"{sys.executable} bots/shobu_random.py"],
+                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=120, check=False)
+    record = json.loads(out.stdout)
+    reason = record["reason"]
+    assert record["termination"] == "timeout" and record["plies"] == 0, reason
+    assert "read all of its input and then waited" in reason and "waiting for input it will not get" in reason
+    # The wrong game first (what arena sent, the game its command names), then the flush.
+    assert reason.index("another game or protocol") < reason.index("was --game shobu meant?") < reason.index("flushing")
+
+
+def test_a_bot_waiting_for_input_is_asked_about_the_game_before_the_flush() -> None:
+    hint = waiting_hint("checkers", "python3 bots/shobu_random.py")
+    assert hint.index("another game or protocol") < hint.index("was --game shobu meant?") < hint.index("flushing")
+    assert "arena sent it a checkers position in arena's checkers-lines protocol" in hint
+    assert "(see 'arena games'). If not, it printed its move without flushing it" in waiting_hint("checkers", "./bot")

@@ -29,6 +29,7 @@ from arena.cli.options import (
     bot_argument,
     chosen_isolation,
     distinct_ids,
+    game_of_bots,
     game_option,
     isolation_options,
     rules_for,
@@ -54,9 +55,10 @@ from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
 Examples:
-  arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py"
+  arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py" --game shobu
   arena match ./my_bot "python3 bots/checkers_random.py" --game checkers --games 4 --time-limit 10000
-  arena match "python3 a.py" "python3 b.py" --games 2 --out records.json
+  arena match "python3 a.py" "python3 b.py" --game connect4 --games 2 --out records.json
+  arena match students/alice/ students/bob/   (bot folders: each bot.json's command and game)
   arena match human "python3 bots/checkers_greedy.py" --game checkers   (you play BLACK)
   arena match configs/hyperparameters_connect4.json "python3 bots/connect4_greedy.py" --game connect4
 
@@ -64,7 +66,9 @@ Examples:
 A command that is exactly the word `human` is you, at this terminal: the board is drawn on stderr,
 you type moves on stdin (`?` lists the legal moves, `help` explains the notation). A command that
 names an existing .json file is arena's built-in search agent configured by that hyperparameters
-file (see README, "The hyperparameters agent").
+file (see README, "The hyperparameters agent"). A command that names a folder is the bot in it (its
+bot.json's command, else its executable 'bot'), named after the folder. --game is required unless
+the bots' folders declare it (bot.json: {"game": "checkers"}) or --rules gives it.
 """
 
 
@@ -84,7 +88,7 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.argument("cmd1")
 @click.argument("cmd2")
 @click.argument("more", nargs=-1)
-@game_option()
+@game_option(required=True)
 @table_options("Seats, for a game of more than two players (see 'arena games'): give that many commands. "
                "Default: the number of commands given.")
 @click.option("--legal-moves", is_flag=True,
@@ -125,7 +129,7 @@ def match_command(
     cmd1: str,
     cmd2: str,
     more: tuple[str, ...],
-    game_name: str,
+    game_name: str | None,
     players: int | None,
     params: tuple[str, ...],
     legal_moves: bool,
@@ -164,6 +168,7 @@ def match_command(
 
     commands = (cmd1, cmd2, *more)
     humans = [_is_human(command) for command in commands]
+    game_name = game_of_bots(game_name, [c for c, human in zip(commands, humans, strict=True) if not human])
     n_seats = get_spec(game_name).model == GENERAL or more or players not in (None, 2) or params or legal_moves
     # The N-seat options are checked before the commands are read, as for two-player games the openings.
     table_game = _table_game(game_name, commands, players, params, (opening_plies, openings_file)) if n_seats else None

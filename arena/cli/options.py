@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -68,10 +69,11 @@ def is_hyperparameters_file(text: str) -> bool:
 
 
 def bot_argument(text: str, where: str, game: str) -> tuple[str, str, str]:
-    """A bot argument of ``arena match``/``arena sprt`` as ``(kind, value, name)``: kind
-    ``hyperparameters`` with the file's absolute path when ``text`` names an existing ``.json`` file
-    (checked for ``game`` now), else ``executable`` with the command as given; ``name`` is the
-    basis of the agent's id. click.UsageError naming ``where`` for a bad command or file."""
+    """A bot argument of ``arena match``/``arena sprt``/``arena check-bot`` as ``(kind, value, name)``:
+    kind ``hyperparameters`` with the file's absolute path when ``text`` names an existing ``.json``
+    file (checked for ``game`` now); ``executable`` with the folder's command when it names a bot
+    folder (:func:`arena.tournament.roster.folder_bot`; ``name`` is the folder's), else with the
+    command as given; ``name`` is the basis of the agent's id. click.UsageError naming ``where`` for a bad command or file."""
     if is_hyperparameters_file(text):
         from arena.agents.hyperparameters import load_hyperparameters
         from arena.errors import ConfigError
@@ -82,6 +84,15 @@ def bot_argument(text: str, where: str, game: str) -> tuple[str, str, str]:
         except ConfigError as exc:
             raise click.UsageError(f"{where}: {exc}") from None
         return "hyperparameters", str(path), path.stem
+    if _is_dir(text):
+        folder = Path(text.strip())
+        from arena.tournament.roster import FolderBotError, folder_bot
+
+        try:
+            bot = folder_bot(folder)
+        except FolderBotError as exc:
+            raise click.UsageError(f"{where}: {text}: {exc}") from None
+        return "executable", shlex.join(bot.command), folder.resolve().name
     argv = checked_command(text, where)
     return "executable", text, _agent_id(argv)
 
@@ -134,20 +145,88 @@ class GameName(click.ParamType):
         return [CompletionItem(name) for name in all_game_names() if name.startswith(incomplete)]
 
 
-def game_option(help_text: str = "Which game to play (see 'arena games').") -> Callable[[F], F]:
-    """``--game NAME`` (default: the game of ``--rules`` when given, else the registry's default game
-    for single matches and rules tools), and ``--rules CMD`` (:func:`rules_option`)."""
+def game_option(help_text: str = "Which game to play (see 'arena games').", *,
+                required: bool = False) -> Callable[[F], F]:
+    """``--game NAME`` and ``--rules CMD`` (:func:`rules_option`). ``--game`` defaults to the game of
+    ``--rules`` when given, else to the registry's default game for the rules tools; with
+    ``required`` to None (the command reads the game its bots declare: :func:`game_of_bots`)."""
     from arena.games.registry import DEFAULT_MATCH_GAME
 
-    def default_game() -> str:
-        return str(click.get_current_context().meta.get(_RULES_GAME, DEFAULT_MATCH_GAME))
+    fallback = None if required else DEFAULT_MATCH_GAME
+
+    def default_game() -> str | None:
+        return click.get_current_context().meta.get(_RULES_GAME, fallback)
+
+    shown = "the game of --rules, or of the bots' bot.json" if required else f"{DEFAULT_MATCH_GAME}, or the game of --rules"
 
     def decorate(f: F) -> F:
         f = click.option("--game", "game_name", type=GameName(), default=default_game,
-                         show_default=f"{DEFAULT_MATCH_GAME}, or the game of --rules", help=help_text)(f)
+                         show_default=shown, help=help_text)(f)
         return rules_option()(f)
 
     return decorate
+
+
+def _is_dir(text: str) -> bool:
+    """Whether ``text`` names a folder (False for a command line that is no path at all)."""
+    try:
+        return bool(text.strip()) and Path(text.strip()).is_dir()
+    except (OSError, ValueError):  # a name too long, a NUL: a command, not a folder
+        return False
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def bot_folder(text: str) -> Path | None:
+    """The folder a bot argument lives in: the argument itself when it names a folder, else the
+    folder of the program or script file it runs; None when it names none (``python3 -m pkg``)."""
+    from arena.process.command import Role, word_roles
+
+    if _is_dir(text):
+        return Path(text.strip())
+    try:
+        argv = shlex.split(text)
+    except ValueError:
+        return None
+    if len(argv) == 1 and _is_file(argv[0]):
+        return Path(argv[0]).parent
+    roles = word_roles(argv)
+    files = [w for w, r in zip(argv, roles, strict=True) if r is Role.SCRIPT and _is_file(w)]
+    files += [w for w, r in zip(argv, roles, strict=True) if r is Role.PROGRAM and "/" in w and _is_file(w)]
+    return Path(files[0]).parent if files else None
+
+
+def game_of_bots(game_name: str | None, commands: Sequence[str]) -> str:
+    """``--game`` when given, else the one game the bots' folders declare (``"game"`` in their
+    ``bot.json``: :func:`arena.tournament.roster.declared_game`). click.UsageError (one line) when
+    no game is given or declared, or the bots declare different games."""
+    if game_name is not None:
+        return game_name
+    from arena.errors import ConfigError
+    from arena.games.registry import all_game_names
+    from arena.tournament.roster import declared_game
+
+    declared: dict[str, str] = {}
+    for command in commands:
+        folder = bot_folder(command)
+        try:
+            game = declared_game(folder) if folder is not None else None
+        except ConfigError as exc:
+            raise click.UsageError(f"{command}: {exc}") from None
+        if game is not None:
+            declared.setdefault(game, command)
+    if len(declared) > 1:
+        said = ", ".join(f"{command!r} declares {game}" for game, command in declared.items())
+        raise click.UsageError(f"the bots declare different games ({said}): give --game")
+    if declared:
+        return next(iter(declared))
+    raise click.UsageError(f"which game? give --game, one of: {', '.join(all_game_names())} (see 'arena games'), "
+                           "or declare it in the bot folder's bot.json ({\"game\": \"...\"})")
 
 
 _RULES_GAME = "arena.rules_game"

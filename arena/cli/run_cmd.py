@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -23,7 +24,7 @@ from rich.console import Console
 
 from arena.backends import ClusterError
 from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, rules_option
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ConfigProblems
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process.bot import kill_all_live_groups
 from arena.process.isolation import unprotected_note
@@ -77,12 +78,15 @@ an existing file there is made absolute.""",
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary on stdout at the end.")
 @click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
               show_default=True, help="Bootstrap samples for the Elo intervals.")
+@click.option("--set-aside-failing", is_flag=True,
+              help="First check every agent as 'arena roster check --probe' does; set aside those that fail "
+                   "(each named with why) and play the rest.")
 @ray_backend_options(from_config=True)
 @isolation_options(from_config=True)
 @rules_option()
 def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
-                bootstrap_samples: int, backend: str | None, ray_address: str | None, ray_cpus: float | None,
-                ponder: bool | None, sandbox: bool | None, inherit_env: bool | None) -> None:
+                bootstrap_samples: int, set_aside_failing: bool, backend: str | None, ray_address: str | None,
+                ray_cpus: float | None, ponder: bool | None, sandbox: bool | None, inherit_env: bool | None) -> None:
     """Run the tournament described by the JSON file CONFIG.
 
     Games are written to tournament_logs/<id>/ as they finish. Running the same config again
@@ -102,7 +106,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     backend = chosen_backend(backend, ray_address, ray_cpus)
     with _signals_exit_at_once():
         try:
-            config = load_config(config_path)
+            config = _gated_config(console, config_path) if set_aside_failing else load_config(config_path)
             if any(agent.type == "player" for agent in config.agents):
                 import arena.ui.human  # noqa: F401 - registers the human player with arena.players
             if config.sprt is not None:
@@ -114,7 +118,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1
             _fail(console, str(exc), 1)
         except ArenaError as exc:
-            _fail(console, str(exc), 2)
+            _fail(console, str(exc) + ("" if set_aside_failing else _set_aside_hint(exc)), 2)
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         print_standings(console, summary.standings, str(summary.folder))
@@ -134,6 +138,33 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         _fail(console, f"the run failed: {failure}", 1)
     if summary.interrupted:
         sys.exit(exit_code_for(signal_number))
+
+
+def _set_aside_hint(exc: ArenaError) -> str:
+    """A hint at --set-aside-failing when every problem of ``exc`` is an agent entry's own."""
+    lines = exc.problems if isinstance(exc, ConfigProblems) else (str(exc),)
+    # An entry's own problem names it: agents[3]... or agents: <its folder>/: ...
+    if all(re.match(r"agents\[\d+\]|agents: [^:]*/: ", line) for line in lines):
+        return "\n(arena run --set-aside-failing sets aside the agents that fail and plays the others)"
+    return ""
+
+
+def _gated_config(console: Console, config_path: str) -> TournamentConfig:
+    """The config at ``config_path`` with the agents that fail the roster check set aside, saying
+    which and why (one line each) on stderr. Raises ConfigError."""
+    import trio
+
+    from arena.tournament.roster_check import passing_config
+
+    console.print("checking every agent first (arena roster check --probe)...", markup=False, highlight=False)
+    config, rows = trio.run(lambda: passing_config(config_path))
+    failing = [row for row in rows if not row.ok]
+    for row in failing:
+        console.print(f"set aside: {row.label}: {row.reason}", markup=False, highlight=False,
+                      soft_wrap=not console.is_terminal)
+    console.print(f"{len(rows) - len(failing)} of {len(rows)} agents pass the check"
+                  + (f"; {len(failing)} set aside" if failing else ""), markup=False, highlight=False)
+    return config
 
 
 def _set_up(console: Console, config: TournamentConfig, concurrency: int | None, logs_root: str | None,
@@ -161,6 +192,10 @@ def _set_up(console: Console, config: TournamentConfig, concurrency: int | None,
                          sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"], backend=where)
     tournament = make(config, options, reporter)
     tournament.prepare()
+    change = tournament.field_change
+    if change is not None and (change.changed or change.kept or change.history):
+        for line in change.lines():  # what changed in the field and what will be played, before play
+            console.print(line, markup=False, highlight=False, soft_wrap=not console.is_terminal)
     note = unprotected_note(plan_isolation(tournament.config))
     if note:
         console.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)

@@ -26,9 +26,10 @@ Examples:
               help="The TCP port (0: any free port, printed).")
 def serve_command(logdir: str, host: str, port: int) -> None:
     """Serve a live page of the tournament log folder LOGDIR (tournament_logs/<id>): the
-    leaderboard, updated without reloading as games finish; every finished game in the report's
-    viewer (/game/N); each agent's games, results by opponent and faults (/agent/ID). The folder is
-    only read: run it beside 'arena run' or after it. Needs the extra arena[serve]."""
+    leaderboard and the games in progress move by move, updated without reloading; every finished
+    game in the report's viewer (/game/N); each agent's versions, games, results by opponent and
+    faults with their stderr (/agent/ID). The folder is only read: run it beside 'arena run' or
+    after it. Needs the extra arena[serve]."""
     from arena.serve.folder import NotALogFolder, check_log_folder
 
     try:

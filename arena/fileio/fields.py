@@ -24,18 +24,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import orjson
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, ConfigProblems
 from arena.games.base import cap_text
 from arena.limits import MAX_ENV_VALUE, MAX_ENV_VARS
 
 __all__ = [  # noqa: RUF022 (grouped as the module reads: helpers, then readers)
-    "ENV_NAME", "show", "short_key", "name", "fail", "prefixed", "check_keys", "required",
+    "ENV_NAME", "show", "short_key", "name", "fail", "prefixed", "Problems", "check_keys", "unknown_keys", "required",
     "integer", "number", "boolean", "string", "string_list", "one_of", "env_map",
 ]  # fmt: skip
 
@@ -82,6 +82,48 @@ def prefixed(prefix: str) -> Iterator[None]:
         yield
     except ConfigError as exc:
         raise ConfigError(f"{prefix}: {exc}") from None
+
+
+T = TypeVar("T")
+
+
+class Problems:
+    """Every mistake of a config at once: :meth:`read` runs one reader and keeps its mistake (a
+    reader that raises :class:`ConfigProblems` gives all of its lines), :meth:`check` raises them
+    as one error."""
+
+    def __init__(self, lines: Collection[str] = ()) -> None:
+        self.lines: list[str] = list(lines)
+
+    def read(self, reader: Callable[[], T], default: T) -> T:
+        """What ``reader()`` returns; ``default`` after keeping its ConfigError."""
+        try:
+            return reader()
+        except ConfigProblems as exc:
+            self.lines.extend(exc.problems)
+        except ConfigError as exc:
+            self.lines.append(str(exc))
+        return default
+
+    def error(self) -> ConfigError | None:
+        """The mistakes kept so far as one error (None: none): one as its own line (the message a
+        config with one mistake always had), several as :class:`ConfigProblems` (a count line, then
+        one each)."""
+        if not self.lines:
+            return None
+        return ConfigError(self.lines[0]) if len(self.lines) == 1 else ConfigProblems(self.lines)
+
+    def check(self) -> None:
+        """Raise :meth:`error`, if any."""
+        error = self.error()
+        if error is not None:
+            raise error
+
+
+def unknown_keys(obj: Mapping[str, Any], known: Collection[str], where: str = "") -> list[str]:
+    """One line per key of ``obj`` not in ``known`` (the message of :func:`check_keys`)."""
+    return [f"{name(where, short_key(key))}: unknown key (known keys: {', '.join(known)})"
+            for key in obj if key not in known]
 
 
 def check_keys(obj: Mapping[str, Any], known: Collection[str], where: str = "") -> None:

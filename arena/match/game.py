@@ -43,7 +43,7 @@ from arena.games.base import (
     random_opening_moves,
 )
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
-from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint
+from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint, waiting_hint
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
@@ -136,7 +136,9 @@ class GameStarted:
     game_index: int | None
 
 
-@dataclass(frozen=True)
+# Not frozen, with slots: built every ply an observer watches (a tournament's live/ trace), and a
+# frozen dataclass's __init__ costs about 3 us more than this one's (bench/live_trace.py).
+@dataclass(slots=True)
 class MovePlayed:
     game: Game
     ply: int
@@ -344,7 +346,7 @@ async def _start_players(stack: contextlib.AsyncExitStack, progress: _Progress, 
             progress.logs[color] = str(path)
         try:
             player = make_player(spec, progress.game, color, time_limit_ms=progress.time_control.time_limit_ms,
-                                 max_moves=progress.cap, isolation=isolation, **opts)
+                                 max_moves=progress.cap, isolation=isolation, seed=progress.seed, **opts)
             players[color] = await stack.enter_async_context(player)
         except BotError as exc:
             progress.outcome = progress.fault(color, Termination.CRASH,
@@ -426,7 +428,8 @@ class _Turns:
             if self.observer is not None:
                 self.observer(MovePlayed(game, len(progress.turns), color, self.specs[color].id,
                                          game.describe_move(move), progress.state, charged,
-                                         {c: self.clocks[c].left_ms for c in Color}, progress.game_index))
+                                         {Color.BLACK: self.clocks[Color.BLACK].left_ms,
+                                          Color.WHITE: self.clocks[Color.WHITE].left_ms}, progress.game_index))
             # The deadline may have fired in the scheduler pass that brought a reply just in time:
             # the scope is spent then (the reply stands), so go on in a new one.
             if scope.cancel_called:
@@ -445,7 +448,9 @@ class _Turns:
             return outcome
         termination = reply.fault.termination
         if termination is Termination.TIMEOUT:
-            reason = _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, reply.fault.partial)
+            reason = (f"{who} {reply.fault.detail}{waiting_hint(self.game.name, self.specs[color].command)}"
+                      if reply.fault.waiting else
+                      _timeout_reason(who, clock, self.allowance_ms, elapsed_s * 1000, reply.fault.partial))
             outcome = self._fault(color, Termination.TIMEOUT, reason)
             clock.left_ms = max(0.0, clock.left_ms - clock.thinking_ms(elapsed_s))
             return outcome

@@ -2,8 +2,9 @@
 
 - A timeout with nothing at all on the bot's stdout is almost always an unflushed reply.
 - A reply that is a well-formed move of another registered game, or a crash right at the start by a
-  bot whose command names another game, most likely means the wrong ``--game`` (the default is
-  Shobu: a checkers bot started without ``--game checkers`` gets a JSON line it cannot read).
+  bot whose command names another game, most likely means the wrong ``--game``.
+- A bot alive, silent, and asleep reading for more input after arena's whole message is either a
+  bot of another game or protocol, or one that did not flush its reply: the first is named first.
 
 Pure functions over the registry; they never raise (a hint is a courtesy, not a verdict).
 """
@@ -27,6 +28,23 @@ def timeout_hint(partial: bytes) -> str:
         return (f"; it had sent only {quote_raw(partial)}, not a whole reply "
                 "(a line protocol's reply ends with a newline; a JSON reply is one complete object)")
     return ""
+
+
+def waiting_hint(game_name: str, command: str | None) -> str:
+    """For a bot that read all of its input and waits for more (:mod:`arena.process.waiting`): the
+    wrong game or protocol first (what arena sent; its command naming another game), then an
+    unflushed reply, the two causes of a bot that cannot reply."""
+    from arena.games.registry import get_spec
+
+    try:
+        spec = get_spec(game_name)
+        sent = f"a {spec.name} position in arena's {spec.protocol} protocol"
+    except GameError:
+        sent = f"a {game_name} position"
+    named = command_hint(game_name, command)  # "; its command names X: was --game X meant?"
+    return (f"; it is alive but waiting for input it will not get: is it a bot for another game or protocol? "
+            f"arena sent it {sent} (see 'arena games'){named or '.'} If not, it printed its move without "
+            "flushing it (Python: print(..., flush=True); C: fflush(stdout); Java: System.out.flush())")
 
 
 def _other_games(game_name: str) -> list[str]:

@@ -37,6 +37,7 @@ from arena.errors import BotError
 from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, check_chance, draw_chance, ranks
 from arena.match.game import GameClock, TimeControl, _request, _stderr_hint, _timeout_reason, fair_thinking_ms
+from arena.match.hints import waiting_hint
 from arena.players import make_player, make_seat_human
 from arena.players.base import MoveReply, Player
 from arena.players.spec import AgentSpec
@@ -207,7 +208,7 @@ async def _start_players(stack: contextlib.AsyncExitStack, table: _Table, player
         try:
             # The colour is only a label for two-player protocols; the seat envelope sends none.
             player = make_player(spec, cast("Game[Any, Any]", table.game), Color.BLACK, isolation=isolation,
-                                 protocol=SeatEnvelopeProtocol(), **opts)
+                                 seed=table.seed, protocol=SeatEnvelopeProtocol(), **opts)
             player.who = f"the {table.who(seat)}"  # type: ignore[attr-defined]
             players[seat] = await stack.enter_async_context(player)
         except BotError as exc:
@@ -316,7 +317,9 @@ def _judge(table: _Table, players: list[Player], seat: int, answer: tuple[MoveRe
         if termination is Termination.INTERRUPTED:
             table.ended = (termination.value, f"{who} {reply.fault.detail}")
             return None
-        if termination is Termination.TIMEOUT:
+        if termination is Termination.TIMEOUT and reply.fault.waiting:
+            reason = f"{who} {reply.fault.detail}{waiting_hint(game.name, players[seat].command)}"
+        elif termination is Termination.TIMEOUT:
             reason = _timeout_reason(who, clock, allowance_ms, elapsed_ms, reply.fault.partial)
         else:
             reason = f"{who} {reply.fault.detail}"

@@ -112,14 +112,20 @@ def agent_environment(spec: AgentSpec, isolation: Isolation = DEFAULT_ISOLATION)
     return env
 
 
+#: The environment variable that gives a process agent its game's seed (docs/bots.md, "Randomness").
+SEED_VAR = "ARENA_SEED"
+
+
 def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int | None = None,
-                max_moves: int | None = None, isolation: Isolation | None = None, **opts: Any) -> Player:
+                max_moves: int | None = None, isolation: Isolation | None = None, seed: int | None = None,
+                **opts: Any) -> Player:
     """A :class:`Player` for ``spec`` playing ``color``; ``time_limit_ms`` and ``max_moves`` go to
     arena's search bot (see :func:`agent_argv`); ``opts`` go to the player's constructor
     (for processes: ``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``, ``logs_dir``).
     ``isolation`` (for processes): pondering, sandbox and, unless ``env`` is given, the environment
     (:func:`agent_environment`). Without it a process player keeps the defaults of
-    :class:`ProcessPlayer` and arena's whole environment.
+    :class:`ProcessPlayer` and arena's whole environment. ``seed``: the game's seed, given to a
+    process agent as :data:`SEED_VAR` (so seeded bots replay a seeded run exactly).
 
     Raises ConfigError for an unknown kind, BotError for an unusable command.
     """
@@ -131,6 +137,9 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
             opts.setdefault("ponder", isolation.ponder)
             opts.setdefault("sandbox", isolation.use_sandbox())
             opts.setdefault("limits", isolation.limits)
+        if seed is not None:
+            env = opts.get("env")
+            opts["env"] = {**(os.environ if env is None else env), SEED_VAR: str(seed)}
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
     if spec.kind == "human":
         maker = _HUMAN_MAKERS.get("human")
@@ -164,6 +173,6 @@ def register_human_player(maker: Callable[..., Player]) -> None:
     _HUMAN_MAKERS["human"] = maker
 
 
-__all__ = ["ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "agent_environment",
+__all__ = ["SEED_VAR", "ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "agent_environment",
            "make_player", "make_seat_human", "register_human_player", "register_seat_human",
            "split_command"]

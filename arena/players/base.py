@@ -54,6 +54,9 @@ class Fault:
     termination: Termination
     detail: str
     partial: bytes = b""
+    #: A timeout called early: the bot read all its input and sleeps waiting for more, so it could
+    #: never reply (:mod:`arena.process.waiting`); the match adds the wrong-game hint.
+    waiting: bool = False
 
 
 class MoveReply(NamedTuple):
@@ -67,8 +70,8 @@ class MoveReply(NamedTuple):
 
     @classmethod
     def failed(cls, termination: Termination, detail: str, *, sent_at: float = 0.0,
-               received_at: float = 0.0, partial: bytes = b"") -> MoveReply:
-        return cls(None, b"", Fault(termination, detail, partial), sent_at, received_at)
+               received_at: float = 0.0, partial: bytes = b"", waiting: bool = False) -> MoveReply:
+        return cls(None, b"", Fault(termination, detail, partial, waiting), sent_at, received_at)
 
 
 class Player(abc.ABC):

@@ -48,6 +48,10 @@ EXIT_STATUS_WAIT_S = 0.5
 # up to twice its allowance plus this; each extension is at least MIN_EXTENSION_S.
 WALL_CAP_EXTRA_S = 1.0
 MIN_EXTENSION_S = 0.005
+# A bot stuck waiting for input (it read all of its message and sleeps reading for more) cannot
+# reply before its clock runs out: it is looked at every WAIT_LOOK_S of its turn, and seen so
+# twice in a row, with no CPU used in between, it loses then rather than a minute later.
+WAIT_LOOK_S = 0.5
 
 
 class ProcessPlayer(Player):
@@ -110,6 +114,10 @@ class ProcessPlayer(Player):
         self._stall_at_input: float | None = None
         self._own_stall_at_input = 0.0
         self._resume_at: float | None = None
+        # Looks for a bot stuck waiting for input (see WAIT_LOOK_S): off once they cannot tell.
+        self._can_look = True
+        self._stuck_ticks: int | None = None  # its CPU ticks when last seen stuck
+        self._stuck_for: float | None = None  # set when a turn ends so
 
     async def start(self) -> None:
         self._bot = await self._stack.enter_async_context(
@@ -193,8 +201,12 @@ class ProcessPlayer(Player):
         :meth:`request_move_under` goes on waiting for the same reply) when stalls that were not
         the bot's doing (:meth:`turn_stall_s`) push its deadline later than now, within the
         wall-clock cap (twice the allowance plus a second)."""
+        if self._writing:
+            return False
+        if now < self._sent_at + self._allowance_s:
+            return self._look_for_waiting(now)  # a look, not the deadline (see WAIT_LOOK_S)
         stall = self.turn_stall_s()
-        if stall is None or self._writing:
+        if stall is None:
             return False
         cap = self._sent_at + 2 * self._allowance_s + WALL_CAP_EXTRA_S
         deadline = min(cap, self._sent_at + self._allowance_s + stall)
@@ -203,7 +215,31 @@ class ProcessPlayer(Player):
         self._resume_at = max(deadline, now + MIN_EXTENSION_S)
         return True
 
+    def _look_for_waiting(self, now: float) -> bool:
+        """At a look before the turn's deadline: True (and the wait goes on, to the next look or the
+        deadline) unless the bot is stuck waiting for input (then ``_stuck_for`` is set)."""
+        bot = self._bot
+        if bot is None:
+            return False
+        deadline = self._sent_at + self._allowance_s
+        if not self._can_look:  # a look set before they were found not to tell: wait to the deadline
+            self._resume_at = deadline
+            return True
+        stuck, ticks = bot.waiting_for_input()
+        if stuck is None:
+            self._can_look = False
+        elif stuck and ticks == self._stuck_ticks and not bot.pending():
+            self._stuck_for = now - self._sent_at
+            return False
+        self._stuck_ticks = ticks if stuck else None
+        self._resume_at = min(deadline, now + WAIT_LOOK_S) if self._can_look else deadline
+        return True
+
     def timed_out_reply(self, now: float) -> MoveReply:
+        if self._stuck_for is not None:
+            return MoveReply.failed(Termination.TIMEOUT, f"read all of its input and then waited {self._stuck_for:.1f} s "
+                                    "for more, sending nothing: it cannot reply (it was ended then rather than when "
+                                    "its clock ran out)", sent_at=self._sent_at, received_at=now, waiting=True)
         if self._writing:
             return MoveReply.failed(Termination.TIMEOUT, "did not read its input in time", sent_at=self._begun,
                                     received_at=now)
@@ -251,6 +287,9 @@ class ProcessPlayer(Player):
         self._writing = False
         sent_at = self._sent_at = now()
         scope.deadline = sent_at + allowance
+        self._stuck_ticks = self._stuck_for = None
+        if self._can_look and allowance > 2 * WAIT_LOOK_S:
+            scope.deadline = sent_at + WAIT_LOOK_S  # the first look (see grant_more_time)
         return await self._read_reply(bot, scope, sent_at)
 
     async def _read_reply(self, bot: BotProcess, scope: trio.CancelScope, sent_at: float) -> MoveReply:

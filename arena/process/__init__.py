@@ -15,6 +15,8 @@ it with everything it started.
 - :mod:`arena.process.escapees`, :mod:`arena.process.guardian`: nothing a bot started outlives its
   game, or arena.
 - :mod:`arena.process.signals`: Ctrl-C, SIGTERM and SIGHUP for every long command.
+- :mod:`arena.process.waiting`: whether a bot sleeps reading for more input after reading all of
+  it (it cannot reply), told from ``/proc``.
 
 May import: the standard library, trio, :mod:`arena.errors`, :mod:`arena.limits`,
 :mod:`arena.fileio` and :mod:`arena.protocols.framing` (the one framer); never a game (a test enforces it).

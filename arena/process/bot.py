@@ -45,7 +45,7 @@ import trio
 
 from arena.errors import ResourceError
 from arena.fileio.files import open_beneath
-from arena.process import escapees, spawn
+from arena.process import escapees, spawn, waiting
 from arena.process.cgroups import BotCgroup
 from arena.process.confinement import Confinement, start_confined
 from arena.process.isolation import BotLimits
@@ -340,6 +340,12 @@ class BotProcess:
         """Time the bot's processes waited for a CPU while they could run (None without a cgroup
         that measures it)."""
         return self.cgroup.stall_seconds() if self.cgroup is not None else None
+
+    def waiting_for_input(self) -> tuple[bool | None, int]:
+        """Whether the bot is stuck waiting for input (:func:`arena.process.waiting.blocked_reading`;
+        None: cannot tell here), and the CPU ticks its processes used so far."""
+        pids = self.cgroup.procs() if self.cgroup is not None else waiting.group_pids(self.pid)
+        return waiting.blocked_reading(self._stdin_fd, pids), waiting.cpu_ticks(pids)
 
     def memory_exceeded(self) -> bool:
         """Whether the kernel killed one of the bot's processes for exceeding its memory limit."""

@@ -440,6 +440,10 @@ class BotCgroup:
             return _keyed(self.folders["v2"] / "pids.events").get("max", 0)
         return 0
 
+    def procs(self) -> list[int]:
+        """The bot's processes now."""
+        return _procs(next(iter(self.folders.values())))
+
     def populated(self) -> bool:
         """Whether any process is left in the bot's cgroup."""
         if "v2" in self.folders:

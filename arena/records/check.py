@@ -28,6 +28,7 @@ from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
 from arena.limits import MAX_RECORDS_BYTES
+from arena.records.field import Field, keyed
 from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
 from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
 from arena.records.schema import record_schema, schema_errors
@@ -294,6 +295,9 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
     listed_agents = config.get("agents") if isinstance(config, dict) else None
     agents = [a.get("id") for a in listed_agents if isinstance(a, dict)] if isinstance(listed_agents, list) else []
     tally: dict[str, Counter[str]] = {str(a): Counter() for a in agents}
+    # A folder kept by pairing: every record is checked, but only the games that count now are in
+    # the per-agent files and the standings (the rest is history: arena.records.field).
+    field = Field.from_json(config) if keyed(config) else None
     for row in rows:
         where = f"game {row['index']}"
         try:
@@ -312,8 +316,8 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
             problems.append(f"{where}: games.jsonl and {row['record']} disagree")
         found = check_record(record)
         problems += [f"{where}: {p}" for p in found]
-        if record_problem(record) is not None:
-            continue  # not counted: its fields are not what a record's are
+        if record_problem(record) is not None or (field is not None and not field.counts(row)):
+            continue  # not counted: its fields are not what a record's are, or it is history
         if record.get("record_format") == SEAT_RECORD_FORMAT:
             for seat, entry in enumerate(record["seats"]):
                 counts = tally.setdefault(str(entry.get("id")), Counter())

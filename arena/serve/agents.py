@@ -4,6 +4,16 @@ seats: ``seats``/``ranks``), read as :class:`arena.stats.results.RankedResult`.
 
 Against an opponent met in a game of N seats, finishing ahead counts a win, level a draw, behind a
 loss (the pairwise score of ``standings.json``).
+
+Versions: a row may name the version each agent played (a digest of its command and files) as
+``versions`` (by agent id, or a list in seat order) or as ``version`` in each ``players`` entry;
+the agent's page lists each version met with its games. Rows without them have no versions.
+
+What counts. In a folder whose field changes (``"resultsBy": "pairing"``: a changed field, a
+league) only some games count now (:meth:`arena.records.field.Field.counts`, the one answer): the
+results by opponent tally those, as the standings do; the other games (an old version's, a withdrawn
+opponent's) are history, counted apart (:attr:`AgentRecord.history`) and still listed with the
+agent's versions, faults and games.
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.records.field import Field
 from arena.stats.ratings import result_from_row
 from arena.stats.results import RankedResult, ranked_from_game, ranked_from_row
 
@@ -50,17 +61,54 @@ class Fault:
 
 
 @dataclass
+class VersionRecord:
+    """The games one version of the agent played: how many, the first and last game's index, and
+    its score over them (wins and draws as against each opponent)."""
+
+    version: str
+    games: int = 0
+    first: int = 0
+    last: int = 0
+    points: float = 0.0
+    meetings: int = 0
+
+    @property
+    def score_pct(self) -> float:
+        return 100.0 * self.points / self.meetings if self.meetings else 0.0
+
+
+@dataclass
 class AgentRecord:
-    """``games``: (row, the agent's seat) in the order they ended; ``versus``: by opponent id."""
+    """``games``: (row, the agent's seat) in the order they ended; ``versus``: by opponent id, of
+    the games that count now; ``versions``: by version, in the order first played (empty when rows
+    carry none); ``history``: its games that count no more (module docstring)."""
 
     id: str
     games: list[tuple[dict[str, Any], int]] = field(default_factory=list)
     versus: dict[str, VersusRecord] = field(default_factory=dict)
     faults: list[Fault] = field(default_factory=list)
+    versions: dict[str, VersionRecord] = field(default_factory=dict)
+    history: int = 0
 
 
-def agent_record(agent: str, rows: Iterable[dict[str, Any]]) -> AgentRecord:
-    """Everything the agent's page shows, from every finished game's row."""
+def version_of(row: Mapping[str, Any], seat: int, agent: str) -> str | None:
+    """The version ``agent`` (in ``seat``) played in ``row``, None when the row does not say."""
+    versions = row.get("versions")
+    found: Any = None
+    if isinstance(versions, Mapping):
+        found = versions.get(agent)
+    elif isinstance(versions, list) and seat < len(versions):
+        found = versions[seat]
+    else:
+        players = row.get("players")
+        if isinstance(players, list) and seat < len(players) and isinstance(players[seat], Mapping):
+            found = players[seat].get("version")
+    return found if isinstance(found, str) and found else None
+
+
+def agent_record(agent: str, rows: Iterable[dict[str, Any]], now: Field | None = None) -> AgentRecord:
+    """Everything the agent's page shows, from every finished game's row; ``now`` is the folder's
+    field when it changes (None: every game counts)."""
     record = AgentRecord(agent)
     for row in rows:
         game = ranked(row)
@@ -69,17 +117,30 @@ def agent_record(agent: str, rows: Iterable[dict[str, Any]]) -> AgentRecord:
         seat = game.seats.index(agent)
         record.games.append((row, seat))
         mine = game.ranks[seat]
+        version = version_of(row, seat, agent)
+        mark = None
+        if version is not None:
+            mark = record.versions.setdefault(version, VersionRecord(version, first=game.index))
+            mark.games += 1
+            mark.last = game.index
+        counts = now is None or now.counts(row)
+        if not counts:
+            record.history += 1
         for other, rank in zip(game.seats, game.ranks, strict=True):
-            if other == agent:
+            if other == agent or not counts:
                 continue
             versus = record.versus.setdefault(other, VersusRecord())
             versus.games += 1
+            points = 1.0 if mine < rank else 0.5 if mine == rank else 0.0
             if mine < rank:
                 versus.wins += 1
             elif mine == rank:
                 versus.draws += 1
             else:
                 versus.losses += 1
+            if mark is not None:
+                mark.points += points
+                mark.meetings += 1
         for fault_seat, termination in game.faults:
             if fault_seat == seat:
                 record.faults.append(Fault(game.index, termination, str(row.get("reason", "")),

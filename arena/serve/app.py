@@ -5,14 +5,18 @@ Routes:
 - ``/``: the leaderboard (:func:`arena.serve.pages.leaderboard_page`), kept current by ``/events``;
 - ``/events``: server-sent events. An ``update`` event at once, then one each time the folder
   changes (``games.jsonl`` or ``standings.json``: size, mtime or inode, polled every
-  ``poll_s``), its data the page's fragments (:func:`arena.serve.pages.event_data`); a comment
-  line every ``keepalive_s`` so that a proxy keeps a quiet stream open;
-- ``/game/N``: game ``N`` (a finished game of ``games.jsonl``) in the report's one-game viewer
-  (:func:`arena.report.html.viewer_html`, :func:`arena.report.seat_page.seat_viewer_html`);
+  ``poll_s``), its data the page's fragments (:func:`arena.serve.pages.event_data`); a ``live``
+  event at once and at each change of the games in progress (``live/``,
+  :mod:`arena.serve.live`); a comment line every ``keepalive_s`` so that a proxy keeps a quiet
+  stream open. ``/events?game=N``: only ``live`` events with game N's moves, then ``finished``
+  once N is in ``games.jsonl`` (its page then reloads as the viewer);
+- ``/game/N``: game ``N``: a finished game of ``games.jsonl`` in the report's one-game viewer
+  (:func:`arena.report.html.viewer_html`, :func:`arena.report.seat_page.seat_viewer_html`), a game
+  in progress as its moves so far (:func:`arena.serve.pages.live_game_page`);
 - ``/agent/ID``: the agent's page (:mod:`arena.serve.agents`);
 - ``/standings.json``: the folder's standings as they are (404 before the first).
 
-The folder is polled from a worker thread (two ``stat`` calls; files are re-read only when they
+The folder is polled from a worker thread (two ``stat`` calls and one per game in progress; files are re-read only when they
 changed, once for every watching page: :class:`arena.serve.folder.LogFolder`), so the event loop
 never waits on the disk. Nothing is ever written.
 """
@@ -29,11 +33,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from arena.errors import ArenaError
+from arena.records.field import Field, keyed
 from arena.records.reader import read_game_file, record_name
 from arena.records.replay import GameEntry
 from arena.serve.agents import agent_record
 from arena.serve.folder import LogFolder, Snapshot
-from arena.serve.pages import agent_page, event_data, leaderboard_page, page
+from arena.serve.live import LiveFolder, LiveSnapshot
+from arena.serve.pages import FAULTS_SHOWN, agent_page, event_data, leaderboard_page, live_data, live_game_page, page
 
 #: Seconds between two looks at the folder's files.
 POLL_S = 0.5
@@ -45,11 +51,24 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
     """The app serving the log folder ``folder`` (checked by the caller:
     :func:`arena.serve.folder.check_log_folder`)."""
     log = LogFolder(folder)
+    live = LiveFolder(folder)
     label = folder.name or str(folder)
     rendered: dict[int, str] = {}  # the last snapshot's event data, shared by every watching page
+    rendered_live: dict[tuple[int, int | None], str] = {}  # likewise for the games in progress
 
     async def snapshot() -> Snapshot:
         return await anyio.to_thread.run_sync(log.poll)
+
+    async def both() -> tuple[Snapshot, LiveSnapshot]:
+        return await anyio.to_thread.run_sync(lambda: (log.poll(), live.poll()))
+
+    def live_of(snap: LiveSnapshot, game: int | None) -> str:
+        key = (snap.version, game)
+        if key not in rendered_live:
+            if any(version != snap.version for version, _ in rendered_live):
+                rendered_live.clear()
+            rendered_live[key] = live_data(snap, game)
+        return rendered_live[key]
 
     def data_of(snap: Snapshot) -> str:
         if snap.version not in rendered:
@@ -58,18 +77,30 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
         return rendered[snap.version]
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(leaderboard_page(await snapshot(), label))
+        snap, now = await both()
+        return HTMLResponse(leaderboard_page(snap, now, label))
 
     async def events(request: Request) -> Response:
+        asked = request.query_params.get("game")
+        game = int(asked) if asked is not None and asked.isdigit() else None
+
         async def stream() -> AsyncIterator[str]:
-            seen = -1
+            seen = seen_live = -1
             quiet = 0.0
             while True:
-                snap = await snapshot()
-                if snap.version != seen:
-                    seen = snap.version
-                    quiet = 0.0
+                snap, now = await both()
+                sent = False
+                if game is None and snap.version != seen:
+                    seen, sent = snap.version, True
                     yield f"event: update\nid: {snap.version}\ndata: {data_of(snap)}\n\n"
+                if game is not None and any(row.get("index") == game for row in snap.rows):
+                    yield "event: finished\ndata: {}\n\n"
+                    return
+                if now.version != seen_live:
+                    seen_live, sent = now.version, True
+                    yield f"event: live\ndata: {live_of(now, game)}\n\n"
+                if sent:
+                    quiet = 0.0
                 elif quiet >= keepalive_s:
                     quiet = 0.0
                     yield ": keepalive\n\n"
@@ -82,9 +113,12 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
 
     async def game(request: Request) -> Response:
         index = request.path_params["index"]
-        snap = await snapshot()
+        snap, now = await both()
         if not any(row.get("index") == index for row in snap.rows):
-            return not_found(f"No finished game {index} in {label}.")
+            playing = next((g for g in now.games if g.index == index), None)
+            if playing is not None:
+                return HTMLResponse(live_game_page(snap, playing, label))
+            return not_found(f"No game {index} in {label}: neither finished nor in progress.")
         try:
             text = await anyio.to_thread.run_sync(game_html, folder, index)
         except ArenaError as exc:
@@ -95,13 +129,14 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
     async def agent(request: Request) -> Response:
         agent_id = request.path_params["agent"]
         snap = await snapshot()
-        record = agent_record(agent_id, snap.rows)
+        now = Field.from_json(snap.config) if snap.config is not None and keyed(snap.config) else None
+        record = agent_record(agent_id, snap.rows, now)
         standing = next((row for row in (snap.standings or {}).get("standings") or ()
                          if isinstance(row, dict) and row.get("id") == agent_id), None)
         if not record.games and standing is None:
             return not_found(f"No agent {agent_id!r} has played in {label}.")
         tails = await anyio.to_thread.run_sync(
-            lambda: {f.index: log.stderr_tail(f.stderr) for f in record.faults[-50:]})
+            lambda: {f.index: log.stderr_tail(f.stderr) for f in record.faults[-FAULTS_SHOWN:]})
         return HTMLResponse(agent_page(snap, record, standing, tails, label))
 
     async def standings(request: Request) -> Response:
@@ -149,4 +184,6 @@ def game_html(folder: Path, index: int) -> str:
     else:
         text = viewer_html(entry, Replay.from_record(record, label=label))
     # The report's viewer page, with a way back to the leaderboard.
-    return text.replace("</header>", '</header>\n<nav><p><a href="/">← leaderboard</a></p></nav>', 1)
+    back = ('<nav style="padding:0 24px"><p><a href="/" style="color:#2f6db3;text-decoration:none">'
+            "← leaderboard</a></p></nav>")
+    return text.replace("</header>", f"</header>\n{back}", 1)

@@ -21,12 +21,17 @@ from arena.report.sections import elo_plot, is_seat_standings, terminations_sect
 from arena.report.viewer import CSS
 from arena.serve.agents import AgentRecord, ranked
 from arena.serve.folder import Snapshot
+from arena.serve.live import LiveGame, LiveSnapshot, step_text
 
 esc = html.escape
 #: How many of the latest finished games the leaderboard lists.
 LATEST = 12
 #: The ids of the live fragments, in page order.
 FRAGMENTS = ("status", "leaderboard", "plot", "latest")
+#: How many of an agent's latest faults its page shows, with their stderr tails.
+FAULTS_SHOWN = 50
+#: How many of a game's last moves the leaderboard's games in progress show.
+LAST_MOVES = 10
 
 EXTRA_CSS = """
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
@@ -34,6 +39,12 @@ nav{padding:0 24px}#status.error{color:#b3261e}
 #leaderboard table,#latest table{margin-bottom:6px}
 .live-dot{display:inline-block;width:9px;height:9px;border-radius:50%;background:#aaa;margin-right:6px}
 .live .live-dot{background:#2e9d4f}
+.cols{display:flex;flex-wrap:wrap;align-items:flex-start}.cols>section{margin-right:8px}
+td.moves{white-space:normal;font-family:ui-monospace,monospace;font-size:12px;max-width:560px}
+.mv{margin-right:10px;white-space:nowrap}.mv b{font-weight:600;color:var(--dim);margin-right:3px}
+ol.live-moves{columns:4 180px;font-family:ui-monospace,monospace;font-size:13px;background:var(--card);
+  border:1px solid var(--line);padding:6px 6px 6px 3.5em;max-width:1100px}
+table.versions code{font-size:12px}
 pre.stderr{background:#f4f1e8;border:1px solid var(--line);padding:6px;max-width:900px;white-space:pre-wrap;font-size:12px}
 """
 
@@ -41,24 +52,33 @@ pre.stderr{background:#f4f1e8;border:1px solid var(--line);padding:6px;max-width
 LIVE_JS = """
 (function(){
   var conn = document.getElementById('conn');
-  var es = new EventSource('/events');
-  es.addEventListener('update', function(ev){
+  var es = new EventSource(document.body.dataset.events || '/events');
+  function put(ev){
     var data = JSON.parse(ev.data);
     for (var id in data.html) { var el = document.getElementById(id); if (el) el.innerHTML = data.html[id]; }
+    return data;
+  }
+  es.addEventListener('update', function(ev){
+    var data = put(ev);
     document.body.dataset.version = data.version;
     document.body.dataset.games = data.games;
   });
+  es.addEventListener('live', function(ev){ document.body.dataset.live = put(ev).version; });
+  // A game in progress that has just finished: its page becomes the viewer of its record.
+  es.addEventListener('finished', function(){ es.close(); location.reload(); });
   es.onopen = function(){ document.body.classList.add('live'); conn.textContent = 'live'; };
   es.onerror = function(){ document.body.classList.remove('live'); conn.textContent = 'reconnecting…'; };
 })();
 """
 
 
-def page(title: str, body: str, script: str = "") -> str:
-    """A whole page: the report's CSS, ``body``, and ``script`` inline."""
+def page(title: str, body: str, script: str = "", events: str = "/events") -> str:
+    """A whole page: the report's CSS, ``body``, and ``script`` inline (``events``: the stream
+    :data:`LIVE_JS` listens to)."""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{esc(title)}</title>\n<style>{CSS}{EXTRA_CSS}</style>\n</head>\n<body>\n"
+            f"<title>{esc(title)}</title>\n<style>{CSS}{EXTRA_CSS}</style>\n</head>\n"
+            f"<body data-events=\"{esc(events)}\">\n"
             f"<header><h1>{esc(title)}</h1><p class=\"sub\">arena {esc(__version__)} · "
             f"<span class=\"live-dot\"></span><span id=\"conn\">{'connecting…' if script else 'snapshot'}</span>"
             f"</p></header>\n{body}" + (f"<script>{script}</script>\n" if script else "") + "</body>\n</html>\n")
@@ -71,11 +91,13 @@ def title_of(snapshot: Snapshot, fallback: str) -> str:
     return f"arena: {name}" + (f" ({game})" if game else "")
 
 
-def leaderboard_page(snapshot: Snapshot, fallback_title: str) -> str:
+def leaderboard_page(snapshot: Snapshot, live: LiveSnapshot, fallback_title: str) -> str:
     """The live page: the fragments as they are now, then the script that keeps them current."""
     parts = fragments(snapshot)
     body = (f'<section><p id="status">{parts["status"]}</p></section>\n'
+            '<div class="cols">'
             f'<section><h2>Leaderboard</h2><div id="leaderboard">{parts["leaderboard"]}</div></section>\n'
+            f'<section><h2>In progress</h2><div id="live">{live_table(live)}</div></section></div>\n'
             f'<section><div id="plot">{parts["plot"]}</div></section>\n'
             f'<section><h2>Latest games</h2><div id="latest">{parts["latest"]}</div></section>\n')
     return page(title_of(snapshot, fallback_title), body, LIVE_JS)
@@ -85,6 +107,83 @@ def event_data(snapshot: Snapshot) -> str:
     """The ``update`` event's data (one line of JSON) for ``snapshot``."""
     return json.dumps({"version": snapshot.version, "games": len(snapshot.rows), "html": fragments(snapshot)},
                       separators=(",", ":"))
+
+
+def live_data(live: LiveSnapshot, game: int | None = None) -> str:
+    """The ``live`` event's data: ``{"version": V, "html": {"live": the games in progress}}``, or
+    for the page of game ``game`` its whole list of moves (``live-game``)."""
+    if game is None:
+        html_ = {"live": live_table(live)}
+    else:
+        found = next((g for g in live.games if g.index == game), None)
+        html_ = {"live-game": live_moves(found) if found is not None else
+                 '<p class="dim">This game is no longer being played.</p>'}
+    return json.dumps({"version": live.version, "html": html_}, separators=(",", ":"))
+
+
+def live_table(live: LiveSnapshot) -> str:
+    """The games in progress: players, plies so far, the last moves and when the last one came."""
+    if not live.games:
+        return '<p class="dim">No game in progress.</p>'
+    out = [('<table class="grid" id="live-table"><thead><tr><th class="num">#</th><th>Players</th>'
+            '<th class="num">Plies</th><th>Last moves</th><th>Last move at</th></tr></thead><tbody>')]
+    for game in live.games:
+        last = game.steps[-LAST_MOVES:]
+        first = game.plies - len(last) + 1
+        moves = "".join(_move(game, first + k, step) for k, step in enumerate(last)) or '<span class="dim">–</span>'
+        out.append(f'<tr data-live="{game.index}"><td class="num"><a href="/game/{game.index}">{game.index}</a></td>'
+                   f"<td>{' – '.join(agent_link(p) for p in game.players)}</td>{_num(game.plies)}"
+                   f'<td class="moves">{"…" if first > 1 else ""}{moves}</td><td>{_clock(game.updated)}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _move(game: LiveGame, number: int, step: dict[str, Any]) -> str:
+    who, what = step_text(game, step)
+    return f'<span class="mv" title="{esc(who)}"><b>{number}.</b>{esc(what)}</span>'
+
+
+def _clock(seconds: float) -> str:
+    """A moment as this machine's local time of day (a page is watched while the run plays)."""
+    import time
+
+    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else "–"
+
+
+def _started(iso: str) -> str:
+    """A live file's ISO start time as local date and time, or as it is when it does not parse."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return iso
+
+
+def live_moves(game: LiveGame) -> str:
+    """Every move of a game in progress, numbered, with who played it."""
+    items = "".join(f"<li><b>{esc(who)}</b> {esc(what)}{_ms(step)}</li>" for step in game.steps
+                    for who, what in (step_text(game, step),))
+    earlier = f'<p class="dim">The latest {len(game.steps)} moves:</p>' if game.dropped else ""
+    return (f"<p>{' – '.join(agent_link(p) for p in game.players)} · started {esc(_started(game.started))} · "
+            f"{game.plies} plies · last move at {_clock(game.updated)}</p>{earlier}"
+            + (f'<ol class="live-moves" start="{game.dropped + 1}">{items}</ol>' if items else
+               '<p class="dim">No move yet.</p>'))
+
+
+def _ms(step: dict[str, Any]) -> str:
+    """The thinking time a move was charged, when its line says (a two-player move: ``ms``)."""
+    ms = step.get("ms", step.get("charged_ms"))
+    return f' <span class="dim">{ms:.0f} ms</span>' if isinstance(ms, int | float) and not isinstance(ms, bool) else ""
+
+
+def live_game_page(snapshot: Snapshot, game: LiveGame, fallback_title: str) -> str:
+    """The page of a game in progress: its moves, kept current by ``/events?game=N``; it becomes
+    the game's viewer (a reload) once the game is in ``games.jsonl``."""
+    body = ('<nav><p><a href="/">← leaderboard</a></p></nav>\n'
+            f'<section><h2>Game {game.index}: in progress</h2><div id="live-game">{live_moves(game)}</div></section>\n')
+    return page(f"{title_of(snapshot, fallback_title)}: game {game.index}", body, LIVE_JS,
+                events=f"/events?game={game.index}")
 
 
 def fragments(snapshot: Snapshot) -> dict[str, str]:
@@ -175,22 +274,46 @@ def agent_page(snapshot: Snapshot, record: AgentRecord, standing: dict[str, Any]
     if standing is not None:
         parts.append(f'<section><h2>Standing</h2>{leaderboard_table({**(snapshot.standings or {}), "standings": [standing]})}'
                      "</section>\n")
+    if record.versions:
+        latest = max(record.versions.values(), key=lambda v: v.last).version
+        parts.append(f'<section><h2>Versions ({len(record.versions)})</h2><table class="grid versions" id="versions">'
+                     '<thead><tr><th>Version</th><th class="num">Games</th><th class="num">First game</th>'
+                     '<th class="num">Last game</th><th class="num">Score</th></tr></thead><tbody>')
+        for ver in record.versions.values():
+            now = ' <span class="dim">(latest)</span>' if ver.version == latest else ""
+            parts.append(f'<tr><td><code title="{esc(ver.version)}">{esc(ver.version[:16])}</code>{now}</td>'
+                         f'{_num(ver.games)}<td class="num"><a href="/game/{ver.first}">{ver.first}</a></td>'
+                         f'<td class="num"><a href="/game/{ver.last}">{ver.last}</a></td>{_num(ver.score_pct, 1, "%")}</tr>')
+        parts.append("</tbody></table></section>\n")
     parts.append('<section><h2>Results by opponent</h2><table class="grid" id="versus"><thead><tr><th>Opponent</th>'
                  '<th class="num">Games</th><th class="num">W</th><th class="num">D</th><th class="num">L</th>'
                  '<th class="num">Score</th></tr></thead><tbody>')
     for other, v in record.versus.items():
         parts.append(f'<tr><td>{agent_link(other)}</td>{_num(v.games)}{_num(v.wins)}{_num(v.draws)}{_num(v.losses)}'
                      f"{_num(v.score_pct, 1, '%')}</tr>")
-    parts.append("</tbody></table></section>\n")
+    parts.append("</tbody></table>")
+    if record.history:
+        parts.append(f'<p class="dim" id="history">Of the games that count now, as in the standings; '
+                     f'{record.history} more are history (an earlier version of a player, or an opponent '
+                     'no longer in the field): in the versions above and the games below.</p>')
+    parts.append("</section>\n")
     parts.append(f'<section id="faults"><h2>Faults ({len(record.faults)})</h2>')
     if not record.faults:
         parts.append('<p class="dim">None: every game ended by the rules.</p>')
-    for fault in record.faults:
+    else:
+        kinds: dict[str, int] = {}
+        for fault in record.faults:
+            kinds[fault.termination] = kinds.get(fault.termination, 0) + 1
+        parts.append(f'<p>{", ".join(f"{esc(k)}: {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))} '
+                     '<span class="dim">(latest first)</span></p>')
+    for fault in record.faults[::-1][:FAULTS_SHOWN]:
         tail = stderr.get(fault.index)
         parts.append(f'<h3>Game <a href="/game/{fault.index}">{fault.index}</a>: {esc(fault.termination)}</h3>'
                      f"<p>{esc(fault.reason)}</p>")
         parts.append(f'<pre class="stderr">{esc(tail)}</pre>' if tail else
                      f'<p class="dim">No stderr kept ({esc(fault.stderr)}).</p>')
+    if len(record.faults) > FAULTS_SHOWN:
+        parts.append(f'<p class="dim">and {len(record.faults) - FAULTS_SHOWN} earlier ones (in the games below).</p>')
     parts.append("</section>\n")
     parts.append(f"<section><h2>Games ({len(record.games)})</h2>{games_table(row for row, _ in reversed(record.games))}"
                  "</section>\n")

@@ -39,6 +39,8 @@ from arena.players.spec import AgentSpec
 OK_TERMINATIONS = {"win", "no_legal_moves", "max_moves", "draw"}
 #: Random playouts searched for probe positions (seeded: the same positions every run).
 PLAYOUTS = 60
+#: The ``kind`` of the report's line saying how many checks were not run.
+SKIPPED = "skipped"
 
 
 @dataclass
@@ -49,9 +51,56 @@ class Check:
     ok: bool
     detail: str
     records: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: Where a whole game failed: the ply and the position's text (the game's ``board_text``).
+    ply: int | None = None
+    position: str | None = None
+    #: What kind of failure (the termination, or ``stdout`` for output outside the replies).
+    kind: str | None = None
+
+    @property
+    def skipped(self) -> bool:
+        """The line that says how many checks were not run (:meth:`Probing.stopped`), not a check."""
+        return self.kind == SKIPPED
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "detail": self.detail}
+        shown: dict[str, Any] = {"name": self.name, "ok": self.ok, "detail": self.detail}
+        if self.position is not None:
+            shown |= {"ply": self.ply, "position": self.position}
+        if self.skipped:
+            shown["skipped"] = True
+        return shown
+
+
+#: Probing stops once the same kind of failure has come this many times: the rest would repeat it.
+SAME_FAILURE_LIMIT = 2
+
+
+class Probing:
+    """The checks of one run, in order, stopped once the same kind of failure came
+    :data:`SAME_FAILURE_LIMIT` times (a bot that never flushes fails every check the same way)."""
+
+    def __init__(self, planned: int) -> None:
+        self.planned = planned
+        self.checks: list[Check] = []
+        self._kinds: dict[str, int] = {}
+
+    def add(self, check: Check) -> bool:
+        """Record ``check``; False when probing should stop."""
+        self.checks.append(check)
+        if check.ok or check.kind is None:
+            return True
+        self._kinds[check.kind] = self._kinds.get(check.kind, 0) + 1
+        return self._kinds[check.kind] < SAME_FAILURE_LIMIT
+
+    def stopped(self) -> list[Check]:
+        """The line saying how many checks were not run, if probing stopped early."""
+        left = self.planned - len(self.checks)
+        if left <= 0:
+            return []
+        kind = self.checks[-1].kind
+        return [Check("not run", False, f"stopped after the same failure ({kind}) {SAME_FAILURE_LIMIT} times: "
+                                        f"{left} more check{'s' if left > 1 else ''} would repeat it; fix it and "
+                                        "run again", kind=SKIPPED)]
 
 
 def _board_chars(game: Game[Any, Any], state: Any) -> str:
@@ -147,48 +196,81 @@ def _bot_replies(record: dict[str, Any], bot_id: str) -> list[float]:
     return times
 
 
-def _failure(record: dict[str, Any], bot_id: str) -> str | None:
-    """The reason the bot lost by a fault in ``record``, with its stderr tail, or wrote on stdout
-    outside its replies; None if neither."""
+def _failure(record: dict[str, Any], bot_id: str) -> tuple[str, str] | None:
+    """The kind of fault the bot lost by in ``record`` (its termination) and the reason, with its
+    stderr tail; or ``stdout`` when it wrote on stdout outside its replies; None if neither."""
     for player in record["players"]:
         dropped = player.get("droppedOutput") if player["id"] == bot_id else None
         if isinstance(dropped, dict) and dropped.get("bytes"):
-            return (f"wrote {dropped['bytes']} bytes on stdout outside its replies, starting "
-                    f"{str(dropped.get('start', ''))[:40]!r} (dropped, never read as a move): is something "
-                    "else written on stdout? Debug output belongs on stderr")
+            return "stdout", (f"wrote {dropped['bytes']} bytes on stdout outside its replies, starting "
+                              f"{str(dropped.get('start', ''))[:40]!r} (dropped, never read as a move): is "
+                              "something else written on stdout? Debug output belongs on stderr")
     if record["termination"] in OK_TERMINATIONS:
         return None
     loser = "WHITE" if record["winner"] == "BLACK" else "BLACK"
     if not any(p["id"] == bot_id and p["colour"] == loser for p in record["players"]):
-        return f"the random agent failed ({record['termination']}): {record['reason']}"  # not the bot's fault
+        # Not the bot's fault: no kind, so it never stops the probing.
+        return "", f"the random agent failed ({record['termination']}): {record['reason']}"
     reason = f"{record['termination']}: {record['reason']}"
     tail = (record.get("stderr_tail") or {}).get(loser) if isinstance(record.get("stderr_tail"), dict) else None
     if tail:
         reason += f" | its stderr ended with: {tail.strip()[-300:]!r}"
-    return reason
+    return record["termination"], reason
+
+
+def _check(label: str, record: dict[str, Any], bot_id: str, fine: str) -> Check:
+    failed = _failure(record, bot_id)
+    if failed is None:
+        return Check(label, True, fine, [record])
+    return Check(label, False, failed[1], [record], kind=failed[0] or None)
+
+
+def _where_it_failed(game: Game[Any, Any], check: Check) -> Check:
+    """``check`` of a whole game with the ply and position (text) where the bot failed."""
+    record = check.records[0]
+    states = record.get("game_states") or []
+    if check.ok or not states:
+        return check
+    try:
+        shown = game.board_text(game.state_from_json(states[-1]))
+    except Exception:  # noqa: BLE001 - a game without a readable board: the ply alone
+        shown = ""
+    check.ply, check.position = int(record.get("plies", len(states) - 1)), shown
+    return check
+
+
+def safe_bot_id(bot_id: str) -> str:
+    """``bot_id`` for check-bot's games, kept apart from the random opponents' ids (``random``,
+    ``random<seat>``)."""
+    return f"{bot_id}-bot" if bot_id.rstrip("0123456789") == "random" else bot_id
 
 
 async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, games: int = 2,
                     seed: int = 1, players: int | None = None, params: dict[str, int] | None = None,
-                    legal_moves: bool = False, env: tuple[tuple[str, str], ...] = ()) -> list[Check]:
-    """Run every check against ``command`` playing ``game_name`` (see the module docstring); a game
-    of the general model goes to :func:`arena.tools.check_table_bot.check_table_bot` (with
-    ``players``, ``params`` and ``legal_moves``). ``env``: extra environment variables of the bot (a
-    config agent's ``env``). GameError for players or parameters the game refuses."""
+                    legal_moves: bool = False, env: tuple[tuple[str, str], ...] = (),
+                    bot_id: str = "bot") -> list[Check]:
+    """Run every check against ``command`` playing ``game_name`` (see the module docstring), named
+    ``bot_id`` in its games' reasons; a game of the general model goes to
+    :func:`arena.tools.check_table_bot.check_table_bot` (with ``players``, ``params`` and
+    ``legal_moves``). ``env``: extra environment variables of the bot (a config agent's ``env``).
+    Stops once the same failure came twice (:class:`Probing`). GameError for players or parameters
+    the game refuses."""
     from arena.games.registry import GENERAL, get_spec
 
+    bot_id = safe_bot_id(bot_id)
     spec = get_spec(game_name)
     if spec.model == GENERAL:
         from arena.tools.check_table_bot import check_table_bot
 
         return await check_table_bot(command, spec, players=players, params=params, time_limit_ms=time_limit_ms,
-                                     games=games, seed=seed, legal_moves=legal_moves, env=env)
+                                     games=games, seed=seed, legal_moves=legal_moves, env=env, bot_id=bot_id)
     if players not in (None, 2) or params:
         spec.table(players, params)  # a two-player game: GameError naming what it refuses
     game = spec.rules_object()
-    bot = AgentSpec("bot", command=command, env=env)
+    bot = AgentSpec(bot_id, command=command, env=env)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
-    checks: list[Check] = []
+    probes = probe_positions(game, seed, spec.default_max_moves) + game_probes(game, seed, spec)
+    probing = Probing(1 + len(probes) + games)
     with tempfile.TemporaryDirectory(prefix="arena-check-bot-") as folder:
         hyp = Path(folder) / "random.json"
         hyp.write_text(json.dumps({"algorithm": "random", "seed": seed}))
@@ -202,27 +284,28 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
             cap = game.ply(start) + plies if plies else None
             return await play_game(game, black, white, time_control=tc, max_moves=cap, start_state=start)
 
-        start = game.initial_state()
-        record = await one(start, 1, Color.BLACK)
-        failure = _failure(record, "bot")
-        startup = record.get("duration_s")
-        checks.append(Check("start-up and first reply (BLACK, the start position)", failure is None,
-                            failure or f"answered within {float(startup or 0) * 1000:.0f} ms of starting",
-                            [record]))
-        for label, state in probe_positions(game, seed, spec.default_max_moves) + game_probes(game, seed, spec):
-            to_move = game.to_move(state)
-            record = await one(state, 3, to_move)
-            failure = _failure(record, "bot")
-            shown = game.state_to_json(state)
-            checks.append(Check(label, failure is None,
-                                failure or f"legal replies from turnNumber {shown['turnNumber']} "
-                                           f"({to_move.value} to move)", [record]))
-        for index in range(games):
-            colour = Color.BLACK if index % 2 == 0 else Color.WHITE
-            record = await one(start, 0, colour)
-            failure = _failure(record, "bot")
-            checks.append(Check(f"a whole game as {colour.value} against random", failure is None,
-                                failure or f"{record['termination']} after {record['plies']} plies, "
-                                           f"winner {record['winner']}", [record]))
-    times = [t for c in checks for r in c.records for t in _bot_replies(r, "bot")]
-    return checks + reply_times(times)
+        async def run() -> None:
+            start = game.initial_state()
+            record = await one(start, 1, Color.BLACK)
+            startup = float(record.get("duration_s") or 0) * 1000
+            if not probing.add(_check("start-up and first reply (BLACK, the start position)", record, bot_id,
+                                      f"answered within {startup:.0f} ms of starting")):
+                return
+            for label, state in probes:
+                to_move = game.to_move(state)
+                record = await one(state, 3, to_move)
+                shown = game.state_to_json(state)
+                if not probing.add(_check(label, record, bot_id, f"legal replies from turnNumber "
+                                                                 f"{shown['turnNumber']} ({to_move.value} to move)")):
+                    return
+            for index in range(games):
+                colour = Color.BLACK if index % 2 == 0 else Color.WHITE
+                record = await one(start, 0, colour)
+                check = _check(f"a whole game as {colour.value} against random", record, bot_id,
+                               f"{record['termination']} after {record['plies']} plies, winner {record['winner']}")
+                if not probing.add(_where_it_failed(game, check)):
+                    return
+
+        await run()
+    times = [t for c in probing.checks for r in c.records for t in _bot_replies(r, bot_id)]
+    return probing.checks + probing.stopped() + reply_times(times)

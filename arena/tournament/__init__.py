@@ -8,6 +8,7 @@ resumes after any stop, and the ``tournament_logs/<id>/`` folder it writes.
 - :mod:`arena.tournament.loop`: :func:`play_schedule`, the one run loop (a fixed or adaptive
   schedule played by a pool of workers), used by tournaments and SPRT runs (:mod:`arena.sprt.run`).
 - :mod:`arena.tournament.logs`: the log folder, crash-safe writes, recomputing standings from it.
+- :mod:`arena.tournament.live`: ``live/``, the games in progress move by move (for ``arena serve``).
 - :mod:`arena.ui.standings`: the terminal views (a rich Console is passed in).
 - :mod:`arena.tournament.stats_worker`: the child process that keeps ``standings.json`` and the
   per-agent files up to date, so that statistics never delay the event loop that times the bots.

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ConfigError, ConfigProblems
+from arena.errors import ConfigError
 from arena.fileio import fields
 from arena.fileio.fields import check_keys, show, string
 from arena.limits import MAX_AGENTS
@@ -84,7 +84,9 @@ class AgentEntry:
 def problems_error(problems: list[str]) -> ConfigError:
     """The one error of ``problems`` (at least one): a single problem as its own line (the message
     a config with one mistake always had), several as :class:`arena.errors.ConfigProblems`."""
-    return ConfigError(problems[0]) if len(problems) == 1 else ConfigProblems(problems)
+    error = fields.Problems(problems).error()
+    assert error is not None, "problems_error needs a problem"
+    return error
 
 
 def id_problem(aid: str, seen: set[str]) -> str | None:

@@ -9,9 +9,10 @@ before ``game`` is looked up, which then defaults to the referee's game: docs/re
 agent an ``env`` map of extra environment variables.
 
 ``agents`` may instead be a roster, one agent per folder (``{"from": "students/*/"}``:
-:mod:`arena.tournament.roster`). Every mistake raises :class:`arena.errors.ConfigError` with one line
-that names the key (``agents[1].path: ...``), except that every agent's problem is reported at once
-(:mod:`arena.tournament.agents`: a count line, then one line each); the fields are read by :mod:`arena.fileio.fields`, as every config loader
+:mod:`arena.tournament.roster`). Every mistake is one line that names the key (``agents[1].path: ...``),
+and every mistake of a config is reported at once in one :class:`arena.errors.ConfigError` (several:
+:class:`arena.errors.ConfigProblems`, a count line, then one line each), except one that stops the
+rest being read (the top level, ``id``, ``rules``, ``game``); the fields are read by :mod:`arena.fileio.fields`, as every config loader
 reads them. The format is described by ``arena/schemas/tournament.schema.json`` (draft 2020-12). Every number is range-checked (the maxima are the ``MAX_*`` constants
 below: times up to 7 days in ms, ``gamesPerPair`` and ``matches`` up to 10^9, ``maxMoves`` up to
 100,000, ``seed`` below 2^63, at most 1,000 agents); ``openingPlies`` must be below ``maxMoves``.
@@ -75,6 +76,7 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
+from arena.limits import MAX_AGENTS as MAX_AGENTS_LIMIT
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.isolation import BotLimits, require_sandbox
 from arena.tournament.agents import (  # noqa: F401 - AGENT_TYPES, AgentConfig, check_programs: importers' names
@@ -105,8 +107,10 @@ def default_max_moves(game: str) -> int:
 #: ``gamesPerPair`` and ``matches`` may grow a tournament; the runner still checks that every
 #: finished game is where the new schedule puts it. ``pairBlocks`` and ``randomLayout`` are not the
 #: user's: they record the schedule layout of the log folder (see :mod:`arena.tournament.schedule`).
+#: ``resultsBy`` and ``versions`` record how the folder keeps results and the agents' versions
+#: (:mod:`arena.tournament.field`): a keyed folder compares its field, not these keys.
 HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "gamesPerGroup", "matches", "sandbox", "inheritEnv",
-                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb")
+                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb", "resultsBy", "versions")
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
@@ -172,6 +176,11 @@ class TournamentConfig:
     #: balanced for every new tournament, folders written before layouts were recorded keep theirs).
     #: Set by the runner from the folder, never by the config file.
     random_layout: int = RANDOM_LAYOUT_BALANCED
+    #: ``"pairing"`` when the log folder keeps results per (pairing, versions) and its field may
+    #: change (:mod:`arena.tournament.field`), None when by index; and each agent's version
+    #: (:mod:`arena.tournament.versions`) by id. Both set by the runner, never by the config file.
+    results_by: str | None = None
+    versions: tuple[tuple[str, str], ...] = ()
     #: Seats of a game of the general model (``players``; None for a two-player game of today's
     #: model) and its ``parameters`` (sorted by name).
     players: int | None = None
@@ -236,6 +245,8 @@ class TournamentConfig:
             "scratchMb": self.limits.scratch_mb or 0,
             "pairBlocks": self.pair_blocks,
             "randomLayout": self.random_layout,
+            **({"resultsBy": self.results_by} if self.results_by is not None else {}),
+            **({"versions": dict(self.versions)} if self.versions else {}),
             **({"sprt": self.sprt} if self.sprt is not None else {}),
             **({"rules": self.rules, "rulesCommand": list(self.rules_command or ())} if self.rules is not None else {}),
         }
@@ -332,12 +343,17 @@ def config_agents(obj: Any, base_dir: Path) -> AgentsView:
     return AgentsView(game, inherit_env, entries, players, params, obj.get("legalMoves") is True)
 
 
-def _head(obj: Any, base_dir: Path) -> tuple[str | None, tuple[str, ...] | None, str, bool]:
+def _head(obj: Any, base_dir: Path, problems: fields.Problems | None = None,
+          ) -> tuple[str | None, tuple[str, ...] | None, str, bool]:
     """``rules`` (its text and argv), the game and ``inheritEnv`` of ``obj``, after checking what
-    comes before its agents."""
+    comes before its agents. ``problems``: where unknown keys and ``inheritEnv`` are reported (all
+    of them), else the first mistake raises."""
     if not isinstance(obj, dict):
         raise ConfigError("config: the top level must be a JSON object")
-    check_keys(obj, _ALL_TOP_KEYS)
+    if problems is None:
+        check_keys(obj, _ALL_TOP_KEYS)
+    else:
+        problems.lines.extend(fields.unknown_keys(obj, _ALL_TOP_KEYS))
     tid = string(obj, "id", need=True, nul=True)
     if not SAFE_ID.fullmatch(tid):
         raise ConfigError(f"id: {tid!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
@@ -348,79 +364,81 @@ def _head(obj: Any, base_dir: Path) -> tuple[str | None, tuple[str, ...] | None,
         game = get_spec(game).name
     except GameError as error:
         raise ConfigError(f"game: {error}") from None
-    return rules, rules_command, game, bool(fields.boolean(obj, "inheritEnv", default=False))
+    inherit_env = (fields.boolean(obj, "inheritEnv", default=False) if problems is None
+                   else problems.read(lambda: fields.boolean(obj, "inheritEnv", default=False), False))
+    return rules, rules_command, game, bool(inherit_env)
 
 
 def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> TournamentConfig:
     """Validate the decoded config ``obj``; relative paths resolve against ``base_dir``. ConfigError
-    for the first mistake, except in ``agents``: every entry's problem at once."""
-    rules, rules_command, game, inherit_env = _head(obj, base_dir)
+    naming every mistake at once (:class:`arena.fileio.fields.Problems`: one line each), except one that
+    stops the rest being read (the top level, ``id``, ``rules``, ``game``): that one alone."""
+    problems = fields.Problems()
+    read = problems.read
+    rules, rules_command, game, inherit_env = _head(obj, base_dir, problems)
     tid = obj["id"]
-    ttype = fields.one_of(obj, "tournamentType", TOURNAMENT_TYPES, default="roundRobin")
+    ttype = read(lambda: fields.one_of(obj, "tournamentType", TOURNAMENT_TYPES, default="roundRobin"), "roundRobin")
 
-    agents = parse_agents(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env)
-    players, parameters = _seats(obj, game, len(agents))
-    sprt = _sprt(obj, agents, game, players)
+    no_agents: tuple[AgentConfig, ...] = ()
+    agents = read(lambda: parse_agents(obj.get("agents"), base_dir, "agents" in obj, game=game,
+                                       inherit_env=inherit_env), no_agents)
+    # With the agents unread, their number is not checked against the seats (nor an SPRT's two).
+    seats: tuple[int | None, tuple[tuple[str, int], ...]] = (None, ())
+    players, parameters = read(lambda: _seats(obj, game, len(agents) if agents else MAX_AGENTS_LIMIT), seats)
+    sprt = read(lambda: _sprt(obj, agents, game, players), None) if agents or "sprt" not in obj else None
     per_group = "gamesPerGroup" if obj.get("gamesPerGroup") is not None else "gamesPerPair"
     if obj.get("gamesPerGroup") is not None and obj.get("gamesPerPair") is not None:
-        raise ConfigError("gamesPerGroup: the same setting as gamesPerPair; give one of them")
+        problems.lines.append("gamesPerGroup: the same setting as gamesPerPair; give one of them")
     if ttype == "randomMatches" and obj.get(per_group) is not None:
-        raise ConfigError(f"{per_group}: not used by randomMatches (each match is one game per seat "
-                          "rotation of its agents: a colour-swapped pair for two players); use 'matches' to set how many")
+        problems.lines.append(f"{per_group}: not used by randomMatches (each match is one game per seat rotation of "
+                              "its agents: a colour-swapped pair for two players); use 'matches' to set how many")
     if ttype != "randomMatches" and "matches" in obj:
-        raise ConfigError(f"matches: only used by randomMatches, not {ttype} (use '{per_group}')")
+        problems.lines.append(f"matches: only used by randomMatches, not {ttype} (use '{per_group}')")
 
-    max_moves = integer(obj, "maxMoves", default=default_max_moves(game), low=1, high=MAX_MAX_MOVES)
-    opening_plies = integer(obj, "openingPlies", default=0, low=0, high=MAX_MAX_MOVES)
+    default_moves = default_max_moves(game)
+    max_moves = read(lambda: integer(obj, "maxMoves", default=default_moves, low=1, high=MAX_MAX_MOVES), default_moves)
+    opening_plies = read(lambda: integer(obj, "openingPlies", default=0, low=0, high=MAX_MAX_MOVES), 0)
     if opening_plies and opening_plies >= max_moves:
-        raise ConfigError(f"openingPlies: {opening_plies} random plies leave no move to the bots with "
-                          f"maxMoves {max_moves}; make it smaller than maxMoves")
-    openings, openings_order, openings_digest = _openings(obj, base_dir, game, opening_plies)
-    sandbox = fields.boolean(obj, "sandbox")
+        problems.lines.append(f"openingPlies: {opening_plies} random plies leave no move to the bots with "
+                              f"maxMoves {max_moves}; make it smaller than maxMoves")
+    no_book: tuple[str | None, str, str | None] = (None, "random", None)
+    openings, openings_order, openings_digest = read(lambda: _openings(obj, base_dir, game, opening_plies),
+                                                     no_book)
+    sandbox = read(lambda: fields.boolean(obj, "sandbox"), None)
     if sandbox:
-        require_sandbox("sandbox")
-    limits = BotLimits(
-        memory_mb=integer(obj, "memoryMb", default=DEFAULT_MEMORY_MB, low=0, high=MAX_LIMIT_MB) or None,
-        max_processes=integer(obj, "maxProcesses", default=DEFAULT_MAX_PROCESSES, low=0,
-                              high=MAX_LIMIT_PROCESSES) or None,
-        scratch_mb=integer(obj, "scratchMb", default=DEFAULT_SCRATCH_MB, low=0, high=MAX_LIMIT_MB) or None)
-    return TournamentConfig(
-        id=tid,
-        agents=agents,
-        tournament_type=ttype,
-        game=game,
-        # A person at the terminal needs minutes: the same default as `arena match human ...`.
-        time_limit_ms=integer(obj, "timeLimit", default=DEFAULT_HUMAN_TIME_LIMIT_MS if any(a.type == "player" for a in agents)
-                              else DEFAULT_TIME_LIMIT_MS, low=1, high=MAX_TIME_MS),
-        max_moves=max_moves,
-        visualize=fields.boolean(obj, "visualize", default=False),
+        read(lambda: require_sandbox("sandbox"), None)
+
+    def number(key: str, default: Any, low: int, high: int) -> Any:
+        return read(lambda: integer(obj, key, default=default, low=low, high=high), default)
+
+    limits = BotLimits(memory_mb=number("memoryMb", DEFAULT_MEMORY_MB, 0, MAX_LIMIT_MB) or None,
+                       max_processes=number("maxProcesses", DEFAULT_MAX_PROCESSES, 0, MAX_LIMIT_PROCESSES) or None,
+                       scratch_mb=number("scratchMb", DEFAULT_SCRATCH_MB, 0, MAX_LIMIT_MB) or None)
+    # A person at the terminal needs minutes: the same default as `arena match human ...`.
+    human = any(a.type == "player" for a in agents)
+    values: dict[str, Any] = {
+        "time_limit_ms": number("timeLimit", DEFAULT_HUMAN_TIME_LIMIT_MS if human else DEFAULT_TIME_LIMIT_MS, 1, MAX_TIME_MS),
+        "visualize": read(lambda: fields.boolean(obj, "visualize", default=False), False),
         # Two-player games: one colour-swapped pair; N seats: one game per seat rotation.
-        games_per_pair=integer(obj, per_group, default=2 if players is None else players, low=1,
-                               high=MAX_GAMES_PER_PAIR),
-        matches=integer(obj, "matches", low=1, high=MAX_MATCHES),
-        concurrency=integer(obj, "concurrency", low=1, high=MAX_CONFIG_CONCURRENCY),
-        seed=integer(obj, "seed", default=default_seed(tid), low=0, high=MAX_SEED),
-        time_margin_ms=integer(obj, "timeMargin", default=DEFAULT_TIME_MARGIN_MS, low=0, high=MAX_TIME_MS),
-        startup_ms=integer(obj, "startupTime", default=DEFAULT_STARTUP_MS, low=0, high=MAX_TIME_MS),
-        move_time_limit_ms=integer(obj, "moveTimeLimit", low=1, high=MAX_TIME_MS),
-        increment_ms=integer(obj, "increment", default=0, low=0, high=MAX_TIME_MS),
-        opening_plies=opening_plies,
-        openings=openings,
-        openings_order=openings_order,
-        openings_digest=openings_digest,
-        ponder=fields.boolean(obj, "ponder", default=False),
-        sandbox=sandbox,
-        limits=limits,
-        inherit_env=inherit_env,
-        players=players,
-        parameters=parameters,
-        legal_moves=bool(fields.boolean(obj, "legalMoves", default=False)),
-        sprt=sprt,
-        rules=rules,
-        rules_command=rules_command,
-        source=source,
-        **_backend_settings(obj, base_dir),
-    )
+        "games_per_pair": number(per_group, 2 if players is None else players, 1, MAX_GAMES_PER_PAIR),
+        "matches": number("matches", None, 1, MAX_MATCHES),
+        "concurrency": number("concurrency", None, 1, MAX_CONFIG_CONCURRENCY),
+        "seed": number("seed", default_seed(tid), 0, MAX_SEED),
+        "time_margin_ms": number("timeMargin", DEFAULT_TIME_MARGIN_MS, 0, MAX_TIME_MS),
+        "startup_ms": number("startupTime", DEFAULT_STARTUP_MS, 0, MAX_TIME_MS),
+        "move_time_limit_ms": number("moveTimeLimit", None, 1, MAX_TIME_MS),
+        "increment_ms": number("increment", 0, 0, MAX_TIME_MS),
+        "ponder": read(lambda: fields.boolean(obj, "ponder", default=False), False),
+        "legal_moves": bool(read(lambda: fields.boolean(obj, "legalMoves", default=False), False)),
+    }
+    backend: dict[str, Any] = read(lambda: _backend_settings(obj, base_dir), {})
+    problems.check()
+    return TournamentConfig(
+        id=tid, agents=agents, tournament_type=ttype, game=game, max_moves=max_moves,
+        opening_plies=opening_plies, openings=openings, openings_order=openings_order,
+        openings_digest=openings_digest, sandbox=sandbox, limits=limits, inherit_env=inherit_env,
+        players=players, parameters=parameters, sprt=sprt, rules=rules, rules_command=rules_command,
+        source=source, **values, **backend)
 
 
 def _rules(obj: dict[str, Any], base_dir: Path) -> tuple[str | None, tuple[str, ...] | None, str | None]:

@@ -9,13 +9,15 @@ backends (local, Ray) are a tournament's.
 
 The field. Before choosing each game (at most every ``rescan_s`` seconds) the league reads the
 roster again: a new folder joins, a folder whose files or command changed plays on as a new version
-(:func:`arena.tournament.roster.roster_agent_version`), a folder that went away or broke leaves (a
+(:func:`arena.tournament.versions.agent_version`), a folder that went away or broke leaves (a
 broken one says why, once). Every ``games.jsonl`` row names the versions that played it
-(``"versions": {"alice": "3f2a...", "bob": "91c0..."}``); the standings count only the games of the
-current field's current versions (:func:`arena.tournament.logs.row_counts`). An old version's games
-stay in the folder, out of the standings; a version that comes back (the old files restored) counts
-them again. ``config.json`` holds the current field and its ``versions``, so ``arena standings`` and
-``arena serve`` read a league folder as any other.
+(``"versions": {"alice": "sha256:3f2a...", ...}``); the standings count only the games of the
+current field's current versions (:class:`arena.records.field.Field` of ``tournamentType``
+``league``: the one answer to which games count, for the runner, the standings worker and every
+reader of the folder). An old version's games stay in the folder, out of the standings; a version
+that comes back (the old files restored) counts them again. ``config.json`` holds the current field,
+its ``versions`` and ``"resultsBy": "pairing"``, so ``arena standings``, ``arena check-logs`` and
+``arena serve`` read a league folder as any other whose field changes.
 
 The next game is chosen by :func:`arena.tournament.league_schedule.choose_game` from the counts of
 the current versions' games (games in flight included) and their ratings (a Plackett-Luce fit,
@@ -41,29 +43,16 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.fileio.files import atomic_write
+from arena.records.field import LEAGUE, PAIRING, Field
 from arena.tournament.agents import AgentConfig, check_programs
-from arena.tournament.commands import resolve_path
 from arena.tournament.config import TournamentConfig, config_agents, parse_config, read_config
 from arena.tournament.league_schedule import FieldState, Rating, choose_game, pair_key
-from arena.tournament.logs import (
-    CONFIG_FILE,
-    LogError,
-    counted_rows,
-    dumps,
-    load_results,
-    online_tally,
-    row_counts,
-    standings_object,
-)
+from arena.tournament.logs import CONFIG_FILE, LogError, dumps, load_results, online_tally
 from arena.tournament.resume import missing_records
-from arena.tournament.roster import roster_agent_version, roster_entries
-from arena.tournament.runner import Reporter, RunOptions, Tournament
+from arena.tournament.roster import roster_entries
+from arena.tournament.runner import Reporter, RunOptions, Scheduled, Tournament
 from arena.tournament.schedule import ScheduledGame
-
-#: ``tournamentType`` in a league's ``config.json``.
-LEAGUE = "league"
-#: The keys of ``config.json`` that may differ when a league resumes: its field.
-FIELD_KEYS = ("agents", "versions")
+from arena.tournament.versions import DigestCache, agent_version
 
 
 @dataclass(frozen=True)
@@ -135,21 +124,6 @@ class _Counts:
         self.blacks[(black, white)] += 1
 
 
-class _FieldTally:
-    """The runner's online tally, of the current field's games only (``counts(index)``)."""
-
-    def __init__(self, agents: list[str], counts: Callable[[int], bool]) -> None:
-        self._tally = online_tally(agents, None)
-        self._counts = counts
-
-    def add(self, result: Any) -> None:
-        if self._counts(result.index):
-            self._tally.add(result)
-
-    def snapshot(self, lowest_pending: int | None) -> dict[str, dict[str, Any]]:
-        return self._tally.snapshot(lowest_pending)
-
-
 class League(Tournament):
     """A league run (module docstring): prepare, play and finish as a :class:`Tournament`.
 
@@ -161,7 +135,7 @@ class League(Tournament):
                  clock: Callable[[], float] = time.monotonic) -> None:
         # The runner sizes a fixed schedule from its type; a league's has no size (total below).
         super().__init__(dataclasses.replace(league.config, tournament_type="roundRobin"), options, reporter)
-        self.config = dataclasses.replace(self.config, tournament_type=LEAGUE)
+        self.config = dataclasses.replace(self.config, tournament_type=LEAGUE, results_by=PAIRING)
         self.settings = settings or LeagueSettings()
         self.total = self.settings.games
         self.changes: list[str] = []
@@ -169,9 +143,11 @@ class League(Tournament):
         self._roster, self._base_dir = league.roster, league.base_dir
         self._clock = clock
         self._scanned_at = -math.inf
-        self._digests: dict[tuple[str, int, int, int], str] = {}
+        self._digests: DigestCache = {}
         self._said: set[str] = set()
-        self.field: dict[str, Member] = {}
+        #: The agents now and their versions; :attr:`field` says which games count.
+        self.members: dict[str, Member] = {}
+        self.field: Field = Field(LEAGUE, (), {}, seed=self.config.seed)
         self._rows: dict[int, dict[str, Any]] = {}
         self._counts = _Counts()
         self._flying: dict[int, dict[str, str]] = {}  # index -> versions of the game in flight
@@ -179,7 +155,6 @@ class League(Tournament):
         self._ratings: dict[str, Rating] = {}
         self._rated_games = -1  # counted games at the last fit (-1: refit)
         self._last_row: dict[str, Any] = {}
-        self._stats = _FieldTally([], self._index_counts)
 
     # -- the field -------------------------------------------------------------------------------
 
@@ -194,7 +169,7 @@ class League(Tournament):
 
     def versions(self) -> dict[str, str]:
         """The current field: agent id to version."""
-        return {aid: member.version for aid, member in self.field.items()}
+        return {aid: member.version for aid, member in self.members.items()}
 
     def rescan(self, force: bool = False) -> bool:
         """Read the roster again and update the field; True when it changed (module docstring).
@@ -211,9 +186,8 @@ class League(Tournament):
                 self._say(f"set aside: {entry.problem}", once=True)
                 continue
             agent = entry.agent
-            folder = resolve_path(self._base_dir, agent.folder or agent.id)
-            version = roster_agent_version(folder, agent.raw_path, self._digests)
-            known = self.field.get(agent.id)
+            version = agent_version(agent, self._base_dir, self._digests)
+            known = self.members.get(agent.id)
             if known is None or known.version != version:
                 try:
                     check_programs((agent,), self.config.inherit_env)
@@ -225,7 +199,7 @@ class League(Tournament):
         if changed or force:
             self._set_field(field)
         else:
-            self.field = dict(sorted(field.items()))
+            self.members = dict(sorted(field.items()))
         return changed
 
     def _set_field(self, field: dict[str, Member]) -> None:
@@ -237,44 +211,43 @@ class League(Tournament):
                 self._say(f"{aid} leaves")
             elif old[aid] != field[aid].version:
                 self._say(f"{aid}: new version {field[aid].version} (was {old[aid]})")
-        self.field = dict(sorted(field.items()))
-        self.config = dataclasses.replace(self.config, agents=tuple(m.agent for m in self.field.values()))
+        self.members = dict(sorted(field.items()))
+        versions = self.versions()
+        self.config = dataclasses.replace(self.config, agents=tuple(m.agent for m in self.members.values()),
+                                          versions=tuple(versions.items()))
+        self.field = Field(LEAGUE, tuple(versions), versions, seed=self.config.seed)
         self._rated_games = -1
-        self._stats = _FieldTally(list(self.field), self._index_counts)
-        for result in load_results(counted_rows(self._rows.values(), self.versions())):
+        # The runner's online tally (what the terminal shows), of the games that count now.
+        self._stats = online_tally(list(versions), None)
+        for result in load_results(self.field.counting(self._rows.values())):
             self._stats.add(result)
         if self._prepared:
             self._write_config()
         if self._worker is not None:
-            self._worker.field_changed([[a.id, a.type, a.raw_path] for a in self.config.agents], self.versions())
+            self._worker.field_changed([[a.id, a.type, a.raw_path] for a in self.config.agents], self.field.to_json())
 
     def _write_config(self) -> None:
-        atomic_write(self.folder / CONFIG_FILE, dumps({**self.config.to_json(), "versions": self.versions()}),
-                     root=self._log.root)
-
-    def _index_counts(self, index: int) -> bool:
-        row = self._rows.get(index)
-        versions = row.get("versions") if row is not None else self._flying.get(index)
-        return row_counts({"versions": versions}, self.versions())
+        atomic_write(self.folder / CONFIG_FILE, dumps(self.config.to_json()), root=self._log.root)
 
     # -- preparation -----------------------------------------------------------------------------
 
     def _prepare_locked(self) -> None:
-        rows = self._log.prepare(self.config, free=FIELD_KEYS)
+        rows = self._log.prepare(self.config)
         self._check_rows(rows)
         previous = (self._log.old_config or {}).get("versions")
         self._log.begin(self.config)
+        self._live.clear()  # a killed run's games in progress are not in progress
         for row in sorted(rows, key=lambda r: r["index"]):
             self._add_row(row)
             self._count_node(row.get("node"))
         self._already_done = len(rows)
         if isinstance(previous, dict):  # the field of the last run: what changed since is said
-            self.field = {aid: Member(AgentConfig(aid, "executable", None), str(v)) for aid, v in previous.items()}
+            self.members = {aid: Member(AgentConfig(aid, "executable", None), str(v)) for aid, v in previous.items()}
         self.rescan(force=True)
         self._prepared = True
         self._write_config()
-        if len(self.field) < 2:
-            raise ConfigError(f"agents: a league needs at least two agents that can play, got {len(self.field)}")
+        if len(self.members) < 2:
+            raise ConfigError(f"agents: a league needs at least two agents that can play, got {len(self.members)}")
         self._next = self._choose()
         self._frontier = self._free_index()
         left = None if self.total is None else self.total - len(rows)
@@ -335,7 +308,7 @@ class League(Tournament):
             return None
         black, white = pick
         index = self._free_index()
-        self._flying[index] = {black: self.field[black].version, white: self.field[white].version}
+        self._flying[index] = {black: self.members[black].version, white: self.members[white].version}
         return ScheduledGame(index, black, white, index, self._opening(index).seed or 0)
 
     def state(self) -> FieldState:
@@ -361,7 +334,7 @@ class League(Tournament):
         return FieldState(list(versions), games, met, blacks, self._current_ratings())
 
     def _current_ratings(self) -> dict[str, Rating]:
-        rows = counted_rows(self._rows.values(), self.versions())
+        rows = self.field.counting(self._rows.values())
         due = max(self.settings.refit_games, len(rows) // 20)
         if self._rated_games >= 0 and len(rows) - self._rated_games < due:
             return self._ratings
@@ -383,9 +356,12 @@ class League(Tournament):
     # -- playing ---------------------------------------------------------------------------------
 
     def _pair_row(self, game: ScheduledGame, record: dict[str, Any]) -> dict[str, Any]:
-        row = {**super()._pair_row(game, record), "versions": self._flying[game.index]}
-        self._last_row = row
+        row = self._last_row = super()._pair_row(game, record)
         return row
+
+    def _played_versions(self, game: Scheduled, row: dict[str, Any]) -> dict[str, str | None]:
+        # The versions it was chosen for: the field may have changed since it began.
+        return dict(self._flying[game.index])
 
     def _persist(self, game: Any, record: dict[str, Any]) -> None:
         # The runner builds the row (_pair_row: the versions of the game in flight) and writes it;
@@ -393,17 +369,6 @@ class League(Tournament):
         super()._persist(game, record)
         del self._flying[game.index]
         self._add_row(self._last_row)
-
-    def _worker_init(self) -> dict[str, Any]:
-        return {**super()._worker_init(), "versions": self.versions()}
-
-    def _standings_from_log(self) -> dict[str, Any]:
-        from arena.tournament.logs import read_rows
-
-        c = self.config
-        rows = counted_rows(read_rows(self.folder, self._log.root).rows, self.versions()) if self._prepared else []
-        return standings_object(c.id, c.game, c.agent_ids, load_results(rows), seed=c.seed,
-                                bootstrap_samples=self.options.bootstrap_samples)
 
     def game_counts(self) -> dict[str, dict[str, Any]]:
         """Per agent of the current field: its ``version``, its ``games`` that count (its current
@@ -414,7 +379,7 @@ class League(Tournament):
             everyone[aid] += n
         counted = self.state().games
         return {aid: {"version": m.version, "games": counted[aid], "all_versions": everyone[aid]}
-                for aid, m in self.field.items()}
+                for aid, m in self.members.items()}
 
 
-__all__ = ["FIELD_KEYS", "LEAGUE", "League", "LeagueConfig", "LeagueSettings", "Member", "load_league"]
+__all__ = ["LEAGUE", "League", "LeagueConfig", "LeagueSettings", "Member", "load_league"]

@@ -61,12 +61,15 @@ from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.records.field import PAIRING, Field, keyed
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import GameResult, compute_standings, elo_update, result_from_row
 from arena.tournament.config import TournamentConfig, comparable
+from arena.tournament.field import FIELD_TYPES
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
 CONFIG_FILE = "config.json"
+AGENTS_DIFFER = "its agents differ"
 STANDINGS_FILE = "standings.json"
 LOCK_FILE = ".arena.lock"
 
@@ -227,12 +230,11 @@ class TournamentLog:
         """How many bytes of ``games.jsonl`` are whole lines (after :meth:`begin`)."""
         return self._games_size
 
-    def prepare(self, config: TournamentConfig, *, free: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    def prepare(self, config: TournamentConfig) -> list[dict[str, Any]]:
         """Check the folder fits ``config`` and return its finished games' rows. Writes nothing.
 
         Raises :class:`ConfigError` when the folder holds a different tournament under this id, and
-        :class:`LogError` when its files are unusable. Keys of ``config.json`` named in ``free`` may
-        differ (a league's ``agents`` and ``versions``: its field changes between runs).
+        :class:`LogError` when its files are unusable.
         """
         old_path = self.folder / CONFIG_FILE
         if old_path.exists() or old_path.is_symlink():
@@ -247,8 +249,13 @@ class TournamentLog:
                 raise LogError(f"{old_path} is unreadable; remove {self.folder} to start over, or pass "
                                "--logs DIR to write elsewhere")
             self.old_config = old
-            differences = config_differences({k: v for k, v in old.items() if k not in free},
-                                             {k: v for k, v in config.to_json().items() if k not in free})
+            differences = config_differences(old, config.to_json())
+            if keyed(old):
+                # Its field may change (arena.tournament.field): the agents are compared by version.
+                differences = [d for d in differences if d != AGENTS_DIFFER]
+            elif differences and differences[0] == AGENTS_DIFFER:
+                differences[0] = (f"{AGENTS_DIFFER}, and this folder keeps its results by game index: "
+                                  "written by an older arena, or random matches, whose field cannot change")
             if differences:
                 raise ConfigError(
                     f"{self.folder} already holds a different tournament with id {config.id!r} "
@@ -274,6 +281,16 @@ class TournamentLog:
         else:
             blocks = 0
         return max(0, min(blocks, config.games_per_pair // 2))
+
+    def results_by(self, config: TournamentConfig, by_index: bool) -> str | None:
+        """How this folder keeps results (:mod:`arena.tournament.field`): as its ``config.json``
+        says; by index for games written without one or when ``by_index``; by pairing for a new
+        folder of a round robin or gauntlet (two players or N seats)."""
+        if self.old_config is not None:
+            return PAIRING if keyed(self.old_config) else None
+        if by_index or config.sprt is not None:
+            return None
+        return PAIRING if config.tournament_type in FIELD_TYPES else None
 
     def random_layout(self) -> int:
         """How this folder draws random matches (see :mod:`arena.tournament.schedule`): what its
@@ -381,7 +398,7 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):
             if key == "agents":
-                out.append("its agents differ")
+                out.append(AGENTS_DIFFER)
             else:
                 out.append(f"{key} was {_short(a.get(key))}, now {_short(b.get(key))}")
     return out
@@ -511,8 +528,8 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
         if isinstance(loaded, dict):
             config = loaded
     rows = read_rows(folder).rows
-    if isinstance(config.get("versions"), dict):  # a league: only its current field's games count
-        rows = counted_rows(rows, config["versions"])
+    if keyed(config):  # only the games that count now, in the field's canonical order
+        rows = Field.from_json(config).standings_rows(rows)
     players = config.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         # A folder without config.json: its rows say which kind of game they are.
@@ -541,19 +558,6 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     for g in results:
         stats.add(g)
     return standings, stats.snapshot(None)
-
-
-def row_counts(row: dict[str, Any], versions: dict[str, Any]) -> bool:
-    """Whether a league's ``games.jsonl`` row counts in its standings: every player of the row is in
-    the current field ``versions`` (agent id to version) with the version the row names."""
-    played = row.get("versions")
-    return isinstance(played, dict) and bool(played) and all(
-        versions.get(aid) == version for aid, version in played.items())
-
-
-def counted_rows(rows: Iterable[dict[str, Any]], versions: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rows of ``rows`` that count (:func:`row_counts`)."""
-    return [row for row in rows if row_counts(row, versions)]
 
 
 def _bots_have_users() -> bool:

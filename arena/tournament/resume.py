@@ -78,14 +78,43 @@ def check_rows(folder: Path, root: Path, done: dict[int, dict[str, Any]],
         if mismatch is not None:
             raise LogError(f"{games_file}: game {game.index} is not the game arena scheduled there ({mismatch}); "
                            "that line is not arena's: delete it to have the game played again")
-    try:
-        missing = missing_records(folder, root, sorted(done))
-    except OSError as exc:
-        raise LogError(f"{folder / 'games'}: cannot read ({exc.strerror or exc})") from None
-    if missing:
-        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-        raise LogError(f"{games_file}: game {missing[0]} has no record file ({record_name(missing[0])}{more}); "
-                       "those lines are not finished games: delete them to have the games played again")
+    check_records(folder, root, done)
+
+
+def check_pairing_rows(folder: Path, root: Path, rows: list[dict[str, Any]], seed: int,
+                       opening_line: Callable[[int], int | None]) -> None:
+    """Check every row of a folder that keeps results by pairing (:mod:`arena.tournament.field`):
+    each is the game its key says (its pair or group, seed, record file, a result its winner or ranks
+    agree with: :func:`row_mismatch`, :func:`table_row_mismatch`), carries its players' ``versions``,
+    and no game is there twice with the same versions. Every row is checked, counting or not: the history is the folder's too.
+    Raises LogError naming the file and the game (the row is not arena's)."""
+    from arena.tournament.field import scheduled_game
+
+    games_file = folder / GAMES_FILE
+    seen: dict[tuple[Any, ...], Any] = {}
+    for row in rows:
+        game = scheduled_game(row, seed)
+        index = row.get("index")
+        if game is None:
+            raise LogError(f"{games_file}: game {index} has no round, and this folder keeps games by pairing; "
+                           "that line is not arena's: delete it to have the game played again")
+        seats = game.seats if isinstance(game, ScheduledTable) else (game.black, game.white)
+        versions = row.get("versions")
+        if not isinstance(versions, dict) or not all(isinstance(versions.get(a), str) for a in seats):
+            raise LogError(f"{games_file}: game {index} does not give its players' versions; that line is not arena's: "
+                           "delete it to have the game played again")
+        mismatch = (table_row_mismatch(row, game) if isinstance(game, ScheduledTable)
+                    else row_mismatch(row, game, opening_line(game.pair)))
+        if mismatch is not None:
+            raise LogError(f"{games_file}: game {index} is not the game its round says ({mismatch}); "
+                           "that line is not arena's: delete it to have the game played again")
+        same = (seats, game.round, *(versions[a] for a in seats))
+        if same in seen:
+            raise LogError(f"{games_file}: games {seen[same]} and {index} are the same game of the same versions "
+                           f"({', '.join(seats)}, round {game.round}); delete one of the lines")
+        seen[same] = index
+    if rows:
+        check_records(folder, root, (row["index"] for row in rows))
 
 
 def row_mismatch(row: dict[str, Any], game: ScheduledGame, opening_line: int | None) -> str | None:
@@ -134,6 +163,18 @@ def table_row_mismatch(row: dict[str, Any], game: ScheduledTable) -> str | None:
     if row.get("termination") not in {t.value for t in Termination}:
         return f"its termination {_show(row.get('termination'))} is not one arena records"
     return None
+
+
+def check_records(folder: Path, root: Path, indices: Iterable[int]) -> None:
+    """LogError when a game of ``indices`` has no record file (:func:`missing_records`)."""
+    try:
+        missing = missing_records(folder, root, sorted(indices))
+    except OSError as exc:
+        raise LogError(f"{folder / 'games'}: cannot read ({exc.strerror or exc})") from None
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise LogError(f"{folder / GAMES_FILE}: game {missing[0]} has no record file ({record_name(missing[0])}{more}); "
+                       "those lines are not finished games: delete them to have the games played again")
 
 
 def missing_records(folder: Path, root: Path, indices: Iterable[int]) -> list[int]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import glob
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -91,22 +92,61 @@ def _entry(shown: str, folder: Path, env: tuple[tuple[str, str], ...], game: str
     reason = id_problem(aid, seen)
     if reason:
         return AgentEntry(where, aid, problem=f"{where}: the folder's name is the agent's id: {reason}")
+    try:
+        bot = folder_bot(folder, game)
+    except FolderBotError as exc:
+        return AgentEntry(where, aid, problem=f"{where}: {exc}", language=exc.language)
+    agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown)
+    return AgentEntry(where, aid, agent=agent, language=bot.language)
+
+
+@dataclass(frozen=True)
+class FolderBot:
+    """A bot folder read: its ``command`` (argv, resolved against the folder), the ``text`` it was
+    given as (``bot.json``'s command, or ``bot``), its declared ``language`` and ``game`` (the
+    registry's name for it; None when ``bot.json`` does not say)."""
+
+    command: tuple[str, ...]
+    text: str
+    language: str | None
+    game: str | None
+
+
+class FolderBotError(ConfigError):
+    """A bot folder that cannot be run; ``language`` is what its ``bot.json`` declared, if read."""
+
+    def __init__(self, message: str, language: str | None = None) -> None:
+        super().__init__(message)
+        self.language = language
+
+
+def folder_bot(folder: Path, game: str | None = None) -> FolderBot:
+    """The bot in ``folder`` (see the module docstring): FolderBotError (one line, ``bot.json: ...``
+    or what is missing) when it cannot be run, its ``bot.json`` is wrong, or declares another game
+    than ``game`` (None: any)."""
     language = None
     try:
         declared = read_bot_json(folder)
         text = declared.get("command")
         language = declared.get("language")
         said = declared.get("game")
-        if said is not None and _game_name(said) != game:
+        said_game = _game_name(said) if said is not None else None
+        if game is not None and said_game not in (None, game):
             raise ConfigError(f"{BOT_JSON}: game: {said!r}, but the tournament plays {game}")
         if text is not None:
             command = resolve_command(text, folder, f"{BOT_JSON}: command")
         else:
             command, text = _bot_file(folder), BOT_FILE
     except ConfigError as exc:
-        return AgentEntry(where, aid, problem=f"{where}: {exc}", language=language)
-    agent = AgentConfig(id=aid, type="executable", raw_path=text, command=command, env=env, folder=shown)
-    return AgentEntry(where, aid, agent=agent, language=language)
+        raise FolderBotError(str(exc), language) from None
+    return FolderBot(command, text, language, said_game)
+
+
+def declared_game(folder: Path) -> str | None:
+    """The game ``folder``'s ``bot.json`` declares (the registry's name), None when it has no
+    ``bot.json`` or no ``game`` in it. ConfigError ``bot.json: ...`` for a wrong ``bot.json``."""
+    said = read_bot_json(folder).get("game")
+    return _game_name(said) if said is not None else None
 
 
 def read_bot_json(folder: Path) -> dict[str, Any]:
@@ -144,63 +184,3 @@ def _bot_file(folder: Path) -> tuple[str, ...]:
     if not os.access(file, os.X_OK):
         raise ConfigError(f"{BOT_FILE!r} is not executable (chmod +x it, or give its command in {BOT_JSON})")
     return (str(file),)
-
-
-#: What a folder's version leaves out: hidden entries and Python's caches, which a bot's own run
-#: writes (a bot importing its modules would otherwise change version with every game).
-_NOT_VERSIONED = ("__pycache__",)
-
-
-def roster_agent_version(folder: Path, command: str | None,
-                         cache: dict[tuple[str, int, int, int], str] | None = None) -> str:
-    """The version of a roster agent: a short digest of its ``command`` (as ``bot.json`` gives it, or
-    ``bot``: the folder may move without a new version) and of every regular file
-    under ``folder`` (path relative to it and contents; hidden entries, ``__pycache__`` and ``*.pyc``
-    left out, links not followed). Two folders with the same files and command have one version; any
-    edit gives a new one. ``cache`` (path, size, mtime, inode → file digest) spares re-reading
-    files that did not change between calls. An unreadable file counts by its name alone.
-
-    (The league's version of an agent; agents listed by command get theirs in
-    :mod:`arena.tournament.agents` when that lands: one home at merge.)"""
-    import hashlib
-
-    total = hashlib.sha256()
-    total.update(b"command\0" + (command or "").encode("utf-8", "surrogateescape") + b"\0")
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _NOT_VERSIONED)
-        for name in sorted(filenames):
-            if name.startswith(".") or name.endswith(".pyc"):
-                continue
-            path = os.path.join(dirpath, name)
-            relative = os.path.relpath(path, folder)
-            total.update(b"file\0" + relative.encode("utf-8", "surrogateescape") + b"\0")
-            total.update(_file_digest(path, cache).encode() + b"\0")
-    return total.hexdigest()[:12]
-
-
-def _file_digest(path: str, cache: dict[tuple[str, int, int, int], str] | None) -> str:
-    import hashlib
-    import stat
-
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return "-"
-    if not stat.S_ISREG(info.st_mode):
-        try:
-            return "link:" + os.readlink(path) if stat.S_ISLNK(info.st_mode) else "-"
-        except OSError:
-            return "-"
-    key = (path, info.st_size, info.st_mtime_ns, info.st_ino)
-    if cache is not None and key in cache:
-        return cache[key]
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return "-"
-    if cache is not None:
-        cache[key] = digest.hexdigest()
-    return digest.hexdigest()

@@ -4,6 +4,9 @@ probed, whether ``arena check-bot``'s checks pass (:func:`arena.tools.check_bot.
 Works on a list of agents and on a roster (:mod:`arena.tournament.roster`) alike. A broken entry is
 a row with its reason, never an exception: only a mistake that stops the agents being read at all
 (the file, ``id``, ``game``, ``rules``, ``agents`` itself) raises ConfigError.
+
+:func:`passing_config` is the gate before a run (``arena run --set-aside-failing``): the config with
+the entries that fail set aside (:func:`set_aside`), so the rest play.
 """
 
 from __future__ import annotations
@@ -79,14 +82,51 @@ async def probe_entries(view: AgentsView, rows: list[EntryCheck], *, time_limit_
             try:
                 checks = await check_bot(shlex.join(agent.command), view.game, time_limit_ms=time_limit_ms,
                                          games=games, seed=seed, players=view.players, params=view.params,
-                                         legal_moves=view.legal_moves, env=agent.env)
+                                         legal_moves=view.legal_moves, env=agent.env, bot_id=row.label)
             except GameError as exc:
                 raise ConfigError(f"players: {exc}") from None
-            failed = [c for c in checks if not c.ok]
-            reason = (f"check-bot: {len(failed)} of {len(checks)} checks failed; first: {failed[0].name}: "
+            run = [c for c in checks if not c.skipped]
+            failed = [c for c in run if not c.ok]
+            reason = (f"check-bot: {len(failed)} of {len(run)} checks failed; first: {failed[0].name}: "
                       f"{failed[0].detail}" if failed else None)
             row = replace(row, reason=reason, probed=True, checks=tuple(c.to_json() for c in checks))
         out.append(row)
         if done is not None:
             done(row)
     return out
+
+
+def set_aside(obj: dict[str, Any], rows: list[EntryCheck]) -> dict[str, Any]:
+    """The decoded config ``obj`` without the entries of ``rows`` that fail: a list of agents loses
+    them, a roster excludes their folders. ConfigError when fewer than two entries are left."""
+    failing = [row for row in rows if not row.ok]
+    left = len(rows) - len(failing)
+    if left < 2:
+        raise ConfigError(f"agents: {left} of {len(rows)} entries pass the roster check; a tournament needs two "
+                          "('arena roster check' shows why each fails)")
+    out = dict(obj)
+    agents = obj.get("agents")
+    if isinstance(agents, list):
+        dropped = {row.where for row in failing}
+        out["agents"] = [entry for number, entry in enumerate(agents) if f"agents[{number}]" not in dropped]
+    elif isinstance(agents, dict):
+        folders = [os.path.basename(row.where.removeprefix("agents: ").rstrip("/")) for row in failing]
+        out["agents"] = {**agents, "exclude": [*agents.get("exclude", ()), *folders]}
+    return out
+
+
+async def passing_config(path: str | os.PathLike[str], *, probe: bool = True,
+                         done: Callable[[EntryCheck], None] | None = None) -> tuple[Any, list[EntryCheck]]:
+    """The config at ``path`` with the entries that fail the roster check set aside (probed with
+    check-bot's checks when ``probe``), and every entry's row. ConfigError as :func:`load_entries`,
+    when fewer than two entries pass, and for the config's other mistakes."""
+    from arena.tournament.config import parse_config, read_config
+
+    view, rows = load_entries(path)
+    if probe:
+        rows = await probe_entries(view, rows, done=done)
+    elif done is not None:
+        for row in rows:
+            done(row)
+    obj, base_dir = read_config(path)
+    return parse_config(set_aside(obj, rows), base_dir=base_dir, source=str(path)), rows

@@ -47,7 +47,7 @@ from typing import Any, Protocol, TypeAlias
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, Job, make_backend
+from arena.backends import Backend, BackendOptions, GameJob, Job, job_agents, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
@@ -56,6 +56,8 @@ from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.reader import RESULT_TEXT, record_name
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
+from arena.tournament.field import PAIRING, Field, FieldChange, field_change, missing_games, refusal, with_index
+from arena.tournament.live import LiveTrace, chain
 from arena.tournament.logs import (
     FolderLock,
     LogError,
@@ -71,7 +73,7 @@ from arena.tournament.logs import (
 )
 from arena.tournament.loop import play_schedule
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
-from arena.tournament.resume import check_rows
+from arena.tournament.resume import check_pairing_rows, check_rows
 from arena.tournament.schedule import (
     ScheduledGame,
     ScheduledTable,
@@ -82,6 +84,7 @@ from arena.tournament.schedule import (
 )
 from arena.tournament.stats_worker import StatsWorker
 from arena.tournament.tables import table_job, table_row
+from arena.tournament.versions import agent_version
 
 #: One game of the schedule: of two players, or of N seats (a game of the general model).
 Scheduled: TypeAlias = ScheduledGame | ScheduledTable
@@ -151,6 +154,9 @@ class RunOptions:
     #: Per-bot limits that replace the config's (``--memory-mb``...; None: the config's).
     limits: BotLimits | None = None
     stats_worker: bool = True
+    #: A new two-player round robin or gauntlet keeps results by pairing, so its field may change
+    #: (:mod:`arena.tournament.field`); False keeps them by game index, as folders of earlier arenas.
+    by_pairing: bool = True
     #: Where games run: options (None: the config's ``backend`` keys, else local; see
     #: :func:`backend_options`) or a backend object not opened yet (tests, other drivers).
     backend: BackendOptions | Backend | None = None
@@ -172,6 +178,8 @@ class RunSummary:
     agent_stats: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Problems that did not stop the run but deserve a line (e.g. standings.json not written).
     warnings: list[str] = field(default_factory=list)
+    #: What changed in the field and what was to be played (a folder kept by pairing), else None.
+    change: FieldChange | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,6 +194,7 @@ class RunSummary:
             "agents": self.agent_stats,
             **self.standings,
             "warnings": self.warnings,
+            **({"field": self.change.to_json()} if self.change is not None else {}),
         }
 
 
@@ -266,6 +275,8 @@ class Tournament:
                                          games_per_pair=config.games_per_pair, matches=config.matches)
         self._log = TournamentLog(self.folder)
         self._lock = FolderLock(self.folder)
+        #: The games in progress, move by move, for ``arena serve`` (live/ in the folder).
+        self._live = LiveTrace(self.folder, self._log.root)
         self._stats = online_tally(self.config.agent_ids, config.players)
         self._pending: Iterator[Scheduled] = iter(())
         self._next: Scheduled | None = None
@@ -282,6 +293,10 @@ class Tournament:
         self._prepared = False
         self.backend: Backend | None = None
         self._node_counts: dict[str, dict[str, Any]] = {}
+        #: The field now, in a folder that keeps results by pairing (None: by index), and what
+        #: changed since the folder's last run (both set by :meth:`prepare`).
+        self.field: Field | None = None
+        self.field_change: FieldChange | None = None
 
     # -- preparation -----------------------------------------------------------------------------
 
@@ -331,7 +346,49 @@ class Tournament:
     def _prepare_locked(self) -> None:
         rows = self._log.prepare(self.config)
         self.config = dataclasses.replace(self.config, pair_blocks=self._log.pair_blocks(self.config),
-                                          random_layout=self._log.random_layout())
+                                          random_layout=self._log.random_layout(),
+                                          results_by=self._log.results_by(self.config, bool(rows) or not self.options.by_pairing),
+                                          versions=self._versions())
+        if self.config.results_by == PAIRING:
+            self._prepare_field(rows)
+        else:
+            self._prepare_indexed(rows)
+        self._live.clear()  # a killed run's games in progress are not in progress
+        left = None if self.total is None else self.total - self._already_done
+        plan = concurrency_plan(self.config, self.options.concurrency, games_left=left)
+        self.concurrency, self.concurrency_note = plan.value, plan.note
+        self._prepared = True
+
+    def _versions(self) -> tuple[tuple[str, str], ...]:
+        """Every agent's version (:mod:`arena.tournament.versions`), by id."""
+        base_dir = Path(self.config.source).resolve().parent if self.config.source else None
+        return tuple((a.id, agent_version(a, base_dir)) for a in self.config.agents)
+
+    def _prepare_field(self, rows: list[dict[str, Any]]) -> None:
+        """Plan a folder kept by pairing (:mod:`arena.tournament.field`): the field's games with no
+        counting row, numbered after every row of the folder."""
+        c = self.config
+        field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed, c.players)
+        why = refusal(self._log.old_config, field_now)
+        if why is not None:
+            raise ConfigError(f"{self.folder}: {why}")
+        check_pairing_rows(self.folder, self._log.root, rows, c.seed,
+                           lambda pair: None if self.seated else self._opening(pair).line)
+        counting = field_now.counting(rows)
+        self.field, self.field_change = field_now, field_change(self._log.old_config, field_now, len(counting),
+                                                                len(rows) - len(counting))
+        self._log.begin(c)
+        for result in load_results(counting, c.players):
+            self._stats.add(result)
+        for row in rows:
+            self._count_node(row.get("node"))
+        self._already_done = len(counting)
+        start = max((row["index"] for row in rows), default=-1) + 1
+        self._pending = (with_index(g, index) for index, g in enumerate(missing_games(field_now, counting), start))
+        self._advance_frontier()
+
+    def _prepare_indexed(self, rows: list[dict[str, Any]]) -> None:
+        """Plan a folder kept by index: the schedule's games whose index has no row."""
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
@@ -345,10 +402,6 @@ class Tournament:
             first_missing += 1
         self._pending = (g for g in self._schedule(start=first_missing) if g.index not in done)
         self._advance_frontier()
-        left = None if self.total is None else self.total - len(rows)
-        plan = concurrency_plan(self.config, self.options.concurrency, games_left=left)
-        self.concurrency, self.concurrency_note = plan.value, plan.note
-        self._prepared = True
 
     def _schedule(self, start: int = 0) -> Iterator[ScheduledGame] | Iterator[ScheduledTable]:
         c = self.config
@@ -424,7 +477,8 @@ class Tournament:
                 "agents": [[a.id, a.type, a.raw_path] for a in c.agents],
                 "bootstrap": self.options.bootstrap_samples, "games_bytes": self._log.games_bytes,
                 "standings_interval_s": self.options.standings_interval_s,
-                "agent_files_interval_s": self.options.agent_files_interval_s}
+                "agent_files_interval_s": self.options.agent_files_interval_s,
+                "field": self.field.to_json() if self.field is not None else None}
 
     def _stop(self, exc: BaseException) -> None:
         """Stop the run because of ``exc`` (the first one wins): cancel every running game."""
@@ -480,15 +534,21 @@ class Tournament:
         """Play ``job``; a game that failed for arena's reasons (an ``arena_error``: the host out of
         processes or memory, a cgroup that could not be made) is no one's loss: it is played
         again after a pause, up to :data:`ARENA_ERROR_REPLAYS` times, then the error stops the run."""
+        players = [agent.id for agent in job_agents(job)]
         for attempt in range(ARENA_ERROR_REPLAYS + 1):
+            assert job.game_index is not None  # a tournament's games are numbered
+            trace = self._live.start(job.game_index, players)
             try:
-                return await backend.play(job, stderr_dir=self._log.stderr_dir, observer=self.options.observer)
+                return await backend.play(job, stderr_dir=self._log.stderr_dir,
+                                          observer=chain(self.options.observer, trace))
             except ResourceError as exc:
                 if attempt == ARENA_ERROR_REPLAYS:
                     raise ResourceError(f"{exc} (game {job.game_index} failed {attempt + 1} times for arena's "
                                         "reasons, not a bot's; nothing was recorded for it)") from None
                 self.arena_errors.append(f"game {job.game_index}: arena_error, played again: {exc}")
-                await trio.sleep(ARENA_ERROR_PAUSE_S * (attempt + 1))
+            finally:
+                self._live.end(job.game_index, trace)
+            await trio.sleep(ARENA_ERROR_PAUSE_S * (attempt + 1))
         raise AssertionError("unreachable")
 
     def _spec(self, agent_id: str) -> AgentSpec:
@@ -500,6 +560,7 @@ class Tournament:
             # Relative to the log folder, so a moved folder still makes sense.
             record["stderr_logs"] = {k: _relative(v, self.folder) for k, v in logs.items()}
         row = table_row(game, record) if isinstance(game, ScheduledTable) else self._pair_row(game, record)
+        row["versions"] = self._played_versions(game, row)  # which bots played it
         node = record.get("node")
         if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
             row["node"] = {k: node.get(k) for k in ("id", "ip", "hostname")}
@@ -507,13 +568,20 @@ class Tournament:
                 row["retried"] = len(record["ray_retries"])
             self._count_node(row["node"])
         self._log.write_game(game.index, record, row)
-        self._stats.add(load_results([row], self.config.players)[0])
+        if self.field is None or self.field.counts(row):  # a league's field may have changed meanwhile
+            self._stats.add(load_results([row], self.config.players)[0])
         self._played_now += 1
         pending = self._lowest_pending()
         if self._worker is not None:
             self._worker.game_finished(row, pending)
         # Counts and the online Elo only (microseconds); the files are the worker's.
         self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
+
+    def _played_versions(self, game: Scheduled, row: dict[str, Any]) -> dict[str, str | None]:
+        """The version of each player of ``game`` (``row``'s ``players``): the config's (a league's
+        field may change while a game is played: :mod:`arena.tournament.league`)."""
+        versions = dict(self.config.versions)
+        return {p["id"]: versions.get(p["id"]) for p in row["players"]}
 
     def _pair_row(self, game: ScheduledGame, record: dict[str, Any]) -> dict[str, Any]:
         """The ``games.jsonl`` row of a two-player game."""
@@ -534,6 +602,8 @@ class Tournament:
             # The opening, so that a resumed run can tell the row is the game scheduled there.
             "seed": game.opening_seed,
             **({"opening_line": self._opening(game.pair).line} if self._book else {}),
+            # The game's key in a folder kept by pairing (arena.tournament.field).
+            **({"round": game.round} if game.round is not None else {}),
         }
 
     def _count_node(self, node: Any) -> None:
@@ -547,7 +617,10 @@ class Tournament:
     def _standings_from_log(self) -> dict[str, Any]:
         """The standings of every game in ``games.jsonl`` (the source of truth), computed here."""
         c = self.config
-        results = load_results(read_rows(self.folder, self._log.root).rows, c.players) if self._prepared else []
+        rows = read_rows(self.folder, self._log.root).rows if self._prepared else []
+        if self.field is not None:
+            rows = self.field.standings_rows(rows)  # the games that count now, in the field's order
+        results = load_results(rows, c.players)
         return standings_object(c.id, c.game, c.agent_ids, results, seed=c.seed,
                                 bootstrap_samples=self.options.bootstrap_samples, players=c.players,
                                 hero=gauntlet_hero(c.tournament_type, c.agent_ids))
@@ -610,7 +683,8 @@ class Tournament:
         return RunSummary(
             id=self.config.id, folder=self.folder, total=self.total, finished=finished,
             played_now=self._played_now, already_done=self._already_done, interrupted=interrupted,
-            complete=complete, standings=standings or {}, agent_stats=stats, warnings=warnings)
+            complete=complete, standings=standings or {}, agent_stats=stats, warnings=warnings,
+            change=self.field_change)
 
 
 def _relative(path: Any, folder: Path) -> Any:

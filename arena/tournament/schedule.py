@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from arena.games.base import opening_seed
 from arena.match.pairs import PairGame, pair_games
+from arena.records.field import rotated as field_rotated
 
 #: ``random_layout`` of randomMatches: shuffled rounds of every couple (folders that do not record one).
 RANDOM_LAYOUT_COUPLE_ROUNDS = 1
@@ -64,6 +65,9 @@ class ScheduledGame:
     white: str
     pair: int
     opening_seed: int
+    #: The round of its couple, in a folder that keeps results by pairing (:mod:`arena.tournament.field`);
+    #: None in a schedule kept by index.
+    round: int | None = None
 
 
 def _scheduled(index: int, pair: int, game: PairGame[str]) -> ScheduledGame:
@@ -230,6 +234,9 @@ class ScheduledTable:
     seats: tuple[str, ...]
     group: int
     seed: int
+    #: The round of its group, in a folder that keeps results by pairing (:mod:`arena.tournament.field`);
+    #: None in a schedule kept by index.
+    round: int | None = None
 
     @property
     def players(self) -> list[dict[str, object]]:
@@ -363,9 +370,9 @@ def _spread(pool: list[int], chosen: list[int], need: int, met: list[int], n: in
 
 
 def rotated(agents: Sequence[str], turn: int) -> tuple[str, ...]:
-    """``agents`` in seat order for rotation ``turn``: the ``k``-th agent at seat ``(k + turn) % N``."""
-    n = len(agents)
-    return tuple(agents[(seat - turn) % n] for seat in range(n))
+    """``agents`` in seat order for rotation ``turn``: the ``k``-th agent at seat ``(k + turn) % N``
+    (:func:`arena.records.field.rotated`, the one home of the convention)."""
+    return field_rotated(tuple(agents), turn)
 
 
 def build_table_schedule(

@@ -17,12 +17,13 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
   gauntlet's first agent, rated against the field too, or None), the two throttling
   intervals, and
   ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine),
-  and for a league ``versions`` (agent id to version: only rows of those versions count, see
-  :func:`arena.tournament.logs.row_counts`).
+  and ``field`` (a folder kept by pairing: :meth:`arena.records.field.Field.to_json`, the games
+  that count; None: every game counts).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
   may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.LegacyEloStats`).
-- ``{"field": {"agents": [[id, type, path], ...], "versions": {id: version}}}`` (a league whose
-  field changed): from now on the standings are of those agents, on the games of those versions.
+- ``{"field": {...}, "agents": [[id, type, path], ...]}`` (a league whose field changed): from now
+  on the standings are of those agents, on the games that count in that field (every row so far
+  counted again).
 - ``{"finish": true}``: write the final ``standings.json``, print ``{"done": <games>}`` on stdout
   and exit 0.
 
@@ -128,15 +129,17 @@ class _Worker:
         self.players: int | None = init.get("players")
         self.pending: int | None = None
         self.warned: set[str] = set()
-        #: A league's field (None: every row counts) and every row, to count again when it changes.
-        self.versions: dict[str, Any] | None = init.get("versions")
+        #: A folder kept by pairing: every row (the field may change: a league), of which only
+        #: those that count now are tallied, standings in the field's order.
         self.rows: list[dict[str, Any]] = []
         path = self.folder / GAMES_FILE
         # Only the bytes arena had written when it started us (whole lines), read without following
         # a link below the logs root (a link or FIFO planted there is refused: no standings then).
         with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
-        self.set_field(init["agents"], self.versions, parse_rows(data, path).rows)
+        self.set_field(init["agents"], init.get("field"))
+        for row in parse_rows(data, path).rows:
+            self.add_row(row)
         self.agents_dirty = False
         # The files already there are as good as arena's were: the first write follows a new game.
         self.standings_games = len(self.results)
@@ -146,28 +149,29 @@ class _Worker:
     def standings_dirty(self) -> bool:
         return self.standings_games != len(self.results)
 
-    def set_field(self, agents: list[Any], versions: dict[str, Any] | None, rows: list[dict[str, Any]]) -> None:
-        """Count ``rows`` (and, for a league, every row kept so far) for ``agents`` anew."""
-        from arena.tournament.logs import counted_rows, load_results, online_tally
+    def set_field(self, agents: list[Any], field: dict[str, Any] | None) -> None:
+        """Tally anew for ``agents`` and ``field`` (:meth:`Field.to_json`; None: every row counts)
+        the rows taken in so far: those that count in it (a league's field changed)."""
+        from arena.records.field import Field
+        from arena.tournament.logs import load_results, online_tally
 
         self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in agents]
-        self.versions = versions
+        self.field = Field.from_json(field) if field else None
         self.stats = online_tally([a[0] for a in self.agents], self.players)
         self.results: list[Any] = []
-        if versions is not None:
-            self.rows.extend(rows)
-            rows = counted_rows(self.rows, versions)
-        for result in load_results(rows, self.players):
-            self.add(result)
+        if self.field is not None:
+            for result in load_results(self.field.counting(self.rows), self.players):
+                self.add(result)
         self.standings_games = -1  # the field changed: the standings are due
         self.agents_dirty = True
 
     def add_row(self, row: dict[str, Any]) -> None:
-        from arena.tournament.logs import load_results, row_counts
+        """Take in one finished game's row (one that does not count now is kept, not tallied)."""
+        from arena.tournament.logs import load_results
 
-        if self.versions is not None:
+        if self.field is not None:
             self.rows.append(row)
-            if not row_counts(row, self.versions):
+            if not self.field.counts(row):
                 return
         self.add(load_results([row], self.players)[0])
 
@@ -195,13 +199,15 @@ class _Worker:
             STANDINGS_FILE,
             atomic_write,
             dumps,
+            load_results,
             log_root,
             standings_object,
             write_failure,
         )
 
         init = self.init
-        results = sorted(self.results, key=lambda g: g.index)
+        results = (load_results(self.field.standings_rows(self.rows), self.players) if self.field is not None
+                   else sorted(self.results, key=lambda g: g.index))
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players,
                                      hero=init.get("hero"))
@@ -260,7 +266,7 @@ def main() -> int:
                 worker.pending = message.get("pending")
                 worker.agents_dirty = True
             if "field" in message:
-                worker.set_field(message["field"]["agents"], message["field"]["versions"], [])
+                worker.set_field(message["agents"], message["field"])
             try:
                 message = inbox.get_nowait()
             except queue.Empty:
@@ -346,10 +352,10 @@ class StatsWorker:
         if self.alive:
             self._send.send_nowait(orjson.dumps({"row": row, "pending": pending}) + b"\n")
 
-    def field_changed(self, agents: list[list[Any]], versions: dict[str, str]) -> None:
-        """Queue a league's new field (``[id, type, path]`` each, and their versions)."""
+    def field_changed(self, agents: list[list[Any]], field: dict[str, Any]) -> None:
+        """Queue a league's new field (``[id, type, path]`` each, and :meth:`Field.to_json`)."""
         if self.alive:
-            self._send.send_nowait(orjson.dumps({"field": {"agents": agents, "versions": versions}}) + b"\n")
+            self._send.send_nowait(orjson.dumps({"field": field, "agents": agents}) + b"\n")
 
     async def feed(self) -> None:
         """Write queued messages to the worker until cancelled (a task of the run's nursery)."""

@@ -57,6 +57,8 @@ def table_row(game: ScheduledTable, record: dict[str, Any]) -> dict[str, Any]:
         "started_at": record.get("started_at"),
         "record": record_name(game.index),
         "seed": game.seed,
+        # The game's key in a folder kept by pairing (arena.records.field).
+        **({"round": game.round} if game.round is not None else {}),
     }
 
 

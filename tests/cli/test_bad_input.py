@@ -25,14 +25,14 @@ def invoke(*args: str) -> tuple[int, str]:
 @pytest.mark.parametrize("option", ["--time-limit", "--max-moves", "--seed", "--games", "--increment",
                                     "--time-margin", "--startup-time", "--move-time-limit", "--opening-plies"])
 def test_match_refuses_numbers_past_its_bounds_before_any_game(option: str) -> None:
-    code, output = invoke("match", RANDOM, RANDOM, option, str(10**20))
+    code, output = invoke("match", RANDOM, RANDOM, "--game", "shobu", option, str(10**20))
     assert code == 2
     assert "is not in the range" in output and option in output
     assert "Traceback" not in output
 
 
 def test_match_refuses_an_opening_as_long_as_the_move_cap() -> None:
-    code, output = invoke("match", RANDOM, RANDOM, "--max-moves", "10", "--opening-plies", "10")
+    code, output = invoke("match", RANDOM, RANDOM, "--game", "shobu", "--max-moves", "10", "--opening-plies", "10")
     assert code == 2
     assert "--opening-plies" in output and "move cap (10)" in output
 
@@ -40,7 +40,7 @@ def test_match_refuses_an_opening_as_long_as_the_move_cap() -> None:
 def test_match_puts_the_records_on_stdout_when_out_cannot_be_written(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    code, output = invoke("match", RANDOM, RANDOM, "--max-moves", "4", "-q", "--out", str(blocker / "r.json"))
+    code, output = invoke("match", RANDOM, RANDOM, "--game", "shobu", "--max-moves", "4", "-q", "--out", str(blocker / "r.json"))
     assert code == 1
     assert "cannot write" in output and '"winner"' in output
 
@@ -51,7 +51,7 @@ def test_match_never_renames_over_a_device_or_a_link(tmp_path: Path, target: str
     if target == "link":
         path = tmp_path / "link"
         path.symlink_to(tmp_path / "elsewhere.json")
-    code, output = invoke("match", RANDOM, RANDOM, "--max-moves", "4", "-q", "--out", str(path))
+    code, output = invoke("match", RANDOM, RANDOM, "--game", "shobu", "--max-moves", "4", "-q", "--out", str(path))
     assert code == 2 and "not a regular file" in output
     assert Path("/dev/null").is_char_device()
 
@@ -97,5 +97,5 @@ def test_nesting_depth_stops_counting_past_the_limit() -> None:
 
 
 def test_match_refuses_a_stderr_dir_that_is_not_a_folder() -> None:
-    code, output = invoke("match", RANDOM, RANDOM, "--stderr-dir", "/dev/null")
+    code, output = invoke("match", RANDOM, RANDOM, "--game", "shobu", "--stderr-dir", "/dev/null")
     assert code == 2 and "not a folder" in output

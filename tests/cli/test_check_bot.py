@@ -31,6 +31,8 @@ for _left in lines:
     moves = game.legal_moves(state)
     reply = game.move_to_wire(moves[0])
     behaviour = {behaviour!r}
+    if behaviour == "late" and asked > 6:
+        reply = "2 0 0 1 1"  # fine in the short probes, wrong late in a whole game
     if behaviour == "illegal" and all(m.captured for m in moves):
         reply = "2 0 0 1 1"  # well formed, but no move at all when a capture is forced
     if behaviour == "noflush":
@@ -56,18 +58,20 @@ def test_a_good_bot_passes_every_check(tmp_path: Path) -> None:
     code, out = run_check(tmp_path, "good")
     assert code == 0, out
     lines = out.splitlines()
-    assert all(line.startswith("✓") for line in lines[:-1]) and lines[-1].endswith("checks passed")
+    assert lines[0].startswith("checking 'bot_good' (") and lines[0].endswith("playing checkers"), lines[0]
+    assert all(line.startswith("✓") for line in lines[1:-1]) and lines[-1].endswith("checks passed")
     for probe in ("playing WHITE", "a forced capture", "a capture of two or more pieces", "crowning"):
         assert any(probe in line for line in lines), probe
 
 
 @pytest.mark.parametrize(("behaviour", "expected"), [
-    ("noflush", "probably did not flush it"),
+    ("noflush", "printed its move without flushing it"),
     ("debug", "'debug:"),
     ("illegal", "played an illegal move '2 0 0 1 1'"),
 ])
 def test_a_broken_bot_fails_with_the_reason(tmp_path: Path, behaviour: str, expected: str) -> None:
-    code, out = run_check(tmp_path, behaviour, "--time-limit", "400")
+    # A clock long enough for arena to look at a silent bot twice (half a second apart) before it runs out.
+    code, out = run_check(tmp_path, behaviour, "--time-limit", "3000" if behaviour == "noflush" else "400")
     assert code == 1, out
     failed = [line for line in out.splitlines() if line.startswith("✗")]
     assert failed and any(expected in line for line in failed), out
@@ -79,7 +83,11 @@ def test_a_broken_bot_fails_with_the_reason(tmp_path: Path, behaviour: str, expe
                    or "outside its replies, starting 'debug:thatwasmymove'" in line for line in failed), out
     if behaviour == "illegal":  # only where the corner case is: the start and quiet positions pass
         assert any(line.startswith("✓ playing WHITE") for line in out.splitlines())
-        assert any(line.startswith("✗ a forced capture") for line in out.splitlines())
+    if behaviour in ("illegal", "noflush"):  # the same failure twice: the rest is not run
+        assert len(failed) == 2, out
+        assert any(line.startswith("· not run: stopped after the same failure") for line in out.splitlines()), out
+    if behaviour == "noflush":  # asleep reading for more input: the wrong game is asked first
+        assert "waiting for input" in failed[0] and failed[0].index("another game") < failed[0].index("flushing"), out
 
 
 def test_json_report(tmp_path: Path) -> None:
@@ -87,3 +95,34 @@ def test_json_report(tmp_path: Path) -> None:
     report = json.loads(out)
     assert code == 0 and report["ok"] is True and report["game"] == "checkers"
     assert {"name", "ok", "detail"} <= set(report["checks"][0])
+
+
+def test_a_whole_game_failure_shows_the_ply_and_the_position(tmp_path: Path) -> None:
+    code, out = run_check(tmp_path, "late", "--time-limit", "2000")
+    assert code == 1, out
+    lines = out.splitlines()
+    failed = [i for i, line in enumerate(lines) if line.startswith("✗")]
+    assert [lines[i].split(":")[0] for i in failed] == ["✗ a whole game as BLACK against random"], out
+    where = lines[failed[0] + 1]
+    assert where.startswith("  at ply ") and where.endswith(", the position:"), out
+    board = lines[failed[0] + 2:failed[0] + 10]
+    assert all(line.startswith("    ") for line in board) and any("b" in line.lower() for line in board), out
+
+
+def test_a_bot_folder_is_named_by_its_folder_and_declares_its_game(tmp_path: Path) -> None:
+    folder = tmp_path / "alice"
+    folder.mkdir()
+    (folder / "main.py").write_text(BOT.format(root=str(ROOT), behaviour="good"))
+    (folder / "bot.json").write_text(json.dumps({"command": f"{sys.executable} main.py", "game": "checkers"}))
+    out = subprocess.run([sys.executable, "-m", "arena", "check-bot", str(folder), "--games", "0", "--json"],
+                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=300, check=False)
+    report = json.loads(out.stdout)
+    assert out.returncode == 0 and report["id"] == "alice" and report["game"] == "checkers", out.stderr
+
+
+def test_without_a_game_it_is_a_one_line_usage_error(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "arena", "check-bot", f"{sys.executable} bots/checkers_random.py"],
+                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60, check=False)
+    assert out.returncode == 2 and out.stdout == ""
+    error = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and "give --game, one of: shobu, checkers" in error[0], out.stderr

@@ -48,6 +48,8 @@ def run_check(tmp_path: Path, bot: str, *args: str) -> tuple[int, list[str]]:
 def test_kuhn_poker_probes_find_a_chance_node_and_a_random_bot_passes(tmp_path: Path) -> None:
     code, lines = run_check(tmp_path, "bots/kuhn_poker_random.py", "--game", "kuhn_poker", "--players", "3")
     assert code == 0, lines
+    assert lines[0] == "checking 'kuhn_poker_random' (python3 bots/kuhn_poker_random.py) playing kuhn_poker", lines[0]
+    lines = lines[1:]
     assert all(line.startswith("✓") for line in lines[:-1]) and lines[-1] == f"{len(lines) - 1} of {len(lines) - 1} checks passed"
     names = [line[2:].split(":")[0] for line in lines[:-1]]
     for probe in (CHANCE_OUTCOME, SEAT_OUT, "playing as seat 2 (P2)", "a whole game at seat 0 against random"):
@@ -62,7 +64,7 @@ def test_a_bot_that_fails_where_only_one_move_is_legal_is_named_by_that_probe(tm
     assert code == 1, lines
     failed = [line for line in lines if line.startswith("✗")]
     assert failed[0].startswith(f"✗ {SINGLE_MOVE}: illegal_move: seat "), lines  # the probe, by name
-    assert "bot 'bot' played an illegal move" in failed[0] and "princess" in failed[0]
+    assert "bot 'broken' played an illegal move" in failed[0] and "princess" in failed[0]
     # Elsewhere only a whole game can meet such a position too.
     assert all(line.startswith(("✗ a whole game", f"✗ {SINGLE_MOVE}")) for line in failed), failed
     assert lines[-1].endswith(f"; {len(failed)} failed")

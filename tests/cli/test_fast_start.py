@@ -55,7 +55,7 @@ def test_an_unknown_command_is_a_usage_error() -> None:
 
 def test_a_match_written_to_a_pipe_never_imports_rich() -> None:
     """Scripts and CI run matches with stderr piped: plain lines, no rich (~50 ms of imports)."""
-    args = ["match", "--max-moves", "4", f"{sys.executable} bots/shobu_random.py --seed 1",
+    args = ["match", "--game", "shobu", "--max-moves", "4", f"{sys.executable} bots/shobu_random.py --seed 1",
             f"{sys.executable} bots/shobu_random.py --seed 2"]
     out = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=120, check=False, cwd=Path(__file__).resolve().parents[2])

@@ -142,3 +142,14 @@ def test_pass_through_takes_each_kind_of_step_of_an_n_seat_game() -> None:
     assert result.exit_code == 1 and first["bids"] == [[3, 1]]
     assert missing == {"error": "illegal_move", "reason": "the seats acting here are [0, 1], got moves for [0]"}
     assert chance == {"error": "illegal_move", "reason": "not a chance node here"}
+
+
+def test_a_seat_waiting_for_more_input_is_out_with_the_wrong_game_hint() -> None:
+    waits = f"{sys.executable} -c 'import sys; sys.stdin.readline(); sys.stdin.readline()'"
+    # A minute's clock: with FAST's a plain timeout could come first on a loaded machine.
+    code, out, err = match(waits, RANDOM, RANDOM, "--game", "goofspiel", "--param", "num_cards=3", "--seed", "2",
+                           "--time-limit", "60000")
+    assert code == 0, err
+    (out_seat,) = json.loads(out)["eliminations"]
+    assert (out_seat["seat"], out_seat["termination"]) == (0, "timeout"), out_seat
+    assert "waiting for input it will not get" in out_seat["reason"] and "json-seats" in out_seat["reason"]

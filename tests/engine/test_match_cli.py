@@ -31,7 +31,7 @@ def _invoke(*args: str) -> tuple[int, str, str]:
 
 def test_one_game_prints_its_record(marker: str) -> None:
     code, out, err = _invoke(bot_command(marker, "shobu"), bot_command(marker, "shobu"),
-                             "--max-moves", "4", "--time-limit", "5000")
+                             "--game", "shobu", "--max-moves", "4", "--time-limit", "5000")
     assert code == 0, err
     record = json.loads(out)
     assert record["termination"] == "max_moves" and record["plies"] == 4
@@ -69,7 +69,7 @@ def test_several_games_alternate_colours_and_go_to_out(marker: str, tmp_path: Pa
 
 
 def test_missing_program_is_a_usage_error() -> None:
-    code, out, err = _invoke("/no/such/bot", "python3 x.py")
+    code, out, err = _invoke("/no/such/bot", "python3 x.py", "--game", "shobu")
     assert code == 2 and out == ""
     assert "CMD1: program '/no/such/bot' not found (looked at /no/such/bot)" in err
     assert "Traceback" not in err
@@ -115,7 +115,7 @@ def test_ctrl_c_stops_at_once_kills_bots_and_exits_130(marker: str, tmp_path: Pa
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", "match", bot_command(marker + "-good", "shobu"),
          bot_command(marker + "-silent", "shobu", "silent", 0), "--games", "3", "--max-moves", "1",
-         "--stderr-dir", str(logs), "--quiet"],
+         "--stderr-dir", str(logs), "--quiet", "--game", "shobu"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
@@ -141,7 +141,7 @@ def test_ctrl_c_stops_at_once_kills_bots_and_exits_130(marker: str, tmp_path: Pa
 def test_ctrl_c_during_a_single_game_writes_nothing(marker: str) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", "match", bot_command(marker + "-x", "shobu", "silent", 0),
-         bot_command(marker + "-y", "shobu", "ignore_term", 0), "--quiet"],
+         bot_command(marker + "-y", "shobu", "ignore_term", 0), "--quiet", "--game", "shobu"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
@@ -185,7 +185,7 @@ def test_on_a_terminal_the_records_are_saved_under_match_logs_not_printed(tmp_pa
     bot = f"{sys.executable} {Path(__file__).resolve().parents[2] / 'bots' / 'shobu_random.py'}"
     leader, follower = pty.openpty()
     try:
-        proc = subprocess.run([sys.executable, "-m", "arena", "match", "--max-moves", "4", bot, bot],
+        proc = subprocess.run([sys.executable, "-m", "arena", "match", "--game", "shobu", "--max-moves", "4", bot, bot],
                               stdout=follower, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                               cwd=tmp_path, timeout=120, check=False)
     finally:
@@ -200,7 +200,7 @@ def test_on_a_terminal_the_records_are_saved_under_match_logs_not_printed(tmp_pa
 
 
 def test_json_and_out_together_are_a_usage_error() -> None:
-    code, out, err = _invoke("python3 a.py", "python3 b.py", "--json", "--out", "x.json")
+    code, out, err = _invoke("python3 a.py", "python3 b.py", "--game", "shobu", "--json", "--out", "x.json")
     assert code == 2 and out == "" and "--json prints the records on stdout" in err
 
 
@@ -222,3 +222,24 @@ def test_an_opening_book_gives_each_pair_its_position(tmp_path: Path) -> None:
     assert code == 2 and "line 1: move 2 (9)" in err and "Traceback" not in err
     code, out, err = _invoke(bot, bot, "--game", "connect4", "--openings", str(book), "--opening-plies", "2")
     assert code == 2 and "--openings and --opening-plies" in err
+
+
+def test_without_a_game_match_is_a_one_line_usage_error_naming_the_games() -> None:
+    code, out, err = _invoke(f"{sys.executable} bots/shobu_random.py", f"{sys.executable} bots/shobu_random.py")
+    assert code == 2 and out == ""
+    error = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and "give --game, one of: shobu, checkers" in error[0] and "arena games" in error[0], err
+
+
+def test_bot_folders_declare_their_game_and_name_their_agents(tmp_path: Path) -> None:
+    bots = Path(__file__).resolve().parents[2] / "bots"
+    for name, game in (("alice", "checkers"), ("bob", "checkers"), ("carol", "shobu")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bot.json").write_text(json.dumps(
+            {"command": f"{sys.executable} {bots / f'{game}_random.py'}", "game": game}))
+    code, out, err = _invoke(str(tmp_path / "alice"), str(tmp_path / "bob"), "--max-moves", "4")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["game"] == "checkers" and [p["id"] for p in record["players"]] == ["alice", "bob"]
+    code, out, err = _invoke(str(tmp_path / "alice"), str(tmp_path / "carol"), "--max-moves", "4")
+    assert code == 2 and "the bots declare different games" in err and err.count("Error:") == 1, err

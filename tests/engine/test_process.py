@@ -11,6 +11,7 @@ import trio
 import trio.lowlevel
 import trio.testing
 from engine_support import assert_no_leftovers, processes_matching
+from helpers import eventually_async
 
 from arena.errors import BotError
 from arena.process.bot import (
@@ -198,3 +199,29 @@ def test_an_executable_path_with_spaces_is_taken_whole(tmp_path: object) -> None
     script.chmod(0o755)
     assert split_command(str(script)) == [str(script)]
     assert os.access(script, os.X_OK)
+
+
+
+async def test_a_bot_asleep_reading_for_more_input_is_told_from_one_that_sleeps_on_a_timer(marker: str) -> None:
+    """arena.process.waiting, read from /proc as arena's user (root, or the bot's own)."""
+    import platform
+
+    if platform.machine() not in ("x86_64", "aarch64"):
+        pytest.skip("the read system call's number is known for x86_64 and aarch64 only")
+    waits = "import sys; sys.stdin.readline(); print('read', flush=True); sys.stdin.readline()"
+    # Reads in a thread while the main one sleeps on a timer: it may wake and reply, so not stuck.
+    sleeps = ("import sys, threading, time; sys.stdin.readline(); threading.Thread(target=sys.stdin.readline)"
+              ".start(); print('read', flush=True); time.sleep(600)")
+    with trio.fail_after(30):
+        async with open_bot_process(_py(waits, marker), kill_grace=0.1) as bot:
+            await bot.send(b"one line\n")
+            assert await bot.read_line() == b"read"
+            await eventually_async(lambda: bot.waiting_for_input()[0])
+            assert bot.waiting_for_input()[1] > 0  # the CPU ticks it used starting up
+        async with open_bot_process(_py(sleeps, marker), kill_grace=0.1) as bot:
+            await bot.send(b"one line\n")
+            assert await bot.read_line() == b"read"
+            for _ in range(20):
+                assert bot.waiting_for_input()[0] is False
+                await trio.sleep(0.02)
+    assert_no_leftovers(marker)

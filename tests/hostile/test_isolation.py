@@ -54,7 +54,7 @@ def test_a_bot_of_a_capless_root_arena_cannot_write_into_arenas_pipes(marker: st
     out = tmp_path / "records.json"
     done = subprocess.run(["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--", sys.executable, "-m", "arena",
                            "match", hostile_command(marker, "shobu", "sabotage", work),
-                           hostile_command(marker, "shobu", "plain", work), "--max-moves", "6", "--quiet",
+                           hostile_command(marker, "shobu", "plain", work), "--game", "shobu", "--max-moves", "6", "--quiet",
                            "--out", str(out)], cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr.decode()[-2000:]

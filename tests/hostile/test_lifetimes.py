@@ -87,7 +87,7 @@ def _arena_match(marker: str, black_mode: str, white_mode: str, *extra: str) -> 
     of its own, which may write none of the test's folders."""
     return subprocess.Popen(
         [sys.executable, "-m", "arena", "match", hostile_command(marker, "shobu", black_mode, "-"),
-         hostile_command(marker, "shobu", white_mode, "-"), "--games", "50", "--time-limit", "60000",
+         hostile_command(marker, "shobu", white_mode, "-"), "--game", "shobu", "--games", "50", "--time-limit", "60000",
          "--quiet", *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
 

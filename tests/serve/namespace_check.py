@@ -42,8 +42,11 @@ try:
     seen = []
     deadline = time.monotonic() + 20  # a backstop: the loop ends when the update arrives
     with httpx.stream("GET", "http://127.0.0.1:8765/events", timeout=10) as stream:
+        event = ""
         for line in stream.iter_lines():
-            if line.startswith("data: "):
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "update":
                 seen.append(json.loads(line[6:])["games"])
                 if seen == [5]:
                     with games.open("ab") as out:

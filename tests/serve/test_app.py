@@ -6,29 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-import trio
+from serve_support import client, next_update, rows, sse
 
 from arena.serve.app import create_app
 from arena.serve.folder import LogFolder, NotALogFolder, check_log_folder
-
-with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx is what the test extra has
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
-
-def client(folder: Path) -> TestClient:
-    return TestClient(create_app(folder))
-
-
-def rows(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
 
 
 def test_the_leaderboard_lists_every_agent_with_its_elo_and_the_latest_games(played: Path) -> None:
@@ -36,7 +20,7 @@ def test_the_leaderboard_lists_every_agent_with_its_elo_and_the_latest_games(pla
     response = client(played).get("/")
     assert response.status_code == 200
     text = response.text
-    assert "6 games finished" in text and "new EventSource('/events')" in text
+    assert "6 games finished" in text and 'data-events="/events"' in text and "new EventSource(" in text
     for row in standings["standings"]:
         assert f'<tr data-agent="{row["id"]}">' in text
         assert f'<a href="/agent/{row["id"]}">' in text
@@ -100,49 +84,6 @@ def test_the_folder_is_reread_only_when_a_watched_file_changes(played: Path) -> 
 # -- the event stream ------------------------------------------------------------------------------
 
 
-@asynccontextmanager
-async def sse(app: Any, path: str = "/events") -> AsyncIterator[trio.MemoryReceiveChannel[dict[str, Any]]]:
-    """The ``update`` events of ``app``'s stream, parsed, while the request is open."""
-    events_in, events_out = trio.open_memory_channel[dict[str, Any]](100)
-    done = trio.Event()
-    buffer = b""
-
-    async def receive() -> dict[str, Any]:
-        await done.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal buffer
-        if message["type"] == "http.response.start":
-            assert message["status"] == 200
-            assert (b"content-type", b"text/event-stream; charset=utf-8") in message["headers"]
-            return
-        buffer += message.get("body", b"")
-        while b"\n\n" in buffer:
-            block, buffer = buffer.split(b"\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.decode().splitlines() if not line.startswith(":"))
-            if fields.get("event") == "update":
-                await events_in.send(json.loads(fields["data"]))
-
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": [],
-             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(app, scope, receive, send)
-        try:
-            yield events_out
-        finally:
-            done.set()
-
-
-async def next_update(events: trio.MemoryReceiveChannel[dict[str, Any]], games: int) -> dict[str, Any]:
-    with trio.fail_after(10):  # a backstop only: the loop returns as soon as the event arrives
-        while True:
-            event = await events.receive()
-            if event["games"] == games:
-                return event
-
-
 async def test_the_stream_pushes_the_new_standings_when_a_game_is_appended(played: Path) -> None:
     games = played / "games.jsonl"
     lines = games.read_bytes().splitlines(keepends=True)
@@ -173,3 +114,51 @@ async def test_the_stream_survives_a_folder_that_appears_and_a_truncated_resume(
         lines = (folder / "games.jsonl").read_bytes().splitlines(keepends=True)
         (folder / "games.jsonl").write_bytes(b"".join(lines[:2]))  # a resumed run's rewritten file
         await next_update(events, 2)
+
+
+def test_an_agents_page_lists_the_versions_its_games_were_played_with(played: Path) -> None:
+    games = rows(played)
+    for row in games:  # b2 replaced after game 2 (the rows of a field that changes)
+        row["versions"] = {"b0": "0" * 64, "b1": "1" * 64, "b2": ("a" if row["index"] <= 2 else "b") * 64}
+    (played / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in games))
+    text = client(played).get("/agent/b2").text
+    table = text.split('id="versions"')[1].split("</table>")[0]
+    old = [r["index"] for r in games if "b2" in (r["black"], r["white"]) and r["index"] <= 2]
+    new = [r["index"] for r in games if "b2" in (r["black"], r["white"]) and r["index"] > 2]
+    assert "Versions (2)" in text
+    assert f'<code title="{"a" * 64}">{"a" * 16}</code></td><td class="num">{len(old)}</td>' in table
+    assert f'<code title="{"b" * 64}">{"b" * 16}</code> <span class="dim">(latest)</span></td>' in table
+    assert f'<td class="num">{len(new)}</td><td class="num"><a href="/game/{new[0]}">' in table
+    assert 'id="versions"' not in client(played).get("/agent/nobody").text
+    (played / "games.jsonl").write_text("".join(json.dumps({k: v for k, v in r.items() if k != "versions"}) + "\n"
+                                                for r in games))
+    assert "Versions" not in client(played).get("/agent/b2").text  # rows without versions: no such section
+
+
+def test_a_rows_version_may_be_by_agent_by_seat_or_in_its_players() -> None:
+    from arena.serve.agents import version_of
+
+    assert version_of({"versions": {"a": "v1"}}, 1, "a") == "v1"
+    assert version_of({"versions": ["v0", "v1"]}, 1, "b") == "v1"
+    assert version_of({"players": [{"id": "a"}, {"id": "b", "version": "v9"}]}, 1, "b") == "v9"
+    assert version_of({"players": [{"id": "a"}]}, 0, "a") is None
+
+
+def test_an_agents_results_by_opponent_are_of_the_games_that_count_now_the_rest_history(played: Path) -> None:
+    config = json.loads((played / "config.json").read_text())
+    assert config["resultsBy"] == "pairing"  # a field that may change
+    games = rows(played)
+    for row in games:  # b2 replaced after game 2: its first games are an old version's
+        row["versions"] = {**row["versions"], "b2": "old" if row["index"] <= 2 else config["versions"]["b2"]}
+    (played / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in games))
+    old = [r for r in games if "b2" in (r["black"], r["white"]) and r["index"] <= 2]
+    new = [r for r in games if "b2" in (r["black"], r["white"]) and r["index"] > 2]
+    assert old and new
+    text = client(played).get("/agent/b2").text
+    versus = text.split('id="versus"')[1].split("</table>")[0]
+    tallied = sum(int(cell.split("<")[0]) for cell in versus.split('<td class="num">')[1::5])
+    assert tallied == len(new)
+    assert f"{len(old)} more are history" in text and f"Games ({len(old) + len(new)})" in text
+    b0 = client(played).get("/agent/b0").text
+    versus_b2 = b0.split('<a href="/agent/b2">b2</a></td><td class="num">')[1].split("<")[0]
+    assert int(versus_b2) == sum(1 for r in new if "b0" in (r["black"], r["white"]))

@@ -48,7 +48,7 @@ def write_config(folder: Path, **extra: Any) -> Path:
 
 
 def opts(tmp_path: Path) -> RunOptions:
-    return RunOptions(logs_root=tmp_path / "logs", stats_worker=False)
+    return RunOptions(logs_root=tmp_path / "logs", stats_worker=False, by_pairing=False)  # rows kept by index
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -14,8 +13,9 @@ import pytest
 from helpers import eventually
 from tournament_support import REPO, read_jsonl, shobu_config
 
+from arena.records.field import Field
 from arena.tournament.config import load_config
-from arena.tournament.schedule import round_robin
+from arena.tournament.field import field_games
 
 
 def start_arena(config: Path, logs: Path) -> subprocess.Popen[bytes]:
@@ -58,8 +58,9 @@ def worker_gone(folder: Path, timeout: float = 10) -> None:
         time.sleep(0.02)
 
 
-def signature(folder: Path) -> list[tuple[int, str, str]]:
-    return sorted((r["index"], r["black"], r["white"]) for r in read_jsonl(folder / "games.jsonl"))
+def signature(folder: Path) -> list[tuple[str, str, int]]:
+    """The games of a folder by their key (its indices are only the order they were written in)."""
+    return sorted((r["black"], r["white"], r["round"]) for r in read_jsonl(folder / "games.jsonl"))
 
 
 @pytest.mark.slow
@@ -87,14 +88,13 @@ def test_sigkill_twice_then_resume_equals_an_uninterrupted_run(tmp_path: Path, b
     assert reference.returncode == 0, err.decode()
 
     resumed = signature(folder)
-    assert len(resumed) == len({index for index, _, _ in resumed}) == 12  # none doubled
+    assert len(resumed) == len(set(resumed)) == 12  # none doubled
     assert resumed == signature(reference_logs / "crash")
-    planned = round_robin([f"b{i}" for i in range(4)], 2, load_config(config).seed)
-    assert resumed == [(g.index, g.black, g.white) for g in planned]
+    planned = Field("roundRobin", tuple(f"b{i}" for i in range(4)), games_per_pair=2, seed=load_config(config).seed)
+    assert resumed == sorted((g.black, g.white, g.round) for g in field_games(planned))
     for row in read_jsonl(folder / "games.jsonl"):
         record = json.loads((folder / row["record"]).read_text())
         assert record["game_index"] == row["index"] and record["winner"] == row["winner"]
     stats = [json.loads((folder / f"b{i}.json").read_text()) for i in range(4)]
     assert sum(s["games"] for s in stats) == 24  # no game counted twice in the seed's files
     assert not list(folder.rglob("*.tmp"))  # a write cut short by the kill is cleaned up on resume
-    assert not os.path.exists(folder / "games" / "00012.json")

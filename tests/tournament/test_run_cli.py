@@ -75,7 +75,8 @@ def test_the_checkers_system_example_with_its_search_bot(system_folder: Path) ->
 @pytest.mark.parametrize(
     ("obj", "start"),
     [
-        ({"id": "x", "agents": [], "colour": 1}, "arena: error: colour: unknown key"),
+        ({"id": "x", "agents": [{"type": "player", "id": "a"}, {"type": "player", "id": "b"}], "colour": 1},
+         "arena: error: colour: unknown key"),
         ({"id": "x", "agents": []}, "arena: error: agents: a tournament needs at least two agents, got 0"),
         ({"id": "../x", "agents": []}, "arena: error: id: '../x' is not a safe folder name"),
     ],
@@ -86,6 +87,20 @@ def test_config_mistakes_are_one_line_and_exit_2(tmp_path: Path, obj: dict, star
     assert result.exit_code == 2
     assert result.stderr.startswith(start) and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.output and result.stdout == ""
+
+
+def test_every_mistake_of_a_config_is_reported_at_once_one_line_each(tmp_path: Path) -> None:
+    obj = {"id": "x", "agents": [{"id": "a", "path": "missing.py"}, {"type": "robot", "id": "b"}], "colour": 1,
+           "shade": 2, "timeLimit": -5, "maxMoves": 10, "openingPlies": 12, "tournamentType": "swiss"}
+    (tmp_path / "c.json").write_text(json.dumps(obj))
+    result = invoke(["run", str(tmp_path / "c.json"), "--logs", str(tmp_path / "logs")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == "arena: error: 7 problems in the config:", result.stderr
+    starts = ["colour: unknown key", "shade: unknown key", "tournamentType: ", "agents[0].path: ", "agents[1].type: ",
+              "openingPlies: 12 random plies leave no move", "timeLimit: "]
+    for start in starts:
+        assert sum(line.strip().startswith(start) for line in lines[1:]) == 1, (start, result.stderr)
 
 
 def test_json_summary_and_standings_from_the_logs(tmp_path: Path, bot_file: Path) -> None:

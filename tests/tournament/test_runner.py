@@ -25,7 +25,9 @@ FAST = {"kill_grace": 0.05}
 
 
 def options(tmp_path: Path, **kw: Any) -> RunOptions:
-    return RunOptions(logs_root=tmp_path / "logs", player_opts=FAST, standings_interval_s=0.05, **kw)
+    # These tests pin the schedule of a folder kept by index (tests/tournament/test_field.py: by pairing).
+    return RunOptions(logs_root=tmp_path / "logs", player_opts=FAST, standings_interval_s=0.05,
+                      **{"by_pairing": False, **kw})
 
 
 async def test_round_robin_writes_the_log_layout(tmp_path: Path, bot_file: Path) -> None:
@@ -44,7 +46,7 @@ async def test_round_robin_writes_the_log_layout(tmp_path: Path, bot_file: Path)
         for log in record["stderr_logs"].values():
             assert (folder / log).is_file()  # relative to the log folder
     saved = json.loads((folder / "config.json").read_text())
-    assert saved == config.to_json() and saved["agents"][0]["command"][1] == str(bot_file)
+    assert saved == {**config.to_json(), "versions": saved["versions"]} and saved["agents"][0]["command"][1] == str(bot_file)
     total = {"games": 0, "wins": 0, "draws": 0, "losses": 0}
     for aid in ("b0", "b1", "b2"):
         stats = json.loads((folder / f"{aid}.json").read_text())
@@ -279,3 +281,34 @@ def test_legacy_elo_stats_match_the_batch_rating_whatever_the_finishing_order() 
         expected = online_elo([x for x in order[: n + 1]], "abcd")
         assert {a: s["rating"] for a, s in snap.items()} == {a: round(r) for a, r in expected.items()}
     assert sum(s["games"] for s in snap.values()) == 120
+
+
+# A Shobu bot that plays random moves seeded only by its game's seed (ARENA_SEED) and its --salt.
+SEEDED_BOT = '''import json, os, random, sys
+from arena.games import get_game
+game = get_game("shobu")
+rng = random.Random(f"{os.environ['ARENA_SEED']}-{sys.argv[1]}")
+for line in sys.stdin:
+    if line.strip():
+        state = game.state_from_json(json.loads(line)["payload"])
+        move = rng.choice(game.legal_moves(state))
+        print(json.dumps({"type": "turn", "payload": game.move_to_wire(move)}), flush=True)
+'''
+
+
+async def test_a_seeded_tournament_of_bots_seeded_by_arena_seed_is_reproducible(tmp_path: Path) -> None:
+    bot = tmp_path / "seeded.py"
+    bot.write_text(SEEDED_BOT)
+    played = []
+    for run in ("first", "second"):
+        config = load_config(shobu_config(tmp_path, bot, id=run, seed=7, maxMoves=12))
+        summary = await run_tournament(config, options(tmp_path))
+        assert summary.complete and summary.finished == 6
+        folder = tmp_path / "logs" / run
+        records = [json.loads((folder / row["record"]).read_text())
+                   for row in sorted(read_jsonl(folder / "games.jsonl"), key=lambda r: r["index"])]
+        assert all(r["termination"] == "max_moves" for r in records), [r["reason"] for r in records]
+        played.append([(r["seed"], [t["notation"] for t in r["turns"]], r["winner"]) for r in records])
+    assert played[0] == played[1]
+    # The seed reached the bots: games with different seeds went differently.
+    assert len({tuple(map(str, moves)) for _, moves, _ in played[0]}) > 1

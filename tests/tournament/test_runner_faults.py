@@ -89,7 +89,9 @@ def write_config(folder: Path, name: str = "c.json", agents: int = 3, **extra: A
 
 
 def opts(tmp_path: Path, **kw: Any) -> RunOptions:
-    return RunOptions(logs_root=tmp_path / "logs", standings_interval_s=0.05, agent_files_interval_s=0.05, **kw)
+    # Rows kept by index: these tests name games by their place in the schedule.
+    return RunOptions(logs_root=tmp_path / "logs", standings_interval_s=0.05, agent_files_interval_s=0.05,
+                      **{"by_pairing": False, **kw})
 
 
 def indices(folder: Path) -> list[int]:

@@ -56,7 +56,7 @@ def test_round_robin_odd_games_per_pair() -> None:
 
 
 def as_tuples(games: Any) -> list[tuple[Any, ...]]:
-    return [dataclasses.astuple(g) for g in games]
+    return [dataclasses.astuple(g)[:5] for g in games]  # a ScheduledGame's round is None here
 
 
 @pytest.mark.parametrize("kind", [round_robin, gauntlet])

@@ -41,7 +41,7 @@ MANY = [f"a{i}" for i in range(60)]
 
 
 def as_tuples(games: Iterable[Any]) -> list[tuple[Any, ...]]:
-    return [dataclasses.astuple(g) for g in games]
+    return [dataclasses.astuple(g)[:-1] for g in games]  # without the round (None: schedules kept by index)
 
 
 def by_group(games: Iterable[ScheduledTable]) -> dict[int, list[ScheduledTable]]:

@@ -1,0 +1,148 @@
+"""The schedule of a field that changes, and what a run says about a change: results are kept per
+(pairing, versions) (which rows count now: :mod:`arena.records.field`).
+
+Each game of a folder kept by pairing is named by its key ``(black, white, round)``; rounds ``2k`` and
+``2k + 1`` of a couple form a colour-swapped pair whose number (:func:`pairing_number`) and opening
+seed depend on the couple, ``k`` and the tournament's seed only, so a game is the same game whatever
+else is in the field and a row's ``index`` is only the order it was written in. So adding an agent
+schedules only its games (:func:`missing_games`); a replaced bot (a new version) has its games played
+again, the old ones staying in ``games.jsonl`` as history; a withdrawn agent's games stay there too
+and count no more; and a resumed run plays exactly the keys that have no counting row: none is lost
+or played twice. :class:`FieldChange` is what changed and what will be played, printed before play;
+:func:`refusal` the one line of a change that cannot be made.
+
+Folders written before (no ``resultsBy``) and random matches keep results by index (:mod:`arena.tournament.resume`): their field cannot change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arena.games.base import opening_seed
+from arena.records.field import PAIRING, RESULTS_BY_KEY, Field, Key, keyed, rotated, row_key, unrotated
+from arena.tournament.schedule import ScheduledGame, ScheduledTable
+
+#: The tournament types whose field may change (random matches draw their games from the field);
+#: two players or N seats alike.
+FIELD_TYPES = ("roundRobin", "gauntlet")
+
+
+def pairing_number(group: tuple[str, ...], k: int) -> int:
+    """The ``pair`` (two players) or ``group`` (N seats) of the ``k``-th rotation cycle of ``group``
+    (canonical order): a 48-bit digest of both, the same in any field (two groups sharing one is
+    harmless: they share an opening seed)."""
+    data = f"arena-pairing/{'/'.join(group)}/{k}".encode()
+    return int.from_bytes(hashlib.sha256(data).digest()[:6], "big")
+
+
+def field_games(field: Field) -> Iterator[ScheduledGame | ScheduledTable]:
+    """Every game of ``field`` in play order (round by round, groups in config order, so early
+    games cover every group), each with ``index`` -1 (the runner numbers what it plays):
+    :class:`ScheduledGame` for two players, :class:`ScheduledTable` for N seats."""
+    groups = list(field.groups())
+    for round_ in range(field.games_per_pair):
+        for group in groups:
+            yield _game(field.players, group, round_, -1, field.seed)
+
+
+def _game(seats: int | None, group: tuple[str, ...], round_: int, index: int,
+          seed: int) -> ScheduledGame | ScheduledTable:
+    """Round ``round_`` of ``group`` (canonical order) at ``index``: two players (``seats`` None)
+    or N seats."""
+    n = len(group)
+    number = pairing_number(group, round_ // n)
+    order = rotated(group, round_ % n)
+    if seats is None:
+        return ScheduledGame(index, order[0], order[1], number, opening_seed(seed, number), round_)
+    return ScheduledTable(index, order, number, opening_seed(seed, number), round_)
+
+
+def game_key(game: ScheduledGame | ScheduledTable) -> Key:
+    """The key of a scheduled game (:func:`arena.records.field.row_key` of its row)."""
+    seats = (game.black, game.white) if isinstance(game, ScheduledGame) else game.seats
+    assert game.round is not None, "a game of a field has a round"
+    return seats, game.round
+
+
+def missing_games(field: Field, rows: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame | ScheduledTable]:
+    """The games of ``field`` that no row of ``rows`` plays with today's versions, in play order:
+    what is left to play (``index`` -1)."""
+    done = {row_key(row) for row in rows if field.counts(row)}
+    return (g for g in field_games(field) if game_key(g) not in done)
+
+
+def scheduled_game(row: Mapping[str, Any], seed: int) -> ScheduledGame | ScheduledTable | None:
+    """The game a keyed row says it is (its pair or group and seed worked out from its key), with
+    the row's index; None when the row has no key."""
+    key = row_key(row)
+    index = row.get("index")
+    if key is None or not isinstance(index, int) or isinstance(index, bool) or len(key[0]) < 2:
+        return None
+    seats, round_ = key
+    return _game(None if "seats" not in row else len(seats), unrotated(seats, round_ % len(seats)), round_,
+                 index, seed)
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """What changed between the folder's last field and this run's, and what will be played."""
+
+    added: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
+    withdrawn: tuple[str, ...] = ()
+    kept: int = 0
+    to_play: int = 0
+    history: int = 0  # rows in games.jsonl that do not count now
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.replaced or self.withdrawn)
+
+    def lines(self) -> list[str]:
+        """What to print before play: the changes (if any), then the games kept and to play."""
+        out = []
+        for what, ids in (("added", self.added), ("replaced (a new version)", self.replaced),
+                          ("withdrawn", self.withdrawn)):
+            if ids:
+                out.append(f"field: {what}: {', '.join(ids)}")
+        out.append(f"games: {self.kept} kept, {self.to_play} to play"
+                   + (f", {self.history} in the history that no longer count" if self.history else ""))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"added": list(self.added), "replaced": list(self.replaced), "withdrawn": list(self.withdrawn),
+                "kept": self.kept, "to_play": self.to_play, "history": self.history}
+
+
+def field_change(old: Mapping[str, Any] | None, new: Field, kept: int, history: int) -> FieldChange:
+    """The change from the folder's ``config.json`` ``old`` (None: a new folder) to ``new``."""
+    before = Field.from_json(old) if old else None
+    if before is None:
+        return FieldChange(kept=kept, to_play=len(new) - kept, history=history)
+    added = tuple(a for a in new.agents if a not in before.agents)
+    withdrawn = tuple(a for a in before.agents if a not in new.agents)
+    replaced = tuple(a for a in new.agents if a in before.agents and before.versions.get(a) != new.versions.get(a))
+    return FieldChange(added, replaced, withdrawn, kept, len(new) - kept, history)
+
+
+def refusal(old: Mapping[str, Any] | None, new: Field) -> str | None:
+    """Why the field ``new`` cannot take over a keyed folder whose ``config.json`` is ``old``, in one
+    line (None: it can)."""
+    if not old:
+        return None
+    before = Field.from_json(old)
+    if before.hero is not None and new.hero is not None and before.hero != new.hero:
+        return (f"the gauntlet's hero (its first agent) was {before.hero}, now {new.hero}: every game would be "
+                "another; list it first again")
+    return None
+
+
+def with_index(game: ScheduledGame | ScheduledTable, index: int) -> ScheduledGame | ScheduledTable:
+    return replace(game, index=index)
+
+
+__all__ = ["FIELD_TYPES", "PAIRING", "RESULTS_BY_KEY", "Field", "FieldChange", "field_change", "field_games", "game_key", "keyed",
+           "missing_games", "pairing_number", "refusal", "row_key", "scheduled_game", "with_index"]

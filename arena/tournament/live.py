@@ -1,0 +1,132 @@
+"""The games in progress of a log folder: ``live/NNNNN.jsonl``, one file per game being played, so
+that a reader (``arena serve``) can show them move by move while the run plays them.
+
+A file is created when its game starts, grows by one line per move and is removed when the game
+ends (finished, interrupted or failed), before or just after the game's line reaches
+``games.jsonl``. The run clears the folder when it starts and when it ends, so a file left by a run
+that was killed is gone at the next run; meanwhile a reader sees the folder's lock released
+(:func:`arena.serve.live.run_holds`) and shows no such game.
+
+Format (JSON lines, appended with one ``write`` each on an ``O_APPEND`` descriptor, so a reader sees
+whole lines plus at most one cut-off last line, which it leaves for its next look):
+
+- first line: ``{"index": N, "players": [ids in seat order: black first], "started": ISO time}``;
+- then one line per move of a two-player game: ``{"ply": P, "seat": 0|1, "move": "text", "ms":
+  thinking ms charged}``, or per step of a game of N seats: the step as the record has it
+  (:mod:`arena.match.table`: ``kind`` ``move``, ``chance``, ``joint`` or ``elimination``).
+
+Cost: one small ``orjson.dumps`` and one ``write`` per ply (measured in bench/bench_live.py). The
+trace is a convenience: a write that fails (disk full) stops that game's trace, never the game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from arena.fileio.files import open_beneath
+from arena.games.base import Color
+from arena.match.game import MovePlayed
+from arena.match.table import StepPlayed
+
+#: The folder of the games in progress, inside a log folder.
+LIVE_FOLDER = "live"
+
+
+def live_name(index: int) -> str:
+    """The file of game ``index`` inside :data:`LIVE_FOLDER`."""
+    return f"{index:05d}.jsonl"
+
+
+class LiveTrace:
+    """Writer of ``folder/live/`` (the run's log folder ``folder``, links refused below ``root``)."""
+
+    def __init__(self, folder: Path, root: Path) -> None:
+        self.folder = folder / LIVE_FOLDER
+        self.root = root
+
+    def clear(self) -> None:
+        """Remove every file of the folder (a killed run's games), creating it if needed."""
+        with contextlib.suppress(OSError, ValueError):
+            fd = open_beneath(self.root, self.folder, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
+            try:
+                for name in os.listdir(fd):
+                    with contextlib.suppress(OSError):
+                        os.unlink(name, dir_fd=fd)  # the entry itself, never a link's target
+            finally:
+                os.close(fd)
+
+    def start(self, index: int, players: Sequence[str]) -> GameTrace | None:
+        """Create game ``index``'s file; the observer that appends each of its moves (None: the
+        file could not be made, so the game goes untraced)."""
+        try:
+            fd = open_beneath(self.root, self.folder / live_name(index), os.O_WRONLY | os.O_APPEND,
+                              make_dirs=True, fresh=True)
+        except (OSError, ValueError):
+            return None
+        trace = GameTrace(fd)
+        trace.append(orjson.dumps({"index": index, "players": list(players),
+                                   "started": datetime.now(UTC).isoformat(timespec="seconds")}) + b"\n")
+        return trace
+
+    def end(self, index: int, trace: GameTrace | None) -> None:
+        """Game ``index`` is over: close and remove its file."""
+        if trace is not None:
+            trace.close()
+        with contextlib.suppress(OSError, ValueError):
+            fd = open_beneath(self.root, self.folder, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.unlink(live_name(index), dir_fd=fd)
+            finally:
+                os.close(fd)
+
+
+class GameTrace:
+    """The observer of one game (:mod:`arena.match.game`, :mod:`arena.match.table` events): one
+    line per move on the open descriptor ``fd``."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __call__(self, event: Any) -> None:
+        if self.fd < 0:
+            return
+        if type(event) is MovePlayed:
+            # Formatted by hand: half the time of orjson.dumps on a dict (the move text is escaped).
+            self.append(b'{"ply":%d,"seat":%d,"move":%s,"ms":%.1f}\n' % (
+                event.ply, event.color is not Color.BLACK, orjson.dumps(event.move_text), event.charged_ms))
+        elif isinstance(event, StepPlayed):
+            self.append(orjson.dumps(event.step) + b"\n")
+
+    def append(self, line: bytes) -> None:
+        try:
+            os.write(self.fd, line)
+        except OSError:
+            self.close()  # the disk is full: the game goes on, untraced
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
+
+
+def chain(*observers: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
+    """One observer calling each of ``observers`` that is not None (None when none is)."""
+    present = [o for o in observers if o is not None]
+    if len(present) <= 1:
+        return present[0] if present else None
+
+    def both(event: Any) -> None:
+        for observer in present:
+            observer(event)
+
+    return both

@@ -1,0 +1,154 @@
+"""Run inside `unshare -n -p -f --mount-proc` with loopback up (test_browser.py): the real `arena
+serve` on 127.0.0.1 and headless Chromium (Debian's, driven by Playwright) on the same loopback.
+Prints one line per check; exits non-zero at the first failure.
+
+argv: LOGDIR SHOTS. LOGDIR is a played tournament's folder (a copy: it is changed here, as a run
+would change it); SHOTS a folder for the screenshots (1280x900): the leaderboard with a game in
+progress, that game's page, a finished game in the viewer and an agent's page.
+
+What the run does is played here by hand, step by step, with the run's own writers: the last three
+games are held back and appended one by one with standings recomputed (what the standings worker
+does), and a game in progress is traced move by move with :class:`arena.tournament.live.LiveTrace`.
+Each step waits for the DOM to show it (Playwright's waits; their timeout is a backstop), and a
+marker set on the page's window proves it was never reloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+from arena.fileio.files import atomic_write
+from arena.games import get_game
+from arena.games.base import Color
+from arena.match.game import MovePlayed
+from arena.tournament.live import LiveTrace
+from arena.tournament.logs import STANDINGS_FILE, dumps, standings_from_folder
+
+folder, shots = Path(sys.argv[1]), Path(sys.argv[2])
+shots.mkdir(parents=True, exist_ok=True)
+URL = "http://127.0.0.1:8766"
+WAIT_MS = 20_000  # a backstop: each wait ends as soon as the page shows what it waits for
+shobu = get_game("shobu")
+
+games = folder / "games.jsonl"
+# b2 replaced after game 2, as the rows of a field that changes name each game's versions.
+lines = [json.dumps({**row, "versions": {"b0": "0f3c" * 16, "b1": "91ab" * 16,
+                                         "b2": ("5e7d" if row["index"] <= 2 else "c0de") * 16}}).encode() + b"\n"
+         for row in map(json.loads, games.read_bytes().splitlines())]
+held, lines = lines[-3:], lines[:-3]
+last = json.loads(held[2])
+LIVE = last["index"]  # the game shown in progress, then finished: the last one held back
+PLAYERS = [last["black"], last["white"]]
+
+
+def write_games(kept: list[bytes]) -> None:
+    """``games.jsonl`` as ``kept`` and the standings of those games, as the run writes them."""
+    with games.open("wb") as out:
+        out.writelines(kept)
+    standings, _ = standings_from_folder(folder, bootstrap_samples=20)
+    atomic_write(folder / STANDINGS_FILE, dumps(standings))
+
+
+def move(trace: object, ply: int, text: str) -> None:
+    """One move of the game in progress, as the engine's observer event."""
+    assert callable(trace)
+    trace(MovePlayed(shobu, ply, (Color.BLACK, Color.WHITE)[(ply - 1) % 2], "?", text, None, 12.5, {}, LIVE))
+
+
+#: The games of every agent's line of the leaderboard, added up (twice the games in the standings).
+BOARD_GAMES = """[...document.querySelectorAll('#leaderboard-table tbody tr')]
+    .reduce((n, tr) => n + Number(tr.cells[4].textContent), 0)"""
+
+
+def games_in_board(page: Page) -> int:
+    return int(page.evaluate(BOARD_GAMES))
+
+
+write_games(lines)
+live = LiveTrace(folder, folder.parent)
+live.clear()
+server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(folder), "--port", "8766"],
+                          stderr=subprocess.PIPE, text=True)
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+assert chromium is not None
+try:
+    assert server.stderr is not None
+    banner = server.stderr.readline()  # printed once the socket listens
+    assert banner.startswith(f"serving {folder} on {URL}/"), banner
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        errors: list[str] = []
+        board = browser.new_page(viewport={"width": 1280, "height": 900})
+        board.on("pageerror", lambda exc: errors.append(str(exc)))
+        board.goto(URL + "/")
+        board.wait_for_function("document.body.classList.contains('live') && document.body.dataset.games === '3'",
+                                timeout=WAIT_MS)
+        board.evaluate("window.arenaMarker = 'not reloaded'")
+        before = games_in_board(board)
+        assert before == 2 * 3, before
+        assert board.inner_text("#live").strip() == "No game in progress."
+        print("leaderboard: 3 games, live")
+
+        trace = live.start(LIVE, PLAYERS)
+        move(trace, 1, "a1b2")
+        move(trace, 2, "c3d4")
+        board.wait_for_function(f"(document.querySelector('#live tr[data-live=\"{LIVE}\"]') || {{}}).textContent"
+                                "?.includes('c3d4')", timeout=WAIT_MS)
+        row = board.inner_text(f'#live tr[data-live="{LIVE}"]')
+        assert f"{PLAYERS[0]} – {PLAYERS[1]}" in row and "1.a1b2" in row and "2.c3d4" in row, row
+        print("a game in progress shows its moves")
+
+        write_games(lines + held[:2])
+        board.wait_for_function(f"document.body.dataset.games === '5' && ({BOARD_GAMES}) === 10", timeout=WAIT_MS)
+        after = games_in_board(board)
+        assert after == 2 * 5, after
+        assert board.evaluate("window.arenaMarker") == "not reloaded"
+        print(f"leaderboard changed without a reload: {before // 2} -> {after // 2} games")
+        board.screenshot(path=str(shots / "leaderboard.png"))
+
+        game = browser.new_page(viewport={"width": 1280, "height": 900})
+        game.on("pageerror", lambda exc: errors.append(str(exc)))
+        game.goto(f"{URL}/game/{LIVE}")
+        game.wait_for_function("document.body.classList.contains('live')", timeout=WAIT_MS)
+        game.evaluate("window.arenaMarker = 'not reloaded'")
+        move(trace, 3, "e5f6")
+        game.wait_for_function("document.querySelector('#live-game').textContent.includes('e5f6')", timeout=WAIT_MS)
+        assert game.evaluate("window.arenaMarker") == "not reloaded"
+        moves = [li.strip() for li in game.locator("#live-game li").all_inner_texts()]
+        assert moves == [f"{PLAYERS[0]} a1b2 12 ms", f"{PLAYERS[1]} c3d4 12 ms", f"{PLAYERS[0]} e5f6 12 ms"], moves
+        board.wait_for_function(f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('e5f6')",
+                                timeout=WAIT_MS)
+        game.screenshot(path=str(shots / "game-in-progress.png"))
+        print("the game's page follows its moves")
+
+        # The game ends: its trace goes, its line arrives; its page becomes the viewer of its record.
+        live.end(LIVE, trace)
+        write_games(lines + held)
+        game.wait_for_selector(f"#arena-game-{LIVE}", state="attached", timeout=WAIT_MS)
+        board.wait_for_function(f"document.body.dataset.games === '6' && ({BOARD_GAMES}) === 12", timeout=WAIT_MS)
+        board.wait_for_function("document.querySelector('#live').textContent.includes('No game in progress')",
+                                timeout=WAIT_MS)
+        assert board.evaluate("window.arenaMarker") == "not reloaded"
+        print("a finished game leaves the games in progress and opens in the viewer")
+        game.goto(f"{URL}/game/{LIVE}")
+        game.wait_for_load_state("load")
+        game.screenshot(path=str(shots / "game.png"))
+
+        agent = browser.new_page(viewport={"width": 1280, "height": 900})
+        agent.on("pageerror", lambda exc: errors.append(str(exc)))
+        agent.goto(f"{URL}/agent/b2")
+        assert "crashing on purpose" in agent.inner_text("#faults")
+        assert agent.locator("#versions tbody tr").count() == 2
+        agent.screenshot(path=str(shots / "agent.png"), full_page=False)
+        print("an agent's page shows its faults with their stderr")
+        assert not errors, errors
+        browser.close()
+finally:
+    server.terminate()
+    server.wait(10)
