@@ -14,7 +14,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -33,7 +33,7 @@ from arena.process.spawn import prepare as prepare_spawning
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.logs import standings_from_folder
 from arena.tournament.plan import isolation as plan_isolation
-from arena.tournament.runner import RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
+from arena.tournament.runner import Reporter, RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
 from arena.ui.console import cli_console
 from arena.ui.standings import BoardObserver, PlainReporter, RichReporter, print_standings
 
@@ -172,9 +172,10 @@ def _gated_config(console: Console, config_path: str) -> TournamentConfig:
 def _set_up(console: Console, config: TournamentConfig, concurrency: int | None, logs_root: str | None,
             bootstrap_samples: int, isolation: dict[str, bool | None],
             backend: tuple[str | None, str | None, float | None] = (None, None, None),
+            make: Callable[[TournamentConfig, RunOptions, Reporter], Tournament] = Tournament,
             ) -> tuple[Tournament, RichReporter | PlainReporter]:
     """Choose the terminal view, open the logs and the backend. Raises ArenaError (ClusterError
-    when the Ray cluster cannot be used)."""
+    when the Ray cluster cannot be used). ``make`` builds the run (a league's, :mod:`arena.cli.league_cmd`)."""
     where = backend_options(config, *backend)
     workers = effective_concurrency(config, concurrency)
     live_board = config.visualize and workers == 1 and console.is_terminal and config.players is None
@@ -191,7 +192,7 @@ def _set_up(console: Console, config: TournamentConfig, concurrency: int | None,
                          bootstrap_samples=bootstrap_samples,
                          observer=BoardObserver(console) if live_board else None, ponder=isolation["ponder"],
                          sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"], backend=where)
-    tournament = Tournament(config, options, reporter)
+    tournament = make(config, options, reporter)
     tournament.prepare()
     change = tournament.field_change
     if change is not None and (change.changed or change.kept or change.history):

@@ -11,6 +11,10 @@ the round below ``gamesPerPair``/``gamesPerGroup``, the gauntlet's hero in it) a
 the agents' versions now; the other rows are history (a replaced bot's old games, a withdrawn
 agent's).
 
+A league (``tournamentType`` ``"league"``, :mod:`arena.tournament.league`) has no schedule: its
+games are chosen as it goes, its rows have no ``round`` and every one of them may count. In a league
+a game counts now when its players are agents of the field now and its versions are theirs now.
+
 Standings of a field are computed over the counting games in the canonical order of
 :meth:`Field.standings_rows` (round, then the seats, indices renumbered in that order), so
 they do not depend on the order the games were played in: a fresh run of the same field gives the
@@ -33,6 +37,10 @@ from typing import Any
 RESULTS_BY_KEY = "resultsBy"
 PAIRING = "pairing"
 
+#: ``tournamentType`` of a league: a field with no schedule, where every game of today's agents and
+#: versions counts (module docstring).
+LEAGUE = "league"
+
 #: A game's agents in seat order, and its round.
 Key = tuple[tuple[str, ...], int]
 
@@ -45,11 +53,18 @@ def keyed(config_json: Mapping[str, Any] | None) -> bool:
 def row_key(row: Mapping[str, Any]) -> Key | None:
     """The key ``(seats, round)`` of a row of either shape (None when it has none: an index-kept row)."""
     round_ = row.get("round")
-    seats = row.get("seats") if "seats" in row else [row.get("black"), row.get("white")]
-    if not isinstance(round_, int) or isinstance(round_, bool) or not isinstance(seats, list) \
-            or not all(isinstance(s, str) for s in seats):
+    seats = row_seats(row)
+    if not isinstance(round_, int) or isinstance(round_, bool) or seats is None:
         return None
-    return tuple(seats), round_
+    return seats, round_
+
+
+def row_seats(row: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """A row's agents in seat order, of either shape (None when it names none)."""
+    seats = row.get("seats") if "seats" in row else [row.get("black"), row.get("white")]
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        return None
+    return tuple(seats)
 
 
 def rotated(group: tuple[str, ...], turn: int) -> tuple[str, ...]:
@@ -67,10 +82,10 @@ def unrotated(seats: tuple[str, ...], turn: int) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Field:
-    """The agents of a round robin or gauntlet as they are now: ids in config order, each one's
-    version, ``games_per_pair`` rounds per group (``gamesPerPair`` or ``gamesPerGroup``), the
-    tournament's ``seed``, and ``players`` (None: a two-player game; else the seats of a game of
-    the general model)."""
+    """The agents of a round robin, gauntlet or league as they are now: ids in config order, each
+    one's version, ``games_per_pair`` rounds per group (``gamesPerPair`` or ``gamesPerGroup``; a
+    league's count all), the tournament's ``seed``, and ``players`` (None: a two-player game; else
+    the seats of a game of the general model)."""
 
     tournament_type: str
     agents: tuple[str, ...]
@@ -115,6 +130,7 @@ class Field:
         return (tuple(sorted(group)) for group in itertools.combinations(self.agents, self.seats))
 
     def __len__(self) -> int:
+        """The games the field schedules (a league schedules none ahead: not used for one)."""
         n, k = len(self.agents), self.seats
         groups = math.comb(n - 1, k - 1) if self.hero is not None else math.comb(n, k)
         return groups * self.games_per_pair
@@ -133,13 +149,26 @@ class Field:
         others = self.agents[1:] if self.hero is not None else self.agents
         return all(a < b for a, b in itertools.pairwise(rest)) and all(a in others for a in rest)
 
+    @property
+    def league(self) -> bool:
+        """Whether this is a league's field: no schedule, every game of today's agents counts."""
+        return self.tournament_type == LEAGUE
+
     def counts(self, row: Mapping[str, Any]) -> bool:
-        """Whether the game of ``row`` counts now: one of this field's, played by today's versions."""
-        key = row_key(row)
-        if key is None or not self.scheduled(key):
-            return False
+        """Whether the game of ``row`` counts now: one of this field's (a league: of its agents, any
+        round), played by today's versions."""
+        if self.league:
+            seats = row_seats(row)
+            if seats is None or len(seats) != self.seats or len(set(seats)) != len(seats) \
+                    or not all(a in self.agents for a in seats):
+                return False
+        else:
+            key = row_key(row)
+            if key is None or not self.scheduled(key):
+                return False
+            seats = key[0]
         versions = row.get("versions")
-        return isinstance(versions, dict) and all(versions.get(a) == self.versions.get(a) for a in key[0])
+        return isinstance(versions, dict) and all(versions.get(a) == self.versions.get(a) for a in seats)
 
     def counting(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The rows of ``rows`` that count now, in file order."""
@@ -147,9 +176,12 @@ class Field:
 
     def standings_rows(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The counting rows in the canonical order (module docstring), ``index`` renumbered 0, 1...:
-        what standings are computed over."""
+        what standings are computed over. A league's in the order they were played (their own
+        ``index``): it has no canonical order, and its games are the ones it chose."""
+        if self.league:
+            return sorted(self.counting(rows), key=lambda r: r["index"])
         ordered = sorted(self.counting(rows), key=lambda r: (r["round"], row_key(r)))
         return [{**row, "index": number} for number, row in enumerate(ordered)]
 
 
-__all__ = ["PAIRING", "RESULTS_BY_KEY", "Field", "Key", "keyed", "rotated", "row_key", "unrotated"]
+__all__ = ["LEAGUE", "PAIRING", "RESULTS_BY_KEY", "Field", "Key", "keyed", "rotated", "row_key", "row_seats", "unrotated"]

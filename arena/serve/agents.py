@@ -8,6 +8,12 @@ loss (the pairwise score of ``standings.json``).
 Versions: a row may name the version each agent played (a digest of its command and files) as
 ``versions`` (by agent id, or a list in seat order) or as ``version`` in each ``players`` entry;
 the agent's page lists each version met with its games. Rows without them have no versions.
+
+What counts. In a folder whose field changes (``"resultsBy": "pairing"``: a changed field, a
+league) only some games count now (:meth:`arena.records.field.Field.counts`, the one answer): the
+results by opponent tally those, as the standings do; the other games (an old version's, a withdrawn
+opponent's) are history, counted apart (:attr:`AgentRecord.history`) and still listed with the
+agent's versions, faults and games.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.records.field import Field
 from arena.stats.ratings import result_from_row
 from arena.stats.results import RankedResult, ranked_from_game, ranked_from_row
 
@@ -72,14 +79,16 @@ class VersionRecord:
 
 @dataclass
 class AgentRecord:
-    """``games``: (row, the agent's seat) in the order they ended; ``versus``: by opponent id;
-    ``versions``: by version, in the order first played (empty when rows carry none)."""
+    """``games``: (row, the agent's seat) in the order they ended; ``versus``: by opponent id, of
+    the games that count now; ``versions``: by version, in the order first played (empty when rows
+    carry none); ``history``: its games that count no more (module docstring)."""
 
     id: str
     games: list[tuple[dict[str, Any], int]] = field(default_factory=list)
     versus: dict[str, VersusRecord] = field(default_factory=dict)
     faults: list[Fault] = field(default_factory=list)
     versions: dict[str, VersionRecord] = field(default_factory=dict)
+    history: int = 0
 
 
 def version_of(row: Mapping[str, Any], seat: int, agent: str) -> str | None:
@@ -97,8 +106,9 @@ def version_of(row: Mapping[str, Any], seat: int, agent: str) -> str | None:
     return found if isinstance(found, str) and found else None
 
 
-def agent_record(agent: str, rows: Iterable[dict[str, Any]]) -> AgentRecord:
-    """Everything the agent's page shows, from every finished game's row."""
+def agent_record(agent: str, rows: Iterable[dict[str, Any]], now: Field | None = None) -> AgentRecord:
+    """Everything the agent's page shows, from every finished game's row; ``now`` is the folder's
+    field when it changes (None: every game counts)."""
     record = AgentRecord(agent)
     for row in rows:
         game = ranked(row)
@@ -113,8 +123,11 @@ def agent_record(agent: str, rows: Iterable[dict[str, Any]]) -> AgentRecord:
             mark = record.versions.setdefault(version, VersionRecord(version, first=game.index))
             mark.games += 1
             mark.last = game.index
+        counts = now is None or now.counts(row)
+        if not counts:
+            record.history += 1
         for other, rank in zip(game.seats, game.ranks, strict=True):
-            if other == agent:
+            if other == agent or not counts:
                 continue
             versus = record.versus.setdefault(other, VersusRecord())
             versus.games += 1

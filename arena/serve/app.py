@@ -33,6 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from arena.errors import ArenaError
+from arena.records.field import Field, keyed
 from arena.records.reader import read_game_file, record_name
 from arena.records.replay import GameEntry
 from arena.serve.agents import agent_record
@@ -128,7 +129,8 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
     async def agent(request: Request) -> Response:
         agent_id = request.path_params["agent"]
         snap = await snapshot()
-        record = agent_record(agent_id, snap.rows)
+        now = Field.from_json(snap.config) if snap.config is not None and keyed(snap.config) else None
+        record = agent_record(agent_id, snap.rows, now)
         standing = next((row for row in (snap.standings or {}).get("standings") or ()
                          if isinstance(row, dict) and row.get("id") == agent_id), None)
         if not record.games and standing is None:

@@ -291,7 +291,12 @@ def agent_page(snapshot: Snapshot, record: AgentRecord, standing: dict[str, Any]
     for other, v in record.versus.items():
         parts.append(f'<tr><td>{agent_link(other)}</td>{_num(v.games)}{_num(v.wins)}{_num(v.draws)}{_num(v.losses)}'
                      f"{_num(v.score_pct, 1, '%')}</tr>")
-    parts.append("</tbody></table></section>\n")
+    parts.append("</tbody></table>")
+    if record.history:
+        parts.append(f'<p class="dim" id="history">Of the games that count now, as in the standings; '
+                     f'{record.history} more are history (an earlier version of a player, or an opponent '
+                     'no longer in the field): in the versions above and the games below.</p>')
+    parts.append("</section>\n")
     parts.append(f'<section id="faults"><h2>Faults ({len(record.faults)})</h2>')
     if not record.faults:
         parts.append('<p class="dim">None: every game ended by the rules.</p>')

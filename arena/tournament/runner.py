@@ -353,6 +353,7 @@ class Tournament:
             self._prepare_field(rows)
         else:
             self._prepare_indexed(rows)
+        self._live.clear()  # a killed run's games in progress are not in progress
         left = None if self.total is None else self.total - self._already_done
         plan = concurrency_plan(self.config, self.options.concurrency, games_left=left)
         self.concurrency, self.concurrency_note = plan.value, plan.note
@@ -391,7 +392,6 @@ class Tournament:
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
-        self._live.clear()  # a killed run's games in progress are not in progress
         for result in load_results(rows, self.config.players):
             self._stats.add(result)
         for row in rows:
@@ -560,8 +560,7 @@ class Tournament:
             # Relative to the log folder, so a moved folder still makes sense.
             record["stderr_logs"] = {k: _relative(v, self.folder) for k, v in logs.items()}
         row = table_row(game, record) if isinstance(game, ScheduledTable) else self._pair_row(game, record)
-        versions = dict(self.config.versions)
-        row["versions"] = {p["id"]: versions.get(p["id"]) for p in row["players"]}  # which bots played it
+        row["versions"] = self._played_versions(game, row)  # which bots played it
         node = record.get("node")
         if isinstance(node, dict):  # played on a cluster (arena.backends.ray_backend)
             row["node"] = {k: node.get(k) for k in ("id", "ip", "hostname")}
@@ -569,13 +568,20 @@ class Tournament:
                 row["retried"] = len(record["ray_retries"])
             self._count_node(row["node"])
         self._log.write_game(game.index, record, row)
-        self._stats.add(load_results([row], self.config.players)[0])
+        if self.field is None or self.field.counts(row):  # a league's field may have changed meanwhile
+            self._stats.add(load_results([row], self.config.players)[0])
         self._played_now += 1
         pending = self._lowest_pending()
         if self._worker is not None:
             self._worker.game_finished(row, pending)
         # Counts and the online Elo only (microseconds); the files are the worker's.
         self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
+
+    def _played_versions(self, game: Scheduled, row: dict[str, Any]) -> dict[str, str | None]:
+        """The version of each player of ``game`` (``row``'s ``players``): the config's (a league's
+        field may change while a game is played: :mod:`arena.tournament.league`)."""
+        versions = dict(self.config.versions)
+        return {p["id"]: versions.get(p["id"]) for p in row["players"]}
 
     def _pair_row(self, game: ScheduledGame, record: dict[str, Any]) -> dict[str, Any]:
         """The ``games.jsonl`` row of a two-player game."""

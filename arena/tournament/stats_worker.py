@@ -16,9 +16,14 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
   the seats of the general model's game: rows and standings of that shape), ``hero`` (a
   gauntlet's first agent, rated against the field too, or None), the two throttling
   intervals, and
-  ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine).
+  ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine),
+  and ``field`` (a folder kept by pairing: :meth:`arena.records.field.Field.to_json`, the games
+  that count; None: every game counts).
 - ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
   may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.LegacyEloStats`).
+- ``{"field": {...}, "agents": [[id, type, path], ...]}`` (a league whose field changed): from now
+  on the standings are of those agents, on the games that count in that field (every row so far
+  counted again).
 - ``{"finish": true}``: write the final ``standings.json``, print ``{"done": <games>}`` on stdout
   and exit 0.
 
@@ -117,27 +122,22 @@ class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
         from arena.records.reader import GAMES_FILE
-        from arena.tournament.logs import log_root, online_tally, parse_rows
+        from arena.tournament.logs import log_root, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
-        self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in init["agents"]]
-        ids = [a[0] for a in self.agents]
         self.players: int | None = init.get("players")
-        self.stats = online_tally(ids, self.players)
-        self.results: list[Any] = []
         self.pending: int | None = None
         self.warned: set[str] = set()
-        from arena.records.field import Field
-
-        #: A folder kept by pairing: only the rows that count now, standings in the field's order.
-        self.field = Field.from_json(init["field"]) if init.get("field") else None
+        #: A folder kept by pairing: every row (the field may change: a league), of which only
+        #: those that count now are tallied, standings in the field's order.
         self.rows: list[dict[str, Any]] = []
         path = self.folder / GAMES_FILE
         # Only the bytes arena had written when it started us (whole lines), read without following
         # a link below the logs root (a link or FIFO planted there is refused: no standings then).
         with open(open_beneath(log_root(self.folder), path, os.O_RDONLY), "rb") as handle:
             data = handle.read(int(init["games_bytes"]))
+        self.set_field(init["agents"], init.get("field"))
         for row in parse_rows(data, path).rows:
             self.add_row(row)
         self.agents_dirty = False
@@ -149,14 +149,30 @@ class _Worker:
     def standings_dirty(self) -> bool:
         return self.standings_games != len(self.results)
 
+    def set_field(self, agents: list[Any], field: dict[str, Any] | None) -> None:
+        """Tally anew for ``agents`` and ``field`` (:meth:`Field.to_json`; None: every row counts)
+        the rows taken in so far: those that count in it (a league's field changed)."""
+        from arena.records.field import Field
+        from arena.tournament.logs import load_results, online_tally
+
+        self.agents: list[tuple[str, str, str | None]] = [tuple(a) for a in agents]
+        self.field = Field.from_json(field) if field else None
+        self.stats = online_tally([a[0] for a in self.agents], self.players)
+        self.results: list[Any] = []
+        if self.field is not None:
+            for result in load_results(self.field.counting(self.rows), self.players):
+                self.add(result)
+        self.standings_games = -1  # the field changed: the standings are due
+        self.agents_dirty = True
+
     def add_row(self, row: dict[str, Any]) -> None:
-        """Take in one finished game's row (one that does not count now is left out)."""
+        """Take in one finished game's row (one that does not count now is kept, not tallied)."""
         from arena.tournament.logs import load_results
 
         if self.field is not None:
+            self.rows.append(row)
             if not self.field.counts(row):
                 return
-            self.rows.append(row)
         self.add(load_results([row], self.players)[0])
 
     def add(self, result: Any) -> None:
@@ -249,6 +265,8 @@ def main() -> int:
                 worker.add_row(message["row"])
                 worker.pending = message.get("pending")
                 worker.agents_dirty = True
+            if "field" in message:
+                worker.set_field(message["agents"], message["field"])
             try:
                 message = inbox.get_nowait()
             except queue.Empty:
@@ -333,6 +351,11 @@ class StatsWorker:
         """Queue one finished game (never waits: called between a game's end and its report)."""
         if self.alive:
             self._send.send_nowait(orjson.dumps({"row": row, "pending": pending}) + b"\n")
+
+    def field_changed(self, agents: list[list[Any]], field: dict[str, Any]) -> None:
+        """Queue a league's new field (``[id, type, path]`` each, and :meth:`Field.to_json`)."""
+        if self.alive:
+            self._send.send_nowait(orjson.dumps({"field": field, "agents": agents}) + b"\n")
 
     async def feed(self) -> None:
         """Write queued messages to the worker until cancelled (a task of the run's nursery)."""

@@ -142,3 +142,23 @@ def test_a_rows_version_may_be_by_agent_by_seat_or_in_its_players() -> None:
     assert version_of({"versions": ["v0", "v1"]}, 1, "b") == "v1"
     assert version_of({"players": [{"id": "a"}, {"id": "b", "version": "v9"}]}, 1, "b") == "v9"
     assert version_of({"players": [{"id": "a"}]}, 0, "a") is None
+
+
+def test_an_agents_results_by_opponent_are_of_the_games_that_count_now_the_rest_history(played: Path) -> None:
+    config = json.loads((played / "config.json").read_text())
+    assert config["resultsBy"] == "pairing"  # a field that may change
+    games = rows(played)
+    for row in games:  # b2 replaced after game 2: its first games are an old version's
+        row["versions"] = {**row["versions"], "b2": "old" if row["index"] <= 2 else config["versions"]["b2"]}
+    (played / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in games))
+    old = [r for r in games if "b2" in (r["black"], r["white"]) and r["index"] <= 2]
+    new = [r for r in games if "b2" in (r["black"], r["white"]) and r["index"] > 2]
+    assert old and new
+    text = client(played).get("/agent/b2").text
+    versus = text.split('id="versus"')[1].split("</table>")[0]
+    tallied = sum(int(cell.split("<")[0]) for cell in versus.split('<td class="num">')[1::5])
+    assert tallied == len(new)
+    assert f"{len(old)} more are history" in text and f"Games ({len(old) + len(new)})" in text
+    b0 = client(played).get("/agent/b0").text
+    versus_b2 = b0.split('<a href="/agent/b2">b2</a></td><td class="num">')[1].split("<")[0]
+    assert int(versus_b2) == sum(1 for r in new if "b0" in (r["black"], r["white"]))

@@ -145,3 +145,16 @@ async def test_a_field_of_n_seats_changes_the_same_way(tmp_path: Path) -> None:
     fresh = await run_tournament(load_config(kuhn_config(tmp_path, seeds)), options(tmp_path / "fresh"))
     assert fresh.played_now == 12
     assert final.standings["standings"] == fresh.standings["standings"]
+
+
+def test_in_a_league_every_game_of_todays_agents_and_versions_counts_in_play_order() -> None:
+    league = Field("league", ("a", "b", "c"), {"a": "1", "b": "2", "c": "3"})
+
+    def row(index: int, black: str, white: str, **versions: str) -> dict[str, object]:
+        return {"index": index, "black": black, "white": white, "versions": versions}
+
+    rows = [row(5, "a", "b", a="1", b="2"), row(1, "b", "a", a="1", b="2"), row(2, "a", "b", a="1", b="old"),
+            row(3, "a", "d", a="1", d="4"), row(0, "c", "a", c="3", a="1")]
+    assert [r["index"] for r in league.counting(rows)] == [5, 1, 0]  # any number of meetings, no round
+    assert [r["index"] for r in league.standings_rows(rows)] == [0, 1, 5]  # their own indices, in play order
+    assert Field.from_json(league.to_json()) == league
