@@ -128,7 +128,8 @@ def _json_block(element_id: str, value: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>\n'
 
 
-def _row(entry: GameEntry, replay: Replay) -> list[Any]:
+def game_row(entry: GameEntry, replay: Replay) -> list[Any]:
+    """The game list's row of a two-player game (see the module docstring)."""
     return [entry.index, replay.players[Color.BLACK], replay.players[Color.WHITE], entry.result_text()
             if entry.winner != "?" else _result_of(replay), replay.termination, replay.last, replay.game.name,
             replay.reason]
@@ -164,7 +165,7 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
     drawn = Drawn()
     for done, (entry, replay) in enumerate(games, 1):
         drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces)))
-        drawn.rows.append(_row(entry, replay))
+        drawn.rows.append(game_row(entry, replay))
         if drawn.results is not None:
             try:
                 drawn.results.append(result_from_row({**replay.record, "index": entry.index}))
@@ -176,12 +177,15 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
 
 
 def build_page(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | None = None,
-               script: str = JS, css: str = "") -> str:
+               script: str = JS, css: str = "", chunk: dict[str, Any] | None = None) -> str:
     """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer
     (``viewer``'s HTML and the page ``script``: the two-player viewer unless given, see
     :mod:`arena.report.seat_page`), then the data blocks of the ``drawn`` games. ``mode`` is
-    ``"report"`` or ``"game"``."""
-    data = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
+    ``"report"`` or ``"game"``; ``chunk``: where the games' boards are when they are not in the page
+    (:mod:`arena.report.chunks`)."""
+    data: dict[str, Any] = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
+    if chunk is not None:
+        data["chunk"] = chunk
     esc = html.escape
     count = len(drawn.rows)
     parts = [
@@ -283,6 +287,7 @@ __all__ = [
     "draw_games",
     "elo_plot",
     "game_payload",
+    "game_row",
     "iter_games",
     "report_html",
     "source_standings",

@@ -192,11 +192,11 @@ SEAT_CSS = """
 SEAT_VIEWER_JS = r"""
 let V = null;
 function openGame(index, ply) {
-  const block = $("arena-game-" + index);
-  if (!block) { alert("No game " + index + " in this file."); return false; }
   if (!V || V.index !== index) {
-    const g = JSON.parse(block.textContent);
-    V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: []};
+    const found = gameData(index);
+    if (!found) { alert("No game " + index + " in this file."); return false; }
+    const g = found.g;
+    V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: [], pieces: found.pieces};
     const frag = document.createDocumentFragment();
     const width = String(V.last).length + 1;
     for (let k = 0; k < V.last; k++) {
@@ -229,7 +229,7 @@ function show(i) {
   if (!V) return;
   i = Math.max(0, Math.min(V.last, i | 0));
   const g = V.g;
-  const svg = V.positions[i].map(n => pieces()[n]).join("");
+  const svg = V.positions[i].map(n => V.pieces[n]).join("");
   const board = $("board");
   board.innerHTML = svg;
   board.dataset.ply = String(i);
