@@ -28,16 +28,56 @@ from __future__ import annotations
 
 import difflib
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from itertools import repeat
 
 
 class PieceTable:
-    """The distinct SVG pieces of a report, numbered in order of first use."""
+    """The distinct SVG pieces of a report, numbered in order of first use; and the positions
+    already drawn with them (:meth:`board`, :meth:`frame`): games share positions (their openings
+    above all), and a position is drawn, cut and hashed once per table."""
+
+    #: Positions (and steps between two) remembered; past this many all are forgotten, which bounds
+    #: the memory (about 1 kB a position) and keeps the frequent ones, which soon come back.
+    MEMORY = 8192
 
     def __init__(self) -> None:
         self._tails: dict[str, int] = {}  # a piece "<..." by its text after the "<"
         self._leads: dict[str, int] = {}  # text before an SVG's first "<"
         self.pieces: list[str] = []
+        self._boards: dict[Hashable, tuple[list[int], str]] = {}
+        self._frames: dict[tuple[Hashable, Hashable], list[int]] = {}
+
+    def board(self, key: Hashable | None, render: Callable[[], str]) -> tuple[list[int], str]:
+        """The piece numbers and :func:`svg_hash` of the picture ``render()`` draws; ``key`` names
+        the position (a hashable value the picture is a function of, say ``(game, state,
+        last_move)``), and a position already seen is not drawn again. None: always drawn. The
+        list returned is shared: not to be modified."""
+        if key is None:
+            svg = render()
+            return self.split(svg), svg_hash(svg)
+        found = self._boards.get(key)
+        if found is None:
+            svg = render()
+            found = (self.split(svg), svg_hash(svg))
+            if len(self._boards) >= self.MEMORY:
+                self._boards.clear()
+            self._boards[key] = found
+        return found
+
+    def frame(self, keys: tuple[Hashable | None, Hashable | None], previous: Sequence[int] | None,
+              current: Sequence[int]) -> list[int]:
+        """:func:`encode_frame` ``(previous, current)``, remembered by the two positions' keys (as for
+        :meth:`board`; a None among them: not remembered). Not to be modified."""
+        if keys[0] is None or keys[1] is None:
+            return encode_frame(previous, current)
+        found = self._frames.get(keys)
+        if found is None:
+            found = encode_frame(previous, current)
+            if len(self._frames) >= self.MEMORY:
+                self._frames.clear()
+            self._frames[keys] = found
+        return found
 
     def split(self, svg: str) -> list[int]:
         """``svg`` as piece numbers (new pieces are added); ``join(split(svg)) == svg``."""
@@ -45,7 +85,7 @@ class PieceTable:
         # without its "<" (``_tails``), the text before the first "<" by itself (``_leads``).
         parts = svg.split("<")
         tails = self._tails
-        out = [tails.get(part, -1) for part in parts]
+        out = list(map(tails.get, parts, repeat(-1, len(parts))))
         lead = parts[0]
         if lead:
             number = self._leads.get(lead)
@@ -207,4 +247,14 @@ def svg_hash(text: str) -> str:
     return f"{zlib.crc32(text.encode('utf-8')):08x}"
 
 
-__all__ = ["PieceTable", "decode_frame", "encode_frame", "svg_hash"]
+def position_key(*parts: object) -> Hashable | None:
+    """``parts`` as a key of :meth:`PieceTable.board`, or None when one of them is not hashable
+    (a state or move held in lists: such positions are drawn every time)."""
+    try:
+        hash(parts)
+    except TypeError:
+        return None
+    return parts
+
+
+__all__ = ["PieceTable", "decode_frame", "encode_frame", "position_key", "svg_hash"]

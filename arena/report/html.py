@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from arena.games.base import Color, Game
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
-from arena.report.frames import PieceTable, encode_frame, svg_hash
+from arena.report.frames import PieceTable, position_key
 from arena.report.sections import elo_plot, report_body
 from arena.report.viewer import CSS, JS
 from arena.stats.ratings import GameResult
@@ -83,19 +83,21 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
     """The ``arena-game-N`` object of ``replay`` (see the module docstring). Raises ReportError when
     the renderer fails on one of its positions."""
     draw = svg_renderer(replay.game)
+    name = replay.game.name
     frames: list[list[int]] = []
     hashes: list[str] = []
     previous: list[int] | None = None
+    previous_key: Hashable | None = None
     for i in range(replay.last + 1):
         state, last_move, _ = replay.position(i)
+        key = position_key(name, state, last_move)
         try:
-            svg = draw(state, last_move)
+            numbers, crc = pieces.board(key, lambda: draw(state, last_move))  # noqa: B023 - called at once
         except Exception as exc:  # noqa: BLE001 - a renderer's bug: one line naming the position
             raise ReportError(f"{replay.label}: cannot draw position {i}: {type(exc).__name__}: {exc}") from None
-        numbers = pieces.split(svg)
-        frames.append(encode_frame(previous, numbers))
-        hashes.append(svg_hash(svg))
-        previous = numbers
+        frames.append(pieces.frame((previous_key, key) if i else (None, None), previous, numbers))
+        hashes.append(crc)
+        previous, previous_key = numbers, key
     start = replay.start_clocks_ms
     return {
         "title": replay.title(),

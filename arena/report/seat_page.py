@@ -24,14 +24,15 @@ compares each board's CRC with Python's (as the two-player viewer's self-test do
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import json
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
 from arena.records.reader import finishing_order
 from arena.records.replay import GameEntry, Source
 from arena.records.seat_replay import SeatReplay
 from arena.records.seats import is_seat_record
-from arena.report.frames import PieceTable, encode_frame, svg_hash
+from arena.report.frames import PieceTable, position_key
 from arena.report.html import Drawn, Progress, ReportError, _json_block, build_page, text_picture
 from arena.report.sections import report_body
 from arena.report.viewer import JS_COMMON, JS_PAGE
@@ -67,15 +68,19 @@ def seat_game_payload(replay: SeatReplay, pieces: PieceTable) -> dict[str, Any]:
     frames: list[list[int]] = []
     hashes: list[str] = []
     previous: list[int] | None = None
+    previous_key: Hashable | None = None
+    # The picture is the seat's view of the state under these rules (their parameters included).
+    rules = json.dumps(replay.game.identity(), sort_keys=True, default=str)
     for i in range(replay.last + 1):
+        state = replay.states[i]
+        key = position_key(rules, replay.seat, state)
         try:
-            svg = draw(replay.states[i])
+            numbers, crc = pieces.board(key, lambda: draw(state))  # noqa: B023 - called at once
         except Exception as exc:  # noqa: BLE001 - a renderer's bug: one line naming the position
             raise ReportError(f"{replay.label}: cannot draw position {i}: {type(exc).__name__}: {exc}") from None
-        numbers = pieces.split(svg)
-        frames.append(encode_frame(previous, numbers))
-        hashes.append(svg_hash(svg))
-        previous = numbers
+        frames.append(pieces.frame((previous_key, key) if i else (None, None), previous, numbers))
+        hashes.append(crc)
+        previous, previous_key = numbers, key
     clocks = [replay.clocks_at(i) for i in range(replay.last + 1)]
     return {
         "title": replay.title(),
