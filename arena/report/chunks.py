@@ -16,13 +16,16 @@ from ``file://``, where ``fetch`` does not), so opening the page costs only its 
 
 Chunks are drawn by ``jobs`` worker processes (each reads its own records and writes its own file,
 so the parent holds only the list rows); the order of the rows and of the standings' results is
-the source's. Memory: one chunk per worker.
+the source's. Memory: one chunk per worker. Chunk files of an earlier, larger report in the same
+folder are removed (:func:`remove_stale_chunks`), so the folder holds exactly the page's chunks.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -40,6 +43,36 @@ from arena.stats.ratings import GameResult
 SPLIT_AT = 2000
 #: Games per chunk file: a chunk is about 3 MB for 60-ply games, parsed in tens of milliseconds.
 CHUNK_GAMES = 500
+
+
+_CHUNK_NAME = re.compile(r"chunk-(0|[1-9][0-9]*)\.js")
+
+
+def remove_stale_chunks(folder: Path, keep: int) -> None:
+    """Remove ``folder``'s chunk files numbered ``keep`` and above (an earlier, larger report's),
+    and the folder when that leaves it empty. Only regular files named as chunks are touched, and
+    nothing when ``folder`` is not a real folder (a link, a file)."""
+    try:
+        if not stat.S_ISDIR(folder.lstat().st_mode):
+            return
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        match = _CHUNK_NAME.fullmatch(name)
+        if match is None or int(match.group(1)) < keep:
+            continue
+        path = folder / name
+        try:
+            if stat.S_ISREG(path.lstat().st_mode):
+                path.unlink()
+        except OSError as exc:
+            raise ReportError(f"cannot remove the old {path}: {exc.strerror or exc}") from None
+    if keep == 0:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass  # other files are there: not arena's to remove
 
 
 def games_folder(out: Path) -> Path:
@@ -158,7 +191,8 @@ def draw_split(source: Source, out: Path, *, seats: bool, workers: int, progress
         raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
     drawn = Drawn(results=None if seats else [])
     total = 0
-    for outcome in run_jobs(chunk_jobs(source, folder, seats, size), workers, progress, len(source.entries)):
+    jobs = chunk_jobs(source, folder, seats, size)
+    for outcome in run_jobs(jobs, workers, progress, len(source.entries)):
         drawn.rows += outcome.rows
         total += outcome.size
         if drawn.results is not None:
@@ -166,6 +200,7 @@ def draw_split(source: Source, out: Path, *, seats: bool, workers: int, progress
                 drawn.results = None
             else:
                 drawn.results += outcome.results
+    remove_stale_chunks(folder, len(jobs))
     return drawn, {"dir": folder.name, "size": size}, total
 
 
@@ -181,7 +216,9 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
 
     target = Path(out)
     if len(source.entries) <= split_at:
-        return write_page(target, report_html(source, title=title, progress=progress, before=before))
+        written = write_page(target, report_html(source, title=title, progress=progress, before=before))
+        remove_stale_chunks(games_folder(target), 0)  # an earlier report of more games left them
+        return written
     seats = is_seat_record(source.load(source.entries[0]))
     drawn, chunk, size = draw_split(source, target, seats=seats, progress=progress,
                                     workers=default_jobs() if workers is None else workers, size=chunk_games)
@@ -199,4 +236,4 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
 
 
 __all__ = ["CHUNK_GAMES", "SPLIT_AT", "ChunkJob", "chunk_text", "default_jobs", "draw_chunk", "draw_split",
-           "games_folder", "write_report"]
+           "games_folder", "remove_stale_chunks", "write_report"]

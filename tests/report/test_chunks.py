@@ -71,3 +71,25 @@ def test_a_file_where_the_chunks_go_is_refused(folder: Path, tmp_path: Path) -> 
     with pytest.raises(ReportError, match="report_games"):
         write_report(open_source(folder), out, split_at=4, workers=1)
     assert games_folder(out).read_text() == "mine"
+
+
+def test_chunks_of_an_earlier_larger_report_are_removed_and_nothing_else(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    source = open_source(folder)
+    write_report(source, out, split_at=4, chunk_games=2, workers=1)  # 9 games: chunks 0-4
+    games = games_folder(out)
+    (games / "notes.txt").write_text("mine")
+    (games / "chunk-x.js").write_text("mine")
+    (tmp_path / "elsewhere.js").write_text("mine")
+    (games / "chunk-7.js").symlink_to(tmp_path / "elsewhere.js")
+    write_report(source, out, split_at=4, chunk_games=4, workers=1)  # chunks 0-2
+    assert sorted(p.name for p in games.iterdir()) == ["chunk-0.js", "chunk-1.js", "chunk-2.js", "chunk-7.js",
+                                                       "chunk-x.js", "notes.txt"]
+    write_report(source, out, split_at=9)  # one file: no chunk left, the folder kept for the others
+    assert sorted(p.name for p in games.iterdir()) == ["chunk-7.js", "chunk-x.js", "notes.txt"]
+    assert (tmp_path / "elsewhere.js").read_text() == "mine"
+    for name in ("notes.txt", "chunk-x.js", "chunk-7.js"):
+        (games / name).unlink()
+    write_report(source, out, split_at=4, chunk_games=4, workers=1)
+    write_report(source, out, split_at=9)
+    assert not games.exists()  # only arena's chunks were there: the folder goes with them
