@@ -7,14 +7,15 @@ Makes synthetic log folders (in a temporary folder, removed at the end): ``--gam
 games, ``--games`` Shobu games, ``--games`` / 5 three-seat Goofspiel games, and ``--big`` Connect
 Four games. A folder is a pool of distinct random games (``--pool``, played with the rules by
 ``tests/report/report_support.py``) written again under new indexes, with a ``standings.json`` as a
-tournament leaves one. Each report is ``python -m arena report FOLDER -o report.html`` in a
+tournament leaves one: of all the games (two players; N seats: the pool's, its count of games set). Each report is ``python -m arena report FOLDER -o report.html`` in a
 subprocess (interleaved with the ``--before`` tree's, when given, under the same load); its peak RSS
 is ``ru_maxrss`` of ``getrusage(RUSAGE_CHILDREN)`` in a wrapper process of its own (so the largest
 of the run and its workers). A run longer than ``--timeout`` is stopped and shown as such.
 
 With ``chromium`` on the PATH: the page's self-test on the last game (which loads its chunk),
-printing chromium's wall time, the page's own time to a usable game list (``ready_ms``) and the
-chunk's load time, then a screenshot of the largest report (``--shot``).
+printing chromium's wall time, the page's own time to a usable game list (``ready_ms``), one
+filter pass and one sort over all games (``filter_ms``, ``sort_ms``) and the chunk's load time,
+then a 1280x900 screenshot of the largest report (``--shot``).
 """
 
 from __future__ import annotations
@@ -56,11 +57,20 @@ def replicate(pool: Path, folder: Path, games: int) -> Path:
             text = re.sub(r'"game_index": ?\d+', f'"game_index": {index}', records[k], count=1)
             (folder / name).write_text(text)
             out.write(json.dumps({**rows[k], "index": index, "record": name}) + "\n")
-    standings = pool / "standings.json"
-    if standings.exists():
-        saved = json.loads(standings.read_text())
-        saved["games"] = games
-        (folder / "standings.json").write_text(json.dumps(saved))
+    if (pool / "standings.json").exists():  # a tournament's own: the standings of all these games
+        from arena.records.replay import open_source
+        from arena.report.html import source_standings
+        from arena.stats.ratings import result_from_row
+
+        started = time.monotonic()
+        try:
+            with open(folder / "games.jsonl") as lines:
+                results = [result_from_row(json.loads(line)) for line in lines]
+            standings = source_standings(open_source(folder), results)  # none there yet: computed
+        except ValueError:  # games of N seats: the pool's standings stand for them
+            standings = {**json.loads((pool / "standings.json").read_text()), "games": games}
+        (folder / "standings.json").write_text(json.dumps(standings))
+        print(f"    standings.json of {games} games: {time.monotonic() - started:.1f} s", flush=True)
     return folder
 
 
@@ -113,7 +123,7 @@ def screenshot(page: Path, shot: Path, profile: Path) -> None:
     chromium = shutil.which("chromium")
     if chromium is not None:
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-                        f"--user-data-dir={profile}", "--window-size=1280,1400", "--virtual-time-budget=10000",
+                        f"--user-data-dir={profile}", "--window-size=1280,900", "--virtual-time-budget=10000",
                         f"--screenshot={shot}", page.as_uri()], check=False, capture_output=True, timeout=300)
 
 
@@ -126,18 +136,25 @@ def main() -> None:
     parser.add_argument("--before-big", action="store_true", help="run the --before tree on the big folder too")
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--shot", type=Path, default=Path("report_scale.png"))
+    parser.add_argument("--cases", default="connect4,shobu,seats,big",
+                        help="which folders to report (comma-separated, from connect4, shobu, seats, big)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="report-scale-") as tmp:
         base = Path(tmp)
         print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; making folders...", flush=True)
+        wanted = set(args.cases.split(","))
         c4 = two_player_pool(base / "pool-c4", "connect4", args.pool)
-        shobu = two_player_pool(base / "pool-shobu", "shobu", args.pool)
-        seats = seat_pool(base / "pool-seats", args.pool)
-        cases: list[tuple[str, Path, bool]] = [
-            (f"connect4 {args.games}", replicate(c4, base / "c4", args.games), True),
-            (f"shobu {args.games}", replicate(shobu, base / "shobu", args.games), True),
-            (f"goofspiel 3 seats {args.games // 5}", replicate(seats, base / "seats", args.games // 5), True)]
-        if args.big:
+        cases: list[tuple[str, Path, bool]] = []
+        if "connect4" in wanted:
+            cases.append((f"connect4 {args.games}", replicate(c4, base / "c4", args.games), True))
+        if "shobu" in wanted:
+            shobu = two_player_pool(base / "pool-shobu", "shobu", args.pool)
+            cases.append((f"shobu {args.games}", replicate(shobu, base / "shobu", args.games), True))
+        if "seats" in wanted:
+            seats = seat_pool(base / "pool-seats", args.pool)
+            cases.append((f"goofspiel 3 seats {args.games // 5}", replicate(seats, base / "seats", args.games // 5),
+                          True))
+        if args.big and "big" in wanted:
             cases.append((f"connect4 {args.big}", replicate(c4, base / "big", args.big), args.before_big))
         trees = [("after", ROOT)] + ([("before", args.before)] if args.before else [])
         results: dict[tuple[str, str], float] = {}

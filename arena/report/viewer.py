@@ -22,7 +22,9 @@ N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
   output for the record's state; at the end the result and reason must be shown. Errors
   (``window.onerror``, unhandled rejections, ``console.error``) are recorded from the first line of
   the script. The outcome goes into ``<pre id="selftest">``: ``PASS game=N plies=P steps=S ms=T`` or
-  ``FAIL ...`` with the first mismatch or error. ``#selftest=all`` tests every game, one line each.
+  ``FAIL ...`` with the first mismatch or error; a report's line adds the list's figures (``list=``,
+  ``filtered=``, ``ready_ms=`` from navigation to a usable list, ``filter_ms=`` and ``sort_ms=`` of
+  one filter pass and one sort over every game). ``#selftest=all`` tests every game, one line each.
   The verdict is written 200 ms after the steps, so that errors thrown later by timers count too.
 """
 
@@ -450,17 +452,25 @@ function checkList() {
     if (!$("pg-next").disabled) throw new Error("the pager goes past the last page");
   }
   const who = DATA.rows[0][1], filter = $("filter");
+  // Responsiveness: the time of one filter pass over every game (the first builds the search text),
+  // and of one sort, each with its page of rows put in the DOM.
+  let clock = performance.now();
   filter.value = who; filter.dispatchEvent(new Event("input"));
+  const filterMs = performance.now() - clock;
   const shown = rows();
   if (!shown.length || shown.some(tr => !tr.textContent.includes(who))) throw new Error("filtering by " + who + " shows other games");
   const some = shown.length;
   filter.value = ""; filter.dispatchEvent(new Event("input"));
   const plies = document.querySelector('#games th[data-col="5"]');
-  plies.click(); plies.click();
+  clock = performance.now();
+  plies.click();
+  const sortMs = performance.now() - clock;
+  plies.click();
   const longest = Math.max(...DATA.rows.map(r => r[5]));
   if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
   document.querySelector('#games th[data-col="0"]').click();
-  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0);
+  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0) +
+    " filter_ms=" + filterMs.toFixed(0) + " sort_ms=" + sortMs.toFixed(0);
 }
 function checkStandings() {
   // The standings sort by a click on a header (games: fewest first, then most), and back by rank.
