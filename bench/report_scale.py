@@ -10,7 +10,8 @@ Four games. A folder is a pool of distinct random games (``--pool``, played with
 tournament leaves one: of all the games (two players; N seats: the pool's, its count of games set). Each report is ``python -m arena report FOLDER -o report.html`` in a
 subprocess (interleaved with the ``--before`` tree's, when given, under the same load); its peak RSS
 is ``ru_maxrss`` of ``getrusage(RUSAGE_CHILDREN)`` in a wrapper process of its own (so the largest
-of the run and its workers). A run longer than ``--timeout`` is stopped and shown as such.
+of the run and its workers), its CPU the user and system time of the run and its workers (on a busy
+machine the fairer figure: wall time there is mostly waiting for a core). A run longer than ``--timeout`` is stopped and shown as such.
 
 With ``chromium`` on the PATH: the page's self-test on the last game (which loads its chunk),
 printing chromium's wall time, the page's own time to a usable game list (``ready_ms``), one
@@ -41,7 +42,8 @@ try:
     code = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=float(sys.argv[1])).returncode
 except subprocess.TimeoutExpired:
     code = "timeout"
-print(code, time.monotonic() - started, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(code, time.monotonic() - started, usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
 """
 
 
@@ -96,12 +98,12 @@ def seat_pool(folder: Path, size: int) -> Path:
     return write_seat_folder(folder, games=size, players=3)
 
 
-def run_report(tree: Path, folder: Path, out: Path, timeout: float) -> tuple[str, float, float]:
+def run_report(tree: Path, folder: Path, out: Path, timeout: float) -> tuple[str, float, float, float]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     command = [sys.executable, "-c", WRAPPER, str(timeout), sys.executable, "-m", "arena", "report", str(folder),
                "-o", str(out)]
     found = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=tree).stdout.split()
-    return found[0], float(found[1]), int(found[2]) / 1024
+    return found[0], float(found[1]), int(found[2]) / 1024, float(found[3])
 
 
 def chromium_check(page: Path, game: int, profile: Path) -> str:
@@ -165,12 +167,12 @@ def main() -> None:
                     continue
                 out = base / f"out-{label}" / folder.name / "report.html"
                 out.parent.mkdir(parents=True)
-                code, wall, rss = run_report(tree, folder, out, args.timeout)
+                code, wall, rss, cpu = run_report(tree, folder, out, args.timeout)
                 size = sum(f.stat().st_size for f in out.parent.rglob("*") if f.is_file()) / 1e6
                 load = os.getloadavg()[0]
                 results[(name, label)] = wall
-                print(f"{name:28} {label:6} exit {code:7} {wall:7.1f} s  peak RSS {rss:6.0f} MB  "
-                      f"{size:7.1f} MB written  {1000 * wall / games:5.2f} ms/game  load {load:.1f}", flush=True)
+                print(f"{name:28} {label:6} exit {code:7} {wall:7.1f} s  CPU {cpu:7.1f} s  peak RSS {rss:6.0f} MB  "
+                      f"{size:7.1f} MB written  {1000 * cpu / games:5.2f} ms CPU/game  load {load:.1f}", flush=True)
                 if code == "0" and label == "after":
                     print("    " + chromium_check(out, games - 1, base / "profile"), flush=True)
             if (name, "before") in results and (name, "after") in results:

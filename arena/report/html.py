@@ -144,9 +144,10 @@ def _result_of(replay: Replay) -> str:
 def iter_games(source: Source) -> Iterator[tuple[GameEntry, Replay]]:
     """Every game of ``source`` as a replay, one at a time (a record is read when its turn comes,
     so a report of thousands of games never holds them all). ReplayError for an unreadable game."""
+    known: dict[tuple[str, bytes], Any] = {}  # the states read so far: games share their openings
     for entry in source.entries:
         label = f"{source.label} game {entry.index}"
-        yield entry, Replay.from_record(source.load(entry), label=label)
+        yield entry, Replay.from_record(source.load(entry), label=label, known=known)
 
 
 @dataclass

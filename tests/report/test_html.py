@@ -99,6 +99,22 @@ def test_games_sharing_positions_draw_each_position_once(name: str, monkeypatch:
     assert payloads[3:] == payloads[:3]
 
 
+def test_replays_of_one_run_read_each_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.games.connect4 import ConnectFourGame
+
+    record = synthetic_record("connect4", seed=4, max_plies=20)
+    plain = Replay.from_record(record)
+    known: dict[tuple[str, bytes], Any] = {}
+    first = Replay.from_record(record, known=known)
+    assert first.states == plain.states and len(known) == len({json.dumps(s, sort_keys=True)
+                                                                for s in record["game_states"]})
+    read: list[Any] = []
+    original = ConnectFourGame.state_from_json
+    monkeypatch.setattr(ConnectFourGame, "state_from_json", lambda self, obj: read.append(obj) or original(self, obj))
+    again = Replay.from_record(json.loads(json.dumps(record)), known=known)
+    assert again.states == plain.states and read == []
+
+
 def test_a_position_held_in_lists_has_no_key_and_is_drawn_every_time() -> None:
     pieces = PieceTable()
     drawn: list[str] = []
