@@ -5,7 +5,8 @@ plot, the crosstable, how games ended, the game list, and a viewer for each game
 N-seat games (:mod:`arena.report.seat_page`) gets rank bars, the seat table, the pairwise table and
 the N-seat viewer; hundreds of agents get scrolled tables with sticky headers. The run folder
 of a learner (``arena tune spsa``, ``arena train td``) gets its chart first
-(:mod:`arena.report.training`), then its games, if it kept any.
+(:mod:`arena.report.training`), then its games, if it kept any. Above 2,000 games the boards go
+in chunk files beside the page, drawn in parallel (:mod:`arena.report.chunks`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,12 @@ Esc back to the report. report.html#game=12 opens game 12 directly.""")
 @click.option("-o", "--out", "out", type=click.Path(dir_okay=False, writable=True), default=DEFAULT_OUT,
               show_default=True, help="The HTML file to write (replaced atomically).")
 @click.option("--title", default=None, help="The page's title (default: 'arena report: <source>').")
+@click.option("--jobs", type=click.IntRange(min=1, max=256), default=None,
+              help="Processes drawing the boards of a report of more than 2,000 games (default: one per "
+                   "processor). Such a report is the page plus its boards in the folder beside it "
+                   "(report.html: report_games/), loaded when a game is opened.")
 @rules_option()
-def report_command(source: str, out: str, title: str | None) -> None:
+def report_command(source: str, out: str, title: str | None, jobs: int | None) -> None:
     """Write one self-contained HTML file (no network, opens from file://) with the standings
     (Elo with 95% intervals, plotted; click a header to sort; for games of N seats each agent's
     ranks as a bar and a table per seat), the crosstable (pairwise results for N seats), how games ended and the list of games of a
@@ -46,7 +51,7 @@ def report_command(source: str, out: str, title: str | None) -> None:
     from arena.errors import ArenaError
     from arena.fileio.files import output_refusal
     from arena.records.replay import Source, open_source
-    from arena.report.html import report_html, write_page
+    from arena.report.chunks import write_report
     from arena.report.training import chart_section, run_chart
 
     refusal = output_refusal(out)  # before the work: -o /dev/full, a FIFO, a link or a folder
@@ -67,7 +72,7 @@ def report_command(source: str, out: str, title: str | None) -> None:
         else:
             found = open_source(source)
         before = chart_section(chart) if chart is not None else ""
-        size = write_page(out, report_html(found, title=title, progress=progress, before=before))
+        size = write_report(found, out, title=title, progress=progress, before=before, workers=jobs)
     except ArenaError as exc:
         click.echo(f"arena: error: {exc}", err=True)
         sys.exit(2)

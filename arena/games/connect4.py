@@ -454,42 +454,62 @@ _CELL = 60
 _MARGIN = 20
 
 
+def _cell_pictures() -> list[tuple[int, int, int, dict[str, str]]]:
+    """Per cell, in drawing order: ``(bit, cx, cy, {"b"|"w"|".": its <circle> with title})``. The
+    board is drawn from these strings (they depend on the cell only), not formatted per position."""
+    radius = _CELL * 0.4
+    colours = {"b": ("#111111", "#000000"), "w": ("#f5f5f5", "#888888"), ".": ("#dde6f7", "#163a8c")}
+    cells = []
+    for column in range(WIDTH):
+        cx = _MARGIN + column * _CELL + _CELL // 2
+        for row in range(HEIGHT):
+            cy = _MARGIN + (HEIGHT - 1 - row) * _CELL + _CELL // 2
+            title = cell_name(_STRIDE * column + row)
+            kinds = {kind: (f'<circle cx="{cx}" cy="{cy}" r="{radius:g}" fill="{fill}" stroke="{stroke}"'
+                            f' stroke-width="2"><title>{title}</title></circle>')
+                     for kind, (fill, stroke) in colours.items()}
+            cells.append((cell_bit(column, row), cx, cy, kinds))
+    return cells
+
+
+_CELLS = _cell_pictures()
+_LABEL_Y = _MARGIN + HEIGHT * _CELL + 18
+#: The column letter drawn after each column's cells.
+_LABELS = [
+    f'<text x="{_MARGIN + column * _CELL + _CELL // 2}" y="{_LABEL_Y}" text-anchor="middle" font-family="sans-serif"'
+    f' font-size="16" fill="#333333">{COLUMN_LETTERS[column]}</text>'
+    for column in range(WIDTH)
+]
+_SVG_WIDTH = 2 * _MARGIN + WIDTH * _CELL
+_SVG_HEIGHT = 2 * _MARGIN + HEIGHT * _CELL + 24
+_FRAME = (
+    f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{WIDTH * _CELL}" height="{HEIGHT * _CELL}"'
+    ' rx="10" fill="#1f4fbf"/>'
+)
+
+
 def board_svg(state: ConnectFourState, last_move: int | None = None) -> str:
     """A self-contained SVG picture of ``state``: a blue frame with black and white pieces, column
     letters below, the piece ``last_move`` (a column) dropped outlined in red, and the four in a row
     (if any) marked. Standard library only, no external resources."""
-    width = 2 * _MARGIN + WIDTH * _CELL
-    height = 2 * _MARGIN + HEIGHT * _CELL + 24
     header = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}"'
-        f' height="{height}" role="img" aria-label="Connect Four board, {state.turn.value} to move">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_SVG_WIDTH} {_SVG_HEIGHT}" width="{_SVG_WIDTH}"'
+        f' height="{_SVG_HEIGHT}" role="img" aria-label="Connect Four board, {state.turn.value} to move">'
     )
-    frame = (
-        f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{WIDTH * _CELL}" height="{HEIGHT * _CELL}"'
-        ' rx="10" fill="#1f4fbf"/>'
-    )
-    parts = [header, frame]
-    occupied = state.black | state.white
+    parts = [header, _FRAME]
+    black, white = state.black, state.white
+    occupied = black | white
     last_bit = 0
     if last_move is not None and 0 <= last_move < WIDTH:
         height_now = column_height(occupied, last_move)
         if height_now:
             last_bit = cell_bit(last_move, height_now - 1)
-    winning = four_cells(state.black) | four_cells(state.white)
+    winning = four_cells(black) | four_cells(white)
+    marked = winning | last_bit
     radius = _CELL * 0.4
-    for column in range(WIDTH):
-        cx = _MARGIN + column * _CELL + _CELL // 2
-        for row in range(HEIGHT):
-            cy = _MARGIN + (HEIGHT - 1 - row) * _CELL + _CELL // 2
-            bit = cell_bit(column, row)
-            if state.black & bit:
-                fill, stroke = "#111111", "#000000"
-            elif state.white & bit:
-                fill, stroke = "#f5f5f5", "#888888"
-            else:
-                fill, stroke = "#dde6f7", "#163a8c"
-            attrs = f'cx="{cx}" cy="{cy}" r="{radius:g}" fill="{fill}" stroke="{stroke}" stroke-width="2"'
-            parts.append(f"<circle {attrs}><title>{cell_name(_STRIDE * column + row)}</title></circle>")
+    for index, (bit, cx, cy, kinds) in enumerate(_CELLS):
+        parts.append(kinds["b" if black & bit else "w" if white & bit else "."])
+        if bit & marked:
             if bit & winning:
                 parts.append(f'<circle cx="{cx}" cy="{cy}" r="{radius * 0.35:g}" fill="#2eb82e"/>')
             if bit == last_bit:
@@ -497,11 +517,8 @@ def board_svg(state: ConnectFourState, last_move: int | None = None) -> str:
                     f'<circle cx="{cx}" cy="{cy}" r="{radius + 3:g}" fill="none" stroke="#e0262b"'
                     ' stroke-width="4" class="last-move"/>'
                 )
-        label_y = _MARGIN + HEIGHT * _CELL + 18
-        parts.append(
-            f'<text x="{cx}" y="{label_y}" text-anchor="middle" font-family="sans-serif"'
-            f' font-size="16" fill="#333333">{COLUMN_LETTERS[column]}</text>'
-        )
+        if index % HEIGHT == HEIGHT - 1:
+            parts.append(_LABELS[index // HEIGHT])
     parts.append("</svg>")
     return "".join(parts)
 

@@ -19,10 +19,8 @@ def _origin(x: int, y: int) -> tuple[int, int]:
     return MARGIN + x * CELL + (GAP if x >= 4 else 0), MARGIN + y * CELL + (GAP if y >= 4 else 0)
 
 
-def board_svg(state: Any, last_move: Any = None) -> str:
-    """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.shobu.ShobuState`);
-    ``last_move`` (a ShobuMove) is marked when given."""
-    board: str = state.board
+def _background() -> str:
+    """The picture's start, the same for every position: the frame, the 64 squares, the labels."""
     size = 2 * MARGIN + 8 * CELL + GAP
     parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" '
               f'height="{size}" role="img" aria-label="Shobu board">'),
@@ -38,6 +36,30 @@ def board_svg(state: Any, last_move: Any = None) -> str:
         _, py = _origin(0, i)
         parts.append(f'<text x="{px + CELL // 2}" y="{MARGIN - 8}" font-size="12" text-anchor="middle">{i}</text>')
         parts.append(f'<text x="{MARGIN - 10}" y="{py + CELL // 2 + 4}" font-size="12" text-anchor="middle">{i}</text>')
+    return "".join(parts)
+
+
+def _stones() -> dict[str, list[str]]:
+    """Each square's stone, by the board character ``x`` (black) or ``o`` (white)."""
+    out: dict[str, list[str]] = {}
+    for cell, fill, stroke in (("x", "#111111", "#000000"), ("o", "#fafafa", "#555555")):
+        out[cell] = []
+        for index in range(64):
+            px, py = _origin(index % 8, index // 8)
+            out[cell].append(f'<circle cx="{px + CELL // 2}" cy="{py + CELL // 2}" r="{CELL // 2 - 7}" '
+                             f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+    return out
+
+
+_BACKGROUND = _background()
+_STONES = _stones()
+
+
+def board_svg(state: Any, last_move: Any = None) -> str:
+    """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.shobu.ShobuState`);
+    ``last_move`` (a ShobuMove) is marked when given."""
+    board: str = state.board
+    parts = [_BACKGROUND]
     if last_move is not None:
         heading = last_move.heading
         for origin in (last_move.passive_origin, last_move.aggressive_origin):
@@ -49,11 +71,7 @@ def board_svg(state: Any, last_move: Any = None) -> str:
                 px, py = _origin(tx, ty)
                 parts.append(f'<rect x="{px + 2}" y="{py + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
                              'stroke="#1e64c8" stroke-width="3"/>')
-    for index, cell in enumerate(board):
-        if cell in "xo":
-            px, py = _origin(index % 8, index // 8)
-            fill, stroke = ("#111111", "#000000") if cell == "x" else ("#fafafa", "#555555")
-            parts.append(f'<circle cx="{px + CELL // 2}" cy="{py + CELL // 2}" r="{CELL // 2 - 7}" '
-                         f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+    stones = _STONES
+    parts += [stones[cell][index] for index, cell in enumerate(board) if cell in "xo"]
     parts.append("</svg>")
     return "".join(parts)

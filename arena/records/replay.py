@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from arena.games.base import ArenaError, Color, Game, GameError
 from arena.records.reader import list_games, read_game_file, result_text
 from arena.records.types import Record
@@ -217,9 +219,12 @@ class Replay:
     end_clocks_ms: dict[Color, float] | None = field(default=None)
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], label: str = "record") -> Replay:
+    def from_record(cls, record: Mapping[str, Any], label: str = "record",
+                    known: dict[tuple[str, bytes], Any] | None = None) -> Replay:
         """The replay of ``record`` (see the module docstring). Raises ReplayError naming ``label``:
-        an unknown game, a state or turn the game cannot read, moves that do not join the states."""
+        an unknown game, a state or turn the game cannot read, moves that do not join the states.
+        ``known``: states already read, by (game, canonical JSON), shared by the replays of one
+        run (``arena report``: games share their openings, and reading a state checks it)."""
         from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
 
         if record.get("record_format") == 3:  # arena.records.seat_replay replays these
@@ -235,7 +240,7 @@ class Replay:
         if not isinstance(turns, list) or not isinstance(raw_states, list) or not raw_states:
             raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
         moves = [_move(game, turn, i, label) for i, turn in enumerate(turns)]
-        states = _states(game, raw_states, moves, label)
+        states = _states(game, raw_states, moves, label, known)
         opening = _opening_flags(turns)
         missing = 0
         if not any(opening) and _count(record.get("opening_plies")) and not _is_start(game, states[0]):
@@ -355,12 +360,31 @@ def _move(game: Game[Any, Any], turn: Any, i: int, label: str) -> Any:
         raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {type(exc).__name__}: {exc}") from None
 
 
-def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str) -> list[Any]:
+#: States a ``known`` table of :meth:`Replay.from_record` holds before it forgets them all.
+KNOWN_STATES = 50_000
+
+
+def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str,
+            known: dict[tuple[str, bytes], Any] | None = None) -> list[Any]:
     def decode(i: int) -> Any:
+        key = None
+        if known is not None:
+            try:
+                key = (game.name, orjson.dumps(raw[i], option=orjson.OPT_SORT_KEYS))
+            except TypeError:  # a value orjson cannot write (an integer past 64 bits): read every time
+                key = None
+            found = None if key is None else known.get(key)
+            if found is not None:
+                return found
         try:
-            return game.state_from_json(raw[i])
+            state = game.state_from_json(raw[i])
         except GameError as exc:
             raise ReplayError(f"{label}: game_states[{i}] is not a {game.name} state: {exc}") from None
+        if key is not None and known is not None:
+            if len(known) >= KNOWN_STATES:
+                known.clear()
+            known[key] = state
+        return state
 
     if len(raw) == len(moves) + 1:
         return [decode(i) for i in range(len(raw))]

@@ -4,8 +4,10 @@
 A state is an :class:`ExternalState`: the referee's state JSON and the node the referee gave with
 it, so who acts, the legal moves, the chance outcomes, the returns and the ply cost no round trip;
 ``apply`` and ``apply_joint`` cost one, ``observation`` none when the node carried the seat's
-observation (else one), ``state_from_json`` one (``node``). A ply therefore costs at most two round
-trips. Moves and chance outcomes are the referee's JSON values, passed through unchanged
+observation (else one), ``state_from_json`` one (``node``) for a state JSON this referee has not
+read yet (the referee's subclass remembers :data:`NODE_MEMORY` nodes by their state's canonical
+JSON: replaying many records, as ``arena report`` does, their shared positions cost nothing). A
+ply therefore costs at most two round trips. Moves and chance outcomes are the referee's JSON values, passed through unchanged
 (``parse_move`` and ``move_to_wire`` are the identity); arena checks a bot's move against the node's
 ``legal`` list before the referee sees it.
 
@@ -44,6 +46,8 @@ from arena.referee.protocol import (
 
 #: Moves an :class:`ExternalGame` remembers for ``describe_move`` (then it forgets them all).
 NOTATION_MEMORY = 50_000
+#: Nodes a referee's subclass remembers for ``state_from_json`` (then it forgets them all).
+NODE_MEMORY = 20_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +80,8 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
 
     client: ClassVar[RefereeClient]
     info: ClassVar[Info]
+    #: ``state_from_json``'s nodes by (players, the state's canonical JSON): one table per referee.
+    nodes: ClassVar[dict[tuple[int, bytes], Node]]
 
     def __init__(self, players: int | None = None, **params: int) -> None:
         if not hasattr(type(self), "client"):
@@ -158,14 +164,23 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
         return state.state
 
     def state_from_json(self, obj: Any) -> ExternalState:
-        """The state of the referee's JSON ``obj`` (one ``node`` request); StateError when the
-        referee answers that it is no state of its game."""
+        """The state of the referee's JSON ``obj`` (one ``node`` request, none for a state JSON read
+        before: a referee's answer is a function of the state); StateError when the referee answers
+        that it is no state of its game."""
+        key = (self.players, move_key(obj))
+        known = self.nodes.get(key)
+        if known is not None:
+            return ExternalState(self._learn(known))
         try:
-            return self._ask(request("node", state=obj), "node")
+            state = self._ask(request("node", state=obj), "node")
         except RefereeError as exc:
             if exc.refusal is None:
                 raise
             raise StateError(f"{self.name}: the referee refuses this state: {exc.refusal}") from None
+        if len(self.nodes) >= NODE_MEMORY:
+            self.nodes.clear()
+        self.nodes[key] = state.node
+        return state
 
     def parse_move(self, wire: Any) -> Any:
         return wire
@@ -259,10 +274,11 @@ def external_game_class(client: RefereeClient) -> type[ExternalGame]:
         "perfect_information": "perfect_information" in info.features,
         "client": client,
         "info": info,
+        "nodes": {},
         "__module__": __name__,
         "__doc__": f"The game {info.name!r} of the rules program {client.command!r}.",
     }
     return type(f"ExternalGame_{info.name}", (ExternalGame,), attributes)
 
 
-__all__ = ["NOTATION_MEMORY", "ExternalGame", "ExternalState", "external_game_class"]
+__all__ = ["NODE_MEMORY", "NOTATION_MEMORY", "ExternalGame", "ExternalState", "external_game_class"]

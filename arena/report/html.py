@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from arena.games.base import Color, Game
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
-from arena.report.frames import PieceTable, encode_frame, svg_hash
+from arena.report.frames import PieceTable, position_key
 from arena.report.sections import elo_plot, report_body
 from arena.report.viewer import CSS, JS
 from arena.stats.ratings import GameResult
@@ -83,19 +83,21 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
     """The ``arena-game-N`` object of ``replay`` (see the module docstring). Raises ReportError when
     the renderer fails on one of its positions."""
     draw = svg_renderer(replay.game)
+    name = replay.game.name
     frames: list[list[int]] = []
     hashes: list[str] = []
     previous: list[int] | None = None
+    previous_key: Hashable | None = None
     for i in range(replay.last + 1):
         state, last_move, _ = replay.position(i)
+        key = position_key(name, state, last_move)
         try:
-            svg = draw(state, last_move)
+            numbers, crc = pieces.board(key, lambda: draw(state, last_move))  # noqa: B023 - called at once
         except Exception as exc:  # noqa: BLE001 - a renderer's bug: one line naming the position
             raise ReportError(f"{replay.label}: cannot draw position {i}: {type(exc).__name__}: {exc}") from None
-        numbers = pieces.split(svg)
-        frames.append(encode_frame(previous, numbers))
-        hashes.append(svg_hash(svg))
-        previous = numbers
+        frames.append(pieces.frame((previous_key, key) if i else (None, None), previous, numbers))
+        hashes.append(crc)
+        previous, previous_key = numbers, key
     start = replay.start_clocks_ms
     return {
         "title": replay.title(),
@@ -128,7 +130,8 @@ def _json_block(element_id: str, value: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>\n'
 
 
-def _row(entry: GameEntry, replay: Replay) -> list[Any]:
+def game_row(entry: GameEntry, replay: Replay) -> list[Any]:
+    """The game list's row of a two-player game (see the module docstring)."""
     return [entry.index, replay.players[Color.BLACK], replay.players[Color.WHITE], entry.result_text()
             if entry.winner != "?" else _result_of(replay), replay.termination, replay.last, replay.game.name,
             replay.reason]
@@ -141,9 +144,10 @@ def _result_of(replay: Replay) -> str:
 def iter_games(source: Source) -> Iterator[tuple[GameEntry, Replay]]:
     """Every game of ``source`` as a replay, one at a time (a record is read when its turn comes,
     so a report of thousands of games never holds them all). ReplayError for an unreadable game."""
+    known: dict[tuple[str, bytes], Any] = {}  # the states read so far: games share their openings
     for entry in source.entries:
         label = f"{source.label} game {entry.index}"
-        yield entry, Replay.from_record(source.load(entry), label=label)
+        yield entry, Replay.from_record(source.load(entry), label=label, known=known)
 
 
 @dataclass
@@ -164,7 +168,7 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
     drawn = Drawn()
     for done, (entry, replay) in enumerate(games, 1):
         drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces)))
-        drawn.rows.append(_row(entry, replay))
+        drawn.rows.append(game_row(entry, replay))
         if drawn.results is not None:
             try:
                 drawn.results.append(result_from_row({**replay.record, "index": entry.index}))
@@ -176,12 +180,15 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
 
 
 def build_page(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | None = None,
-               script: str = JS, css: str = "") -> str:
+               script: str = JS, css: str = "", chunk: dict[str, Any] | None = None) -> str:
     """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer
     (``viewer``'s HTML and the page ``script``: the two-player viewer unless given, see
     :mod:`arena.report.seat_page`), then the data blocks of the ``drawn`` games. ``mode`` is
-    ``"report"`` or ``"game"``."""
-    data = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
+    ``"report"`` or ``"game"``; ``chunk``: where the games' boards are when they are not in the page
+    (:mod:`arena.report.chunks`)."""
+    data: dict[str, Any] = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
+    if chunk is not None:
+        data["chunk"] = chunk
     esc = html.escape
     count = len(drawn.rows)
     parts = [
@@ -283,6 +290,7 @@ __all__ = [
     "draw_games",
     "elo_plot",
     "game_payload",
+    "game_row",
     "iter_games",
     "report_html",
     "source_standings",

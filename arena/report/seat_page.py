@@ -24,14 +24,15 @@ compares each board's CRC with Python's (as the two-player viewer's self-test do
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import json
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
 from arena.records.reader import finishing_order
 from arena.records.replay import GameEntry, Source
 from arena.records.seat_replay import SeatReplay
 from arena.records.seats import is_seat_record
-from arena.report.frames import PieceTable, encode_frame, svg_hash
+from arena.report.frames import PieceTable, position_key
 from arena.report.html import Drawn, Progress, ReportError, _json_block, build_page, text_picture
 from arena.report.sections import report_body
 from arena.report.viewer import JS_COMMON, JS_PAGE
@@ -67,15 +68,19 @@ def seat_game_payload(replay: SeatReplay, pieces: PieceTable) -> dict[str, Any]:
     frames: list[list[int]] = []
     hashes: list[str] = []
     previous: list[int] | None = None
+    previous_key: Hashable | None = None
+    # The picture is the seat's view of the state under these rules (their parameters included).
+    rules = json.dumps(replay.game.identity(), sort_keys=True, default=str)
     for i in range(replay.last + 1):
+        state = replay.states[i]
+        key = position_key(rules, replay.seat, state)
         try:
-            svg = draw(replay.states[i])
+            numbers, crc = pieces.board(key, lambda: draw(state))  # noqa: B023 - called at once
         except Exception as exc:  # noqa: BLE001 - a renderer's bug: one line naming the position
             raise ReportError(f"{replay.label}: cannot draw position {i}: {type(exc).__name__}: {exc}") from None
-        numbers = pieces.split(svg)
-        frames.append(encode_frame(previous, numbers))
-        hashes.append(svg_hash(svg))
-        previous = numbers
+        frames.append(pieces.frame((previous_key, key) if i else (None, None), previous, numbers))
+        hashes.append(crc)
+        previous, previous_key = numbers, key
     clocks = [replay.clocks_at(i) for i in range(replay.last + 1)]
     return {
         "title": replay.title(),
@@ -192,11 +197,11 @@ SEAT_CSS = """
 SEAT_VIEWER_JS = r"""
 let V = null;
 function openGame(index, ply) {
-  const block = $("arena-game-" + index);
-  if (!block) { alert("No game " + index + " in this file."); return false; }
   if (!V || V.index !== index) {
-    const g = JSON.parse(block.textContent);
-    V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: []};
+    const found = gameData(index);
+    if (!found) { alert("No game " + index + " in this file."); return false; }
+    const g = found.g;
+    V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: [], pieces: found.pieces};
     const frag = document.createDocumentFragment();
     const width = String(V.last).length + 1;
     for (let k = 0; k < V.last; k++) {
@@ -229,7 +234,7 @@ function show(i) {
   if (!V) return;
   i = Math.max(0, Math.min(V.last, i | 0));
   const g = V.g;
-  const svg = V.positions[i].map(n => pieces()[n]).join("");
+  const svg = V.positions[i].map(n => V.pieces[n]).join("");
   const board = $("board");
   board.innerHTML = svg;
   board.dataset.ply = String(i);

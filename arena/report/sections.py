@@ -46,10 +46,14 @@ def report_body(standings: dict[str, Any] | None, seats: bool = False) -> str:
     plies = "Steps" if seats else "Plies"
     out.append('<section id="games-section"><h2>Games</h2>\n<div class="filterbar">'
                '<input id="filter" type="search" placeholder="Filter: agent, result, termination, reason…" '
-               'aria-label="filter games"><span id="count" class="dim"></span></div>\n'
+               'aria-label="filter games"><span id="count" class="dim"></span>'
+               '<span id="pager" hidden><button id="pg-prev" aria-label="previous page">&#x25C0;</button> '
+               '<span id="pg-info" class="dim"></span> <button id="pg-next" aria-label="next page">&#x25B6;</button>'
+               '</span></div>\n'
                f'<table id="games" class="list"><thead><tr>{head}<th data-col="4">Termination</th>'
                f'<th data-col="5" class="num">{plies}</th><th data-col="7">Reason</th></tr></thead><tbody></tbody></table>'
-               '<p class="dim">Click a column to sort, a game to watch it.</p></section>\n')
+               '<p class="dim">Click a column to sort, a game to watch it. The filter and the sort cover every game; '
+               'the list shows 200 at a time.</p></section>\n')
     return "".join(out)
 
 

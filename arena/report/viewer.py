@@ -22,7 +22,9 @@ N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
   output for the record's state; at the end the result and reason must be shown. Errors
   (``window.onerror``, unhandled rejections, ``console.error``) are recorded from the first line of
   the script. The outcome goes into ``<pre id="selftest">``: ``PASS game=N plies=P steps=S ms=T`` or
-  ``FAIL ...`` with the first mismatch or error. ``#selftest=all`` tests every game, one line each.
+  ``FAIL ...`` with the first mismatch or error; a report's line adds the list's figures (``list=``,
+  ``filtered=``, ``ready_ms=`` from navigation to a usable list, ``filter_ms=`` and ``sort_ms=`` of
+  one filter pass and one sort over every game). ``#selftest=all`` tests every game, one line each.
   The verdict is written 200 ms after the steps, so that errors thrown later by timers count too.
 """
 
@@ -125,6 +127,39 @@ const DATA = readJSON("arena-data");
 let PIECES = null;
 const pieces = () => PIECES || (PIECES = readJSON("arena-pieces"));
 
+// A game's data: its arena-game-N block in this page, or (a report of many games, see
+// arena.report.chunks) the chunk file holding it, loaded by a script element on first use.
+const CHUNKS = {};
+function arenaChunk(k, data) { CHUNKS[k] = data; }
+let POSITION = null;  // game index -> its place in DATA.rows (which chunk holds it)
+function chunkOf(index) {
+  if (!DATA.chunk) return null;
+  if (!POSITION) { POSITION = new Map(); DATA.rows.forEach((r, k) => POSITION.set(r[0], k)); }
+  const at = POSITION.get(index);
+  return at === undefined ? null : Math.floor(at / DATA.chunk.size);
+}
+function gameData(index) {
+  const block = $("arena-game-" + index);
+  if (block) return {g: JSON.parse(block.textContent), pieces: pieces()};
+  const k = chunkOf(index), chunk = k === null ? null : CHUNKS[k];
+  const g = chunk ? chunk.games[index] : undefined;
+  return g ? {g, pieces: chunk.pieces} : null;
+}
+function ensureGame(index) {
+  const k = chunkOf(index);
+  if ($("arena-game-" + index) || k === null || CHUNKS[k]) return Promise.resolve(true);
+  return new Promise(resolve => {
+    const script = document.createElement("script");
+    script.src = DATA.chunk.dir + "/chunk-" + k + ".js";
+    script.onload = () => resolve(Boolean(CHUNKS[k]));
+    script.onerror = () => { script.remove(); resolve(false); };
+    document.head.appendChild(script);
+  });
+}
+function loadAndOpen(index, ply) {
+  ensureGame(index).then(ok => { if (ok) openGame(index, ply); else alert("Game " + index + ": its file " + DATA.chunk.dir + "/chunk-" + chunkOf(index) + ".js cannot be read (it must sit beside this page)."); });
+}
+
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; t[n] = c >>> 0; }
@@ -191,10 +226,10 @@ JS_TWO = r"""
 // -- the viewer ------------------------------------------------------------------------------------
 let V = null;
 function openGame(index, ply) {
-  const block = $("arena-game-" + index);
-  if (!block) { alert("No game " + index + " in this file."); return false; }
   if (!V || V.index !== index) {
-    const g = JSON.parse(block.textContent);
+    const found = gameData(index);
+    if (!found) { alert("No game " + index + " in this file."); return false; }
+    const g = found.g;
     const positions = decodeFrames(g.frames);
     const clocks = [];
     if (g.clock0) {
@@ -206,7 +241,7 @@ function openGame(index, ply) {
       }
     }
     if (g.clock_end) { while (clocks.length <= g.notation.length) clocks.push(g.clock_end.slice()); clocks[g.notation.length] = g.clock_end.slice(); }
-    V = {index, g, positions, clocks, last: g.notation.length, pos: -1};
+    V = {index, g, positions, clocks, last: g.notation.length, pos: -1, pieces: found.pieces};
     buildMoves();
     $("v-title").textContent = g.title;
     $("v-note").textContent = g.note;
@@ -244,7 +279,7 @@ function show(i) {
   if (!V) return;
   i = Math.max(0, Math.min(V.last, i | 0));
   const g = V.g;
-  const svg = V.positions[i].map(n => pieces()[n]).join("");
+  const svg = V.positions[i].map(n => V.pieces[n]).join("");
   const board = $("board");
   board.innerHTML = svg;
   board.dataset.ply = String(i);
@@ -313,31 +348,55 @@ function selftestGame(index) {
 #: and the start.
 JS_PAGE = r"""
 // -- the game list ---------------------------------------------------------------------------------
-let sortCol = 0, sortDir = 1;
-function fillList() {
+// At most PAGE_ROWS rows are in the DOM at once (a run of 100,000 games stays responsive): the filter
+// and the sort work on all rows, the pager moves through the result.
+const PAGE_ROWS = 200;
+let sortCol = 0, sortDir = 1, page = 0, LIST = null, HAYSTACK = null;
+const COLLATOR = new Intl.Collator();
+function listRows() {
+  const query = ($("filter").value || "").trim().toLowerCase();
+  if (query && !HAYSTACK) HAYSTACK = DATA.rows.map(r => r.join(" ").toLowerCase());
+  const rows = query ? DATA.rows.filter((r, k) => HAYSTACK[k].includes(query)) : DATA.rows.slice();
+  if (sortCol !== 0 || sortDir !== 1) rows.sort((a, b) => { const x = a[sortCol], y = b[sortCol]; return (typeof x === "number" && typeof y === "number" ? x - y : COLLATOR.compare(String(x), String(y))) * sortDir || a[0] - b[0]; });
+  else rows.sort((a, b) => a[0] - b[0]);
+  return rows;
+}
+function fillList(keepPage) {
   const body = document.querySelector("#games tbody");
   if (!body) return;
-  const query = ($("filter").value || "").trim().toLowerCase();
-  const rows = DATA.rows.filter(r => !query || r.join(" ").toLowerCase().includes(query));
-  rows.sort((a, b) => { const x = a[sortCol], y = b[sortCol]; return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sortDir || a[0] - b[0]; });
+  if (keepPage !== true) { LIST = listRows(); page = 0; }
+  const pages = Math.max(1, Math.ceil(LIST.length / PAGE_ROWS));
+  page = Math.max(0, Math.min(pages - 1, page));
   const frag = document.createDocumentFragment();
-  for (const r of rows) {
+  for (const r of LIST.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS)) {
     const tr = el("tr");
     tr.dataset.game = r[0];
     for (const [k, cls] of [[0, "num"], [1, ""], [2, ""], [3, ""], [4, ""], [5, "num"], [7, "reason"]]) tr.appendChild(el("td", cls, String(r[k])));
     frag.appendChild(tr);
   }
   body.replaceChildren(frag);
-  $("count").textContent = rows.length === DATA.rows.length ? DATA.rows.length + " games" : rows.length + " of " + DATA.rows.length + " games";
+  $("count").textContent = LIST.length === DATA.rows.length ? DATA.rows.length + " games" : LIST.length + " of " + DATA.rows.length + " games";
+  const pager = $("pager");
+  if (pager) {
+    pager.hidden = pages < 2;
+    $("pg-info").textContent = "page " + (page + 1) + " of " + pages;
+    $("pg-prev").disabled = page === 0;
+    $("pg-next").disabled = page >= pages - 1;
+  }
   for (const th of document.querySelectorAll("#games th")) th.className = (th.dataset.col == sortCol ? (sortDir > 0 ? "asc" : "desc") : "") + (th.classList.contains("num") ? " num" : "");
 }
 function setupList() {
   if (!$("games")) return;
-  $("filter").addEventListener("input", fillList);
+  let typing = null;  // one filter pass per pause in typing, not one per key
+  $("filter").addEventListener("input", e => { clearTimeout(typing); if (e.isTrusted) typing = setTimeout(fillList, 120); else fillList(); });
   for (const th of document.querySelectorAll("#games th")) th.addEventListener("click", () => {
     const col = Number(th.dataset.col);
     sortDir = col === sortCol ? -sortDir : 1; sortCol = col; fillList();
   });
+  if ($("pager")) {
+    $("pg-prev").addEventListener("click", () => { page -= 1; fillList(true); });
+    $("pg-next").addEventListener("click", () => { page += 1; fillList(true); });
+  }
   document.querySelector("#games tbody").addEventListener("click", e => {
     const tr = e.target.closest("tr");
     if (tr) location.hash = "game=" + tr.dataset.game;
@@ -372,7 +431,7 @@ function setupSortable() {
 function route() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   if (params.has("selftest")) { selftest(params.get("selftest")); return; }
-  if (params.has("game")) { openGame(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
+  if (params.has("game")) { loadAndOpen(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
   if (DATA.mode === "game") openGame(DATA.rows[0][0], params.has("ply") ? Number(params.get("ply")) : undefined);
   else closeGame();
 }
@@ -380,20 +439,38 @@ function route() {
 // -- self-test (see the module docstring of arena.report.viewer) ----------------------------------
 function checkList() {
   // The game list: every game listed, the filter and a column sort wired up.
+  // Every game listed: a page of PAGE_ROWS rows at most, the count of all, and the pager reaching the last.
   const rows = () => Array.from(document.querySelectorAll("#games tbody tr"));
-  if (rows().length !== DATA.rows.length) throw new Error("the game list shows " + rows().length + " of " + DATA.rows.length + " games");
+  const first = Math.min(PAGE_ROWS, DATA.rows.length);
+  if (rows().length !== first) throw new Error("the game list's first page shows " + rows().length + " of " + first + " games");
+  if (!$("count").textContent.startsWith(DATA.rows.length + " games")) throw new Error("the game count says " + $("count").textContent);
+  if (DATA.rows.length > PAGE_ROWS) {
+    const pages = Math.ceil(DATA.rows.length / PAGE_ROWS);
+    for (let k = 1; k < pages; k++) $("pg-next").click();
+    const lastRow = DATA.rows[DATA.rows.length - 1][0], shown = rows();
+    if (shown.length !== DATA.rows.length - (pages - 1) * PAGE_ROWS || shown[shown.length - 1].dataset.game !== String(lastRow)) throw new Error("the last page does not end with game " + lastRow);
+    if (!$("pg-next").disabled) throw new Error("the pager goes past the last page");
+  }
   const who = DATA.rows[0][1], filter = $("filter");
+  // Responsiveness: the time of one filter pass over every game (the first builds the search text),
+  // and of one sort, each with its page of rows put in the DOM.
+  let clock = performance.now();
   filter.value = who; filter.dispatchEvent(new Event("input"));
+  const filterMs = performance.now() - clock;
   const shown = rows();
   if (!shown.length || shown.some(tr => !tr.textContent.includes(who))) throw new Error("filtering by " + who + " shows other games");
   const some = shown.length;
   filter.value = ""; filter.dispatchEvent(new Event("input"));
   const plies = document.querySelector('#games th[data-col="5"]');
-  plies.click(); plies.click();
+  clock = performance.now();
+  plies.click();
+  const sortMs = performance.now() - clock;
+  plies.click();
   const longest = Math.max(...DATA.rows.map(r => r[5]));
   if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
   document.querySelector('#games th[data-col="0"]').click();
-  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0);
+  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0) +
+    " filter_ms=" + filterMs.toFixed(0) + " sort_ms=" + sortMs.toFixed(0);
 }
 function checkStandings() {
   // The standings sort by a click on a header (games: fewest first, then most), and back by rank.
@@ -410,15 +487,21 @@ function checkStandings() {
   heads[0].click();
   return " standings=" + up.length;
 }
-function selftest(which) {
+async function selftest(which) {
   const out = $("selftest");
   out.hidden = false;
   let list = "";
   try { if (DATA.mode === "report") list = checkList() + checkStandings(); }
   catch (e) { out.textContent = "FAIL list: " + (e && e.message ? e.message : e); return; }
   const games = which === "all" ? DATA.rows.map(r => r[0]) : [which ? Number(which) : DATA.rows[0][0]];
-  const lines = games.map((index, k) => selftestGame(index) + (k === 0 ? list : ""));
   out.textContent = "RUNNING";
+  const lines = [];
+  for (const index of games) {
+    const loading = performance.now();
+    const ok = await ensureGame(index);
+    const loaded = DATA.chunk ? " load_ms=" + (performance.now() - loading).toFixed(0) : "";
+    lines.push((ok ? selftestGame(index) : "FAIL game=" + index + ": its chunk file cannot be loaded") + loaded + (lines.length === 0 ? list : ""));
+  }
   // The verdict waits for timers the steps set off, so an error thrown later still fails it.
   setTimeout(() => {
     if (ERRORS.length && lines.every(line => line.startsWith("PASS"))) lines.push("FAIL " + ERRORS.length + " page error(s) after the steps: " + ERRORS.join(" | "));

@@ -73,6 +73,24 @@ def test_states_go_to_json_and_back(nim_argv: list[str]) -> None:
         game.state_from_json({"board": []})
 
 
+def test_a_state_read_before_costs_no_round_trip(nim_argv: list[str]) -> None:
+    # Replaying many records (arena report) reads the same states again, in new game objects.
+    spec = register_referee(nim_argv)
+    game = spec.table(2)
+    text = game.state_to_json(game.apply(game.initial_state(), "P0"))
+    first = game.state_from_json(text)
+    trips = game.client.round_trips
+    again = spec.table(2).state_from_json(dict(text))  # another game object, an equal JSON value
+    assert game.client.round_trips == trips and again == first and again.node is first.node
+    spec.table(3).state_from_json(text)  # the players change how a node reads: asked again
+    assert game.client.round_trips == trips + 1
+    with pytest.raises(StateError, match="refuses"):  # a refusal is not remembered: refused again
+        game.state_from_json({"board": []})
+    with pytest.raises(StateError, match="refuses"):
+        game.state_from_json({"board": []})
+    assert game.client.round_trips == trips + 3
+
+
 def test_perft_counts_through_the_referee(nim_argv: list[str]) -> None:
     game = register_referee(nim_argv).table(2, {"heap": 4})
     # Chance (2 starters), then 3 moves, then from heaps 3, 2, 1: 3 + 2 + 1 moves.

@@ -160,3 +160,17 @@ def test_league_screenshots(league: Path, tmp_path: Path) -> None:
         assert target.exists() and png_size(target) == (1280, 900) and target.stat().st_size > 20_000
         print(f"\nscreenshot: {target}")
     shutil.copy(league, ARTIFACTS / "league.html")
+
+
+def test_a_report_with_its_boards_in_chunk_files(tmp_path: Path) -> None:
+    """A report of many games (arena.report.chunks): every game's chunk is loaded from beside the
+    page when the game is opened, and its boards pass the same self-test."""
+    from arena.report.chunks import write_report
+
+    records = [synthetic_record("connect4", seed=seed, max_plies=30) for seed in range(5)]
+    folder = write_log_folder(tmp_path / "t", records)
+    page = tmp_path / "html" / "report.html"
+    page.parent.mkdir()
+    write_report(open_source(folder), page, split_at=2, chunk_games=2, workers=1)
+    verdicts, _ = selftest(page, "all", tmp_path / "profile")
+    assert len(verdicts) == 5 and all(v.startswith("PASS") and " load_ms=" in v for v in verdicts), verdicts

@@ -17,7 +17,7 @@ from arena.cli.replay_cmd import replay_command
 from arena.cli.report_cmd import report_command
 from arena.games.registry import game_names, get_spec, load_ref
 from arena.records.replay import Replay, open_source
-from arena.report.frames import PieceTable, decode_frame, encode_frame, svg_hash
+from arena.report.frames import PieceTable, decode_frame, encode_frame, position_key, svg_hash
 from arena.report.html import elo_plot, game_payload, report_html
 
 _BLOCK = re.compile(r'<script type="application/json" id="([^"]+)">(.*?)</script>', re.DOTALL)
@@ -70,6 +70,63 @@ def test_every_position_is_the_renderers_exact_svg(name: str) -> None:
                                  for t in record["turns"]]
     assert payload["clock_end"] == [round(record["clocks_left_ms"][c]) for c in ("BLACK", "WHITE")]
     assert payload["reason"] == record["reason"]
+
+
+@pytest.mark.parametrize("name", ["connect4", "shobu"])
+def test_games_sharing_positions_draw_each_position_once(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Games share their openings (here: the same games again): a table draws a position once, and
+    # every game's boards are still the renderer's exact SVG.
+    import arena.report.html as report_html_module
+
+    replays = [Replay.from_record(synthetic_record(name, seed=seed % 3, max_plies=30)) for seed in range(6)]
+    render = load_ref(get_spec(name).svg or "")
+    calls: list[int] = []
+
+    def counted(game: Any) -> Any:
+        def draw(state: Any, last_move: Any) -> str:
+            calls.append(1)
+            return str(render(state, last_move))
+
+        return draw
+
+    monkeypatch.setattr(report_html_module, "svg_renderer", counted)
+    pieces = PieceTable()
+    payloads = [game_payload(replay, pieces) for replay in replays]
+    for replay, payload in zip(replays, payloads, strict=True):
+        assert boards(payload, pieces.pieces) == [render(*replay.position(i)[:2]) for i in range(replay.last + 1)]
+    distinct = {replay.position(i)[:2] for replay in replays[:3] for i in range(replay.last + 1)}
+    assert len(calls) == len(distinct) < sum(replay.last + 1 for replay in replays)
+    assert payloads[3:] == payloads[:3]
+
+
+def test_replays_of_one_run_read_each_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.games.connect4 import ConnectFourGame
+
+    record = synthetic_record("connect4", seed=4, max_plies=20)
+    plain = Replay.from_record(record)
+    known: dict[tuple[str, bytes], Any] = {}
+    first = Replay.from_record(record, known=known)
+    assert first.states == plain.states and len(known) == len({json.dumps(s, sort_keys=True)
+                                                                for s in record["game_states"]})
+    read: list[Any] = []
+    original = ConnectFourGame.state_from_json
+    monkeypatch.setattr(ConnectFourGame, "state_from_json", lambda self, obj: read.append(obj) or original(self, obj))
+    again = Replay.from_record(json.loads(json.dumps(record)), known=known)
+    assert again.states == plain.states and read == []
+
+
+def test_a_position_held_in_lists_has_no_key_and_is_drawn_every_time() -> None:
+    pieces = PieceTable()
+    drawn: list[str] = []
+
+    def render() -> str:
+        drawn.append("x")
+        return '<svg><rect width="1"/></svg>'
+
+    assert position_key("g", [1, 2], None) is None
+    assert pieces.board(None, render) == pieces.board(None, render)
+    assert pieces.board(position_key("g", (1, 2), None), render) == pieces.board(("g", (1, 2), None), render)
+    assert len(drawn) == 3
 
 
 def test_a_100_ply_game_is_small() -> None:

@@ -1,0 +1,239 @@
+"""A report of many games: the page plus its games' boards in files beside it, drawn in parallel.
+
+Above :data:`SPLIT_AT` games one HTML file would be too big to open (100,000 games of 60 plies are
+about half a gigabyte of board data) and too slow to write in one process. So ``arena report``
+writes, for ``-o report.html``:
+
+- ``report.html``: the same page (standings, crosstable, the game list, the viewer), whose
+  ``arena-data`` lists every game and says where the boards are (``"chunk": {"dir", "size"}``);
+- ``report_games/chunk-K.js`` (K from 0): the games at list positions ``K*size`` to
+  ``(K+1)*size - 1``, as ``arenaChunk(K, {"pieces": [...], "games": {"N": payload}})``: the
+  same ``arena-game-N`` payloads (:func:`arena.report.html.game_payload`,
+  :func:`arena.report.seat_page.seat_game_payload`), with a piece table of the chunk's own.
+
+The page loads a chunk with a ``<script>`` element when one of its games is opened (that works
+from ``file://``, where ``fetch`` does not), so opening the page costs only its game list.
+
+Chunks are drawn by ``jobs`` worker processes (each reads its own records and writes its own file,
+so the parent holds only the list rows); the order of the rows and of the standings' results is
+the source's. Memory: one chunk per worker. Chunk files of an earlier, larger report in the same
+folder are removed (:func:`remove_stale_chunks`), so the folder holds exactly the page's chunks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from arena.fileio.files import atomic_write
+from arena.records.replay import GameEntry, Source
+from arena.report.frames import PieceTable
+from arena.report.html import Drawn, Progress, ReportError
+from arena.stats.ratings import GameResult
+
+#: More games than this: the page and chunk files (fewer: one self-contained file).
+SPLIT_AT = 2000
+#: Games per chunk file: a chunk is about 3 MB for 60-ply games, parsed in tens of milliseconds.
+CHUNK_GAMES = 500
+
+
+_CHUNK_NAME = re.compile(r"chunk-(0|[1-9][0-9]*)\.js")
+
+
+def remove_stale_chunks(folder: Path, keep: int) -> None:
+    """Remove ``folder``'s chunk files numbered ``keep`` and above (an earlier, larger report's),
+    and the folder when that leaves it empty. Only regular files named as chunks are touched, and
+    nothing when ``folder`` is not a real folder (a link, a file)."""
+    try:
+        if not stat.S_ISDIR(folder.lstat().st_mode):
+            return
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        match = _CHUNK_NAME.fullmatch(name)
+        if match is None or int(match.group(1)) < keep:
+            continue
+        path = folder / name
+        try:
+            if stat.S_ISREG(path.lstat().st_mode):
+                path.unlink()
+        except OSError as exc:
+            raise ReportError(f"cannot remove the old {path}: {exc.strerror or exc}") from None
+    if keep == 0:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass  # other files are there: not arena's to remove
+
+
+def games_folder(out: Path) -> Path:
+    """Where the chunks of the page ``out`` go: ``report.html`` -> ``report_games``."""
+    return out.with_name(f"{out.stem}_games")
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """One chunk to draw: the source's games ``entries`` (by value: a worker process reads them)."""
+
+    number: int
+    label: str
+    root: Path | None
+    is_folder: bool
+    entries: tuple[GameEntry, ...]
+    path: Path
+    seats: bool
+
+
+@dataclass
+class ChunkDone:
+    number: int
+    rows: list[list[Any]]
+    results: list[GameResult] | None
+    size: int
+
+
+def chunk_text(number: int, pieces: Sequence[str], payloads: Sequence[tuple[int, str]]) -> str:
+    """The chunk file: ``arenaChunk(number, {...})`` with the payloads already as JSON text."""
+    games = ",".join(f'"{index}":{text}' for index, text in payloads)
+    pieces_text = json.dumps(list(pieces), ensure_ascii=False, separators=(",", ":"))
+    return f'arenaChunk({number},{{"pieces":{pieces_text},"games":{{{games}}}}});\n'
+
+
+def draw_chunk(job: ChunkJob) -> ChunkDone:
+    """Draw and write one chunk (in a worker process, or inline). Raises ReportError or ReplayError."""
+    from arena.report.html import game_payload, game_row, iter_games
+    from arena.stats.ratings import result_from_row
+
+    source = Source(job.label, job.entries, job.is_folder, root=job.root)
+    pieces = PieceTable()
+    payloads: list[tuple[int, str]] = []
+    rows: list[list[Any]] = []
+    results: list[GameResult] | None = [] if not job.seats else None
+    if job.seats:
+        from arena.report.seat_page import iter_seat_games, seat_game_payload, seat_row
+
+        for entry, seat_replay in iter_seat_games(source):
+            payloads.append((entry.index, _json(seat_game_payload(seat_replay, pieces))))
+            rows.append(seat_row(entry, seat_replay))
+    else:
+        for entry, replay in iter_games(source):
+            payloads.append((entry.index, _json(game_payload(replay, pieces))))
+            rows.append(game_row(entry, replay))
+            if results is not None:
+                try:
+                    results.append(result_from_row({**replay.record, "index": entry.index}))
+                except ValueError:
+                    results = None
+    data = chunk_text(job.number, pieces.pieces, payloads).encode("utf-8")
+    try:
+        atomic_write(job.path, data, sync=False)
+    except OSError as exc:
+        raise ReportError(f"cannot write {job.path}: {exc.strerror or exc}") from None
+    return ChunkDone(job.number, rows, results, len(data))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def chunk_jobs(source: Source, folder: Path, seats: bool, size: int = CHUNK_GAMES) -> list[ChunkJob]:
+    entries = source.entries
+    return [ChunkJob(k, source.label, source.root, source.is_folder, entries[start:start + size],
+                     folder / f"chunk-{k}.js", seats)
+            for k, start in enumerate(range(0, len(entries), size))]
+
+
+def default_jobs() -> int:
+    """The processors this process may run on."""
+    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run_jobs(jobs: list[ChunkJob], workers: int, progress: Progress | None, total: int) -> Iterator[ChunkDone]:
+    """Each job's outcome, in the jobs' order; ``workers`` processes (1: in this process)."""
+    done = 0
+
+    def report(outcome: ChunkDone) -> ChunkDone:
+        nonlocal done
+        done += len(outcome.rows)
+        if progress is not None:
+            progress(done, total)
+        return outcome
+
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield report(draw_chunk(job))
+        return
+    # forkserver: workers start from a clean process (no threads of numpy's or the caller's copied).
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("forkserver")) as pool:
+        for outcome in pool.map(draw_chunk, jobs):
+            yield report(outcome)
+
+
+def draw_split(source: Source, out: Path, *, seats: bool, workers: int, progress: Progress | None,
+               size: int = CHUNK_GAMES) -> tuple[Drawn, dict[str, Any], int]:
+    """Draw ``source``'s games into chunk files beside ``out``; the page's rows and results (no
+    blocks), the ``arena-data`` ``chunk`` entry, and the chunks' total size in bytes."""
+    folder = games_folder(out)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise ReportError(f"cannot write {folder}: not a folder arena made (a file or a link is there)")
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    drawn = Drawn(results=None if seats else [])
+    total = 0
+    jobs = chunk_jobs(source, folder, seats, size)
+    for outcome in run_jobs(jobs, workers, progress, len(source.entries)):
+        drawn.rows += outcome.rows
+        total += outcome.size
+        if drawn.results is not None:
+            if outcome.results is None:
+                drawn.results = None
+            else:
+                drawn.results += outcome.results
+    remove_stale_chunks(folder, len(jobs))
+    return drawn, {"dir": folder.name, "size": size}, total
+
+
+def write_report(source: Source, out: str | Path, *, title: str | None = None, progress: Progress | None = None,
+                 before: str = "", workers: int | None = None, split_at: int = SPLIT_AT,
+                 chunk_games: int = CHUNK_GAMES) -> int:
+    """Write the report of ``source`` to ``out``: one self-contained file up to ``split_at`` games,
+    else the page and its chunk files (module docstring), drawn by ``workers`` processes (default:
+    :func:`default_jobs`). The bytes written. Raises ReplayError or ReportError (one line)."""
+    from arena.records.seats import is_seat_record
+    from arena.report.html import build_page, report_html, source_standings, write_page
+    from arena.report.sections import report_body
+
+    target = Path(out)
+    if len(source.entries) <= split_at:
+        written = write_page(target, report_html(source, title=title, progress=progress, before=before))
+        remove_stale_chunks(games_folder(target), 0)  # an earlier report of more games left them
+        return written
+    seats = is_seat_record(source.load(source.entries[0]))
+    drawn, chunk, size = draw_split(source, target, seats=seats, progress=progress,
+                                    workers=default_jobs() if workers is None else workers, size=chunk_games)
+    title = title or f"arena report: {source.label}"
+    if seats:
+        from arena.report.seat_page import SEAT_CSS, SEAT_JS, SEAT_VIEWER_HTML
+
+        body = before + report_body(source_standings(source, None), seats=True)
+        page = build_page(title, "report", drawn, body, viewer=SEAT_VIEWER_HTML, script=SEAT_JS, css=SEAT_CSS,
+                          chunk=chunk)
+    else:
+        body = before + report_body(source_standings(source, drawn.results))
+        page = build_page(title, "report", drawn, body, chunk=chunk)
+    return size + write_page(target, page)
+
+
+__all__ = ["CHUNK_GAMES", "SPLIT_AT", "ChunkJob", "chunk_text", "default_jobs", "draw_chunk", "draw_split",
+           "games_folder", "remove_stale_chunks", "write_report"]
