@@ -33,7 +33,7 @@ Examples:
   arena league league.json --games 200      (stop once the folder holds 200 games)
   arena league league.json --serve          (and the live page at http://127.0.0.1:8000/)
 \b
-CONFIG is a tournament config whose agents are a roster: {"id": "class", "game": "connect4",
+CONFIG is a tournament config whose agents are a roster: {"id": "class", "game": GAME,
 "agents": {"from": "bots/*/"}}. Add a folder to have a bot join, change its files to have it play
 on as a new version, remove it to have it leave: the league sees it before its next game.""")
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))

@@ -68,7 +68,7 @@ you type moves on stdin (`?` lists the legal moves, `help` explains the notation
 names an existing .json file is arena's built-in search agent configured by that hyperparameters
 file (see README, "The hyperparameters agent"). A command that names a folder is the bot in it (its
 bot.json's command, else its executable 'bot'), named after the folder. --game is required unless
-the bots' folders declare it (bot.json: {"game": "checkers"}) or --rules gives it.
+the bots' folders declare it (bot.json: {"game": NAME}, a name `arena games` lists) or --rules gives it.
 """
 
 

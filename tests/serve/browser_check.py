@@ -1,4 +1,4 @@
-"""Run inside `unshare -n -p -f --mount-proc` with loopback up (test_browser.py): the real `arena
+"""Run inside `unshare -n -p -f --mount-proc` with loopback up (test_serve_browser.py): the real `arena
 serve` on 127.0.0.1 and headless Chromium (Debian's, driven by Playwright) on the same loopback.
 Prints one line per check; exits non-zero at the first failure.
 

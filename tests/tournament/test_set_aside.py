@@ -56,5 +56,6 @@ def test_without_the_option_a_broken_entry_stops_the_run_with_a_hint(tmp_path: P
     result = CliRunner().invoke(cli, ["run", str(path), "--logs", str(tmp_path / "logs")], catch_exceptions=False)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"arena: error: agents: students/erin/: no bot.json with a command and no 'bot' file (looked in {tmp_path / 'students' / 'erin'}) "
-        "(arena run --set-aside-failing sets aside the agents that fail and plays the others)"], result.stderr
+        (f"arena: error: agents: students/erin/: no bot.json with a command and no 'bot' file (looked in "
+         f"{tmp_path / 'students' / 'erin'}) (arena run --set-aside-failing sets aside the agents that fail and "
+         "plays the others)")], result.stderr
