@@ -249,6 +249,15 @@ def with_overrides(config: TournamentConfig, options: RunOptions) -> TournamentC
     return dataclasses.replace(config, **changes) if changes else config
 
 
+def _free_indexes(taken: set[int]) -> Iterator[int]:
+    """The numbers 0, 1, 2... that are not in ``taken``, ascending, without end."""
+    index = 0
+    while True:
+        if index not in taken:
+            yield index
+        index += 1
+
+
 class Tournament:
     """One run of one tournament config (see the module docstring for the life cycle).
 
@@ -383,8 +392,13 @@ class Tournament:
         for row in rows:
             self._count_node(row.get("node"))
         self._already_done = len(counting)
-        start = max((row["index"] for row in rows), default=-1) + 1
-        self._pending = (with_index(g, index) for index, g in enumerate(missing_games(field_now, counting), start))
+        # The lowest free numbers first: a game cut off by Ctrl-C or kill -9 while a later one was
+        # written leaves its number free, and the games left take the gaps before new numbers, so
+        # the folder's indexes stay 0 .. N-1 when every game is done (as a folder kept by index).
+        # The numbers are endless: zip ends with the games.
+        self._pending = (with_index(g, index)
+                         for index, g in zip(_free_indexes({row["index"] for row in rows}),
+                                             missing_games(field_now, counting), strict=False))
         self._advance_frontier()
 
     def _prepare_indexed(self, rows: list[dict[str, Any]]) -> None:

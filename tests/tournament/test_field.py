@@ -158,3 +158,23 @@ def test_in_a_league_every_game_of_todays_agents_and_versions_counts_in_play_ord
     assert [r["index"] for r in league.counting(rows)] == [5, 1, 0]  # any number of meetings, no round
     assert [r["index"] for r in league.standings_rows(rows)] == [0, 1, 5]  # their own indices, in play order
     assert Field.from_json(league.to_json()) == league
+
+
+async def test_a_game_cut_off_before_a_later_one_was_written_takes_its_own_number_again(tmp_path: Path) -> None:
+    """Ctrl-C or kill -9 with two games in flight can leave a later game written and an earlier one
+    not: the resumed run plays the missing game under the free number, so indexes stay 0 .. N-1."""
+    logs = tmp_path / "logs"
+    first = await run_tournament(load_config(field_config(tmp_path, ["a", "b", "c"])), options(logs))
+    assert first.played_now == 6
+    games = logs / "f" / "games.jsonl"
+    rows = read_jsonl(games)
+    cut = rows[2]
+    games.write_text("".join(json.dumps(row) + "\n" for row in rows if row is not cut))
+    (logs / "f" / cut["record"]).unlink()
+
+    resumed = await run_tournament(load_config(field_config(tmp_path, ["a", "b", "c"])), options(logs))
+    assert (resumed.already_done, resumed.played_now) == (5, 1)
+    after = read_jsonl(games)
+    assert sorted(row["index"] for row in after) == list(range(6))
+    again = next(row for row in after if row["index"] == cut["index"])
+    assert (again["black"], again["white"], again["round"]) == (cut["black"], cut["white"], cut["round"])
