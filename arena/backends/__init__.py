@@ -15,8 +15,9 @@ Backends:
 
 Life cycle (the contract every backend keeps): :meth:`Backend.open` (synchronous, before the event
 loop, may take seconds: connect, check that every agent can start where games will run) →
-:meth:`Backend.capacity` → any number of concurrent :meth:`Backend.play` calls from one trio run →
-:meth:`Backend.close` (synchronous, idempotent, also after a failed ``open``).
+:meth:`Backend.capacity` → any number of concurrent :meth:`Backend.play` calls from one trio run
+(and, between them, :meth:`Backend.update_agents` when the field changes: synchronous, may take
+seconds) → :meth:`Backend.close` (synchronous, idempotent, also after a failed ``open``).
 
 ``play`` raises only what ``play_game`` raises (``trio.Cancelled`` when cancelled — the game then
 has no record and, for Ray, its task is cancelled and its bots killed on the worker —,
@@ -150,6 +151,12 @@ class Backend(Protocol):
         with ``sandbox``, that the sandbox works there). ``base_dir``: the config's folder;
         ``logs_dir``: the driver's log folder (never shipped). Raises ConfigError (a bot missing on
         a node, no sandbox there, the files to ship too large) or ClusterError."""
+        ...
+
+    def update_agents(self, agents: list[AgentSpec]) -> dict[str, str]:
+        """``agents`` joined the field, or changed their files, after :meth:`open` (a league): make
+        their current files the ones later games run, and check that each can start where games
+        run. Returns why an agent cannot (by id; it must not play); raises as :meth:`open`."""
         ...
 
     def capacity(self) -> int | None:

@@ -21,6 +21,10 @@ class LocalBackend:
              sandbox: bool = False) -> None:
         """Nothing to connect to: the config's checks already ran on this machine."""
 
+    def update_agents(self, agents: list[AgentSpec]) -> dict[str, str]:
+        """Nothing to ship: games read the files where they are (the league checked the programs)."""
+        return {}
+
     def capacity(self) -> int | None:
         return None
 

@@ -197,6 +197,12 @@ class RayBackend:
         self._root: str | None = None
         self._capacity = 1
         self._nodes: list[dict[str, Any]] = []
+        # What open was given, for update_agents: the folder shipping starts from, the log folder
+        # never shipped, the sandbox asked for, and every agent so far by id.
+        self._base_dir: Path | None = None
+        self._logs_dir: Path | None = None
+        self._sandbox = False
+        self._agents: dict[str, AgentSpec] = {}
 
     # -- open / close ------------------------------------------------------------------------------
 
@@ -207,26 +213,65 @@ class RayBackend:
                 raise ConfigError(f"backend: {agent.id!r} is a human player, who plays at this terminal, not on a "
                                   "Ray worker; use the local backend")
         ray = self._ray = import_ray()
+        self._base_dir, self._logs_dir, self._sandbox = base_dir, logs_dir, sandbox
+        self._agents = {agent.id: agent for agent in agents}
         runtime_env: dict[str, Any] = {"env_vars": dict(WORKER_ENV)}
         if not self.options.shared_files:
-            root = self.options.working_dir or default_working_dir(base_dir or Path.cwd(), agents)
-            root = root.resolve()
-            patterns = DEFAULT_EXCLUDES + tuple(self.options.excludes)
-            skip = [logs_dir] if logs_dir is not None else []
-            size = ship_size(root, patterns, skip)
-            if size > MAX_SHIP_BYTES:
-                raise ConfigError(
-                    f"rayWorkingDir: {root} holds more than {MAX_SHIP_BYTES // (1 << 20)} MiB to ship to the "
-                    "workers; name a smaller folder with 'rayWorkingDir', list what to leave out in a "
-                    ".gitignore there, or set 'raySharedFiles' when the files are on every node")
+            root, excludes = self._shipping(agents)
             self._root = str(root)
-            runtime_env.update(working_dir=str(root), excludes=ray_excludes(root, patterns, skip))
+            runtime_env.update(working_dir=str(root), excludes=excludes)
         self._connect(ray, runtime_env)
         self._check_nodes(ray)
+        self._remote = self._game_remote(ray, None)
+        self._raise_problems(self._probe(ray, agents, sandbox))
+
+    def _shipping(self, agents: list[AgentSpec]) -> tuple[Path, list[str]]:
+        """The folder to ship for ``agents`` and its excludes in Ray's form; ConfigError when it is
+        too large."""
+        root = (self.options.working_dir or default_working_dir(self._base_dir or Path.cwd(), agents)).resolve()
+        patterns = DEFAULT_EXCLUDES + tuple(self.options.excludes)
+        skip = [self._logs_dir] if self._logs_dir is not None else []
+        size = ship_size(root, patterns, skip)
+        if size > MAX_SHIP_BYTES:
+            raise ConfigError(
+                f"rayWorkingDir: {root} holds more than {MAX_SHIP_BYTES // (1 << 20)} MiB to ship to the "
+                "workers; name a smaller folder with 'rayWorkingDir', list what to leave out in a "
+                ".gitignore there, or set 'raySharedFiles' when the files are on every node")
+        return root, ray_excludes(root, patterns, skip)
+
+    def _game_remote(self, ray: Any, runtime_env: dict[str, Any] | None) -> Any:
+        """The remote function every game runs through (with ``runtime_env`` instead of the job's,
+        once the folder was shipped anew)."""
         # Named as before (a worker's process title is ray::game_task) though every task runs
         # through ray_entry.run_task.
-        self._remote = ray.remote(_entry(ray)).options(name="game_task", num_cpus=self.cpus_per_game, max_retries=0)
-        self._probe(ray, agents, sandbox)
+        options: dict[str, Any] = {"name": "game_task", "num_cpus": self.cpus_per_game, "max_retries": 0}
+        if runtime_env is not None:
+            options["runtime_env"] = runtime_env
+        return ray.remote(_entry(ray)).options(**options)
+
+    def update_agents(self, agents: list[AgentSpec]) -> dict[str, str]:
+        """``agents`` joined the field or changed their files since :meth:`open` (a league's field):
+        unless files are shared, the folder is packaged and shipped anew (widened when a new agent
+        lies outside it; Ray uploads only a package it does not hold yet) and every later game runs
+        in that copy, games in flight finishing in theirs; then each of ``agents`` is checked on
+        every node as :meth:`open` checks them. Returns why an agent cannot start on some node,
+        by id (those agents must not play); raises ConfigError (the folder grew too large) or
+        ClusterError."""
+        if self._remote is None:
+            raise RuntimeError("RayBackend.update_agents before open")
+        ray = self._ray
+        self._agents.update((agent.id, agent) for agent in agents)
+        runtime_env: dict[str, Any] | None = None
+        if not self.options.shared_files:
+            root, excludes = self._shipping(list(self._agents.values()))
+            runtime_env = {"working_dir": _upload(ray, root, excludes), "env_vars": dict(WORKER_ENV)}
+            self._root = str(root)
+            self._remote = self._game_remote(ray, runtime_env)
+        problems: dict[str, str] = {}
+        for answer in self._probe(ray, agents, self._sandbox, runtime_env):
+            for agent_id, why in answer["problems"]:
+                problems.setdefault(agent_id, _cannot_start(answer["node"], why))
+        return problems
 
     def _connect(self, ray: Any, runtime_env: dict[str, Any]) -> None:
         address = self.options.address
@@ -272,16 +317,18 @@ class RayBackend:
         self._nodes = nodes
         self._capacity = max(1, sum(int(n["Resources"]["CPU"] // self.cpus_per_game) for n in nodes))
 
-    def _probe(self, ray: Any, agents: list[AgentSpec], sandbox: bool = False) -> None:
-        """Every agent must be able to start on every node that may run a game: one line otherwise.
-        A node that vanished meanwhile (Ray still listed it) is left out."""
+    def _probe(self, ray: Any, agents: list[AgentSpec], sandbox: bool = False,
+               runtime_env: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Each node's :func:`probe_task` answer for ``agents`` (in ``runtime_env`` when given, else
+        the job's). A node that vanished meanwhile (Ray still listed it) is left out."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         probe = ray.remote(_entry(ray))
         payload = _payload(ray, probe_task, agents, self._root, sandbox)
+        extra: dict[str, Any] = {"runtime_env": runtime_env} if runtime_env is not None else {}
         refs = [probe.options(name="probe_task", num_cpus=0, max_retries=0,
-                              scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
-                              ).remote(payload) for node in self._nodes]
+                              scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
+                              **extra).remote(payload) for node in self._nodes]
         gone = (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError,
                 ray.exceptions.WorkerCrashedError)
         answers, alive = [], []
@@ -302,11 +349,14 @@ class RayBackend:
         if not alive:
             raise ClusterError("every node of the Ray cluster vanished while arena checked them")
         self._set_nodes(alive)
+        return answers
+
+    @staticmethod
+    def _raise_problems(answers: list[dict[str, Any]]) -> None:
+        """Every agent must be able to start on every node that may run a game: one line otherwise."""
         for answer in answers:
             for agent_id, why in answer["problems"]:
-                node = answer["node"]
-                raise ConfigError(f"agent {agent_id!r} cannot start on Ray node {node['ip']} ({node['id'][:8]}, "
-                                  f"{node['hostname']}): {why}; ship it (rayWorkingDir) or install it there")
+                raise ConfigError(f"agent {agent_id!r} {_cannot_start(answer['node'], why)}")
 
     def capacity(self) -> int | None:
         return self._capacity
@@ -383,6 +433,27 @@ class RayBackend:
             with open(open_beneath(root, path, os.O_WRONLY, make_dirs=True, fresh=True), "wb") as handle:
                 handle.write(stderr.get(name, b""))
             logs[colour] = str(path)
+
+
+def _cannot_start(node: dict[str, Any], why: str) -> str:
+    return (f"cannot start on Ray node {node['ip']} ({node['id'][:8]}, {node['hostname']}): {why}; ship it "
+            "(rayWorkingDir) or install it there")
+
+
+def _upload(ray: Any, root: Path, excludes: list[str]) -> str:
+    """The URI of ``root`` packaged for Ray (uploaded to the cluster unless it holds that package
+    already: the name is a digest of the files), as ``ray.init`` packages the job's folder. A
+    task's own ``runtime_env`` must name a URI, not a local folder, and Ray has no public call
+    for this step: its own helper is used, and its absence (a Ray that moved it) is one line."""
+    try:
+        from ray._private.runtime_env.working_dir import upload_working_dir_if_needed
+
+        scratch = ray._private.worker.global_worker.node.get_runtime_env_dir_path()
+        env = upload_working_dir_if_needed({"working_dir": str(root), "excludes": excludes}, include_gitignore=True,
+                                           scratch_dir=scratch, logger=logging.getLogger(__name__))
+    except Exception as exc:  # noqa: BLE001 - an ImportError (another Ray) or an upload failure: one line
+        raise ClusterError(f"cannot ship {root} to the Ray workers again: {_one_line(exc)}") from None
+    return str(env["working_dir"])
 
 
 def _entry(ray: Any) -> Any:

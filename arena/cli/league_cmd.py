@@ -102,9 +102,6 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
         except ArenaError as exc:
             _fail(console, str(exc), 2)
         assert isinstance(run, League)
-        if run.backend is not None and run.backend.name == "ray" and not config.ray_shared_files:
-            note("on Ray the roster folder is shipped once: bots added or changed later reach the "
-                 "workers only with 'raySharedFiles' (the folder at the same path on every node)")
         page = _start_page(run.folder, port) if serve else None
         try:
             summary, failure, signal_number = _run(run, reporter)

@@ -5,7 +5,9 @@
 folder holds ``games`` games or every two agents have met ``rounds`` times. It is the one run loop
 of :mod:`arena.tournament.runner` (:class:`League` is a :class:`~arena.tournament.runner.Tournament`
 whose schedule grows while it runs), so the log folder, the standings worker, Ctrl-C, resume and the
-backends (local, Ray) are a tournament's.
+backends (local, Ray) are a tournament's. A bot that joins or changes reaches the backend before its
+next game (:meth:`arena.backends.Backend.update_agents`: Ray ships the folder anew to its workers);
+one that cannot start there is set aside with the reason.
 
 The field. Before choosing each game (at most every ``rescan_s`` seconds) the league reads the
 roster again: a new folder joins, a folder whose files or command changed plays on as a new version
@@ -41,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.backends import ClusterError
 from arena.errors import ConfigError
 from arena.fileio.files import atomic_write
 from arena.records.field import LEAGUE, PAIRING, Field
@@ -48,6 +51,7 @@ from arena.tournament.agents import AgentConfig, check_programs
 from arena.tournament.config import TournamentConfig, config_agents, parse_config, read_config
 from arena.tournament.league_schedule import FieldState, Rating, choose_game, pair_key
 from arena.tournament.logs import CONFIG_FILE, LogError, dumps, load_results, online_tally
+from arena.tournament.plan import agent_spec
 from arena.tournament.resume import missing_records
 from arena.tournament.roster import roster_entries
 from arena.tournament.runner import Reporter, RunOptions, Scheduled, Tournament
@@ -145,6 +149,7 @@ class League(Tournament):
         self._scanned_at = -math.inf
         self._digests: DigestCache = {}
         self._said: set[str] = set()
+        self._refused: dict[tuple[str, str], str] = {}  # (agent, version) the backend cannot run: why
         #: The agents now and their versions; :attr:`field` says which games count.
         self.members: dict[str, Member] = {}
         self.field: Field = Field(LEAGUE, (), {}, seed=self.config.seed)
@@ -195,12 +200,41 @@ class League(Tournament):
                     self._say(f"set aside: {exc}", once=True)
                     continue
             field[agent.id] = Member(agent, version)
+        self._ship([m for aid, m in field.items() if aid not in self.members or self.members[aid].version != m.version],
+                   field)
         changed = {a: m.version for a, m in field.items()} != self.versions()
         if changed or force:
             self._set_field(field)
         else:
             self.members = dict(sorted(field.items()))
         return changed
+
+    def _ship(self, fresh: list[Member], field: dict[str, Member]) -> None:
+        """Have the backend (once open) run ``fresh``'s current files in later games: a Ray
+        backend ships them to its workers. A member that cannot start where games run is set
+        aside (taken out of ``field``), and that version is not offered again; a cluster that
+        failed stops the run."""
+        for member in fresh:
+            why = self._refused.get((member.agent.id, member.version))
+            if why is not None:
+                self._say(f"set aside: {why}", once=True)
+                del field[member.agent.id]
+        fresh = [m for m in fresh if m.agent.id in field]
+        if not fresh or self.backend is None:
+            return
+        try:
+            problems = self.backend.update_agents([agent_spec(m.agent) for m in fresh])
+        except ClusterError as exc:
+            self._stop(exc)
+            return
+        except ConfigError as exc:  # the shipped folder grew too large: the newcomers stay out
+            problems = {m.agent.id: str(exc) for m in fresh}
+        for member in fresh:
+            if member.agent.id in problems:
+                why = self._refused[(member.agent.id, member.version)] = \
+                    f"agent {member.agent.id!r} {problems[member.agent.id]}"
+                self._say(f"set aside: {why}", once=True)
+                del field[member.agent.id]
 
     def _set_field(self, field: dict[str, Member]) -> None:
         old = self.versions()
@@ -301,6 +335,8 @@ class League(Tournament):
             del self._flying[index]
         if self._clock() - self._scanned_at >= self.settings.rescan_s:
             self.rescan()
+            if self._failure is not None:  # the backend failed while shipping the new files
+                return None
         if self.total is not None and len(self._rows) + len(self._flying) >= self.total:
             return None
         pick = choose_game(self.state(), self.settings.bound, self.settings.rounds)

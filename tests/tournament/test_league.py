@@ -15,6 +15,7 @@ import pytest
 import trio
 from click.testing import CliRunner
 
+from arena.backends.local import LocalBackend
 from arena.cli import cli
 from arena.tournament.league import League, LeagueSettings, load_league
 from arena.tournament.logs import standings_from_folder
@@ -93,6 +94,18 @@ def test_bounded_runs_see_a_bot_added_one_updated_and_one_removed(league: Path) 
     assert "carol" not in {r["id"] for r in standings_from_folder(folder, 0)[0]["standings"]}
 
 
+def play_through(run: League) -> None:
+    """Play ``run`` (preparing it first unless it is) and finish it, in a trio run of its own."""
+
+    async def main() -> None:
+        try:
+            await run.play()
+        finally:
+            await run.finish()
+
+    trio.run(main)
+
+
 class ChangeAfter(SilentReporter):
     """Adds a bot once the run has written ``add`` games, edits alice's once it has written ``edit``."""
 
@@ -112,15 +125,7 @@ def test_a_roster_changed_while_the_league_runs_is_seen_before_the_next_game(lea
     loaded = load_league(league)
     run = League(loaded, RunOptions(logs_root=league.parent / "logs", concurrency=1, stats_worker=False),
                  ChangeAfter(league.parent, add=3, edit=6), LeagueSettings(games=10, rescan_s=0))
-    run.prepare()
-
-    async def main() -> None:
-        try:
-            await run.play()
-        finally:
-            await run.finish()
-
-    trio.run(main)
+    play_through(run)
     played = sorted(rows(run.folder), key=lambda r: r["index"])
     assert len(played) == 10
     assert all("erin" not in r["versions"] for r in played[:3])
@@ -174,3 +179,26 @@ def test_rounds_stop_when_every_pair_has_met(league: Path) -> None:
     assert len(played) == 3 and {frozenset((r["black"], r["white"])) for r in played} == {
         frozenset(p) for p in (("alice", "bob"), ("alice", "carol"), ("bob", "carol"))}
     assert os.path.exists(league.parent / "logs" / "lg" / "standings.json")
+
+
+class Refusing(LocalBackend):
+    """Local games; a bot named erin cannot start where games run (as a Ray node may say)."""
+
+    def __init__(self) -> None:
+        self.shipped: list[list[str]] = []
+
+    def update_agents(self, agents: list[Any]) -> dict[str, str]:
+        self.shipped.append([agent.id for agent in agents])
+        return {agent.id: "cannot start on node n1: program python3 is not on PATH" for agent in agents
+                if agent.id == "erin"}
+
+
+def test_the_backend_gets_each_new_bot_once_and_one_it_cannot_start_is_set_aside(league: Path) -> None:
+    backend = Refusing()
+    run = League(load_league(league), RunOptions(logs_root=league.parent / "logs", concurrency=1, stats_worker=False,
+                                                 backend=backend),
+                 ChangeAfter(league.parent, add=2, edit=4), LeagueSettings(games=8, rescan_s=0))
+    play_through(run)
+    assert backend.shipped == [["erin"], ["alice"]]  # refused once, not asked again at every reread
+    assert "set aside: agent 'erin' cannot start on node n1: program python3 is not on PATH" in run.changes
+    assert all("erin" not in r["versions"] for r in rows(run.folder)) and len(rows(run.folder)) == 8
