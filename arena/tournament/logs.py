@@ -67,6 +67,7 @@ from arena.stats.ratings import (
     GameResult,
     PlainColumns,
     compute_standings,
+    elo_expectation,
     elo_update,
     plain_pair_columns,
     result_from_row,
@@ -573,6 +574,31 @@ class LegacyEloStats:
             row = self._counts[me]
             row["games"] += 1
             row["wins" if score == 1.0 else "losses" if score == 0.0 else "draws"] += 1
+
+    def add_finished(self, columns: PlainColumns, below: int) -> None:
+        """:meth:`add` of every game of ``columns`` into an empty tally (a resumed run's rows, no
+        object per game): those with an index below ``below``, under which no game may still
+        arrive, are folded into the ratings at once in index order, the same arithmetic
+        :meth:`snapshot` would do."""
+        if self._tail or self._folded_below or any(c["games"] for c in self._counts.values()):
+            raise ValueError("games can be added at once only to an empty tally")
+        counts, ratings, k, tail = self._counts, self._folded, self._k, self._tail
+        outcome = ("losses", "draws", "wins")  # by black's doubled points
+        index, black, white, points = columns.index, columns.black, columns.white, columns.points
+        for i in sorted(range(len(index)), key=index.__getitem__):
+            b, w, p = black[i], white[i], points[i]
+            counts[b]["games"] += 1
+            counts[b][outcome[p]] += 1
+            counts[w]["games"] += 1
+            counts[w][outcome[2 - p]] += 1
+            if index[i] < below:
+                rb, rw = ratings[b], ratings[w]
+                delta = k * (p / 2 - elo_expectation(rb, rw))
+                ratings[b] = rb + delta
+                ratings[w] = rw - delta
+                self._folded_below = index[i] + 1
+            else:
+                tail.append(GameResult(index[i], b, w, p / 2, columns.termination[i], columns.pair[i]))
 
     def snapshot(self, lowest_pending: int | None) -> dict[str, dict[str, Any]]:
         """Per agent ``games, wins, draws, losses, rating`` (rounded). ``lowest_pending`` is the
