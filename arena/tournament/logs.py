@@ -620,18 +620,20 @@ class LegacyEloStats:
 def standings_object(
     tournament_id: str, game: str, agent_ids: Sequence[str], results: Sequence[Any], *,
     seed: int, bootstrap_samples: int = 200, players: int | None = None, hero: str | None = None,
+    warm: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``standings.json`` object (the runner and ``arena standings`` both build it here) of
     two-player ``results`` (``players`` None) or of N-seat ones (a Plackett–Luce fit; ``hero``, a
-    gauntlet's first agent, is also rated against the field)."""
+    gauntlet's first agent, is also rated against the field). ``warm``: a dict kept from one call
+    to the next (the stats worker's), whose last fit starts the next (the same standings, sooner)."""
     if players is None:
         return {"id": tournament_id, "game": game,
-                **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
+                **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed, warm=warm)}
     from arena.stats.tables import table_standings
 
     return {"id": tournament_id, "game": game, "seed": seed,
             **table_standings(results, agent_ids, players=players, bootstrap_samples=bootstrap_samples, seed=seed,
-                              hero=hero)}
+                              hero=hero, warm=warm)}
 
 
 def gauntlet_hero(tournament_type: Any, agent_ids: Sequence[str]) -> str | None:
