@@ -60,7 +60,7 @@ from arena.fileio.files import atomic_write, open_beneath, read_input, too_large
 from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
-from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_RECORDS_BYTES
+from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_JSON_DEPTH, MAX_RECORDS_BYTES
 from arena.records.field import PAIRING, Field, keyed
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import (
@@ -270,16 +270,19 @@ def row_batches(chunks: Iterable[bytes], path: Path) -> Iterator[RowBatch]:
         first_line += chunk.count(b"\n")
 
 
+#: Every byte but opening brackets and newlines: what is left of a batch once they are deleted
+#: is, line by line, each line's opening brackets (a line nests at most that deep; a string's
+#: brackets count too, which only sends a line to the strict reader). Deleting is one C pass.
+_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{\n")
+
+
 def _decoded(chunk: bytes) -> list[Any] | None:
     """The values of the lines of ``chunk`` if every line is compact JSON as ``orjson`` writes it
     (see :func:`row_batches`), else None."""
-    from arena.limits import MAX_JSON_DEPTH
-
-    lines = chunk.split(b"\n")
-    lines.pop()
-    if not all(lines) or any(line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH for line in lines):
+    if chunk.startswith(b"\n") or b"\n\n" in chunk or \
+            max(map(len, chunk.translate(None, _NOT_OPENING).split(b"\n"))) > MAX_JSON_DEPTH:
         return None  # a blank line, or maybe nested too deep: line by line
-    joined = b"[" + b",".join(lines) + b"]"
+    joined = b"[" + chunk[:-1].replace(b"\n", b",") + b"]"
     try:
         rows = orjson.loads(joined)
     except orjson.JSONDecodeError:
