@@ -142,6 +142,10 @@ def logs_root_of(base: Path) -> Path:
     return base / "logs"
 
 
+#: What the resume folder's ``done`` file says: rows as today's runner writes them (kept by pairing).
+RESUME_LAYOUT = "pairing\n"
+
+
 def make_resume(work: Path) -> tuple[Path, Path, Path]:
     """A Shobu round robin config of 50 agents and its log folder with 100,000 games done."""
     import orjson
@@ -150,7 +154,7 @@ def make_resume(work: Path) -> tuple[Path, Path, Path]:
     marker = logs_root_of(base) / "t" / "stderr"  # the first new game's bots' stderr files
     config_path = base / "t.json"
     logs_root = logs_root_of(base)
-    if (base / "done").exists():
+    if (base / "done").exists() and (base / "done").read_text() == RESUME_LAYOUT:
         return config_path, logs_root, marker
     print(f"writing {base} ...", flush=True)
     shutil.rmtree(base, ignore_errors=True)
@@ -168,7 +172,9 @@ def make_resume(work: Path) -> tuple[Path, Path, Path]:
 
     tournament = Tournament(load_config(config_path), RunOptions(logs_root=logs_root))
     tournament.prepare()
-    schedule = list(tournament._schedule())[:100_000]
+    # The games a fresh run plays first, as it numbers them (a folder kept by pairing).
+    schedule = [tournament._take() for _ in range(100_000)]
+    versions = dict(tournament.config.versions)
     tournament._close_backend()
     tournament._log.close()
     tournament._lock.release()
@@ -181,10 +187,12 @@ def make_resume(work: Path) -> tuple[Path, Path, Path]:
                    "players": [{"id": game.black, "colour": "BLACK"}, {"id": game.white, "colour": "WHITE"}],
                    "winner": winner, "result": result, "termination": "draw" if winner == "NONE" else "win",
                    "reason": "", "plies": 8, "duration_s": 0.1, "started_at": "2026-01-01T00:00:00Z",
-                   "record": f"games/{game.index:05d}.json", "seed": game.opening_seed}
+                   "record": f"games/{game.index:05d}.json", "seed": game.opening_seed,
+                   **({"round": game.round} if game.round is not None else {}),
+                   "versions": {game.black: versions[game.black], game.white: versions[game.white]}}
             out.write(orjson.dumps(row) + b"\n")
             (folder / f"games/{game.index:05d}.json").write_bytes(b"{}\n")
-    (base / "done").touch()
+    (base / "done").write_text(RESUME_LAYOUT)
     return config_path, logs_root, marker
 
 

@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "match": ("arena.cli.match_cmd", "match_command", "Play games between two bots (or a bot and a human)."),
     "run": ("arena.cli.run_cmd", "run_command", "Run (or resume) a tournament from a JSON config."),
     "league": ("arena.cli.league_cmd", "league_command", "Run a league over a roster folder until stopped."),
-    "standings": ("arena.cli.run_cmd", "standings_command", "Recompute a tournament's standings from its logs."),
+    "standings": ("arena.cli.standings_cmd", "standings_command", "Recompute a tournament's standings from its logs."),
     "games": ("arena.cli.games_cmd", "games_command", "List the games arena can play (built in and plugins)."),
     "replay": ("arena.cli.replay_cmd", "replay_command", "Replay a recorded game (terminal or HTML)."),
     "report": ("arena.cli.report_cmd", "report_command", "Write a tournament's games as one HTML file."),

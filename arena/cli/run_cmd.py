@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-import orjson
 from rich.console import Console
 
 from arena.backends import ClusterError
 from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, rules_option
+from arena.cli.standings_cmd import _fail, _print_json, _print_nodes
 from arena.errors import ArenaError, ConfigProblems
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process.bot import kill_all_live_groups
@@ -31,23 +31,12 @@ from arena.process.isolation import unprotected_note
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.process.spawn import prepare as prepare_spawning
 from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.logs import standings_from_folder
 from arena.tournament.plan import isolation as plan_isolation
 from arena.tournament.runner import Reporter, RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
 from arena.ui.console import cli_console
 from arena.ui.standings import BoardObserver, PlainReporter, RichReporter, print_standings
 
 DEFAULT_LOGS = Path("tournament_logs")
-
-
-def _fail(console: Console, message: str, code: int) -> NoReturn:
-    console.print(f"arena: error: {message}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    sys.exit(code)
-
-
-def _print_json(obj: Any) -> None:
-    sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
-    sys.stdout.flush()
 
 
 @click.command(
@@ -268,43 +257,6 @@ def _signals_exit_at_once() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-
-
-@click.command(
-    "standings",
-    epilog="""\b
-Examples:
-  arena standings tournament_logs/test
-  arena standings tournament_logs/test --json | jq '.standings[0]'""",
-)
-@click.argument("logdir", metavar="LOGDIR", type=click.Path(file_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the standings object (as standings.json) on stdout.")
-@click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
-              show_default=True, help="Bootstrap samples for the Elo intervals.")
-def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> None:
-    """Recompute the standings of a tournament from its log folder alone (games.jsonl and
-    config.json): Bradley-Terry Elo with 95% intervals, W/D/L, the seed's ratings, the crosstable
-    with likelihood of superiority, and how games ended."""
-    console = cli_console()
-    try:
-        standings, stats = standings_from_folder(Path(logdir), bootstrap_samples)
-    except ArenaError as exc:
-        _fail(console, str(exc), 2)
-    if as_json:
-        _print_json({**standings, "agents": stats})
-    else:
-        out = cli_console(stderr=False)
-        print_standings(out, standings, logdir)
-        _print_nodes(out, standings)
-
-
-def _print_nodes(console: Console, standings: dict[str, Any]) -> None:
-    """``Games per node: ...`` when games ran on a cluster (standings' ``nodes``)."""
-    nodes = standings.get("nodes")
-    if nodes:
-        console.print("Games per node: " + ", ".join(
-            f"{n['ip']} {n['node'][:8]} ({n['hostname']}) {n['games']}" for n in nodes),
-            markup=False, highlight=False, soft_wrap=not console.is_terminal)
 
 
 def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int | None,

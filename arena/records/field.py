@@ -27,6 +27,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -146,8 +147,13 @@ class Field:
             if group[0] != self.hero:
                 return False
             rest = group[1:]
-        others = self.agents[1:] if self.hero is not None else self.agents
-        return all(a < b for a, b in itertools.pairwise(rest)) and all(a in others for a in rest)
+        return all(a < b for a, b in itertools.pairwise(rest)) and self._others.issuperset(rest)
+
+    @functools.cached_property
+    def _others(self) -> frozenset[str]:
+        """The agents a group lists after its hero (all of them without one): a set, since every row
+        of a folder asks (a cached property works on a frozen dataclass: it writes the instance dict)."""
+        return frozenset(self.agents[1:] if self.hero is not None else self.agents)
 
     @property
     def league(self) -> bool:

@@ -196,10 +196,14 @@ def pair_model(games: PairGames, colour_advantage: bool, prior_draws: float) -> 
 
 
 def pair_standings(games: PairGames, *, bootstrap_samples: int = 200, seed: int = 0, colour_advantage: bool = True,
-                   prior_draws: float = 2.0) -> dict[str, Any]:
-    """Everything ``standings.json`` holds (see :func:`arena.stats.ratings.compute_standings`)."""
+                   prior_draws: float = 2.0, warm: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything ``standings.json`` holds (see :func:`arena.stats.ratings.compute_standings`).
+    ``warm``: the fit starts from its ``theta`` (the last refresh's) and leaves its own there."""
     names = games.names
     model = pair_model(games, colour_advantage, prior_draws)
+    if warm is not None:
+        model.warm_start = warm.get("theta")
+        warm["theta"] = model.theta
     fit = model.fit()
     first_move = fit.seat_elo[0] if fit.seat_elo else None
     intervals = model.intervals(bootstrap_samples, seed)  # the bootstrap widened to the normal one

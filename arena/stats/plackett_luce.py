@@ -315,6 +315,9 @@ class PlackettLuce:
         self.units = len(labels)
         self._theta: Floats | None = None
         self._iterations = 0
+        #: Where the fit of all games starts (None: at 0), e.g. the last fit of a growing log: the
+        #: same maximum (the log-posterior is strictly concave), reached in fewer Newton steps.
+        self.warm_start: Floats | None = None
         self._draws: dict[tuple[int, int], Floats] = {}
         self._information: Floats | None = None  # at the fit of all games, for the normal intervals
         self._chord: Floats | None = None  # its inverse, for the chord steps of the bootstrap
@@ -394,7 +397,9 @@ class PlackettLuce:
     def theta(self) -> Floats:
         """The fit of all games (computed once)."""
         if self._theta is None:
-            self._theta, self._iterations = self.solve()
+            start = self.warm_start
+            self._theta, self._iterations = self.solve(
+                start=start if start is not None and np.shape(start) == (self.dim,) else None)
         return self._theta
 
     @property

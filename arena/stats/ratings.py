@@ -263,12 +263,12 @@ def termination_counts(results: Iterable[GameResult]) -> dict[str, Any]:
 def compute_standings(
     results: Sequence[GameResult], agents: Sequence[str] | None = None, *,
     bootstrap_samples: int = 200, seed: int = 0, colour_advantage: bool = True,
-    prior_draws: float = 2.0,
+    prior_draws: float = 2.0, warm: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything ``standings.json`` holds; ``standings`` is sorted best first (computed on the
-    games as columns: :func:`arena.stats.pair_games.pair_standings`)."""
+    games as columns: :func:`arena.stats.pair_games.pair_standings`, ``warm`` its warm start)."""
     from arena.stats.pair_games import PairGames, pair_standings  # numpy: only when ratings are asked for
 
     return pair_standings(PairGames.from_results(results, _agents_of(results, agents)),
                           bootstrap_samples=bootstrap_samples, seed=seed, colour_advantage=colour_advantage,
-                          prior_draws=prior_draws)
+                          prior_draws=prior_draws, warm=warm)

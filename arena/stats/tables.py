@@ -131,7 +131,7 @@ def ranked_termination_counts(results: Iterable[RankedResult]) -> dict[str, Any]
 def table_standings(
     results: Sequence[RankedResult], agents: Sequence[str] | None = None, *, players: int,
     bootstrap_samples: int = 200, seed: int = 0, seat_advantage: bool = True, prior_draws: float = 2.0,
-    hero: str | None = None,
+    hero: str | None = None, warm: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The N-seat ``standings.json`` content but ``id``, ``game`` and ``seed``; ``standings`` best first.
 
@@ -146,6 +146,9 @@ def table_standings(
 
     names = agents_of(results, agents)
     model = PlackettLuce(results, names, seat_advantage=seat_advantage, prior_draws=prior_draws)
+    if warm is not None:  # the last refresh's fit starts this one (the stats worker's)
+        model.warm_start = warm.get("theta")
+        warm["theta"] = model.theta
     fit = model.fit()
     intervals = model.intervals(bootstrap_samples, seed)
     summary = agent_table(results, names, players)

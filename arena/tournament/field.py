@@ -16,6 +16,7 @@ Folders written before (no ``resultsBy``) and random matches keep results by ind
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -38,14 +39,26 @@ def pairing_number(group: tuple[str, ...], k: int) -> int:
     return int.from_bytes(hashlib.sha256(data).digest()[:6], "big")
 
 
+@functools.lru_cache(maxsize=1 << 14)  # rows come round by round: a cycle's rounds are a field's groups apart
+def _pairing(group: tuple[str, ...], k: int, seed: int) -> tuple[int, int]:
+    """``(pairing_number(group, k), its opening seed)``, kept for the other rounds of the cycle."""
+    number = pairing_number(group, k)
+    return number, opening_seed(seed, number)
+
+
 def field_games(field: Field) -> Iterator[ScheduledGame | ScheduledTable]:
     """Every game of ``field`` in play order (round by round, groups in config order, so early
     games cover every group), each with ``index`` -1 (the runner numbers what it plays):
     :class:`ScheduledGame` for two players, :class:`ScheduledTable` for N seats."""
+    return (_game(field.players, group, round_, -1, field.seed) for group, round_ in _rounds(field))
+
+
+def _rounds(field: Field) -> Iterator[tuple[tuple[str, ...], int]]:
+    """``(group, round)`` of every game of ``field`` in play order."""
     groups = list(field.groups())
     for round_ in range(field.games_per_pair):
         for group in groups:
-            yield _game(field.players, group, round_, -1, field.seed)
+            yield group, round_
 
 
 def _game(seats: int | None, group: tuple[str, ...], round_: int, index: int,
@@ -53,11 +66,11 @@ def _game(seats: int | None, group: tuple[str, ...], round_: int, index: int,
     """Round ``round_`` of ``group`` (canonical order) at ``index``: two players (``seats`` None)
     or N seats."""
     n = len(group)
-    number = pairing_number(group, round_ // n)
+    number, game_seed = _pairing(group, round_ // n, seed)
     order = rotated(group, round_ % n)
     if seats is None:
-        return ScheduledGame(index, order[0], order[1], number, opening_seed(seed, number), round_)
-    return ScheduledTable(index, order, number, opening_seed(seed, number), round_)
+        return ScheduledGame(index, order[0], order[1], number, game_seed, round_)
+    return ScheduledTable(index, order, number, game_seed, round_)
 
 
 def game_key(game: ScheduledGame | ScheduledTable) -> Key:
@@ -67,11 +80,13 @@ def game_key(game: ScheduledGame | ScheduledTable) -> Key:
     return seats, game.round
 
 
-def missing_games(field: Field, rows: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame | ScheduledTable]:
-    """The games of ``field`` that no row of ``rows`` plays with today's versions, in play order:
-    what is left to play (``index`` -1)."""
-    done = {row_key(row) for row in rows if field.counts(row)}
-    return (g for g in field_games(field) if game_key(g) not in done)
+def missing_games(field: Field, counting: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame | ScheduledTable]:
+    """The games of ``field`` that no row of ``counting`` plays, in play order: what is left to play
+    (``index`` -1). ``counting`` are rows that count now (:meth:`Field.counting`: each is asked once)."""
+    done = {row_key(row) for row in counting}
+    # The keys first: a game is built (a digest and a seeded draw) only when it is still to play.
+    return (_game(field.players, group, round_, -1, field.seed) for group, round_ in _rounds(field)
+            if (rotated(group, round_ % len(group)), round_) not in done)
 
 
 def scheduled_game(row: Mapping[str, Any], seed: int) -> ScheduledGame | ScheduledTable | None:

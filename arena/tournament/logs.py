@@ -60,13 +60,14 @@ from arena.fileio.files import atomic_write, open_beneath, read_input, too_large
 from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
-from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_RECORDS_BYTES
+from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_JSON_DEPTH, MAX_RECORDS_BYTES
 from arena.records.field import PAIRING, Field, keyed
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import (
     GameResult,
     PlainColumns,
     compute_standings,
+    elo_expectation,
     elo_update,
     plain_pair_columns,
     result_from_row,
@@ -269,16 +270,19 @@ def row_batches(chunks: Iterable[bytes], path: Path) -> Iterator[RowBatch]:
         first_line += chunk.count(b"\n")
 
 
+#: Every byte but opening brackets and newlines: what is left of a batch once they are deleted
+#: is, line by line, each line's opening brackets (a line nests at most that deep; a string's
+#: brackets count too, which only sends a line to the strict reader). Deleting is one C pass.
+_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{\n")
+
+
 def _decoded(chunk: bytes) -> list[Any] | None:
     """The values of the lines of ``chunk`` if every line is compact JSON as ``orjson`` writes it
     (see :func:`row_batches`), else None."""
-    from arena.limits import MAX_JSON_DEPTH
-
-    lines = chunk.split(b"\n")
-    lines.pop()
-    if not all(lines) or any(line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH for line in lines):
+    if chunk.startswith(b"\n") or b"\n\n" in chunk or \
+            max(map(len, chunk.translate(None, _NOT_OPENING).split(b"\n"))) > MAX_JSON_DEPTH:
         return None  # a blank line, or maybe nested too deep: line by line
-    joined = b"[" + b",".join(lines) + b"]"
+    joined = b"[" + chunk[:-1].replace(b"\n", b",") + b"]"
     try:
         rows = orjson.loads(joined)
     except orjson.JSONDecodeError:
@@ -574,6 +578,31 @@ class LegacyEloStats:
             row["games"] += 1
             row["wins" if score == 1.0 else "losses" if score == 0.0 else "draws"] += 1
 
+    def add_finished(self, columns: PlainColumns, below: int) -> None:
+        """:meth:`add` of every game of ``columns`` into an empty tally (a resumed run's rows, no
+        object per game): those with an index below ``below``, under which no game may still
+        arrive, are folded into the ratings at once in index order, the same arithmetic
+        :meth:`snapshot` would do."""
+        if self._tail or self._folded_below or any(c["games"] for c in self._counts.values()):
+            raise ValueError("games can be added at once only to an empty tally")
+        counts, ratings, k, tail = self._counts, self._folded, self._k, self._tail
+        outcome = ("losses", "draws", "wins")  # by black's doubled points
+        index, black, white, points = columns.index, columns.black, columns.white, columns.points
+        for i in sorted(range(len(index)), key=index.__getitem__):
+            b, w, p = black[i], white[i], points[i]
+            counts[b]["games"] += 1
+            counts[b][outcome[p]] += 1
+            counts[w]["games"] += 1
+            counts[w][outcome[2 - p]] += 1
+            if index[i] < below:
+                rb, rw = ratings[b], ratings[w]
+                delta = k * (p / 2 - elo_expectation(rb, rw))
+                ratings[b] = rb + delta
+                ratings[w] = rw - delta
+                self._folded_below = index[i] + 1
+            else:
+                tail.append(GameResult(index[i], b, w, p / 2, columns.termination[i], columns.pair[i]))
+
     def snapshot(self, lowest_pending: int | None) -> dict[str, dict[str, Any]]:
         """Per agent ``games, wins, draws, losses, rating`` (rounded). ``lowest_pending`` is the
         smallest index that may still be added (``None``: no more games will come)."""
@@ -594,18 +623,20 @@ class LegacyEloStats:
 def standings_object(
     tournament_id: str, game: str, agent_ids: Sequence[str], results: Sequence[Any], *,
     seed: int, bootstrap_samples: int = 200, players: int | None = None, hero: str | None = None,
+    warm: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``standings.json`` object (the runner and ``arena standings`` both build it here) of
     two-player ``results`` (``players`` None) or of N-seat ones (a Plackett–Luce fit; ``hero``, a
-    gauntlet's first agent, is also rated against the field)."""
+    gauntlet's first agent, is also rated against the field). ``warm``: a dict kept from one call
+    to the next (the stats worker's), whose last fit starts the next (the same standings, sooner)."""
     if players is None:
         return {"id": tournament_id, "game": game,
-                **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed)}
+                **compute_standings(results, agent_ids, bootstrap_samples=bootstrap_samples, seed=seed, warm=warm)}
     from arena.stats.tables import table_standings
 
     return {"id": tournament_id, "game": game, "seed": seed,
             **table_standings(results, agent_ids, players=players, bootstrap_samples=bootstrap_samples, seed=seed,
-                              hero=hero)}
+                              hero=hero, warm=warm)}
 
 
 def gauntlet_hero(tournament_type: Any, agent_ids: Sequence[str]) -> str | None:

@@ -54,6 +54,7 @@ from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.reader import RESULT_TEXT, record_name
+from arena.stats.ratings import plain_pair_columns
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.field import PAIRING, Field, FieldChange, field_change, missing_games, refusal, with_index
@@ -375,7 +376,7 @@ class Tournament:
 
     def _prepare_field(self, rows: list[dict[str, Any]]) -> None:
         """Plan a folder kept by pairing (:mod:`arena.tournament.field`): the field's games with no
-        counting row, numbered after every row of the folder."""
+        counting row, numbered with the folder's free numbers, lowest first."""
         c = self.config
         field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed, c.players)
         why = refusal(self._log.old_config, field_now)
@@ -387,8 +388,8 @@ class Tournament:
         self.field, self.field_change = field_now, field_change(self._log.old_config, field_now, len(counting),
                                                                 len(rows) - len(counting))
         self._log.begin(c)
-        for result in load_results(counting, c.players):
-            self._stats.add(result)
+        taken = {row["index"] for row in rows}
+        self._tally_done(counting, next(_free_indexes(taken)))  # no game below the first free number is to come
         for row in rows:
             self._count_node(row.get("node"))
         self._already_done = len(counting)
@@ -397,8 +398,7 @@ class Tournament:
         # the folder's indexes stay 0 .. N-1 when every game is done (as a folder kept by index).
         # The numbers are endless: zip ends with the games.
         self._pending = (with_index(g, index)
-                         for index, g in zip(_free_indexes({row["index"] for row in rows}),
-                                             missing_games(field_now, counting), strict=False))
+                         for index, g in zip(_free_indexes(taken), missing_games(field_now, counting), strict=False))
         self._advance_frontier()
 
     def _prepare_indexed(self, rows: list[dict[str, Any]]) -> None:
@@ -406,16 +406,25 @@ class Tournament:
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
-        for result in load_results(rows, self.config.players):
-            self._stats.add(result)
-        for row in rows:
-            self._count_node(row.get("node"))
-        self._already_done = len(rows)
         first_missing = 0
         while first_missing in done:
             first_missing += 1
+        self._tally_done(rows, first_missing)
+        for row in rows:
+            self._count_node(row.get("node"))
+        self._already_done = len(rows)
         self._pending = (g for g in self._schedule(start=first_missing) if g.index not in done)
         self._advance_frontier()
+
+    def _tally_done(self, rows: list[dict[str, Any]], below: int) -> None:
+        """Add the finished games ``rows`` to the online tally; no game below index ``below`` is still
+        to come. Plain two-player rows go in a column at a time (a resume of 100,000 games)."""
+        columns = None if self.seated else plain_pair_columns(rows)
+        if columns is not None:
+            self._stats.add_finished(columns, below)
+            return
+        for result in load_results(rows, self.config.players):
+            self._stats.add(result)
 
     def _schedule(self, start: int = 0) -> Iterator[ScheduledGame] | Iterator[ScheduledTable]:
         c = self.config

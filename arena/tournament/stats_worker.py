@@ -129,6 +129,8 @@ class _Worker:
         self.players: int | None = init.get("players")
         self.pending: int | None = None
         self.warned: set[str] = set()
+        #: The last refresh's fit, where the next one starts (standings_object's ``warm``).
+        self.warm: dict[str, Any] = {}
         #: A folder kept by pairing: every row (the field may change: a league), of which only
         #: those that count now are tallied, standings in the field's order.
         self.rows: list[dict[str, Any]] = []
@@ -210,7 +212,7 @@ class _Worker:
                    else sorted(self.results, key=lambda g: g.index))
         standings = standings_object(init["id"], init["game"], [a[0] for a in self.agents], results,
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players,
-                                     hero=init.get("hero"))
+                                     hero=init.get("hero"), warm=self.warm)
         try:
             atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder), sync=False)
         except OSError as exc:

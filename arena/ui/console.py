@@ -15,11 +15,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.games.base import Color
-from arena.match.game import GameEnded, GameStarted, MovePlayed
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
+
+    from arena.match.game import GameEnded, GameStarted, MovePlayed
 
 PLAIN_OUTPUT_WIDTH = 120
 
@@ -163,6 +164,9 @@ class MatchView:
         self._panel = _LivePanel()
 
     def __call__(self, event: Any) -> None:
+        # Imported here, not above: `arena standings` prints through cli_console and needs no trio.
+        from arena.match.game import GameEnded, GameStarted, MovePlayed
+
         if isinstance(event, GameStarted):
             self._on_start(event)
         elif isinstance(event, MovePlayed):

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from standings_fixtures import seat_standings, synthetic_seat_rows
 
-from arena.cli.run_cmd import standings_command
+from arena.cli.standings_cmd import standings_command
 
 
 def two_player_folder(folder: Path) -> Path:
@@ -42,7 +42,7 @@ def test_json_and_tables_of_n_seat_standings(tmp_path: Path, monkeypatch: pytest
     def from_folder(folder: Path, samples: int) -> tuple[dict[str, Any], dict[str, Any]]:
         return standings, {"p0": {"games": 1, "wins": 1}}
 
-    monkeypatch.setattr("arena.cli.run_cmd.standings_from_folder", from_folder)
+    monkeypatch.setattr("arena.cli.standings_cmd.standings_from_folder", from_folder)
     result = CliRunner().invoke(standings_command, [str(tmp_path), "--json"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {**standings, "agents": {"p0": {"games": 1, "wins": 1}}}

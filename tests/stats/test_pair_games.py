@@ -100,3 +100,24 @@ def test_unique_rows_through_keys_is_numpys() -> None:
     expected_rows, expected_inverse = np.unique(table, axis=0, return_inverse=True)
     assert np.array_equal(rows, expected_rows)
     assert np.array_equal(inverse, expected_inverse.reshape(-1))
+
+
+def test_a_warm_started_fit_is_the_cold_one() -> None:
+    """The stats worker starts each refresh from the last fit (``warm``): the same maximum, to 1e-9,
+    in no more Newton steps; a start of another size (the field changed) is not used."""
+    results = sorted(league(games=600), key=lambda g: g.index)
+    names = sorted({a for g in results for a in (g.black, g.white)})
+    warm: dict[str, object] = {}
+    compute_standings(results[:400], names, bootstrap_samples=0, warm=warm)
+    last = warm["theta"]
+    for more in (500, 600):
+        games = PairGames.from_results(results[:more], names)
+        cold, hot = pair_model(games, True, 2.0), pair_model(games, True, 2.0)
+        hot.warm_start = last
+        assert np.max(np.abs(hot.theta - cold.theta)) < 1e-9
+        assert hot._iterations <= cold._iterations
+        last = hot.theta
+    games = PairGames.from_results(results, [*names, "newcomer"])
+    other = pair_model(games, True, 2.0)
+    other.warm_start = last
+    assert np.array_equal(other.theta, pair_model(games, True, 2.0).theta)

@@ -3,6 +3,7 @@ the line-by-line reader, whatever the batch a line falls in; the records folder 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -50,6 +51,9 @@ def test_hand_written_lines_and_blank_lines_are_read_too() -> None:
     (orjson.dumps(row(30, winner="MAYBE")), "winner"),
     (orjson.dumps(row(3)), "game 3 is listed twice"),
     (b"[1,2]", "not a valid game line"),
+    # orjson reads it (its limit is 1024 levels); the batch reader sees the brackets and asks strict_loads.
+    (orjson.dumps(row(30, note=functools.reduce(lambda inner, _: [inner], range(64), []))),
+     "nested more than 64 levels deep"),
 ])
 def test_a_bad_line_is_named_whichever_batch_it_is_in(bad: bytes, message: str) -> None:
     rows = lines(60)

@@ -14,7 +14,7 @@ import trio
 from tournament_support import bot_command, read_jsonl, shobu_config
 
 from arena.errors import ConfigError
-from arena.stats.ratings import GameResult, online_elo
+from arena.stats.ratings import GameResult, online_elo, plain_pair_columns, result_from_row
 from arena.tournament import runner as runner_module
 from arena.tournament.config import load_config
 from arena.tournament.logs import LegacyEloStats, TournamentLog, standings_from_folder
@@ -281,6 +281,27 @@ def test_legacy_elo_stats_match_the_batch_rating_whatever_the_finishing_order() 
         expected = online_elo([x for x in order[: n + 1]], "abcd")
         assert {a: s["rating"] for a, s in snap.items()} == {a: round(r) for a, r in expected.items()}
     assert sum(s["games"] for s in snap.values()) == 120
+
+
+def test_legacy_elo_stats_takes_a_resumed_runs_games_at_once_as_one_by_one() -> None:
+    """add_finished (columns of plain rows) is add game by game: the same counts, and the same
+    ratings to the last bit, whether the games fold at once (below ``below``) or wait in the tail."""
+    rng = random.Random(5)
+    rows = [{"index": i, "black": b, "white": w, "winner": rng.choice(["BLACK", "WHITE", "NONE"]), "pair": i // 2}
+            for i, (b, w) in enumerate(rng.sample(list(itertools.permutations("abcd", 2)), 12) * 10)]
+    rng.shuffle(rows)
+    for below in (0, 70, 120):
+        one_by_one, at_once = LegacyEloStats("abcd"), LegacyEloStats("abcd")
+        for row in rows:
+            one_by_one.add(result_from_row(row))
+        columns = plain_pair_columns(rows)
+        assert columns is not None
+        at_once.add_finished(columns, below)
+        for pending in (below, None):
+            assert at_once.snapshot(pending) == one_by_one.snapshot(pending)
+            assert at_once._folded == one_by_one._folded
+        with pytest.raises(ValueError):
+            at_once.add_finished(columns, below)
 
 
 # A Shobu bot that plays random moves seeded only by its game's seed (ARENA_SEED) and its --salt.
