@@ -101,7 +101,7 @@ step "a tournament of four seats: a Goofspiel round robin of five bots, SIGKILLe
 "$ARENA" run examples/goofspiel-four-players.json --logs "$WORK/logs" >"$WORK/rr4.out" 2>&1 &
 rr4=$!
 for _ in $(seq 600); do
-    [ "$(wc -l <"$WORK/logs/goofspiel4/games.jsonl" 2>/dev/null || echo 0)" -ge 6 ] && break
+    [ "$(wc -l 2>/dev/null <"$WORK/logs/goofspiel4/games.jsonl" || echo 0)" -ge 6 ] && break
     sleep 0.1
 done
 kill -9 "$rr4" 2>/dev/null; wait "$rr4" 2>/dev/null || true
@@ -123,7 +123,10 @@ step "a game plugin: examples/arena-tictactoe installed with pip appears in aren
     || fail "pip install of the plugin example: $(tail -3 "$WORK/plugin-install.out")"
 uninstall_plugin() { "$PY" -m pip uninstall --quiet -y arena-tictactoe >/dev/null 2>&1 || true; }
 trap 'uninstall_plugin; rm -rf "$WORK"' EXIT
-"$ARENA" games | grep -q "^tictactoe .* arena-tictactoe" || fail "the installed plugin is not in arena games"
+# Listed into a file, not piped: grep -q stops reading at its match, and the rest of the listing
+# would then meet a closed pipe (SIGPIPE, a failed pipeline under pipefail).
+"$ARENA" games >"$WORK/games.txt" || fail "arena games with the plugin installed"
+grep -q "^tictactoe .* arena-tictactoe" "$WORK/games.txt" || fail "the installed plugin is not in arena games"
 bot="python3 examples/arena-tictactoe/bots/tictactoe_random.py"
 "$ARENA" match --game tictactoe --games 2 --seed 1 "$bot" "$bot" >"$WORK/ttt.json" 2>"$WORK/ttt.err" \
     || fail "tictactoe match: $(tail -3 "$WORK/ttt.err")"
@@ -131,7 +134,8 @@ bot="python3 examples/arena-tictactoe/bots/tictactoe_random.py"
 "$PY" -m arena.games.conformance tictactoe >"$WORK/ttt-conformance.out" 2>&1 \
     || fail "conformance of the plugin: $(tail -3 "$WORK/ttt-conformance.out")"
 uninstall_plugin
-"$ARENA" games | grep -q "^tictactoe " && fail "the plugin is still listed after pip uninstall"
+"$ARENA" games >"$WORK/games.txt" || fail "arena games after the plugin's uninstall"
+grep -q "^tictactoe " "$WORK/games.txt" && fail "the plugin is still listed after pip uninstall"
 
 step "see the games: a record from the true start, check-record, replay (piped) and PDN export"
 "$ARENA" match --game checkers --opening-plies 4 --seed 11 "python3 bots/checkers_greedy.py" "python3 bots/checkers_random.py" \
