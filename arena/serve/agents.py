@@ -5,9 +5,9 @@ seats: ``seats``/``ranks``), read as :class:`arena.stats.results.RankedResult`.
 Against an opponent met in a game of N seats, finishing ahead counts a win, level a draw, behind a
 loss (the pairwise score of ``standings.json``).
 
-Versions: a row may name the version each agent played (a digest of its command and files) as
-``versions`` (by agent id, or a list in seat order) or as ``version`` in each ``players`` entry;
-the agent's page lists each version met with its games. Rows without them have no versions.
+Versions: a row names the version each agent played (a digest of its command and files) in
+``versions``, by agent id, as the runner writes it and :meth:`arena.records.field.Field.counts`
+reads it; the agent's page lists each version met with its games. Rows without them have no versions.
 
 What counts. In a folder whose field changes (``"resultsBy": "pairing"``: a changed field, a
 league) only some games count now (:meth:`arena.records.field.Field.counts`, the one answer): the
@@ -91,18 +91,10 @@ class AgentRecord:
     history: int = 0
 
 
-def version_of(row: Mapping[str, Any], seat: int, agent: str) -> str | None:
-    """The version ``agent`` (in ``seat``) played in ``row``, None when the row does not say."""
+def version_of(row: Mapping[str, Any], agent: str) -> str | None:
+    """The version ``agent`` played in ``row``, None when the row does not say."""
     versions = row.get("versions")
-    found: Any = None
-    if isinstance(versions, Mapping):
-        found = versions.get(agent)
-    elif isinstance(versions, list) and seat < len(versions):
-        found = versions[seat]
-    else:
-        players = row.get("players")
-        if isinstance(players, list) and seat < len(players) and isinstance(players[seat], Mapping):
-            found = players[seat].get("version")
+    found = versions.get(agent) if isinstance(versions, Mapping) else None
     return found if isinstance(found, str) and found else None
 
 
@@ -117,7 +109,7 @@ def agent_record(agent: str, rows: Iterable[dict[str, Any]], now: Field | None =
         seat = game.seats.index(agent)
         record.games.append((row, seat))
         mine = game.ranks[seat]
-        version = version_of(row, seat, agent)
+        version = version_of(row, agent)
         mark = None
         if version is not None:
             mark = record.versions.setdefault(version, VersionRecord(version, first=game.index))

@@ -135,13 +135,12 @@ def test_an_agents_page_lists_the_versions_its_games_were_played_with(played: Pa
     assert "Versions" not in client(played).get("/agent/b2").text  # rows without versions: no such section
 
 
-def test_a_rows_version_may_be_by_agent_by_seat_or_in_its_players() -> None:
+def test_a_rows_version_is_by_agent_id() -> None:
     from arena.serve.agents import version_of
 
-    assert version_of({"versions": {"a": "v1"}}, 1, "a") == "v1"
-    assert version_of({"versions": ["v0", "v1"]}, 1, "b") == "v1"
-    assert version_of({"players": [{"id": "a"}, {"id": "b", "version": "v9"}]}, 1, "b") == "v9"
-    assert version_of({"players": [{"id": "a"}]}, 0, "a") is None
+    assert version_of({"versions": {"a": "v1"}}, "a") == "v1"
+    assert version_of({"versions": {"a": "v1"}}, "b") is None
+    assert version_of({"players": [{"id": "a"}]}, "a") is None
 
 
 def test_an_agents_results_by_opponent_are_of_the_games_that_count_now_the_rest_history(played: Path) -> None:
