@@ -159,10 +159,16 @@ def elo_expectation(rating: float, opponent: float) -> float:
 
 def elo_update(ratings: dict[str, float], game: GameResult, k: float = 20.0) -> None:
     """Apply one game to ``ratings`` in place (both players move by the same amount)."""
-    rb, rw = ratings[game.black], ratings[game.white]
-    delta = k * (game.score - elo_expectation(rb, rw))
-    ratings[game.black] = rb + delta
-    ratings[game.white] = rw - delta
+    elo_step(ratings, game.black, game.white, game.score, k)
+
+
+def elo_step(ratings: dict[str, float], black: str, white: str, score: float, k: float = 20.0) -> None:
+    """:func:`elo_update` of a game given by its players and black's ``score`` (no GameResult: a
+    resumed run's rows are applied a column at a time)."""
+    rb, rw = ratings[black], ratings[white]
+    delta = k * (score - elo_expectation(rb, rw))
+    ratings[black] = rb + delta
+    ratings[white] = rw - delta
 
 
 def online_elo(

@@ -67,7 +67,7 @@ from arena.stats.ratings import (
     GameResult,
     PlainColumns,
     compute_standings,
-    elo_expectation,
+    elo_step,
     elo_update,
     plain_pair_columns,
     result_from_row,
@@ -595,10 +595,7 @@ class LegacyEloStats:
             counts[w]["games"] += 1
             counts[w][outcome[2 - p]] += 1
             if index[i] < below:
-                rb, rw = ratings[b], ratings[w]
-                delta = k * (p / 2 - elo_expectation(rb, rw))
-                ratings[b] = rb + delta
-                ratings[w] = rw - delta
+                elo_step(ratings, b, w, p / 2, k)
                 self._folded_below = index[i] + 1
             else:
                 tail.append(GameResult(index[i], b, w, p / 2, columns.termination[i], columns.pair[i]))
