@@ -94,6 +94,21 @@ def wait_until(predicate: Any, timeout: float = HANG_S, pause: float = 0.1) -> b
     return bool(predicate())
 
 
+def bots_seen_once(ready: Any, driver: subprocess.Popen[str]) -> bool:
+    """Wait until `ready()` holds while bots are up (or the driver ended); whether bots were seen then."""
+    seen: set[int] = set()
+
+    def look() -> bool:
+        nonlocal seen
+        if driver.poll() is not None:
+            return True
+        seen = bots() if ready() else set()
+        return bool(seen)
+
+    wait_until(look)
+    return bool(seen)
+
+
 def rows(logs: Path, tid: str) -> list[dict[str, Any]]:
     path = logs / tid / "games.jsonl"
     if not path.exists():
@@ -301,8 +316,8 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     path = config(work, "sigint", 2, AGENTS)
     driver = arena([str(path), *common])
     # Games in flight, bots up (not merely two rows: between games there may be no bot at all).
-    wait_until(lambda: (len(rows(logs, "sigint")) >= 2 and bool(bots())) or driver.poll() is not None)
-    playing = bool(bots())
+    # The bots seen are those the predicate saw: a second look could fall between two games.
+    playing = bots_seen_once(lambda: len(rows(logs, "sigint")) >= 2, driver)
     driver.send_signal(signal.SIGINT)
     interrupted = finish(driver)
     no_bots = wait_until(lambda: not bots(), timeout=30)
@@ -319,8 +334,7 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     # 5. kill -9 of the driver: its games die with it on the cluster; a resume completes exactly once.
     path = config(work, "kill9", 2, AGENTS)
     driver = arena([str(path), *common])
-    wait_until(lambda: (len(rows(logs, "kill9")) >= 3 and bool(bots())) or driver.poll() is not None)
-    playing = bool(bots())
+    playing = bots_seen_once(lambda: len(rows(logs, "kill9")) >= 3, driver)
     driver.kill()
     driver.communicate(timeout=HANG_S)
     at_kill = len(rows(logs, "kill9"))
