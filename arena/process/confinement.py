@@ -47,7 +47,6 @@ class Confinement:
             self.user.release()
             self.user = None
 
-
     async def give_back(self) -> None:
         """:meth:`release` from trio: in a worker thread only when a scratch folder is to be removed
         (its files are the bot's, any number of them); the rest is a few ``rmdir`` of emptied
