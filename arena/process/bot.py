@@ -418,7 +418,7 @@ class BotProcess:
                 _close_fd(fd)
             self._stdin_fd = self._stdout_fd = -1
             self.reader._fd = -1
-            await trio.to_thread.run_sync(self.confinement.release)
+            await self.confinement.give_back()
 
 
     async def _kill_cgroup(self, grace: float) -> None:
@@ -449,7 +449,7 @@ class BotProcess:
             _close_fd(fd)
         self._stdin_fd = self._stdout_fd = -1
         self.reader._fd = -1
-        await trio.to_thread.run_sync(self.confinement.release)
+        await self.confinement.give_back()
 
 
 _own_schedstat: tuple[int, int] | None = None  # (thread id, open /proc/thread-self/schedstat)

@@ -349,6 +349,7 @@ class BotCgroup:
     _stall_fd: int = -1
     _oom_fd: int = -1
     _freeze_fd: int = -1
+    _events_fd: int = -1
     _closed: bool = field(default=False, repr=False)
 
     def attach(self, pid: int) -> None:
@@ -447,7 +448,14 @@ class BotCgroup:
     def populated(self) -> bool:
         """Whether any process is left in the bot's cgroup."""
         if "v2" in self.folders:
-            return _keyed(self.folders["v2"] / "cgroup.events").get("populated", 0) != 0
+            # Kept open: teardown asks this every half millisecond until the kernel has emptied it.
+            try:
+                if self._events_fd < 0:
+                    self._events_fd = os.open(self.folders["v2"] / "cgroup.events", os.O_RDONLY | os.O_CLOEXEC)
+                data = os.pread(self._events_fd, 4096, 0)
+            except OSError:
+                return False
+            return b"populated 1" in data
         return any(_procs(folder) for folder in self.folders.values())
 
     # -- the end -----------------------------------------------------------------------------------
@@ -461,8 +469,8 @@ class BotCgroup:
 
     def kill(self) -> None:
         """SIGKILL every process of the bot at once (frozen ones included). Never raises."""
-        if "v2" in self.folders and (self.folders["v2"] / "cgroup.kill").exists():
-            with contextlib.suppress(OSError):
+        if "v2" in self.folders:
+            with contextlib.suppress(OSError):  # no cgroup.kill before Linux 5.14: one by one below
                 _write(self.folders["v2"] / "cgroup.kill", "1")
                 return
         for folder in self.folders.values():
@@ -476,11 +484,11 @@ class BotCgroup:
         """Close our descriptors and remove the folders (True when all are gone). The bot's
         processes must be dead: a folder that still holds one stays (and False is returned)."""
         self._closed = True
-        for fd in (self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd):
+        for fd in (self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd, self._events_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = -1
+        self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = self._events_fd = -1
         gone = True
         for folder in self.folders.values():
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -46,6 +47,15 @@ class Confinement:
             self.user.release()
             self.user = None
 
+    async def give_back(self) -> None:
+        """:meth:`release` from trio: in a worker thread only when a scratch folder is to be removed
+        (its files are the bot's, any number of them); the rest is a few ``rmdir`` of emptied
+        cgroups and a ``close``, cheaper than the hand-off to a thread and back."""
+        if self.scratch is not None:
+            await trio.to_thread.run_sync(self.release)
+        else:
+            self.release()
+
 
 def _python_path(env: Mapping[str, str]) -> list[str]:
     return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
@@ -68,7 +78,9 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
     seccomp_fd: int | None = None
     try:
         if botuser.can_switch_users():
-            held.user = await trio.to_thread.run_sync(botuser.allocate)
+            # In the event loop: an open and a flock on a memory file system (about 60 us) cost
+            # less than the hand-off to a worker thread and back.
+            held.user = botuser.allocate()
         run = cgroups.for_run()
         if run is not None:
             try:
@@ -78,21 +90,14 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
                     f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
         uid = held.user.uid if held.user is not None else None
         use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
-        needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if uid is not None or use_bwrap \
-            else botuser.CommandNeeds(tuple(argv))
-        if uid is not None and (closed := botuser.closed_folder(needs.shown)) is not None:
-            raise ConfigError(f"{who}: its own user cannot enter {closed} (mode {os.stat(closed).st_mode & 0o777:o}), "
-                              "which its command needs: make it readable by other users (chmod a+rX)")
+        needs, hide = path_plan(argv, cwd, env, who, own_user=uid is not None, resolve=uid is not None or use_bwrap,
+                                sandbox=sandbox, logs_dir=logs_dir)
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
         passed: tuple[int, ...] = ()
         if use_bwrap:
             held.wrapped = True
             seccomp_fd = box.seccomp_pipe() if sandbox else None
             passed = (seccomp_fd,) if seccomp_fd is not None else ()
-            # Log folders are hidden only by the whole sandbox: without it, finding them (half a
-            # millisecond of path resolution a bot, every game) would be thrown away.
-            hide = box.folders_to_hide(logs_dir, [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd),
-                                                  Path(cwd if cwd is not None else os.getcwd())]) if sandbox else []
             wrapped = box.bot_argv(needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
                                    cwd=cwd, hide=hide, uid=uid,
                                    as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd)
@@ -118,6 +123,52 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
     finally:
         if seccomp_fd is not None:
             os.close(seccomp_fd)
+
+
+#: How long a bot's path plan (:func:`path_plan`) is reused for the next bot with the same command,
+#: folder, PATH and logs. Working it out costs about 0.45 ms a bot (paths resolved one component at
+#: a time), every game; a tournament starts the same few commands again and again. The plan is a
+#: function of the file system, which may change meanwhile (a folder made unreadable, a tournament
+#: folder that gains its games.jsonl): within this bound the change is seen by the next bot started.
+PLAN_REUSE_S = 2.0
+_PLANS_KEPT = 256
+_plans: dict[tuple[object, ...], tuple[float, botuser.CommandNeeds, list[Path]]] = {}
+
+
+def path_plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str], who: str, *,
+              own_user: bool, resolve: bool, sandbox: bool, logs_dir: Path | None,
+              ) -> tuple[botuser.CommandNeeds, list[Path]]:
+    """What the bot's user must be shown (:func:`arena.process.botuser.command_needs`; ``resolve``
+    False: nothing, the command as it is) and the log folders to hide from it (``sandbox``: the
+    whole sandbox, :func:`arena.process.sandbox.folders_to_hide`; else none: finding them would be
+    thrown away). The same answer as working it out now, as of at most :data:`PLAN_REUSE_S`
+    seconds ago. ``own_user``: the bot runs as its own user, so a folder its command needs that
+    such a user cannot enter is a ConfigError (never remembered: the next bot asks again)."""
+    here = os.fspath(cwd) if cwd is not None else os.getcwd()
+    key = (tuple(argv), here, env.get("PATH"), env.get("PYTHONPATH"), own_user, resolve, sandbox,
+           os.fspath(logs_dir) if logs_dir is not None else None)
+    now = time.monotonic()
+    kept = _plans.get(key)
+    if kept is not None and now - kept[0] < PLAN_REUSE_S:
+        return kept[1], list(kept[2])
+    from arena.process import sandbox as box
+
+    needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if resolve \
+        else botuser.CommandNeeds(tuple(argv))
+    if own_user and (closed := botuser.closed_folder(needs.shown)) is not None:
+        raise ConfigError(f"{who}: its own user cannot enter {closed} (mode {os.stat(closed).st_mode & 0o777:o}), "
+                          "which its command needs: make it readable by other users (chmod a+rX)")
+    hide = box.folders_to_hide(logs_dir, [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(here)]) \
+        if sandbox else []
+    if len(_plans) >= _PLANS_KEPT:
+        _plans.clear()
+    _plans[key] = (now, needs, hide)
+    return needs, list(hide)
+
+
+def forget_plans() -> None:
+    """Work every bot's path plan out afresh from now on (tests; a caller that changed the files)."""
+    _plans.clear()
 
 
 def _existing_paths(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> list[Path]:

@@ -7,14 +7,17 @@ cgroups skip elsewhere, saying why.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
-from arena.process import botuser, cgroups
+from arena.errors import ConfigError
+from arena.process import botuser, cgroups, confinement
 from arena.process.bot import open_bot_process
 from arena.process.replies import ReplyReader
 
@@ -149,3 +152,56 @@ async def test_bytes_before_a_question_are_dropped_and_only_the_non_blank_counte
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def _counting_needs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """Every argv :func:`botuser.command_needs` is asked about from now on."""
+    asked: list[tuple[str, ...]] = []
+    real = botuser.command_needs
+
+    def counted(argv: Any, *args: Any, **kwargs: Any) -> botuser.CommandNeeds:
+        asked.append(tuple(argv))
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(botuser, "command_needs", counted)
+    confinement.forget_plans()
+    return asked
+
+
+def test_a_bots_path_plan_is_reused_for_the_same_command_within_its_bound(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    asked = _counting_needs(monkeypatch)
+    env = {"PATH": os.environ.get("PATH", os.defpath)}
+    logs = tmp_path / "logs" / "t1" / "stderr"
+    logs.mkdir(parents=True)
+    (logs.parent / "config.json").write_text("{}")
+    plan = functools.partial(confinement.path_plan, who="a bot", own_user=False, resolve=True, sandbox=True,
+                             logs_dir=logs)
+    first = plan(["sh", "-c", "true"], tmp_path, env)
+    again = plan(["sh", "-c", "true"], tmp_path, env)
+    assert again == first and len(asked) == 1
+    assert first[1] == [logs.parent.parent.resolve()]  # the logs root: it holds a tournament folder
+    # Another command, folder or PATH is another plan.
+    plan(["sh", "-c", "false"], tmp_path, env)
+    plan(["sh", "-c", "true"], tmp_path, {"PATH": "/bin"})
+    assert len(asked) == 3
+    # Past the bound (here at once) the plan is worked out afresh, and sees what changed.
+    monkeypatch.setattr(confinement, "PLAN_REUSE_S", 0.0)
+    (logs.parent / "config.json").unlink()
+    later = plan(["sh", "-c", "true"], tmp_path, env)
+    assert len(asked) == 4 and later[1] == [logs.parent.resolve()]
+    confinement.forget_plans()
+
+
+def test_a_folder_the_bots_user_cannot_enter_is_refused_every_time_until_it_can(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    asked = _counting_needs(monkeypatch)
+    closed: list[str | None] = [str(tmp_path), None]
+    monkeypatch.setattr(botuser, "closed_folder", lambda shown: closed.pop(0))
+    plan = functools.partial(confinement.path_plan, who="a bot", own_user=True, resolve=True, sandbox=False,
+                             logs_dir=None)
+    with pytest.raises(ConfigError, match="its own user cannot enter"):
+        plan(["sh"], tmp_path, {"PATH": os.defpath})
+    needs, hide = plan(["sh"], tmp_path, {"PATH": os.defpath})
+    assert len(asked) == 2 and hide == [] and needs.argv == ("sh",)
+    confinement.forget_plans()
