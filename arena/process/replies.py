@@ -16,18 +16,20 @@ that is complete there is still returned; otherwise the read ends with EndOfOutp
 
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Callable
+import termios
 
 import trio
 
 from arena.errors import ArenaError
-from arena.protocols.framing import DEFAULT_MAX_REPLY_BYTES, Framer, NeedData, TooLong
+from arena.protocols.framing import DEFAULT_MAX_REPLY_BYTES, Framer, TooLong
 
 __all__ = ["DEFAULT_MAX_REPLY_BYTES", "RECEIVE_CHUNK", "BotGone", "EndOfOutput", "ReplyReader", "ReplyTooLong",
            "TransportError"]
 
 RECEIVE_CHUNK = 65536
+_NO_BYTES = bytes(4)  # FIONREAD's answer (a C int) when a pipe holds nothing
 
 
 class TransportError(ArenaError):
@@ -88,6 +90,15 @@ class ReplyReader:
         most ``limit`` bytes are read). Returns them without blanks (spaces, tabs, line ends): a
         reply cannot precede its question, so such bytes are a bot writing ahead, debug output on
         stdout, or someone else's injection. Needs the descriptor (``fd`` mode); never waits."""
+        fd = self._fd
+        if fd is not None and fd >= 0 and not self._eof and not self.framer.buffered:
+            # The usual case, nothing there: FIONREAD tells without the exception of a failed read
+            # (an end of output found later rather than here comes out the same at the next read).
+            try:
+                if fcntl.ioctl(fd, termios.FIONREAD, _NO_BYTES) == _NO_BYTES:
+                    return b""
+            except OSError:
+                pass
         dropped = bytearray(self.framer.take())
         if self._fd is not None and self._fd >= 0 and not self._eof:
             while len(dropped) < limit:
@@ -147,20 +158,25 @@ class ReplyReader:
 
     async def read_line(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
         """The next line without its ``\\n``. ReplyTooLong past ``limit`` bytes; EndOfOutput at EOF."""
-        return await self._read(self.framer.next_line, limit)
+        next_frame = self.framer.next_line
+        while True:  # the same loop as read_json_object's, inlined: this runs every ply
+            frame = next_frame(limit)
+            if type(frame) is bytes:
+                return frame
+            if type(frame) is TooLong:
+                raise ReplyTooLong(frame.limit, frame.head)
+            await self._fill(limit)
 
     async def read_json_object(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
         """The next JSON object's bytes (:meth:`arena.protocols.framing.Framer.next_json_object`:
         or the rest of a line that does not start one). ReplyTooLong past ``limit`` bytes,
         EndOfOutput at EOF."""
-        return await self._read(self.framer.next_json_object, limit)
-
-    async def _read(self, next_frame: Callable[[int], bytes | TooLong | NeedData], limit: int) -> bytes:
+        next_frame = self.framer.next_json_object
         while True:
             frame = next_frame(limit)
-            if isinstance(frame, bytes):
+            if type(frame) is bytes:
                 return frame
-            if isinstance(frame, TooLong):
+            if type(frame) is TooLong:
                 raise ReplyTooLong(frame.limit, frame.head)
             await self._fill(limit)
 
