@@ -424,11 +424,13 @@ class _Turns:
                 move = game.validate_move(state, game.parse_move(reply.wire))
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 return self._bad_move(color, reply, exc)
-            progress.play(move, turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms))
+            turn = turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms)
+            progress.play(move, turn)
             progress.move_times.append(charged)
             if self.observer is not None:
+                # The turn's notation is game.describe_move(move), made once for the record.
                 self.observer(MovePlayed(game, len(progress.turns), color, self.specs[color].id,
-                                         game.describe_move(move), progress.state, charged,
+                                         turn["notation"], progress.state, charged,
                                          {Color.BLACK: self.clocks[Color.BLACK].left_ms,
                                           Color.WHITE: self.clocks[Color.WHITE].left_ms}, progress.game_index))
             # The deadline may have fired in the scheduler pass that brought a reply just in time:
