@@ -2,13 +2,18 @@
 
 Each turn the input is written under a deadline of (start of the write + allowance) and the reply
 read under one of (input fully written + allowance); time is charged from the input fully written
-to the reply read. The deadline is the match's shared cancel scope (``shares_turn_deadline``):
-entering a scope per turn cost about 20 us a ply, ~19% of arena's CPU per ply against instant bots
-(``bench/engine_overhead.py --cpu-only``, with ``shares_turn_deadline = False`` for comparison).
+(and the bot continued) to the reply read. A write that the pipe takes at once, the usual case,
+waits for nothing and needs no deadline: the turn then sets the deadline once. The deadline is the
+match's shared cancel scope (``shares_turn_deadline``): entering a scope per turn cost about 20 us a
+ply, ~19% of arena's CPU per ply against instant bots (``bench/engine_overhead.py --cpu-only``, with
+``shares_turn_deadline = False`` for comparison).
 
 Without pondering (``ponder=False``, the default; :mod:`arena.process.isolation`) the bot's process group is
-stopped (SIGSTOP) from the moment it starts and again as soon as each reply is read, and continued
-(SIGCONT) just before its next input is written: two ``killpg`` calls a turn. So it starts up
+stopped (SIGSTOP; its cgroup frozen where it has one) from the moment it starts and again as soon
+as each reply is read, and continued (SIGCONT; thawed) once its next input is in the pipe, or, when
+the input does not fit in the pipe, once the pipe took what it could: two calls a turn. A stopped bot
+is not waiting on the pipe, so the write does not wake it: it wakes once, at the continue, and finds
+its input there (continued first, it woke twice: to wait for input, then at the write). It starts up
 inside its own first-move allowance, and neither it nor its children use the CPU while the
 opponent's clock runs.
 """
