@@ -19,11 +19,12 @@ from __future__ import annotations
 import fcntl
 import os
 import termios
+from collections.abc import Callable
 
 import trio
 
 from arena.errors import ArenaError
-from arena.protocols.framing import DEFAULT_MAX_REPLY_BYTES, Framer, TooLong
+from arena.protocols.framing import DEFAULT_MAX_REPLY_BYTES, Framer, NeedData, TooLong
 
 __all__ = ["DEFAULT_MAX_REPLY_BYTES", "RECEIVE_CHUNK", "BotGone", "EndOfOutput", "ReplyReader", "ReplyTooLong",
            "TransportError"]
@@ -158,25 +159,20 @@ class ReplyReader:
 
     async def read_line(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
         """The next line without its ``\\n``. ReplyTooLong past ``limit`` bytes; EndOfOutput at EOF."""
-        next_frame = self.framer.next_line
-        while True:  # the same loop as read_json_object's, inlined: this runs every ply
-            frame = next_frame(limit)
-            if type(frame) is bytes:
-                return frame
-            if type(frame) is TooLong:
-                raise ReplyTooLong(frame.limit, frame.head)
-            await self._fill(limit)
+        return await self._read(self.framer.next_line, limit)
 
     async def read_json_object(self, limit: int = DEFAULT_MAX_REPLY_BYTES) -> bytes:
         """The next JSON object's bytes (:meth:`arena.protocols.framing.Framer.next_json_object`:
         or the rest of a line that does not start one). ReplyTooLong past ``limit`` bytes,
         EndOfOutput at EOF."""
-        next_frame = self.framer.next_json_object
+        return await self._read(self.framer.next_json_object, limit)
+
+    async def _read(self, next_frame: Callable[[int], bytes | TooLong | NeedData], limit: int) -> bytes:
         while True:
             frame = next_frame(limit)
-            if type(frame) is bytes:
+            if isinstance(frame, bytes):
                 return frame
-            if type(frame) is TooLong:
+            if isinstance(frame, TooLong):
                 raise ReplyTooLong(frame.limit, frame.head)
             await self._fill(limit)
 
