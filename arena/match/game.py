@@ -98,14 +98,12 @@ class GameClock:
             allowance += self.tc.startup_ms
         return allowance
 
-    def view(self, ply: int) -> ClockView:
-        return ClockView(
-            time_limit_ms=self.tc.time_limit_ms,
-            time_left_ms=self.left_ms,
-            allowance_s=self.allowance_ms() / 1000.0,
-            first_move=self.moves == 0,
-            ply=ply,
-        )
+    def view(self, ply: int, allowance_ms: float | None = None) -> ClockView:
+        """What the player sees of this clock; ``allowance_ms`` is :meth:`allowance_ms` when the
+        caller has it already."""
+        if allowance_ms is None:
+            allowance_ms = self.allowance_ms()
+        return ClockView(self.tc.time_limit_ms, self.left_ms, allowance_ms / 1000.0, self.moves == 0, ply)
 
     def thinking_ms(self, elapsed_s: float) -> float:
         """The chargeable part of a reply that took ``elapsed_s`` (start-up allowance removed)."""
@@ -407,27 +405,32 @@ class _Turns:
                                f"draw: the game reached maxMoves ({progress.cap} moves) without a winner")
             color = self.color = game.to_move(state)
             player, clock = self.players[color], self.clocks[color]
-            self.allowance_ms = clock.allowance_ms()
+            allowance_ms = self.allowance_ms = clock.allowance_ms()
             if player.shares_turn_deadline:
-                reply = await player.request_move_under(scope, state, clock.view(ply), state_json=progress.states[-1])
+                reply = await player.request_move_under(scope, state, clock.view(ply, allowance_ms),
+                                                        state_json=progress.states[-1])
             else:
                 scope.deadline = math.inf  # what a deadline-sharing player may have left set
                 reply = await _request(player, state, progress.states[-1], clock, ply)
             if reply.fault is not None:
                 return self.judge(color, reply)
-            charged = fair_thinking_ms(clock, player, reply)
-            if clock.is_late(charged):
-                return self.judge(color, reply)
+            charged = clock.thinking_ms(reply.received_at - reply.sent_at)
+            if clock.is_late(charged):  # late by the wall clock: the fair clock may differ
+                charged = fair_thinking_ms(clock, player, reply)
+                if clock.is_late(charged):
+                    return self.judge(color, reply)
             clock.charge(charged)
             try:
                 move = game.validate_move(state, game.parse_move(reply.wire))
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 return self._bad_move(color, reply, exc)
-            progress.play(move, turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms))
+            turn = turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clock.left_ms)
+            progress.play(move, turn)
             progress.move_times.append(charged)
             if self.observer is not None:
+                # The turn's notation is game.describe_move(move), made once for the record.
                 self.observer(MovePlayed(game, len(progress.turns), color, self.specs[color].id,
-                                         game.describe_move(move), progress.state, charged,
+                                         turn["notation"], progress.state, charged,
                                          {Color.BLACK: self.clocks[Color.BLACK].left_ms,
                                           Color.WHITE: self.clocks[Color.WHITE].left_ms}, progress.game_index))
             # The deadline may have fired in the scheduler pass that brought a reply just in time:

@@ -2,13 +2,18 @@
 
 Each turn the input is written under a deadline of (start of the write + allowance) and the reply
 read under one of (input fully written + allowance); time is charged from the input fully written
-to the reply read. The deadline is the match's shared cancel scope (``shares_turn_deadline``):
-entering a scope per turn cost about 20 us a ply, ~19% of arena's CPU per ply against instant bots
-(``bench/engine_overhead.py --cpu-only``, with ``shares_turn_deadline = False`` for comparison).
+(and the bot continued) to the reply read. A write that the pipe takes at once, the usual case,
+waits for nothing and needs no deadline: the turn then sets the deadline once. The deadline is the
+match's shared cancel scope (``shares_turn_deadline``): entering a scope per turn cost about 20 us a
+ply, ~19% of arena's CPU per ply against instant bots (``bench/engine_overhead.py --cpu-only``, with
+``shares_turn_deadline = False`` for comparison).
 
 Without pondering (``ponder=False``, the default; :mod:`arena.process.isolation`) the bot's process group is
-stopped (SIGSTOP) from the moment it starts and again as soon as each reply is read, and continued
-(SIGCONT) just before its next input is written: two ``killpg`` calls a turn. So it starts up
+stopped (SIGSTOP; its cgroup frozen where it has one) from the moment it starts and again as soon
+as each reply is read, and continued (SIGCONT; thawed) once its next input is in the pipe, or, when
+the input does not fit in the pipe, once the pipe took what it could: two calls a turn. A stopped bot
+is not waiting on the pipe, so the write does not wake it: it wakes once, at the continue, and finds
+its input there (continued first, it woke twice: to wait for input, then at the write). It starts up
 inside its own first-move allowance, and neither it nor its children use the CPU while the
 opponent's clock runs.
 """
@@ -19,7 +24,7 @@ import contextlib
 import math
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,8 +123,12 @@ class ProcessPlayer(Player):
         self._can_look = True
         self._stuck_ticks: int | None = None  # its CPU ticks when last seen stuck
         self._stuck_for: float | None = None  # set when a turn ends so
+        self._now: Callable[[], float] = trio.current_time  # until start() finds the run's clock
 
     async def start(self) -> None:
+        # The run's clock itself, called a few times a turn: the same times as trio.current_time()
+        # without its two layers of lookups.
+        self._now = trio.lowlevel.current_clock().current_time
         self._bot = await self._stack.enter_async_context(
             open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace,
                              stopped=not self.ponder, sandbox=self.sandbox, logs_dir=self.logs_dir, who=self.who,
@@ -259,7 +268,7 @@ class ProcessPlayer(Player):
         if not self._opening_sent:
             self._opening_sent = True
             data = self.protocol.opening(self.color, clock.time_limit_ms) + data
-        now = trio.current_time
+        now = self._now
         allowance = clock.allowance_s
         # The write goes under the same allowance as the read, so a bot that stops reading cannot
         # block us. A stopped bot (no pondering) is continued first: it must be able to drain the pipe.
@@ -272,28 +281,37 @@ class ProcessPlayer(Player):
             self.early_sample = self.early_sample or early[:60]
         self._writing = True
         begun = self._begun = now()
-        scope.deadline = begun + allowance
         self._allowance_s = allowance
         self._stall_at_input = bot.stall_seconds()
         self._own_stall_at_input = arena_run_delay_s()
         try:
+            # The input goes into the pipe while the bot is still stopped, then it is continued: a
+            # stopped bot is not waiting on the pipe, so it wakes once (at the continue, finding its
+            # input there) rather than twice (at the continue, to wait for input, then at the write).
+            # The pipe nearly always takes the whole input at once: then nothing waited, so the
+            # write needed no deadline (one fires only during a wait), and the turn sets the scope's
+            # deadline once, not three times (each set costs a trio deadline-heap update).
+            written = bot.send_nowait(data)
             if not self.ponder:
-                bot.resume()
-            await bot.send(data)
+                bot.resume()  # before waiting for room in the pipe: it must be able to drain it
+            if written < len(data):
+                scope.deadline = begun + allowance
+                await bot.send(memoryview(data)[written:])
         except BotGone:
             scope.deadline = math.inf
             self._writing = False
             return await self._died("before reading its input", bot.pending(), now())
         self._writing = False
         sent_at = self._sent_at = now()
-        scope.deadline = sent_at + allowance
         self._stuck_ticks = self._stuck_for = None
         if self._can_look and allowance > 2 * WAIT_LOOK_S:
             scope.deadline = sent_at + WAIT_LOOK_S  # the first look (see grant_more_time)
+        else:
+            scope.deadline = sent_at + allowance
         return await self._read_reply(bot, scope, sent_at)
 
     async def _read_reply(self, bot: BotProcess, scope: trio.CancelScope, sent_at: float) -> MoveReply:
-        now = trio.current_time
+        now = self._now
         reader = bot.reader
         waits = reader.waits
         try:

@@ -459,7 +459,7 @@ def arena_run_delay_s() -> float:
     """Time this thread (arena's event loop) has waited for a CPU while it could run, from
     ``/proc/thread-self/schedstat`` (0.0 where it cannot be read): arena's own stalls."""
     global _own_schedstat
-    tid = threading.get_native_id()
+    tid = threading.get_ident()  # not get_native_id: that is a system call (gettid), every turn
     try:
         if _own_schedstat is None or _own_schedstat[0] != tid:
             _own_schedstat = (tid, os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC))

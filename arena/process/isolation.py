@@ -10,7 +10,7 @@ environment rule (:func:`bot_environment`); the mechanisms live with the process
 :func:`arena.match.game.play_game`:
 
 - ``ponder`` False (the default): a bot's whole process group is stopped (SIGSTOP) after it replies
-  and continued (SIGCONT) just before its next input is written; its clock starts after that. So
+  and continued (SIGCONT) once its next input is in the pipe; its clock starts after that. So
   the waiting side cannot use CPU while its opponent's clock runs. True: bots run freely between
   turns (they may think in the opponent's time, "pondering").
 - ``sandbox`` True: each bot runs under bubblewrap (own PID namespace, no network, read-only

@@ -16,7 +16,9 @@ that is complete there is still returned; otherwise the read ends with EndOfOutp
 
 from __future__ import annotations
 
+import fcntl
 import os
+import termios
 from collections.abc import Callable
 
 import trio
@@ -28,6 +30,7 @@ __all__ = ["DEFAULT_MAX_REPLY_BYTES", "RECEIVE_CHUNK", "BotGone", "EndOfOutput",
            "TransportError"]
 
 RECEIVE_CHUNK = 65536
+_NO_BYTES = bytes(4)  # FIONREAD's answer (a C int) when a pipe holds nothing
 
 
 class TransportError(ArenaError):
@@ -88,6 +91,15 @@ class ReplyReader:
         most ``limit`` bytes are read). Returns them without blanks (spaces, tabs, line ends): a
         reply cannot precede its question, so such bytes are a bot writing ahead, debug output on
         stdout, or someone else's injection. Needs the descriptor (``fd`` mode); never waits."""
+        fd = self._fd
+        if fd is not None and fd >= 0 and not self._eof and not self.framer.buffered:
+            # The usual case, nothing there: FIONREAD tells without the exception of a failed read
+            # (an end of output found later rather than here comes out the same at the next read).
+            try:
+                if fcntl.ioctl(fd, termios.FIONREAD, _NO_BYTES) == _NO_BYTES:
+                    return b""
+            except OSError:
+                pass
         dropped = bytearray(self.framer.take())
         if self._fd is not None and self._fd >= 0 and not self._eof:
             while len(dropped) < limit:

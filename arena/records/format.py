@@ -106,7 +106,7 @@ def turn_entry(game: Game[Any, Any], move: Any, *, opening: bool, charged_ms: fl
     }
     clash = isinstance(form, dict) and (
         WRAPPED_KEY in form and set(form) <= {WRAPPED_KEY, "notation"}  # would read as wrapped
-        or any(key in form for key in _ARENA_ONLY_KEYS)
+        or not _ARENA_ONLY_KEYS.isdisjoint(form)
         or form.get("notation", notation) != notation
     )
     if isinstance(form, dict) and not clash:
