@@ -89,6 +89,52 @@ def missing_games(field: Field, counting: Iterable[Mapping[str, Any]]) -> Iterat
             if (rotated(group, round_ % len(group)), round_) not in done)
 
 
+class PlayOrder:
+    """The games of ``field`` numbered by their place in play order (:func:`field_games`): place
+    ``p`` is round ``p // G`` of the ``p % G``-th group (``G`` groups). A set of places is kept as a
+    bitmap (bit ``p % 8`` of byte ``p // 8``): what a resume needs of which games are done, in
+    about one bit a game (:mod:`arena.tournament.checked`)."""
+
+    def __init__(self, field: Field) -> None:
+        self.field = field
+        self.groups = list(field.groups())
+        self._group_number = {group: number for number, group in enumerate(self.groups)}
+
+    def __len__(self) -> int:
+        return len(self.groups) * self.field.games_per_pair
+
+    def place(self, key: Key) -> int | None:
+        """The place of the game ``key`` in play order; None when the field does not schedule it."""
+        seats, round_ = key
+        if len(seats) != self.field.seats or not 0 <= round_ < self.field.games_per_pair:
+            return None
+        number = self._group_number.get(unrotated(seats, round_ % len(seats)))
+        return None if number is None else round_ * len(self.groups) + number
+
+    def empty(self) -> bytearray:
+        """A bitmap of no place."""
+        return bytearray((len(self) + 7) // 8)
+
+    def missing(self, done: bytes | bytearray) -> Iterator[ScheduledGame | ScheduledTable]:
+        """The games whose place is not in the bitmap ``done``, in play order (``index`` -1): built
+        one by one as they are asked for, after a scan of the done places at about a byte a
+        microsecond."""
+        field, groups, total = self.field, self.groups, len(self)
+        for byte_number, byte in enumerate(done):
+            if byte == 0xFF:
+                continue
+            for bit in range(8):
+                place = byte_number * 8 + bit
+                if place < total and not byte >> bit & 1:
+                    round_, number = divmod(place, len(groups))
+                    yield _game(field.players, groups[number], round_, -1, field.seed)
+
+
+def mark(done: bytearray, place: int) -> None:
+    """Put ``place`` in the bitmap ``done`` (:class:`PlayOrder`)."""
+    done[place >> 3] |= 1 << (place & 7)
+
+
 def scheduled_game(row: Mapping[str, Any], seed: int) -> ScheduledGame | ScheduledTable | None:
     """The game a keyed row says it is (its pair or group and seed worked out from its key), with
     the row's index; None when the row has no key."""
@@ -159,5 +205,22 @@ def with_index(game: ScheduledGame | ScheduledTable, index: int) -> ScheduledGam
     return replace(game, index=index)
 
 
-__all__ = ["FIELD_TYPES", "PAIRING", "RESULTS_BY_KEY", "Field", "FieldChange", "field_change", "field_games", "game_key", "keyed",
-           "missing_games", "pairing_number", "refusal", "row_key", "scheduled_game", "with_index"]
+__all__ = [
+    "FIELD_TYPES",
+    "PAIRING",
+    "RESULTS_BY_KEY",
+    "Field",
+    "FieldChange",
+    "PlayOrder",
+    "field_change",
+    "field_games",
+    "game_key",
+    "keyed",
+    "mark",
+    "missing_games",
+    "pairing_number",
+    "refusal",
+    "row_key",
+    "scheduled_game",
+    "with_index",
+]
