@@ -8,9 +8,10 @@ Logs (made once in ``--work``, default ``/tmp/arena-standings-scale``, then reus
 - ``rr500``: a 500-agent round robin, one colour-swapped pair per couple (249,500 games);
 - ``seat4``: 100,000 4-player games of 200 agents (seat-rotation groups of 4 games);
 - ``resume``: a Shobu round robin of 50 agents with 100,000 games done (rows, record files and
-  config.json as a run leaves them); the bots write the time they started to a file. Each tree
-  first resumes it once untimed, so the folder holds what that tree's runs leave behind
-  (``games.checked.json``, the checked prefix of ``games.jsonl``, where the tree writes one);
+  config.json as a run leaves them); the bots write the time they started to a file. Before each
+  timed run the tree resumes it once untimed and stops that run as Ctrl-C does, so the folder
+  holds what that tree's runs leave behind (``games.checked.json``, the checked prefix of
+  ``games.jsonl``, where the tree writes one);
 - ``resume-cold``: the same with ``games.checked.json`` removed before each run (a folder left by
   ``kill -9`` before any had been written, or by an arena that wrote none): every row is checked.
 
@@ -234,9 +235,10 @@ def standings(tree: Path, log: Path, out: Path | None = None) -> tuple[float, fl
 
 
 def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout: float = 120.0,
-               cold: bool = False) -> float:
+               cold: bool = False, interrupt: bool = False) -> float:
     """Seconds from starting ``arena run`` on the resumed folder to the first bot's start; ``cold``:
-    without the folder's ``games.checked.json``."""
+    without the folder's ``games.checked.json``; ``interrupt``: the run is then stopped as Ctrl-C
+    stops it (it writes what it writes at its end; no game has ended by then), else killed."""
     for stale in marker.glob("1[0-9][0-9][0-9][0-9][0-9]-*.log"):
         stale.unlink()
     if cold:
@@ -251,6 +253,10 @@ def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout:
             for log in marker.glob("100000-*.log"):
                 text = log.read_text().split()
                 if text:
+                    if interrupt:
+                        proc.send_signal(signal.SIGINT)
+                        with contextlib.suppress(subprocess.TimeoutExpired):
+                            proc.wait(TIMEOUT)
                     return float(text[0]) - start
             if proc.poll() is not None or time.time() - start > timeout:
                 return math.nan
@@ -303,7 +309,7 @@ def main() -> None:
         for _ in range(args.repeat):
             for number, tree in enumerate(trees):
                 if name == "resume":
-                    first_game(tree, *resume)  # the folder as this tree's runs leave it
+                    first_game(tree, *resume, interrupt=True)  # the folder as this tree's runs leave it
                 if resuming:
                     times[tree].append((first_game(tree, *resume, cold=name == "resume-cold"), math.nan))
                 else:

@@ -16,11 +16,14 @@ since is one arena made and checked as it played):
   ``taken``;
 - ``tally``: the online tally's state (:meth:`arena.tournament.logs.LegacyEloStats.state`);
 - ``nodes``: games per cluster node;
+- ``records``: the records folder's identity and times when arena last found every record file
+  there (at the end of a run: :func:`write_checked`), else null;
 - ``seal``: the hash of the other keys.
 
 Never trusted blindly. It is used only when its seal is right (a damaged or hand-edited file is not),
 its context is this run's, and ``games.jsonl`` still starts with exactly those bytes (their length
-and hash: about 30 ms for 40 MB); the record files of every game are still looked for (one listing). The lines after the prefix are read and checked as every row is;
+and hash: about 30 ms for 40 MB); the record files of every game are still looked for (one listing
+of ``games/``), unless the folder is exactly as it was when arena last found them all. The lines after the prefix are read and checked as every row is;
 each must be a game that counts now and is not done yet. Anything else (no file, another config, a
 hand edit anywhere in ``games.jsonl``, a row to look at closely) and the resume checks every row as
 if the file were not there, which gives the same one-line errors naming the line or game: the file
@@ -35,6 +38,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,9 +47,9 @@ from typing import Any
 
 import orjson
 
-from arena.fileio.files import atomic_write, read_input
+from arena.fileio.files import atomic_write, open_beneath, read_input
 from arena.limits import MAX_FILE_BYTES
-from arena.records.reader import GAMES_FILE
+from arena.records.reader import GAMES_FILE, RECORDS_FOLDER
 from arena.tournament.field import Field, PlayOrder, mark, row_key
 from arena.tournament.logs import (
     LegacyEloStats,
@@ -55,10 +60,12 @@ from arena.tournament.logs import (
     tally_finished,
     whole_line_chunks,
 )
-from arena.tournament.resume import check_pairing_rows
+from arena.tournament.resume import check_pairing_rows, missing_records
 
 CHECKED_FILE = "games.checked.json"
 FORMAT = 1
+#: How many times the end of a run tries to stamp the records folder (a clock tick apart).
+VOUCH_ATTEMPTS = 3
 #: Keys of the resolved config that cannot change what a check of the rows finds.
 _NOT_CONTEXT = ("concurrency", "visualize")
 
@@ -84,8 +91,11 @@ class Checked:
     done: bytearray
     tally: Any
     nodes: dict[str, dict[str, Any]]
-    #: Whether ``games.checked.json`` says all this already (no line was written after it).
+    #: Whether ``games.checked.json`` says all this already (no line was written after it, and
+    #: it vouches for the record files).
     saved: bool = False
+    #: The records folder's stamp the file vouched for (:func:`write_checked`), as it was read.
+    stamp: list[int] | None = None
 
     @property
     def kept(self) -> int:
@@ -104,12 +114,12 @@ class Checked:
             index += 1
         return index
 
-    def to_json(self, size: int, sha256: str) -> dict[str, Any]:
+    def to_json(self, size: int, sha256: str, stamp: list[int] | None = None) -> dict[str, Any]:
         """The file's object, for the first ``size`` bytes of hash ``sha256`` (those of the run's
-        log after its last write)."""
+        log after its last write) and the records folder's ``stamp`` (:func:`write_checked`)."""
         obj = {"format": FORMAT, "bytes": size, "sha256": sha256, "context": self.context,
                "taken": _ranges(self.taken), "done": base64.b64encode(self.done).decode("ascii"),
-               "tally": self.tally.state(), "nodes": self.nodes}
+               "tally": self.tally.state(), "nodes": self.nodes, "records": stamp}
         return {**obj, "seal": _seal(obj)}
 
 
@@ -128,12 +138,48 @@ def check_folder(folder: Path, root: Path, data: bytes, field: Field, order: Pla
     return _check_all(folder, root, data, good, field, order, context, opening_line)
 
 
-def write_checked(folder: Path, root: Path, checked: Checked, size: int, sha256: str) -> None:
+def write_checked(folder: Path, root: Path, checked: Checked, size: int, sha256: str, vouch: bool = False) -> None:
     """Write ``games.checked.json`` for the first ``size`` bytes of ``games.jsonl`` (hash
-    ``sha256``). Raises OSError."""
+    ``sha256``). ``vouch`` (at the end of a run, when no clock runs): look for every game's record
+    file too, and when all are there, stamp the file with the records folder's identity and times,
+    so that the next resume need not list it while they are unchanged. Raises OSError."""
     data = orjson.dumps(checked.to_json(size, sha256))
-    if len(data) <= MAX_FILE_BYTES:  # a field of many millions of games: no file (it would not be read)
-        atomic_write(folder / CHECKED_FILE, data, root=root, sync=False)  # derived data
+    if len(data) > MAX_FILE_BYTES:  # a field of many millions of games: no file (it would not be read)
+        return
+    atomic_write(folder / CHECKED_FILE, data, root=root, sync=False)  # derived data
+    for attempt in range(VOUCH_ATTEMPTS if vouch else 0):
+        # Any change to the folder's entries (a record removed, renamed, replaced by a link) sets
+        # its times to the clock's tick then, which is after this file was written: when the
+        # folder's times are older than this file's, a later change cannot leave them as they are
+        # (else the clock has not ticked since the last record was written: wait a tick). Stamped
+        # before and after the listing: a change during it is not vouched for either.
+        if attempt:
+            time.sleep(0.01)
+            atomic_write(folder / CHECKED_FILE, data, root=root, sync=False)
+        fd = open_beneath(root, folder / CHECKED_FILE, os.O_RDONLY)
+        written = os.fstat(fd).st_mtime_ns
+        os.close(fd)
+        before = records_stamp(folder, root)
+        if before is None or max(before[2:]) < written:
+            break
+    else:
+        return
+    if before is None or missing_records(folder, root, checked.taken) or records_stamp(folder, root) != before:
+        return
+    atomic_write(folder / CHECKED_FILE, orjson.dumps(checked.to_json(size, sha256, before)), root=root, sync=False)
+
+
+def records_stamp(folder: Path, root: Path) -> list[int] | None:
+    """The records folder's device, inode, modification and change times (None: it cannot be opened)."""
+    try:
+        fd = open_beneath(root, folder / RECORDS_FOLDER, os.O_RDONLY | os.O_DIRECTORY)
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return [info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns]
 
 
 def _check_all(folder: Path, root: Path, data: bytes, good: int, field: Field, order: PlayOrder,
@@ -167,7 +213,10 @@ def _extend(folder: Path, root: Path, prefix: Checked, new: bytes, field: Field,
     try:
         seen = set(prefix.taken)
         rows = [row for batch in row_batches(whole_line_chunks(new), folder / GAMES_FILE, seen) for row in batch.rows]
-        check_pairing_rows(folder, root, rows, field.seed, opening_line, listed=prefix.taken)
+        # The prefix's record files were all there when the file was stamped (write_checked) and
+        # the folder has not changed since: only the new rows' are looked for.
+        stamped = prefix.stamp is not None and prefix.stamp == records_stamp(folder, root)
+        check_pairing_rows(folder, root, rows, field.seed, opening_line, listed=() if stamped else prefix.taken)
     except ArenaError:
         return None
     done = bytearray(prefix.done)
@@ -187,7 +236,7 @@ def _extend(folder: Path, root: Path, prefix: Checked, new: bytes, field: Field,
         count_node(prefix.nodes, row.get("node"))
     prefix.digest.update(new)
     return Checked(prefix.size + len(new), prefix.digest, prefix.context, seen, done, prefix.tally, prefix.nodes,
-                   saved=not new)
+                   saved=not new and (stamped or prefix.stamp is None))
 
 
 def _load(folder: Path, root: Path, data: bytes, good: int, field: Field, order: PlayOrder,
@@ -212,13 +261,15 @@ def _load(folder: Path, root: Path, data: bytes, good: int, field: Field, order:
         if len(done) != len(order.empty()) or done and len(order) % 8 and done[-1] >> (len(order) % 8):
             return None
         tally = _tally_from_state(field, obj["tally"])
-        nodes = obj["nodes"]
+        nodes, stamp = obj["nodes"], obj["records"]
         if not isinstance(nodes, dict) or not all(isinstance(n, dict) and isinstance(n.get("games"), int)
                                                   for n in nodes.values()):
             return None
+        if stamp is not None and not (isinstance(stamp, list) and len(stamp) == 4 and all(type(n) is int for n in stamp)):
+            return None
     except (KeyError, TypeError, ValueError):
         return None
-    checked = Checked(size, digest, context, taken, done, tally, nodes)
+    checked = Checked(size, digest, context, taken, done, tally, nodes, stamp=stamp)
     return checked if checked.kept <= len(taken) else None
 
 

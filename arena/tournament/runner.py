@@ -426,14 +426,15 @@ class Tournament:
                          zip(_free_indexes(set(checked.taken)), self._order.missing(checked.done), strict=False))
         self._advance_frontier()
 
-    def _write_checked(self) -> str | None:
-        """Write ``games.checked.json`` for ``games.jsonl`` as it is now (a folder kept by pairing);
-        the problem in one line when it cannot be written (the next resume then checks more rows)."""
+    def _write_checked(self, vouch: bool = False) -> str | None:
+        """Write ``games.checked.json`` for ``games.jsonl`` as it is now (a folder kept by pairing;
+        ``vouch``: for the record files too, at the end); the problem in one line when it cannot be
+        written (the next resume then checks more rows)."""
         digest = self._log.digest()
         if self._checked is None or digest is None:
             return None
         try:
-            write_checked(self.folder, self._log.root, self._checked, *digest)
+            write_checked(self.folder, self._log.root, self._checked, *digest, vouch=vouch)
         except OSError as exc:
             return str(write_failure(self.folder / CHECKED_FILE, exc))
         return None
@@ -731,10 +732,10 @@ class Tournament:
                         self._log.write_standings(standings)
                     except OSError as exc:
                         warnings.append(str(write_failure(self.folder / "standings.json", exc)))
-                problem = self._write_checked()
+                self._log.tidy()  # before the records folder is stamped
+                problem = self._write_checked(vouch=True)
                 if problem is not None:
                     warnings.append(problem)
-                self._log.tidy()
                 self._log.close()
             self._lock.release()
         self._finished = True

@@ -124,9 +124,10 @@ def test_a_resume_reads_only_the_lines_written_since_and_ends_as_an_uninterrupte
     saved = json.loads((folder / CHECKED_FILE).read_text())
     done = len((folder / "games.jsonl").read_bytes().splitlines())
     assert saved["bytes"] == (folder / "games.jsonl").stat().st_size and done >= 5
+    assert saved["records"] is not None  # every record file was found at the end: games/ is stamped
     spy.clear()
     trio.run(run_tournament, load_config(config), opts(tmp_path))
-    assert spy == [(0, done)]  # no line read but the prefix's records looked for
+    assert spy == [(0, 0)]  # no line read, and the records folder is as it was stamped
     reference = tmp_path / "reference"
     reference.mkdir()
     trio.run(run_tournament, load_config(write_config(reference)), opts(reference))
