@@ -5,8 +5,9 @@ A resume of a folder kept by pairing (:mod:`arena.tournament.field`) must check 
 (:func:`arena.tournament.resume.check_pairing_rows`), find the rows that count now, the games left
 and the online tally: about 35 µs a row, 3.5 s for 100,000 games before the first new game. The
 file holds the outcome of that work for the first ``bytes`` bytes of ``games.jsonl`` (whole
-lines), written by arena after checking them and again when a run finishes (every row written
-since is one arena made and checked as it played):
+lines), written by arena after checking them, every few seconds during play (by the standings
+worker: :class:`Tracker`) and when a run finishes (every row written since is one arena made
+and checked as it played):
 
 - ``sha256``: the hash of those bytes, and ``context``: a hash of the resolved config they were
   checked under (:func:`context_of`: the field, its versions, the seed and openings...);
@@ -121,6 +122,41 @@ class Checked:
                "taken": _ranges(self.taken), "done": base64.b64encode(self.done).decode("ascii"),
                "tally": self.tally.state(), "nodes": self.nodes, "records": stamp}
         return {**obj, "seal": _seal(obj)}
+
+
+class Tracker:
+    """What ``games.checked.json`` says, kept up to date row by row by the standings worker
+    (:mod:`arena.tournament.stats_worker`) and written every few seconds, so that a run killed
+    with ``kill -9`` leaves one that covers nearly all its games. ``rows`` are the rows of the
+    first ``size`` bytes of ``games.jsonl`` (hash ``sha256``), checked by the run at its start;
+    every row after them is one the run wrote."""
+
+    def __init__(self, field: Field, context: str, rows: Iterable[Mapping[str, Any]], size: int, sha256: str) -> None:
+        self.field, self.context, self.order = field, context, PlayOrder(field)
+        self.taken: set[int] = set()
+        self.done = self.order.empty()
+        self.nodes: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            self.add(row)
+        self.size, self.sha256 = size, sha256
+        self.dirty = False
+
+    def add(self, row: Mapping[str, Any], size: int | None = None, sha256: str | None = None) -> None:
+        """Take in a row; ``size`` and ``sha256``: ``games.jsonl``'s whole lines once it is written."""
+        self.taken.add(row["index"])
+        count_node(self.nodes, row.get("node"))
+        key = row_key(row)
+        place = self.order.place(key) if key is not None and self.field.counts(row) else None
+        if place is not None:
+            mark(self.done, place)
+        if size is not None and sha256 is not None:
+            self.size, self.sha256, self.dirty = size, sha256, True
+
+    def write(self, folder: Path, root: Path, tally: Any) -> None:
+        """Write the file with the online ``tally`` of the same rows. Raises OSError."""
+        checked = Checked(self.size, None, self.context, self.taken, self.done, tally, self.nodes)
+        write_checked(folder, root, checked, self.size, self.sha256)
+        self.dirty = False
 
 
 def check_folder(folder: Path, root: Path, data: bytes, field: Field, order: PlayOrder, context: str,
@@ -309,4 +345,4 @@ def _from_ranges(ranges: Any) -> set[int]:
     return taken
 
 
-__all__ = ["CHECKED_FILE", "Checked", "check_folder", "context_of", "write_checked"]
+__all__ = ["CHECKED_FILE", "Checked", "Tracker", "check_folder", "context_of", "write_checked"]

@@ -529,7 +529,15 @@ class Tournament:
                 "bootstrap": self.options.bootstrap_samples, "games_bytes": self._log.games_bytes,
                 "standings_interval_s": self.options.standings_interval_s,
                 "agent_files_interval_s": self.options.agent_files_interval_s,
-                "field": self.field.to_json() if self.field is not None else None}
+                "field": self.field.to_json() if self.field is not None else None,
+                "checked": self._checked_init(), "checked_interval_s": self.options.standings_interval_s}
+
+    def _checked_init(self) -> dict[str, Any] | None:
+        """What the worker needs to keep ``games.checked.json`` up to date (None: no such file)."""
+        digest = self._log.digest()
+        if self._checked is None or digest is None:
+            return None
+        return {"context": self._checked.context, "sha256": digest[1]}
 
     def _stop(self, exc: BaseException) -> None:
         """Stop the run because of ``exc`` (the first one wins): cancel every running game."""
@@ -630,7 +638,7 @@ class Tournament:
         self._played_now += 1
         pending = self._lowest_pending()
         if self._worker is not None:
-            self._worker.game_finished(row, pending)
+            self._worker.game_finished(row, pending, self._log.digest() if self._checked is not None else None)
         # Counts and the online Elo only (microseconds); the files are the worker's.
         self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import trio
 import trio.lowlevel
+from helpers import eventually_async
 
 from arena.backends import local as local_backend
 from arena.records.format import utc_now_iso
@@ -300,3 +301,38 @@ def test_the_placings_tally_comes_back_from_its_state() -> None:
     assert back.snapshot() == tally.snapshot()
     with pytest.raises(ValueError):
         TableTally.from_state(agents, {"counts": {}, "rank_sum": {}})
+
+
+def test_the_standings_worker_keeps_it_up_to_date_for_a_run_killed_with_kill_9(
+        tmp_path: Path, spy: list[tuple[int, int]]) -> None:
+    config = write_config(tmp_path)
+    folder = tmp_path / "logs" / "c"
+
+    def covered() -> int:
+        return int(json.loads((folder / CHECKED_FILE).read_text())["bytes"])
+
+    async def main() -> None:
+        reporter = StopAfter(8)
+        options = RunOptions(logs_root=tmp_path / "logs", concurrency=2, standings_interval_s=0.01)
+        tournament = Tournament(load_config(config), options, reporter)
+        tournament.prepare()
+        assert covered() == 0  # written after the check of an empty folder
+        with reporter.scope:
+            await tournament.play()
+        with trio.fail_after(60):  # a backstop: the worker writes within its interval
+            await eventually_async(covered)
+        assert tournament._worker is not None
+        tournament._worker.kill()  # as kill -9 leaves the folder: nothing written at the end
+        tournament._worker.reap()
+        tournament._close_backend()
+        tournament._log.close()
+        tournament._lock.release()
+
+    trio.run(main)
+    lines = len((folder / "games.jsonl").read_bytes().splitlines())
+    prefix = (folder / "games.jsonl").read_bytes()[:covered()].count(b"\n")
+    spy.clear()
+    fast = checked_of(config, tmp_path)
+    assert spy == [(lines - prefix, prefix)] and prefix > 0
+    (folder / CHECKED_FILE).unlink()
+    same(fast, checked_of(config, tmp_path))
