@@ -54,6 +54,7 @@ from arena.records.reader import GAMES_FILE, RECORDS_FOLDER
 from arena.tournament.field import Field, PlayOrder, mark, row_key
 from arena.tournament.logs import (
     LegacyEloStats,
+    TournamentLog,
     count_node,
     load_results,
     online_tally,
@@ -159,19 +160,24 @@ class Tracker:
         self.dirty = False
 
 
-def check_folder(folder: Path, root: Path, data: bytes, field: Field, order: PlayOrder, context: str,
+def check_folder(log: TournamentLog, field: Field, order: PlayOrder, context: str,
                  opening_line: Callable[[int], int | None]) -> Checked:
-    """Check the whole lines of ``data`` (``games.jsonl`` of ``folder``, kept by pairing in ``field``)
-    and return what a resume needs of them: from ``games.checked.json`` and the lines after it where
-    it fits (module docstring), else from every row. Raises LogError naming the line or game of a
-    row that is not arena's (:func:`arena.tournament.resume.check_pairing_rows`)."""
-    good = data.rfind(b"\n") + 1
-    prefix = _load(folder, root, data, good, field, order, context)
-    if prefix is not None:
-        checked = _extend(folder, root, prefix, data[prefix.size:good], field, order, opening_line)
-        if checked is not None:
-            return checked
-    return _check_all(folder, root, data, good, field, order, context, opening_line)
+    """Read and check the whole lines of ``games.jsonl`` in ``log``'s folder (kept by pairing in
+    ``field``) and return what a resume needs of them: from ``games.checked.json`` and the lines
+    after it where it fits (module docstring; its prefix is only hashed, not kept), else from every
+    row. Raises LogError naming the line or game of a row that is not arena's
+    (:func:`arena.tournament.resume.check_pairing_rows`), or when the file cannot be read."""
+    folder, root = log.folder, log.root
+    saved = _load(folder, root, field, order, context)
+    if saved is not None:
+        prefix, sha256 = saved
+        new = log.read_games(prefix.size, prefix.digest)
+        if prefix.digest.hexdigest() == sha256:
+            checked = _extend(folder, root, prefix, new[:new.rfind(b"\n") + 1], field, order, opening_line)
+            if checked is not None:
+                return checked
+    data = log.read_games()
+    return _check_all(folder, root, data, data.rfind(b"\n") + 1, field, order, context, opening_line)
 
 
 def write_checked(folder: Path, root: Path, checked: Checked, size: int, sha256: str, vouch: bool = False) -> None:
@@ -275,10 +281,9 @@ def _extend(folder: Path, root: Path, prefix: Checked, new: bytes, field: Field,
                    saved=not new and (stamped or prefix.stamp is None))
 
 
-def _load(folder: Path, root: Path, data: bytes, good: int, field: Field, order: PlayOrder,
-          context: str) -> Checked | None:
-    """The checked prefix ``games.checked.json`` describes, if it is one of ``data``'s under
-    ``context``; None when there is none that fits (module docstring)."""
+def _load(folder: Path, root: Path, field: Field, order: PlayOrder, context: str) -> tuple[Checked, str] | None:
+    """The checked prefix ``games.checked.json`` describes under ``context`` (its digest not fed
+    yet) and the hash its bytes must have; None when there is none that fits (module docstring)."""
     try:
         obj = orjson.loads(read_input(folder / CHECKED_FILE, MAX_FILE_BYTES, root=root))
     except (OSError, ValueError):
@@ -287,10 +292,7 @@ def _load(folder: Path, root: Path, data: bytes, good: int, field: Field, order:
         if obj["format"] != FORMAT or obj["context"] != context or obj.pop("seal") != _seal(obj):
             return None
         size, sha256 = obj["bytes"], obj["sha256"]
-        if type(size) is not int or not 0 <= size <= good or (size and data[size - 1:size] != b"\n"):
-            return None
-        digest = hashlib.sha256(memoryview(data)[:size])
-        if digest.hexdigest() != sha256:
+        if type(size) is not int or size < 0 or not isinstance(sha256, str):
             return None
         taken = _from_ranges(obj["taken"])
         done = bytearray(base64.b64decode(obj["done"], validate=True))
@@ -305,8 +307,8 @@ def _load(folder: Path, root: Path, data: bytes, good: int, field: Field, order:
             return None
     except (KeyError, TypeError, ValueError):
         return None
-    checked = Checked(size, digest, context, taken, done, tally, nodes, stamp=stamp)
-    return checked if checked.kept <= len(taken) else None
+    checked = Checked(size, hashlib.sha256(), context, taken, done, tally, nodes, stamp=stamp)
+    return (checked, sha256) if checked.kept <= len(taken) else None
 
 
 def _seal(obj: dict[str, Any]) -> str:

@@ -388,18 +388,35 @@ class TournamentLog:
                     f"elsewhere, or remove {self.folder} to start over"
                 )
 
-    def read_games(self) -> bytes:
+    def read_games(self, after: int = 0, digest: Any = None) -> bytes:
         """The second half of :meth:`prepare`: the bytes of ``games.jsonl``, not parsed (empty when
-        there is none); :meth:`begin` will cut off what follows their last newline."""
+        there is none); :meth:`begin` will cut off what follows their last newline. ``after``: the
+        bytes after the first ``after`` ones, which go to ``digest`` (a :mod:`hashlib` object: a
+        resume's checked prefix, :mod:`arena.tournament.checked`), read a piece at a time."""
         path = self.folder / GAMES_FILE
         try:
-            data = read_input(path, MAX_RECORDS_BYTES, root=self.root)
+            fd = open_beneath(self.root, path, os.O_RDONLY)
         except FileNotFoundError:
-            data = b""
-        except OSError as exc:
-            raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
+            fd = None
+        except (OSError, ValueError) as exc:
+            raise LogError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        data = b""
+        if fd is not None:
+            with open(fd, "rb", closefd=True) as handle:
+                try:
+                    if os.fstat(fd).st_size > MAX_RECORDS_BYTES:
+                        raise too_large(MAX_RECORDS_BYTES)
+                    left, buffer = after, bytearray(1 << 20)  # a buffer that stays in the caches
+                    while left > 0 and (count := handle.readinto(memoryview(buffer)[:min(left, len(buffer))])):
+                        digest.update(memoryview(buffer)[:count])
+                        left -= count
+                    data = handle.read(MAX_RECORDS_BYTES + 1 - after)
+                except OSError as exc:
+                    raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
+            if after + len(data) > MAX_RECORDS_BYTES:
+                raise LogError(f"{path}: cannot read ({too_large(MAX_RECORDS_BYTES).strerror})")
         good = data.rfind(b"\n") + 1
-        self._good_bytes = good if good != len(data) else None
+        self._good_bytes = after + good if good != len(data) else None
         return data
 
     def track(self, digest: Any) -> None:

@@ -372,16 +372,15 @@ class Tournament:
 
     def _prepare_locked(self) -> None:
         self._log.check_config(self.config)
-        data = self._log.read_games()
         # A new folder (no config.json) keeps results by pairing only when it has no rows; a folder
-        # kept by pairing is read by its checked prefix (arena.tournament.checked), others whole.
-        rows = None if keyed(self._log.old_config) else parse_rows(data, self.folder / GAMES_FILE).rows
+        # kept by pairing is read after its checked prefix (arena.tournament.checked), others whole.
+        rows = None if keyed(self._log.old_config) else parse_rows(self._log.read_games(), self.folder / GAMES_FILE).rows
         self.config = dataclasses.replace(self.config, pair_blocks=self._log.pair_blocks(self.config),
                                           random_layout=self._log.random_layout(),
                                           results_by=self._log.results_by(self.config, bool(rows) or not self.options.by_pairing),
                                           versions=self._versions())
         if self.config.results_by == PAIRING:
-            self._prepare_field(data)
+            self._prepare_field()
         else:
             assert rows is not None
             self._prepare_indexed(rows)
@@ -396,10 +395,9 @@ class Tournament:
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         return tuple((a.id, agent_version(a, base_dir)) for a in self.config.agents)
 
-    def _prepare_field(self, data: bytes) -> None:
-        """Plan a folder kept by pairing (:mod:`arena.tournament.field`) whose ``games.jsonl`` holds
-        ``data``: the field's games with no counting row, numbered with the folder's free numbers,
-        lowest first. The rows are checked, counted and tallied once: the outcome is kept in
+    def _prepare_field(self) -> None:
+        """Plan a folder kept by pairing (:mod:`arena.tournament.field`): the field's games with no
+        counting row, numbered with the folder's free numbers, lowest first. The rows are checked, counted and tallied once: the outcome is kept in
         ``games.checked.json`` for the next resume (:mod:`arena.tournament.checked`)."""
         c = self.config
         field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed, c.players)
@@ -407,7 +405,7 @@ class Tournament:
         if why is not None:
             raise ConfigError(f"{self.folder}: {why}")
         self._order = PlayOrder(field_now)
-        checked = check_folder(self.folder, self._log.root, data, field_now, self._order, context_of(c.to_json()),
+        checked = check_folder(self._log, field_now, self._order, context_of(c.to_json()),
                                lambda pair: None if self.seated else self._opening(pair).line)
         self.field, self.field_change = field_now, field_change(self._log.old_config, field_now, checked.kept,
                                                                 checked.history)
