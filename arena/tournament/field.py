@@ -5,7 +5,7 @@ Each game of a folder kept by pairing is named by its key ``(black, white, round
 ``2k + 1`` of a couple form a colour-swapped pair whose number (:func:`pairing_number`) and opening
 seed depend on the couple, ``k`` and the tournament's seed only, so a game is the same game whatever
 else is in the field and a row's ``index`` is only the order it was written in. So adding an agent
-schedules only its games (:func:`missing_games`); a replaced bot (a new version) has its games played
+schedules only its games (:meth:`PlayOrder.missing`); a replaced bot (a new version) has its games played
 again, the old ones staying in ``games.jsonl`` as history; a withdrawn agent's games stay there too
 and count no more; and a resumed run plays exactly the keys that have no counting row: none is lost
 or played twice. :class:`FieldChange` is what changed and what will be played, printed before play;
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -78,15 +78,6 @@ def game_key(game: ScheduledGame | ScheduledTable) -> Key:
     seats = (game.black, game.white) if isinstance(game, ScheduledGame) else game.seats
     assert game.round is not None, "a game of a field has a round"
     return seats, game.round
-
-
-def missing_games(field: Field, counting: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame | ScheduledTable]:
-    """The games of ``field`` that no row of ``counting`` plays, in play order: what is left to play
-    (``index`` -1). ``counting`` are rows that count now (:meth:`Field.counting`: each is asked once)."""
-    done = {row_key(row) for row in counting}
-    # The keys first: a game is built (a digest and a seeded draw) only when it is still to play.
-    return (_game(field.players, group, round_, -1, field.seed) for group, round_ in _rounds(field)
-            if (rotated(group, round_ % len(group)), round_) not in done)
 
 
 class PlayOrder:
@@ -217,7 +208,6 @@ __all__ = [
     "game_key",
     "keyed",
     "mark",
-    "missing_games",
     "pairing_number",
     "refusal",
     "row_key",

@@ -397,8 +397,9 @@ class Tournament:
 
     def _prepare_field(self) -> None:
         """Plan a folder kept by pairing (:mod:`arena.tournament.field`): the field's games with no
-        counting row, numbered with the folder's free numbers, lowest first. The rows are checked, counted and tallied once: the outcome is kept in
-        ``games.checked.json`` for the next resume (:mod:`arena.tournament.checked`)."""
+        counting row, numbered with the folder's free numbers, lowest first. The rows are checked,
+        counted and tallied once: the outcome is kept in ``games.checked.json`` for the next resume
+        (:mod:`arena.tournament.checked`)."""
         c = self.config
         field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed, c.players)
         why = refusal(self._log.old_config, field_now)
@@ -415,7 +416,7 @@ class Tournament:
         self._stats, self._node_counts = checked.tally, checked.nodes
         self._already_done = checked.kept
         if not checked.saved:  # for the next resume, even if this run is killed (kill -9)
-            self._write_checked()
+            self._write_checked()  # a failure is said at the end, when it is written again
         # The lowest free numbers first: a game cut off by Ctrl-C or kill -9 while a later one was
         # written leaves its number free, and the games left take the gaps before new numbers, so
         # the folder's indexes stay 0 .. N-1 when every game is done (as a folder kept by index).

@@ -15,6 +15,7 @@ import pytest
 import trio
 import trio.lowlevel
 from helpers import eventually_async
+from tournament_support import StopAfter
 
 from arena.backends import local as local_backend
 from arena.records.format import utc_now_iso
@@ -25,7 +26,7 @@ from arena.tournament.checked import CHECKED_FILE, Checked
 from arena.tournament.config import load_config
 from arena.tournament.field import Field, PlayOrder, field_games, game_key, mark
 from arena.tournament.logs import LegacyEloStats, LogError
-from arena.tournament.runner import RunOptions, SilentReporter, Tournament, run_tournament
+from arena.tournament.runner import RunOptions, Tournament, run_tournament
 from arena.tournament.tables import TableTally
 
 
@@ -53,19 +54,6 @@ def write_config(folder: Path, **extra: Any) -> Path:
 
 def opts(tmp_path: Path) -> RunOptions:
     return RunOptions(logs_root=tmp_path / "logs", stats_worker=False, concurrency=2)
-
-
-class StopAfter(SilentReporter):
-    """Cancels ``scope`` once ``count`` games have finished: a stand-in for Ctrl-C."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-        self.scope = trio.CancelScope()
-
-    def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
-        self.count -= 1
-        if self.count == 0:
-            self.scope.cancel()
 
 
 def run_some(config: Path, tmp_path: Path, count: int) -> None:
