@@ -8,7 +8,12 @@ Logs (made once in ``--work``, default ``/tmp/arena-standings-scale``, then reus
 - ``rr500``: a 500-agent round robin, one colour-swapped pair per couple (249,500 games);
 - ``seat4``: 100,000 4-player games of 200 agents (seat-rotation groups of 4 games);
 - ``resume``: a Shobu round robin of 50 agents with 100,000 games done (rows, record files and
-  config.json as a run leaves them); the bots write the time they started to a file.
+  config.json as a run leaves them); the bots write the time they started to a file. Before each
+  timed run the tree resumes it once untimed and stops that run as Ctrl-C does, so the folder
+  holds what that tree's runs leave behind (``games.checked.json``, the checked prefix of
+  ``games.jsonl``, where the tree writes one);
+- ``resume-cold``: the same with ``games.checked.json`` removed before each run (a folder left by
+  ``kill -9`` before any had been written, or by an arena that wrote none): every row is checked.
 
 Each measurement is a fresh child process: ``python -m arena standings LOG --json`` with
 ``PYTHONPATH`` at a tree, timed end to end (the interpreter's start included), peak memory its
@@ -229,10 +234,15 @@ def standings(tree: Path, log: Path, out: Path | None = None) -> tuple[float, fl
     return (took if status in (0, -9) else math.nan), mb
 
 
-def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout: float = 120.0) -> float:
-    """Seconds from starting ``arena run`` on the resumed folder to the first bot's start."""
+def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout: float = 120.0,
+               cold: bool = False, interrupt: bool = False) -> float:
+    """Seconds from starting ``arena run`` on the resumed folder to the first bot's start; ``cold``:
+    without the folder's ``games.checked.json``; ``interrupt``: the run is then stopped as Ctrl-C
+    stops it (it writes what it writes at its end; no game has ended by then), else killed."""
     for stale in marker.glob("1[0-9][0-9][0-9][0-9][0-9]-*.log"):
         stale.unlink()
+    if cold:
+        (logs_root / "t" / "games.checked.json").unlink(missing_ok=True)
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.time()
     proc = subprocess.Popen([sys.executable, "-m", "arena", "run", str(config), "--logs", str(logs_root),
@@ -243,6 +253,10 @@ def first_game(tree: Path, config: Path, logs_root: Path, marker: Path, timeout:
             for log in marker.glob("100000-*.log"):
                 text = log.read_text().split()
                 if text:
+                    if interrupt:
+                        proc.send_signal(signal.SIGINT)
+                        with contextlib.suppress(subprocess.TimeoutExpired):
+                            proc.wait(TIMEOUT)
                     return float(text[0]) - start
             if proc.poll() is not None or time.time() - start > timeout:
                 return math.nan
@@ -278,7 +292,8 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/arena-standings-scale"))
     parser.add_argument("--big", action="store_true", help="also the 1,000,000-game log")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--only", action="append", help="only these logs (rr100k, rr500, seat4, rr1m, resume)")
+    parser.add_argument("--only", action="append",
+                        help="only these logs (rr100k, rr500, seat4, rr1m, resume, resume-cold)")
     parser.add_argument("--compare", action="store_true", help="compare each tree's standings with the first's")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds before a child is ended (default 600)")
     args = parser.parse_args()
@@ -286,28 +301,31 @@ def main() -> None:
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     logs = make_logs(args.work, args.big)
     resume = make_resume(args.work)
-    wanted = args.only or [*logs, "resume"]
+    wanted = args.only or [*logs, "resume", "resume-cold"]
     print(f"load before: {os.getloadavg()}")
     for name in wanted:
         times: dict[Path, list[tuple[float, float]]] = {t: [] for t in trees}
+        resuming = name.startswith("resume")
         for _ in range(args.repeat):
             for number, tree in enumerate(trees):
                 if name == "resume":
-                    times[tree].append((first_game(tree, *resume), math.nan))
+                    first_game(tree, *resume, interrupt=True)  # the folder as this tree's runs leave it
+                if resuming:
+                    times[tree].append((first_game(tree, *resume, cold=name == "resume-cold"), math.nan))
                 else:
                     out = args.work / f"{name}.{number}.json" if args.compare else None
                     times[tree].append(standings(tree, logs[name], out))
         for tree in trees:
             seconds = statistics.median(t for t, _ in times[tree])
             mb = max(m for _, m in times[tree])
-            what = "first new game after" if name == "resume" else "standings"
+            what = "first new game after" if resuming else "standings"
             print(f"{name:7} {what} {seconds:7.2f} s  peak {mb:6.0f} MB  [{tree}]  "
                   f"runs: {', '.join(f'{t:.2f}' for t, _ in times[tree])}", flush=True)
         if len(trees) > 1:
             base = statistics.median(t for t, _ in times[trees[0]])
             for tree in trees[1:]:
                 print(f"{name:7} ratio {statistics.median(t for t, _ in times[tree]) / base:.3f} of the first tree")
-        if args.compare and name != "resume":
+        if args.compare and not resuming:
             for number in range(1, len(trees)):
                 if not all(math.isfinite(t) for tree in (trees[0], trees[number]) for t, _ in times[tree]):
                     print(f"{name:7} not compared: a run failed or was ended")

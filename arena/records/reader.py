@@ -60,9 +60,13 @@ class RecordInputError(ArenaError):
 # -- names -------------------------------------------------------------------------------------------
 
 
+#: The name of game ``index``'s record file in ``games/``: ``RECORD_FILE.format(index)``.
+RECORD_FILE = "{:05d}.json"
+
+
 def record_name(index: int) -> str:
     """The record file of game ``index``, relative to its log folder: ``games/00012.json``."""
-    return f"{RECORDS_FOLDER}/{index:05d}.json"
+    return f"{RECORDS_FOLDER}/{RECORD_FILE.format(index)}"
 
 
 def record_path(folder: Path, index: int) -> Path:

@@ -5,7 +5,7 @@ Each game of a folder kept by pairing is named by its key ``(black, white, round
 ``2k + 1`` of a couple form a colour-swapped pair whose number (:func:`pairing_number`) and opening
 seed depend on the couple, ``k`` and the tournament's seed only, so a game is the same game whatever
 else is in the field and a row's ``index`` is only the order it was written in. So adding an agent
-schedules only its games (:func:`missing_games`); a replaced bot (a new version) has its games played
+schedules only its games (:meth:`PlayOrder.missing`); a replaced bot (a new version) has its games played
 again, the old ones staying in ``games.jsonl`` as history; a withdrawn agent's games stay there too
 and count no more; and a resumed run plays exactly the keys that have no counting row: none is lost
 or played twice. :class:`FieldChange` is what changed and what will be played, printed before play;
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -80,13 +80,50 @@ def game_key(game: ScheduledGame | ScheduledTable) -> Key:
     return seats, game.round
 
 
-def missing_games(field: Field, counting: Iterable[Mapping[str, Any]]) -> Iterator[ScheduledGame | ScheduledTable]:
-    """The games of ``field`` that no row of ``counting`` plays, in play order: what is left to play
-    (``index`` -1). ``counting`` are rows that count now (:meth:`Field.counting`: each is asked once)."""
-    done = {row_key(row) for row in counting}
-    # The keys first: a game is built (a digest and a seeded draw) only when it is still to play.
-    return (_game(field.players, group, round_, -1, field.seed) for group, round_ in _rounds(field)
-            if (rotated(group, round_ % len(group)), round_) not in done)
+class PlayOrder:
+    """The games of ``field`` numbered by their place in play order (:func:`field_games`): place
+    ``p`` is round ``p // G`` of the ``p % G``-th group (``G`` groups). A set of places is kept as a
+    bitmap (bit ``p % 8`` of byte ``p // 8``): what a resume needs of which games are done, in
+    about one bit a game (:mod:`arena.tournament.checked`)."""
+
+    def __init__(self, field: Field) -> None:
+        self.field = field
+        self.groups = list(field.groups())
+        self._group_number = {group: number for number, group in enumerate(self.groups)}
+
+    def __len__(self) -> int:
+        return len(self.groups) * self.field.games_per_pair
+
+    def place(self, key: Key) -> int | None:
+        """The place of the game ``key`` in play order; None when the field does not schedule it."""
+        seats, round_ = key
+        if len(seats) != self.field.seats or not 0 <= round_ < self.field.games_per_pair:
+            return None
+        number = self._group_number.get(unrotated(seats, round_ % len(seats)))
+        return None if number is None else round_ * len(self.groups) + number
+
+    def empty(self) -> bytearray:
+        """A bitmap of no place."""
+        return bytearray((len(self) + 7) // 8)
+
+    def missing(self, done: bytes | bytearray) -> Iterator[ScheduledGame | ScheduledTable]:
+        """The games whose place is not in the bitmap ``done``, in play order (``index`` -1): built
+        one by one as they are asked for, after a scan of the done places at about a byte a
+        microsecond."""
+        field, groups, total = self.field, self.groups, len(self)
+        for byte_number, byte in enumerate(done):
+            if byte == 0xFF:
+                continue
+            for bit in range(8):
+                place = byte_number * 8 + bit
+                if place < total and not byte >> bit & 1:
+                    round_, number = divmod(place, len(groups))
+                    yield _game(field.players, groups[number], round_, -1, field.seed)
+
+
+def mark(done: bytearray, place: int) -> None:
+    """Put ``place`` in the bitmap ``done`` (:class:`PlayOrder`)."""
+    done[place >> 3] |= 1 << (place & 7)
 
 
 def scheduled_game(row: Mapping[str, Any], seed: int) -> ScheduledGame | ScheduledTable | None:
@@ -159,5 +196,21 @@ def with_index(game: ScheduledGame | ScheduledTable, index: int) -> ScheduledGam
     return replace(game, index=index)
 
 
-__all__ = ["FIELD_TYPES", "PAIRING", "RESULTS_BY_KEY", "Field", "FieldChange", "field_change", "field_games", "game_key", "keyed",
-           "missing_games", "pairing_number", "refusal", "row_key", "scheduled_game", "with_index"]
+__all__ = [
+    "FIELD_TYPES",
+    "PAIRING",
+    "RESULTS_BY_KEY",
+    "Field",
+    "FieldChange",
+    "PlayOrder",
+    "field_change",
+    "field_games",
+    "game_key",
+    "keyed",
+    "mark",
+    "pairing_number",
+    "refusal",
+    "row_key",
+    "scheduled_game",
+    "with_index",
+]

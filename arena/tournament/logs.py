@@ -8,6 +8,7 @@ Layout (spec: arena.md)::
     stderr/            each bot's stderr per game (written by the match engine)
     <agentId>.json     the seed's per-agent statistics: games, wins, draws, losses, rating
     standings.json     ratings, intervals, crosstable, LOS, terminations (arena.stats.ratings)
+    games.checked.json what a resume needs of the rows already checked (arena.tournament.checked)
     .arena.lock        held (flock) by the run using the folder; holds its pid
 
 One run per folder. :func:`lock_folder` takes an exclusive ``flock`` on ``.arena.lock`` before
@@ -241,10 +242,12 @@ def streamed_line_chunks(fd: int) -> Iterator[bytes]:
                 yield data[:cut]
 
 
-def row_batches(chunks: Iterable[bytes], path: Path) -> Iterator[RowBatch]:
+def row_batches(chunks: Iterable[bytes], path: Path, seen: set[int] | None = None) -> Iterator[RowBatch]:
     """The rows of :func:`parse_rows` in batches, one per piece of whole lines of ``chunks``,
     checked alike (the same errors about the same line), for a reader that keeps only some
-    columns of them.
+    columns of them. ``seen``: the indexes of lines before ``chunks`` (a resume reading only the
+    lines written since its last check, :mod:`arena.tournament.checked`), updated; an error then
+    numbers the lines from the first of ``chunks``.
 
     Cost. Rows as arena writes them (``orjson``, compact) are decoded a batch at a time by one
     ``orjson.loads`` and encoded back: the same bytes mean no key was given twice (a repeated key
@@ -254,7 +257,7 @@ def row_batches(chunks: Iterable[bytes], path: Path) -> Iterator[RowBatch]:
     does not pass (a hand-written line, a bad row) is read line by line as before, which names the
     bad line.
     """
-    seen: set[int] = set()
+    seen = set() if seen is None else seen
     first_line = 1
     for chunk in chunks:
         rows = _decoded(chunk)
@@ -335,6 +338,7 @@ class TournamentLog:
         self._games_size = 0  # bytes of whole lines in games.jsonl
         self._good_bytes: int | None = None  # set by prepare when games.jsonl has a cut-off tail
         self.old_config: dict[str, Any] | None = None  # the folder's config.json, read by prepare
+        self._digest: Any = None  # hashlib object of games.jsonl's whole lines (track)
 
     @property
     def stderr_dir(self) -> Path:
@@ -351,6 +355,12 @@ class TournamentLog:
         Raises :class:`ConfigError` when the folder holds a different tournament under this id, and
         :class:`LogError` when its files are unusable.
         """
+        self.check_config(config)
+        return parse_rows(self.read_games(), self.folder / GAMES_FILE).rows
+
+    def check_config(self, config: TournamentConfig) -> None:
+        """The first half of :meth:`prepare`: read the folder's ``config.json`` (``old_config``) and
+        check it fits ``config``."""
         old_path = self.folder / CONFIG_FILE
         if old_path.exists() or old_path.is_symlink():
             try:
@@ -377,9 +387,46 @@ class TournamentLog:
                     f"({differences[0]}); change 'id' in the config, pass --logs DIR to write "
                     f"elsewhere, or remove {self.folder} to start over"
                 )
-        read = read_rows(self.folder, self.root)
-        self._good_bytes = read.good_bytes if read.good_bytes != read.file_bytes else None
-        return read.rows
+
+    def read_games(self, after: int = 0, digest: Any = None) -> bytes:
+        """The second half of :meth:`prepare`: the bytes of ``games.jsonl``, not parsed (empty when
+        there is none); :meth:`begin` will cut off what follows their last newline. ``after``: the
+        bytes after the first ``after`` ones, which go to ``digest`` (a :mod:`hashlib` object: a
+        resume's checked prefix, :mod:`arena.tournament.checked`), read a piece at a time."""
+        path = self.folder / GAMES_FILE
+        try:
+            fd = open_beneath(self.root, path, os.O_RDONLY)
+        except FileNotFoundError:
+            fd = None
+        except (OSError, ValueError) as exc:
+            raise LogError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        data = b""
+        if fd is not None:
+            with open(fd, "rb", closefd=True) as handle:
+                try:
+                    if os.fstat(fd).st_size > MAX_RECORDS_BYTES:
+                        raise too_large(MAX_RECORDS_BYTES)
+                    left, buffer = after, bytearray(1 << 20)  # a buffer that stays in the caches
+                    while left > 0 and (count := handle.readinto(memoryview(buffer)[:min(left, len(buffer))])):
+                        digest.update(memoryview(buffer)[:count])
+                        left -= count
+                    data = handle.read(MAX_RECORDS_BYTES + 1 - after)
+                except OSError as exc:
+                    raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
+            if after + len(data) > MAX_RECORDS_BYTES:
+                raise LogError(f"{path}: cannot read ({too_large(MAX_RECORDS_BYTES).strerror})")
+        good = data.rfind(b"\n") + 1
+        self._good_bytes = after + good if good != len(data) else None
+        return data
+
+    def track(self, digest: Any) -> None:
+        """Keep ``digest`` (a :mod:`hashlib` object of the whole lines of ``games.jsonl`` read by
+        :meth:`read_games`) up to date with every line :meth:`write_game` appends: :meth:`digest`."""
+        self._digest = digest
+
+    def digest(self) -> tuple[int, str] | None:
+        """``(bytes, sha256 hex)`` of the whole lines of ``games.jsonl`` now (after :meth:`track`)."""
+        return None if self._digest is None else (self._games_size, self._digest.hexdigest())
 
     def pair_blocks(self, config: TournamentConfig) -> int:
         """The schedule layout of this folder for ``config`` (see :mod:`arena.tournament.schedule`):
@@ -437,11 +484,8 @@ class TournamentLog:
                     # Bots run as users of their own: a log folder they may not enter is hidden from
                     # every bot on the machine, sandbox or not (other runs' bots included).
                     os.fchmod(folder, 0o700)
-                if sub != self.stderr_dir:
-                    for name in os.listdir(folder):
-                        if name.startswith(".") and name.endswith(".tmp"):  # an atomic write cut short by a kill
-                            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
-                                os.unlink(name, dir_fd=folder)  # the entry itself, never a link's target
+                if sub == self.folder:  # games/ at the end (tidy): listing 100,000 records takes a while
+                    _remove_cut_writes(folder)
             finally:
                 os.close(folder)
         atomic_write(self.folder / CONFIG_FILE, dumps(config.to_json()), root=self.root)
@@ -451,6 +495,20 @@ class TournamentLog:
             os.fsync(fd)
         self._games_size = os.fstat(fd).st_size
         self._games_fd = fd
+
+    def tidy(self) -> None:
+        """Remove the temporary files of record writes cut short by a kill from ``games/`` (at the
+        end of a run: they are in no one's way, and the listing is not worth a resume's time)."""
+        try:
+            folder = open_beneath(self.root, self.folder / RECORDS_FOLDER, os.O_RDONLY | os.O_DIRECTORY)
+        except (OSError, ValueError):
+            return
+        try:
+            _remove_cut_writes(folder)
+        except OSError:
+            pass  # left for the next run's end
+        finally:
+            os.close(folder)
 
     def write_game(self, index: int, record: dict[str, Any], row: dict[str, Any]) -> None:
         """Persist one finished game: its record file first, then its line, in one ``write``.
@@ -479,6 +537,8 @@ class TournamentLog:
                 pass  # a cut-off last line is dropped by the next run's read_rows anyway
             raise write_failure(self.folder / GAMES_FILE, exc) from None
         self._games_size += written
+        if self._digest is not None:
+            self._digest.update(line)
 
     def write_agent_files(self, config: TournamentConfig, stats: dict[str, dict[str, Any]]) -> None:
         """The seed's ``<agentId>.json`` for every agent. Raises OSError."""
@@ -492,6 +552,15 @@ class TournamentLog:
         if self._games_fd is not None:
             os.close(self._games_fd)
             self._games_fd = None
+
+
+def _remove_cut_writes(folder: int) -> None:
+    """Remove the temporary files of atomic writes cut short by a kill from the folder open at
+    ``folder``. Raises OSError."""
+    for name in os.listdir(folder):
+        if name.startswith(".") and name.endswith(".tmp"):
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                os.unlink(name, dir_fd=folder)  # the entry itself, never a link's target
 
 
 def write_agent_files(folder: Path, agents: Iterable[tuple[str, str, str | None]],
@@ -554,6 +623,19 @@ def online_tally(agents: Sequence[str], players: int | None) -> Any:
     return TableTally(agents)
 
 
+def tally_finished(tally: Any, rows: list[dict[str, Any]], below: int, players: int | None) -> None:
+    """Add the finished games ``rows`` to an empty :func:`online_tally` of games of ``players``
+    seats (None: two); no game below index ``below`` is still to come. Plain two-player rows go
+    in a column at a time (a resume of 100,000 games)."""
+    if players is None:
+        columns = plain_pair_columns(rows)
+        if columns is not None:
+            tally.add_finished(columns, below)
+            return
+    for result in load_results(rows, players):
+        tally.add(result)
+
+
 class LegacyEloStats:
     """The seed's per-agent statistics, kept up to date as games finish in any order.
 
@@ -599,6 +681,37 @@ class LegacyEloStats:
                 self._folded_below = index[i] + 1
             else:
                 tail.append(GameResult(index[i], b, w, p / 2, columns.termination[i], columns.pair[i]))
+
+    def state(self) -> dict[str, Any]:
+        """What :meth:`from_state` takes back: the counts, the folded ratings (floats survive JSON
+        exactly), the index they are folded below and the games not folded yet."""
+        return {"counts": self._counts, "folded": self._folded, "folded_below": self._folded_below,
+                "tail": [[g.index, g.black, g.white, g.score, g.termination, g.pair] for g in self._tail]}
+
+    @classmethod
+    def from_state(cls, agents: Sequence[str], state: Any) -> LegacyEloStats:
+        """The tally :meth:`state` described, for ``agents``; ValueError when ``state`` is not one
+        of theirs (a hand-made file: the caller counts the games again)."""
+        tally = cls(agents)
+        try:
+            counts, folded, below, tail = state["counts"], state["folded"], state["folded_below"], state["tail"]
+            if set(counts) != set(agents) or set(folded) != set(agents) or type(below) is not int:
+                raise ValueError("another field's tally")
+            for a in agents:
+                if set(counts[a]) != {"games", "wins", "draws", "losses"} or \
+                        not all(type(n) is int for n in counts[a].values()) or type(folded[a]) is not float:
+                    raise ValueError("not a tally")
+                tally._counts[a] = dict(counts[a])
+                tally._folded[a] = folded[a]
+            tally._folded_below = below
+            for index, black, white, score, termination, pair in tail:
+                if type(index) is not int or index < below or black not in folded or white not in folded \
+                        or score not in (0.0, 0.5, 1.0) or not isinstance(termination, str):
+                    raise ValueError("not a game of the tally")
+                tally._tail.append(GameResult(index, black, white, float(score), termination, pair))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a tally ({exc})") from None
+        return tally
 
     def snapshot(self, lowest_pending: int | None) -> dict[str, dict[str, Any]]:
         """Per agent ``games, wins, draws, losses, rating`` (rounded). ``lowest_pending`` is the

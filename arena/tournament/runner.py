@@ -53,11 +53,22 @@ from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits, require_sandbox
-from arena.records.reader import RESULT_TEXT, record_name
-from arena.stats.ratings import plain_pair_columns
+from arena.records.reader import GAMES_FILE, RESULT_TEXT, record_name
+from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, write_checked
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
-from arena.tournament.field import PAIRING, Field, FieldChange, field_change, missing_games, refusal, with_index
+from arena.tournament.field import (
+    PAIRING,
+    Field,
+    FieldChange,
+    PlayOrder,
+    field_change,
+    game_key,
+    keyed,
+    mark,
+    refusal,
+    with_index,
+)
 from arena.tournament.live import LiveTrace, chain
 from arena.tournament.logs import (
     FolderLock,
@@ -67,14 +78,16 @@ from arena.tournament.logs import (
     gauntlet_hero,
     load_results,
     online_tally,
+    parse_rows,
     read_rows,
     sorted_nodes,
     standings_object,
+    tally_finished,
     write_failure,
 )
 from arena.tournament.loop import play_schedule
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
-from arena.tournament.resume import check_pairing_rows, check_rows
+from arena.tournament.resume import check_rows
 from arena.tournament.schedule import (
     ScheduledGame,
     ScheduledTable,
@@ -307,6 +320,10 @@ class Tournament:
         #: changed since the folder's last run (both set by :meth:`prepare`).
         self.field: Field | None = None
         self.field_change: FieldChange | None = None
+        #: What the next resume needs of games.jsonl (a folder kept by pairing), kept up to date
+        #: game by game, and the field's play order it refers to (both set by prepare).
+        self._checked: Checked | None = None
+        self._order: PlayOrder | None = None
 
     # -- preparation -----------------------------------------------------------------------------
 
@@ -354,14 +371,18 @@ class Tournament:
             self.backend.close()
 
     def _prepare_locked(self) -> None:
-        rows = self._log.prepare(self.config)
+        self._log.check_config(self.config)
+        # A new folder (no config.json) keeps results by pairing only when it has no rows; a folder
+        # kept by pairing is read after its checked prefix (arena.tournament.checked), others whole.
+        rows = None if keyed(self._log.old_config) else parse_rows(self._log.read_games(), self.folder / GAMES_FILE).rows
         self.config = dataclasses.replace(self.config, pair_blocks=self._log.pair_blocks(self.config),
                                           random_layout=self._log.random_layout(),
                                           results_by=self._log.results_by(self.config, bool(rows) or not self.options.by_pairing),
                                           versions=self._versions())
         if self.config.results_by == PAIRING:
-            self._prepare_field(rows)
+            self._prepare_field()
         else:
+            assert rows is not None
             self._prepare_indexed(rows)
         self._live.clear()  # a killed run's games in progress are not in progress
         left = None if self.total is None else self.total - self._already_done
@@ -374,32 +395,48 @@ class Tournament:
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         return tuple((a.id, agent_version(a, base_dir)) for a in self.config.agents)
 
-    def _prepare_field(self, rows: list[dict[str, Any]]) -> None:
+    def _prepare_field(self) -> None:
         """Plan a folder kept by pairing (:mod:`arena.tournament.field`): the field's games with no
-        counting row, numbered with the folder's free numbers, lowest first."""
+        counting row, numbered with the folder's free numbers, lowest first. The rows are checked,
+        counted and tallied once: the outcome is kept in ``games.checked.json`` for the next resume
+        (:mod:`arena.tournament.checked`)."""
         c = self.config
         field_now = Field(c.tournament_type, tuple(c.agent_ids), dict(c.versions), c.games_per_pair, c.seed, c.players)
         why = refusal(self._log.old_config, field_now)
         if why is not None:
             raise ConfigError(f"{self.folder}: {why}")
-        check_pairing_rows(self.folder, self._log.root, rows, c.seed,
-                           lambda pair: None if self.seated else self._opening(pair).line)
-        counting = field_now.counting(rows)
-        self.field, self.field_change = field_now, field_change(self._log.old_config, field_now, len(counting),
-                                                                len(rows) - len(counting))
+        self._order = PlayOrder(field_now)
+        checked = check_folder(self._log, field_now, self._order, context_of(c.to_json()),
+                               lambda pair: None if self.seated else self._opening(pair).line)
+        self.field, self.field_change = field_now, field_change(self._log.old_config, field_now, checked.kept,
+                                                                checked.history)
         self._log.begin(c)
-        taken = {row["index"] for row in rows}
-        self._tally_done(counting, next(_free_indexes(taken)))  # no game below the first free number is to come
-        for row in rows:
-            self._count_node(row.get("node"))
-        self._already_done = len(counting)
+        self._log.track(checked.digest)
+        self._checked = checked
+        self._stats, self._node_counts = checked.tally, checked.nodes
+        self._already_done = checked.kept
+        if not checked.saved:  # for the next resume, even if this run is killed (kill -9)
+            self._write_checked()  # a failure is said at the end, when it is written again
         # The lowest free numbers first: a game cut off by Ctrl-C or kill -9 while a later one was
         # written leaves its number free, and the games left take the gaps before new numbers, so
         # the folder's indexes stay 0 .. N-1 when every game is done (as a folder kept by index).
         # The numbers are endless: zip ends with the games.
-        self._pending = (with_index(g, index)
-                         for index, g in zip(_free_indexes(taken), missing_games(field_now, counting), strict=False))
+        self._pending = (with_index(g, index) for index, g in
+                         zip(_free_indexes(set(checked.taken)), self._order.missing(checked.done), strict=False))
         self._advance_frontier()
+
+    def _write_checked(self, vouch: bool = False) -> str | None:
+        """Write ``games.checked.json`` for ``games.jsonl`` as it is now (a folder kept by pairing;
+        ``vouch``: for the record files too, at the end); the problem in one line when it cannot be
+        written (the next resume then checks more rows)."""
+        digest = self._log.digest()
+        if self._checked is None or digest is None:
+            return None
+        try:
+            write_checked(self.folder, self._log.root, self._checked, *digest, vouch=vouch)
+        except OSError as exc:
+            return str(write_failure(self.folder / CHECKED_FILE, exc))
+        return None
 
     def _prepare_indexed(self, rows: list[dict[str, Any]]) -> None:
         """Plan a folder kept by index: the schedule's games whose index has no row."""
@@ -409,22 +446,12 @@ class Tournament:
         first_missing = 0
         while first_missing in done:
             first_missing += 1
-        self._tally_done(rows, first_missing)
+        tally_finished(self._stats, rows, first_missing, self.config.players)
         for row in rows:
             self._count_node(row.get("node"))
         self._already_done = len(rows)
         self._pending = (g for g in self._schedule(start=first_missing) if g.index not in done)
         self._advance_frontier()
-
-    def _tally_done(self, rows: list[dict[str, Any]], below: int) -> None:
-        """Add the finished games ``rows`` to the online tally; no game below index ``below`` is still
-        to come. Plain two-player rows go in a column at a time (a resume of 100,000 games)."""
-        columns = None if self.seated else plain_pair_columns(rows)
-        if columns is not None:
-            self._stats.add_finished(columns, below)
-            return
-        for result in load_results(rows, self.config.players):
-            self._stats.add(result)
 
     def _schedule(self, start: int = 0) -> Iterator[ScheduledGame] | Iterator[ScheduledTable]:
         c = self.config
@@ -501,7 +528,15 @@ class Tournament:
                 "bootstrap": self.options.bootstrap_samples, "games_bytes": self._log.games_bytes,
                 "standings_interval_s": self.options.standings_interval_s,
                 "agent_files_interval_s": self.options.agent_files_interval_s,
-                "field": self.field.to_json() if self.field is not None else None}
+                "field": self.field.to_json() if self.field is not None else None,
+                "checked": self._checked_init(), "checked_interval_s": self.options.standings_interval_s}
+
+    def _checked_init(self) -> dict[str, Any] | None:
+        """What the worker needs to keep ``games.checked.json`` up to date (None: no such file)."""
+        digest = self._log.digest()
+        if self._checked is None or digest is None:
+            return None
+        return {"context": self._checked.context, "sha256": digest[1]}
 
     def _stop(self, exc: BaseException) -> None:
         """Stop the run because of ``exc`` (the first one wins): cancel every running game."""
@@ -591,12 +626,18 @@ class Tournament:
                 row["retried"] = len(record["ray_retries"])
             self._count_node(row["node"])
         self._log.write_game(game.index, record, row)
-        if self.field is None or self.field.counts(row):  # a league's field may have changed meanwhile
+        counts = self.field is None or self.field.counts(row)  # a league's field may have changed meanwhile
+        if counts:
             self._stats.add(load_results([row], self.config.players)[0])
+        if self._checked is not None and self._order is not None:  # a row arena made: checked as written
+            self._checked.taken.add(game.index)
+            place = self._order.place(game_key(game)) if counts else None
+            if place is not None:
+                mark(self._checked.done, place)
         self._played_now += 1
         pending = self._lowest_pending()
         if self._worker is not None:
-            self._worker.game_finished(row, pending)
+            self._worker.game_finished(row, pending, self._log.digest() if self._checked is not None else None)
         # Counts and the online Elo only (microseconds); the files are the worker's.
         self.reporter.game_finished(row, self._already_done + self._played_now, self._stats.snapshot(pending))
 
@@ -698,6 +739,10 @@ class Tournament:
                         self._log.write_standings(standings)
                     except OSError as exc:
                         warnings.append(str(write_failure(self.folder / "standings.json", exc)))
+                self._log.tidy()  # before the records folder is stamped
+                problem = self._write_checked(vouch=True)
+                if problem is not None:
+                    warnings.append(problem)
                 self._log.close()
             self._lock.release()
         self._finished = True

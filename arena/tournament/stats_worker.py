@@ -14,20 +14,24 @@ Protocol (JSON lines on the child's stdin; the child is ``python -m arena.tourna
   path], ...]``, bootstrap samples, ``games_bytes`` (how much of ``games.jsonl`` was finished when
   the run began: the worker reads those games itself), ``players`` (None for a two-player game, else
   the seats of the general model's game: rows and standings of that shape), ``hero`` (a
-  gauntlet's first agent, rated against the field too, or None), the two throttling
-  intervals, and
+  gauntlet's first agent, rated against the field too, or None), the throttling intervals,
   ``low_priority`` (default true; false keeps the normal priority, for tests on a busy machine),
-  and ``field`` (a folder kept by pairing: :meth:`arena.records.field.Field.to_json`, the games
-  that count; None: every game counts).
-- ``{"row": {...}, "pending": n}`` for every game finished in this run, with the lowest index that
-  may still finish (for the seed's online Elo, see :class:`arena.tournament.logs.LegacyEloStats`).
+  ``field`` (a folder kept by pairing: :meth:`arena.records.field.Field.to_json`, the games
+  that count; None: every game counts) and ``checked`` (with a field: ``{"context", "sha256"}``,
+  the config's and the first ``games_bytes``' hashes of ``games.checked.json``, which the worker
+  then keeps up to date: :class:`arena.tournament.checked.Tracker`; None: it does not).
+- ``{"row": {...}, "pending": n, "checked": [bytes, sha256]}`` for every game finished in this
+  run, with the lowest index that may still finish (for the seed's online Elo, see
+  :class:`arena.tournament.logs.LegacyEloStats`) and, with ``checked``, ``games.jsonl``'s length
+  and hash once the row is written.
 - ``{"field": {...}, "agents": [[id, type, path], ...]}`` (a league whose field changed): from now
   on the standings are of those agents, on the games that count in that field (every row so far
   counted again).
 - ``{"finish": true}``: write the final ``standings.json``, print ``{"done": <games>}`` on stdout
   and exit 0.
 
-The worker writes ``<agentId>.json`` at most every ``agent_files_interval_s`` and ``standings.json``
+The worker writes ``<agentId>.json`` at most every ``agent_files_interval_s``, ``games.checked.json``
+at most every ``checked_interval_s`` (default :data:`CHECKED_INTERVAL_S`) and ``standings.json``
 at most every ``standings_interval_s`` (or, when a fit takes longer than that, no more often than
 it takes, so it is busy at most half the time), always atomically. End of input without ``finish``
 means arena is gone or gave up on it: it exits at once, even in the middle of a fit, so it never
@@ -55,6 +59,8 @@ from typing import Any
 import orjson
 
 MODULE = "arena.tournament.stats_worker"
+#: How often, at most, the worker rewrites ``games.checked.json`` during play (seconds).
+CHECKED_INTERVAL_S = 5.0
 
 
 # -- the child -----------------------------------------------------------------------------------
@@ -142,6 +148,12 @@ class _Worker:
         self.set_field(init["agents"], init.get("field"))
         for row in parse_rows(data, path).rows:
             self.add_row(row)
+        self.tracker: Any = None
+        if init.get("checked") and self.field is not None:
+            from arena.tournament.checked import Tracker
+
+            self.tracker = Tracker(self.field, init["checked"]["context"], self.rows, len(data),
+                                   init["checked"]["sha256"])
         self.agents_dirty = False
         # The files already there are as good as arena's were: the first write follows a new game.
         self.standings_games = len(self.results)
@@ -180,6 +192,14 @@ class _Worker:
     def add(self, result: Any) -> None:
         self.results.append(result)
         self.stats.add(result)
+
+    def write_checked(self) -> None:
+        from arena.tournament.logs import log_root
+
+        try:
+            self.tracker.write(self.folder, log_root(self.folder), self.stats)
+        except OSError:
+            self.tracker.dirty = False  # arena writes it at the end, and says so if it cannot
 
     def warn(self, text: str) -> None:
         if text not in self.warned and len(self.warned) < 10:
@@ -245,10 +265,12 @@ def main() -> int:
     worker = _Worker(init)
     agent_every = float(init.get("agent_files_interval_s", 2.0))
     standings_every = float(init.get("standings_interval_s", 2.0))
-    next_agents = next_standings = time.monotonic()
+    checked_every = float(init.get("checked_interval_s", CHECKED_INTERVAL_S))
+    next_agents = next_standings = next_checked = time.monotonic()
     while True:
         due = [t for t, dirty in ((next_agents, worker.agents_dirty),
-                                  (next_standings, worker.standings_dirty)) if dirty]
+                                  (next_standings, worker.standings_dirty),
+                                  (next_checked, worker.tracker is not None and worker.tracker.dirty)) if dirty]
         try:
             message = inbox.get(timeout=max(0.0, min(due) - time.monotonic()) if due else None)
         except queue.Empty:
@@ -267,6 +289,8 @@ def main() -> int:
                 worker.add_row(message["row"])
                 worker.pending = message.get("pending")
                 worker.agents_dirty = True
+                if worker.tracker is not None and isinstance(message.get("checked"), list):
+                    worker.tracker.add(message["row"], *message["checked"])
             if "field" in message:
                 worker.set_field(message["agents"], message["field"])
             try:
@@ -277,6 +301,9 @@ def main() -> int:
         if worker.agents_dirty and now >= next_agents:
             worker.write_agent_files()
             next_agents = now + agent_every
+        if worker.tracker is not None and worker.tracker.dirty and now >= next_checked:
+            worker.write_checked()
+            next_checked = time.monotonic() + checked_every
         if worker.standings_dirty and now >= next_standings:
             worker.write_standings()
             took = time.monotonic() - now
@@ -349,10 +376,12 @@ class StatsWorker:
         self._send.send_nowait(orjson.dumps({"init": self.init}) + b"\n")
         return True
 
-    def game_finished(self, row: dict[str, Any], pending: int | None) -> None:
-        """Queue one finished game (never waits: called between a game's end and its report)."""
+    def game_finished(self, row: dict[str, Any], pending: int | None, checked: tuple[int, str] | None = None) -> None:
+        """Queue one finished game (never waits: called between a game's end and its report);
+        ``checked``: ``games.jsonl``'s length and hash with its row (``init``'s ``checked``)."""
         if self.alive:
-            self._send.send_nowait(orjson.dumps({"row": row, "pending": pending}) + b"\n")
+            message = {"row": row, "pending": pending, **({"checked": checked} if checked is not None else {})}
+            self._send.send_nowait(orjson.dumps(message) + b"\n")
 
     def field_changed(self, agents: list[list[Any]], field: dict[str, Any]) -> None:
         """Queue a league's new field (``[id, type, path]`` each, and :meth:`Field.to_json`)."""

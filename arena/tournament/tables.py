@@ -78,6 +78,27 @@ class TableTally:
             counts[placing(game.ranks, seat)] += 1
             self._rank_sum[agent_id] += rank
 
+    def state(self) -> dict[str, Any]:
+        """What :meth:`from_state` takes back (a resume's saved tally: :mod:`arena.tournament.checked`)."""
+        return {"counts": self._counts, "rank_sum": self._rank_sum}
+
+    @classmethod
+    def from_state(cls, agents: Sequence[str], state: Any) -> TableTally:
+        """The tally :meth:`state` described, for ``agents``; ValueError when it is not one of theirs."""
+        tally = cls(agents)
+        try:
+            counts, rank_sum = state["counts"], state["rank_sum"]
+            if set(counts) != set(agents) or set(rank_sum) != set(agents):
+                raise ValueError("another field's tally")
+            for a in agents:
+                if set(counts[a]) != {"games", "wins", "draws", "losses"} or type(rank_sum[a]) is not int or \
+                        not all(type(n) is int for n in counts[a].values()):
+                    raise ValueError("not a tally")
+                tally._counts[a], tally._rank_sum[a] = dict(counts[a]), rank_sum[a]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a tally ({exc})") from None
+        return tally
+
     def snapshot(self, lowest_pending: int | None = None) -> dict[str, dict[str, Any]]:
         """Per agent its counts and ``avg_rank`` (None before its first game); ``lowest_pending``
         is accepted for the two-player tally's signature and not needed here."""

@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import trio
-from tournament_support import bot_command, read_jsonl, shobu_config
+from tournament_support import StopAfter, bot_command, read_jsonl, shobu_config
 
 from arena.errors import ConfigError
 from arena.stats.ratings import GameResult, online_elo, plain_pair_columns, result_from_row
@@ -173,19 +172,6 @@ async def test_openings_are_shared_within_a_pair(tmp_path: Path, bot_file: Path)
     assert sorted(len(b) for b in boards.values()) == [2, 2, 2]
     assert all(a == b for a, b in boards.values())  # one opening for both games of a pair
     assert len({b[0] for b in boards.values()}) == 3  # and they differ from pair to pair
-
-
-class StopAfter(SilentReporter):
-    """Cancels ``scope`` once ``count`` games have finished: a stand-in for Ctrl-C."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-        self.scope = trio.CancelScope()
-
-    def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
-        self.count -= 1
-        if self.count == 0:
-            self.scope.cancel()
 
 
 async def run_until(config_path: Path, tmp_path: Path, count: int, concurrency: int = 2) -> Any:

@@ -10,6 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import trio
+
+from arena.tournament.runner import SilentReporter
+
 REPO = Path(__file__).resolve().parents[2]
 
 # A Shobu bot on arena's own rules (fast to write, always legal). Options:
@@ -66,3 +70,16 @@ def shobu_config(folder: Path, bot: Path, *, id: str = "t", agents: int = 3, nam
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+class StopAfter(SilentReporter):
+    """Cancels ``scope`` once ``count`` games have finished: a stand-in for Ctrl-C."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.scope = trio.CancelScope()
+
+    def game_finished(self, row: dict[str, Any], done: int, stats: dict[str, dict[str, Any]]) -> None:
+        self.count -= 1
+        if self.count == 0:
+            self.scope.cancel()
