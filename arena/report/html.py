@@ -31,7 +31,7 @@ from arena import __version__
 from arena.errors import ArenaError
 from arena.fileio.files import atomic_write
 from arena.fileio.jsonfiles import read_json_file
-from arena.games.base import Color, Game
+from arena.games.base import Color, Game, GameError
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
@@ -68,6 +68,23 @@ def svg_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], str]:
     return text_svg
 
 
+def svg_pieces_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], list[str]] | None:
+    """The game's SVG function's twin that gives the picture as its pieces, if its module has one:
+    ``board_svg_pieces`` beside ``board_svg`` (same arguments; the join of what it returns is
+    exactly what ``board_svg`` returns, each string one piece: see
+    :meth:`arena.report.frames.PieceTable.board_of_pieces`). None: the picture is cut here."""
+    from arena.games.registry import get_spec, load_ref
+
+    ref = get_spec(game.name).svg
+    if ref is None:
+        return None
+    try:
+        function: Callable[[Any, Any], list[str]] = load_ref(f"{ref}_pieces")
+    except GameError:  # none there
+        return None
+    return function
+
+
 def text_picture(text: str) -> str:
     """A plain-text board set in an SVG picture (monospace), for games without an SVG function."""
     lines = text.splitlines() or [""]
@@ -83,6 +100,7 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
     """The ``arena-game-N`` object of ``replay`` (see the module docstring). Raises ReportError when
     the renderer fails on one of its positions."""
     draw = svg_renderer(replay.game)
+    draw_pieces = svg_pieces_renderer(replay.game)
     name = replay.game.name
     frames: list[list[int]] = []
     hashes: list[str] = []
@@ -92,7 +110,10 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         state, last_move, _ = replay.position(i)
         key = position_key(name, state, last_move)
         try:
-            numbers, crc = pieces.board(key, lambda: draw(state, last_move))  # noqa: B023 - called at once
+            if draw_pieces is None:
+                numbers, crc = pieces.board(key, lambda: draw(state, last_move))  # noqa: B023 - called at once
+            else:
+                numbers, crc = pieces.board_of_pieces(key, lambda: draw_pieces(state, last_move))  # noqa: B023
         except Exception as exc:  # noqa: BLE001 - a renderer's bug: one line naming the position
             raise ReportError(f"{replay.label}: cannot draw position {i}: {type(exc).__name__}: {exc}") from None
         frames.append(pieces.frame((previous_key, key) if i else (None, None), previous, numbers))
