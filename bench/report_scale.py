@@ -6,7 +6,7 @@ load time in Chromium.
 Makes synthetic log folders (in a temporary folder, removed at the end): ``--games`` Connect Four
 games, ``--games`` Shobu games, ``--games`` / 5 three-seat Goofspiel games, and ``--big`` Connect
 Four games. A folder is a pool of distinct random games (``--pool``, played with the rules by
-``tests/report/report_support.py``) written again under new indexes, with a ``standings.json`` as a
+``tests/report/report_support.py``) written again under new indexes (as a tournament's log writes them: compact orjson), with a ``standings.json`` as a
 tournament leaves one: of all the games (two players; N seats: the pool's, its count of games set). Each report is ``python -m arena report FOLDER -o report.html`` in a
 subprocess (interleaved with the ``--before`` tree's, when given, under the same load); its peak RSS
 is ``ru_maxrss`` of ``getrusage(RUSAGE_CHILDREN)`` in a wrapper process of its own (so the largest
