@@ -6,7 +6,7 @@ load time in Chromium.
 Makes synthetic log folders (in a temporary folder, removed at the end): ``--games`` Connect Four
 games, ``--games`` Shobu games, ``--games`` / 5 three-seat Goofspiel games, and ``--big`` Connect
 Four games. A folder is a pool of distinct random games (``--pool``, played with the rules by
-``tests/report/report_support.py``) written again under new indexes, with a ``standings.json`` as a
+``tests/report/report_support.py``) written again under new indexes (as a tournament's log writes them: compact orjson), with a ``standings.json`` as a
 tournament leaves one: of all the games (two players; N seats: the pool's, its count of games set). Each report is ``python -m arena report FOLDER -o report.html`` in a
 subprocess (interleaved with the ``--before`` tree's, when given, under the same load); its peak RSS
 is ``ru_maxrss`` of ``getrusage(RUSAGE_CHILDREN)`` in a wrapper process of its own (so the largest
@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "report")]
@@ -58,15 +60,15 @@ print(code, time.monotonic() - started, usage.ru_maxrss, usage.ru_utime + usage.
 def replicate(pool: Path, folder: Path, games: int) -> Path:
     """``folder``: the pool's records again and again under indexes 0 .. games - 1."""
     rows = [json.loads(line) for line in (pool / "games.jsonl").read_text().splitlines() if line.strip()]
-    records = [(pool / row["record"]).read_text() for row in rows]
+    records = [json.loads((pool / row["record"]).read_text()) for row in rows]
     (folder / "games").mkdir(parents=True)
-    with open(folder / "games.jsonl", "w") as out:
+    with open(folder / "games.jsonl", "wb") as out:
         for index in range(games):
             k = index % len(rows)
             name = f"games/{index:05d}.json" if index < 100_000 else f"games/{index}.json"
-            text = re.sub(r'"game_index": ?\d+', f'"game_index": {index}', records[k], count=1)
-            (folder / name).write_text(text)
-            out.write(json.dumps({**rows[k], "index": index, "record": name}) + "\n")
+            # Written as a tournament's log writes them (arena.tournament.logs): compact orjson.
+            (folder / name).write_bytes(orjson.dumps({**records[k], "game_index": index}) + b"\n")
+            out.write(orjson.dumps({**rows[k], "index": index, "record": name}) + b"\n")
     if (pool / "standings.json").exists():  # a tournament's own: the standings of all these games
         from arena.records.replay import open_source
         from arena.report.html import source_standings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -112,3 +113,35 @@ def test_strict_loads_keeps_what_json_allows() -> None:
         "t": 0.0}
     assert strict_loads('{"é": [true, null]}') == {"é": [True, None]}
     assert strict_loads(b'{"n": 10000000000000000000000}', wide_ints=True) == {"n": 10**22}
+
+
+@pytest.mark.parametrize(("text", "shortcut"), [
+    (b'{"id":"a","id":"b"}', False),  # orjson keeps the last "id": not its own output
+    (b"[" * 65 + b"]" * 65 + b"\n", True),
+    (b"[" * 64 + b"]" * 64, True),
+    (b"[" * 63 + b'{"k]]":"]]}}\\"[[","\\\\":[]}' + b"]" * 63, True),  # brackets and escapes in strings
+    (b"[" * 64 + b'"[["' + b"]" * 64, True),  # a string's brackets: the regular expression decides
+    (b"[" * 65 + b'"[["' + b"]" * 65, True),
+    (b'[1e400]', False),
+    (b'{"n":18446744073709551616}', False),
+    (b'{"n":18446744073709551615,"m":-9223372036854775808,"f":1.5e+300,"e":"\\u0000\\n\xc3\xa9"}', True),
+    (b'{"a":[true,null],"b":{}}\n', True),
+    (b'{"a":1.50}', False),
+])
+def test_strict_loads_reads_orjson_output_as_the_strict_reading_does(text: bytes, shortcut: bool) -> None:
+    # What orjson writes (records, log rows) is read by orjson and encoded back: the same value, or
+    # the same refusal, as the strict reading (here forced by a leading space).
+    from arena.fileio.jsonfiles import _NOT_COMPACT, JsonInputError, _compact_loads, strict_loads
+
+    def outcome(data: bytes) -> tuple[str, Any]:
+        try:
+            return "value", strict_loads(data)
+        except JsonInputError as exc:
+            return "refused", str(exc)
+
+    assert outcome(text) == outcome(b" " + text)
+    try:
+        taken = _compact_loads(text, 64) is not _NOT_COMPACT
+    except JsonInputError:
+        taken = True
+    assert taken == shortcut

@@ -26,6 +26,7 @@ import errno
 import fcntl
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -263,8 +264,10 @@ def too_large(limit: int) -> UnsafeFileError:
 # -- outputs -------------------------------------------------------------------------------------------
 
 
-def atomic_write(path: _PathLike, data: bytes, *, root: int | _PathLike | None = None, sync: bool = True) -> None:
-    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix, and
+def atomic_write(path: _PathLike, data: bytes | Iterable[bytes], *, root: int | _PathLike | None = None,
+                 sync: bool = True) -> None:
+    """Replace ``path`` with ``data`` (bytes, or pieces written one after another: a large output
+    need not be held whole) so that readers see the old or the new file, never a mix, and
     the new one survives a crash of the machine once this returns (file and folder ``fsync``;
     ``sync`` False skips both, for derived files rewritten every few seconds anyway).
 
@@ -299,7 +302,7 @@ def output_refusal(path: _PathLike, *, dir_fd: int | None = None) -> UnsafeFileE
     return UnsafeFileError(errno.EINVAL, f"not a regular file ({kind_of(mode)}); arena replaces only regular files")
 
 
-def _replace_in(folder: int, name: str, data: bytes, sync: bool) -> None:
+def _replace_in(folder: int, name: str, data: bytes | Iterable[bytes], sync: bool) -> None:
     refusal = output_refusal(name, dir_fd=folder)
     if refusal is not None:
         raise refusal
@@ -312,7 +315,10 @@ def _replace_in(folder: int, name: str, data: bytes, sync: bool) -> None:
         fd = os.open(tmp, flags, 0o644, dir_fd=folder)
     try:
         with open(fd, "wb", closefd=True) as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
             handle.flush()
             if sync:
                 os.fsync(handle.fileno())

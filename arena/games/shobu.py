@@ -120,6 +120,16 @@ def _parse_pair(value: Any, where: str) -> tuple[int, int]:
     return (pair["x"], pair["y"])
 
 
+def _plain_pair(value: Any) -> tuple[int, int] | None:
+    """``(x, y)`` of a dict of exactly two plain ints ``x`` and ``y`` (what :func:`_parse_pair`
+    accepts, bar int subclasses), else None."""
+    if type(value) is dict and len(value) == 2:
+        x, y = value.get("x"), value.get("y")
+        if type(x) is int and type(y) is int:
+            return (x, y)
+    return None
+
+
 def _parse_part(value: Any, where: str) -> tuple[tuple[int, int], tuple[int, int]]:
     part = exact_keys(value, where, ("origin", "heading"), MoveSyntaxError)
     return _parse_pair(part["origin"], f"{where}.origin"), _parse_pair(
@@ -221,6 +231,8 @@ def board_from_picture(picture: str) -> str:
 
 
 def _check_board(board: Any) -> None:
+    if isinstance(board, str) and len(board) == 64 and not board.strip("xo."):
+        return  # only x, o and . (str.strip in C): the common case, no loop
     if not isinstance(board, str):
         raise StateError(f"board must be a string, got {show_value(board)}")
     if len(board) != 64:
@@ -319,6 +331,15 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
     def parse_move(self, wire: Any) -> ShobuMove:
         """A move from a bot's turn payload (strict shape, integer coordinates), else
         :class:`MoveSyntaxError` naming the problem. Legality is not checked here."""
+        # Fast path (every ply of a match, every turn of a replayed record): the exact shape with
+        # plain ints; anything else takes the checks below, which name the problem.
+        if type(wire) is dict and len(wire) == 2:
+            passive, aggressive = wire.get("passive"), wire.get("aggressive")
+            if type(passive) is dict and type(aggressive) is dict and len(passive) == 2 and len(aggressive) == 2:
+                p_origin, p_heading = _plain_pair(passive.get("origin")), _plain_pair(passive.get("heading"))
+                a_origin, a_heading = _plain_pair(aggressive.get("origin")), _plain_pair(aggressive.get("heading"))
+                if p_origin is not None and p_heading is not None and a_origin is not None and a_heading is not None:
+                    return ShobuMove(p_origin, a_origin, p_heading, None if a_heading == p_heading else a_heading)
         turn = exact_keys(wire, "turn payload", ("passive", "aggressive"), MoveSyntaxError)
         passive_origin, passive_heading = _parse_part(turn["passive"], "passive")
         aggressive_origin, aggressive_heading = _parse_part(turn["aggressive"], "aggressive")

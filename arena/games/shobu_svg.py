@@ -51,27 +51,66 @@ def _stones() -> dict[str, list[str]]:
     return out
 
 
+def _ring(x: int, y: int) -> str:
+    """The last move's mark on an origin square."""
+    px, py = _origin(x, y)
+    return (f'<circle cx="{px + CELL // 2}" cy="{py + CELL // 2}" r="{CELL // 2 - 4}" fill="none" '
+            'stroke="#1e64c8" stroke-width="2" stroke-dasharray="4 3"/>')
+
+
+def _outline(x: int, y: int) -> str:
+    """The last move's mark on a landing square."""
+    px, py = _origin(x, y)
+    return (f'<rect x="{px + 2}" y="{py + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
+            'stroke="#1e64c8" stroke-width="3"/>')
+
+
+def _stone_rows() -> tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]:
+    """Per half row of the board (x 0-3 or 4-7 of one y, top row first): where its 4 squares sit in
+    the packed masks (:mod:`arena.games.shobu_core`), and by ``black4 << 4 | white4`` its stones in
+    order (black where both hold a square, as the board string says)."""
+    stones = _stones()
+    rows = []
+    for y in range(8):
+        for half in (0, 1):
+            shift = 16 * (2 * (y >> 2) + half) + 4 * (y & 3)
+            index = 8 * y + 4 * half
+            rows.append((shift, tuple(
+                tuple(stones["x" if key >> (4 + i) & 1 else "o"][index + i] for i in range(4)
+                      if key >> (4 + i) & 1 or key >> i & 1)
+                for key in range(256))))
+    return tuple(rows)
+
+
 _BACKGROUND = _background()
-_STONES = _stones()
+# The picture as its tags ("pieces", each from a "<" to the next): what the HTML report stores.
+_BACKGROUND_PIECES = tuple("<" + part for part in _BACKGROUND.split("<")[1:])
+_RINGS = [_ring(index % 8, index // 8) for index in range(64)]
+_OUTLINES = [_outline(index % 8, index // 8) for index in range(64)]
+_STONE_ROWS = _stone_rows()
 
 
 def board_svg(state: Any, last_move: Any = None) -> str:
     """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.shobu.ShobuState`);
     ``last_move`` (a ShobuMove) is marked when given."""
-    board: str = state.board
-    parts = [_BACKGROUND]
+    return "".join(board_svg_pieces(state, last_move))
+
+
+def board_svg_pieces(state: Any, last_move: Any = None) -> list[str]:
+    """:func:`board_svg` as the list of its tags, each from a ``<`` up to the next (their join is
+    the picture): strings made once, so the report (:mod:`arena.report.frames`) need not cut and
+    look up each position's picture anew."""
+    parts = list(_BACKGROUND_PIECES)
     if last_move is not None:
-        heading = last_move.heading
-        for origin in (last_move.passive_origin, last_move.aggressive_origin):
-            px, py = _origin(*origin)
-            parts.append(f'<circle cx="{px + CELL // 2}" cy="{py + CELL // 2}" r="{CELL // 2 - 4}" fill="none" '
-                         'stroke="#1e64c8" stroke-width="2" stroke-dasharray="4 3"/>')
-            tx, ty = origin[0] + heading[0], origin[1] + heading[1]
+        hx, hy = last_move.heading
+        for x, y in (last_move.passive_origin, last_move.aggressive_origin):
+            on_board = 0 <= x < 8 and 0 <= y < 8
+            parts.append(_RINGS[x + 8 * y] if on_board else _ring(x, y))
+            tx, ty = x + hx, y + hy
             if 0 <= tx < 8 and 0 <= ty < 8:
-                px, py = _origin(tx, ty)
-                parts.append(f'<rect x="{px + 2}" y="{py + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
-                             'stroke="#1e64c8" stroke-width="3"/>')
-    stones = _STONES
-    parts += [stones[cell][index] for index, cell in enumerate(board) if cell in "xo"]
+                parts.append(_OUTLINES[tx + 8 * ty])
+    black, white = state.black, state.white
+    for shift, stones in _STONE_ROWS:  # 16 look-ups, not 64 squares
+        parts += stones[(black >> shift & 15) << 4 | white >> shift & 15]
     parts.append("</svg>")
-    return "".join(parts)
+    return parts

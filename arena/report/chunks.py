@@ -26,12 +26,13 @@ import json
 import os
 import re
 import stat
+import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from arena.fileio.files import atomic_write
 from arena.records.replay import GameEntry, Source
@@ -91,12 +92,19 @@ class ChunkJob:
     entries: tuple[GameEntry, ...]
     path: Path
     seats: bool
+    #: Whether the games' results are wanted (for standings computed here, not read from the folder).
+    results: bool = True
 
 
 @dataclass
 class ChunkDone:
+    """What a worker sends back: its list rows as the page's JSON text (UTF-8, rows joined by
+    commas, :func:`arena.report.html.page_parts`), their count, the games' results (None: not
+    wanted, or a game cannot be rated) and the chunk file's size."""
+
     number: int
-    rows: list[list[Any]]
+    rows: bytes
+    count: int
     results: list[GameResult] | None
     size: int
 
@@ -110,14 +118,14 @@ def chunk_text(number: int, pieces: Sequence[str], payloads: Sequence[tuple[int,
 
 def draw_chunk(job: ChunkJob) -> ChunkDone:
     """Draw and write one chunk (in a worker process, or inline). Raises ReportError or ReplayError."""
-    from arena.report.html import game_payload, game_row, iter_games
+    from arena.report.html import _json_text, game_payload, game_row, iter_games
     from arena.stats.ratings import result_from_row
 
     source = Source(job.label, job.entries, job.is_folder, root=job.root)
     pieces = PieceTable()
     payloads: list[tuple[int, str]] = []
     rows: list[list[Any]] = []
-    results: list[GameResult] | None = [] if not job.seats else None
+    results: list[GameResult] | None = [] if job.results and not job.seats else None
     if job.seats:
         from arena.report.seat_page import iter_seat_games, seat_game_payload, seat_row
 
@@ -138,17 +146,19 @@ def draw_chunk(job: ChunkJob) -> ChunkDone:
         atomic_write(job.path, data, sync=False)
     except OSError as exc:
         raise ReportError(f"cannot write {job.path}: {exc.strerror or exc}") from None
-    return ChunkDone(job.number, rows, results, len(data))
+    rows_text = _json_text(rows)[1:-1].encode("utf-8")  # the list's brackets are the page's
+    return ChunkDone(job.number, rows_text, len(rows), results, len(data))
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def chunk_jobs(source: Source, folder: Path, seats: bool, size: int = CHUNK_GAMES) -> list[ChunkJob]:
+def chunk_jobs(source: Source, folder: Path, seats: bool, size: int = CHUNK_GAMES,
+               results: bool = True) -> list[ChunkJob]:
     entries = source.entries
     return [ChunkJob(k, source.label, source.root, source.is_folder, entries[start:start + size],
-                     folder / f"chunk-{k}.js", seats)
+                     folder / f"chunk-{k}.js", seats, results)
             for k, start in enumerate(range(0, len(entries), size))]
 
 
@@ -163,7 +173,7 @@ def run_jobs(jobs: list[ChunkJob], workers: int, progress: Progress | None, tota
 
     def report(outcome: ChunkDone) -> ChunkDone:
         nonlocal done
-        done += len(outcome.rows)
+        done += outcome.count
         if progress is not None:
             progress(done, total)
         return outcome
@@ -178,10 +188,13 @@ def run_jobs(jobs: list[ChunkJob], workers: int, progress: Progress | None, tota
             yield report(outcome)
 
 
-def draw_split(source: Source, out: Path, *, seats: bool, workers: int, progress: Progress | None,
-               size: int = CHUNK_GAMES) -> tuple[Drawn, dict[str, Any], int]:
-    """Draw ``source``'s games into chunk files beside ``out``; the page's rows and results (no
-    blocks), the ``arena-data`` ``chunk`` entry, and the chunks' total size in bytes."""
+def draw_split(source: Source, out: Path, rows: IO[bytes], *, seats: bool, workers: int,
+               progress: Progress | None, size: int = CHUNK_GAMES,
+               results: bool = True) -> tuple[Drawn, dict[str, Any], int, int]:
+    """Draw ``source``'s games into chunk files beside ``out``, their list rows written to ``rows``
+    as they come (the page's JSON text, :func:`arena.report.html.page_parts`: this process never
+    holds them all); the games' results when ``results`` (none for games of N seats), the
+    ``arena-data`` ``chunk`` entry, the chunks' total size in bytes and the number of rows."""
     folder = games_folder(out)
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise ReportError(f"cannot write {folder}: not a folder arena made (a file or a link is there)")
@@ -189,11 +202,13 @@ def draw_split(source: Source, out: Path, *, seats: bool, workers: int, progress
         folder.mkdir(exist_ok=True)
     except OSError as exc:
         raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
-    drawn = Drawn(results=None if seats else [])
-    total = 0
-    jobs = chunk_jobs(source, folder, seats, size)
+    drawn = Drawn(results=None if seats or not results else [])
+    total = count = 0
+    jobs = chunk_jobs(source, folder, seats, size, results)
     for outcome in run_jobs(jobs, workers, progress, len(source.entries)):
-        drawn.rows += outcome.rows
+        if outcome.count:
+            rows.write(b"," + outcome.rows if count else outcome.rows)
+        count += outcome.count
         total += outcome.size
         if drawn.results is not None:
             if outcome.results is None:
@@ -201,7 +216,13 @@ def draw_split(source: Source, out: Path, *, seats: bool, workers: int, progress
             else:
                 drawn.results += outcome.results
     remove_stale_chunks(folder, len(jobs))
-    return drawn, {"dir": folder.name, "size": size}, total
+    return drawn, {"dir": folder.name, "size": size}, total, count
+
+
+def _read_back(rows: IO[bytes], block: int = 1 << 20) -> Iterator[bytes]:
+    rows.seek(0)
+    while data := rows.read(block):
+        yield data
 
 
 def write_report(source: Source, out: str | Path, *, title: str | None = None, progress: Progress | None = None,
@@ -211,7 +232,7 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
     else the page and its chunk files (module docstring), drawn by ``workers`` processes (default:
     :func:`default_jobs`). The bytes written. Raises ReplayError or ReportError (one line)."""
     from arena.records.seats import is_seat_record
-    from arena.report.html import build_page, report_html, source_standings, write_page
+    from arena.report.html import JS, page_parts, report_html, saved_standings, source_standings, write_page
     from arena.report.sections import report_body
 
     target = Path(out)
@@ -220,19 +241,23 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
         remove_stale_chunks(games_folder(target), 0)  # an earlier report of more games left them
         return written
     seats = is_seat_record(source.load(source.entries[0]))
-    drawn, chunk, size = draw_split(source, target, seats=seats, progress=progress,
-                                    workers=default_jobs() if workers is None else workers, size=chunk_games)
-    title = title or f"arena report: {source.label}"
-    if seats:
-        from arena.report.seat_page import SEAT_CSS, SEAT_JS, SEAT_VIEWER_HTML
+    saved = saved_standings(source)
+    with tempfile.TemporaryFile() as rows:
+        drawn, chunk, size, count = draw_split(
+            source, target, rows, seats=seats, progress=progress, size=chunk_games, results=saved is None,
+            workers=default_jobs() if workers is None else workers)
+        title = title or f"arena report: {source.label}"
+        if seats:
+            from arena.report.seat_page import SEAT_CSS, SEAT_JS, SEAT_VIEWER_HTML
 
-        body = before + report_body(source_standings(source, None), seats=True)
-        page = build_page(title, "report", drawn, body, viewer=SEAT_VIEWER_HTML, script=SEAT_JS, css=SEAT_CSS,
-                          chunk=chunk)
-    else:
-        body = before + report_body(source_standings(source, drawn.results))
-        page = build_page(title, "report", drawn, body, chunk=chunk)
-    return size + write_page(target, page)
+            body = before + report_body(saved or source_standings(source, None), seats=True)
+            parts = page_parts(title, "report", drawn, body, viewer=SEAT_VIEWER_HTML, script=SEAT_JS, css=SEAT_CSS,
+                               chunk=chunk, rows=(count, _read_back(rows)))
+        else:
+            body = before + report_body(saved or source_standings(source, drawn.results))
+            parts = page_parts(title, "report", drawn, body, viewer=None, script=JS, css="", chunk=chunk,
+                               rows=(count, _read_back(rows)))
+        return size + write_page(target, parts)
 
 
 __all__ = ["CHUNK_GAMES", "SPLIT_AT", "ChunkJob", "chunk_text", "default_jobs", "draw_chunk", "draw_split",

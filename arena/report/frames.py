@@ -29,7 +29,8 @@ from __future__ import annotations
 import difflib
 import zlib
 from collections.abc import Callable, Hashable, Sequence
-from itertools import repeat
+from itertools import compress, repeat
+from operator import ne
 
 
 class PieceTable:
@@ -47,6 +48,7 @@ class PieceTable:
         self.pieces: list[str] = []
         self._boards: dict[Hashable, tuple[list[int], str]] = {}
         self._frames: dict[tuple[Hashable, Hashable], list[int]] = {}
+        self._whole: dict[str, int] = {}  # a whole piece, "<" included (numbers)
 
     def board(self, key: Hashable | None, render: Callable[[], str]) -> tuple[list[int], str]:
         """The piece numbers and :func:`svg_hash` of the picture ``render()`` draws; ``key`` names
@@ -64,6 +66,43 @@ class PieceTable:
                 self._boards.clear()
             self._boards[key] = found
         return found
+
+    def board_of_pieces(self, key: Hashable | None, render: Callable[[], list[str]]) -> tuple[list[int], str]:
+        """:meth:`board` for a renderer that gives its picture already cut into pieces (each a
+        string from a ``<`` up to the next, their join the picture; the first may be a lead
+        without ``<``): the same numbers and hash as :meth:`board` of the joined picture, without
+        cutting it and hashing every piece anew (a renderer's pieces are strings made once, whose
+        hashes Python keeps)."""
+        found = None if key is None else self._boards.get(key)
+        if found is None:
+            parts = render()
+            found = (self.numbers(parts), svg_hash("".join(parts)))
+            if key is not None:
+                if len(self._boards) >= self.MEMORY:
+                    self._boards.clear()
+                self._boards[key] = found
+        return found
+
+    def numbers(self, parts: Sequence[str]) -> list[int]:
+        """The piece numbers of ``parts`` (see :meth:`board_of_pieces`; new pieces are added, in the
+        order :meth:`split` would add them)."""
+        whole = self._whole
+        out = list(map(whole.get, parts))
+        if None in out:
+            for k, part in enumerate(parts):
+                if out[k] is None:
+                    if part.startswith("<"):
+                        number = self._tails.get(part[1:])
+                        if number is None:
+                            number = self._tails[part[1:]] = len(self.pieces)
+                            self.pieces.append(part)
+                    else:
+                        number = self._leads.get(part)
+                        if number is None:
+                            number = self._leads[part] = len(self.pieces)
+                            self.pieces.append(part)
+                    out[k] = whole[part] = number
+        return out  # type: ignore[return-value] # no None left
 
     def frame(self, keys: tuple[Hashable | None, Hashable | None], previous: Sequence[int] | None,
               current: Sequence[int]) -> list[int]:
@@ -124,15 +163,18 @@ def encode_frame(previous: Sequence[int] | None, current: Sequence[int]) -> list
         return list(current)
     n, m = len(previous), len(current)
     limit = min(n, m)
-    head = next((k for k, (a, b) in enumerate(zip(previous, current, strict=False)) if a != b), limit)
+    # Which places differ, compared in C (map stops at the shorter list): the common ends are the
+    # first and last True.
+    differ = list(map(ne, previous, current))
+    head = _first_true(differ, limit)
     if head == n == m:
         return [-1, n] if n else []
-    tail = next((k for k, (a, b) in enumerate(zip(reversed(previous), reversed(current), strict=False)) if a != b), limit)
+    tail = _first_true(differ[::-1] if n == m else list(map(ne, reversed(previous), reversed(current))), limit)
     tail = min(tail, limit - head)
     out: list[int] = [-1, head] if head else []
     old_end, new_end = n - tail, m - tail
     if old_end == new_end:
-        _same_length(previous, current, head, new_end, out)
+        _same_length(current, differ, head, new_end, out)
     elif max(old_end, new_end) - head <= SMALL:  # difflib's quadratic part is cheap here, its edit shorter
         _matched(previous, current, head, old_end, new_end, out)
     else:
@@ -156,8 +198,17 @@ def _copy_or_pieces(out: list[int], current: Sequence[int], start: int, j: int, 
         out += current[j:j + length]
 
 
-def _same_length(previous: Sequence[int], current: Sequence[int], start: int, end: int, out: list[int]) -> None:
-    changed = [k for k in range(start, end) if previous[k] != current[k]]
+def _first_true(flags: list[bool], default: int) -> int:
+    try:
+        return flags.index(True)
+    except ValueError:
+        return default
+
+
+def _same_length(current: Sequence[int], differ: list[bool], start: int, end: int, out: list[int]) -> None:
+    """The middle ``start:end`` of two positions of one length; ``differ[k]``: whether place ``k``
+    changed."""
+    changed = list(compress(range(start, end), differ[start:end]))
     at = start
     for k in changed:
         if k > at:

@@ -31,7 +31,7 @@ from arena import __version__
 from arena.errors import ArenaError
 from arena.fileio.files import atomic_write
 from arena.fileio.jsonfiles import read_json_file
-from arena.games.base import Color, Game
+from arena.games.base import Color, Game, GameError
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
@@ -68,6 +68,23 @@ def svg_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], str]:
     return text_svg
 
 
+def svg_pieces_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], list[str]] | None:
+    """The game's SVG function's twin that gives the picture as its pieces, if its module has one:
+    ``board_svg_pieces`` beside ``board_svg`` (same arguments; the join of what it returns is
+    exactly what ``board_svg`` returns, each string one piece: see
+    :meth:`arena.report.frames.PieceTable.board_of_pieces`). None: the picture is cut here."""
+    from arena.games.registry import get_spec, load_ref
+
+    ref = get_spec(game.name).svg
+    if ref is None:
+        return None
+    try:
+        function: Callable[[Any, Any], list[str]] = load_ref(f"{ref}_pieces")
+    except GameError:  # none there
+        return None
+    return function
+
+
 def text_picture(text: str) -> str:
     """A plain-text board set in an SVG picture (monospace), for games without an SVG function."""
     lines = text.splitlines() or [""]
@@ -83,6 +100,7 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
     """The ``arena-game-N`` object of ``replay`` (see the module docstring). Raises ReportError when
     the renderer fails on one of its positions."""
     draw = svg_renderer(replay.game)
+    draw_pieces = svg_pieces_renderer(replay.game)
     name = replay.game.name
     frames: list[list[int]] = []
     hashes: list[str] = []
@@ -92,7 +110,10 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         state, last_move, _ = replay.position(i)
         key = position_key(name, state, last_move)
         try:
-            numbers, crc = pieces.board(key, lambda: draw(state, last_move))  # noqa: B023 - called at once
+            if draw_pieces is None:
+                numbers, crc = pieces.board(key, lambda: draw(state, last_move))  # noqa: B023 - called at once
+            else:
+                numbers, crc = pieces.board_of_pieces(key, lambda: draw_pieces(state, last_move))  # noqa: B023
         except Exception as exc:  # noqa: BLE001 - a renderer's bug: one line naming the position
             raise ReportError(f"{replay.label}: cannot draw position {i}: {type(exc).__name__}: {exc}") from None
         frames.append(pieces.frame((previous_key, key) if i else (None, None), previous, numbers))
@@ -125,9 +146,13 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
 
 
 def _json_block(element_id: str, value: Any) -> str:
+    return f'<script type="application/json" id="{element_id}">{_json_text(value)}</script>\n'
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as a data block holds it: compact JSON, ``<`` written ``\\u003c``."""
     # "<" only ever appears inside JSON strings, where \u003c reads back the same: no "</script>".
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    return f'<script type="application/json" id="{element_id}">{text}</script>\n'
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
 def game_row(entry: GameEntry, replay: Replay) -> list[Any]:
@@ -186,12 +211,19 @@ def build_page(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | 
     :mod:`arena.report.seat_page`), then the data blocks of the ``drawn`` games. ``mode`` is
     ``"report"`` or ``"game"``; ``chunk``: where the games' boards are when they are not in the page
     (:mod:`arena.report.chunks`)."""
-    data: dict[str, Any] = {"title": title, "mode": mode, "version": __version__, "rows": drawn.rows}
-    if chunk is not None:
-        data["chunk"] = chunk
+    parts = page_parts(title, mode, drawn, body, viewer=viewer, script=script, css=css, chunk=chunk, rows=None)
+    return "".join(part if isinstance(part, str) else part.decode("utf-8") for part in parts)
+
+
+def page_parts(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | None, script: str, css: str,
+               chunk: dict[str, Any] | None, rows: tuple[int, Iterable[bytes]] | None) -> Iterator[str | bytes]:
+    """:func:`build_page`'s text in pieces, one after another. ``rows``: the list's rows given as
+    ``(count, JSON text)`` instead of ``drawn.rows``: the text of the rows joined by commas, as
+    ``_json_block`` writes them (UTF-8, ``<`` escaped), in pieces (a report of many games streams
+    them from a file: :mod:`arena.report.chunks`)."""
     esc = html.escape
-    count = len(drawn.rows)
-    parts = [
+    count = len(drawn.rows) if rows is None else rows[0]
+    yield from (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         f"<title>{esc(title)}</title>\n<style>{CSS}{css}</style>\n</head>\n",
@@ -200,12 +232,22 @@ def build_page(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | 
         body,
         _VIEWER_HTML if viewer is None else viewer,
         '<pre id="selftest" hidden></pre>\n',
-        _json_block("arena-data", data),
-        _json_block("arena-pieces", drawn.pieces.pieces),
-        *drawn.blocks,
-        f"<script>{script}</script>\n</body>\n</html>\n",
-    ]
-    return "".join(parts)
+    )
+    data: dict[str, Any] = {"title": title, "mode": mode, "version": __version__}
+    if rows is None:
+        data["rows"] = drawn.rows
+        if chunk is not None:
+            data["chunk"] = chunk
+        yield _json_block("arena-data", data)
+    else:  # the same block, its rows put in as they come: ..."version":"...","rows":[...],"chunk":{...}}
+        head = _json_text(data)[:-1] + ',"rows":['
+        tail = "]" + ("" if chunk is None else ',"chunk":' + _json_text(chunk)) + "}"
+        yield f'<script type="application/json" id="arena-data">{head}'
+        yield from rows[1]
+        yield f"{tail}</script>\n"
+    yield _json_block("arena-pieces", drawn.pieces.pieces)
+    yield from drawn.blocks
+    yield f"<script>{script}</script>\n</body>\n</html>\n"
 
 
 _VIEWER_HTML = """\
@@ -231,20 +273,29 @@ _VIEWER_HTML = """\
 
 
 def source_standings(source: Source, results: Sequence[GameResult] | None) -> dict[str, Any] | None:
-    """The folder's ``standings.json`` when it covers exactly these games, else standings computed
-    from ``results`` (None when there are none, or a game cannot be rated)."""
+    """The folder's ``standings.json`` when it covers exactly these games (:func:`saved_standings`),
+    else standings computed from ``results`` (None when there are none, or a game cannot be rated)."""
     from arena.stats.ratings import compute_standings
 
-    if source.is_folder:
-        path = Path(source.label)
-        path = path if path.is_dir() else path.parent
-        try:
-            saved = read_json_file(path / "standings.json", MAX_RECORDS_BYTES, root=path)
-        except (OSError, ValueError):  # missing, refused (a FIFO, a link) or not JSON: computed instead
-            saved = None
-        if isinstance(saved, dict) and saved.get("games") == len(source.entries) and saved.get("standings"):
-            return saved
+    saved = saved_standings(source)
+    if saved is not None:
+        return saved
     return compute_standings(results, bootstrap_samples=200, seed=0) if results else None
+
+
+def saved_standings(source: Source) -> dict[str, Any] | None:
+    """The folder's ``standings.json`` when it covers exactly ``source``'s games, else None."""
+    if not source.is_folder:
+        return None
+    path = Path(source.label)
+    path = path if path.is_dir() else path.parent
+    try:
+        saved = read_json_file(path / "standings.json", MAX_RECORDS_BYTES, root=path)
+    except (OSError, ValueError):  # missing, refused (a FIFO, a link) or not JSON: computed instead
+        return None
+    if isinstance(saved, dict) and saved.get("games") == len(source.entries) and saved.get("standings"):
+        return saved
+    return None
 
 
 # -- entry points ----------------------------------------------------------------------------------
@@ -271,16 +322,24 @@ def viewer_html(entry: GameEntry, replay: Replay) -> str:
     return build_page(replay.title(), "game", draw_games([(entry, replay)], 1), "")
 
 
-def write_page(path: str | Path, text: str) -> int:
-    """Write ``text`` to ``path`` atomically (a temporary file renamed); the size in bytes.
-    Raises ReportError naming the file."""
+def write_page(path: str | Path, text: str | Iterable[str | bytes]) -> int:
+    """Write ``text`` (or its pieces, text or UTF-8, one after another) to ``path`` atomically (a
+    temporary file renamed); the size in bytes. Raises ReportError naming the file."""
     target = Path(path)
-    data = text.encode("utf-8")
+    size = 0
+
+    def encoded(parts: Iterable[str | bytes]) -> Iterator[bytes]:
+        nonlocal size
+        for part in parts:
+            data = part.encode("utf-8") if isinstance(part, str) else part
+            size += len(data)
+            yield data
+
     try:
-        atomic_write(target, data)
+        atomic_write(target, encoded([text] if isinstance(text, str) else text))
     except OSError as exc:
         raise ReportError(f"cannot write {target}: {exc.strerror or exc}") from None
-    return len(data)
+    return size
 
 
 __all__ = [
@@ -292,7 +351,9 @@ __all__ = [
     "game_payload",
     "game_row",
     "iter_games",
+    "page_parts",
     "report_html",
+    "saved_standings",
     "source_standings",
     "svg_renderer",
     "viewer_html",

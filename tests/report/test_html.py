@@ -89,7 +89,21 @@ def test_games_sharing_positions_draw_each_position_once(name: str, monkeypatch:
 
         return draw
 
+    real_pieces = report_html_module.svg_pieces_renderer
+
+    def counted_pieces(game: Any) -> Any:  # Shobu's picture comes as its pieces: counted too
+        found = real_pieces(game)
+        if found is None:
+            return None
+
+        def draw_pieces(state: Any, last_move: Any) -> list[str]:
+            calls.append(1)
+            return list(found(state, last_move))
+
+        return draw_pieces
+
     monkeypatch.setattr(report_html_module, "svg_renderer", counted)
+    monkeypatch.setattr(report_html_module, "svg_pieces_renderer", counted_pieces)
     pieces = PieceTable()
     payloads = [game_payload(replay, pieces) for replay in replays]
     for replay, payload in zip(replays, payloads, strict=True):
@@ -269,3 +283,25 @@ def test_a_format_1_record_without_clocks_is_viewable(tmp_path: Path) -> None:
     assert payload["clock0"] is None and payload["movers"].isupper()
     assert "random opening plies that this record does not hold" in payload["note"]
     assert len(payload["frames"]) == old["plies"] + 1
+
+
+@pytest.mark.parametrize("name", ["shobu"])  # the games whose SVG module has a board_svg_pieces
+def test_a_renderers_pieces_twin_is_its_picture_cut(name: str) -> None:
+    # A game's board_svg_pieces (Shobu's) gives the same picture as its board_svg, one piece a
+    # string: the same piece numbers as cutting the picture, new pieces numbered alike.
+    from arena.games.registry import get_game
+    from arena.report.html import svg_pieces_renderer
+
+    game = get_game(name)
+    twin = svg_pieces_renderer(game)
+    assert twin is not None
+    render = load_ref(get_spec(name).svg or "")
+    cut, given = PieceTable(), PieceTable()
+    for seed in range(4):
+        replay = Replay.from_record(synthetic_record(name, seed=seed, max_plies=60))
+        for i in range(replay.last + 1):
+            state, last_move, _ = replay.position(i)
+            parts = twin(state, last_move)
+            assert "".join(parts) == render(state, last_move)
+            assert given.numbers(parts) == cut.split(render(state, last_move))
+    assert given.pieces == cut.pieces
