@@ -28,8 +28,8 @@ by the percentile bootstrap over resampling units (the games sharing a ``group``
 one is its own unit), each resample a refit with integer game weights started from the fit of all
 games. A resample is one draw of all its units with replacement (numpy's generator seeded
 with the bootstrap's seed; units numbered in order of their first game), so drawing costs nothing
-beside the refits. Two-seat games are refitted a batch of resamples at a time on counts per ordered
-couple of agents (:class:`_PairData`). (Before issue 24 the draws were ``random.Random(seed)``
+beside the refits. The refits are done a batch of resamples at a time (:mod:`arena.stats.resample`:
+two-seat games on counts per ordered couple of agents, others per distinct game). (Before issue 24 the draws were ``random.Random(seed)``
 calls, one per unit: the intervals of the same seed differ since by bootstrap noise, the fits not at all.)
 """
 
@@ -320,7 +320,6 @@ class PlackettLuce:
         self.warm_start: Floats | None = None
         self._draws: dict[tuple[int, int], Floats] = {}
         self._information: Floats | None = None  # at the fit of all games, for the normal intervals
-        self._chord: Floats | None = None  # its inverse, for the chord steps of the bootstrap
 
     # --- the fit ------------------------------------------------------------------------------------
 
@@ -351,24 +350,6 @@ class PlackettLuce:
         for b in self.blocks:
             b.add_derivatives(ext, weights, grad, None)
         return grad[:-1] + self.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
-
-    def chord_solve(self, weights: Floats, start: Floats, tolerance: float = 1e-6, max_iterations: int = 60) -> Floats:
-        """The maximum of the log-posterior with game ``weights`` near ``start`` (the fit of all
-        games) by the chord method: Newton steps with the information matrix at the fit of all
-        games, factorised once, so each step costs one gradient (see :class:`_PairData`). Newton's
-        method (:meth:`solve`) where the chord does not settle."""
-        if self._chord is None:
-            self._chord = np.linalg.inv(self.information).astype(np.float64, copy=False)
-        chord = self._chord
-        theta = np.array(start, dtype=float)
-        for _ in range(max_iterations):
-            step = chord @ self.gradient(theta, weights)
-            theta += step
-            if not np.all(np.isfinite(theta)):
-                break
-            if float(np.max(np.abs(step), initial=0.0)) < tolerance:
-                return theta
-        return self.solve(weights, start=start, tolerance=tolerance)[0]
 
     def solve(self, weights: Floats | None = None, start: Floats | None = None, tolerance: float = 1e-10,
               max_iterations: int = 100) -> tuple[Floats, int]:
@@ -470,13 +451,15 @@ class PlackettLuce:
         base = self.theta
         out = np.empty((samples, n))
         counts = self.resample_counts(samples, seed)
-        pairs = _PairData(self) if all(b.k == 2 for b in self.blocks) and self.dim else None
+        if not self.dim:
+            return np.zeros((samples, n))
+        from arena.stats.resample import PairResampler, TableResampler
+
+        pairs = len(self.blocks) == 1 and self.blocks[0].k == 2
+        resampler = PairResampler(self) if pairs else TableResampler(self)
         row = 0
-        while row < samples:
-            if pairs is not None:  # a batch of resamples at once (see _PairData)
-                thetas = pairs.solve([next(counts) for _ in range(min(pairs.batch, samples - row))], base)
-            else:
-                thetas = [self.chord_solve(next(counts).astype(float)[self.unit_of], base, _PairData.tolerance)]
+        while row < samples:  # a batch of resamples at once
+            thetas = resampler.solve([next(counts) for _ in range(min(resampler.batch, samples - row))], base)
             for theta in thetas:
                 out[row] = theta[:n] - np.mean(theta[:n])
                 row += 1
@@ -524,118 +507,3 @@ class PlackettLuce:
             return normal
         boot = self.bootstrap_intervals(samples, seed, level)
         return {a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in self.names}
-
-
-class _PairData:
-    """The bootstrap of two-seat games, many resamples at once.
-
-    Two-seat games reduce to counts per ordered couple of agents: ``W`` games and ``S`` points of
-    the first seat (a draw is half a win and half a loss, see the module docstring), whatever the
-    number of games. Each resample is solved from the fit of all games by the chord method: the
-    Newton step with the information matrix of that fit (inverted once) instead of the resample's
-    own Hessian, for a whole batch of resamples in a few matrix products. A resample's Hessian is
-    close to the full one, so each iteration cuts the error by a large factor; a resample the
-    chord does not settle within :attr:`max_iterations` (an agent with very few games drawn
-    many times over) is solved by Newton's method on its own, so every draw is the resample's
-    maximum. When most couples met (a round robin), the couples are a dense agents x agents
-    array, which needs no gathering of parameters per couple.
-    """
-
-    max_iterations = 100
-    #: Largest parameter change of the last step, in nats (1e-6 nats is 0.0002 Elo; the per-resample
-    #: Newton solves stopped at 1e-7).
-    tolerance = 1e-6
-    #: Elements of a couples x resamples array per batch (32 MB of floats).
-    batch_elements = 4_000_000
-
-    def __init__(self, model: PlackettLuce) -> None:
-        self.model = model
-        (block,) = model.blocks
-        self.block = block
-        n = len(model.names)
-        first, second = block.couple
-        self.first, self.second = first, second
-        self.seat_first, self.seat_second = block.seat_pair
-        # A game's couple and its seat-0 points, straight from the game (no row step per resample).
-        self.couple_of_game = np.empty(model.games, dtype=np.intp)
-        self.couple_of_game[block.positions] = block.couple_of_row[block.row_of]
-        self.score_of_game = np.empty(model.games)
-        self.score_of_game[block.positions] = block.row_score[block.row_of]
-        self.dense = n * n <= 2 * len(first)
-        self.cells = n * n if self.dense else len(first)
-        self.cell_of_game = first[self.couple_of_game] * n + second[self.couple_of_game] if self.dense \
-            else self.couple_of_game
-        if not self.dense:
-            self.sums = [self._summing(first), self._summing(second)]
-        self.inverse = np.linalg.inv(model.information)
-        self.batch = int(max(1, min(32, self.batch_elements // max(self.cells, 1))))
-
-    @staticmethod
-    def _summing(agent: Ints) -> tuple[Ints, Ints, Ints]:
-        """(order, starts, agents): summing rows in ``order`` from each start gives each agent's."""
-        order = np.argsort(agent, kind="stable")
-        sorted_agents = agent[order]
-        starts = np.flatnonzero(np.r_[True, sorted_agents[1:] != sorted_agents[:-1]])
-        return order, starts, sorted_agents[starts]
-
-    def _totals(self, counts: list[NDArray[np.int32]]) -> tuple[Floats, Floats]:
-        """Games and points per cell (couple) and resample: cells x resamples."""
-        games = np.empty((len(counts), self.cells))
-        points = np.empty((len(counts), self.cells))
-        for column, count in enumerate(counts):
-            weights = count[self.model.unit_of].astype(float)
-            games[column] = np.bincount(self.cell_of_game, weights, minlength=self.cells)
-            points[column] = np.bincount(self.cell_of_game, weights * self.score_of_game, minlength=self.cells)
-        return np.ascontiguousarray(games.T), np.ascontiguousarray(points.T)
-
-    def _gradient(self, ext: Floats, games: Floats, points: Floats) -> Floats:
-        """The log-likelihood's gradient in the extended parameters, a column per resample."""
-        n = len(self.model.names)
-        h = ext[self.seat_first] - ext[self.seat_second]
-        grad = np.zeros_like(ext)
-        if self.dense:
-            t = ext[:n]
-            d = (t[:, None, :] - t[None, :, :] + h).reshape(n * n, -1)
-        else:
-            d = ext[self.first] - ext[self.second] + h
-        np.negative(d, out=d)
-        with np.errstate(over="ignore"):
-            np.exp(d, out=d)
-        d += 1.0
-        np.divide(games, d, out=d)
-        residual = np.subtract(points, d, out=d)  # S - W sigmoid(difference)
-        if self.dense:
-            square = residual.reshape(n, n, -1)
-            grad[:n] = square.sum(axis=1) - square.sum(axis=0)
-        else:
-            for (order, starts, agents), sign in zip(self.sums, (1.0, -1.0), strict=True):
-                grad[agents] += sign * np.add.reduceat(residual[order], starts, axis=0)
-        total = residual.sum(axis=0)
-        grad[self.seat_first] += total
-        grad[self.seat_second] -= total
-        return grad
-
-    def solve(self, counts: list[NDArray[np.int32]], base: Floats) -> list[Floats]:
-        """The maximum of the log-posterior for each resample of ``counts`` (how often each unit is
-        drawn), from ``base``."""
-        model = self.model
-        games, points = self._totals(counts)
-        theta = np.repeat(base[:, None], len(counts), axis=1)
-        ext = np.zeros((model.dim + 1, len(counts)))
-        done = np.zeros(len(counts), dtype=bool)
-        for _ in range(self.max_iterations):
-            ext[:-1] = theta
-            with np.errstate(over="ignore"):
-                prior = model.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
-            step = self.inverse @ (self._gradient(ext, games, points)[:-1] + prior)
-            theta += step
-            done = np.max(np.abs(step), axis=0) < self.tolerance
-            if done.all():
-                break
-        out = []
-        for column, count in enumerate(counts):
-            if done[column] and np.all(np.isfinite(theta[:, column])):
-                out.append(theta[:, column])
-            else:
-                out.append(model.solve(count.astype(float)[model.unit_of], start=base, tolerance=self.tolerance)[0])
-        return out

@@ -12,6 +12,7 @@ from helpers import bench_module
 
 from arena.stats import plackett_luce
 from arena.stats.plackett_luce import ELO_PER_NAT, TIE_EXACT_MAX, PlackettLuce, tie_terms
+from arena.stats.resample import TableResampler
 from arena.stats.results import RankedResult
 
 SIM = bench_module("plackett_luce_coverage")
@@ -125,3 +126,26 @@ def test_no_games_and_unknown_agents() -> None:
     assert empty.bootstrap_intervals(samples=10) == {"a": (0.0, 0.0), "b": (0.0, 0.0)}
     with pytest.raises(ValueError, match="'c'"):
         PlackettLuce([RankedResult(0, ("a", "c"), (1, 2))], ["a", "b"])
+
+
+def test_batched_bootstrap_solves_of_n_seat_games_are_each_resamples_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table resampler's chord steps (games of three and four seats, ties among them) reach
+    each resample's own maximum, as the model's Newton's method finds it."""
+    rng = random.Random(5)
+    agents = [f"a{i}" for i in range(7)]
+    results = []
+    for i in range(240):
+        seats = tuple(rng.sample(agents, 3 + i % 2))
+        ranks = tuple(rng.choice([1, 2, 2, 3, 4][: len(seats) + 1]) for _ in seats)
+        results.append(RankedResult(i, seats, ranks, group=i // 4))
+    model = PlackettLuce(results)
+    resampler = TableResampler(model)
+    counts = list(model.resample_counts(5, seed=1))
+    fallbacks = []
+    with monkeypatch.context() as patch:  # the chord settles every resample: no Newton fallback
+        patch.setattr(model, "solve", lambda *args, **kwargs: fallbacks.append(args))
+        thetas = resampler.solve(counts, model.theta)
+    assert not fallbacks
+    for count, theta in zip(counts, thetas, strict=True):
+        exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
+        assert theta == pytest.approx(exact, abs=1e-5)

@@ -1,0 +1,259 @@
+"""The bootstrap's refits, many resamples at once (for :meth:`PlackettLuce.bootstrap_draws
+<arena.stats.plackett_luce.PlackettLuce.bootstrap_draws>`). No I/O.
+
+A resample is the games' units drawn with replacement: integer game weights. Its fit is the
+maximum of the log-posterior with those weights, found from the fit of all games by the chord
+method: Newton steps with the information matrix of the fit of all games (inverted once) instead
+of the resample's own Hessian, for a batch of resamples (the columns of every array here) in a few
+array operations and one matrix product per step. A resample's Hessian is close to the full one,
+so each step cuts the error by a large factor (about 5 in a 500-agent round robin). A resample the
+chord does not settle within :attr:`max_iterations`, or that leaves the finite numbers, is solved
+by the model's Newton's method on its own, so every draw is the resample's maximum to
+:data:`TOLERANCE`.
+
+The gradient needs ``exp`` of each seat's utility relative to the others; written as products of
+per-agent and per-seat exponentials (``exp(t_a + d_s) = exp(t_a) exp(d_s)``), a step costs
+``exp`` of the parameters alone, then products and sums over games:
+
+- :class:`PairResampler`: two seats. Games reduce to counts per ordered couple of agents (``W``
+  games and ``S`` points of the first seat; a draw is half a win and half a loss), whatever the
+  number of games; a resample's counts are one ``bincount`` of its units' draws. When most couples
+  met (a round robin) the couples are a dense agents x agents x resamples array.
+- :class:`TableResampler`: any number of seats. Each distinct game's seats are put in order of
+  rank, so that the games of one pattern of ranks (few: strict, or with a tie here or there)
+  share the terms of their likelihood (:func:`arena.stats.plackett_luce.tie_terms`): one small
+  matrix product per pattern and step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from arena.stats.plackett_luce import PlackettLuce, _Block
+
+    Floats = NDArray[np.float64]
+    Ints = NDArray[np.intp]
+
+#: Largest parameter change of the last step, in nats (1e-6 nats is 0.0002 Elo).
+TOLERANCE = 1e-6
+
+
+def _summing(key: Ints) -> tuple[Ints, Ints, Ints]:
+    """(order, starts, keys): summing rows in ``order`` from each start gives each key's total
+    (``np.add.reduceat``), for the keys that occur."""
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(key) else np.zeros(0, dtype=np.intp)
+    return order, starts, ordered[starts]
+
+
+def _sum_by(summing: tuple[Ints, Ints, Ints], values: Floats, size: int) -> Floats:
+    """Rows of ``values`` summed per key (``size`` keys; 0 where a key does not occur)."""
+    order, starts, keys = summing
+    out = np.zeros((size, *values.shape[1:]))
+    if len(starts):
+        out[keys] = np.add.reduceat(values[order], starts, axis=0)
+    return out
+
+
+class _Chord:
+    """The chord iteration shared by both resamplers: :meth:`gradient` is the log-likelihood's
+    (prior excluded) in the extended parameters (the model's, then the one held at 0), a column
+    per resample, of the batch :meth:`prepare` set up."""
+
+    max_iterations = 100
+    #: Elements of the largest per-batch array (32 MB of floats).
+    batch_elements = 4_000_000
+    batch = 1
+
+    def __init__(self, model: PlackettLuce) -> None:
+        self.model = model
+        self.inverse = np.linalg.inv(model.information)
+
+    def prepare(self, weights: Floats) -> None:
+        """Set up the batch of unit ``weights`` (resamples x units)."""
+        raise NotImplementedError
+
+    def gradient(self, ext: Floats) -> Floats:
+        raise NotImplementedError
+
+    def solve(self, counts: Sequence[NDArray[np.int32]], base: Floats) -> list[Floats]:
+        """The maximum of the log-posterior for each resample of ``counts`` (how often each unit is
+        drawn), from ``base``."""
+        model = self.model
+        unit_weights = np.stack(counts).astype(np.float64)  # resamples x units
+        self.prepare(unit_weights)
+        theta = np.repeat(base[:, None], len(counts), axis=1)
+        ext = np.zeros((model.dim + 1, len(counts)))
+        done = np.zeros(len(counts), dtype=bool)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for _ in range(self.max_iterations):
+                ext[:-1] = theta
+                prior = model.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
+                step = self.inverse @ (self.gradient(ext)[:-1] + prior)
+                theta += step
+                done = np.max(np.abs(step), axis=0) < TOLERANCE
+                if done.all() or not np.all(np.isfinite(theta)):
+                    break
+        out = []
+        for column, count in enumerate(counts):
+            if done[column] and np.all(np.isfinite(theta[:, column])):
+                out.append(theta[:, column])
+            else:
+                out.append(model.solve(count.astype(float)[model.unit_of], start=base, tolerance=TOLERANCE)[0])
+        return out
+
+
+class PairResampler(_Chord):
+    """Two-seat games (one block of two seats): the chord steps on counts per ordered couple."""
+
+    def __init__(self, model: PlackettLuce) -> None:
+        super().__init__(model)
+        (block,) = model.blocks
+        n = len(model.names)
+        first, second = block.couple
+        self.n, self.first, self.second = n, first, second
+        self.seat_first, self.seat_second = block.seat_pair
+        couple_of_game = np.empty(model.games, dtype=np.intp)
+        couple_of_game[block.positions] = block.couple_of_row[block.row_of]
+        score_of_game = np.empty(model.games)
+        score_of_game[block.positions] = block.row_score[block.row_of]
+        self.dense = n * n <= 2 * len(first)
+        self.cells = n * n if self.dense else len(first)
+        cell_of_game = first[couple_of_game] * n + second[couple_of_game] if self.dense else couple_of_game
+        # The distinct (cell, unit) of the games, with their games and points: a resample's
+        # totals per cell are then one bincount of its units' draws.
+        key = cell_of_game.astype(np.int64) * model.units + model.unit_of
+        keys, inverse = np.unique(key, return_inverse=True)
+        cell, self.unit = np.divmod(keys, model.units)
+        self.cell = cell.astype(np.intp)  # in order (the keys are sorted)
+        self.starts = np.flatnonzero(np.r_[True, self.cell[1:] != self.cell[:-1]])
+        self.one_each = len(self.starts) == len(self.cell)
+        inverse = inverse.reshape(-1)
+        self.games_of = np.bincount(inverse, minlength=len(keys)).astype(np.float64)
+        self.points_of = np.bincount(inverse, score_of_game, minlength=len(keys)).astype(np.float64, copy=False)
+        if not self.dense:
+            self.sums = (_summing(first), _summing(second))
+        self.batch = int(max(1, min(32, self.batch_elements // max(self.cells, 1))))
+
+    def prepare(self, unit_weights: Floats) -> None:
+        """Games ``W`` and points ``S`` per cell and resample, and the parts of the gradient that
+        depend on ``S`` alone (the same at every step)."""
+        b = len(unit_weights)
+        drawn = unit_weights[:, self.unit]  # resamples x (cell, unit)s in order of cell
+        games, points = np.zeros((b, self.cells)), np.zeros((b, self.cells))
+        for out, per in ((games, self.games_of), (points, self.points_of)):
+            values = drawn * per
+            out[:, self.cell[self.starts]] = values if self.one_each else np.add.reduceat(values, self.starts, axis=1)
+        n = self.n
+        if self.dense:  # resamples x first seat x second seat: sums over a row are matrix products
+            self.games = games.reshape(b, n, n)
+            square = points.reshape(b, n, n)
+            ones = np.ones(n)
+            self.points_net = (square @ ones - ones @ square).T
+        else:
+            self.games = np.ascontiguousarray(games.T)
+            points = np.ascontiguousarray(points.T)
+            self.points_net = _sum_by(self.sums[0], points, n) - _sum_by(self.sums[1], points, n)
+        self.points_total = points.sum(axis=1 if self.dense else 0)
+
+    def gradient(self, ext: Floats) -> Floats:
+        # First seat i against j: W p with p = c_i / (c_i + e_j), c = exp(t + h), e = exp(t)
+        # (shifted by the agents' mean, which cancels).
+        n = self.n
+        t = ext[:n] - ext[:n].mean(axis=0)
+        e = np.exp(t)
+        c = np.exp(t + (ext[self.seat_first] - ext[self.seat_second]))
+        if self.dense:
+            ct, et = np.ascontiguousarray(c.T), np.ascontiguousarray(e.T)  # resamples x agents
+            x = np.add(ct[:, :, None], et[:, None, :])
+            np.divide(self.games, x, out=x)  # W / (c_i + e_j), resamples x i x j
+            wins = c * (x @ np.ones(n)).T  # expected points of i in the first seat
+            losses = np.matmul(ct[:, None, :], x)[:, 0, :].T  # ... of the first seats against j
+        else:
+            x = self.games / (c[self.first] + e[self.second])
+            wins = c * _sum_by(self.sums[0], x, n)
+            losses = _sum_by(self.sums[1], c[self.first] * x, n)
+        grad = np.zeros_like(ext)
+        grad[:n] = self.points_net - wins + losses
+        total = self.points_total - wins.sum(axis=0)
+        grad[self.seat_first] += total
+        grad[self.seat_second] -= total
+        return grad
+
+
+class TableResampler(_Chord):
+    """Games of any number of seats: the chord steps on each distinct game, seats in rank order."""
+
+    def __init__(self, model: PlackettLuce) -> None:
+        from arena.stats.plackett_luce import tie_terms
+
+        super().__init__(model)
+        #: Per pattern of ranks: its block, its rows, their agents and seat parameters (seats x
+        #: rows, in rank order), the linear coefficients and the terms (weight, [(seat,
+        #: multiplier)]) of :func:`tie_terms`.
+        self.patterns: list[tuple[_Block, Ints, Ints, Ints, list[float], list[tuple[float, list[tuple[int, float]]]]]] = []
+        rows = 0
+        for block in model.blocks:
+            rows += len(block.agents) * block.k
+            order = np.argsort(block.ranks, axis=1, kind="stable")
+            ranks = np.take_along_axis(block.ranks, order, axis=1)
+            agents = np.take_along_axis(block.agents, order, axis=1)
+            seats = np.take_along_axis(np.asarray(block.seats), order, axis=1)
+            # Ranks relative to the row's best: the pattern of ties is what the terms depend on.
+            shapes, shape_of = np.unique(ranks - ranks[:, :1], axis=0, return_inverse=True)
+            for p, shape in enumerate(shapes):
+                members = np.flatnonzero(shape_of.reshape(-1) == p)
+                linear, terms = tie_terms(shape.tolist())
+                sparse = [(w, [(s, m) for s, m in enumerate(mult) if m]) for mult, w in terms]
+                self.patterns.append((block, members, np.ascontiguousarray(agents[members].T),
+                                      np.ascontiguousarray(seats[members].T), linear, sparse))
+        self.batch = int(max(1, min(32, self.batch_elements // max(rows, 1))))
+        # The parameter of each (seat, game) in the order of the gradient's entries.
+        self.agent_of = np.concatenate([pattern[2].ravel() for pattern in self.patterns])
+        self.seat_of = np.concatenate([pattern[3].ravel() for pattern in self.patterns])
+        self.n = len(model.names)
+
+    def prepare(self, unit_weights: Floats) -> None:
+        """Each pattern's games' weights (resamples x games)."""
+        b = len(unit_weights)
+        self.row_weights: list[Floats] = []
+        for block, members, *_ in self.patterns:
+            game_weights = unit_weights[:, self.model.unit_of[block.positions]]  # resamples x block's games
+            rows = len(block.agents)
+            at = (np.arange(b)[:, None] * rows + block.row_of).ravel()
+            per_row = np.bincount(at, game_weights.ravel(), minlength=rows * b).reshape(b, rows)
+            self.row_weights.append(per_row[:, members].astype(np.float64, copy=False))
+
+    def gradient(self, ext: Floats) -> Floats:
+        n = self.n
+        e = np.exp(ext.T)  # resamples x parameters
+        e[:, :n] = np.exp(ext[:n].T - ext[:n].max(axis=0)[:, None])  # shifted by the best agent's: cancels
+        pieces = []
+        for (_, _, agents, seats, linear, terms), w in zip(self.patterns, self.row_weights, strict=True):
+            x = e[:, agents] * e[:, seats]  # resamples x seats x games: exp(u) in rank order
+            share = np.zeros_like(x)
+            for weight, members in terms:  # each term adds weight * x_s / sum(m x) to seat s's share
+                (first, m_first), *others = members
+                total = m_first * x[:, first]
+                for s, m in others:
+                    total += x[:, s] if m == 1.0 else m * x[:, s]
+                np.divide(weight, total, out=total)
+                for s, m in members:
+                    share[:, s] += total if m == 1.0 else m * total
+            np.multiply(x, share, out=share)
+            np.subtract(np.array(linear)[:, None], share, out=share)
+            share *= w[:, None, :]
+            pieces.append(share.reshape(len(e), -1))
+        flat = np.concatenate(pieces, axis=1)
+        grad = np.empty_like(ext)
+        for column, values in enumerate(flat):
+            grad[:, column] = np.bincount(self.seat_of, values, minlength=len(ext))
+            grad[:n, column] += np.bincount(self.agent_of, values, minlength=n)
+        return grad
