@@ -62,6 +62,18 @@ def _sum_by(summing: tuple[Ints, Ints, Ints], values: Floats, size: int) -> Floa
     return out
 
 
+def _suffix_starts(terms: list[tuple[float, list[tuple[int, float]]]], seats: int) -> list[tuple[int, float]] | None:
+    """(j, weight) of each term when every term is the plain sum of the seats from j on (a
+    ranking without ties, the seats in rank order), else None."""
+    starts = []
+    for weight, members in terms:
+        j = members[0][0]
+        if [s for s, _ in members] != list(range(j, seats)) or any(m != 1.0 for _, m in members):
+            return None
+        starts.append((j, weight))
+    return starts
+
+
 class _Chord:
     """The chord iteration shared by both resamplers: :meth:`gradient` is the log-likelihood's
     (prior excluded) in the extended parameters (the model's, then the one held at 0), a column
@@ -206,8 +218,10 @@ class TableResampler(_Chord):
             ranks = np.take_along_axis(block.ranks, order, axis=1)
             agents = np.take_along_axis(block.agents, order, axis=1)
             seats = np.take_along_axis(np.asarray(block.seats), order, axis=1)
-            # Ranks relative to the row's best: the pattern of ties is what the terms depend on.
-            shapes, shape_of = np.unique(ranks - ranks[:, :1], axis=0, return_inverse=True)
+            # Dense ranks from 0: the pattern of ties is all that the terms depend on.
+            dense = np.zeros_like(ranks)
+            dense[:, 1:] = np.cumsum(ranks[:, 1:] != ranks[:, :-1], axis=1)
+            shapes, shape_of = np.unique(dense, axis=0, return_inverse=True)
             for p, shape in enumerate(shapes):
                 members = np.flatnonzero(shape_of.reshape(-1) == p)
                 linear, terms = tie_terms(shape.tolist())
@@ -239,6 +253,13 @@ class TableResampler(_Chord):
         for (_, _, agents, seats, linear, terms), w in zip(self.patterns, self.row_weights, strict=True):
             x = e[:, agents] * e[:, seats]  # resamples x seats x games: exp(u) in rank order
             share = np.zeros_like(x)
+            suffix = _suffix_starts(terms, len(agents))
+            if suffix is not None:  # no tie but among the last seats: each term a sum from seat j on
+                tails = np.cumsum(x[:, ::-1], axis=1)[:, ::-1]
+                for j, weight in suffix:
+                    np.divide(weight, tails[:, j], out=share[:, j])
+                np.cumsum(share, axis=1, out=share)
+                terms = []
             for weight, members in terms:  # each term adds weight * x_s / sum(m x) to seat s's share
                 (first, m_first), *others = members
                 total = m_first * x[:, first]
