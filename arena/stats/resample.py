@@ -235,46 +235,73 @@ class TableResampler(_Chord):
         self.n = len(model.names)
 
     def prepare(self, unit_weights: Floats) -> None:
-        """Each pattern's games' weights (resamples x games)."""
+        """Each pattern's games' weights (resamples x games), and the gradient's linear part (the
+        same at every step)."""
         b = len(unit_weights)
         self.row_weights: list[Floats] = []
-        for block, members, *_ in self.patterns:
+        linear_parts = []
+        for block, members, _, _, linear, _ in self.patterns:
             game_weights = unit_weights[:, self.model.unit_of[block.positions]]  # resamples x block's games
             rows = len(block.agents)
             at = (np.arange(b)[:, None] * rows + block.row_of).ravel()
             per_row = np.bincount(at, game_weights.ravel(), minlength=rows * b).reshape(b, rows)
-            self.row_weights.append(per_row[:, members].astype(np.float64, copy=False))
+            w = per_row[:, members].astype(np.float64, copy=False)
+            self.row_weights.append(w)
+            linear_parts.append((np.array(linear)[None, :, None] * w[:, None, :]).reshape(b, -1))
+        self.linear_part = self._by_parameter(np.concatenate(linear_parts, axis=1))
+
+    def _by_parameter(self, flat: Floats) -> Floats:
+        """Values per (seat, game) in the order of the gradient's entries (a row per resample),
+        summed per parameter (a column per resample)."""
+        n = self.n
+        dim = self.model.dim + 1
+        out = np.empty((dim, len(flat)))
+        for column, values in enumerate(flat):
+            out[:, column] = np.bincount(self.seat_of, values, minlength=dim)
+            out[:n, column] += np.bincount(self.agent_of, values, minlength=n)
+        return out
 
     def gradient(self, ext: Floats) -> Floats:
+        # Each (seat, game) adds w * (linear - x * share), x = exp(u) and share its terms' sum of
+        # weight / (the term's sum of x): the linear part is the same at every step (prepare's).
         n = self.n
         e = np.exp(ext.T)  # resamples x parameters
         e[:, :n] = np.exp(ext[:n].T - ext[:n].max(axis=0)[:, None])  # shifted by the best agent's: cancels
         pieces = []
-        for (_, _, agents, seats, linear, terms), w in zip(self.patterns, self.row_weights, strict=True):
-            x = e[:, agents] * e[:, seats]  # resamples x seats x games: exp(u) in rank order
-            share = np.zeros_like(x)
-            suffix = _suffix_starts(terms, len(agents))
+        for (_, _, agents, seats, _, terms), w in zip(self.patterns, self.row_weights, strict=True):
+            x = np.take(e, agents, axis=1)
+            x *= np.take(e, seats, axis=1)  # resamples x seats x games: exp(u) in rank order
+            k = x.shape[1]
+            suffix = _suffix_starts(terms, k)
             if suffix is not None:  # no tie but among the last seats: each term a sum from seat j on
-                tails = np.cumsum(x[:, ::-1], axis=1)[:, ::-1]
-                for j, weight in suffix:
-                    np.divide(weight, tails[:, j], out=share[:, j])
-                np.cumsum(share, axis=1, out=share)
-                terms = []
-            for weight, members in terms:  # each term adds weight * x_s / sum(m x) to seat s's share
-                (first, m_first), *others = members
-                total = m_first * x[:, first]
-                for s, m in others:
-                    total += x[:, s] if m == 1.0 else m * x[:, s]
-                np.divide(weight, total, out=total)
-                for s, m in members:
-                    share[:, s] += total if m == 1.0 else m * total
-            np.multiply(x, share, out=share)
-            np.subtract(np.array(linear)[:, None], share, out=share)
+                weight_from = dict(suffix)
+                tail = x[:, k - 1].copy()
+                inverses: list[Floats | None] = [None] * k
+                for j in range(k - 1, -1, -1):  # seat by seat: a cumulative sum along a short axis is slow
+                    if j < k - 1:
+                        tail += x[:, j]
+                    if j in weight_from:
+                        inverses[j] = weight_from[j] / tail
+                running: Floats | None = None
+                for j, inverse in enumerate(inverses):
+                    if inverse is not None:
+                        running = inverse if running is None else running + inverse
+                    if running is None:
+                        x[:, j] = 0.0
+                    else:
+                        x[:, j] *= running
+                share = x
+            else:
+                share = np.zeros_like(x)
+                for weight, members in terms:  # each term adds weight * x_s / sum(m x) to seat s's share
+                    (first, m_first), *others = members
+                    total = m_first * x[:, first]
+                    for s, m in others:
+                        total += x[:, s] if m == 1.0 else m * x[:, s]
+                    np.divide(weight, total, out=total)
+                    for s, m in members:
+                        share[:, s] += total if m == 1.0 else m * total
+                share *= x
             share *= w[:, None, :]
             pieces.append(share.reshape(len(e), -1))
-        flat = np.concatenate(pieces, axis=1)
-        grad = np.empty_like(ext)
-        for column, values in enumerate(flat):
-            grad[:, column] = np.bincount(self.seat_of, values, minlength=len(ext))
-            grad[:n, column] += np.bincount(self.agent_of, values, minlength=n)
-        return grad
+        return self.linear_part - self._by_parameter(np.concatenate(pieces, axis=1))
