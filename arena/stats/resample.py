@@ -242,16 +242,24 @@ class PairResampler(_Chord):
 
 
 class TableResampler(_Chord):
-    """Games of any number of seats: the chord steps on each distinct game, seats in rank order."""
+    """Games of any number of seats: the chord steps on each distinct game, seats in rank order.
+
+    An agent at a seat has ``exp(u) = exp(theta_a) exp(delta_s)``: one table of these per step
+    (agents x seat parameters, a few hundred entries), gathered once per (seat, game) by the
+    pair's number ``a * seat_params + s``; the gradient's sums per pair are one ``bincount`` per
+    resample, then summed over seats (the agents') and over agents (the seats')."""
 
     def __init__(self, model: PlackettLuce) -> None:
         from arena.stats.plackett_luce import tie_terms
 
         super().__init__(model)
-        #: Per pattern of ranks: its block, its rows, their agents and seat parameters (seats x
-        #: rows, in rank order), the linear coefficients and the terms (weight, [(seat,
-        #: multiplier)]) of :func:`tie_terms`.
-        self.patterns: list[tuple[_Block, Ints, Ints, Ints, list[float], list[tuple[float, list[tuple[int, float]]]]]] = []
+        self.n = n = len(model.names)
+        #: Seat parameters: the model's (n, n + 1, ...) and the one held at 0 (dim), as 0, 1, ...
+        self.seat_params = model.dim + 1 - n
+        #: Per pattern of ranks: its block, its rows, the (agent, seat parameter) pair of each of
+        #: their seats (seats x rows, in rank order), the linear coefficients and the terms
+        #: (weight, [(seat, multiplier)]) of :func:`tie_terms`.
+        self.patterns: list[tuple[_Block, Ints, Ints, list[float], list[tuple[float, list[tuple[int, float]]]]]] = []
         rows = 0
         for block in model.blocks:
             rows += len(block.agents) * block.k
@@ -259,6 +267,7 @@ class TableResampler(_Chord):
             ranks = np.take_along_axis(block.ranks, order, axis=1)
             agents = np.take_along_axis(block.agents, order, axis=1)
             seats = np.take_along_axis(np.asarray(block.seats), order, axis=1)
+            pairs = agents * self.seat_params + (seats - n)
             # Dense ranks from 0: the pattern of ties is all that the terms depend on.
             dense = np.zeros_like(ranks)
             dense[:, 1:] = np.cumsum(ranks[:, 1:] != ranks[:, :-1], axis=1)
@@ -267,13 +276,8 @@ class TableResampler(_Chord):
                 members = np.flatnonzero(shape_of.reshape(-1) == p)
                 linear, terms = tie_terms(shape.tolist())
                 sparse = [(w, [(s, m) for s, m in enumerate(mult) if m]) for mult, w in terms]
-                self.patterns.append((block, members, np.ascontiguousarray(agents[members].T),
-                                      np.ascontiguousarray(seats[members].T), linear, sparse))
+                self.patterns.append((block, members, np.ascontiguousarray(pairs[members].T), linear, sparse))
         self.batch = int(max(1, min(32, self.batch_elements // max(rows, 1))))
-        # The parameter of each (seat, game) in the order of the gradient's entries.
-        self.agent_of = np.concatenate([pattern[2].ravel() for pattern in self.patterns])
-        self.seat_of = np.concatenate([pattern[3].ravel() for pattern in self.patterns])
-        self.n = len(model.names)
 
     def prepare(self, unit_weights: Floats) -> None:
         """Each pattern's games' weights (resamples x games), and the gradient's linear part (the
@@ -281,37 +285,37 @@ class TableResampler(_Chord):
         b = len(unit_weights)
         self.row_weights: list[Floats] = []
         linear_parts = []
-        for block, members, _, _, linear, _ in self.patterns:
+        for block, members, pairs, linear, _ in self.patterns:
             game_weights = unit_weights[:, self.model.unit_of[block.positions]]  # resamples x block's games
             rows = len(block.agents)
             at = (np.arange(b)[:, None] * rows + block.row_of).ravel()
             per_row = np.bincount(at, game_weights.ravel(), minlength=rows * b).reshape(b, rows)
             w = per_row[:, members].astype(np.float64, copy=False)
             self.row_weights.append(w)
-            linear_parts.append((np.array(linear)[None, :, None] * w[:, None, :]).reshape(b, -1))
-        self.linear_part = self._by_parameter(np.concatenate(linear_parts, axis=1))
+            linear_parts.append((pairs, np.array(linear)[None, :, None] * w[:, None, :]))
+        self.linear_part = self._by_parameter(linear_parts)
 
-    def _by_parameter(self, flat: Floats) -> Floats:
-        """Values per (seat, game) in the order of the gradient's entries (a row per resample),
-        summed per parameter (a column per resample)."""
-        n = self.n
-        dim = self.model.dim + 1
-        out = np.empty((dim, len(flat)))
-        for column, values in enumerate(flat):
-            out[:, column] = np.bincount(self.seat_of, values, minlength=dim)
-            out[:n, column] += np.bincount(self.agent_of, values, minlength=n)
-        return out
+    def _by_parameter(self, parts: list[tuple[Ints, Floats]]) -> Floats:
+        """The sums per parameter (a column per resample) of values per (seat, game) (resamples x
+        seats x games) of the patterns' pairs."""
+        n, params = self.n, self.seat_params
+        per_pair = np.zeros((len(parts[0][1]) if parts else 0, n * params))
+        for pairs, values in parts:
+            flat = values.reshape(len(values), -1)
+            for column, row in enumerate(flat):
+                per_pair[column] += np.bincount(pairs.ravel(), row, minlength=n * params)
+        square = per_pair.reshape(-1, n, params)
+        return np.concatenate([square.sum(axis=2), square.sum(axis=1)], axis=1).T
 
     def gradient(self, ext: Floats) -> Floats:
         # Each (seat, game) adds w * (linear - x * share), x = exp(u) and share its terms' sum of
         # weight / (the term's sum of x): the linear part is the same at every step (prepare's).
         n = self.n
-        e = np.exp(ext.T)  # resamples x parameters
-        e[:, :n] = np.exp(ext[:n].T - ext[:n].max(axis=0)[:, None])  # shifted by the best agent's: cancels
-        pieces = []
-        for (_, _, agents, seats, _, terms), w in zip(self.patterns, self.row_weights, strict=True):
-            x = np.take(e, agents, axis=1)
-            x *= np.take(e, seats, axis=1)  # resamples x seats x games: exp(u) in rank order
+        agents = np.exp(ext[:n].T - ext[:n].max(axis=0)[:, None])  # shifted by the best agent's: cancels
+        table = (agents[:, :, None] * np.exp(ext[n:].T)[:, None, :]).reshape(len(agents), -1)  # resamples x pairs
+        parts = []
+        for (_, _, pairs, _, terms), w in zip(self.patterns, self.row_weights, strict=True):
+            x = np.take(table, pairs, axis=1)  # resamples x seats x games: exp(u) in rank order
             k = x.shape[1]
             suffix = _suffix_starts(terms, k)
             if suffix is not None:  # no tie but among the last seats: each term a sum from seat j on
@@ -344,5 +348,5 @@ class TableResampler(_Chord):
                         share[:, s] += total if m == 1.0 else m * total
                 share *= x
             share *= w[:, None, :]
-            pieces.append(share.reshape(len(e), -1))
-        return self.linear_part - self._by_parameter(np.concatenate(pieces, axis=1))
+            parts.append((pairs, share))
+        return self.linear_part - self._by_parameter(parts)
