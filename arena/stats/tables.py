@@ -11,8 +11,13 @@
 - :func:`table_standings`: all of it with the Plackett–Luce ratings, as the N-seat
   ``standings.json`` holds it (the caller adds ``id``, ``game`` and ``seed``).
 
+- :func:`counts_table`: the crosstable's dictionaries from counts per ordered couple of agents
+  (shared with :func:`arena.stats.pair_games.cross_table`).
+
 The two-player ``crosstable`` and ``termination_counts`` of :mod:`arena.stats.ratings` are these
-tables of two-seat games. This module imports numpy only when :func:`table_standings` runs.
+tables of two-seat games. The pairwise and agent tables are counted with numpy arrays (one
+``bincount`` for all games of a size); this module imports numpy only when they, or
+:func:`table_standings`, run.
 """
 
 from __future__ import annotations
