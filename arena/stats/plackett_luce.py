@@ -154,11 +154,15 @@ class _Block:
         inverse = inverse.reshape(-1)
         self.linear = np.empty((g, k))
         games, logs, weights = [], [], []
+        #: Per pattern of ranks with terms: its rows and number of terms (its rows' terms are
+        #: consecutive, in order of row, each row's together).
+        self.term_chunks: list[tuple[Ints, int]] = []
         for p, pattern in enumerate(patterns):
             linear, terms = tie_terms(pattern.tolist())
             members = np.flatnonzero(inverse == p)
             self.linear[members] = linear
             if terms:
+                self.term_chunks.append((members, len(terms)))
                 with np.errstate(divide="ignore"):
                     log_mult = np.log(np.array([t[0] for t in terms]))
                 games.append(np.repeat(members, len(terms)))
@@ -235,11 +239,17 @@ class _Block:
             grad += np.bincount(params.ravel(), grad_u.ravel(), minlength=dim)
         if hess is None:
             return
-        # Each term's negated Hessian in u is tw * (diag(p) - p p^T); summed per game first.
-        per_term = -wp[:, :, None] * p[:, None, :]
-        per_term[:, np.arange(k), np.arange(k)] += wp
-        cell = (self.term_game[:, None, None] * k + np.arange(k)[:, None]) * k + np.arange(k)
-        per_game = np.bincount(cell.ravel(), per_term.ravel(), minlength=g * k * k).reshape(g, k, k)
+        # Each term's negated Hessian in u is tw * (diag(p) - p p^T); summed per game first, a
+        # pattern at a time (its rows' terms are consecutive): a stack of small matrix products.
+        per_game = np.zeros((g, k, k))
+        start = 0
+        for members, count in self.term_chunks:
+            stop = start + len(members) * count
+            wp_rows = wp[start:stop].reshape(len(members), count, k)
+            chunk = -np.matmul(wp_rows.transpose(0, 2, 1), p[start:stop].reshape(len(members), count, k))
+            chunk[:, np.arange(k), np.arange(k)] += wp_rows.sum(axis=1)
+            per_game[members] = chunk
+            start = stop
         for rows in (self.agents, self.seats):
             for cols in (self.agents, self.seats):
                 flat = rows[:, :, None] * dim + cols[:, None, :]
