@@ -150,6 +150,7 @@ class _Block:
         g = len(rows)
         self.k, self.agents, self.ranks = k, agents, ranks
         self.seats = np.broadcast_to(seat_param[:k], (g, k))
+        self._pair_cells: tuple[int, Ints] | None = None  # add_derivatives' keys, for one dim
         patterns, inverse = np.unique(ranks, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
         self.linear = np.empty((g, k))
@@ -250,10 +251,27 @@ class _Block:
             chunk[:, np.arange(k), np.arange(k)] += wp_rows.sum(axis=1)
             per_game[members] = chunk
             start = stop
-        for rows in (self.agents, self.seats):
-            for cols in (self.agents, self.seats):
-                flat = rows[:, :, None] * dim + cols[:, None, :]
-                hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
+        n = int(self.seats[0, 0]) if g else 0  # the first seat's parameter: the number of agents
+        seat_count = dim - n  # seat parameters, the one held at 0 included
+        if (n * seat_count) ** 2 > max(4 * per_game.size, 1 << 22):  # many agents: a bincount per kind
+            for rows in (self.agents, self.seats):
+                for cols in (self.agents, self.seats):
+                    flat = rows[:, :, None] * dim + cols[:, None, :]
+                    hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
+            return
+        # One bincount over couples of (agent, seat parameter) pairs, by keys computed once, then
+        # summed over seats (the agents' block) and over agents (the seats').
+        if self._pair_cells is None or self._pair_cells[0] != dim:
+            pair = self.agents * seat_count + (self.seats - n)
+            self._pair_cells = (dim, (pair[:, :, None] * (n * seat_count) + pair[:, None, :]).ravel())
+        square = np.bincount(self._pair_cells[1], per_game.ravel(), minlength=(n * seat_count) ** 2)
+        square = square.reshape(n, seat_count, n, seat_count)
+        hess[:n, :n] += square.sum(axis=(1, 3))
+        by_seats = square.sum(axis=2)  # agent x seat x the other's seat (the other agent summed over)
+        agent_seat = by_seats.sum(axis=1)  # the agents' rows of the seat columns (symmetric)
+        hess[:n, n:] += agent_seat
+        hess[n:, :n] += agent_seat.T
+        hess[n:, n:] += by_seats.sum(axis=0)
 
 
     def _add_couple_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats | None) -> None:
