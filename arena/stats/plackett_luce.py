@@ -59,6 +59,10 @@ if TYPE_CHECKING:
 #: use Efron's approximation (see the module docstring).
 TIE_EXACT_MAX = 6
 
+#: The N-seat Hessian is counted over couples of (agent, seat) pairs while they are at most this
+#: many (32 MB of floats), else per couple of parameters (:meth:`_Block.add_derivatives`).
+PAIR_CELLS_MAX = 1 << 22
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -253,7 +257,7 @@ class _Block:
             start = stop
         n = int(self.seats[0, 0]) if g else 0  # the first seat's parameter: the number of agents
         seat_count = dim - n  # seat parameters, the one held at 0 included
-        if (n * seat_count) ** 2 > max(4 * per_game.size, 1 << 22):  # many agents: a bincount per kind
+        if (n * seat_count) ** 2 > PAIR_CELLS_MAX:  # many agents: a bincount per couple of kinds
             for rows in (self.agents, self.seats):
                 for cols in (self.agents, self.seats):
                     flat = rows[:, :, None] * dim + cols[:, None, :]

@@ -149,3 +149,29 @@ def test_batched_bootstrap_solves_of_n_seat_games_are_each_resamples_maximum(mon
     for count, theta in zip(counts, thetas, strict=True):
         exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
         assert theta == pytest.approx(exact, abs=1e-5)
+
+
+@pytest.mark.parametrize("seat_advantage", [True, False])
+def test_the_n_seat_hessian_is_the_same_counted_by_pairs_or_by_parameters(
+        monkeypatch: pytest.MonkeyPatch, seat_advantage: bool) -> None:
+    """The Hessian over couples of (agent, seat) pairs (few agents) is the one counted per couple
+    of parameters (many agents), and both are the gradient's derivative."""
+    rng = random.Random(8)
+    agents = [f"a{i}" for i in range(6)]
+    results = [RankedResult(i, tuple(rng.sample(agents, 3 + i % 2)), tuple(rng.choice([1, 1, 2, 3]) for _ in range(3 + i % 2)))
+               for i in range(60)]
+    model = PlackettLuce(results, seat_advantage=seat_advantage)
+    theta = np.array([rng.uniform(-1, 1) for _ in range(model.dim)])
+    weights = np.array([float(rng.randrange(3)) for _ in range(model.games)])
+    _, by_pairs = model.derivatives(theta, weights)
+    monkeypatch.setattr(plackett_luce, "PAIR_CELLS_MAX", -1)
+    for block in model.blocks:
+        block._pair_cells = None
+    _, by_parameters = model.derivatives(theta, weights)
+    assert by_pairs == pytest.approx(by_parameters, abs=1e-12)
+    step = 1e-6
+    for i in range(model.dim):
+        shift = np.zeros(model.dim)
+        shift[i] = step
+        slope = (model.gradient(theta + shift, weights) - model.gradient(theta - shift, weights)) / (2 * step)
+        assert -slope == pytest.approx(by_pairs[:, i], abs=1e-5)
