@@ -278,22 +278,39 @@ class TableResampler(_Chord):
                 sparse = [(w, [(s, m) for s, m in enumerate(mult) if m]) for mult, w in terms]
                 self.patterns.append((block, members, np.ascontiguousarray(pairs[members].T), linear, sparse))
         self.batch = int(max(1, min(32, self.batch_elements // max(rows, 1))))
+        #: Per pattern, the unit of each row's game when every row of its block is one game (a
+        #: resample's row weights are then a gather), else None.
+        self.units_of_rows: list[Ints | None] = []
+        for block, members, *_ in self.patterns:
+            if len(block.row_of) == len(block.agents):
+                game_of_row = np.empty(len(block.agents), dtype=np.intp)
+                game_of_row[block.row_of] = block.positions
+                self.units_of_rows.append(model.unit_of[game_of_row[members]])
+            else:
+                self.units_of_rows.append(None)
 
     def prepare(self, unit_weights: Floats) -> None:
         """Each pattern's games' weights (resamples x games), and the gradient's linear part (the
         same at every step)."""
         b = len(unit_weights)
         self.row_weights: list[Floats] = []
-        linear_parts = []
-        for block, members, pairs, linear, _ in self.patterns:
-            game_weights = unit_weights[:, self.model.unit_of[block.positions]]  # resamples x block's games
-            rows = len(block.agents)
-            at = (np.arange(b)[:, None] * rows + block.row_of).ravel()
-            per_row = np.bincount(at, game_weights.ravel(), minlength=rows * b).reshape(b, rows)
-            w = per_row[:, members].astype(np.float64, copy=False)
+        n, params = self.n, self.seat_params
+        per_pair = np.zeros((b, n * params))
+        for (block, members, pairs, linear, _), units in zip(self.patterns, self.units_of_rows, strict=True):
+            if units is not None:  # one game a row: its unit's weight
+                w = np.take(unit_weights, units, axis=1)
+            else:
+                game_weights = unit_weights[:, self.model.unit_of[block.positions]]  # resamples x block's games
+                rows = len(block.agents)
+                at = (np.arange(b)[:, None] * rows + block.row_of).ravel()
+                per_row = np.bincount(at, game_weights.ravel(), minlength=rows * b).reshape(b, rows)
+                w = per_row[:, members].astype(np.float64, copy=False)
             self.row_weights.append(w)
-            linear_parts.append((pairs, np.array(linear)[None, :, None] * w[:, None, :]))
-        self.linear_part = self._by_parameter(linear_parts)
+            for column, weights in enumerate(w):  # seat by seat: no resamples x seats x games array
+                for j, coefficient in enumerate(linear):
+                    if coefficient:
+                        per_pair[column] += coefficient * np.bincount(pairs[j], weights, minlength=n * params)
+        self.linear_part = self._by_pair(per_pair)
 
     def _by_parameter(self, parts: list[tuple[Ints, Floats]]) -> Floats:
         """The sums per parameter (a column per resample) of values per (seat, game) (resamples x
@@ -304,7 +321,12 @@ class TableResampler(_Chord):
             flat = values.reshape(len(values), -1)
             for column, row in enumerate(flat):
                 per_pair[column] += np.bincount(pairs.ravel(), row, minlength=n * params)
-        square = per_pair.reshape(-1, n, params)
+        return self._by_pair(per_pair)
+
+    def _by_pair(self, per_pair: Floats) -> Floats:
+        """Sums per (agent, seat parameter) pair (a row per resample) as sums per parameter (a
+        column per resample): over seats for the agents, over agents for the seats."""
+        square = per_pair.reshape(-1, self.n, self.seat_params)
         return np.concatenate([square.sum(axis=2), square.sum(axis=1)], axis=1).T
 
     def gradient(self, ext: Floats) -> Floats:
