@@ -175,3 +175,28 @@ def test_the_n_seat_hessian_is_the_same_counted_by_pairs_or_by_parameters(
         shift[i] = step
         slope = (model.gradient(theta + shift, weights) - model.gradient(theta - shift, weights)) / (2 * step)
         assert -slope == pytest.approx(by_pairs[:, i], abs=1e-5)
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+def test_table_resampler_rows_of_one_game_or_of_several(monkeypatch: pytest.MonkeyPatch, repeated: bool) -> None:
+    """A resample's row weights are its units' weights gathered (every row one game) or summed
+    per row (games repeated): either way each resample's own maximum."""
+    rng = random.Random(11)
+    agents = [f"a{i}" for i in range(12)]
+    results = []
+    for i in range(120):
+        seats = tuple(rng.sample(agents, 4)) if not repeated or i % 3 == 0 else results[-1].seats
+        ranks = tuple(rng.choice([1, 2, 2, 3]) for _ in seats) if not repeated or i % 3 == 0 else results[-1].ranks
+        results.append(RankedResult(i, seats, ranks, group=i // 2))
+    model = PlackettLuce(results)
+    resampler = TableResampler(model)
+    assert all((units is None) == repeated for units in resampler.units_of_rows)
+    counts = list(model.resample_counts(4, seed=2))
+    fallbacks = []
+    with monkeypatch.context() as patch:
+        patch.setattr(model, "solve", lambda *args, **kwargs: fallbacks.append(args))
+        thetas = resampler.solve(counts, model.theta)
+    assert not fallbacks
+    for count, theta in zip(counts, thetas, strict=True):
+        exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
+        assert theta == pytest.approx(exact, abs=1e-5)
