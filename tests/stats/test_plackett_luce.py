@@ -128,6 +128,20 @@ def test_no_games_and_unknown_agents() -> None:
         PlackettLuce([RankedResult(0, ("a", "c"), (1, 2))], ["a", "b"])
 
 
+def assert_each_resample_maximum(model: PlackettLuce, resampler: TableResampler, counts: list[np.ndarray],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resampler's batch of ``counts`` is settled by the chord (no Newton fallback), each at
+    the resample's own maximum as the model's Newton's method finds it."""
+    fallbacks = []
+    with monkeypatch.context() as patch:
+        patch.setattr(model, "solve", lambda *args, **kwargs: fallbacks.append(args))
+        thetas = resampler.solve(counts, model.theta)
+    assert not fallbacks
+    for count, theta in zip(counts, thetas, strict=True):
+        exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
+        assert theta == pytest.approx(exact, abs=1e-5)
+
+
 def test_batched_bootstrap_solves_of_n_seat_games_are_each_resamples_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table resampler's chord steps (games of three and four seats, ties among them) reach
     each resample's own maximum, as the model's Newton's method finds it."""
@@ -141,14 +155,7 @@ def test_batched_bootstrap_solves_of_n_seat_games_are_each_resamples_maximum(mon
     model = PlackettLuce(results)
     resampler = TableResampler(model)
     counts = list(model.resample_counts(5, seed=1))
-    fallbacks = []
-    with monkeypatch.context() as patch:  # the chord settles every resample: no Newton fallback
-        patch.setattr(model, "solve", lambda *args, **kwargs: fallbacks.append(args))
-        thetas = resampler.solve(counts, model.theta)
-    assert not fallbacks
-    for count, theta in zip(counts, thetas, strict=True):
-        exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
-        assert theta == pytest.approx(exact, abs=1e-5)
+    assert_each_resample_maximum(model, resampler, counts, monkeypatch)
 
 
 @pytest.mark.parametrize("seat_advantage", [True, False])
@@ -192,11 +199,4 @@ def test_table_resampler_rows_of_one_game_or_of_several(monkeypatch: pytest.Monk
     resampler = TableResampler(model)
     assert all((units is None) == repeated for units in resampler.units_of_rows)
     counts = list(model.resample_counts(4, seed=2))
-    fallbacks = []
-    with monkeypatch.context() as patch:
-        patch.setattr(model, "solve", lambda *args, **kwargs: fallbacks.append(args))
-        thetas = resampler.solve(counts, model.theta)
-    assert not fallbacks
-    for count, theta in zip(counts, thetas, strict=True):
-        exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
-        assert theta == pytest.approx(exact, abs=1e-5)
+    assert_each_resample_maximum(model, resampler, counts, monkeypatch)
