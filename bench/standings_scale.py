@@ -20,7 +20,8 @@ Each measurement is a fresh child process: ``python -m arena standings LOG --jso
 ``ru_maxrss``; the resume is ``python -m arena run CONFIG --logs ROOT`` until a bot of the first
 new game starts (then the run is ended). Trees alternate per repeat (``--repeat``, default 1), so
 load hits both alike; the median is printed. ``--compare`` prints, per log, how far the standings
-of each tree are from the first tree's (Elo to the printed 0.1, interval ends in Elo).
+of each tree are from the first tree's (Elo to the printed 0.1, interval ends in Elo, and the largest
+move of an interval end as a share of that interval's width).
 
     .venv/bin/python bench/standings_scale.py --tree /path/to/main --tree . [--big] [--repeat 3]
 """
@@ -281,9 +282,12 @@ def compare(first: Path, other: Path) -> dict[str, float]:
     elo = max(abs(rows_a[k]["elo"] - rows_b[k]["elo"]) for k in rows_a)
     ends = [abs(rows_a[k][e] - rows_b[k][e]) for k in rows_a for e in ("elo_low", "elo_high")]
     width = statistics.median(rows_a[k]["elo_high"] - rows_a[k]["elo_low"] for k in rows_a)
+    # The largest move of an interval end as a share of that agent's interval width (first tree's).
+    relative = max(abs(rows_a[k][e] - rows_b[k][e]) / max(rows_a[k]["elo_high"] - rows_a[k]["elo_low"], 1e-9)
+                   for k in rows_a for e in ("elo_low", "elo_high"))
     same = {key: a[key] == b[key] for key in ("crosstable", "pairwise", "terminations", "seats") if key in a}
     return {"elo_max_diff": elo, "interval_end_max_diff": max(ends), "interval_end_median_diff": statistics.median(ends),
-            "median_interval_width": width, **{f"{k}_identical": v for k, v in same.items()}}
+            "median_interval_width": width, "interval_end_max_over_width": round(relative, 4), **{f"{k}_identical": v for k, v in same.items()}}
 
 
 def main() -> None:

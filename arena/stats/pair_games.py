@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arena.stats.results import FAULTS
-from arena.stats.tables import likelihood_of_superiority
+from arena.stats.tables import counts_table
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -145,15 +145,7 @@ def wdl_table(games: PairGames, counts: NDArray[np.int64] | None = None) -> dict
 
 def cross_table(games: PairGames, counts: NDArray[np.int64] | None = None) -> dict[str, dict[str, dict[str, float]]]:
     """As :func:`arena.stats.ratings.crosstable`."""
-    cells = (_counts(games) if counts is None else counts).tolist()
-    names = games.names
-    table: dict[str, dict[str, dict[str, float]]] = {}
-    for i, a in enumerate(names):
-        row = cells[i]
-        table[a] = {b: {"games": lost + d + w, "wins": w, "draws": d, "losses": lost, "points": w + 0.5 * d,
-                        "los": likelihood_of_superiority(w, lost)}
-                    for j, b in enumerate(names) if j != i for lost, d, w in (row[j],)}
-    return table
+    return counts_table(games.names, (_counts(games) if counts is None else counts).tolist())
 
 
 def termination_table(games: PairGames) -> dict[str, Any]:

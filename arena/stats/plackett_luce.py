@@ -28,20 +28,22 @@ by the percentile bootstrap over resampling units (the games sharing a ``group``
 one is its own unit), each resample a refit with integer game weights started from the fit of all
 games. A resample is one draw of all its units with replacement (numpy's generator seeded
 with the bootstrap's seed; units numbered in order of their first game), so drawing costs nothing
-beside the refits. Two-seat games are refitted a batch of resamples at a time on counts per ordered
-couple of agents (:class:`_PairData`). (Before issue 24 the draws were ``random.Random(seed)``
+beside the refits. The refits are done a batch of resamples at a time (:mod:`arena.stats.resample`:
+two-seat games on counts per ordered couple of agents, others per distinct game). (Before issue 24 the draws were ``random.Random(seed)``
 calls, one per unit: the intervals of the same seed differ since by bootstrap noise, the fits not at all.)
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import numpy as np
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]  # no type information shipped
 
 from arena.stats.results import ELO_PER_NAT, agents_of
 
@@ -56,6 +58,27 @@ if TYPE_CHECKING:
 #: The largest tied set whose orders are averaged exactly (63 log-sum-exp terms); larger ones
 #: use Efron's approximation (see the module docstring).
 TIE_EXACT_MAX = 6
+
+#: The N-seat Hessian is counted over couples of (agent, seat) pairs while they are at most this
+#: many (32 MB of floats), else per couple of parameters (:meth:`_Block.add_derivatives`).
+PAIR_CELLS_MAX = 1 << 22
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def one_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``function`` run with the BLAS library on one thread. Its matrices are small (agents x
+    agents, agents x a batch of resamples): BLAS's threads gain nothing there and, on a busy
+    machine, spin waiting for each other (the standings of a 500-agent round robin took 1.5 times
+    the CPU time with them, issue 24)."""
+
+    @functools.wraps(function)
+    def limited(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with threadpool_limits(1, user_api="blas"):
+            return function(*args, **kwargs)
+
+    return limited
 
 
 @dataclass(frozen=True)
@@ -131,15 +154,20 @@ class _Block:
         g = len(rows)
         self.k, self.agents, self.ranks = k, agents, ranks
         self.seats = np.broadcast_to(seat_param[:k], (g, k))
+        self._pair_cells: tuple[int, Ints] | None = None  # add_derivatives' keys, for one dim
         patterns, inverse = np.unique(ranks, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
         self.linear = np.empty((g, k))
         games, logs, weights = [], [], []
+        #: Per pattern of ranks with terms: its rows and number of terms (its rows' terms are
+        #: consecutive, in order of row, each row's together).
+        self.term_chunks: list[tuple[Ints, int]] = []
         for p, pattern in enumerate(patterns):
             linear, terms = tie_terms(pattern.tolist())
             members = np.flatnonzero(inverse == p)
             self.linear[members] = linear
             if terms:
+                self.term_chunks.append((members, len(terms)))
                 with np.errstate(divide="ignore"):
                     log_mult = np.log(np.array([t[0] for t in terms]))
                 games.append(np.repeat(members, len(terms)))
@@ -216,15 +244,38 @@ class _Block:
             grad += np.bincount(params.ravel(), grad_u.ravel(), minlength=dim)
         if hess is None:
             return
-        # Each term's negated Hessian in u is tw * (diag(p) - p p^T); summed per game first.
-        per_term = -wp[:, :, None] * p[:, None, :]
-        per_term[:, np.arange(k), np.arange(k)] += wp
-        cell = (self.term_game[:, None, None] * k + np.arange(k)[:, None]) * k + np.arange(k)
-        per_game = np.bincount(cell.ravel(), per_term.ravel(), minlength=g * k * k).reshape(g, k, k)
-        for rows in (self.agents, self.seats):
-            for cols in (self.agents, self.seats):
-                flat = rows[:, :, None] * dim + cols[:, None, :]
-                hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
+        # Each term's negated Hessian in u is tw * (diag(p) - p p^T); summed per game first, a
+        # pattern at a time (its rows' terms are consecutive): a stack of small matrix products.
+        per_game = np.zeros((g, k, k))
+        start = 0
+        for members, count in self.term_chunks:
+            stop = start + len(members) * count
+            wp_rows = wp[start:stop].reshape(len(members), count, k)
+            chunk = -np.matmul(wp_rows.transpose(0, 2, 1), p[start:stop].reshape(len(members), count, k))
+            chunk[:, np.arange(k), np.arange(k)] += wp_rows.sum(axis=1)
+            per_game[members] = chunk
+            start = stop
+        n = int(self.seats[0, 0]) if g else 0  # the first seat's parameter: the number of agents
+        seat_count = dim - n  # seat parameters, the one held at 0 included
+        if (n * seat_count) ** 2 > PAIR_CELLS_MAX:  # many agents: a bincount per couple of kinds
+            for rows in (self.agents, self.seats):
+                for cols in (self.agents, self.seats):
+                    flat = rows[:, :, None] * dim + cols[:, None, :]
+                    hess += np.bincount(flat.ravel(), per_game.ravel(), minlength=dim * dim).reshape(dim, dim)
+            return
+        # One bincount over couples of (agent, seat parameter) pairs, by keys computed once, then
+        # summed over seats (the agents' block) and over agents (the seats').
+        if self._pair_cells is None or self._pair_cells[0] != dim:
+            pair = self.agents * seat_count + (self.seats - n)
+            self._pair_cells = (dim, (pair[:, :, None] * (n * seat_count) + pair[:, None, :]).ravel())
+        square = np.bincount(self._pair_cells[1], per_game.ravel(), minlength=(n * seat_count) ** 2)
+        square = square.reshape(n, seat_count, n, seat_count)
+        hess[:n, :n] += square.sum(axis=(1, 3))
+        by_seats = square.sum(axis=2)  # agent x seat x the other's seat (the other agent summed over)
+        agent_seat = by_seats.sum(axis=1)  # the agents' rows of the seat columns (symmetric)
+        hess[:n, n:] += agent_seat
+        hess[n:, :n] += agent_seat.T
+        hess[n:, n:] += by_seats.sum(axis=0)
 
 
     def _add_couple_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats | None) -> None:
@@ -320,7 +371,6 @@ class PlackettLuce:
         self.warm_start: Floats | None = None
         self._draws: dict[tuple[int, int], Floats] = {}
         self._information: Floats | None = None  # at the fit of all games, for the normal intervals
-        self._chord: Floats | None = None  # its inverse, for the chord steps of the bootstrap
 
     # --- the fit ------------------------------------------------------------------------------------
 
@@ -352,24 +402,7 @@ class PlackettLuce:
             b.add_derivatives(ext, weights, grad, None)
         return grad[:-1] + self.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
 
-    def chord_solve(self, weights: Floats, start: Floats, tolerance: float = 1e-6, max_iterations: int = 60) -> Floats:
-        """The maximum of the log-posterior with game ``weights`` near ``start`` (the fit of all
-        games) by the chord method: Newton steps with the information matrix at the fit of all
-        games, factorised once, so each step costs one gradient (see :class:`_PairData`). Newton's
-        method (:meth:`solve`) where the chord does not settle."""
-        if self._chord is None:
-            self._chord = np.linalg.inv(self.information).astype(np.float64, copy=False)
-        chord = self._chord
-        theta = np.array(start, dtype=float)
-        for _ in range(max_iterations):
-            step = chord @ self.gradient(theta, weights)
-            theta += step
-            if not np.all(np.isfinite(theta)):
-                break
-            if float(np.max(np.abs(step), initial=0.0)) < tolerance:
-                return theta
-        return self.solve(weights, start=start, tolerance=tolerance)[0]
-
+    @one_blas_thread
     def solve(self, weights: Floats | None = None, start: Floats | None = None, tolerance: float = 1e-10,
               max_iterations: int = 100) -> tuple[Floats, int]:
         """The maximum of the log-posterior and the Newton iterations it took."""
@@ -427,6 +460,7 @@ class PlackettLuce:
 
     # --- intervals ----------------------------------------------------------------------------------
 
+    @one_blas_thread
     def _normal_half_widths(self, contrasts: Floats, level: float) -> Floats:
         """z·SE in Elo of each contrast (a column of ``contrasts``) of the parameters at the fit, the
         SE from the inverse observed information (prior included), computed once per model."""
@@ -463,6 +497,7 @@ class PlackettLuce:
         for _ in range(samples):
             yield np.bincount(rng.integers(0, self.units, size=self.units), minlength=self.units).astype(np.int32)
 
+    @one_blas_thread
     def _bootstrap_draws(self, samples: int, seed: int) -> Floats:
         n = len(self.names)
         if not self.units or samples < 1:
@@ -470,13 +505,15 @@ class PlackettLuce:
         base = self.theta
         out = np.empty((samples, n))
         counts = self.resample_counts(samples, seed)
-        pairs = _PairData(self) if all(b.k == 2 for b in self.blocks) and self.dim else None
+        if not self.dim:
+            return np.zeros((samples, n))
+        from arena.stats.resample import PairResampler, TableResampler
+
+        pairs = len(self.blocks) == 1 and self.blocks[0].k == 2
+        resampler = PairResampler(self) if pairs else TableResampler(self)
         row = 0
-        while row < samples:
-            if pairs is not None:  # a batch of resamples at once (see _PairData)
-                thetas = pairs.solve([next(counts) for _ in range(min(pairs.batch, samples - row))], base)
-            else:
-                thetas = [self.chord_solve(next(counts).astype(float)[self.unit_of], base, _PairData.tolerance)]
+        while row < samples:  # a batch of resamples at once
+            thetas = resampler.solve([next(counts) for _ in range(min(resampler.batch, samples - row))], base)
             for theta in thetas:
                 out[row] = theta[:n] - np.mean(theta[:n])
                 row += 1
@@ -524,118 +561,3 @@ class PlackettLuce:
             return normal
         boot = self.bootstrap_intervals(samples, seed, level)
         return {a: (min(boot[a][0], normal[a][0]), max(boot[a][1], normal[a][1])) for a in self.names}
-
-
-class _PairData:
-    """The bootstrap of two-seat games, many resamples at once.
-
-    Two-seat games reduce to counts per ordered couple of agents: ``W`` games and ``S`` points of
-    the first seat (a draw is half a win and half a loss, see the module docstring), whatever the
-    number of games. Each resample is solved from the fit of all games by the chord method: the
-    Newton step with the information matrix of that fit (inverted once) instead of the resample's
-    own Hessian, for a whole batch of resamples in a few matrix products. A resample's Hessian is
-    close to the full one, so each iteration cuts the error by a large factor; a resample the
-    chord does not settle within :attr:`max_iterations` (an agent with very few games drawn
-    many times over) is solved by Newton's method on its own, so every draw is the resample's
-    maximum. When most couples met (a round robin), the couples are a dense agents x agents
-    array, which needs no gathering of parameters per couple.
-    """
-
-    max_iterations = 100
-    #: Largest parameter change of the last step, in nats (1e-6 nats is 0.0002 Elo; the per-resample
-    #: Newton solves stopped at 1e-7).
-    tolerance = 1e-6
-    #: Elements of a couples x resamples array per batch (32 MB of floats).
-    batch_elements = 4_000_000
-
-    def __init__(self, model: PlackettLuce) -> None:
-        self.model = model
-        (block,) = model.blocks
-        self.block = block
-        n = len(model.names)
-        first, second = block.couple
-        self.first, self.second = first, second
-        self.seat_first, self.seat_second = block.seat_pair
-        # A game's couple and its seat-0 points, straight from the game (no row step per resample).
-        self.couple_of_game = np.empty(model.games, dtype=np.intp)
-        self.couple_of_game[block.positions] = block.couple_of_row[block.row_of]
-        self.score_of_game = np.empty(model.games)
-        self.score_of_game[block.positions] = block.row_score[block.row_of]
-        self.dense = n * n <= 2 * len(first)
-        self.cells = n * n if self.dense else len(first)
-        self.cell_of_game = first[self.couple_of_game] * n + second[self.couple_of_game] if self.dense \
-            else self.couple_of_game
-        if not self.dense:
-            self.sums = [self._summing(first), self._summing(second)]
-        self.inverse = np.linalg.inv(model.information)
-        self.batch = int(max(1, min(32, self.batch_elements // max(self.cells, 1))))
-
-    @staticmethod
-    def _summing(agent: Ints) -> tuple[Ints, Ints, Ints]:
-        """(order, starts, agents): summing rows in ``order`` from each start gives each agent's."""
-        order = np.argsort(agent, kind="stable")
-        sorted_agents = agent[order]
-        starts = np.flatnonzero(np.r_[True, sorted_agents[1:] != sorted_agents[:-1]])
-        return order, starts, sorted_agents[starts]
-
-    def _totals(self, counts: list[NDArray[np.int32]]) -> tuple[Floats, Floats]:
-        """Games and points per cell (couple) and resample: cells x resamples."""
-        games = np.empty((len(counts), self.cells))
-        points = np.empty((len(counts), self.cells))
-        for column, count in enumerate(counts):
-            weights = count[self.model.unit_of].astype(float)
-            games[column] = np.bincount(self.cell_of_game, weights, minlength=self.cells)
-            points[column] = np.bincount(self.cell_of_game, weights * self.score_of_game, minlength=self.cells)
-        return np.ascontiguousarray(games.T), np.ascontiguousarray(points.T)
-
-    def _gradient(self, ext: Floats, games: Floats, points: Floats) -> Floats:
-        """The log-likelihood's gradient in the extended parameters, a column per resample."""
-        n = len(self.model.names)
-        h = ext[self.seat_first] - ext[self.seat_second]
-        grad = np.zeros_like(ext)
-        if self.dense:
-            t = ext[:n]
-            d = (t[:, None, :] - t[None, :, :] + h).reshape(n * n, -1)
-        else:
-            d = ext[self.first] - ext[self.second] + h
-        np.negative(d, out=d)
-        with np.errstate(over="ignore"):
-            np.exp(d, out=d)
-        d += 1.0
-        np.divide(games, d, out=d)
-        residual = np.subtract(points, d, out=d)  # S - W sigmoid(difference)
-        if self.dense:
-            square = residual.reshape(n, n, -1)
-            grad[:n] = square.sum(axis=1) - square.sum(axis=0)
-        else:
-            for (order, starts, agents), sign in zip(self.sums, (1.0, -1.0), strict=True):
-                grad[agents] += sign * np.add.reduceat(residual[order], starts, axis=0)
-        total = residual.sum(axis=0)
-        grad[self.seat_first] += total
-        grad[self.seat_second] -= total
-        return grad
-
-    def solve(self, counts: list[NDArray[np.int32]], base: Floats) -> list[Floats]:
-        """The maximum of the log-posterior for each resample of ``counts`` (how often each unit is
-        drawn), from ``base``."""
-        model = self.model
-        games, points = self._totals(counts)
-        theta = np.repeat(base[:, None], len(counts), axis=1)
-        ext = np.zeros((model.dim + 1, len(counts)))
-        done = np.zeros(len(counts), dtype=bool)
-        for _ in range(self.max_iterations):
-            ext[:-1] = theta
-            with np.errstate(over="ignore"):
-                prior = model.prior * (0.5 - 1.0 / (1.0 + np.exp(-theta)))
-            step = self.inverse @ (self._gradient(ext, games, points)[:-1] + prior)
-            theta += step
-            done = np.max(np.abs(step), axis=0) < self.tolerance
-            if done.all():
-                break
-        out = []
-        for column, count in enumerate(counts):
-            if done[column] and np.all(np.isfinite(theta[:, column])):
-                out.append(theta[:, column])
-            else:
-                out.append(model.solve(count.astype(float)[model.unit_of], start=base, tolerance=self.tolerance)[0])
-        return out

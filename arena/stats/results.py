@@ -77,18 +77,22 @@ def ranked_from_row(row: Mapping[str, Any]) -> RankedResult:
     if not isinstance(row, Mapping):
         raise ValueError(f"a game must be a JSON object, got {describe(row)}")  # noqa: TRY004 - the contract
     seats, ranks = row.get("seats"), row.get("ranks")
-    if not isinstance(seats, list) or len(seats) < 2 or not all(isinstance(s, str) for s in seats):
+    # Each check first by the types' set (one C pass; a whole log's rows are read), then as written.
+    if not isinstance(seats, list) or len(seats) < 2 or not (
+            set(map(type, seats)) == _STR or all(isinstance(s, str) for s in seats)):
         raise ValueError(f'"seats" must be a list of at least two agent ids, got {describe(seats)}')
     if len(set(seats)) != len(seats):
         raise ValueError("the agents of a game's seats must be different")
-    if not isinstance(ranks, list) or len(ranks) != len(seats) or not all(_whole(r) and r >= 1 for r in ranks):
+    if not isinstance(ranks, list) or len(ranks) != len(seats) or not (
+            (set(map(type, ranks)) == _INT and min(ranks) >= 1) or all(_whole(r) and r >= 1 for r in ranks)):
         raise ValueError(f'"ranks" must be a list of {len(seats)} positive integers, got {describe(ranks)}')
     index = row.get("index", row.get("game_index"))
     if not _whole(index) or not 0 <= index <= MAX_INDEX:
         raise ValueError(f"a game needs an index from 0 to {MAX_INDEX}, got {describe(index)}")
     returns = row.get("returns")
-    if returns is not None and (not isinstance(returns, list) or len(returns) != len(seats) or not all(
-            isinstance(r, int | float) and not isinstance(r, bool) for r in returns)):
+    if returns is not None and (not isinstance(returns, list) or len(returns) != len(seats) or not (
+            set(map(type, returns)) <= _NUMBER or all(isinstance(r, int | float) and not isinstance(r, bool)
+                                                     for r in returns))):
         raise ValueError(f'"returns" must be a list of {len(seats)} numbers, got {describe(returns)}')
     termination = row.get("termination", "win")
     group = row.get("group")
@@ -101,11 +105,14 @@ def ranked_from_row(row: Mapping[str, Any]) -> RankedResult:
         index=index,
         seats=tuple(seats),
         ranks=tuple(ranks),
-        returns=None if returns is None else tuple(float(r) for r in returns),
+        returns=None if returns is None else tuple(map(float, returns)),
         termination=termination if isinstance(termination, str) else "win",
         group=group if _whole(group) else None,
         faults=tuple(faults),
     )
+
+
+_STR, _INT, _NUMBER = {str}, {int}, {int, float}
 
 
 def _whole(value: Any) -> bool:

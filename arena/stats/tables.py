@@ -11,8 +11,13 @@
 - :func:`table_standings`: all of it with the Plackett–Luce ratings, as the N-seat
   ``standings.json`` holds it (the caller adds ``id``, ``game`` and ``seed``).
 
+- :func:`counts_table`: the crosstable's dictionaries from counts per ordered couple of agents
+  (shared with :func:`arena.stats.pair_games.cross_table`).
+
 The two-player ``crosstable`` and ``termination_counts`` of :mod:`arena.stats.ratings` are these
-tables of two-seat games. This module imports numpy only when :func:`table_standings` runs.
+tables of two-seat games. The pairwise and agent tables are counted with numpy arrays (one
+``bincount`` for all games of a size); this module imports numpy only when they, or
+:func:`table_standings`, run.
 """
 
 from __future__ import annotations
@@ -33,30 +38,61 @@ def likelihood_of_superiority(wins: float, losses: float) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
+def _seated(games: Sequence[RankedResult], names: Sequence[str]) -> tuple[Any, Any, Any]:
+    """(agent numbers into ``names``, ranks) of every seat of every game, games in order and each
+    game's seats in order, and the games' numbers of seats (numpy arrays). KeyError for an agent
+    not in ``names``."""
+    import numpy as np
+
+    number = {a: i for i, a in enumerate(names)}
+    sizes = np.fromiter((len(g.seats) for g in games), dtype=np.intp, count=len(games))
+    total = int(sizes.sum())
+    agents = np.fromiter((number[a] for g in games for a in g.seats), dtype=np.intp, count=total)
+    ranks = np.fromiter((r for g in games for r in g.ranks), dtype=np.int64, count=total)
+    return agents, ranks, sizes
+
+
+def _by_size(sizes: Any) -> Any:
+    """(k, entries) per number of seats k: the positions in :func:`_seated`'s arrays of the seats
+    of the games of k seats (games x k)."""
+    import numpy as np
+
+    starts = np.cumsum(sizes) - sizes
+    for k in np.unique(sizes).tolist():
+        yield k, starts[sizes == k][:, None] + np.arange(k)
+
+
+def counts_table(names: Sequence[str], cells: list[list[list[int]]]) -> dict[str, dict[str, dict[str, float]]]:
+    """The crosstable of ``cells[a][b]`` = [losses, draws, wins] of agent a against b (numbers
+    into ``names``): ``table[a][b]`` a's games, wins, draws, losses, points and LOS over b."""
+    los: dict[tuple[int, int], float] = {}  # few distinct counts: each LOS computed once
+    table: dict[str, dict[str, dict[str, float]]] = {}
+    for i, a in enumerate(names):
+        row = cells[i]
+        table[a] = {b: {"games": lost + d + w, "wins": w, "draws": d, "losses": lost, "points": w + 0.5 * d,
+                        "los": los[w, lost] if (w, lost) in los else los.setdefault((w, lost),
+                                                                              likelihood_of_superiority(w, lost))}
+                    for j, b in enumerate(names) if j != i for lost, d, w in (row[j],)}
+    return table
+
+
 def pairwise_table(results: Iterable[RankedResult], agents: Sequence[str] | None = None
                    ) -> dict[str, dict[str, dict[str, float]]]:
     """``table[a][b]``: a's games, wins, draws, losses and points against b counted over every game
     where both sat (each game is one comparison of the two), and a's LOS over b."""
+    import numpy as np
+
     games = list(results)
     names = agents_of(games, agents)
-    table: dict[str, dict[str, dict[str, float]]] = {
-        a: {b: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0.0} for b in names if b != a}
-        for a in names
-    }
-    for g in games:
-        for i, a in enumerate(g.seats):
-            for j, b in enumerate(g.seats):
-                if i == j:
-                    continue
-                cell = table[a][b]
-                cell["games"] += 1
-                outcome = "wins" if g.ranks[i] < g.ranks[j] else "losses" if g.ranks[i] > g.ranks[j] else "draws"
-                cell[outcome] += 1
-                cell["points"] += 1.0 if outcome == "wins" else 0.5 if outcome == "draws" else 0.0
-    for a in names:
-        for cell in table[a].values():
-            cell["los"] = likelihood_of_superiority(cell["wins"], cell["losses"])
-    return table
+    n = len(names)
+    seated, ranks, sizes = _seated(games, names)
+    counts = np.zeros(n * n * 3, dtype=np.int64)
+    for k, entries in _by_size(sizes):
+        first, second = np.nonzero(~np.eye(k, dtype=bool))  # every ordered two seats
+        a, r = seated[entries], ranks[entries]
+        outcome = np.sign(r[:, second] - r[:, first]) + 1  # the first's: 2 won, 1 drew, 0 lost
+        counts += np.bincount(((a[:, first] * n + a[:, second]) * 3 + outcome).ravel(), minlength=n * n * 3)
+    return counts_table(names, counts.reshape(n, n, 3).tolist())
 
 
 def _mean(total: float, count: float, digits: int) -> float | None:
@@ -88,30 +124,39 @@ def agent_table(results: Iterable[RankedResult], agents: Sequence[str] | None = 
     """Per agent: games, wins (rank 1, shared included), avg_rank, avg_return (None without
     returns), score_pct (pairwise: each other seat beaten 1, tied 0.5, in % of the comparisons),
     rank_counts (games finished 1st, 2nd, ... up to ``players``, default the most seats of a game)."""
+    import numpy as np
+
     games = list(results)
     names = agents_of(games, agents)
+    n = len(names)
     size = players if players is not None else max((len(g.seats) for g in games), default=0)
-    acc: dict[str, dict[str, Any]] = {a: {"games": 0, "wins": 0, "rank": 0, "returns": 0.0, "with_returns": 0,
-                                          "points": 0.0, "comparisons": 0, "ranks": Counter()} for a in names}
-    for g in games:
-        for seat, a in enumerate(g.seats):
-            row, rank = acc[a], g.ranks[seat]
-            row["games"] += 1
-            row["wins"] += rank == 1
-            row["rank"] += rank
-            row["ranks"][rank] += 1
-            row["comparisons"] += len(g.seats) - 1
-            row["points"] += sum(1.0 if rank < r else 0.5 for r in g.ranks if r >= rank) - 0.5  # minus itself
-            if g.returns is not None:
-                row["returns"] += g.returns[seat]
-                row["with_returns"] += 1
+    seated, ranks, sizes = _seated(games, names)
+    played = np.bincount(seated, minlength=n).tolist()
+    wins = np.bincount(seated[ranks == 1], minlength=n).tolist()
+    rank_sums = np.bincount(seated, ranks, minlength=n).tolist()  # whole numbers: exact below 2**53
+    comparisons = np.bincount(seated, np.repeat(sizes - 1, sizes), minlength=n).tolist()
+    points = np.zeros(n)  # halves: exact in any order
+    for _, entries in _by_size(sizes):
+        r = ranks[entries]
+        beaten = (r[:, :, None] < r[:, None, :]).sum(axis=2) + 0.5 * ((r[:, :, None] == r[:, None, :]).sum(axis=2) - 1)
+        points += np.bincount(seated[entries].ravel(), beaten.ravel(), minlength=n)
+    # Returns summed per agent in the order of the games, as one float after another.
+    with_returns = [g for g in games if g.returns is not None]
+    returned, _, _ = _seated(with_returns, names)
+    values = np.fromiter((v for g in with_returns for v in g.returns or ()), dtype=np.float64, count=len(returned))
+    returns_sum = np.bincount(returned, values, minlength=n).tolist()
+    returns_count = np.bincount(returned, minlength=n).tolist()
+    top_rank = int(ranks.max()) if len(ranks) else 0
+    by_rank = np.bincount(seated * (top_rank + 1) + ranks, minlength=n * (top_rank + 1)).reshape(n, top_rank + 1)
     out = {}
-    for a, row in acc.items():
-        top = max([size, *row["ranks"]])
-        out[a] = {"games": row["games"], "wins": row["wins"], "avg_rank": _mean(row["rank"], row["games"], 3),
-                  "avg_return": _mean(row["returns"], row["with_returns"], 3),
-                  "score_pct": _mean(100.0 * row["points"], row["comparisons"], 1),
-                  "rank_counts": [row["ranks"][r] for r in range(1, top + 1)]}
+    for a, ranked, total, won, ranked_sum, compared, score, summed, counted in zip(
+            names, by_rank.tolist(), played, wins, rank_sums, comparisons, points.tolist(), returns_sum,
+            returns_count, strict=True):
+        top = max([size, *(r for r, c in enumerate(ranked) if c)])
+        out[a] = {"games": total, "wins": won, "avg_rank": _mean(int(ranked_sum), total, 3),
+                  "avg_return": _mean(summed, counted, 3),
+                  "score_pct": _mean(100.0 * score, compared, 1),
+                  "rank_counts": [ranked[r] if r <= top_rank else 0 for r in range(1, top + 1)]}
     return out
 
 

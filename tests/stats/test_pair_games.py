@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from arena.stats.pair_games import PairGames, pair_model
-from arena.stats.plackett_luce import PlackettLuce, _PairData, _unique_rows
+from arena.stats.plackett_luce import PlackettLuce, _unique_rows
 from arena.stats.ratings import (
     GameResult,
     compute_standings,
@@ -20,6 +20,7 @@ from arena.stats.ratings import (
     termination_counts,
     wdl,
 )
+from arena.stats.resample import PairResampler
 
 
 def league(games: int = 400, agents: int = 7, seed: int = 5) -> list[GameResult]:
@@ -86,7 +87,7 @@ def test_batched_bootstrap_solves_are_each_resamples_maximum(agents: int) -> Non
     results = league(300, agents)
     names = sorted({g.black for g in results} | {g.white for g in results})
     model = pair_model(PairGames.from_results(results, names), True, 2.0)
-    batch = _PairData(model)
+    batch = PairResampler(model)
     assert batch.dense == (agents == 4)
     counts = list(model.resample_counts(6, seed=2))
     for count, theta in zip(counts, batch.solve(counts, model.theta), strict=True):

@@ -12,6 +12,7 @@ from helpers import bench_module
 
 from arena.stats import plackett_luce
 from arena.stats.plackett_luce import ELO_PER_NAT, TIE_EXACT_MAX, PlackettLuce, tie_terms
+from arena.stats.resample import TableResampler
 from arena.stats.results import RankedResult
 
 SIM = bench_module("plackett_luce_coverage")
@@ -125,3 +126,77 @@ def test_no_games_and_unknown_agents() -> None:
     assert empty.bootstrap_intervals(samples=10) == {"a": (0.0, 0.0), "b": (0.0, 0.0)}
     with pytest.raises(ValueError, match="'c'"):
         PlackettLuce([RankedResult(0, ("a", "c"), (1, 2))], ["a", "b"])
+
+
+def assert_each_resample_maximum(model: PlackettLuce, resampler: TableResampler, counts: list[np.ndarray],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resampler's batch of ``counts`` is settled by the chord (no Newton fallback), each at
+    the resample's own maximum as the model's Newton's method finds it."""
+    fallbacks = []
+    with monkeypatch.context() as patch:
+        patch.setattr(model, "solve", lambda *args, **kwargs: fallbacks.append(args))
+        thetas = resampler.solve(counts, model.theta)
+    assert not fallbacks
+    for count, theta in zip(counts, thetas, strict=True):
+        exact, _ = model.solve(count.astype(float)[model.unit_of], start=model.theta, tolerance=1e-12)
+        assert theta == pytest.approx(exact, abs=1e-5)
+
+
+def test_batched_bootstrap_solves_of_n_seat_games_are_each_resamples_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table resampler's chord steps (games of three and four seats, ties among them) reach
+    each resample's own maximum, as the model's Newton's method finds it."""
+    rng = random.Random(5)
+    agents = [f"a{i}" for i in range(7)]
+    results = []
+    for i in range(240):
+        seats = tuple(rng.sample(agents, 3 + i % 2))
+        ranks = tuple(rng.choice([1, 2, 2, 3, 4][: len(seats) + 1]) for _ in seats)
+        results.append(RankedResult(i, seats, ranks, group=i // 4))
+    model = PlackettLuce(results)
+    resampler = TableResampler(model)
+    counts = list(model.resample_counts(5, seed=1))
+    assert_each_resample_maximum(model, resampler, counts, monkeypatch)
+
+
+@pytest.mark.parametrize("seat_advantage", [True, False])
+def test_the_n_seat_hessian_is_the_same_counted_by_pairs_or_by_parameters(
+        monkeypatch: pytest.MonkeyPatch, seat_advantage: bool) -> None:
+    """The Hessian over couples of (agent, seat) pairs (few agents) is the one counted per couple
+    of parameters (many agents), and both are the gradient's derivative."""
+    rng = random.Random(8)
+    agents = [f"a{i}" for i in range(6)]
+    results = [RankedResult(i, tuple(rng.sample(agents, 3 + i % 2)), tuple(rng.choice([1, 1, 2, 3]) for _ in range(3 + i % 2)))
+               for i in range(60)]
+    model = PlackettLuce(results, seat_advantage=seat_advantage)
+    theta = np.array([rng.uniform(-1, 1) for _ in range(model.dim)])
+    weights = np.array([float(rng.randrange(3)) for _ in range(model.games)])
+    _, by_pairs = model.derivatives(theta, weights)
+    monkeypatch.setattr(plackett_luce, "PAIR_CELLS_MAX", -1)
+    for block in model.blocks:
+        block._pair_cells = None
+    _, by_parameters = model.derivatives(theta, weights)
+    assert by_pairs == pytest.approx(by_parameters, abs=1e-12)
+    step = 1e-6
+    for i in range(model.dim):
+        shift = np.zeros(model.dim)
+        shift[i] = step
+        slope = (model.gradient(theta + shift, weights) - model.gradient(theta - shift, weights)) / (2 * step)
+        assert -slope == pytest.approx(by_pairs[:, i], abs=1e-5)
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+def test_table_resampler_rows_of_one_game_or_of_several(monkeypatch: pytest.MonkeyPatch, repeated: bool) -> None:
+    """A resample's row weights are its units' weights gathered (every row one game) or summed
+    per row (games repeated): either way each resample's own maximum."""
+    rng = random.Random(11)
+    agents = [f"a{i}" for i in range(12)]
+    results = []
+    for i in range(120):
+        seats = tuple(rng.sample(agents, 4)) if not repeated or i % 3 == 0 else results[-1].seats
+        ranks = tuple(rng.choice([1, 2, 2, 3]) for _ in seats) if not repeated or i % 3 == 0 else results[-1].ranks
+        results.append(RankedResult(i, seats, ranks, group=i // 2))
+    model = PlackettLuce(results)
+    resampler = TableResampler(model)
+    assert all((units is None) == repeated for units in resampler.units_of_rows)
+    counts = list(model.resample_counts(4, seed=2))
+    assert_each_resample_maximum(model, resampler, counts, monkeypatch)
