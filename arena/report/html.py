@@ -6,10 +6,12 @@ parses a block only when the page asks for it):
 
 - ``arena-data``: the page's summary: title, mode (``"report"`` or ``"game"``), and the game list
   rows ``[index, black, white, result, termination, plies, game, reason]``;
-- ``arena-pieces``: the distinct SVG pieces of every board (:class:`arena.report.frames.PieceTable`);
+- ``arena-pieces``: the distinct SVG pieces of every board (:class:`arena.report.frames.PieceTable`),
+  and ``arena-starts`` the games' first boards (:attr:`arena.report.frames.PieceTable.starts`);
 - ``arena-game-N``: game ``N`` (its index, as ``arena replay --game N`` counts): the move list in
   notation, charged times, clocks, result and reason, each position's board as an edit of the
-  previous one, and each board's CRC (:func:`arena.report.frames.svg_hash`) for the self-test.
+  previous one (the first: a start board), and the CRC of its boards' CRCs
+  (:func:`arena.report.frames.boards_digest`) for the self-test.
 
 Only the game being viewed is parsed and drawn. The standings, the Elo plot and the crosstable are
 plain HTML/SVG written here. Sizes: about 10 kB per 100-ply game (see the README's figures).
@@ -35,7 +37,7 @@ from arena.games.base import Color, Game, GameError
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
-from arena.report.frames import PieceTable, position_key
+from arena.report.frames import PieceTable, boards_digest, position_key
 from arena.report.sections import elo_plot, report_body
 from arena.report.viewer import CSS, JS
 from arena.stats.ratings import GameResult
@@ -102,7 +104,7 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
     draw = svg_renderer(replay.game)
     draw_pieces = svg_pieces_renderer(replay.game)
     name = replay.game.name
-    frames: list[list[int]] = []
+    frames: list[str] = []
     hashes: list[str] = []
     previous: list[int] | None = None
     previous_key: Hashable | None = None
@@ -138,7 +140,7 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         "clocks": [None if s.clocks_ms is None else round(s.clocks_ms[s.color]) for s in replay.steps],
         "clock_end": None if replay.end_clocks_ms is None else [round(replay.end_clocks_ms[c]) for c in Color],
         "frames": frames,
-        "crc": "".join(hashes),
+        "crc": boards_digest(hashes),
     }
 
 
@@ -246,6 +248,7 @@ def page_parts(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | 
         yield from rows[1]
         yield f"{tail}</script>\n"
     yield _json_block("arena-pieces", drawn.pieces.pieces)
+    yield _json_block("arena-starts", drawn.pieces.starts)
     yield from drawn.blocks
     yield f"<script>{script}</script>\n</body>\n</html>\n"
 

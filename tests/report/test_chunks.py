@@ -55,7 +55,7 @@ def test_the_page_lists_every_game_and_the_chunks_hold_the_same_boards(folder: P
     for position, row in enumerate(data["arena-data"]["rows"]):
         chunk = found[position // 4]
         mine, theirs = chunk["games"][str(row[0])], one[f"arena-game-{row[0]}"]
-        assert boards(mine, chunk["pieces"]) == boards(theirs, one["arena-pieces"])
+        assert boards(mine, chunk["pieces"], chunk["starts"]) == boards(theirs, one["arena-pieces"], one["arena-starts"])
         assert {k: v for k, v in mine.items() if k != "frames"} == {k: v for k, v in theirs.items() if k != "frames"}
 
 
