@@ -136,7 +136,7 @@ def draw_chunk(job: ChunkJob) -> ChunkDone:
             rows.append(seat_row(entry, seat_replay))
     else:
         for entry, replay in iter_games(source):
-            payloads.append((entry.index, _json(game_payload(replay, pieces))))
+            payloads.append((entry.index, _json(game_payload(replay, pieces, entry.index))))
             rows.append(game_row(entry, replay))
             if results is not None:
                 try:

@@ -58,6 +58,10 @@ class PieceTable:
         #: The first positions of the games, each an :func:`encode_frame` of no previous position.
         self.starts: list[str] = []
         self._starts: dict[tuple[int, ...], int] = {}
+        # The games' openings as a tree: (node, frame, move's notation) -> node; each node's first
+        # game and depth (node 0: before the first position).
+        self._branches: dict[tuple[int, str, str | None], int] = {}
+        self._owners: list[tuple[int, int]] = [(-1, 0)]  # (game, depth)
 
     def board(self, key: Hashable | None, render: Callable[[], str]) -> tuple[list[int], str]:
         """The piece numbers and :func:`svg_hash` of the picture ``render()`` draws; ``key`` names
@@ -139,6 +143,25 @@ class PieceTable:
             index = self._starts[key] = len(self.starts)
             self.starts.append(encode_frame(None, numbers))
         return _number("start", index)
+
+    def shared(self, game: int, frames: Sequence[str], notation: Sequence[str]) -> list[int] | None:
+        """``[G, K]`` when game ``game``'s first ``K`` frames and ``K - 1`` moves' notation are an
+        earlier game ``G``'s of this table (the longest such start, at least 2 positions), else None;
+        the game's frames are remembered for later games. Games of deterministic bots repeat whole
+        games, and games share their openings."""
+        branches, owners = self._branches, self._owners
+        node = depth = last = 0
+        for k, frame in enumerate(frames):
+            key = (node, frame, notation[k - 1] if k else None)
+            found = branches.get(key)
+            if found is None:  # from here on the game is its own
+                found = branches[key] = len(owners)
+                owners.append((game, k + 1))
+            elif depth == k:
+                depth, last = k + 1, found
+            node = found
+        # The deepest node shared: the first game through it went through every one above it.
+        return [owners[last][0], depth] if depth >= 2 else None
 
     def split(self, svg: str) -> list[int]:
         """``svg`` as piece numbers (new pieces are added); ``join(split(svg)) == svg``."""

@@ -11,7 +11,9 @@ parses a block only when the page asks for it):
 - ``arena-game-N``: game ``N`` (its index, as ``arena replay --game N`` counts): the move list in
   notation, charged times, clocks, result and reason, each position's board as an edit of the
   previous one (the first: a start board), and the CRC of its boards' CRCs
-  (:func:`arena.report.frames.boards_digest`) for the self-test.
+  (:func:`arena.report.frames.boards_digest`) for the self-test; a game that starts as an earlier
+  one of the page did has ``"from": [G, K]`` and only its own frames and notation after those
+  (:func:`game_payload`).
 
 Only the game being viewed is parsed and drawn. The standings, the Elo plot and the crosstable are
 plain HTML/SVG written here. Sizes: about 10 kB per 100-ply game (see the README's figures).
@@ -98,9 +100,12 @@ def text_picture(text: str) -> str:
             f'<text font-family="monospace" font-size="15" xml:space="preserve" y="4">{rows}</text></svg>')
 
 
-def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
-    """The ``arena-game-N`` object of ``replay`` (see the module docstring). Raises ReportError when
-    the renderer fails on one of its positions."""
+def game_payload(replay: Replay, pieces: PieceTable, index: int | None = None) -> dict[str, Any]:
+    """The ``arena-game-N`` object of ``replay`` (see the module docstring). With the game's
+    ``index``, a start it shares with an earlier game of ``pieces`` is that game's
+    (:meth:`arena.report.frames.PieceTable.shared`): ``"from": [G, K]``, then only the frames from
+    position ``K`` and the notation from move ``K``. Raises ReportError when the renderer fails on
+    one of its positions."""
     draw = svg_renderer(replay.game)
     draw_pieces = svg_pieces_renderer(replay.game)
     name = replay.game.name
@@ -122,7 +127,9 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         hashes.append(crc)
         previous, previous_key = numbers, key
     start = replay.start_clocks_ms
-    return {
+    notation = [s.notation for s in replay.steps]
+    shared = None if index is None else pieces.shared(index, frames, notation)
+    payload = {
         "title": replay.title(),
         "game": replay.game.name,
         "players": [replay.players[Color.BLACK], replay.players[Color.WHITE]],
@@ -133,7 +140,7 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         # Per move: B/W the mover, lower case for a random opening ply.
         "movers": "".join(s.color.value[0].lower() if s.opening else s.color.value[0] for s in replay.steps),
         "numbers": [s.number for s in replay.steps],
-        "notation": [s.notation for s in replay.steps],
+        "notation": notation,
         "charged": [None if s.charged_ms is None else round(s.charged_ms, 1) for s in replay.steps],
         "clock0": None if start is None else [round(start[c]) for c in Color],
         # The mover's clock after each move (the other clock does not change).
@@ -142,6 +149,9 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         "frames": frames,
         "crc": boards_digest(hashes),
     }
+    if shared is not None:
+        payload.update({"from": shared, "frames": frames[shared[1]:], "notation": notation[shared[1] - 1:]})
+    return payload
 
 
 # -- the page --------------------------------------------------------------------------------------
@@ -194,7 +204,7 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
 
     drawn = Drawn()
     for done, (entry, replay) in enumerate(games, 1):
-        drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces)))
+        drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces, entry.index)))
         drawn.rows.append(game_row(entry, replay))
         if drawn.results is not None:
             try:

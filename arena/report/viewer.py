@@ -213,6 +213,15 @@ function decodeFrames(frames, starts) {
   return out;
 }
 
+// A game that starts as an earlier one of its page or chunk did ("from": [G, K]): G's first K
+// frames and K - 1 moves' notation, then its own.
+function withStart(g) {
+  if (!g.from) return g;
+  const [first, depth] = g.from, earlier = withStart(gameData(first).g);
+  return Object.assign({}, g, {frames: earlier.frames.slice(0, depth).concat(g.frames),
+                               notation: earlier.notation.slice(0, depth - 1).concat(g.notation)});
+}
+
 function fmtClock(ms) {
   const tenths = Math.floor(Math.max(ms, 0) / 100);
   if (tenths >= 36000) { const s = Math.floor(tenths / 10); return Math.floor(s / 3600) + ":" + String(Math.floor(s % 3600 / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0"); }
@@ -253,7 +262,7 @@ function openGame(index, ply) {
   if (!V || V.index !== index) {
     const found = gameData(index);
     if (!found) { alert("No game " + index + " in this file."); return false; }
-    const g = found.g;
+    const g = withStart(found.g);
     const positions = decodeFrames(g.frames, found.starts);
     const clocks = [];
     if (g.clock0) {

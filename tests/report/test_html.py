@@ -37,6 +37,19 @@ def boards(payload: dict[str, Any], pieces: list[str], starts: list[str]) -> lis
     return out
 
 
+def resolved(payload: dict[str, Any], games: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """``payload`` with the start it shares with an earlier game of ``games`` (by index) put back,
+    as the page's script does: all its frames and notation, no ``from``."""
+    if "from" not in payload:
+        return payload
+    first, depth = payload["from"]
+    earlier = resolved(games[first], games)
+    out = {k: v for k, v in payload.items() if k != "from"}
+    out["frames"] = earlier["frames"][:depth] + payload["frames"]
+    out["notation"] = earlier["notation"][:depth - 1] + payload["notation"]
+    return out
+
+
 # -- the boards -------------------------------------------------------------------------------------
 
 
@@ -111,6 +124,26 @@ def test_games_sharing_positions_draw_each_position_once(name: str, monkeypatch:
     distinct = {replay.position(i)[:2] for replay in replays[:3] for i in range(replay.last + 1)}
     assert len(calls) == len(distinct) < sum(replay.last + 1 for replay in replays)
     assert payloads[3:] == payloads[:3]
+
+
+@pytest.mark.parametrize("name", ["connect4", "checkers"])
+def test_a_game_that_starts_as_an_earlier_one_refers_to_it(name: str) -> None:
+    # Games 3-5 repeat games 0-2: each is a reference to its twin and nothing of its own; every game,
+    # its start put back as the page does, has all its boards and moves.
+    replays = [Replay.from_record(synthetic_record(name, seed=seed % 3, max_plies=30)) for seed in range(6)]
+    pieces = PieceTable()
+    payloads = {k: game_payload(replay, pieces, k) for k, replay in enumerate(replays)}
+    for k in range(3, 6):
+        twin = resolved(payloads[k - 3], payloads)
+        assert payloads[k]["from"][1] == replays[k].last + 1 and payloads[k]["frames"] == []
+        assert payloads[k]["notation"] == [] and resolved(payloads[k], payloads) == twin
+    render = load_ref(get_spec(name).svg or "")
+    for k, replay in enumerate(replays):
+        game = resolved(payloads[k], payloads)
+        assert boards(game, pieces.pieces, pieces.starts) == [render(*replay.position(i)[:2])
+                                                              for i in range(replay.last + 1)]
+        assert game["notation"] == [step.notation for step in replay.steps]
+        assert game == game_payload(replay, PieceTable()) | {"frames": game["frames"]}
 
 
 def test_replays_of_one_run_read_each_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
