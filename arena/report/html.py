@@ -139,7 +139,8 @@ def game_payload(replay: Replay, pieces: PieceTable, index: int | None = None) -
         "first": "start position" if replay.starts_at_start() else "first recorded position",
         # Per move: B/W the mover, lower case for a random opening ply.
         "movers": "".join(s.color.value[0].lower() if s.opening else s.color.value[0] for s in replay.steps),
-        "numbers": [s.number for s in replay.steps],
+        # The first position's ply: move i's number is (ply0 + i) // 2 + 1 (as Replay numbers them).
+        "ply0": replay.game.ply(replay.states[0]),
         "notation": notation,
         "charged": [None if s.charged_ms is None else round(s.charged_ms, 1) for s in replay.steps],
         "clock0": None if start is None else [round(start[c]) for c in Color],

@@ -263,6 +263,7 @@ function openGame(index, ply) {
     const found = gameData(index);
     if (!found) { alert("No game " + index + " in this file."); return false; }
     const g = withStart(found.g);
+    g.numbers = g.notation.map((_, i) => Math.floor((g.ply0 + i) / 2) + 1);
     const positions = decodeFrames(g.frames, found.starts);
     const clocks = [];
     if (g.clock0) {

@@ -75,6 +75,8 @@ def test_every_position_is_the_renderers_exact_svg(name: str) -> None:
     assert boards(payload, pieces.pieces, pieces.starts) == expected
     assert payload["crc"] == boards_digest([svg_hash(svg) for svg in expected])
     assert payload["notation"] == [t["notation"] for t in record["turns"]]
+    # Move numbers: the page counts them from the first position's ply.
+    assert [(payload["ply0"] + i) // 2 + 1 for i in range(replay.last)] == [s.number for s in replay.steps]
     assert payload["movers"][:2].islower() and payload["movers"][2:].isupper()  # the 2 opening plies
     # Clocks: the start, each mover's clock after its move (opening plies leave it alone), the
     # record's final clocks.
