@@ -23,8 +23,8 @@ games. So:
   (:attr:`PieceTable.starts`, each the edit of an empty position): games mostly start from the
   same position, which a table then holds once.
 
-Measured on real checkers and Shobu games: 15-25 bytes of JSON per position (against 5-10 kB of
-SVG). A game's boards are checked with one :func:`boards_digest` (the CRC of their CRCs).
+Measured on random Connect Four, checkers and Shobu games: 20-30 bytes of JSON per position (against
+5-10 kB of SVG). A game's boards are checked with one :func:`boards_digest` (the CRC of their CRCs).
 
 Self-check: :func:`svg_hash` (CRC-32 of the UTF-8 string) of the renderer's own output for each
 position goes into the game's :func:`boards_digest`; the page's self-test hashes what it put into
@@ -59,9 +59,9 @@ class PieceTable:
         self.starts: list[str] = []
         self._starts: dict[tuple[int, ...], int] = {}
         # The games' openings as a tree: (node, frame, move's notation) -> node; each node's first
-        # game and depth (node 0: before the first position).
+        # game (node 0: before the first position).
         self._branches: dict[tuple[int, str, str | None], int] = {}
-        self._owners: list[tuple[int, int]] = [(-1, 0)]  # (game, depth)
+        self._owners: list[int] = [-1]
 
     def board(self, key: Hashable | None, render: Callable[[], str]) -> tuple[list[int], str]:
         """The piece numbers and :func:`svg_hash` of the picture ``render()`` draws; ``key`` names
@@ -156,12 +156,12 @@ class PieceTable:
             found = branches.get(key)
             if found is None:  # from here on the game is its own
                 found = branches[key] = len(owners)
-                owners.append((game, k + 1))
-            elif depth == k:
+                owners.append(game)
+            else:  # shared so far (once the game is its own, nothing below is known)
                 depth, last = k + 1, found
             node = found
         # The deepest node shared: the first game through it went through every one above it.
-        return [owners[last][0], depth] if depth >= 2 else None
+        return [owners[last], depth] if depth >= 2 else None
 
     def split(self, svg: str) -> list[int]:
         """``svg`` as piece numbers (new pieces are added); ``join(split(svg)) == svg``."""
