@@ -229,7 +229,15 @@ def _number(kind: str, value: int) -> str:
     return _CODE[kind, digits] + text
 
 
+#: The one-digit operations, made once: ``_SHORT[kind][n - 1]`` copies, skips or goes back ``n``
+#: (1 to 64).
+_SHORT = {kind: [_CODE[kind, 1] + d for d in DIGITS] for kind in ("copy", "skip", "back")}
+
+
 def _copy(out: list[str], count: int) -> None:
+    if 0 < count <= 64:
+        out.append(_SHORT["copy"][count - 1])
+        return
     while count > 0:
         step = min(count, _LIMIT)
         out.append(_number("copy", step - 1))
@@ -237,6 +245,9 @@ def _copy(out: list[str], count: int) -> None:
 
 
 def _skip(out: list[str], places: int) -> None:
+    if 0 < abs(places) <= 64:
+        out.append(_SHORT["skip" if places > 0 else "back"][abs(places) - 1])
+        return
     kind = "skip" if places > 0 else "back"
     places = abs(places)
     while places > 0:
@@ -256,7 +267,7 @@ def encode_frame(previous: Sequence[int] | None, current: Sequence[int]) -> str:
     copied, a middle of the same length is compared place by place (a move changes pieces in place),
     and a middle of another length, or with more changes (a piece added, taken or moved), is
     walked: a piece that does not continue the copy is looked up with the next two among the previous
-    middle's, and copied from there when found."""
+    middle's (:func:`_find`), and copied from there when found."""
     previous = previous or ()
     n, m = len(previous), len(current)
     limit = min(n, m)
@@ -311,27 +322,24 @@ def _same_length(current: Sequence[int], differ: list[bool], start: int, end: in
 def _walk(previous: Sequence[int], current: Sequence[int], i: int, old_end: int, new_end: int,
           out: list[str]) -> int:
     """The middle ``current[i:new_end]`` from ``previous[i:old_end]``; where in ``previous`` it ends."""
-    # Each three neighbouring pieces of the previous middle, by where they first occur.
-    size = len(previous)
-    triples: dict[tuple[int, int, int], int] = {}
-    for p in range(min(old_end, size - 2) - 1, i - 1, -1):
-        triples[previous[p], previous[p + 1], previous[p + 2]] = p
-    j = i
-    run = 0
+    size, length = len(previous), len(current)
+    j = first = i
+    present: set[int] | None = None  # the previous middle's pieces (made when first needed)
     while j < new_end:
-        if i < old_end and previous[i] == current[j]:
-            run += 1
-            i += 1
-            j += 1
-            continue
-        if run:
+        if i < old_end and previous[i] == current[j]:  # a copy: as long as the two go on alike (in C)
+            most = min(old_end - i, new_end - j)
+            run = _first_true(list(map(ne, previous[i:i + most], current[j:j + most])), most)
             _copy(out, run)
-            run = 0
+            i += run
+            j += run
+            continue
         # A piece replaced in place (the next two go on as before), else the copy of three or more
         # from elsewhere in the previous middle, else a new piece.
-        if not (i + 2 < size and j + 2 < len(current) and previous[i + 1] == current[j + 1]
-                and previous[i + 2] == current[j + 2]) and j + 2 < len(current):
-            found = triples.get((current[j], current[j + 1], current[j + 2]))
+        if j + 2 < length and not (i + 2 < size and previous[i + 1] == current[j + 1]
+                                   and previous[i + 2] == current[j + 2]):
+            if present is None:
+                present = set(previous[first:old_end])
+            found = _find(previous, current, j, first, old_end) if current[j] in present else None
             if found is not None:
                 _skip(out, found - i)
                 i = found
@@ -339,9 +347,28 @@ def _walk(previous: Sequence[int], current: Sequence[int], i: int, old_end: int,
         _piece(out, current[j])
         i += 1
         j += 1
-    if run:
-        _copy(out, run)
     return i
+
+
+#: Places of a piece looked at for a copy from elsewhere (a piece drawn many times, say a closing
+#: tag, is given up on after this many).
+LOOKS = 4
+
+
+def _find(previous: Sequence[int], current: Sequence[int], j: int, start: int, end: int) -> int | None:
+    """The first place in ``previous[start:end]`` where ``current[j:j+3]`` is (within :data:`LOOKS`
+    places of ``current[j]``), else None."""
+    at = start
+    want = list(current[j:j + 3])  # lists, whatever the sequences: a tuple is never equal to a list
+    for _ in range(LOOKS):
+        try:
+            at = previous.index(current[j], at, end)
+        except ValueError:
+            return None
+        if at + 3 <= end and list(previous[at:at + 3]) == want:
+            return at
+        at += 1
+    return None
 
 
 def decode_frame(previous: Sequence[int] | None, frame: str, starts: Sequence[str] = ()) -> list[int]:
