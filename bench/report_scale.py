@@ -4,7 +4,7 @@ load time in Chromium.
     python bench/report_scale.py [--games 5000] [--big 100000] [--before /path/to/other/checkout]
 
 Makes synthetic log folders (in a temporary folder, removed at the end): ``--games`` Connect Four
-games, ``--games`` Shobu games, ``--games`` / 5 three-seat Goofspiel games, and ``--big`` Connect
+games, ``--games`` Shobu games, ``--games`` checkers games, ``--games`` / 5 three-seat Goofspiel games, and ``--big`` Connect
 Four games. A folder is a pool of distinct random games (``--pool``, played with the rules by
 ``tests/report/report_support.py``) written again under new indexes (as a tournament's log writes them: compact orjson), with a ``standings.json`` as a
 tournament leaves one: of all the games (two players; N seats: the pool's, its count of games set). Each report is ``python -m arena report FOLDER -o report.html`` in a
@@ -148,8 +148,8 @@ def main() -> None:
     parser.add_argument("--before-big", action="store_true", help="run the --before tree on the big folder too")
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--shot", type=Path, default=Path("report_scale.png"))
-    parser.add_argument("--cases", default="connect4,shobu,seats,big",
-                        help="which folders to report (comma-separated, from connect4, shobu, seats, big)")
+    parser.add_argument("--cases", default="connect4,shobu,checkers,seats,big",
+                        help="which folders to report (comma-separated, from connect4, shobu, checkers, seats, big)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="report-scale-") as tmp:
         base = Path(tmp)
@@ -162,6 +162,9 @@ def main() -> None:
         if "shobu" in wanted:
             shobu = two_player_pool(base / "pool-shobu", "shobu", args.pool)
             cases.append((f"shobu {args.games}", replicate(shobu, base / "shobu", args.games), True))
+        if "checkers" in wanted:
+            checkers = two_player_pool(base / "pool-checkers", "checkers", args.pool)
+            cases.append((f"checkers {args.games}", replicate(checkers, base / "checkers", args.games), True))
         if "seats" in wanted:
             seats = seat_pool(base / "pool-seats", args.pool)
             cases.append((f"goofspiel 3 seats {args.games // 5}", replicate(seats, base / "seats", args.games // 5),

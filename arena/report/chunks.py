@@ -7,9 +7,10 @@ writes, for ``-o report.html``:
 - ``report.html``: the same page (standings, crosstable, the game list, the viewer), whose
   ``arena-data`` lists every game and says where the boards are (``"chunk": {"dir", "size"}``);
 - ``report_games/chunk-K.js`` (K from 0): the games at list positions ``K*size`` to
-  ``(K+1)*size - 1``, as ``arenaChunk(K, {"pieces": [...], "games": {"N": payload}})``: the
-  same ``arena-game-N`` payloads (:func:`arena.report.html.game_payload`,
-  :func:`arena.report.seat_page.seat_game_payload`), with a piece table of the chunk's own.
+  ``(K+1)*size - 1``, as ``arenaChunk(K, {"pieces": [...], "starts": [...], "games": {"N":
+  payload}})``: the same ``arena-game-N`` payloads (:func:`arena.report.html.game_payload`,
+  :func:`arena.report.seat_page.seat_game_payload`), with a piece table and start boards of the
+  chunk's own.
 
 The page loads a chunk with a ``<script>`` element when one of its games is opened (that works
 from ``file://``, where ``fetch`` does not), so opening the page costs only its game list.
@@ -109,11 +110,12 @@ class ChunkDone:
     size: int
 
 
-def chunk_text(number: int, pieces: Sequence[str], payloads: Sequence[tuple[int, str]]) -> str:
+def chunk_text(number: int, pieces: PieceTable, payloads: Sequence[tuple[int, str]]) -> str:
     """The chunk file: ``arenaChunk(number, {...})`` with the payloads already as JSON text."""
     games = ",".join(f'"{index}":{text}' for index, text in payloads)
-    pieces_text = json.dumps(list(pieces), ensure_ascii=False, separators=(",", ":"))
-    return f'arenaChunk({number},{{"pieces":{pieces_text},"games":{{{games}}}}});\n'
+    pieces_text = json.dumps(pieces.pieces, ensure_ascii=False, separators=(",", ":"))
+    starts_text = json.dumps(pieces.starts, separators=(",", ":"))
+    return f'arenaChunk({number},{{"pieces":{pieces_text},"starts":{starts_text},"games":{{{games}}}}});\n'
 
 
 def draw_chunk(job: ChunkJob) -> ChunkDone:
@@ -134,14 +136,14 @@ def draw_chunk(job: ChunkJob) -> ChunkDone:
             rows.append(seat_row(entry, seat_replay))
     else:
         for entry, replay in iter_games(source):
-            payloads.append((entry.index, _json(game_payload(replay, pieces))))
+            payloads.append((entry.index, _json(game_payload(replay, pieces, entry.index))))
             rows.append(game_row(entry, replay))
             if results is not None:
                 try:
                     results.append(result_from_row({**replay.record, "index": entry.index}))
                 except ValueError:
                     results = None
-    data = chunk_text(job.number, pieces.pieces, payloads).encode("utf-8")
+    data = chunk_text(job.number, pieces, payloads).encode("utf-8")
     try:
         atomic_write(job.path, data, sync=False)
     except OSError as exc:

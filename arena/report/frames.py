@@ -12,21 +12,27 @@ games. So:
   the renderer draws;
 - every distinct piece is stored once in the report's :class:`PieceTable` (a few hundred per game
   kind), and a position becomes a list of piece numbers;
-- each position's list is stored as an edit of the previous position's (:func:`encode_frame`):
-  a flat list of integers where ``n >= 0`` is piece ``n`` and a negative ``-(start + 1)`` followed
-  by a ``length`` copies ``length`` pieces of the previous position from ``start``. The first
-  position has no previous one and is all pieces.
+- each position's list is stored as an edit of the previous position's (:func:`encode_frame`), a
+  string of operations, each one character (``!``, ``)``, ...: :data:`OPS`) followed by a number in
+  base 64 (:data:`DIGITS`, as many digits as the operation says), or two digits alone: a piece.
+  Decoding walks the previous position from its start: a piece is added and takes the place of the
+  previous position's piece there; ``copy n`` adds the next ``n`` pieces of the previous position;
+  ``skip n`` / ``back n`` move ``n`` places forward or back in it; ``.`` ends the frame; at the end
+  of the string the rest of the previous position is copied (so an unchanged tail costs nothing);
+- a game's first position is one operation (``=``, ``@``, ``*``) naming a *start board* of the table
+  (:attr:`PieceTable.starts`, each the edit of an empty position): games mostly start from the
+  same position, which a table then holds once.
 
-Measured on real checkers and Shobu games: 60-80 bytes of JSON per position (against 5-10 kB of
-SVG), about 0.5 ms of Python per position (rendering and diffing).
+Measured on random Connect Four, checkers and Shobu games: 20-30 bytes of JSON per position (against
+5-10 kB of SVG). A game's boards are checked with one :func:`boards_digest` (the CRC of their CRCs).
 
-Self-check: :func:`svg_hash` (CRC-32 of the UTF-8 string) of the renderer's own output is embedded
-for every position; the page's self-test mode hashes what it put into the DOM and compares (see :mod:`arena.report.viewer`).
+Self-check: :func:`svg_hash` (CRC-32 of the UTF-8 string) of the renderer's own output for each
+position goes into the game's :func:`boards_digest`; the page's self-test hashes what it put into
+the DOM at every position and compares (see :mod:`arena.report.viewer`).
 """
 
 from __future__ import annotations
 
-import difflib
 import zlib
 from collections.abc import Callable, Hashable, Sequence
 from itertools import compress, repeat
@@ -47,8 +53,15 @@ class PieceTable:
         self._leads: dict[str, int] = {}  # text before an SVG's first "<"
         self.pieces: list[str] = []
         self._boards: dict[Hashable, tuple[list[int], str]] = {}
-        self._frames: dict[tuple[Hashable, Hashable], list[int]] = {}
+        self._frames: dict[tuple[Hashable, Hashable], str] = {}
         self._whole: dict[str, int] = {}  # a whole piece, "<" included (numbers)
+        #: The first positions of the games, each an :func:`encode_frame` of no previous position.
+        self.starts: list[str] = []
+        self._starts: dict[tuple[int, ...], int] = {}
+        # The games' openings as a tree: (node, frame, move's notation) -> node; each node's first
+        # game (node 0: before the first position).
+        self._branches: dict[tuple[int, str, str | None], int] = {}
+        self._owners: list[int] = [-1]
 
     def board(self, key: Hashable | None, render: Callable[[], str]) -> tuple[list[int], str]:
         """The piece numbers and :func:`svg_hash` of the picture ``render()`` draws; ``key`` names
@@ -105,9 +118,12 @@ class PieceTable:
         return out  # type: ignore[return-value] # no None left
 
     def frame(self, keys: tuple[Hashable | None, Hashable | None], previous: Sequence[int] | None,
-              current: Sequence[int]) -> list[int]:
+              current: Sequence[int]) -> str:
         """:func:`encode_frame` ``(previous, current)``, remembered by the two positions' keys (as for
-        :meth:`board`; a None among them: not remembered). Not to be modified."""
+        :meth:`board`; a None among them: not remembered). A game's first position (``previous``
+        None) is a start board of the table (:meth:`start`)."""
+        if previous is None:
+            return self.start(current)
         if keys[0] is None or keys[1] is None:
             return encode_frame(previous, current)
         found = self._frames.get(keys)
@@ -117,6 +133,35 @@ class PieceTable:
                 self._frames.clear()
             self._frames[keys] = found
         return found
+
+    def start(self, numbers: Sequence[int]) -> str:
+        """The frame of a game's first position ``numbers``: one operation naming it among the
+        table's :attr:`starts` (added there when new: games mostly start from the same position)."""
+        key = tuple(numbers)
+        index = self._starts.get(key)
+        if index is None:
+            index = self._starts[key] = len(self.starts)
+            self.starts.append(encode_frame(None, numbers))
+        return _number("start", index)
+
+    def shared(self, game: int, frames: Sequence[str], notation: Sequence[str]) -> list[int] | None:
+        """``[G, K]`` when game ``game``'s first ``K`` frames and ``K - 1`` moves' notation are an
+        earlier game ``G``'s of this table (the longest such start, at least 2 positions), else None;
+        the game's frames are remembered for later games. Games of deterministic bots repeat whole
+        games, and games share their openings."""
+        branches, owners = self._branches, self._owners
+        node = depth = last = 0
+        for k, frame in enumerate(frames):
+            key = (node, frame, notation[k - 1] if k else None)
+            found = branches.get(key)
+            if found is None:  # from here on the game is its own
+                found = branches[key] = len(owners)
+                owners.append(game)
+            else:  # shared so far (once the game is its own, nothing below is known)
+                depth, last = k + 1, found
+            node = found
+        # The deepest node shared: the first game through it went through every one above it.
+        return [owners[last], depth] if depth >= 2 else None
 
     def split(self, svg: str) -> list[int]:
         """``svg`` as piece numbers (new pieces are added); ``join(split(svg)) == svg``."""
@@ -151,16 +196,79 @@ class PieceTable:
         return "".join(self.pieces[n] for n in numbers)
 
 
-def encode_frame(previous: Sequence[int] | None, current: Sequence[int]) -> list[int]:
-    """``current`` as an edit of ``previous`` (see the module docstring); all pieces when
-    ``previous`` is None.
+#: The 64 digits of the frame strings (base 64, most significant first); every other character of a
+#: frame is an operation. None of them needs escaping in JSON or in a page (no ``"``, ``\``, ``<``).
+DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+#: Operation -> (kind, digits that follow). ``copy`` n+1 pieces, ``skip``/``back`` n+1 places,
+#: ``piece`` n (a literal beyond two digits), ``start`` from the table's start board n.
+OPS = {"!": ("copy", 1), "#": ("copy", 2), "$": ("copy", 3),
+       ")": ("skip", 1), "]": ("skip", 2), "}": ("skip", 3),
+       "(": ("back", 1), "[": ("back", 2), "{": ("back", 3),
+       "~": ("piece", 3), "^": ("piece", 4),
+       "=": ("start", 1), "@": ("start", 2), "*": ("start", 3)}
+#: The operation that ends a frame without copying the rest of the previous position.
+END = "."
+_CODE = {(kind, digits): op for op, (kind, digits) in OPS.items()}
+_VALUE = {c: k for k, c in enumerate(DIGITS)}
+#: ``_PIECE[n]``: piece ``n`` (below 4096) as its two digits.
+_PIECE = [a + b for a in DIGITS for b in DIGITS]
+_LIMIT = 64 ** 3  # a copy, skip or start number below this (longer copies and skips are split)
 
-    Not a minimal edit, a cheap one (about 10 µs for a board of 200 pieces): the common ends are
+
+def _number(kind: str, value: int) -> str:
+    """Operation ``kind`` with the number ``value`` (0 <= value < 64**3; a piece: < 64**4)."""
+    digits = 1 if value < 64 else 2 if value < 4096 else 3 if value < _LIMIT else 4
+    if kind == "piece" and digits < 3:
+        digits = 3
+    text = ""
+    for _ in range(digits):
+        text = DIGITS[value & 63] + text
+        value >>= 6
+    if value or (kind, digits) not in _CODE:
+        raise ValueError(f"a frame's {kind} of {value} is out of range")
+    return _CODE[kind, digits] + text
+
+
+#: The one-digit operations, made once: ``_SHORT[kind][n - 1]`` copies, skips or goes back ``n``
+#: (1 to 64).
+_SHORT = {kind: [_CODE[kind, 1] + d for d in DIGITS] for kind in ("copy", "skip", "back")}
+
+
+def _copy(out: list[str], count: int) -> None:
+    if 0 < count <= 64:
+        out.append(_SHORT["copy"][count - 1])
+        return
+    while count > 0:
+        step = min(count, _LIMIT)
+        out.append(_number("copy", step - 1))
+        count -= step
+
+
+def _skip(out: list[str], places: int) -> None:
+    if 0 < abs(places) <= 64:
+        out.append(_SHORT["skip" if places > 0 else "back"][abs(places) - 1])
+        return
+    kind = "skip" if places > 0 else "back"
+    places = abs(places)
+    while places > 0:
+        step = min(places, _LIMIT)
+        out.append(_number(kind, step - 1))
+        places -= step
+
+
+def _piece(out: list[str], number: int) -> None:
+    out.append(_PIECE[number] if number < 4096 else _number("piece", number))
+
+
+def encode_frame(previous: Sequence[int] | None, current: Sequence[int]) -> str:
+    """``current`` as an edit of ``previous`` (see the module docstring; None: of no pieces).
+
+    Not a minimal edit, a cheap one (tens of µs for a board of 200 pieces): the common ends are
     copied, a middle of the same length is compared place by place (a move changes pieces in place),
-    and a short middle of another length by difflib, a long one (a piece added or taken) by resynchronising on the
-    next run of :data:`SYNC` equal pieces within :data:`WINDOW` places."""
-    if previous is None:
-        return list(current)
+    and a middle of another length, or with more changes (a piece added, taken or moved), is
+    walked: a piece that does not continue the copy is looked up with the next two among the previous
+    middle's (:func:`_find`), and copied from there when found."""
+    previous = previous or ()
     n, m = len(previous), len(current)
     limit = min(n, m)
     # Which places differ, compared in C (map stops at the shorter list): the common ends are the
@@ -168,34 +276,27 @@ def encode_frame(previous: Sequence[int] | None, current: Sequence[int]) -> list
     differ = list(map(ne, previous, current))
     head = _first_true(differ, limit)
     if head == n == m:
-        return [-1, n] if n else []
+        return ""
     tail = _first_true(differ[::-1] if n == m else list(map(ne, reversed(previous), reversed(current))), limit)
     tail = min(tail, limit - head)
-    out: list[int] = [-1, head] if head else []
+    out: list[str] = []
+    _copy(out, head)
     old_end, new_end = n - tail, m - tail
-    if old_end == new_end:
+    if old_end == new_end and differ.count(True) <= IN_PLACE:
         _same_length(current, differ, head, new_end, out)
-    elif max(old_end, new_end) - head <= SMALL:  # difflib's quadratic part is cheap here, its edit shorter
-        _matched(previous, current, head, old_end, new_end, out)
+        at = new_end
     else:
-        _resync(previous, current, head, old_end, new_end, out)
+        at = _walk(previous, current, head, old_end, new_end, out)
     if tail:
-        out += [-(old_end + 1), tail]
-    return out
+        _skip(out, old_end - at)  # then the rest, the common tail, is copied
+    elif at < n:
+        out.append(END)
+    return "".join(out)
 
 
-#: A middle of another length up to this many pieces is matched by difflib (a shorter edit).
-SMALL = 48
-#: Resynchronising after a change: this many equal pieces in a row, at most this far ahead.
-SYNC, WINDOW = 3, 24
-
-
-def _copy_or_pieces(out: list[int], current: Sequence[int], start: int, j: int, length: int) -> None:
-    """Copy ``length`` pieces from ``start`` of the previous position (``current[j:j+length]``)."""
-    if length > 2:  # a copy costs two numbers: shorter runs go as pieces
-        out += [-(start + 1), length]
-    else:
-        out += current[j:j + length]
+#: A middle of the same length with at most this many pieces changed is compared place by place
+#: (more: a piece was taken here and added there, shifting those between: walked).
+IN_PLACE = 6
 
 
 def _first_true(flags: list[bool], default: int) -> int:
@@ -205,91 +306,111 @@ def _first_true(flags: list[bool], default: int) -> int:
         return default
 
 
-def _same_length(current: Sequence[int], differ: list[bool], start: int, end: int, out: list[int]) -> None:
+def _same_length(current: Sequence[int], differ: list[bool], start: int, end: int, out: list[str]) -> None:
     """The middle ``start:end`` of two positions of one length; ``differ[k]``: whether place ``k``
-    changed."""
-    changed = list(compress(range(start, end), differ[start:end]))
+    changed (a piece replaces the previous position's there)."""
     at = start
-    for k in changed:
+    for k in compress(range(start, end), differ[start:end]):
         if k > at:
-            _copy_or_pieces(out, current, at, at, k - at)
-        out.append(current[k])
+            _copy(out, k - at)
+        _piece(out, current[k])
         at = k + 1
     if end > at:
-        _copy_or_pieces(out, current, at, at, end - at)
+        _copy(out, end - at)
 
 
-def _matched(previous: Sequence[int], current: Sequence[int], head: int, old_end: int, new_end: int,
-             out: list[int]) -> None:
-    matcher = difflib.SequenceMatcher(None, previous[head:old_end], current[head:new_end], autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            _copy_or_pieces(out, current, head + i1, head + j1, i2 - i1)
-        elif op != "delete":
-            out += current[head + j1:head + j2]
-
-
-def _resync(previous: Sequence[int], current: Sequence[int], i: int, old_end: int, new_end: int,
-            out: list[int]) -> None:
-    j = i
+def _walk(previous: Sequence[int], current: Sequence[int], i: int, old_end: int, new_end: int,
+          out: list[str]) -> int:
+    """The middle ``current[i:new_end]`` from ``previous[i:old_end]``; where in ``previous`` it ends."""
+    size, length = len(previous), len(current)
+    j = first = i
+    present: set[int] | None = None  # the previous middle's pieces (made when first needed)
     while j < new_end:
-        run = 0
-        while i + run < old_end and j + run < new_end and previous[i + run] == current[j + run]:
-            run += 1
-        if run:
-            _copy_or_pieces(out, current, i, j, run)
+        if i < old_end and previous[i] == current[j]:  # a copy: as long as the two go on alike (in C)
+            most = min(old_end - i, new_end - j)
+            run = _first_true(list(map(ne, previous[i:i + most], current[j:j + most])), most)
+            _copy(out, run)
             i += run
             j += run
             continue
-        found = _next_sync(previous, current, i, old_end, j, new_end)
-        if found is None:
-            out += current[j:new_end]
-            return
-        skip_old, take_new = found
-        out += current[j:j + take_new]
-        i += skip_old
-        j += take_new
+        # A piece replaced in place (the next two go on as before), else the copy of three or more
+        # from elsewhere in the previous middle, else a new piece.
+        if j + 2 < length and not (i + 2 < size and previous[i + 1] == current[j + 1]
+                                   and previous[i + 2] == current[j + 2]):
+            if present is None:
+                present = set(previous[first:old_end])
+            found = _find(previous, current, j, first, old_end) if current[j] in present else None
+            if found is not None:
+                _skip(out, found - i)
+                i = found
+                continue
+        _piece(out, current[j])
+        i += 1
+        j += 1
+    return i
 
 
-def _next_sync(previous: Sequence[int], current: Sequence[int], i: int, old_end: int, j: int,
-               new_end: int) -> tuple[int, int] | None:
-    """The nearest ``(a, b)`` (smallest ``a + b``, ``a + b > 0``) where ``previous[i+a:]`` and
-    ``current[j+b:]`` start with :data:`SYNC` equal pieces (fewer at the ends); None beyond
-    :data:`WINDOW`."""
-    for total in range(1, 2 * WINDOW + 1):
-        for a in range(max(0, total - WINDOW), min(total, WINDOW) + 1):
-            b = total - a
-            x, y = i + a, j + b
-            if x > old_end or y > new_end:
-                continue
-            span = min(SYNC, old_end - x, new_end - y)
-            if span == 0:
-                if x == old_end and y < new_end:
-                    return None  # the old middle is used up: the rest are new pieces
-                if y == new_end:
-                    return a, b
-                continue
-            if all(previous[x + t] == current[y + t] for t in range(span)):
-                return a, b
+#: Places of a piece looked at for a copy from elsewhere (a piece drawn many times, say a closing
+#: tag, is given up on after this many).
+LOOKS = 4
+
+
+def _find(previous: Sequence[int], current: Sequence[int], j: int, start: int, end: int) -> int | None:
+    """The first place in ``previous[start:end]`` where ``current[j:j+3]`` is (within :data:`LOOKS`
+    places of ``current[j]``), else None."""
+    at = start
+    want = list(current[j:j + 3])  # lists, whatever the sequences: a tuple is never equal to a list
+    for _ in range(LOOKS):
+        try:
+            at = previous.index(current[j], at, end)
+        except ValueError:
+            return None
+        if at + 3 <= end and list(previous[at:at + 3]) == want:
+            return at
+        at += 1
     return None
 
 
-def decode_frame(previous: Sequence[int] | None, frame: Sequence[int]) -> list[int]:
-    """The piece numbers :func:`encode_frame` encoded (the page's JavaScript does the same)."""
+def decode_frame(previous: Sequence[int] | None, frame: str, starts: Sequence[str] = ()) -> list[int]:
+    """The piece numbers :func:`encode_frame` encoded (the page's JavaScript does the same); a
+    frame beginning at a start board reads it from ``starts`` (:attr:`PieceTable.starts`)."""
+    before: Sequence[int] = previous or ()
     out: list[int] = []
-    i = 0
-    while i < len(frame):
-        value = frame[i]
-        if value >= 0:
-            out.append(value)
+    i = at = 0
+    value = _VALUE
+    while at < len(frame):
+        c = frame[at]
+        if c in value:
+            out.append(value[c] * 64 + value[frame[at + 1]])
+            at += 2
+            i += 1
+            continue
+        if c == END:
+            return out
+        kind, digits = OPS[c]
+        number = 0
+        for d in frame[at + 1:at + 1 + digits]:
+            number = number * 64 + value[d]
+        at += 1 + digits
+        if kind == "copy":
+            out.extend(before[i:i + number + 1])
+            i += number + 1
+        elif kind == "skip":
+            i += number + 1
+        elif kind == "back":
+            i -= number + 1
+        elif kind == "piece":
+            out.append(number)
             i += 1
         else:
-            if previous is None:
-                raise ValueError("a copy in the first frame")
-            start = -value - 1
-            out.extend(previous[start:start + frame[i + 1]])
-            i += 2
+            before, i = decode_frame(None, starts[number]), 0
+    out.extend(before[i:])
     return out
+
+
+def boards_digest(hashes: Sequence[str]) -> str:
+    """One game's boards' check: :func:`svg_hash` of their :func:`svg_hash` values, in order."""
+    return svg_hash("".join(hashes))
 
 
 def svg_hash(text: str) -> str:
@@ -308,4 +429,4 @@ def position_key(*parts: object) -> Hashable | None:
     return parts
 
 
-__all__ = ["PieceTable", "decode_frame", "encode_frame", "position_key", "svg_hash"]
+__all__ = ["PieceTable", "boards_digest", "decode_frame", "encode_frame", "position_key", "svg_hash"]

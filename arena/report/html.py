@@ -6,13 +6,17 @@ parses a block only when the page asks for it):
 
 - ``arena-data``: the page's summary: title, mode (``"report"`` or ``"game"``), and the game list
   rows ``[index, black, white, result, termination, plies, game, reason]``;
-- ``arena-pieces``: the distinct SVG pieces of every board (:class:`arena.report.frames.PieceTable`);
+- ``arena-pieces``: the distinct SVG pieces of every board (:class:`arena.report.frames.PieceTable`),
+  and ``arena-starts`` the games' first boards (:attr:`arena.report.frames.PieceTable.starts`);
 - ``arena-game-N``: game ``N`` (its index, as ``arena replay --game N`` counts): the move list in
   notation, charged times, clocks, result and reason, each position's board as an edit of the
-  previous one, and each board's CRC (:func:`arena.report.frames.svg_hash`) for the self-test.
+  previous one (the first: a start board), and the CRC of its boards' CRCs
+  (:func:`arena.report.frames.boards_digest`) for the self-test; a game that starts as an earlier
+  one of the page did has ``"from": [G, K]`` and only its own frames and notation after those
+  (:func:`game_payload`).
 
 Only the game being viewed is parsed and drawn. The standings, the Elo plot and the crosstable are
-plain HTML/SVG written here. Sizes: about 10 kB per 100-ply game (see the README's figures).
+plain HTML/SVG written here. Sizes: about 3.6 kB per checkers game of 66 plies (docs/records.md).
 
 Opening ``report.html#game=N`` shows game ``N`` (``&ply=K`` at position ``K``);
 ``#selftest=N`` runs the page's self-test on game ``N`` (:mod:`arena.report.viewer`).
@@ -35,7 +39,7 @@ from arena.games.base import Color, Game, GameError
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import result_text
 from arena.records.replay import GameEntry, Replay, Source
-from arena.report.frames import PieceTable, position_key
+from arena.report.frames import PieceTable, boards_digest, position_key
 from arena.report.sections import elo_plot, report_body
 from arena.report.viewer import CSS, JS
 from arena.stats.ratings import GameResult
@@ -96,13 +100,16 @@ def text_picture(text: str) -> str:
             f'<text font-family="monospace" font-size="15" xml:space="preserve" y="4">{rows}</text></svg>')
 
 
-def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
-    """The ``arena-game-N`` object of ``replay`` (see the module docstring). Raises ReportError when
-    the renderer fails on one of its positions."""
+def game_payload(replay: Replay, pieces: PieceTable, index: int | None = None) -> dict[str, Any]:
+    """The ``arena-game-N`` object of ``replay`` (see the module docstring). With the game's
+    ``index``, a start it shares with an earlier game of ``pieces`` is that game's
+    (:meth:`arena.report.frames.PieceTable.shared`): ``"from": [G, K]``, then only the frames from
+    position ``K`` and the notation from move ``K``. Raises ReportError when the renderer fails on
+    one of its positions."""
     draw = svg_renderer(replay.game)
     draw_pieces = svg_pieces_renderer(replay.game)
     name = replay.game.name
-    frames: list[list[int]] = []
+    frames: list[str] = []
     hashes: list[str] = []
     previous: list[int] | None = None
     previous_key: Hashable | None = None
@@ -120,7 +127,9 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         hashes.append(crc)
         previous, previous_key = numbers, key
     start = replay.start_clocks_ms
-    return {
+    notation = [s.notation for s in replay.steps]
+    shared = None if index is None else pieces.shared(index, frames, notation)
+    payload = {
         "title": replay.title(),
         "game": replay.game.name,
         "players": [replay.players[Color.BLACK], replay.players[Color.WHITE]],
@@ -130,16 +139,20 @@ def game_payload(replay: Replay, pieces: PieceTable) -> dict[str, Any]:
         "first": "start position" if replay.starts_at_start() else "first recorded position",
         # Per move: B/W the mover, lower case for a random opening ply.
         "movers": "".join(s.color.value[0].lower() if s.opening else s.color.value[0] for s in replay.steps),
-        "numbers": [s.number for s in replay.steps],
-        "notation": [s.notation for s in replay.steps],
+        # The first position's ply: move i's number is (ply0 + i) // 2 + 1 (as Replay numbers them).
+        "ply0": replay.game.ply(replay.states[0]),
+        "notation": notation,
         "charged": [None if s.charged_ms is None else round(s.charged_ms, 1) for s in replay.steps],
         "clock0": None if start is None else [round(start[c]) for c in Color],
         # The mover's clock after each move (the other clock does not change).
         "clocks": [None if s.clocks_ms is None else round(s.clocks_ms[s.color]) for s in replay.steps],
         "clock_end": None if replay.end_clocks_ms is None else [round(replay.end_clocks_ms[c]) for c in Color],
         "frames": frames,
-        "crc": "".join(hashes),
+        "crc": boards_digest(hashes),
     }
+    if shared is not None:
+        payload.update({"from": shared, "frames": frames[shared[1]:], "notation": notation[shared[1] - 1:]})
+    return payload
 
 
 # -- the page --------------------------------------------------------------------------------------
@@ -192,7 +205,7 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
 
     drawn = Drawn()
     for done, (entry, replay) in enumerate(games, 1):
-        drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces)))
+        drawn.blocks.append(_json_block(f"arena-game-{entry.index}", game_payload(replay, drawn.pieces, entry.index)))
         drawn.rows.append(game_row(entry, replay))
         if drawn.results is not None:
             try:
@@ -246,6 +259,7 @@ def page_parts(title: str, mode: str, drawn: Drawn, body: str, *, viewer: str | 
         yield from rows[1]
         yield f"{tail}</script>\n"
     yield _json_block("arena-pieces", drawn.pieces.pieces)
+    yield _json_block("arena-starts", drawn.pieces.starts)
     yield from drawn.blocks
     yield f"<script>{script}</script>\n</body>\n</html>\n"
 

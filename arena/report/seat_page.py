@@ -9,7 +9,7 @@ pieces and frame edits (:mod:`arena.report.frames`) with its CRC for the self-te
 an SVG function gets its ``board_text`` (for the same seat) set in an SVG ``<text>`` block.
 
 Data blocks: ``arena-data`` (title, mode ``"game"`` or ``"report"``, the game list's rows
-(:func:`seat_row`), ``arena-pieces``, ``arena-game-N``: the steps as the viewer is told them
+(:func:`seat_row`), ``arena-pieces``, ``arena-starts``, ``arena-game-N``: the steps as the viewer is told them
 (:mod:`arena.records.seat_replay`), the seats (final return and rank), the seats acting at each
 position, the clocks, the frames and the CRCs.
 
@@ -32,7 +32,7 @@ from arena.records.reader import finishing_order
 from arena.records.replay import GameEntry, Source
 from arena.records.seat_replay import SeatReplay
 from arena.records.seats import is_seat_record
-from arena.report.frames import PieceTable, position_key
+from arena.report.frames import PieceTable, boards_digest, position_key
 from arena.report.html import Drawn, Progress, ReportError, _json_block, build_page, text_picture
 from arena.report.sections import report_body
 from arena.report.viewer import JS_COMMON, JS_PAGE
@@ -65,7 +65,7 @@ def seat_svg_renderer(replay: SeatReplay) -> Callable[[Any], str]:
 def seat_game_payload(replay: SeatReplay, pieces: PieceTable) -> dict[str, Any]:
     """The ``arena-game-N`` object of ``replay``; ReportError when a position cannot be drawn."""
     draw = seat_svg_renderer(replay)
-    frames: list[list[int]] = []
+    frames: list[str] = []
     hashes: list[str] = []
     previous: list[int] | None = None
     previous_key: Hashable | None = None
@@ -101,7 +101,7 @@ def seat_game_payload(replay: SeatReplay, pieces: PieceTable) -> dict[str, Any]:
         "result": replay.result(),
         "reason": replay.reason,
         "frames": frames,
-        "crc": "".join(hashes),
+        "crc": boards_digest(hashes),
     }
 
 
@@ -201,7 +201,7 @@ function openGame(index, ply) {
     const found = gameData(index);
     if (!found) { alert("No game " + index + " in this file."); return false; }
     const g = found.g;
-    V = {index, g, positions: decodeFrames(g.frames), last: g.steps.length, pos: -1, cells: [], pieces: found.pieces};
+    V = {index, g, positions: decodeFrames(g.frames, found.starts), last: g.steps.length, pos: -1, cells: [], pieces: found.pieces};
     const frag = document.createDocumentFragment();
     const width = String(V.last).length + 1;
     for (let k = 0; k < V.last; k++) {
@@ -273,17 +273,19 @@ function selftestGame(index) {
     if (!openGame(index, 0)) throw new Error("no game " + index);
     const g = V.g, last = V.last;
     const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); keys += 1; };
+    const seen = [];  // each step's board CRC, as first shown
     const check = (want, what) => {
       const board = $("board"), svg = board.firstElementChild;
       if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at step " + want);
       if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows step " + board.dataset.ply + ", expected " + want);
-      const expected = g.crc.substr(8 * want, 8);
-      if (board.dataset.state !== expected) throw new Error(what + ": step " + want + " board crc " + board.dataset.state + " != record's " + expected);
+      if (seen.length === want) seen.push(board.dataset.state);
+      else if (board.dataset.state !== seen[want]) throw new Error(what + ": step " + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
       if (want > 0 && !V.cells[want - 1].classList.contains("cur")) throw new Error(what + ": step " + want + " not highlighted");
     };
     key("Home"); check(0, "Home");
     for (let k = 1; k <= last; k++) { key("ArrowRight"); check(k, "ArrowRight"); }
     key("ArrowRight"); check(last, "ArrowRight past the end");
+    if (crc32hex(seen.join("")) !== g.crc) throw new Error("the boards' crc " + crc32hex(seen.join("")) + " != record's " + g.crc);
     if (!$("result").textContent.includes(g.result)) throw new Error("result not shown at the end");
     for (let k = last - 1; k >= 0; k--) { key("ArrowLeft"); check(k, "ArrowLeft"); }
     key("End"); check(last, "End");

@@ -18,13 +18,16 @@ N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
   both ways); then opens game ``N`` and steps through
   it by dispatching real ``keydown`` events on ``document`` (Home, ArrowRight to the end and one
   more, ArrowLeft back to the start, End, Home), checking after every key that ``#board`` shows the
-  expected position and that its ``data-state`` equals the CRC Python computed from the renderer's
-  output for the record's state; at the end the result and reason must be shown. Errors
+  expected position, that its ``data-state`` (the CRC of the SVG string it put there) is the same
+  at every visit of a position, and that the CRC of those CRCs in ply order equals the one Python
+  computed from the renderer's output for the record's states (the payload's ``crc``,
+  :func:`arena.report.frames.boards_digest`); at the end the result and reason must be shown. Errors
   (``window.onerror``, unhandled rejections, ``console.error``) are recorded from the first line of
   the script. The outcome goes into ``<pre id="selftest">``: ``PASS game=N plies=P steps=S ms=T`` or
   ``FAIL ...`` with the first mismatch or error; a report's line adds the list's figures (``list=``,
   ``filtered=``, ``ready_ms=`` from navigation to a usable list, ``filter_ms=`` and ``sort_ms=`` of
-  one filter pass and one sort over every game). ``#selftest=all`` tests every game, one line each.
+  one filter pass and one sort over every game). ``#selftest=all`` tests every game, one line each;
+  ``&boards`` adds each ply's board CRC to a game's line (``boards=c0,c1,...``).
   The verdict is written 200 ms after the steps, so that errors thrown later by timers count too.
 """
 
@@ -124,8 +127,9 @@ window.addEventListener("unhandledrejection", e => ERRORS.push("unhandled reject
 const $ = id => document.getElementById(id);
 const readJSON = id => JSON.parse($(id).textContent);
 const DATA = readJSON("arena-data");
-let PIECES = null;
+let PIECES = null, STARTS = null;
 const pieces = () => PIECES || (PIECES = readJSON("arena-pieces"));
+const starts = () => STARTS || (STARTS = readJSON("arena-starts"));
 
 // A game's data: its arena-game-N block in this page, or (a report of many games, see
 // arena.report.chunks) the chunk file holding it, loaded by a script element on first use.
@@ -140,10 +144,10 @@ function chunkOf(index) {
 }
 function gameData(index) {
   const block = $("arena-game-" + index);
-  if (block) return {g: JSON.parse(block.textContent), pieces: pieces()};
+  if (block) return {g: JSON.parse(block.textContent), pieces: pieces(), starts: starts()};
   const k = chunkOf(index), chunk = k === null ? null : CHUNKS[k];
   const g = chunk ? chunk.games[index] : undefined;
-  return g ? {g, pieces: chunk.pieces} : null;
+  return g ? {g, pieces: chunk.pieces, starts: chunk.starts} : null;
 }
 function ensureGame(index) {
   const k = chunkOf(index);
@@ -173,20 +177,49 @@ function crc32hex(text) {
   return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
 }
 
-function decodeFrames(frames) {
-  const out = [];
-  let prev = null;
-  for (const f of frames) {
-    const cur = [];
-    for (let i = 0; i < f.length;) {
-      const v = f[i];
-      if (v >= 0) { cur.push(v); i += 1; }
-      else { const start = -v - 1, n = f[i + 1]; for (let k = 0; k < n; k++) cur.push(prev[start + k]); i += 2; }
-    }
-    out.push(cur);
-    prev = cur;
+// Frames (arena.report.frames): per position a string of operations on the previous position's
+// piece numbers, read from its start (i): two digits alone are a piece (taking the place of the
+// previous position's piece at i); an operation character is followed by its number's digits.
+const DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const DIGIT = new Int8Array(128).fill(-1);
+for (let k = 0; k < 64; k++) DIGIT[DIGITS.charCodeAt(k)] = k;
+const OPS = {"!": [0, 1], "#": [0, 2], "$": [0, 3], ")": [1, 1], "]": [1, 2], "}": [1, 3], "(": [2, 1], "[": [2, 2],
+             "{": [2, 3], "~": [3, 3], "^": [3, 4], "=": [4, 1], "@": [4, 2], "*": [4, 3]};  // copy skip back piece start
+function decodeFrame(prev, f, starts) {
+  const cur = [];
+  let i = 0, at = 0;
+  while (at < f.length) {
+    const d = DIGIT[f.charCodeAt(at)];
+    if (d >= 0) { cur.push(d * 64 + DIGIT[f.charCodeAt(at + 1)]); at += 2; i += 1; continue; }
+    const c = f[at];
+    if (c === ".") return cur;
+    const [kind, digits] = OPS[c];
+    let n = 0;
+    for (let k = 1; k <= digits; k++) n = n * 64 + DIGIT[f.charCodeAt(at + k)];
+    at += 1 + digits;
+    if (kind === 0) { for (const end = i + n + 1; i < end; i++) cur.push(prev[i]); }
+    else if (kind === 1) i += n + 1;
+    else if (kind === 2) i -= n + 1;
+    else if (kind === 3) { cur.push(n); i += 1; }
+    else { prev = decodeFrame([], starts[n], starts); i = 0; }
   }
+  for (; i < prev.length; i++) cur.push(prev[i]);
+  return cur;
+}
+function decodeFrames(frames, starts) {
+  const out = [];
+  let prev = [];
+  for (const f of frames) { prev = decodeFrame(prev, f, starts); out.push(prev); }
   return out;
+}
+
+// A game that starts as an earlier one of its page or chunk did ("from": [G, K]): G's first K
+// frames and K - 1 moves' notation, then its own.
+function withStart(g) {
+  if (!g.from) return g;
+  const [first, depth] = g.from, earlier = withStart(gameData(first).g);
+  return Object.assign({}, g, {frames: earlier.frames.slice(0, depth).concat(g.frames),
+                               notation: earlier.notation.slice(0, depth - 1).concat(g.notation)});
 }
 
 function fmtClock(ms) {
@@ -229,8 +262,9 @@ function openGame(index, ply) {
   if (!V || V.index !== index) {
     const found = gameData(index);
     if (!found) { alert("No game " + index + " in this file."); return false; }
-    const g = found.g;
-    const positions = decodeFrames(g.frames);
+    const g = withStart(found.g);
+    g.numbers = g.notation.map((_, i) => Math.floor((g.ply0 + i) / 2) + 1);
+    const positions = decodeFrames(g.frames, found.starts);
     const clocks = [];
     if (g.clock0) {
       let left = g.clock0.slice();
@@ -319,24 +353,26 @@ function selftestGame(index) {
     if (!openGame(index, 0)) throw new Error("no game " + index);
     const g = V.g, last = V.last;
     const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); steps += 1; };
+    const seen = [];  // each ply's board CRC, as first shown
     const check = (want, what) => {
       const board = $("board");
       const svg = board.firstElementChild;
       if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at ply " + want);
       if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows ply " + board.dataset.ply + ", expected " + want);
-      const expected = g.crc.substr(8 * want, 8);
-      if (board.dataset.state !== expected) throw new Error(what + ": ply " + want + " board crc " + board.dataset.state + " != record's " + expected);
+      if (seen.length === want) seen.push(board.dataset.state);
+      else if (board.dataset.state !== seen[want]) throw new Error(what + ": ply " + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
       if ($("slider").value !== String(want)) throw new Error(what + ": slider at " + $("slider").value + ", expected " + want);
     };
     key("Home"); check(0, "Home");
     for (let k = 1; k <= last; k++) { key("ArrowRight"); check(k, "ArrowRight"); }
     key("ArrowRight"); check(last, "ArrowRight past the end");
+    if (crc32hex(seen.join("")) !== g.crc) throw new Error("the boards' crc " + crc32hex(seen.join("")) + " != record's " + g.crc + " (boards " + seen.join(" ") + ")");
     if (!$("result").textContent.includes(g.result) || !$("result").textContent.includes(g.reason)) throw new Error("result/reason not shown at the end");
     for (let k = last - 1; k >= 0; k--) { key("ArrowLeft"); check(k, "ArrowLeft"); }
     key("End"); check(last, "End");
     key("Home"); check(0, "Home");
     if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
-    return "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1);
+    return "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1) + (SHOW_BOARDS ? " boards=" + seen.join(",") : "");
   } catch (e) {
     return "FAIL game=" + index + " after " + steps + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? " | errors: " + ERRORS.join(" | ") : "");
   }
@@ -430,7 +466,7 @@ function setupSortable() {
 }
 function route() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("selftest")) { selftest(params.get("selftest")); return; }
+  if (params.has("selftest")) { SHOW_BOARDS = params.has("boards"); selftest(params.get("selftest")); return; }
   if (params.has("game")) { loadAndOpen(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
   if (DATA.mode === "game") openGame(DATA.rows[0][0], params.has("ply") ? Number(params.get("ply")) : undefined);
   else closeGame();
@@ -487,6 +523,7 @@ function checkStandings() {
   heads[0].click();
   return " standings=" + up.length;
 }
+let SHOW_BOARDS = false;  // #selftest=N&boards: each verdict lists every ply's board CRC
 async function selftest(which) {
   const out = $("selftest");
   out.hidden = false;

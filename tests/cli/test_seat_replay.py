@@ -194,10 +194,10 @@ def page_frames(page: str, index: int = 0) -> tuple[dict[str, Any], list[str]]:
         assert match, name
         return json.loads(match.group(1))
 
-    pieces, game = block("arena-pieces"), block(f"arena-game-{index}")
+    pieces, starts, game = block("arena-pieces"), block("arena-starts"), block(f"arena-game-{index}")
     svgs, previous = [], None
     for frame in game["frames"]:
-        numbers = decode_frame(previous, frame)
+        numbers = decode_frame(previous, frame, starts)
         svgs.append("".join(pieces[n] for n in numbers))
         previous = numbers
     return game, svgs

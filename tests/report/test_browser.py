@@ -174,3 +174,52 @@ def test_a_report_with_its_boards_in_chunk_files(tmp_path: Path) -> None:
     write_report(open_source(folder), page, split_at=2, chunk_games=2, workers=1)
     verdicts, _ = selftest(page, "all", tmp_path / "profile")
     assert len(verdicts) == 5 and all(v.startswith("PASS") and " load_ms=" in v for v in verdicts), verdicts
+
+
+def rules_boards(game_name: str, seed: int, max_plies: int) -> list[str]:
+    """The CRC of the renderer's picture at each ply of :func:`synthetic_record`'s game ``seed``
+    (two opening plies), played again here with the game's own rules (the same seeded random moves
+    and charged times drawn), not read from the record."""
+    import random
+
+    from arena.games.registry import get_game, get_spec, load_ref
+    from arena.report.frames import svg_hash
+
+    game = get_game(game_name)
+    ref = get_spec(game_name).svg
+    assert ref is not None
+    render = load_ref(ref)
+    rng = random.Random(seed)
+    state, move = game.initial_state(), None
+    out = [svg_hash(render(state, None))]
+    for ply in range(max_plies):
+        if game.outcome(state) is not None:
+            break
+        move = rng.choice(game.legal_moves(state))
+        if ply >= 2:
+            rng.uniform(0.5, 400.0)  # the record's charged time, drawn after the move
+        state = game.apply(state, move)
+        out.append(svg_hash(render(state, move)))
+    return out
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_each_ply_drawn_is_the_rules_position(tmp_path: Path, split: bool) -> None:
+    """A Connect Four, a Shobu and a checkers game (each twice, so the second shares the first's
+    boards), in one page or in chunk files: the board the page draws at each ply, as the browser
+    hashes it, is the renderer's picture of the position the rules reach."""
+    from arena.report.chunks import write_report
+
+    games = [("connect4", 5, 40), ("shobu", 3, 60), ("checkers", 7, 80)]
+    records = [synthetic_record(name, seed=seed, max_plies=plies) for name, seed, plies in games for _ in (0, 1)]
+    folder = write_log_folder(tmp_path / "t", records)
+    page = tmp_path / "html" / "report.html"
+    page.parent.mkdir()
+    write_report(open_source(folder), page, split_at=2 if split else 10, chunk_games=4, workers=1)
+    verdicts, _ = selftest(page, "all&boards", tmp_path / "profile")
+    assert len(verdicts) == 6 and all(v.startswith("PASS") for v in verdicts), verdicts
+    for k, verdict in enumerate(verdicts):
+        name, seed, plies = games[k // 2]
+        shown = re.search(r" boards=([0-9a-f,]+)", verdict)
+        assert shown, verdict
+        assert shown.group(1).split(",") == rules_boards(name, seed, plies), f"game {k} ({name})"

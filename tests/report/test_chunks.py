@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from report_support import tournament_records, write_log_folder
-from test_html import blocks, boards
+from test_html import blocks, boards, resolved
 
 from arena.records.replay import open_source
 from arena.report.chunks import games_folder, write_report
@@ -52,10 +52,13 @@ def test_the_page_lists_every_game_and_the_chunks_hold_the_same_boards(folder: P
     assert 'id="standings"' in page and 'id="crosstable"' in page
     found = chunks(games_folder(out))
     assert sorted(found) == [0, 1, 2]  # 9 games, 4 a chunk
+    page_games = {int(name.removeprefix("arena-game-")): game for name, game in one.items()
+                  if name.startswith("arena-game-")}
     for position, row in enumerate(data["arena-data"]["rows"]):
         chunk = found[position // 4]
-        mine, theirs = chunk["games"][str(row[0])], one[f"arena-game-{row[0]}"]
-        assert boards(mine, chunk["pieces"]) == boards(theirs, one["arena-pieces"])
+        chunk_games = {int(k): game for k, game in chunk["games"].items()}
+        mine, theirs = resolved(chunk_games[row[0]], chunk_games), resolved(page_games[row[0]], page_games)
+        assert boards(mine, chunk["pieces"], chunk["starts"]) == boards(theirs, one["arena-pieces"], one["arena-starts"])
         assert {k: v for k, v in mine.items() if k != "frames"} == {k: v for k, v in theirs.items() if k != "frames"}
 
 

@@ -17,7 +17,7 @@ from arena.cli.replay_cmd import replay_command
 from arena.cli.report_cmd import report_command
 from arena.games.registry import game_names, get_spec, load_ref
 from arena.records.replay import Replay, open_source
-from arena.report.frames import PieceTable, decode_frame, encode_frame, position_key, svg_hash
+from arena.report.frames import PieceTable, boards_digest, decode_frame, encode_frame, position_key, svg_hash
 from arena.report.html import elo_plot, game_payload, report_html
 
 _BLOCK = re.compile(r'<script type="application/json" id="([^"]+)">(.*?)</script>', re.DOTALL)
@@ -28,12 +28,25 @@ def blocks(page: str) -> dict[str, Any]:
     return {name: json.loads(text) for name, text in _BLOCK.findall(page)}
 
 
-def boards(payload: dict[str, Any], pieces: list[str]) -> list[str]:
+def boards(payload: dict[str, Any], pieces: list[str], starts: list[str]) -> list[str]:
     """Every position's SVG, rebuilt from ``payload`` as the page's script does."""
     out, previous = [], None
     for frame in payload["frames"]:
-        previous = decode_frame(previous, frame)
+        previous = decode_frame(previous, frame, starts)
         out.append("".join(pieces[n] for n in previous))
+    return out
+
+
+def resolved(payload: dict[str, Any], games: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """``payload`` with the start it shares with an earlier game of ``games`` (by index) put back,
+    as the page's script does: all its frames and notation, no ``from``."""
+    if "from" not in payload:
+        return payload
+    first, depth = payload["from"]
+    earlier = resolved(games[first], games)
+    out = {k: v for k, v in payload.items() if k != "from"}
+    out["frames"] = earlier["frames"][:depth] + payload["frames"]
+    out["notation"] = earlier["notation"][:depth - 1] + payload["notation"]
     return out
 
 
@@ -59,9 +72,11 @@ def test_every_position_is_the_renderers_exact_svg(name: str) -> None:
     assert ref is not None, f"{name} registers no SVG renderer"
     render = load_ref(ref)
     expected = [render(*replay.position(i)[:2]) for i in range(replay.last + 1)]
-    assert boards(payload, pieces.pieces) == expected
-    assert payload["crc"] == "".join(svg_hash(svg) for svg in expected)
+    assert boards(payload, pieces.pieces, pieces.starts) == expected
+    assert payload["crc"] == boards_digest([svg_hash(svg) for svg in expected])
     assert payload["notation"] == [t["notation"] for t in record["turns"]]
+    # Move numbers: the page counts them from the first position's ply.
+    assert [(payload["ply0"] + i) // 2 + 1 for i in range(replay.last)] == [s.number for s in replay.steps]
     assert payload["movers"][:2].islower() and payload["movers"][2:].isupper()  # the 2 opening plies
     # Clocks: the start, each mover's clock after its move (opening plies leave it alone), the
     # record's final clocks.
@@ -107,10 +122,30 @@ def test_games_sharing_positions_draw_each_position_once(name: str, monkeypatch:
     pieces = PieceTable()
     payloads = [game_payload(replay, pieces) for replay in replays]
     for replay, payload in zip(replays, payloads, strict=True):
-        assert boards(payload, pieces.pieces) == [render(*replay.position(i)[:2]) for i in range(replay.last + 1)]
+        assert boards(payload, pieces.pieces, pieces.starts) == [render(*replay.position(i)[:2]) for i in range(replay.last + 1)]
     distinct = {replay.position(i)[:2] for replay in replays[:3] for i in range(replay.last + 1)}
     assert len(calls) == len(distinct) < sum(replay.last + 1 for replay in replays)
     assert payloads[3:] == payloads[:3]
+
+
+@pytest.mark.parametrize("name", ["connect4", "checkers"])
+def test_a_game_that_starts_as_an_earlier_one_refers_to_it(name: str) -> None:
+    # Games 3-5 repeat games 0-2: each is a reference to its twin and nothing of its own; every game,
+    # its start put back as the page does, has all its boards and moves.
+    replays = [Replay.from_record(synthetic_record(name, seed=seed % 3, max_plies=30)) for seed in range(6)]
+    pieces = PieceTable()
+    payloads = {k: game_payload(replay, pieces, k) for k, replay in enumerate(replays)}
+    for k in range(3, 6):
+        twin = resolved(payloads[k - 3], payloads)
+        assert payloads[k]["from"][1] == replays[k].last + 1 and payloads[k]["frames"] == []
+        assert payloads[k]["notation"] == [] and resolved(payloads[k], payloads) == twin
+    render = load_ref(get_spec(name).svg or "")
+    for k, replay in enumerate(replays):
+        game = resolved(payloads[k], payloads)
+        assert boards(game, pieces.pieces, pieces.starts) == [render(*replay.position(i)[:2])
+                                                              for i in range(replay.last + 1)]
+        assert game["notation"] == [step.notation for step in replay.steps]
+        assert game == game_payload(replay, PieceTable()) | {"frames": game["frames"]}
 
 
 def test_replays_of_one_run_read_each_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,12 +179,13 @@ def test_a_position_held_in_lists_has_no_key_and_is_drawn_every_time() -> None:
 
 
 def test_a_100_ply_game_is_small() -> None:
-    # The boards of a 100-ply checkers game: about 8 kB of SVG each, 60-80 bytes once encoded.
+    # The boards of a 100-ply checkers game: about 8 kB of SVG each, about 20 bytes once encoded
+    # (the first board is a start board of the table).
     replay = Replay.from_record(record_with_plies("checkers", 100))
     pieces = PieceTable()
     payload = game_payload(replay, pieces)
     size = len(json.dumps(payload["frames"], separators=(",", ":")))
-    assert size < 200 * 101, size
+    assert size < 40 * 101, size
     assert len(pieces.pieces) < 400
 
 
@@ -198,8 +234,9 @@ def test_names_and_reasons_cannot_break_out_of_the_page() -> None:
     record = synthetic_record("connect4", seed=2, black="</script><b>x", white="<!--w")
     record["reason"] = "quoted </script><script>alert(1)</script>"
     page = report_html(open_source_of([record]))
-    # arena-data, arena-pieces, arena-game-0 and the viewer script: nothing else opens or closes one.
-    assert page.count("<script") == page.count("</script>") == 4
+    # arena-data, arena-pieces, arena-starts, arena-game-0 and the viewer script: nothing else opens
+    # or closes one.
+    assert page.count("<script") == page.count("</script>") == 5
     assert "<b>x" not in page
     data = blocks(page)
     assert data["arena-game-0"]["players"] == ["</script><b>x", "<!--w"]
