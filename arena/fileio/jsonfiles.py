@@ -18,7 +18,10 @@ import re
 from itertools import accumulate, count
 from typing import Any
 
-import orjson
+try:
+    import orjson
+except ImportError:  # the record checkers in scripts/ run on the standard library alone (-S -I)
+    orjson = None  # type: ignore[assignment]
 
 from arena.limits import MAX_JSON_DEPTH
 
@@ -163,6 +166,8 @@ def _compact_loads(raw: bytes, max_depth: int) -> Any:
     refuses; and it is the same value (orjson and ``json`` both round floats correctly). What
     arena writes (records, log rows) is read so at about a tenth of the cost.
     """
+    if orjson is None:
+        return _NOT_COMPACT
     if raw[-1:] == b"\n":
         body = raw[:-1]
     elif raw[-1:] in (b"}", b"]"):
@@ -173,7 +178,11 @@ def _compact_loads(raw: bytes, max_depth: int) -> Any:
         value = orjson.loads(body)
     except orjson.JSONDecodeError:
         return _NOT_COMPACT
-    if orjson.dumps(value) != body:
+    try:
+        again = orjson.dumps(value)
+    except TypeError:  # nested deeper than orjson writes (its JSONEncodeError): the strict reading says so
+        return _NOT_COMPACT
+    if again != body:
         return _NOT_COMPACT
     if body.count(b"[") + body.count(b"{") > max_depth:
         too_deep = _compact_too_deep(body, max_depth)

@@ -108,7 +108,9 @@ def test_a_killed_arenas_cgroups_are_removed_with_what_still_runs_in_them() -> N
     try:
         for _, name, sleeper in holders:
             assert run_folders(name) and alive(sleeper), "SIGKILL of the holder left its sleep and folders"
-        assert cgroups.sweep_stale() >= len(holders)
+        # Not a count of this sweep's removals: every arena's first bot sweeps too (other tests
+        # running beside this one), and may take some of these first. What matters is that none is left.
+        cgroups.sweep_stale()
         for _, name, sleeper in holders:
             assert run_folders(name) == [], "stale folders accumulate"
             eventually(lambda pid=sleeper: not alive(pid), 10.0, what="the sweep killed what ran in them")
@@ -149,18 +151,25 @@ def test_processes_outside_the_pid_namespace_are_never_listed_as_pid_0() -> None
 
 @needs_cgroups
 def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_itself() -> None:
-    proc, name, sleeper = start_holder(own_pid_namespace=False)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    try:
-        sweep = in_new_pid_namespace("from arena.process import cgroups; print(cgroups.sweep_stale())")
-        assert sweep.returncode == 0, (sweep.returncode, sweep.stderr[-2000:])
-        assert int(sweep.stdout) >= 1
-        eventually(lambda: not alive(sleeper), 10.0, what="cgroup.kill reaches across PID namespaces")
-        assert run_folders(name) == []
-    finally:
-        if alive(sleeper):
-            os.kill(sleeper, signal.SIGKILL)
+    # Another arena's sweep (a test running beside this one starts bots) may take the stale folder
+    # before the namespace's sweep does: then the scenario is played again, up to five times.
+    for _ in range(5):
+        proc, name, sleeper = start_holder(own_pid_namespace=False)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        try:
+            sweep = in_new_pid_namespace("from arena.process import cgroups; print(cgroups.sweep_stale())")
+            assert sweep.returncode == 0, (sweep.returncode, sweep.stderr[-2000:])
+            if int(sweep.stdout) == 0 and run_folders(name) == []:
+                continue  # swept by someone else first
+            assert int(sweep.stdout) >= 1, run_folders(name)
+            eventually(lambda pid=sleeper: not alive(pid), 10.0, what="cgroup.kill reaches across PID namespaces")
+            assert run_folders(name) == []
+            return
+        finally:
+            if alive(sleeper):
+                os.kill(sleeper, signal.SIGKILL)
+    pytest.fail("every attempt's stale folder was swept by another arena first")
 
 
 # An arena stand-in for scratch roots: makes its own (arena.process.sandbox.scratch_root, which starts the
