@@ -16,6 +16,8 @@ from arena.games.breakthrough import (
     SPEC,
     BreakthroughGame,
     BreakthroughMove,
+    ROW_1,
+    ROW_8,
     BreakthroughState,
     board_svg,
     square_index,
@@ -429,6 +431,116 @@ def test_moves_are_hashable_values() -> None:
     with pytest.raises(ValueError):
         BreakthroughMove(64, 0)
     assert [square_name(i) for i in (0, 7, 56, 63)] == ["a1", "h1", "a8", "h8"]
+
+
+# --- the match's per-ply calls against the naive implementation ---------------------------------
+# validate_move, outcome, parse_move and the board rows take short cuts for the common case (issue
+# 24); these hold every answer to the naive rules above, in played and in arbitrary positions.
+
+
+def masks_board(position: BreakthroughState) -> dict[tuple[int, int], str]:
+    """The naive board of ``position``, read from its masks square by square."""
+    board = {}
+    for index in range(64):
+        if position.black >> index & 1:
+            board[(index % 8, index // 8 + 1)] = "b"
+        elif position.white >> index & 1:
+            board[(index % 8, index // 8 + 1)] = "w"
+    return board
+
+
+def arbitrary_states(count: int, seed: int) -> list[BreakthroughState]:
+    """Random disjoint masks, sparse to full, either side to move: positions no game reaches too
+    (a side on its own far row, without pieces, without a move)."""
+    rng = random.Random(seed)
+    found = []
+    for _ in range(count):
+        black = white = 0
+        density = rng.random()
+        for index in range(64):
+            if rng.random() < density:
+                if rng.random() < 0.5:
+                    black |= 1 << index
+                else:
+                    white |= 1 << index
+        found.append(BreakthroughState(black, white, rng.choice([Color.BLACK, Color.WHITE]), rng.randrange(100)))
+    return found
+
+
+def blocked_states(count: int, seed: int) -> list[BreakthroughState]:
+    """Pieces in facing pairs (a black piece with a white one just above it) and, sometimes, a few
+    on their own far rows: no straight step anywhere, so only diagonal moves, or none."""
+    rng = random.Random(seed)
+    found = []
+    for _ in range(count):
+        black = white = 0
+        for file in rng.sample(range(8), rng.randint(1, 8)):
+            row = rng.randrange(7)
+            black |= 1 << (8 * row + file)
+            white |= 1 << (8 * (row + 1) + file)
+        if rng.random() < 0.3:
+            black, white = black & ROW_8 | (1 << 56), white & ~ROW_1 & ~(1 << 56)
+        found.append(BreakthroughState(black, white, rng.choice([Color.BLACK, Color.WHITE]), 0))
+    return found
+
+
+def fast_path_states() -> list[BreakthroughState]:
+    return random_states(150, 24, live=False) + arbitrary_states(400, 25) + blocked_states(300, 26)
+
+
+def test_validate_move_agrees_with_the_naive_rules() -> None:
+    checked = captures = 0
+    for position in fast_path_states():
+        board, turn = masks_board(position), position.turn.value[0].lower()
+        legal = set(naive_moves(board, turn))
+        for origin in range(64):
+            for target in {origin + step for step in (-9, -8, -7, 7, 8, 9, 1, 16)} & set(range(64)):
+                pair = ((origin % 8, origin // 8 + 1), (target % 8, target // 8 + 1))
+                try:
+                    move = GAME.validate_move(position, BreakthroughMove(origin, target))
+                except IllegalMoveError as exc:
+                    assert pair not in legal, (position, pair, exc)
+                    assert ("the game is over" in str(exc)) == (not legal)
+                    continue
+                assert pair in legal, (position, pair)
+                assert (move.origin, move.target) == (origin, target)
+                assert move.capture == (target in range(64) and board.get(pair[1]) not in (None, turn))
+                checked += 1
+                captures += move.capture
+    assert checked > 3000 and captures > 500  # the short cut was taken, captures included
+
+
+def test_outcome_agrees_with_the_naive_rules() -> None:
+    ended = no_move = diagonal_only = 0
+    for position in fast_path_states():
+        board, turn = masks_board(position), position.turn.value[0].lower()
+        outcome = GAME.outcome(position)
+        assert (outcome is None) == bool(naive_moves(board, turn)), position
+        ended += outcome is not None
+        no_move += outcome is not None and outcome.termination is Termination.NO_LEGAL_MOVES
+        diagonal_only += outcome is None and all(origin[0] != target[0]
+                                                 for origin, target in naive_moves(board, turn))
+    assert ended > 100 and no_move > 20 and diagonal_only > 100  # the short cut and the full account
+
+
+def test_board_rows_read_square_by_square() -> None:
+    for position in fast_path_states():
+        board = masks_board(position)
+        rows = ["".join(board.get((f, row), ".") for f in range(8)) for row in range(8, 0, -1)]
+        assert GAME.state_to_json(position) == {"board": rows, "turn": position.turn.value,
+                                                "turnNumber": position.turn_number}
+
+
+def test_parse_move_reads_every_pair_of_squares() -> None:
+    names = [square_name(index) for index in range(64)]
+    for origin in names:
+        for target in names:
+            move = GAME.parse_move({"from": origin, "to": target})
+            assert (move.origin, move.target, move.capture) == (square_index(origin), square_index(target), False)
+    for wire in ({"from": ["a2"], "to": "a3"}, {"from": "a2", "to": {"a": 3}}, {"to": "a3", "too": "a3"},
+                 {"from": "a2", "to": None}, {"from": "a2", "to": "a3", "by": 1}):
+        with pytest.raises(MoveSyntaxError):
+            GAME.parse_move(wire)
 
 
 # --- pictures and the registry --------------------------------------------------------------------
