@@ -202,7 +202,7 @@ def referee_section(args: argparse.Namespace, floor_c: str) -> None:
               f" (goal: at most 2x), {value / pipe:.0f}x a blocking C pipe")
 
 
-def tournament_section(args: argparse.Namespace, bot: str) -> dict[str, float]:
+def tournament_section(args: argparse.Namespace, bot: str) -> dict[str, dict[str, float]]:
     print(f"\n2. A tournament of instant C bots: Breakthrough, {args.games} games ({load()})")
     full: dict[str, dict[int, list[dict[str, Any]]]] = {}
     short: dict[str, list[dict[str, Any]]] = {}
@@ -212,22 +212,22 @@ def tournament_section(args: argparse.Namespace, bot: str) -> dict[str, float]:
                 got = run_child(tree, "tournament", str(args.games), str(concurrency), "-", bot)
                 full.setdefault(name, {}).setdefault(concurrency, []).append(got)
             short.setdefault(name, []).append(run_child(tree, "tournament", str(args.games), "1", "2", bot))
-    per_ply: dict[str, float] = {}
+    per_ply: dict[str, dict[str, float]] = {}
     for name in full:
         runs = full[name][1]
         cpu = median([r["cpu"] / r["plies"] for r in runs])
-        per_ply[name] = cpu
         game_cpu = median([r["cpu"] / r["games"] for r in short[name]])
         plies_short = median([r["plies"] / r["games"] for r in short[name]])
         plies_game = median([r["plies"] / r["games"] for r in runs])
         ply_part = (cpu * plies_game - game_cpu) / max(1.0, plies_game - plies_short)
+        per_ply[name] = {"total": cpu, "game": game_cpu, "ply": ply_part}
         bots = median([r["bots"] / r["plies"] for r in runs])
         rates = {c: median([r["games"] / r["wall"] for r in full[name][c]]) for c in (1, 2)}
         print(f"   {name}: arena CPU per ply {us(cpu)} ({plies_game:.0f} plies a game): per game "
               f"{game_cpu * 1e3:.1f} ms (2-ply games) + per ply {us(ply_part)}; the bots' own CPU "
               f"(their cgroups: bubblewrap and setpriv included) {us(bots)} per ply; games/s {rates[1]:.1f} -> {rates[2]:.1f} (concurrency 1 -> 2)")
     if "before" in per_ply:
-        print(f"   after/before arena CPU per ply: {per_ply['after'] / per_ply['before']:.2f}")
+        print(f"   after/before arena CPU per ply: {per_ply['after']['total'] / per_ply['before']['total']:.2f}")
     return per_ply
 
 
@@ -241,12 +241,14 @@ def find_fastchess() -> tuple[str, str] | None:
     return binary, engine
 
 
-def fastchess_run(binary: str, engine: str, games: int, concurrency: int, folder: Path) -> dict[str, float]:
-    """fastchess's own CPU (its process alone), the plies and the wall clock for ``games`` games."""
+def fastchess_run(binary: str, engine: str, games: int, concurrency: int, folder: Path,
+                  restart: bool = False) -> dict[str, float]:
+    """fastchess's own CPU (its process alone), the plies and the wall clock for ``games`` games
+    (``restart``: its engines started again for every game, as arena starts its bots)."""
     pgn = folder / f"fastchess-{concurrency}.pgn"
     pgn.unlink(missing_ok=True)
     argv = [binary, "-engine", f"cmd={engine}", "name=a", "-engine", f"cmd={engine}", "name=b",
-            "-each", "tc=60+0", "-rounds", str(max(1, games // 2)), "-games", "2", "-repeat",
+            "-each", "tc=60+0", f"restart={'on' if restart else 'off'}", "-rounds", str(max(1, games // 2)), "-games", "2", "-repeat",
             "-concurrency", str(concurrency), "-pgnout", f"file={pgn}", "notation=uci"]
     began = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
@@ -263,7 +265,7 @@ def fastchess_run(binary: str, engine: str, games: int, concurrency: int, folder
     return {"cpu": cpu, "wall": wall, "plies": plies, "games": played}
 
 
-def fastchess_section(args: argparse.Namespace, arena_per_ply: dict[str, float]) -> None:
+def fastchess_section(args: argparse.Namespace, arena_per_ply: dict[str, dict[str, float]]) -> None:
     found = find_fastchess()
     if found is None:
         print("\n3. fastchess: skipped (set FASTCHESS to its binary and FASTCHESS_ENGINE to an instant UCI "
@@ -273,15 +275,25 @@ def fastchess_section(args: argparse.Namespace, arena_per_ply: dict[str, float])
     print(f"\n3. fastchess ({binary}), its instant engine, {args.games} games ({load()})")
     with tempfile.TemporaryDirectory() as tmp:
         runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
+        restarting: list[dict[str, float]] = []
         for _ in range(args.repeats):
             for concurrency in (1, 2):
                 runs[concurrency].append(fastchess_run(binary, engine, args.games, concurrency, Path(tmp)))
+            restarting.append(fastchess_run(binary, engine, args.games, 1, Path(tmp), restart=True))
     cpu = median([r["cpu"] / max(1, r["plies"]) for r in runs[1]])
     plies = median([r["plies"] / max(1, r["games"]) for r in runs[1]])
     rates = {c: median([r["games"] / r["wall"] for r in runs[c]]) for c in (1, 2)}
+    # Its engines started for every game, as arena's bots are: what a game costs it beyond its plies.
+    cpu_restart = median([r["cpu"] / max(1, r["plies"]) for r in restarting])
+    plies_restart = median([r["plies"] / max(1, r["games"]) for r in restarting])
+    per_game = max(0.0, cpu_restart - cpu) * plies_restart
     print(f"   fastchess CPU per ply {us(cpu)} ({plies:.0f} plies a game); games/s {rates[1]:.1f} -> {rates[2]:.1f}")
+    print(f"   restarting its engines every game: CPU per ply {us(cpu_restart)}, so about "
+          f"{per_game * 1e3:.1f} ms a game beyond its plies")
     for name, value in arena_per_ply.items():
-        print(f"   {name}: arena CPU per ply is {value / cpu:.1f}x fastchess's (goal: at most 1x)")
+        parts = f"; part by part: per ply {value['ply'] / cpu:.1f}x, per game {value['game'] / per_game:.1f}x " \
+            "its restart's" if per_game > 0 else ""
+        print(f"   {name}: arena CPU per ply is {value['total'] / cpu:.1f}x fastchess's (goal: at most 1x){parts}")
 
 
 def scale_section(args: argparse.Namespace) -> None:
@@ -370,7 +382,7 @@ def main() -> None:
         os.chmod(tmp, 0o755)  # the bots run as their own users (arena as root): they must reach it
         bot = build_c("breakthrough_instant", Path(tmp))
         floor_c = build_c("pipe_floor", Path(tmp))
-        per_ply: dict[str, float] = {}
+        per_ply: dict[str, dict[str, float]] = {}
         if args.only in (None, "referee"):
             referee_section(args, floor_c)
         if args.only in (None, "tournament"):
