@@ -110,7 +110,8 @@ class _Chord:
     max_iterations = 100
     #: Earlier chord steps that Anderson's acceleration combines (:func:`_anderson`).
     memory = 3
-    #: Elements of the largest per-batch array (32 MB of floats).
+    #: Elements of the largest per-batch array (32 MB of floats): a batch's unit weights (resamples
+    #: x units) count too, so a log of a million games in as many units takes a few resamples a batch.
     batch_elements = 4_000_000
     batch = 1
 
@@ -191,7 +192,7 @@ class PairResampler(_Chord):
             self.unit_of_cell[self.cell] = self.unit
             self.games_of_cell, self.points_of_cell = np.zeros(self.cells), np.zeros(self.cells)
             self.games_of_cell[self.cell], self.points_of_cell[self.cell] = self.games_of, self.points_of
-        self.batch = int(max(1, min(32, self.batch_elements // max(self.cells, 1))))
+        self.batch = int(max(1, min(32, self.batch_elements // max(self.cells, model.units, 1))))
 
     def prepare(self, unit_weights: Floats) -> None:
         """Games ``W`` and points ``S`` per cell and resample, and the parts of the gradient that
@@ -204,10 +205,13 @@ class PairResampler(_Chord):
             games = points * self.games_of_cell
             points *= self.points_of_cell
         else:
-            drawn = unit_weights[:, self.unit]  # resamples x (cell, unit)s in order of cell
-            games, points = np.zeros((b, self.cells)), np.zeros((b, self.cells))
-            for out, per in ((games, self.games_of), (points, self.points_of)):
-                out[:, self.cell[self.starts]] = np.add.reduceat(drawn * per, self.starts, axis=1)
+            # One resample at a time: a (resamples x (cell, unit)s) array would be 32 times the
+            # games' size (a million games with a unit each: about a gigabyte).
+            games, points = np.empty((b, self.cells)), np.empty((b, self.cells))
+            for r in range(b):
+                drawn = unit_weights[r, self.unit]  # per (cell, unit), in order of cell
+                games[r] = np.bincount(self.cell, drawn * self.games_of, minlength=self.cells)
+                points[r] = np.bincount(self.cell, drawn * self.points_of, minlength=self.cells)
         n = self.n
         if self.dense:  # resamples x first seat x second seat: sums over a row are matrix products
             self.games = games.reshape(b, n, n)
@@ -281,7 +285,7 @@ class TableResampler(_Chord):
                 linear, terms = tie_terms(shape.tolist())
                 sparse = [(w, [(s, m) for s, m in enumerate(mult) if m]) for mult, w in terms]
                 self.patterns.append((block, members, np.ascontiguousarray(pairs[members].T), linear, sparse))
-        self.batch = int(max(1, min(32, self.batch_elements // max(rows, 1))))
+        self.batch = int(max(1, min(32, self.batch_elements // max(rows, model.units, 1))))
         #: Per pattern, the unit of each row's game when every row of its block is one game (a
         #: resample's row weights are then a gather), else None.
         self.units_of_rows: list[Ints | None] = []
