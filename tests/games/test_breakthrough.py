@@ -13,11 +13,11 @@ import pytest
 from arena.games import Color, Termination, get_game
 from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.breakthrough import (
+    ROW_1,
+    ROW_8,
     SPEC,
     BreakthroughGame,
     BreakthroughMove,
-    ROW_1,
-    ROW_8,
     BreakthroughState,
     board_svg,
     square_index,
