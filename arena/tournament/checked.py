@@ -41,7 +41,7 @@ import base64
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,10 +111,7 @@ class Checked:
 
     def first_free(self) -> int:
         """The lowest index no row has."""
-        index = 0
-        while index in self.taken:
-            index += 1
-        return index
+        return next(free_indexes(self.taken))
 
     def to_json(self, size: int, sha256: str, stamp: list[int] | None = None) -> dict[str, Any]:
         """The file's object, for the first ``size`` bytes of hash ``sha256`` (those of the run's
@@ -158,6 +155,15 @@ class Tracker:
         checked = Checked(self.size, None, self.context, self.taken, self.done, tally, self.nodes)
         write_checked(folder, root, checked, self.size, self.sha256)
         self.dirty = False
+
+
+def free_indexes(taken: set[int]) -> Iterator[int]:
+    """The numbers 0, 1, 2... that are not in ``taken``, ascending, without end."""
+    index = 0
+    while True:
+        if index not in taken:
+            yield index
+        index += 1
 
 
 def check_folder(log: TournamentLog, field: Field, order: PlayOrder, context: str,
@@ -347,4 +353,4 @@ def _from_ranges(ranges: Any) -> set[int]:
     return taken
 
 
-__all__ = ["CHECKED_FILE", "Checked", "Tracker", "check_folder", "context_of", "write_checked"]
+__all__ = ["CHECKED_FILE", "Checked", "Tracker", "check_folder", "context_of", "free_indexes", "write_checked"]

@@ -54,7 +54,7 @@ from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.reader import GAMES_FILE, RESULT_TEXT, record_name
-from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, write_checked
+from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, free_indexes, write_checked
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.field import (
@@ -263,15 +263,6 @@ def with_overrides(config: TournamentConfig, options: RunOptions) -> TournamentC
     return dataclasses.replace(config, **changes) if changes else config
 
 
-def _free_indexes(taken: set[int]) -> Iterator[int]:
-    """The numbers 0, 1, 2... that are not in ``taken``, ascending, without end."""
-    index = 0
-    while True:
-        if index not in taken:
-            yield index
-        index += 1
-
-
 class Tournament:
     """One run of one tournament config (see the module docstring for the life cycle).
 
@@ -422,7 +413,7 @@ class Tournament:
         # the folder's indexes stay 0 .. N-1 when every game is done (as a folder kept by index).
         # The numbers are endless: zip ends with the games.
         self._pending = (with_index(g, index) for index, g in
-                         zip(_free_indexes(set(checked.taken)), self._order.missing(checked.done), strict=False))
+                         zip(free_indexes(set(checked.taken)), self._order.missing(checked.done), strict=False))
         self._advance_frontier()
 
     def _write_checked(self, vouch: bool = False) -> str | None:
