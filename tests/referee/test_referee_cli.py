@@ -26,6 +26,19 @@ def arena(*args: str) -> Any:
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
+def _perfect_could_win(record: dict[str, Any], heap: int = 10, take: int = 3) -> bool:
+    """Whether nim_perfect ever had the move with a heap that is not a multiple of take + 1 (nim_random
+    starts half the games, and may play the winning line itself by chance)."""
+    seat = next(s["seat"] for s in record["seats"] if s["id"] == "nim_perfect")
+    for step in record["steps"]:
+        if step["kind"] != "move":
+            continue
+        if step["seat"] == seat and heap % (take + 1):
+            return True
+        heap -= step["move"]
+    return False
+
+
 def test_a_match_of_an_external_game_with_records_that_name_it(tmp_path: Path) -> None:
     out = tmp_path / "games.json"
     result = arena("match", "--rules", RULES, BOTS["nim_perfect"], BOTS["nim_random"], "--games", "2",
@@ -34,7 +47,9 @@ def test_a_match_of_an_external_game_with_records_that_name_it(tmp_path: Path) -
     records = json.loads(out.read_text())
     assert [r["game"] for r in records] == ["nim", "nim"]
     assert all(r["game_identity"]["rules"] == RULES for r in records)
-    assert all(r["seats"][r["ranks"].index(1)]["id"] == "nim_perfect" for r in records)  # it always wins
+    for record in records:  # it wins every game in which it faced a heap it could win from
+        winner = record["seats"][record["ranks"].index(1)]["id"]
+        assert winner == "nim_perfect" or not _perfect_could_win(record), record["steps"]
     assert all(r["steps"][0]["kind"] == "chance" and r["steps"][0]["probability"] == "1/2" for r in records)
     checked = arena("check-record", "--rules", RULES, str(out))
     assert checked.exit_code == 0 and "2 records check out" in checked.output, checked.output
