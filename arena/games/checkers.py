@@ -162,6 +162,12 @@ def count_legal_moves(state: CheckersState) -> int:
     return count_moves_rel(*relative_masks(state))
 
 
+#: Board lines already read: (row, line) -> its (black, white, kings) masks. Positions of a game
+#: share most of their lines, so a record's states are read mostly from here (valid lines only).
+_ROW_MASKS: dict[tuple[int, str], tuple[int, int, int]] = {}
+_ROW_MASKS_MAX = 50_000
+
+
 def _parse_board(lines: Any) -> tuple[int, int, int]:
     """Masks from 8 board lines (with or without spaces); StateError naming the problem."""
     if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
@@ -169,35 +175,50 @@ def _parse_board(lines: Any) -> tuple[int, int, int]:
     if len(lines) != 8:
         raise StateError(f"board has {len(lines)} lines, expected 8")
     black = white = kings = 0
+    known = _ROW_MASKS
     for row, line in enumerate(lines):
-        text = line.rstrip()
-        cells = text.split() if any(ch.isspace() for ch in text) else list(text)
-        if len(cells) != 8:
-            raise StateError(f"board line {row + 1} has {len(cells)} squares, expected 8")
-        for col, cell in enumerate(cells):
-            if len(cell) != 1 or cell not in SYMBOLS:
-                raise StateError(
-                    f"board line {row + 1}, column {col}: {cell[:10]!r} is not one of . b w B W"
-                )
-            if cell == ".":
-                continue
-            index = INDEX_OF.get((col, row))
-            if index is None:
-                raise StateError(
-                    f"board line {row + 1}: piece {cell!r} at ({col},{row}) is on a light square"
-                )
-            if (cell == "b" and row == 7) or (cell == "w" and row == 0):
-                raise StateError(
-                    f"board line {row + 1}: a man {cell!r} at ({col},{row}) stands on its crowning"
-                    f" row and should be a king ({cell.upper()!r})"
-                )
-            bit = 1 << index
-            if cell in "bB":
-                black |= bit
-            else:
-                white |= bit
-            if cell in "BW":
-                kings |= bit
+        masks = known.get((row, line))
+        if masks is None:
+            masks = _parse_row(row, line)
+            if len(known) < _ROW_MASKS_MAX:
+                known[(row, line)] = masks
+        black |= masks[0]
+        white |= masks[1]
+        kings |= masks[2]
+    return black, white, kings
+
+
+def _parse_row(row: int, line: str) -> tuple[int, int, int]:
+    """The masks of board line ``row`` (0-7); StateError naming the problem."""
+    black = white = kings = 0
+    text = line.rstrip()
+    cells = text.split() if any(ch.isspace() for ch in text) else list(text)
+    if len(cells) != 8:
+        raise StateError(f"board line {row + 1} has {len(cells)} squares, expected 8")
+    for col, cell in enumerate(cells):
+        if len(cell) != 1 or cell not in SYMBOLS:
+            raise StateError(
+                f"board line {row + 1}, column {col}: {cell[:10]!r} is not one of . b w B W"
+            )
+        if cell == ".":
+            continue
+        index = INDEX_OF.get((col, row))
+        if index is None:
+            raise StateError(
+                f"board line {row + 1}: piece {cell!r} at ({col},{row}) is on a light square"
+            )
+        if (cell == "b" and row == 7) or (cell == "w" and row == 0):
+            raise StateError(
+                f"board line {row + 1}: a man {cell!r} at ({col},{row}) stands on its crowning"
+                f" row and should be a king ({cell.upper()!r})"
+            )
+        bit = 1 << index
+        if cell in "bB":
+            black |= bit
+        else:
+            white |= bit
+        if cell in "BW":
+            kings |= bit
     return black, white, kings
 
 

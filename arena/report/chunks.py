@@ -7,8 +7,8 @@ writes, for ``-o report.html``:
 - ``report.html``: the same page (standings, crosstable, the game list, the viewer), whose
   ``arena-data`` lists every game and says where the boards are (``"chunk": {"dir", "size"}``);
 - ``report_games/chunk-K.js`` (K from 0): the games at list positions ``K*size`` to
-  ``(K+1)*size - 1``, as ``arenaChunk(K, {"pieces": [...], "starts": [...], "games": {"N":
-  payload}})``: the same ``arena-game-N`` payloads (:func:`arena.report.html.game_payload`,
+  ``(K+1)*size - 1``, as ``arenaChunkZ(K, "BASE64")`` (:func:`chunk_file`: compressed) of
+  ``{"pieces": [...], "starts": [...], "games": {"N": payload}}``: the same ``arena-game-N`` payloads (:func:`arena.report.html.game_payload`,
   :func:`arena.report.seat_page.seat_game_payload`), with a piece table and start boards of the
   chunk's own.
 
@@ -23,11 +23,13 @@ folder are removed (:func:`remove_stale_chunks`), so the folder holds exactly th
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
 import stat
 import tempfile
+import zlib
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -48,6 +50,7 @@ CHUNK_GAMES = 500
 
 
 _CHUNK_NAME = re.compile(r"chunk-(0|[1-9][0-9]*)\.js")
+_CHUNK_FILE = re.compile(rb'arenaChunkZ\((0|[1-9][0-9]*),"([A-Za-z0-9+/=]*)"\);\n')
 
 
 def remove_stale_chunks(folder: Path, keep: int) -> None:
@@ -110,12 +113,34 @@ class ChunkDone:
     size: int
 
 
-def chunk_text(number: int, pieces: PieceTable, payloads: Sequence[tuple[int, str]]) -> str:
-    """The chunk file: ``arenaChunk(number, {...})`` with the payloads already as JSON text."""
+def chunk_text(pieces: PieceTable, payloads: Sequence[tuple[int, str]]) -> str:
+    """The chunk's data as JSON text, ``{"pieces": [...], "starts": [...], "games": {...}}``, with
+    the payloads already as JSON text."""
     games = ",".join(f'"{index}":{text}' for index, text in payloads)
     pieces_text = json.dumps(pieces.pieces, ensure_ascii=False, separators=(",", ":"))
     starts_text = json.dumps(pieces.starts, separators=(",", ":"))
-    return f'arenaChunk({number},{{"pieces":{pieces_text},"starts":{starts_text},"games":{{{games}}}}});\n'
+    return f'{{"pieces":{pieces_text},"starts":{starts_text},"games":{{{games}}}}}'
+
+
+def chunk_file(number: int, text: str) -> bytes:
+    """The chunk file of the chunk data ``text`` (:func:`chunk_text`): ``arenaChunkZ(number,
+    "BASE64")``, the base64 of the data's UTF-8 bytes compressed by zlib (the page inflates it
+    with the browser's ``DecompressionStream("deflate")``). Games' notation, clocks and board
+    edits repeat a lot: 5,000 different Shobu games came to 23 MB of chunks as plain text."""
+    packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 6)).decode("ascii")
+    return f'arenaChunkZ({number},"{packed}");\n'.encode("ascii")
+
+
+def read_chunk_file(data: bytes) -> tuple[int, str]:
+    """The chunk number and data text of a chunk file (:func:`chunk_file`'s inverse). Raises
+    ValueError for anything else."""
+    match = _CHUNK_FILE.fullmatch(data)
+    if match is None:
+        raise ValueError("not one arenaChunkZ(K, \"...\") call")
+    try:
+        return int(match.group(1)), zlib.decompress(base64.b64decode(match.group(2), validate=True)).decode("utf-8")
+    except zlib.error as exc:
+        raise ValueError(f"its data does not inflate: {exc}") from None
 
 
 def draw_chunk(job: ChunkJob) -> ChunkDone:
@@ -143,7 +168,7 @@ def draw_chunk(job: ChunkJob) -> ChunkDone:
                     results.append(result_from_row({**replay.record, "index": entry.index}))
                 except ValueError:
                     results = None
-    data = chunk_text(job.number, pieces, payloads).encode("utf-8")
+    data = chunk_file(job.number, chunk_text(pieces, payloads))
     try:
         atomic_write(job.path, data, sync=False)
     except OSError as exc:
@@ -262,5 +287,5 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
         return size + write_page(target, parts)
 
 
-__all__ = ["CHUNK_GAMES", "SPLIT_AT", "ChunkJob", "chunk_text", "default_jobs", "draw_chunk", "draw_split",
-           "games_folder", "remove_stale_chunks", "write_report"]
+__all__ = ["CHUNK_GAMES", "SPLIT_AT", "ChunkJob", "chunk_file", "chunk_text", "default_jobs", "draw_chunk", "draw_split",
+           "games_folder", "read_chunk_file", "remove_stale_chunks", "write_report"]

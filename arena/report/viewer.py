@@ -133,8 +133,18 @@ const starts = () => STARTS || (STARTS = readJSON("arena-starts"));
 
 // A game's data: its arena-game-N block in this page, or (a report of many games, see
 // arena.report.chunks) the chunk file holding it, loaded by a script element on first use.
-const CHUNKS = {};
-function arenaChunk(k, data) { CHUNKS[k] = data; }
+// A chunk file calls arenaChunkZ(K, "BASE64"): its data, zlib-compressed (arena.report.chunks
+// chunk_file), inflated here by the browser's DecompressionStream.
+const CHUNKS = {}, PACKED = {};
+function arenaChunkZ(k, packed) { PACKED[k] = packed; }
+async function inflateChunk(k) {
+  const text = atob(PACKED[k]);
+  delete PACKED[k];
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  CHUNKS[k] = JSON.parse(await new Response(stream).text());
+}
 let POSITION = null;  // game index -> its place in DATA.rows (which chunk holds it)
 function chunkOf(index) {
   if (!DATA.chunk) return null;
@@ -149,19 +159,28 @@ function gameData(index) {
   const g = chunk ? chunk.games[index] : undefined;
   return g ? {g, pieces: chunk.pieces, starts: chunk.starts} : null;
 }
+// true once the game's data is here, else why not (a sentence); one load per chunk, however many
+// games of it are asked for meanwhile.
+const LOADING = {};
 function ensureGame(index) {
   const k = chunkOf(index);
   if ($("arena-game-" + index) || k === null || CHUNKS[k]) return Promise.resolve(true);
-  return new Promise(resolve => {
+  if (typeof DecompressionStream !== "function") return Promise.resolve("this browser cannot inflate it (it has no DecompressionStream)");
+  if (LOADING[k]) return LOADING[k];
+  return LOADING[k] = new Promise(resolve => {
     const script = document.createElement("script");
+    const failed = why => { script.remove(); delete LOADING[k]; resolve(why); };
     script.src = DATA.chunk.dir + "/chunk-" + k + ".js";
-    script.onload = () => resolve(Boolean(CHUNKS[k]));
-    script.onerror = () => { script.remove(); resolve(false); };
+    script.onload = () => {
+      if (PACKED[k] === undefined) failed("it holds no chunk " + k);
+      else inflateChunk(k).then(() => resolve(true), e => failed("it cannot be read: " + e));
+    };
+    script.onerror = () => failed("it cannot be read (it must sit beside this page)");
     document.head.appendChild(script);
   });
 }
 function loadAndOpen(index, ply) {
-  ensureGame(index).then(ok => { if (ok) openGame(index, ply); else alert("Game " + index + ": its file " + DATA.chunk.dir + "/chunk-" + chunkOf(index) + ".js cannot be read (it must sit beside this page)."); });
+  ensureGame(index).then(ok => { if (ok === true) openGame(index, ply); else alert("Game " + index + ": its file " + DATA.chunk.dir + "/chunk-" + chunkOf(index) + ".js: " + (ok || "it cannot be read (it must sit beside this page)") + "."); });
 }
 
 const CRC_TABLE = (() => {
@@ -537,7 +556,7 @@ async function selftest(which) {
     const loading = performance.now();
     const ok = await ensureGame(index);
     const loaded = DATA.chunk ? " load_ms=" + (performance.now() - loading).toFixed(0) : "";
-    lines.push((ok ? selftestGame(index) : "FAIL game=" + index + ": its chunk file cannot be loaded") + loaded + (lines.length === 0 ? list : ""));
+    lines.push((ok === true ? selftestGame(index) : "FAIL game=" + index + ": its chunk file: " + ok) + loaded + (lines.length === 0 ? list : ""));
   }
   // The verdict waits for timers the steps set off, so an error thrown later still fails it.
   setTimeout(() => {

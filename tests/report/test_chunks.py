@@ -5,7 +5,6 @@ this process or by worker processes."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -14,20 +13,17 @@ from report_support import tournament_records, write_log_folder
 from test_html import blocks, boards, resolved
 
 from arena.records.replay import open_source
-from arena.report.chunks import games_folder, write_report
+from arena.report.chunks import chunk_file, games_folder, read_chunk_file, write_report
 from arena.report.html import ReportError, report_html
-
-_CHUNK = re.compile(r"^arenaChunk\((\d+),(.*)\);\n$", re.DOTALL)
 
 
 def chunks(folder: Path) -> dict[int, dict[str, Any]]:
-    """Each chunk file's number and data, as the page's script receives them."""
+    """Each chunk file's number and data, as the page's script receives them (inflated)."""
     out = {}
     for path in sorted(folder.glob("chunk-*.js")):
-        match = _CHUNK.match(path.read_text())
-        assert match, f"{path.name} is not one arenaChunk(...) call"
-        assert path.name == f"chunk-{match.group(1)}.js"
-        out[int(match.group(1))] = json.loads(match.group(2))
+        number, text = read_chunk_file(path.read_bytes())
+        assert path.name == f"chunk-{number}.js"
+        out[number] = json.loads(text)
     return out
 
 
@@ -96,3 +92,15 @@ def test_chunks_of_an_earlier_larger_report_are_removed_and_nothing_else(folder:
     write_report(source, out, split_at=4, chunk_games=4, workers=1)
     write_report(source, out, split_at=9)
     assert not games.exists()  # only arena's chunks were there: the folder goes with them
+
+
+def test_a_chunk_file_is_its_data_compressed_and_nothing_else_reads_as_one() -> None:
+    text = json.dumps({"pieces": ["<g/>"] * 50, "starts": [], "games": {str(i): {"notation": ["a1-b2"] * 40}
+                                                                       for i in range(20)}})
+    data = chunk_file(7, text)
+    assert data.startswith(b'arenaChunkZ(7,"') and data.endswith(b'");\n')
+    assert len(data) < len(text) / 10  # what repeats is stored once
+    assert read_chunk_file(data) == (7, text)
+    for bad in (b'arenaChunk(7,{});\n', data[:-3], data.replace(b"(7,", b"(07,"), b'arenaChunkZ(1,"not base64!");\n'):
+        with pytest.raises(ValueError):
+            read_chunk_file(bad)
