@@ -38,7 +38,7 @@ def _cells() -> tuple[tuple[tuple[str, ...], int, tuple[int, int]], ...]:
     return tuple(cells)
 
 
-def _marks(number: int) -> tuple[str, str, tuple[str, ...], tuple[str, ...], str]:
+def _marks(number: int) -> tuple[str, str, str, tuple[str, ...], str]:
     """Dark square ``number``'s outline (the last move's), black man, white man, king's ring and
     cross (a piece jumped by the last move)."""
     from arena.games.checkers import square_coords
