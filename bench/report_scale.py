@@ -16,7 +16,7 @@ machine the fairer figure: wall time there is mostly waiting for a core). A run 
 With ``chromium`` on the PATH: the page's self-test on the last game (which loads its chunk),
 printing chromium's wall time, the page's own time to a usable game list (``ready_ms``), one
 filter pass and one sort over all games (``filter_ms``, ``sort_ms``) and the chunk's load time,
-then a 1280x900 screenshot of the largest report (``--shot``).
+then, with ``--shot FILE.png``, a 1280x900 screenshot of the last report.
 """
 
 from __future__ import annotations
@@ -143,11 +143,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--big", type=int, default=100_000, help="0: no big run")
-    parser.add_argument("--pool", type=int, default=120)
+    parser.add_argument("--pool", type=int, default=120,
+                        help="distinct games a folder is made of (--pool equal to --games: every game different)")
     parser.add_argument("--before", type=Path, default=None, help="another checkout of arena (say main's)")
     parser.add_argument("--before-big", action="store_true", help="run the --before tree on the big folder too")
     parser.add_argument("--timeout", type=float, default=900)
-    parser.add_argument("--shot", type=Path, default=Path("report_scale.png"))
+    parser.add_argument("--shot", type=Path, default=None, help="a PNG file for a screenshot of the last report")
     parser.add_argument("--cases", default="connect4,shobu,checkers,seats,big",
                         help="which folders to report (comma-separated, from connect4, shobu, checkers, seats, big)")
     args = parser.parse_args()
@@ -191,7 +192,7 @@ def main() -> None:
             if (name, "before") in results and (name, "after") in results:
                 print(f"    before/after: {results[(name, 'before')] / results[(name, 'after')]:.1f}x", flush=True)
         last = base / "out-after" / cases[-1][1].name / "report.html"
-        if last.exists():
+        if args.shot is not None and last.exists():
             screenshot(last, args.shot.resolve(), base / "profile")
             print(f"screenshot of the last report: {args.shot}")
 
