@@ -180,7 +180,7 @@ function ensureGame(index) {
   });
 }
 function loadAndOpen(index, ply) {
-  ensureGame(index).then(ok => { if (ok === true) openGame(index, ply); else alert("Game " + index + ": its file " + DATA.chunk.dir + "/chunk-" + chunkOf(index) + ".js: " + (ok || "it cannot be read (it must sit beside this page)") + "."); });
+  ensureGame(index).then(ok => { if (ok === true) openGame(index, ply); else alert("Game " + index + ": its file " + DATA.chunk.dir + "/chunk-" + chunkOf(index) + ".js: " + ok + "."); });
 }
 
 const CRC_TABLE = (() => {

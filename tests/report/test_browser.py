@@ -176,6 +176,26 @@ def test_a_report_with_its_boards_in_chunk_files(tmp_path: Path) -> None:
     assert len(verdicts) == 5 and all(v.startswith("PASS") and " load_ms=" in v for v in verdicts), verdicts
 
 
+def test_a_chunk_file_missing_or_broken_is_named_with_why(tmp_path: Path) -> None:
+    """A game whose chunk file is gone, or is not a compressed chunk, fails with a reason; the
+    games of the chunk files that are there still open."""
+    from arena.report.chunks import games_folder, write_report
+
+    records = [synthetic_record("connect4", seed=seed, max_plies=30) for seed in range(6)]
+    folder = write_log_folder(tmp_path / "t", records)
+    page = tmp_path / "html" / "report.html"
+    page.parent.mkdir()
+    write_report(open_source(folder), page, split_at=2, chunk_games=2, workers=1)
+    chunks = games_folder(page)
+    (chunks / "chunk-1.js").write_text('arenaChunkZ(1,"bm90IHpsaWI=");\n')  # base64 of "not zlib"
+    (chunks / "chunk-2.js").unlink()
+    verdicts, _ = selftest(page, "all", tmp_path / "profile")
+    assert len(verdicts) == 6, verdicts
+    assert all(v.startswith("PASS") for v in verdicts[:2]), verdicts
+    assert all(v.startswith("FAIL") and "its chunk file: it cannot be read: " in v for v in verdicts[2:4]), verdicts
+    assert all(v.startswith("FAIL") and "it must sit beside this page" in v for v in verdicts[4:]), verdicts
+
+
 def rules_boards(game_name: str, seed: int, max_plies: int) -> list[str]:
     """The CRC of the renderer's picture at each ply of :func:`synthetic_record`'s game ``seed``
     (two opening plies), played again here with the game's own rules (the same seeded random moves
