@@ -8,9 +8,9 @@ writes, for ``-o report.html``:
   ``arena-data`` lists every game and says where the boards are (``"chunk": {"dir", "size"}``);
 - ``report_games/chunk-K.js`` (K from 0): the games at list positions ``K*size`` to
   ``(K+1)*size - 1``, as ``arenaChunkZ(K, "BASE64")`` (:func:`chunk_file`: compressed) of
-  ``{"pieces": [...], "starts": [...], "games": {"N": payload}}``: the same ``arena-game-N`` payloads (:func:`arena.report.html.game_payload`,
-  :func:`arena.report.seat_page.seat_game_payload`), with a piece table and start boards of the
-  chunk's own.
+  ``{"pieces": [...], "starts": [...], "games": {"N": payload}}``: the same ``arena-game-N``
+  payloads (:func:`arena.report.html.game_payload`, :func:`arena.report.seat_page.seat_game_payload`),
+  with a piece table and start boards of the chunk's own.
 
 The page loads a chunk with a ``<script>`` element when one of its games is opened (that works
 from ``file://``, where ``fetch`` does not), so opening the page costs only its game list.
