@@ -414,11 +414,9 @@ class _Turns:
                 reply = await _request(player, state, progress.states[-1], clock, ply)
             if reply.fault is not None:
                 return self.judge(color, reply)
-            charged = clock.thinking_ms(reply.received_at - reply.sent_at)
-            if clock.is_late(charged):  # late by the wall clock: the fair clock may differ
-                charged = fair_thinking_ms(clock, player, reply)
-                if clock.is_late(charged):
-                    return self.judge(color, reply)
+            charged = fair_thinking_ms(clock, player, reply)
+            if clock.is_late(charged):
+                return self.judge(color, reply)
             clock.charge(charged)
             try:
                 move = game.validate_move(state, game.parse_move(reply.wire))
