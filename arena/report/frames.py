@@ -37,6 +37,7 @@ import zlib
 from collections.abc import Callable, Hashable, Sequence
 from itertools import compress, repeat
 from operator import ne
+from typing import Any
 
 
 class PieceTable:
@@ -68,16 +69,12 @@ class PieceTable:
         the position (a hashable value the picture is a function of, say ``(game, state,
         last_move)``), and a position already seen is not drawn again. None: always drawn. The
         list returned is shared: not to be modified."""
-        if key is None:
-            svg = render()
-            return self.split(svg), svg_hash(svg)
-        found = self._boards.get(key)
+        found = None if key is None else self._boards.get(key)
         if found is None:
             svg = render()
             found = (self.split(svg), svg_hash(svg))
-            if len(self._boards) >= self.MEMORY:
-                self._boards.clear()
-            self._boards[key] = found
+            if key is not None:
+                self._remember(self._boards, key, found)
         return found
 
     def board_of_pieces(self, key: Hashable | None, render: Callable[[], list[str]]) -> tuple[list[int], str]:
@@ -91,10 +88,14 @@ class PieceTable:
             parts = render()
             found = (self.numbers(parts), svg_hash("".join(parts)))
             if key is not None:
-                if len(self._boards) >= self.MEMORY:
-                    self._boards.clear()
-                self._boards[key] = found
+                self._remember(self._boards, key, found)
         return found
+
+    def _remember(self, memory: dict[Any, Any], key: Hashable, value: Any) -> None:
+        """``memory[key] = value``, all of ``memory`` forgotten first when it holds :data:`MEMORY`."""
+        if len(memory) >= self.MEMORY:
+            memory.clear()
+        memory[key] = value
 
     def numbers(self, parts: Sequence[str]) -> list[int]:
         """The piece numbers of ``parts`` (see :meth:`board_of_pieces`; new pieces are added, in the
@@ -104,16 +105,7 @@ class PieceTable:
         if None in out:
             for k, part in enumerate(parts):
                 if out[k] is None:
-                    if part.startswith("<"):
-                        number = self._tails.get(part[1:])
-                        if number is None:
-                            number = self._tails[part[1:]] = len(self.pieces)
-                            self.pieces.append(part)
-                    else:
-                        number = self._leads.get(part)
-                        if number is None:
-                            number = self._leads[part] = len(self.pieces)
-                            self.pieces.append(part)
+                    number = self._tail(part[1:]) if part.startswith("<") else self._lead(part)
                     out[k] = whole[part] = number
         return out  # type: ignore[return-value] # no None left
 
@@ -129,9 +121,7 @@ class PieceTable:
         found = self._frames.get(keys)
         if found is None:
             found = encode_frame(previous, current)
-            if len(self._frames) >= self.MEMORY:
-                self._frames.clear()
-            self._frames[keys] = found
+            self._remember(self._frames, keys, found)
         return found
 
     def start(self, numbers: Sequence[int]) -> str:
@@ -168,15 +158,10 @@ class PieceTable:
         # str.split is C: the pieces after the first "<" are "<" + each part; a part is looked up
         # without its "<" (``_tails``), the text before the first "<" by itself (``_leads``).
         parts = svg.split("<")
-        tails = self._tails
-        out = list(map(tails.get, parts, repeat(-1, len(parts))))
+        out = list(map(self._tails.get, parts, repeat(-1, len(parts))))
         lead = parts[0]
         if lead:
-            number = self._leads.get(lead)
-            if number is None:
-                number = self._leads[lead] = len(self.pieces)
-                self.pieces.append(lead)
-            out[0] = number
+            out[0] = self._lead(lead)
         else:
             del out[0]
             del parts[0]
@@ -184,13 +169,24 @@ class PieceTable:
             start = 1 if lead else 0
             for k in range(start, len(out)):
                 if out[k] == -1:
-                    part = parts[k]
-                    number = tails.get(part)
-                    if number is None:
-                        number = tails[part] = len(self.pieces)
-                        self.pieces.append("<" + part)
-                    out[k] = number
+                    out[k] = self._tail(parts[k])
         return out
+
+    def _tail(self, tail: str) -> int:
+        """The number of the piece ``"<" + tail`` (added when new)."""
+        number = self._tails.get(tail)
+        if number is None:
+            number = self._tails[tail] = len(self.pieces)
+            self.pieces.append("<" + tail)
+        return number
+
+    def _lead(self, lead: str) -> int:
+        """The number of ``lead``, the text before an SVG's first ``<`` (added when new)."""
+        number = self._leads.get(lead)
+        if number is None:
+            number = self._leads[lead] = len(self.pieces)
+            self.pieces.append(lead)
+        return number
 
     def join(self, numbers: Sequence[int]) -> str:
         return "".join(self.pieces[n] for n in numbers)
@@ -234,26 +230,24 @@ def _number(kind: str, value: int) -> str:
 _SHORT = {kind: [_CODE[kind, 1] + d for d in DIGITS] for kind in ("copy", "skip", "back")}
 
 
-def _copy(out: list[str], count: int) -> None:
+def _run(out: list[str], kind: str, count: int) -> None:
+    """Operation ``kind`` (copy, skip or back) of ``count`` (nothing for 0), split in steps when long."""
     if 0 < count <= 64:
-        out.append(_SHORT["copy"][count - 1])
+        out.append(_SHORT[kind][count - 1])
         return
     while count > 0:
         step = min(count, _LIMIT)
-        out.append(_number("copy", step - 1))
+        out.append(_number(kind, step - 1))
         count -= step
 
 
+def _copy(out: list[str], count: int) -> None:
+    _run(out, "copy", count)
+
+
 def _skip(out: list[str], places: int) -> None:
-    if 0 < abs(places) <= 64:
-        out.append(_SHORT["skip" if places > 0 else "back"][abs(places) - 1])
-        return
-    kind = "skip" if places > 0 else "back"
-    places = abs(places)
-    while places > 0:
-        step = min(places, _LIMIT)
-        out.append(_number(kind, step - 1))
-        places -= step
+    """Move ``places`` forward in the previous position (backward when negative)."""
+    _run(out, "skip" if places > 0 else "back", abs(places))
 
 
 def _piece(out: list[str], number: int) -> None:
