@@ -22,6 +22,7 @@ tables of two-seat games. The pairwise and agent tables are counted with numpy a
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -65,13 +66,12 @@ def _by_size(sizes: Any) -> Any:
 def counts_table(names: Sequence[str], cells: list[list[list[int]]]) -> dict[str, dict[str, dict[str, float]]]:
     """The crosstable of ``cells[a][b]`` = [losses, draws, wins] of agent a against b (numbers
     into ``names``): ``table[a][b]`` a's games, wins, draws, losses, points and LOS over b."""
-    los: dict[tuple[int, int], float] = {}  # few distinct counts: each LOS computed once
+    los = functools.cache(likelihood_of_superiority)  # few distinct counts: each LOS computed once
     table: dict[str, dict[str, dict[str, float]]] = {}
     for i, a in enumerate(names):
         row = cells[i]
         table[a] = {b: {"games": lost + d + w, "wins": w, "draws": d, "losses": lost, "points": w + 0.5 * d,
-                        "los": los[w, lost] if (w, lost) in los else los.setdefault((w, lost),
-                                                                              likelihood_of_superiority(w, lost))}
+                        "los": los(w, lost)}
                     for j, b in enumerate(names) if j != i for lost, d, w in (row[j],)}
     return table
 
