@@ -636,6 +636,20 @@ def tally_finished(tally: Any, rows: list[dict[str, Any]], below: int, players: 
         tally.add(result)
 
 
+def counts_from_state(counts: Any, agents: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Per agent of ``agents`` its games, wins, draws and losses, from a saved tally's ``counts``
+    (:meth:`LegacyEloStats.state`, :meth:`arena.tournament.tables.TableTally.state`); ValueError
+    (or KeyError, TypeError) when they are not such counts of exactly these agents."""
+    if set(counts) != set(agents):
+        raise ValueError("another field's tally")
+    out = {}
+    for a in agents:
+        if set(counts[a]) != {"games", "wins", "draws", "losses"} or not all(type(n) is int for n in counts[a].values()):
+            raise ValueError("not a tally")
+        out[a] = dict(counts[a])
+    return out
+
+
 class LegacyEloStats:
     """The seed's per-agent statistics, kept up to date as games finish in any order.
 
@@ -694,14 +708,13 @@ class LegacyEloStats:
         of theirs (a hand-made file: the caller counts the games again)."""
         tally = cls(agents)
         try:
-            counts, folded, below, tail = state["counts"], state["folded"], state["folded_below"], state["tail"]
-            if set(counts) != set(agents) or set(folded) != set(agents) or type(below) is not int:
+            folded, below, tail = state["folded"], state["folded_below"], state["tail"]
+            if set(folded) != set(agents) or type(below) is not int:
                 raise ValueError("another field's tally")
+            tally._counts = counts_from_state(state["counts"], agents)
             for a in agents:
-                if set(counts[a]) != {"games", "wins", "draws", "losses"} or \
-                        not all(type(n) is int for n in counts[a].values()) or type(folded[a]) is not float:
+                if type(folded[a]) is not float:
                     raise ValueError("not a tally")
-                tally._counts[a] = dict(counts[a])
                 tally._folded[a] = folded[a]
             tally._folded_below = below
             for index, black, white, score, termination, pair in tail:

@@ -85,16 +85,18 @@ class TableTally:
     @classmethod
     def from_state(cls, agents: Sequence[str], state: Any) -> TableTally:
         """The tally :meth:`state` described, for ``agents``; ValueError when it is not one of theirs."""
+        from arena.tournament.logs import counts_from_state
+
         tally = cls(agents)
         try:
-            counts, rank_sum = state["counts"], state["rank_sum"]
-            if set(counts) != set(agents) or set(rank_sum) != set(agents):
+            rank_sum = state["rank_sum"]
+            if set(rank_sum) != set(agents):
                 raise ValueError("another field's tally")
+            tally._counts = counts_from_state(state["counts"], agents)
             for a in agents:
-                if set(counts[a]) != {"games", "wins", "draws", "losses"} or type(rank_sum[a]) is not int or \
-                        not all(type(n) is int for n in counts[a].values()):
+                if type(rank_sum[a]) is not int:
                     raise ValueError("not a tally")
-                tally._counts[a], tally._rank_sum[a] = dict(counts[a]), rank_sum[a]
+                tally._rank_sum[a] = rank_sum[a]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a tally ({exc})") from None
         return tally
