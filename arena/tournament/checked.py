@@ -41,7 +41,7 @@ import base64
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,7 +157,7 @@ class Tracker:
         self.dirty = False
 
 
-def free_indexes(taken: set[int]) -> Iterator[int]:
+def free_indexes(taken: Container[int]) -> Iterator[int]:
     """The numbers 0, 1, 2... that are not in ``taken``, ascending, without end."""
     index = 0
     while True:

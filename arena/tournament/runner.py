@@ -434,9 +434,7 @@ class Tournament:
         done = {row["index"]: row for row in rows}
         self._verify_against_schedule(done)
         self._log.begin(self.config)
-        first_missing = 0
-        while first_missing in done:
-            first_missing += 1
+        first_missing = next(free_indexes(done.keys()))
         tally_finished(self._stats, rows, first_missing, self.config.players)
         for row in rows:
             self._count_node(row.get("node"))
