@@ -259,7 +259,7 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
     else the page and its chunk files (module docstring), drawn by ``workers`` processes (default:
     :func:`default_jobs`). The bytes written. Raises ReplayError or ReportError (one line)."""
     from arena.records.seats import is_seat_record
-    from arena.report.html import JS, page_parts, report_html, saved_standings, source_standings, write_page
+    from arena.report.html import JS, page_parts, report_html, results_standings, saved_standings, write_page
     from arena.report.sections import report_body
 
     target = Path(out)
@@ -277,11 +277,11 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
         if seats:
             from arena.report.seat_page import SEAT_CSS, SEAT_JS, SEAT_VIEWER_HTML
 
-            body = before + report_body(saved or source_standings(source, None), seats=True)
+            body = before + report_body(saved, seats=True)  # none computed for games of N seats here
             parts = page_parts(title, "report", drawn, body, viewer=SEAT_VIEWER_HTML, script=SEAT_JS, css=SEAT_CSS,
                                chunk=chunk, rows=(count, _read_back(rows)))
         else:
-            body = before + report_body(saved or source_standings(source, drawn.results))
+            body = before + report_body(saved if saved is not None else results_standings(drawn.results))
             parts = page_parts(title, "report", drawn, body, viewer=None, script=JS, css="", chunk=chunk,
                                rows=(count, _read_back(rows)))
         return size + write_page(target, parts)

@@ -288,12 +288,15 @@ _VIEWER_HTML = """\
 
 def source_standings(source: Source, results: Sequence[GameResult] | None) -> dict[str, Any] | None:
     """The folder's ``standings.json`` when it covers exactly these games (:func:`saved_standings`),
-    else standings computed from ``results`` (None when there are none, or a game cannot be rated)."""
+    else standings computed from ``results`` (:func:`results_standings`)."""
+    saved = saved_standings(source)
+    return saved if saved is not None else results_standings(results)
+
+
+def results_standings(results: Sequence[GameResult] | None) -> dict[str, Any] | None:
+    """The report's standings of ``results`` (None when there are none, or a game cannot be rated)."""
     from arena.stats.ratings import compute_standings
 
-    saved = saved_standings(source)
-    if saved is not None:
-        return saved
     return compute_standings(results, bootstrap_samples=200, seed=0) if results else None
 
 
@@ -367,6 +370,7 @@ __all__ = [
     "iter_games",
     "page_parts",
     "report_html",
+    "results_standings",
     "saved_standings",
     "source_standings",
     "svg_renderer",
