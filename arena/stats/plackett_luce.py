@@ -6,15 +6,12 @@ advantage). A strict ranking ``o_1 > o_2 > ... > o_k`` of a game has probability
 ``prod_j exp(u_{o_j}) / sum_{i >= j} exp(u_{o_i})``: the winner is drawn from all seats in
 proportion to ``exp(u)``, the second from the rest, and so on.
 
-Ties. A tie is scored as the *mean* log-likelihood over the orders of the tied agents (each tied
-set independently). That mean is exact and cheap: in a tied set ``C`` above the worse seats ``W``,
-the seats left at the ``r``-th pick from ``C`` are a uniformly random ``r``-subset of ``C`` plus
-``W``, so the mean is a weighted sum of log-sum-exps over the subsets of ``C`` (``2^m - 1`` terms
-for ``m`` tied). Up to :data:`TIE_EXACT_MAX` tied agents that is what is computed; a larger tied
-set uses Efron's approximation (the expected weight ``r/m * sum_C exp(u) + sum_W exp(u)`` inside
-the logarithm instead of the expected logarithm: exact when the tied agents are equally strong).
-For two players a draw is then exactly half a win and half a loss, and the whole model is the
-Bradley–Terry model of :mod:`arena.stats.ratings` (with ``h = delta_0``).
+Ties (:mod:`arena.stats.ties`). A game says what it ranked and nothing more: a place held by one
+seat is that seat's choice among itself and the seats below; a last place shared by several seats
+is an unordered remainder (nothing); a shared place above other seats is the marginal over its
+orders (the tied seats chosen before the seats below, in any order); for two players a draw is
+half a win and half a loss, and the whole model is then the Bradley–Terry model of
+:mod:`arena.stats.ratings` (with ``h = delta_0``).
 
 The prior. ``prior_draws`` virtual two-player draws of every agent against an opponent rated 0 and
 of every seat advantage against 0 keep unbeaten agents finite and the fit unique (the
@@ -36,7 +33,6 @@ calls, one per unit: the intervals of the same seed differ since by bootstrap no
 from __future__ import annotations
 
 import functools
-import itertools
 import statistics
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -46,6 +42,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]  # no type information shipped
 
 from arena.stats.results import ELO_PER_NAT, agents_of
+from arena.stats.ties import TiedStage, tie_terms
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -54,10 +51,6 @@ if TYPE_CHECKING:
 
     Floats = NDArray[np.float64]
     Ints = NDArray[np.intp]
-
-#: The largest tied set whose orders are averaged exactly (63 log-sum-exp terms); larger ones
-#: use Efron's approximation (see the module docstring).
-TIE_EXACT_MAX = 6
 
 #: The N-seat Hessian is counted over couples of (agent, seat) pairs while they are at most this
 #: many (32 MB of floats), else per couple of parameters (:meth:`_Block.add_derivatives`).
@@ -92,35 +85,6 @@ class PLFit:
     theta: tuple[float, ...]
 
 
-def tie_terms(ranks: Sequence[int]) -> tuple[list[float], list[tuple[list[float], float]]]:
-    """The log-likelihood of a game with ``ranks`` as ``sum_s linear[s] * u_s`` minus
-    ``sum weight * log(sum_s multiplier[s] * exp(u_s))`` over ``terms`` = [(multiplier, weight)].
-
-    Terms over one seat are folded into ``linear`` (their log-sum-exp is that seat's utility).
-    """
-    k = len(ranks)
-    linear = [1.0] * k
-    terms: list[tuple[list[float], float]] = []
-    worse: list[int] = []
-    for rank in sorted(set(ranks), reverse=True):  # worst class first: its W is empty
-        tied = [s for s in range(k) if ranks[s] == rank]
-        m = len(tied)
-        for r in range(1, m + 1):
-            if m > TIE_EXACT_MAX:  # Efron: the expected weight of the seats left
-                multiplier = [r / m if s in tied else 1.0 if s in worse else 0.0 for s in range(k)]
-                terms.append((multiplier, 1.0))
-                continue
-            subsets = list(itertools.combinations(tied, r))
-            for subset in subsets:
-                if r == 1 and not worse:
-                    linear[subset[0]] -= 1.0 / len(subsets)
-                else:
-                    terms.append(([1.0 if s in subset or s in worse else 0.0 for s in range(k)],
-                                  1.0 / len(subsets)))
-        worse += tied
-    return linear, terms
-
-
 def _unique_rows(table: Ints) -> tuple[Ints, Ints]:
     """``np.unique(table, axis=0, return_inverse=True)``, through one integer key per row when the
     values allow (sorting a million keys is many times faster than sorting rows)."""
@@ -142,7 +106,8 @@ def _unique_rows(table: Ints) -> tuple[Ints, Ints]:
 class _Block:
     """The games of one number of seats ``k`` as arrays, one row per distinct game (G rows): agent and
     seat-parameter numbers (G x k),
-    linear coefficients (G x k), and the log-sum-exp terms (their game, log-multipliers, weight)."""
+    linear coefficients (G x k), the log-sum-exp terms (their game, log-multipliers, weight) and the
+    shared places above others (:class:`arena.stats.ties.TiedStage`, per pattern of ranks)."""
 
     def __init__(self, agents: Ints, ranks: Ints, positions: Ints, seat_param: Ints) -> None:
         k = agents.shape[1]
@@ -162,10 +127,14 @@ class _Block:
         #: Per pattern of ranks with terms: its rows and number of terms (its rows' terms are
         #: consecutive, in order of row, each row's together).
         self.term_chunks: list[tuple[Ints, int]] = []
+        #: Per pattern of ranks with a shared place above others: its rows and its stages.
+        self.stage_chunks: list[tuple[Ints, list[TiedStage]]] = []
         for p, pattern in enumerate(patterns):
-            linear, terms = tie_terms(pattern.tolist())
+            linear, terms, stages = tie_terms(pattern.tolist())
             members = np.flatnonzero(inverse == p)
             self.linear[members] = linear
+            if stages:
+                self.stage_chunks.append((members, stages))
             if terms:
                 self.term_chunks.append((members, len(terms)))
                 with np.errstate(divide="ignore"):
@@ -223,7 +192,9 @@ class _Block:
         u = self.utilities(ext)
         lse, _ = self.softmax(u)
         w = self.row_weights(weights)
-        return float(w @ (self.linear * u).sum(axis=1) - (w[self.term_game] * self.term_weight) @ lse)
+        staged = sum(float(w[members] @ stage.parts(u[members], hessian=False)[0])
+                     for members, stages in self.stage_chunks for stage in stages)
+        return float(w @ (self.linear * u).sum(axis=1) - (w[self.term_game] * self.term_weight) @ lse) - staged
 
     def add_derivatives(self, ext: Floats, weights: Floats, grad: Floats, hess: Floats | None) -> None:
         """Add the gradient and the negated Hessian (unless ``hess`` is None) in the (extended)
@@ -240,6 +211,10 @@ class _Block:
         wp = tw[:, None] * p
         grad_u = w[:, None] * self.linear - np.bincount(
             (self.term_game[:, None] * k + np.arange(k)).ravel(), wp.ravel(), minlength=g * k).reshape(g, k)
+        staged = [(members, w[members], stage.parts(u[members], hessian=hess is not None))
+                  for members, stages in self.stage_chunks for stage in stages]
+        for members, wm, (_, slope, _) in staged:
+            grad_u[members] -= wm[:, None] * slope
         for params in (self.agents, self.seats):
             grad += np.bincount(params.ravel(), grad_u.ravel(), minlength=dim)
         if hess is None:
@@ -255,6 +230,9 @@ class _Block:
             chunk[:, np.arange(k), np.arange(k)] += wp_rows.sum(axis=1)
             per_game[members] = chunk
             start = stop
+        for members, wm, (_, _, curve) in staged:
+            if curve is not None:
+                per_game[members] += wm[:, None, None] * curve
         n = int(self.seats[0, 0]) if g else 0  # the first seat's parameter: the number of agents
         seat_count = dim - n  # seat parameters, the one held at 0 included
         if (n * seat_count) ** 2 > PAIR_CELLS_MAX:  # many agents: a bincount per couple of kinds

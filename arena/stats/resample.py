@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from arena.stats.plackett_luce import PlackettLuce, _Block
+    from arena.stats.ties import TiedStage
 
     Floats = NDArray[np.float64]
     Ints = NDArray[np.intp]
@@ -75,6 +76,18 @@ def _suffix_starts(terms: list[tuple[float, list[tuple[int, float]]]], seats: in
             return None
         starts.append((j, weight))
     return starts
+
+
+def _stage_slopes(stages: list[TiedStage], x: Floats) -> Floats:
+    """The gradient of the stages' ``N`` (resamples x seats x games) at ``x = exp(u)`` (the same
+    shape; any common factor of a resample's column cancels)."""
+    out = np.zeros_like(x)
+    with np.errstate(divide="ignore"):
+        u = np.log(x)
+    for b in range(len(x)):
+        for stage in stages:
+            out[b] += stage.parts(np.ascontiguousarray(u[b].T), hessian=False)[1].T
+    return out
 
 
 def _anderson(history: list[tuple[Floats, Floats]]) -> Floats:
@@ -258,7 +271,7 @@ class TableResampler(_Chord):
     resample, then summed over seats (the agents') and over agents (the seats')."""
 
     def __init__(self, model: PlackettLuce) -> None:
-        from arena.stats.plackett_luce import tie_terms
+        from arena.stats.ties import tie_terms
 
         super().__init__(model)
         self.n = n = len(model.names)
@@ -266,8 +279,9 @@ class TableResampler(_Chord):
         self.seat_params = model.dim + 1 - n
         #: Per pattern of ranks: its block, its rows, the (agent, seat parameter) pair of each of
         #: their seats (seats x rows, in rank order), the linear coefficients and the terms
-        #: (weight, [(seat, multiplier)]) of :func:`tie_terms`.
+        #: (weight, [(seat, multiplier)]) of :func:`tie_terms`; its shared places above others (stages).
         self.patterns: list[tuple[_Block, Ints, Ints, list[float], list[tuple[float, list[tuple[int, float]]]]]] = []
+        self.stages: list[list[TiedStage]] = []
         rows = 0
         for block in model.blocks:
             rows += len(block.agents) * block.k
@@ -282,9 +296,10 @@ class TableResampler(_Chord):
             shapes, shape_of = np.unique(dense, axis=0, return_inverse=True)
             for p, shape in enumerate(shapes):
                 members = np.flatnonzero(shape_of.reshape(-1) == p)
-                linear, terms = tie_terms(shape.tolist())
+                linear, terms, stages = tie_terms(shape.tolist())
                 sparse = [(w, [(s, m) for s, m in enumerate(mult) if m]) for mult, w in terms]
                 self.patterns.append((block, members, np.ascontiguousarray(pairs[members].T), linear, sparse))
+                self.stages.append(stages)
         self.batch = int(max(1, min(32, self.batch_elements // max(rows, model.units, 1))))
         #: Per pattern, the unit of each row's game when every row of its block is one game (a
         #: resample's row weights are then a gather), else None.
@@ -344,9 +359,10 @@ class TableResampler(_Chord):
         agents = np.exp(ext[:n].T - ext[:n].max(axis=0)[:, None])  # shifted by the best agent's: cancels
         table = (agents[:, :, None] * np.exp(ext[n:].T)[:, None, :]).reshape(len(agents), -1)  # resamples x pairs
         parts = []
-        for (_, _, pairs, _, terms), w in zip(self.patterns, self.row_weights, strict=True):
+        for (_, _, pairs, _, terms), stages, w in zip(self.patterns, self.stages, self.row_weights, strict=True):
             x = np.take(table, pairs, axis=1)  # resamples x seats x games: exp(u) in rank order
             k = x.shape[1]
+            staged = _stage_slopes(stages, x) if stages else None  # before x is reused below
             suffix = _suffix_starts(terms, k)
             if suffix is not None:  # no tie but among the last seats: each term a sum from seat j on
                 weight_from = dict(suffix)
@@ -377,6 +393,8 @@ class TableResampler(_Chord):
                     for s, m in members:
                         share[:, s] += total if m == 1.0 else m * total
                 share *= x
+            if staged is not None:
+                share += staged
             share *= w[:, None, :]
             parts.append((pairs, share))
         return self.linear_part - self._by_parameter(parts)

@@ -211,7 +211,8 @@ def table_standings(
         "games": len(results),
         "players": players,
         "model": {
-            "name": "Plackett-Luce, joint maximum likelihood, a tie scored as the mean over the tied agents' orders",
+            "name": ("Plackett-Luce, joint maximum likelihood; a shared last place an unordered remainder, "
+                     "a shared place above others its orders summed, two-player draws half a win"),
             "elo_centre": "mean of the agents = 0",
             "seat_advantage": seat_advantage,
             "prior_draws": prior_draws,

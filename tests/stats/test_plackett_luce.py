@@ -10,20 +10,23 @@ import numpy as np
 import pytest
 from helpers import bench_module
 
-from arena.stats import plackett_luce
-from arena.stats.plackett_luce import ELO_PER_NAT, TIE_EXACT_MAX, PlackettLuce, tie_terms
+from arena.stats import plackett_luce, ties
+from arena.stats.plackett_luce import ELO_PER_NAT, PlackettLuce
 from arena.stats.resample import TableResampler
 from arena.stats.results import RankedResult
+from arena.stats.ties import MARGINAL_MAX, tie_terms
 
 SIM = bench_module("plackett_luce_coverage")
 
 
 def game_log_likelihood(ranks: tuple[int, ...], u: list[float]) -> float:
     """A game's log-likelihood under the module's model, from tie_terms, at utilities ``u``."""
-    linear, terms = tie_terms(ranks)
+    linear, terms, stages = tie_terms(ranks)
     value = sum(c * x for c, x in zip(linear, u, strict=True))
     for multiplier, weight in terms:
         value -= weight * math.log(sum(m * math.exp(x) for m, x in zip(multiplier, u, strict=True)))
+    for stage in stages:
+        value -= float(stage.parts(np.array([u]), hessian=False)[0][0])
     return value
 
 
@@ -57,26 +60,66 @@ def test_a_two_player_draw_is_half_a_win_and_half_a_loss() -> None:
     assert draw.objective(theta, np.ones(1)) == pytest.approx(split.objective(theta, np.full(2, 0.5)), abs=1e-12)
 
 
-@pytest.mark.parametrize("ranks", [(1, 1, 2), (2, 1, 1), (1, 2, 2, 3), (2, 2, 2, 1), (1, 1, 1, 1), (3, 1, 3, 2, 1)])
-def test_a_tie_is_the_mean_over_the_orders_of_the_tied(ranks: tuple[int, ...]) -> None:
+@pytest.mark.parametrize("ranks", [(1, 1, 2), (2, 1, 1), (1, 2, 2, 3), (2, 2, 2, 1), (1, 1, 1, 1), (3, 1, 3, 2, 1),
+                                   (1, 2, 2, 4), (2, 2, 4, 1, 2, 6), (1, 2, 2, 2, 5)])
+def test_a_ranking_with_ties_is_the_sum_of_the_strict_orders_it_allows(ranks: tuple[int, ...]) -> None:
+    """A shared place says only that its seats came after those above and before those below: the
+    probability of the game is that of every strict order agreeing with it (a shared last place:
+    every order of the remainder, probability 1 in all)."""
     rng = random.Random(len(ranks))
     u = [rng.uniform(-1.5, 1.5) for _ in ranks]
     orders = [o for o in itertools.permutations(range(len(ranks)))
               if all(ranks[a] <= ranks[b] for a, b in itertools.pairwise(o))]
-    expected = sum(strict_log_likelihood(o, u) for o in orders) / len(orders)
+    expected = math.log(sum(math.exp(strict_log_likelihood(o, u)) for o in orders))
     assert game_log_likelihood(ranks, u) == pytest.approx(expected, abs=1e-12)
 
 
-def test_a_large_tie_uses_efron_exact_for_equal_agents(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = TIE_EXACT_MAX + 2
-    ranks = (1,) * (m - 1) + (2,)
-    equal, unequal = [0.3] * m, [0.1 * i for i in range(m)]
-    efron = game_log_likelihood(ranks, equal), game_log_likelihood(ranks, unequal)
-    monkeypatch.setattr(plackett_luce, "TIE_EXACT_MAX", m)
-    exact = game_log_likelihood(ranks, equal), game_log_likelihood(ranks, unequal)
-    assert efron[0] == pytest.approx(exact[0], abs=1e-9)
-    assert efron[1] != pytest.approx(exact[1], abs=1e-6)  # an approximation ...
-    assert efron[1] == pytest.approx(exact[1], abs=0.05)  # ... and a close one
+def test_a_shared_last_place_says_nothing_about_the_order_of_the_losers() -> None:
+    # ranks 1, 2, 2, 2: the winner's probability of winning, whatever the losers' strengths
+    u = [0.2, 1.0, -2.0, 0.5]
+    assert game_log_likelihood((1, 2, 2, 2), u) == pytest.approx(u[0] - math.log(sum(map(math.exp, u))), abs=1e-12)
+    assert game_log_likelihood((2, 2, 2), [0.3, 1.2, -0.7]) == 0.0
+
+
+def test_the_derivatives_of_ties_in_the_middle_are_the_objectives() -> None:
+    generator = np.random.default_rng(7)
+    names = [f"a{i}" for i in range(6)]
+    shapes = [(1, 2, 2, 4), (1, 1, 3, 3), (2, 2, 1, 4), (1, 2, 3, 4), (1, 2, 2, 2)]
+    results = [RankedResult(i, tuple(generator.choice(names, 4, replace=False)), shapes[i % len(shapes)], group=i // 4)
+               for i in range(200)]
+    model = PlackettLuce(results)
+    theta, w = generator.normal(size=model.dim) * 0.4, np.ones(model.games)
+    grad, hess = model.derivatives(theta, w)
+    eps, basis = 1e-6, np.eye(model.dim)
+    numeric = [(model.objective(theta + eps * e, w) - model.objective(theta - eps * e, w)) / (2 * eps) for e in basis]
+    assert np.max(np.abs(grad - numeric)) < 1e-5
+    curve = np.array([(model.gradient(theta - eps * e, w) - model.gradient(theta + eps * e, w)) / (2 * eps) for e in basis])
+    assert np.max(np.abs(hess - curve)) < 1e-5
+    assert np.linalg.eigvalsh(hess).min() > 0.0  # log-concave: the fit's maximum is unique
+    # the bootstrap's batched refits reach each resample's own maximum
+    counts = list(model.resample_counts(3, 1))
+    for count, found in zip(counts, TableResampler(model).solve(counts, model.theta), strict=True):
+        alone = model.solve(count.astype(float)[model.unit_of], start=model.theta)[0]
+        assert np.max(np.abs(found - alone)) < 1e-6
+
+
+def test_a_large_shared_place_in_the_middle_is_approximated_closely(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = MARGINAL_MAX + 1
+    ranks = (1,) + (2,) * m + (m + 2,)
+    generator = np.random.default_rng(3)
+    names = [f"a{i}" for i in range(10)]
+    strength = np.linspace(-1.0, 1.0, 10)
+    results = []
+    for i in range(150):
+        seated = generator.choice(10, m + 2, replace=False)
+        order = np.argsort(-(strength[seated] + generator.gumbel(size=m + 2)))
+        results.append(RankedResult(i, tuple(names[a] for a in seated[order]), ranks))
+    efron = PlackettLuce(results, names).fit().elo
+    monkeypatch.setattr(ties, "MARGINAL_MAX", m)
+    exact = PlackettLuce(results, names).fit().elo
+    gaps = [abs(efron[a] - exact[a]) for a in names]
+    assert max(gaps) > 0.1  # an approximation ...
+    assert max(gaps) < 35.0  # ... and a close one
 
 
 def test_the_seat_advantage_is_recovered() -> None:
