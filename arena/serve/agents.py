@@ -8,6 +8,9 @@ loss (the pairwise score of ``standings.json``).
 Versions: a row names the version each agent played (a digest of its command and files) in
 ``versions``, by agent id, as the runner writes it and :meth:`arena.records.field.Field.counts`
 reads it; the agent's page lists each version met with its games. Rows without them have no versions.
+A version's games and score are those of its own rows, whether they count now or not (an earlier
+version's never do: its score is still what it scored), and :attr:`VersionRecord.counting` says how
+many of them count now, by the same rule as the standings.
 
 What counts. In a folder whose field changes (``"resultsBy": "pairing"``: a changed field, a
 league) only some games count now (:meth:`arena.records.field.Field.counts`, the one answer): the
@@ -62,8 +65,9 @@ class Fault:
 
 @dataclass
 class VersionRecord:
-    """The games one version of the agent played: how many, the first and last game's index, and
-    its score over them (wins and draws as against each opponent)."""
+    """The games one version of the agent played: how many, how many of them count now
+    (``counting``), the first and last game's index, and its score over them all (wins and draws as
+    against each opponent)."""
 
     version: str
     games: int = 0
@@ -71,6 +75,7 @@ class VersionRecord:
     last: int = 0
     points: float = 0.0
     meetings: int = 0
+    counting: int = 0
 
     @property
     def score_pct(self) -> float:
@@ -118,21 +123,24 @@ def agent_record(agent: str, rows: Iterable[dict[str, Any]], now: Field | None =
         counts = now is None or now.counts(row)
         if not counts:
             record.history += 1
+        elif mark is not None:
+            mark.counting += 1
         for other, rank in zip(game.seats, game.ranks, strict=True):
-            if other == agent or not counts:
+            if other == agent:
+                continue
+            if mark is not None:  # the version's own rows, counting now or not
+                mark.points += 1.0 if mine < rank else 0.5 if mine == rank else 0.0
+                mark.meetings += 1
+            if not counts:
                 continue
             versus = record.versus.setdefault(other, VersusRecord())
             versus.games += 1
-            points = 1.0 if mine < rank else 0.5 if mine == rank else 0.0
             if mine < rank:
                 versus.wins += 1
             elif mine == rank:
                 versus.draws += 1
             else:
                 versus.losses += 1
-            if mark is not None:
-                mark.points += points
-                mark.meetings += 1
         for fault_seat, termination in game.faults:
             if fault_seat == seat:
                 record.faults.append(Fault(game.index, termination, str(row.get("reason", "")),

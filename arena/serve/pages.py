@@ -278,12 +278,14 @@ def agent_page(snapshot: Snapshot, record: AgentRecord, standing: dict[str, Any]
         latest = max(record.versions.values(), key=lambda v: v.last).version
         parts.append(f'<section><h2>Versions ({len(record.versions)})</h2><table class="grid versions" id="versions">'
                      '<thead><tr><th>Version</th><th class="num">Games</th><th class="num">First game</th>'
-                     '<th class="num">Last game</th><th class="num">Score</th></tr></thead><tbody>')
+                     '<th class="num">Last game</th><th class="num">Count now</th><th class="num">Score</th></tr>'
+                     '</thead><tbody>')
         for ver in record.versions.values():
             now = ' <span class="dim">(latest)</span>' if ver.version == latest else ""
             parts.append(f'<tr><td><code title="{esc(ver.version)}">{esc(ver.version[:16])}</code>{now}</td>'
                          f'{_num(ver.games)}<td class="num"><a href="/game/{ver.first}">{ver.first}</a></td>'
-                         f'<td class="num"><a href="/game/{ver.last}">{ver.last}</a></td>{_num(ver.score_pct, 1, "%")}</tr>')
+                         f'<td class="num"><a href="/game/{ver.last}">{ver.last}</a></td>{_num(ver.counting)}'
+                         f'{_num(ver.score_pct, 1, "%")}</tr>')
         parts.append("</tbody></table></section>\n")
     parts.append('<section><h2>Results by opponent</h2><table class="grid" id="versus"><thead><tr><th>Opponent</th>'
                  '<th class="num">Games</th><th class="num">W</th><th class="num">D</th><th class="num">L</th>'

@@ -161,3 +161,41 @@ def test_an_agents_results_by_opponent_are_of_the_games_that_count_now_the_rest_
     b0 = client(played).get("/agent/b0").text
     versus_b2 = b0.split('<a href="/agent/b2">b2</a></td><td class="num">')[1].split("<")[0]
     assert int(versus_b2) == sum(1 for r in new if "b0" in (r["black"], r["white"]))
+
+
+def test_a_versions_games_and_score_are_its_own_rows_and_counting_now_is_the_standings_rule(played: Path) -> None:
+    from arena.records.field import Field
+    from arena.serve.agents import agent_record
+
+    config = json.loads((played / "config.json").read_text())
+    games = rows(played)
+    b2 = [r for r in games if "b2" in (r["black"], r["white"])]
+
+    def points(row: dict) -> float:
+        mine = "BLACK" if row["black"] == "b2" else "WHITE"
+        return 1.0 if row["winner"] == mine else 0.5 if row["winner"] == "NONE" else 0.0
+
+    b2[0]["winner"] = "BLACK" if b2[0]["black"] == "b2" else "WHITE"  # b2's old version won a game
+    own_old, own_latest = b2[:2], b2[2:]
+    late = next(r for r in own_latest if "b0" in (r["black"], r["white"]))  # b0 is replaced after this one
+    for row in games:
+        row["versions"] = {**row["versions"], "b2": "old" if row in own_old else config["versions"]["b2"]}
+        if row["index"] <= late["index"]:
+            row["versions"]["b0"] = "old b0"
+    (played / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in games))
+
+    now = Field.from_json(config)
+    record = agent_record("b2", games, now)
+    old, latest = record.versions["old"], record.versions[config["versions"]["b2"]]
+    assert (old.games, old.counting) == (len(own_old), 0)
+    assert old.score_pct > 0.0  # what it scored (it won a game), not 0.0%
+    assert old.score_pct == pytest.approx(100.0 * sum(map(points, own_old)) / len(own_old))
+    assert latest.games == len(own_latest)
+    assert latest.counting == sum(map(now.counts, own_latest)) < latest.games  # the game against old b0
+    assert latest.score_pct == pytest.approx(100.0 * sum(map(points, own_latest)) / len(own_latest))
+    # counting now is the standings' rule: the same games as the standings' rows
+    assert sum(v.counting for v in record.versions.values()) == sum(
+        1 for r in now.standings_rows(games) if "b2" in (r["black"], r["white"]))
+    table = client(played).get("/agent/b2").text.split('id="versions"')[1].split("</table>")[0]
+    assert "Count now" in table
+    assert f'<td class="num">{old.counting}</td><td class="num">{old.score_pct:.1f}%</td>' in table
