@@ -9,6 +9,7 @@ requirement (a busy machine must not fail a test). :func:`bench_module` loads a 
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -52,5 +53,6 @@ def bench_module(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
