@@ -301,18 +301,45 @@ def results_standings(results: Sequence[GameResult] | None) -> dict[str, Any] | 
 
 
 def saved_standings(source: Source) -> dict[str, Any] | None:
-    """The folder's ``standings.json`` when it covers exactly ``source``'s games, else None."""
+    """The folder's ``standings.json`` when it covers exactly the games that count now, else None;
+    for a folder whose field changes (``"resultsBy": "pairing"``), where only some games count
+    (:meth:`arena.records.field.Field.counts`), never None: ``standings.json`` when it covers those,
+    else the standings of those recomputed as ``arena standings`` does (the report's figures follow
+    the one rule, not every game in the folder). Raises LogError (one line) for a folder whose
+    ``games.jsonl`` cannot be read."""
     if not source.is_folder:
         return None
     path = Path(source.label)
     path = path if path.is_dir() else path.parent
+    counting = _counting_games(path)
     try:
         saved = read_json_file(path / "standings.json", MAX_RECORDS_BYTES, root=path)
     except (OSError, ValueError):  # missing, refused (a FIFO, a link) or not JSON: computed instead
-        return None
-    if isinstance(saved, dict) and saved.get("games") == len(source.entries) and saved.get("standings"):
+        saved = None
+    if isinstance(saved, dict) and saved.get("standings") and \
+            saved.get("games") == (len(source.entries) if counting is None else counting):
         return saved
-    return None
+    if counting is None:
+        return None
+    from arena.tournament.logs import standings_from_folder
+
+    return standings_from_folder(path)[0]
+
+
+def _counting_games(folder: Path) -> int | None:
+    """How many games of the folder count now when its field changes (its ``config.json`` keeps
+    results by pairing), else None."""
+    from arena.records.field import Field, keyed
+
+    try:
+        config = read_json_file(folder / "config.json", MAX_RECORDS_BYTES, root=folder)
+    except (OSError, ValueError):
+        return None
+    if not keyed(config):
+        return None
+    from arena.tournament.logs import read_rows
+
+    return len(Field.from_json(config).counting(read_rows(folder).rows))
 
 
 # -- entry points ----------------------------------------------------------------------------------

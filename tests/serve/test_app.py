@@ -199,3 +199,25 @@ def test_a_versions_games_and_score_are_its_own_rows_and_counting_now_is_the_sta
     table = client(played).get("/agent/b2").text.split('id="versions"')[1].split("</table>")[0]
     assert "Count now" in table
     assert f'<td class="num">{old.counting}</td><td class="num">{old.score_pct:.1f}%</td>' in table
+
+
+def test_the_reports_standings_are_of_the_games_that_count_now_as_arena_standings(played: Path) -> None:
+    from arena.records.field import Field
+    from arena.records.replay import open_source
+    from arena.report.html import saved_standings
+    from arena.tournament.logs import standings_from_folder
+
+    config = json.loads((played / "config.json").read_text())
+    games = rows(played)
+    for row in games:  # b2 replaced after game 2: its first games are history
+        row["versions"] = {**row["versions"], "b2": "old" if row["index"] <= 2 else config["versions"]["b2"]}
+    (played / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in games))
+    counting = Field.from_json(config).counting(games)
+    assert 0 < len(counting) < len(games)
+    (played / "standings.json").unlink()  # none saved: the report computes them
+    computed = saved_standings(open_source(played))
+    assert computed is not None and computed["games"] == len(counting)
+    assert computed["standings"] == standings_from_folder(played)[0]["standings"]
+    (played / "standings.json").write_text(json.dumps({**computed, "games": len(counting), "marker": 1}))
+    saved = saved_standings(open_source(played))  # saved, covering the games that count now: used as it is
+    assert saved is not None and saved.get("marker") == 1
