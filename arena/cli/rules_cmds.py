@@ -16,13 +16,13 @@ from arena.cli.options import rules_for, table_options
 from arena.fileio.files import UnsafeFileError, read_input
 from arena.games import Game, StateError
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
+from arena.tools.perft import perft
 from arena.tools.rules import (
     MalformedInput,
     decode_object,
     iter_chunks,
     moves_one,
     pass_through_one,
-    perft,
     perft_one,
     run_stream,
 )
@@ -147,15 +147,15 @@ def perft_command(game_name: str, players: int | None, params: tuple[str, ...], 
     from the start gives 7, 49, 302, 1469, ...; Shobu gives 232, 50508). In a game of more than two
     players a chance outcome and a simultaneous step's joint move count as one ply each."""
     game = rules_for(game_name, players, params)
-    leaves, leaves_one = perft, perft_one
-    if not isinstance(game, Game):  # a game of the general model
+    leaves_one = perft_one
+    if not isinstance(game, Game):  # a game of the general model reads its states its own way
         from arena.tools import table_rules
 
-        leaves, leaves_one = table_rules.perft, table_rules.perft_one  # type: ignore[assignment]
+        leaves_one = table_rules.perft_one  # type: ignore[assignment]
     if state_text == "-":
         sys.exit(_stream(functools.partial(leaves_one, game, depth=depth, divide=divide)))
     state = game.initial_state() if state_text is None else _load_state_option(game, state_text)
-    result = leaves(game, state, depth, divide)
+    result = perft(game, state, depth, divide)
     if as_json:
         sys.stdout.buffer.write(orjson.dumps(result.to_json()) + b"\n")
         return

@@ -1,4 +1,5 @@
-"""The rules tools behind `arena pass-through`, `arena moves` and `arena perft --state -`.
+"""The rules tools behind `arena pass-through`, `arena moves` and `arena perft --state -` (the count
+itself is :mod:`arena.tools.perft`'s, one for every game).
 
 Each tool reads a stream of JSON objects (see :mod:`arena.fileio.jsonfiles`) and writes exactly one JSON
 line per object, in order, flushed as it goes, so a file of thousands of cases goes through one
@@ -10,7 +11,6 @@ malformed, else 1 if any move was illegal, else 0.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
@@ -21,6 +21,7 @@ from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games import Game, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.base import cap_text
 from arena.protocols.framing import Framer, Junk
+from arena.tools.perft import perft
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 MAX_INPUT_OBJECT = 1 << 20
@@ -99,41 +100,8 @@ def moves_one(game: Game, obj: dict[str, Any]) -> list[Any]:
     return [game.move_to_wire(m) for m in game.legal_moves(state)]
 
 
-@dataclass(frozen=True)
-class PerftResult:
-    game: str
-    depth: int
-    nodes: int
-    seconds: float
-    divide: list[tuple[str, int]] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": self.game, "depth": self.depth, "nodes": self.nodes,
-                               "seconds": round(self.seconds, 6)}
-        if self.divide is not None:
-            out["divide"] = {move: count for move, count in self.divide}
-        return out
-
-
-def perft(game: Game, state: Any, depth: int, divide: bool = False) -> PerftResult:
-    """Count leaves ``depth`` plies below ``state`` (and per first move with ``divide``)."""
-    start = time.perf_counter()
-    rows: list[tuple[str, int]] | None = None
-    if divide and depth >= 1:
-        rows = [(_wire_text(game, m), n) for m, n in game.divide(state, depth)]
-        nodes = sum(n for _, n in rows)
-    else:
-        nodes = game.perft(state, depth)
-        rows = [] if divide else None
-    return PerftResult(game.name, depth, nodes, time.perf_counter() - start, rows)
-
-
-def _wire_text(game: Game, move: Any) -> str:
-    wire = game.move_to_wire(move)
-    return wire if isinstance(wire, str) else orjson.dumps(wire).decode()
-
-
 def perft_one(game: Game, obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
+    """A state's JSON form -> :func:`arena.tools.perft.perft` of it, as JSON."""
     state = _load_state(game, obj, "state")
     return perft(game, state, depth, divide).to_json()
 

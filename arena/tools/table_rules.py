@@ -10,20 +10,19 @@ runs the stream, with the same exit statuses); states are the omniscient states 
 - moves: a state -> ``{"actor": k, "moves": {"k": [...]}}`` (a seat or ``"simultaneous"``, with every
   acting seat's moves), ``{"actor": "chance", "outcomes": [[O, "1/3"], ...]}`` or
   ``{"actor": "terminal", "returns": [...]}``.
-- perft: a chance outcome and a joint move of a simultaneous node count one step each; ``divide``
-  labels the first steps by their outcome, move or joint move (``{"0": T0, ...}``).
+- perft: :func:`arena.tools.perft.perft`, the count of every game (a chance outcome and a joint move
+  of a simultaneous node count one step each; ``divide`` labels the first steps by their outcome,
+  move or joint move, ``{"0": T0, ...}``); this module only reads the state.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-import orjson
-
 from arena.games import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, apply_step, joint_moves
-from arena.tools.rules import MalformedInput, PerftResult
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, apply_step
+from arena.tools.perft import perft
+from arena.tools.rules import MalformedInput
 
 
 def _state(game: GeneralGame[Any, Any], obj: Any, where: str) -> Any:
@@ -75,35 +74,9 @@ def moves_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> dict[str, Any
     return {"actor": "simultaneous" if actor == SIMULTANEOUS else actor, "moves": moves}
 
 
-def perft(game: GeneralGame[Any, Any], state: Any, depth: int, divide: bool = False) -> PerftResult:
-    """Leaves ``depth`` steps below ``state``, and per first step with ``divide``."""
-    start = time.perf_counter()
-    if divide and depth >= 1 and not game.is_terminal(state):
-        rows = [(label, game.perft(child, depth - 1)) for label, child in first_steps(game, state)]
-        nodes = sum(n for _, n in rows)
-    else:
-        nodes = game.perft(state, depth)
-        rows = [] if divide else None  # type: ignore[assignment]
-    return PerftResult(game.name, depth, nodes, time.perf_counter() - start, rows)
-
-
-def first_steps(game: GeneralGame[Any, Any], state: Any) -> list[tuple[str, Any]]:
-    """``(label, next state)`` for every step from ``state`` (the order of :meth:`GeneralGame.children`)."""
-    actor = game.actor(state)
-
-    def text(wire: Any) -> str:
-        return wire if isinstance(wire, str) else orjson.dumps(wire).decode()
-
-    if actor == CHANCE:
-        return [(text(game.move_to_wire(o)), game.apply(state, o)) for o, _ in game.chance_outcomes(state)]
-    if actor == SIMULTANEOUS:
-        return [(text({str(s): game.move_to_wire(m) for s, m in joint.items()}), game.apply_joint(state, joint))
-                for joint in joint_moves(game, state)]
-    return [(text(game.move_to_wire(m)), game.apply(state, m)) for m in game.legal_moves(state, actor)]
-
-
 def perft_one(game: GeneralGame[Any, Any], obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
+    """A state's JSON form -> :func:`arena.tools.perft.perft` of it, as JSON."""
     return perft(game, _state(game, obj, "state"), depth, divide).to_json()
 
 
-__all__ = ["first_steps", "moves_one", "pass_through_one", "perft", "perft_one"]
+__all__ = ["moves_one", "pass_through_one", "perft_one"]
