@@ -3,7 +3,8 @@
 :func:`eventually` is the one way a test waits for something another process or task does: it
 polls, so it is as fast as the event, and its timeout is only a hang backstop, never a speed
 requirement (a busy machine must not fail a test). :func:`bench_module` loads a script of
-``bench/`` that a test checks.
+``bench/`` that a test checks. :func:`perft_profile` counts perft by arena's convention over any
+implementation's states (:func:`spiel_perft_profile`: OpenSpiel's).
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import trio
 
@@ -56,3 +57,33 @@ def bench_module(name: str) -> ModuleType:
     sys.modules[spec.name] = module  # a dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
+
+
+def perft_profile(state: Any, depth: int, children: Callable[[Any], Sequence[Any]],
+                  terminal: Callable[[Any], bool]) -> list[int]:
+    """Perft at every depth 1..``depth`` in one walk, by arena's convention (chess's: a game that
+    ended before a depth contributes nothing to it); ``children`` and ``terminal`` make it walk any
+    implementation (:func:`spiel_children` for OpenSpiel's states)."""
+    counts = [0] * (depth + 1)
+
+    def visit(node: Any, level: int) -> None:
+        counts[level] += 1
+        if level < depth and not terminal(node):
+            for child in children(node):
+                visit(child, level + 1)
+
+    visit(state, 0)
+    return counts[1:]
+
+
+def spiel_children(state: Any) -> list[Any]:
+    """An OpenSpiel state's children as arena's perft counts them: one per chance outcome (whatever
+    its probability), per action of the player to move, or per flat joint action of a simultaneous
+    node."""
+    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    return [state.child(action) for action in actions]
+
+
+def spiel_perft_profile(state: Any, depth: int) -> list[int]:
+    """:func:`perft_profile` of an OpenSpiel state."""
+    return perft_profile(state, depth, spiel_children, lambda s: s.is_terminal())

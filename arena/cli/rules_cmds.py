@@ -145,7 +145,8 @@ def perft_command(game_name: str, players: int | None, params: tuple[str, ...], 
                   as_json: bool, state_text: str | None) -> None:
     """Count the leaves of the legal-move tree DEPTH plies deep (a move-generator check: checkers
     from the start gives 7, 49, 302, 1469, ...; Shobu gives 232, 50508). In a game of more than two
-    players a chance outcome and a simultaneous step's joint move count as one ply each."""
+    players a chance outcome and a simultaneous step's joint move count as one ply each. As in
+    chess, a game that ends before DEPTH counts nothing at DEPTH."""
     game = rules_for(game_name, players, params)
     leaves_one = perft_one
     if not isinstance(game, Game):  # a game of the general model reads its states its own way

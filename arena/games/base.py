@@ -192,12 +192,15 @@ class Game(abc.ABC, Generic[S, M]):
         return move, self.apply(state, move)
 
     def perft(self, state: S, depth: int) -> int:
-        """Number of leaf move sequences of length ``depth`` from ``state`` (plain recursion).
+        """Number of move sequences of exactly ``depth`` moves from ``state`` (plain recursion):
+        chess's convention, a game that ends before ``depth`` contributes nothing.
 
         Games override this with a faster counter; the result must be the same.
         """
         if depth == 0:
             return 1
+        if self.is_terminal(state):  # not left to legal_moves: a game may end with moves still listed
+            return 0
         moves = self.legal_moves(state)
         if depth == 1:
             return len(moves)

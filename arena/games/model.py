@@ -228,9 +228,13 @@ class GeneralGame(abc.ABC, Generic[S, M]):
 
     def perft(self, state: S, depth: int) -> int:
         """Leaf count ``depth`` steps ahead, where one seat's move, one chance outcome and one
-        joint move of a simultaneous node are one step each (a terminal state is one leaf)."""
-        if depth == 0 or self.is_terminal(state):
+        joint move of a simultaneous node are one step each. Chess's convention, as for two-player
+        games: a game that ends before ``depth`` contributes nothing (a finished game counts 1 at
+        depth 0 and 0 below it)."""
+        if depth == 0:
             return 1
+        if self.is_terminal(state):
+            return 0
         if depth == 1:  # the children are leaves: count them without making them (for an external
             return self._branching(state)  # game, one round trip less per leaf)
         return sum(self.perft(child, depth - 1) for child in self.children(state))

@@ -19,6 +19,7 @@ from arena.games.goofspiel import SPEC_FIELDS, GoofspielGame, GoofspielState
 from arena.games.goofspiel_svg import board_svg
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, check_chance, draw_chance, ranks
 from tests.games.inprocess import BOTS, load_bot, message, play
+from tests.helpers import spiel_perft_profile
 
 
 def random_playout(game: GoofspielGame, rng: random.Random) -> list[GoofspielState]:
@@ -77,7 +78,8 @@ def test_the_last_round_is_played_with_the_second_last() -> None:
     assert end.prizes == (2, 3, 1) and end.bids[-1] == (2, 2)  # the last prize tied, discarded
     assert end.points == (3, 2) and game.returns(end) == (1.0, -1.0)
     assert game.ply(end) == 4  # two chance draws and two joint moves, as OpenSpiel counts
-    assert game.perft(game.initial_state(), 9) == 3 * 9 * 2 * 4
+    assert game.perft(game.initial_state(), 4) == 3 * 9 * 2 * 4
+    assert game.perft(game.initial_state(), 5) == 0  # every game has ended: none is 5 steps long
 
 
 def test_win_loss_returns_as_openspiel() -> None:
@@ -278,26 +280,13 @@ def test_heuristic_bids_close_to_the_prize() -> None:
 PERFT_CASES = [(2, 3, 5), (2, 4, 6), (2, 5, 5), (3, 3, 5), (3, 4, 4), (3, 5, 3), (4, 3, 5), (4, 4, 3), (4, 5, 3)]
 
 
-def spiel_perft(state: Any, depth: int) -> int:
-    """OpenSpiel's history count with a chance outcome and a (flat) joint action one step each."""
-    if depth == 0 or state.is_terminal():
-        return 1
-    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-    total = 0
-    for action in actions:
-        child = state.clone()
-        child.apply_action(action)
-        total += spiel_perft(child, depth - 1)
-    return total
-
-
 @pytest.mark.parametrize(("players", "cards", "depth"), PERFT_CASES)
 def test_perft_equals_openspiel(players: int, cards: int, depth: int) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     reference = pyspiel.load_game("goofspiel", {"players": players, "num_cards": cards})
     ours = GoofspielGame(players, num_cards=cards)
-    for d in range(1, depth + 1):
-        assert ours.perft(ours.initial_state(), d) == spiel_perft(reference.new_initial_state(), d), (players, cards, d)
+    theirs = spiel_perft_profile(reference.new_initial_state(), depth)
+    assert [ours.perft(ours.initial_state(), d) for d in range(1, depth + 1)] == theirs, (players, cards)
 
 
 def spiel_points(state: Any) -> list[int]:

@@ -20,16 +20,18 @@ from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, State
 from arena.games.kuhn_poker import SPEC_FIELDS, KuhnPoker, KuhnState
 from arena.games.kuhn_poker_svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance, ranks
+from tests.helpers import spiel_perft_profile
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 
 #: OpenSpiel 2.0.2's leaf counts of ``kuhn_poker`` at depths 1, 2, ... (a chance outcome and a
-#: seat's action are one step each), down to the whole tree (the same test recomputes them with
-#: pyspiel where it is installed).
+#: seat's action are one step each; a hand that ended before a depth counts nothing there, chess's
+#: convention), down past the longest hand (the same test recomputes them with pyspiel where it is
+#: installed).
 REFERENCE_PERFT = {
-    2: [3, 6, 12, 24, 30, 30],
-    3: [4, 12, 24, 48, 96, 192, 264, 312, 312],
-    4: [5, 20, 60, 120, 240, 480, 960, 1920, 2760, 3480, 3960, 3960],
+    2: [3, 6, 12, 24, 12, 0],
+    3: [4, 12, 24, 48, 96, 192, 144, 96, 0],
+    4: [5, 20, 60, 120, 240, 480, 960, 1920, 1680, 1440, 960, 0],
 }
 
 
@@ -345,12 +347,6 @@ def test_the_bots_speak_the_protocol_as_processes() -> None:
 # --- against OpenSpiel ---------------------------------------------------------------------------------
 
 
-def spiel_perft(state: Any, depth: int) -> int:
-    if depth == 0 or state.is_terminal():
-        return 1
-    return sum(spiel_perft(state.child(action), depth - 1) for action in state.legal_actions())
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_perft_equals_pyspiel_to_the_whole_tree(players: int) -> None:
     pyspiel = pytest.importorskip("pyspiel")
@@ -358,8 +354,8 @@ def test_perft_equals_pyspiel_to_the_whole_tree(players: int) -> None:
     game = KuhnPoker(players)
     depths = range(1, 3 * players + 1)  # the longest hand: N deals and 2N - 1 actions
     ours = [game.perft(game.initial_state(), d) for d in depths]
-    assert ours == [spiel_perft(reference.new_initial_state(), d) for d in depths]
-    assert ours[-1] == ours[-2] == REFERENCE_PERFT[players][-1]
+    assert ours == spiel_perft_profile(reference.new_initial_state(), len(depths))
+    assert ours[-2] > 0 and ours[-1] == 0 and ours == REFERENCE_PERFT[players]
 
 
 ACTION_IDS = {"pass": 0, "bet": 1}
