@@ -117,6 +117,7 @@ class ProcessPlayer(Player):
         # input was written, and where the wait goes on when more time was granted.
         self._allowance_s = 0.0
         self._stall_at_input: float | None = None
+        self._cpu_at_input: float | None = None
         self._own_stall_at_input = 0.0
         self._resume_at: float | None = None
         # Looks for a bot stuck waiting for input (see WAIT_LOOK_S): off once they cannot tell.
@@ -195,15 +196,24 @@ class ProcessPlayer(Player):
         return f"used more than its memory limit{f' ({limit} MiB)' if limit else ''}: the kernel killed a process of it {what}"
 
     def turn_stall_s(self) -> float | None:
-        """How long, since this turn's input was written, the bot waited for a CPU while it could
-        run, plus how long arena itself did (None: not measured here). Not the bot's doing."""
-        if self._bot is None or self._stall_at_input is None:
+        """How long, since this turn's input was written, the bot waited for a CPU it was owed,
+        plus how long arena itself did (None: not measured here). Not the bot's doing.
+
+        A bot is owed one CPU: its cgroup's CPU pressure (time some process of it waited for a CPU)
+        counts only up to the CPU it did not get, the turn's time so far less the CPU time all its
+        processes used. A bot that runs many busy processes of its own raises its own pressure
+        while using a CPU or more: it gains nothing from it. A single process that waits only
+        because the machine is busy is credited its whole wait (its time is its CPU time plus the
+        wait). (Pressure alone gave a bot of six busy processes 89% of its turn back.)"""
+        if self._bot is None or self._stall_at_input is None or self._cpu_at_input is None:
             return None
-        stalled = self._bot.stall_seconds()
-        if stalled is None:
+        stalled, cpu = self._bot.stall_seconds(), self._bot.cpu_seconds()
+        if stalled is None or cpu is None:
             return None
+        not_on_cpu = self._now() - self._begun - (cpu - self._cpu_at_input)
+        owed = min(stalled - self._stall_at_input, not_on_cpu)
         own = arena_run_delay_s() - self._own_stall_at_input
-        return max(0.0, stalled - self._stall_at_input) + max(0.0, own)
+        return max(0.0, owed) + max(0.0, own)
 
     def grant_more_time(self, now: float) -> bool:
         """Called when the turn's wall-clock deadline passed: True (and the next
@@ -283,6 +293,7 @@ class ProcessPlayer(Player):
         begun = self._begun = now()
         self._allowance_s = allowance
         self._stall_at_input = bot.stall_seconds()
+        self._cpu_at_input = bot.cpu_seconds() if self._stall_at_input is not None else None
         self._own_stall_at_input = arena_run_delay_s()
         try:
             # The input goes into the pipe while the bot is still stopped, then it is continued: a

@@ -31,6 +31,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fcntl
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -108,6 +109,26 @@ def _mounts() -> list[tuple[str, str, set[str]]]:
         point = fields[4].replace("\\040", " ")
         found.append((point, tail[0], set(tail[2].split(","))))
     return found
+
+
+@functools.cache  # the machine's mounts do not move during a run; asked for every bot
+def mount_roots() -> tuple[str, ...]:
+    """The folders to cover so that no cgroup file system can be reached below them: each cgroup
+    mount point, or the tmpfs that holds them (``/sys/fs/cgroup`` of a v1 or hybrid machine), the
+    outermost only. A bot shown none of them learns nothing of its opponent's cgroup or other runs'."""
+    kinds: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/mountinfo").read_text().splitlines():
+            left, _, right = line.partition(" - ")
+            fields, tail = left.split(), right.split()
+            if len(fields) >= 5 and tail:
+                kinds[fields[4].replace("\\040", " ")] = tail[0]
+    found = set()
+    for point, kind in kinds.items():
+        if kind in ("cgroup", "cgroup2"):
+            parent = os.path.dirname(point)
+            found.add(parent if kinds.get(parent) == "tmpfs" and parent not in ("/", "/sys", "/sys/fs") else point)
+    return tuple(sorted(p for p in found if not any(p != o and p.startswith(o.rstrip("/") + "/") for o in found)))
 
 
 def _own_paths() -> dict[str, str]:

@@ -96,7 +96,7 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
         passed: tuple[int, ...] = ()
         if use_bwrap:
             held.wrapped = True
-            seccomp_fd = box.seccomp_pipe() if sandbox else None
+            seccomp_fd = box.seccomp_pipe(sandbox=sandbox)
             passed = (seccomp_fd,) if seccomp_fd is not None else ()
             wrapped = box.bot_argv(needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
                                    cwd=cwd, hide=hide, uid=uid,

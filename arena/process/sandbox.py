@@ -6,8 +6,12 @@
   descendant dies with the namespace when the game's teardown kills the group (``setsid`` does not
   escape it); ``--die-with-parent``: the namespace dies with arena's spawner thread (see
   :mod:`arena.process.spawn` for why a thread) — the exec shim's ``--pdeathsig`` covers the outer bwrap;
-- ``--unshare-net``, ``--unshare-ipc``, ``--unshare-uts``: no network (a private loopback only),
-  no shared memory or semaphores with other processes;
+- ``--unshare-net``, ``--unshare-uts``: no network (a private loopback only);
+- ``--unshare-ipc`` (with the sandbox off too): System V IPC and POSIX message queues of its own,
+  gone with the game (a queue or segment left behind would reach a later bot given the same uid);
+- ``--unshare-cgroup-try`` and an empty tmpfs over the cgroup file systems (with the sandbox off
+  too): a bot sees neither its opponent's cgroup (frozen or not, CPU time, pressure) nor other
+  runs' (:func:`arena.process.cgroups.mount_roots`);
 - ``--ro-bind / /``, ``--dev /dev``, ``--proc /proc``: the filesystem read-only, except a scratch
   folder made for this bot alone (bound writable, and its ``HOME`` and ``TMPDIR``);
 - the logs hidden (an empty tmpfs over them): the bot's stderr folder, the tournament folder
@@ -16,7 +20,8 @@
 - the other bots' scratch folders hidden (a tmpfs over the folder that holds them all);
 - ``--cap-drop ALL`` when arena runs as root;
 - ``--seccomp FD`` (:mod:`arena.process.seccomp`): ``setsid`` and ``setpgid`` fail with EPERM, so every
-  process the bot starts stays in its process group, stopped between turns with the bot.
+  process the bot starts stays in its process group, stopped between turns with the bot; with the
+  sandbox off too: no kernel keyring (it outlives the game) and no user namespace of its own.
 
 No ``--new-session``: the bot stays in the process group that arena stops (SIGSTOP) between turns
 and kills at the end.
@@ -35,7 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.process.botuser import PRIVATE_FOLDERS, CommandNeeds
-from arena.process.cgroups import claim_folder
+from arena.process.cgroups import claim_folder, mount_roots
 from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.process.isolation import find_program
 from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
@@ -156,19 +161,27 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     """``argv`` (as :class:`arena.process.botuser.CommandNeeds` resolved it) wrapped in bubblewrap.
 
     ``sandbox``: the whole sandbox (see the module docstring). Otherwise only what keeps bots apart
-    and makes nothing outlive them: a PID namespace that dies with arena, a private ``/tmp`` and
-    ``/dev/shm``, the real filesystem otherwise (which the bot's own user may read only where
-    anyone may). Both: ``/tmp`` and ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to
+    and makes nothing outlive them: a PID namespace that dies with arena, IPC and cgroup namespaces
+    of its own, no cgroup file system, a private ``/tmp`` and ``/dev/shm`` and an empty private copy
+    of every other folder anyone may write (:data:`SHARED_WRITABLE`), the real filesystem otherwise
+    (which the bot's own user may read only where anyone may). Both: ``/tmp`` and ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to
     the bot's memory cgroup), ``HOME`` and ``TMPDIR`` are ``/tmp``; the folders ``needs`` lists
     are shown read-only; ``uid``: the bot's own user, switched to inside (``setpriv``), which needs
     bubblewrap to keep root's capabilities until then (``setpriv`` drops them all).
     """
-    args = [bwrap, "--unshare-pid", "--die-with-parent"]
+    args = [bwrap, "--unshare-pid", "--die-with-parent", "--unshare-ipc", "--unshare-cgroup-try"]
     if sandbox:
-        args += ["--unshare-net", "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev"]
+        args += ["--unshare-net", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev"]
     else:
         args += ["--dev-bind", "/", "/"]
     args += ["--proc", "/proc"]
+    for cgroup_root in mount_roots():
+        args += ["--tmpfs", cgroup_root]
+    if not sandbox:
+        for shared in shared_writable(needs.argv, cwd):
+            if scratch_bytes:
+                args += ["--size", str(scratch_bytes)]
+            args += ["--perms", "1777", "--tmpfs", shared]
     for place in PRIVATE_FOLDERS:
         if scratch_bytes:
             args += ["--size", str(scratch_bytes)]
@@ -199,6 +212,29 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     return [*args, *sh_prefix(PIPES_BACK), *needs.argv]
 
 
+#: Folders any user may write besides :data:`arena.process.botuser.PRIVATE_FOLDERS`: what a bot
+#: leaves there (a file, a POSIX message queue in ``/dev/mqueue``) would outlive its game and reach a
+#: later bot given the same uid. With the sandbox off each is replaced by an empty private tmpfs
+#: (the sandbox shows the whole file system read-only, and a fresh ``/dev``).
+SHARED_WRITABLE = ("/var/tmp", "/dev/mqueue", "/run/lock", "/var/lock", "/var/crash")
+
+
+def shared_writable(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> list[str]:
+    """The folders of :data:`SHARED_WRITABLE` that exist here, anyone may write and hold neither the
+    bot's folder nor its program (a bot kept in ``/var/tmp`` still starts)."""
+    needed = [_real(os.fspath(cwd) if cwd is not None else os.getcwd()), _real(argv[0])] if argv else []
+    found = []
+    for folder in SHARED_WRITABLE:
+        try:
+            info = os.stat(folder)
+        except OSError:
+            continue
+        real = _real(folder)
+        if info.st_mode & 0o002 and str(real) == folder and not any(_contains(real, p) for p in needed):
+            found.append(folder)
+    return found
+
+
 def user_prefix(uid: int) -> list[str]:
     """``setpriv`` switching to ``uid`` (and the gid of the same number) with no supplementary
     group, no capability left in any set and no-new-privs: run as root, it leaves nothing of root."""
@@ -206,12 +242,13 @@ def user_prefix(uid: int) -> list[str]:
             "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
 
 
-def seccomp_pipe() -> int | None:
+def seccomp_pipe(*, sandbox: bool = True) -> int | None:
     """A pipe's read end holding the seccomp program (None on an unknown architecture); the caller
-    passes it to bwrap and closes it after the spawn."""
+    passes it to bwrap and closes it after the spawn. ``sandbox`` False: the filter without its
+    process-group part (:data:`arena.process.seccomp.KEEP_GROUP`)."""
     from arena.process.seccomp import filter_program
 
-    program = filter_program()
+    program = filter_program(keep_group=sandbox)
     if program is None:
         return None
     read_end, write_end = os.pipe2(os.O_CLOEXEC)

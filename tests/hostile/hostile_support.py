@@ -388,3 +388,17 @@ def frozen_and_idle(pids: Sequence[int], settle: float = 5.0, watch: float = 0.3
     after = [cpu_ticks(p) for p in pids]
     return [(is_frozen(p), None if b is None or a is None else a - b)
             for p, b, a in zip(pids, before, after, strict=True)]
+
+
+@contextlib.contextmanager
+def busy_loops(marker: str, count: int = 1, seconds: float = 300.0) -> Iterator[list[int]]:
+    """``count`` processes spinning on a CPU (the "busy machine" an attack is run beside), each
+    ending by itself after ``seconds`` and killed by pid on exit; their argv carry ``marker``."""
+    code = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end:\n    pass\n"
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(seconds), marker + "-busy"]) for _ in range(count)]
+    try:
+        yield [p.pid for p in procs]
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
