@@ -18,6 +18,7 @@ from arena.games.base import (
 )
 
 __all__ = [
+    "AGENT_ARENA_FAILURE_EXIT",
     "ArenaError",
     "BotError",
     "ConfigError",
@@ -66,3 +67,10 @@ class ResourceError(ArenaError):
     """Arena itself ran out of something (file descriptors, disk space, processes, memory) or its
     machinery failed. Never a bot's fault: the run stops with one line naming the cause, and the
     game in flight is not recorded (a resumed run plays it again). Exit status 1."""
+
+
+#: The exit status by which arena's own agents (``python -m arena.agents.search_bot``) say that
+#: they stopped for arena's reasons, not their own: a ResourceError in them, such as a failure of
+#: the referee copy an MCTS agent starts for its search. Arena believes it of its own agents only
+#: (a user's bot could exit so to undo a loss): the game is then an ``arena_error``, not a crash.
+AGENT_ARENA_FAILURE_EXIT = 75

@@ -31,7 +31,7 @@ from typing import Any, NoReturn
 from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters, search_adapter_class
 from arena.agents.protocol_io import Request
 from arena.agents.search import Searcher
-from arena.errors import ConfigError
+from arena.errors import AGENT_ARENA_FAILURE_EXIT, ConfigError, ResourceError
 from arena.games import GameError
 from arena.games.registry import get_spec, load_ref
 from arena.limits import DEFAULT_TIME_LIMIT_MS
@@ -179,6 +179,15 @@ def _run(agent_factory: Any) -> int:
         return agent.serve()
     except (BrokenPipeError, KeyboardInterrupt):
         return 0  # arena went away: nothing left to say
+    except ResourceError as error:  # e.g. the referee copy it searches with failed: not its play
+        return _arena_failure(error)
+
+
+def _arena_failure(error: ResourceError) -> int:
+    """Say on stderr that this agent stops for arena's reasons (one line) and return
+    :data:`arena.errors.AGENT_ARENA_FAILURE_EXIT`, by which arena records an ``arena_error``."""
+    print(f"search_bot: arena_error: {error}", file=sys.stderr)
+    return AGENT_ARENA_FAILURE_EXIT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             register_command(args.rules)
+        except ResourceError as error:  # the referee failed (a RefereeError): arena's, not ours
+            return _arena_failure(error)
         except (ArenaError, GameError, ValueError) as error:
             parser.error(f"--rules: {error}")
     try:

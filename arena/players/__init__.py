@@ -140,7 +140,8 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
         if seed is not None:
             env = opts.get("env")
             opts["env"] = {**(os.environ if env is None else env), SEED_VAR: str(seed)}
-        return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd, **opts)
+        return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd,
+                             arena_agent=spec.kind == "hyperparameters", **opts)
     if spec.kind == "human":
         maker = _HUMAN_MAKERS.get("human")
         if maker is None:

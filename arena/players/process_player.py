@@ -30,7 +30,7 @@ from typing import Any
 
 import trio
 
-from arena.errors import ResourceError
+from arena.errors import AGENT_ARENA_FAILURE_EXIT, ResourceError
 from arena.games.base import Color, Game, MoveSyntaxError, Termination
 from arena.players.base import ClockView, MoveReply, Player
 from arena.process.bot import (
@@ -84,6 +84,7 @@ class ProcessPlayer(Player):
         sandbox: bool = False,
         logs_dir: Path | None = None,
         limits: BotLimits | None = None,
+        arena_agent: bool = False,
     ) -> None:
         super().__init__(agent_id, color, command=command if command is not None else shlex.join(argv))
         self.game = game
@@ -97,6 +98,9 @@ class ProcessPlayer(Player):
         self.sandbox = sandbox
         self.logs_dir = logs_dir
         self.limits = limits
+        # arena's own agent (kind hyperparameters): its exit AGENT_ARENA_FAILURE_EXIT is believed.
+        self.arena_agent = arena_agent
+        self._agent_failure: ResourceError | None = None
         self.who = f"the {color.value} bot {agent_id!r}"
         self.sink = StderrSink(stderr_path, who=self.who)
         self._stack = contextlib.AsyncExitStack()
@@ -157,7 +161,7 @@ class ProcessPlayer(Player):
         return text if text else None
 
     def arena_failure(self) -> ResourceError | None:
-        return self.sink.failure
+        return self.sink.failure or self._agent_failure
 
     async def _died(self, what: str, partial: bytes, sent_at: float) -> MoveReply:
         bot = self._bot
@@ -169,6 +173,12 @@ class ProcessPlayer(Player):
             # pipe open).
             with trio.move_on_after(EXIT_STATUS_WAIT_S):
                 await bot.drained.wait()
+        if self.arena_agent and bot.proc.returncode == AGENT_ARENA_FAILURE_EXIT:
+            # It stopped for arena's reasons (its referee copy failed): the game is no one's loss.
+            said = [line for line in self.sink.text().splitlines() if "arena_error" in line]
+            self._agent_failure = ResourceError(
+                f"{self.who} (arena's own agent) stopped for arena's reasons"
+                f"{': ' + said[-1].split('arena_error: ', 1)[-1] if said else ''}")
         termination = Termination.CRASH
         detail = f"{status} {what}"
         if bot.memory_exceeded():

@@ -53,7 +53,9 @@ async def test_each_bot_has_a_user_and_cgroups_of_its_own_and_gives_them_back(sa
             assert bot.cgroup is not None
             folders.extend(bot.cgroup.folders.values())
             assert all(folder.is_dir() for folder in bot.cgroup.folders.values())
-            assert f"/{bot.cgroup.folders[next(iter(bot.cgroup.folders))].name}" in line
+            # In its own cgroup namespace: its cgroup is its root, and its processes are in it.
+            assert "'0::/'" in line and "arena-" not in line
+            assert bot.cgroup.procs()
             assert _status(bot.pid, "CapEff") in ("0000000000000000",) or sandbox  # the leader is bwrap's
     assert seen[0] != seen[1] and os.getuid() not in seen
     assert not any(folder.exists() for folder in folders)  # removed at teardown

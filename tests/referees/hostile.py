@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """A referee that plays Nim (examples/referees/nim.py) until its N-th request, then misbehaves.
 
-    hostile.py MODE N [--while FILE] [nim options]
+    hostile.py MODE N [--while FILE] [--in-bot] [nim options]
 
 MODE: ``crash`` (a line on stderr, exit 3), ``hang`` (never answers), ``garbage`` (a line that is not
 JSON), ``wrong`` (a node whose actor is no seat), ``error`` (``{"error": ...}``), ``silent-exit``
 (exit 0 without a word), ``chatty`` (two lines for one request), ``flood`` (a megabyte on stderr,
 then a good answer). Requests are counted per process from 1. With ``--while FILE`` it misbehaves
-only while FILE exists (so that a resumed run, the file gone, plays on). Standard library only.
+only while FILE exists (so that a resumed run, the file gone, plays on); with ``--in-bot``, only in
+a copy a bot started (one with ``ARENA_GAME_TOKEN`` in its environment: arena's own copy plays on).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -57,9 +59,10 @@ def misbehave(mode: str, request: dict) -> bool:
 def main() -> None:
     mode, n = sys.argv[1], int(sys.argv[2])
     flag = sys.argv[sys.argv.index("--while") + 1] if "--while" in sys.argv else None
+    armed = "--in-bot" not in sys.argv or "ARENA_GAME_TOKEN" in os.environ
     for count, line in enumerate(sys.stdin, start=1):
         request = json.loads(line)
-        if count >= n and (flag is None or os.path.exists(flag)) and misbehave(mode, request):
+        if armed and count >= n and (flag is None or os.path.exists(flag)) and misbehave(mode, request):
             continue
         try:
             reply = nim.answer(request)
