@@ -209,21 +209,21 @@ class ProcessPlayer(Player):
         """How long, since this turn's input was written, the bot waited for a CPU it was owed,
         plus how long arena itself did (None: not measured here). Not the bot's doing.
 
-        A bot is owed one CPU: its cgroup's CPU pressure (time some process of it waited for a CPU)
-        counts only up to the CPU it did not get, the turn's time so far less the CPU time all its
-        processes used. A bot that runs many busy processes of its own raises its own pressure
-        while using a CPU or more: it gains nothing from it. A single process that waits only
-        because the machine is busy is credited its whole wait (its time is its CPU time plus the
-        wait). (Pressure alone gave a bot of six busy processes 89% of its turn back.)"""
+        A bot is owed one CPU, and is never charged less than the CPU it used: its cgroup's CPU
+        pressure (time some process of it waited for a CPU) and arena's own run delay count only up
+        to the CPU it did not get, the turn's time so far less the CPU time all its processes used.
+        A bot that runs many busy processes of its own raises its own pressure while using a CPU or
+        more: it gains nothing from it. A single process that waits only because the machine is
+        busy is credited its whole wait (its time is its CPU time plus the wait). (Pressure alone
+        gave a bot of six busy processes 89% of its turn back.)"""
         if self._bot is None or self._stall_at_input is None or self._cpu_at_input is None:
             return None
         stalled, cpu = self._bot.stall_seconds(), self._bot.cpu_seconds()
         if stalled is None or cpu is None:
             return None
-        not_on_cpu = self._now() - self._begun - (cpu - self._cpu_at_input)
-        owed = min(stalled - self._stall_at_input, not_on_cpu)
-        own = arena_run_delay_s() - self._own_stall_at_input
-        return max(0.0, owed) + max(0.0, own)
+        own = max(0.0, arena_run_delay_s() - self._own_stall_at_input)
+        waited = max(0.0, stalled - self._stall_at_input) + own
+        return max(0.0, min(waited, self._now() - self._begun - (cpu - self._cpu_at_input)))
 
     def grant_more_time(self, now: float) -> bool:
         """Called when the turn's wall-clock deadline passed: True (and the next

@@ -131,6 +131,25 @@ def mount_roots() -> tuple[str, ...]:
     return tuple(sorted(p for p in found if not any(p != o and p.startswith(o.rstrip("/") + "/") for o in found)))
 
 
+@functools.cache
+def _mount_points() -> tuple[str, ...]:
+    """The cgroup mount points this process sees, longest first."""
+    return tuple(sorted((point for point, _, _ in _mounts()), key=len, reverse=True))
+
+
+def own_views(cgroup: BotCgroup) -> list[tuple[str, str]]:
+    """(folder, the mount point of its hierarchy) for each of the bot's cgroup folders: bound there
+    read-only over the hidden cgroup file systems (:func:`mount_roots`), they show the bot its own
+    cgroup as a container's (a JVM or Go runtime finds its memory limit) and nothing else."""
+    views = []
+    for folder in cgroup.folders.values():
+        text = str(folder)
+        point = next((p for p in _mount_points() if text.startswith(p.rstrip("/") + "/")), None)
+        if point is not None:
+            views.append((text, point))
+    return views
+
+
 def _own_paths() -> dict[str, str]:
     """arena's cgroup in each hierarchy: '' for v2, else each v1 controller name."""
     paths: dict[str, str] = {}

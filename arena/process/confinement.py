@@ -100,7 +100,8 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
             passed = (seccomp_fd,) if seccomp_fd is not None else ()
             wrapped = box.bot_argv(needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
                                    cwd=cwd, hide=hide, uid=uid,
-                                   as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd)
+                                   as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd,
+                                   cgroup_views=cgroups.own_views(held.cgroup) if held.cgroup is not None else ())
         else:
             if needs.hidden:
                 raise ConfigError(

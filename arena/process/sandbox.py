@@ -10,8 +10,9 @@
 - ``--unshare-ipc`` (with the sandbox off too): System V IPC and POSIX message queues of its own,
   gone with the game (a queue or segment left behind would reach a later bot given the same uid);
 - ``--unshare-cgroup-try`` and an empty tmpfs over the cgroup file systems (with the sandbox off
-  too): a bot sees neither its opponent's cgroup (frozen or not, CPU time, pressure) nor other
-  runs' (:func:`arena.process.cgroups.mount_roots`);
+  too), its own cgroup shown read-only where its hierarchy was mounted: a bot sees neither its
+  opponent's cgroup (frozen or not, CPU time, pressure) nor other runs', and finds its own limits
+  as in a container (:func:`arena.process.cgroups.mount_roots`, :func:`~arena.process.cgroups.own_views`);
 - ``--ro-bind / /``, ``--dev /dev``, ``--proc /proc``: the filesystem read-only, except a scratch
   folder made for this bot alone (bound writable, and its ``HOME`` and ``TMPDIR``);
 - the logs hidden (an empty tmpfs over them): the bot's stderr folder, the tournament folder
@@ -157,7 +158,8 @@ def _intermediate_dirs(shown: str, hidden: Sequence[str]) -> list[str]:
 
 def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNeeds,
              cwd: str | os.PathLike[str] | None, hide: Sequence[Path], uid: int | None, as_root: bool,
-             scratch_bytes: int | None, seccomp_fd: int | None = None) -> list[str]:
+             scratch_bytes: int | None, seccomp_fd: int | None = None,
+             cgroup_views: Sequence[tuple[str, str]] = ()) -> list[str]:
     """``argv`` (as :class:`arena.process.botuser.CommandNeeds` resolved it) wrapped in bubblewrap.
 
     ``sandbox``: the whole sandbox (see the module docstring). Otherwise only what keeps bots apart
@@ -166,7 +168,8 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     of every other folder anyone may write (:data:`SHARED_WRITABLE`), the real filesystem otherwise
     (which the bot's own user may read only where anyone may). Both: ``/tmp`` and ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to
     the bot's memory cgroup), ``HOME`` and ``TMPDIR`` are ``/tmp``; the folders ``needs`` lists
-    are shown read-only; ``uid``: the bot's own user, switched to inside (``setpriv``), which needs
+    are shown read-only; ``cgroup_views``: (its own cgroup folder, where to show it) pairs
+    (:func:`arena.process.cgroups.own_views`); ``uid``: the bot's own user, switched to inside (``setpriv``), which needs
     bubblewrap to keep root's capabilities until then (``setpriv`` drops them all).
     """
     args = [bwrap, "--unshare-pid", "--die-with-parent", "--unshare-ipc", "--unshare-cgroup-try"]
@@ -177,6 +180,8 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
     args += ["--proc", "/proc"]
     for cgroup_root in mount_roots():
         args += ["--tmpfs", cgroup_root]
+    for folder, point in cgroup_views:
+        args += ["--perms", "0755", "--dir", point, "--ro-bind", folder, point]
     if not sandbox:
         for shared in shared_writable(needs.argv, cwd):
             if scratch_bytes:

@@ -119,8 +119,8 @@ async def test_nothing_a_bot_leaves_in_the_kernel_reaches_a_later_bot_of_its_uid
     assert_no_leftovers(marker)
 
 
-# Reads what it is given of its opponent's cgroup and lists the cgroup file systems, then tries a
-# user namespace of its own (the way round its scratch cap: a private tmpfs).
+# Reads what it is given of its opponent's cgroup, lists the cgroup file systems and reads its own
+# memory limit, then tries a user namespace of its own (the way round its scratch cap: a tmpfs).
 PEEK = r'''
 import ctypes, errno, json, os, subprocess, sys
 marker = sys.argv[1]
@@ -134,6 +134,11 @@ listed = {}
 for root, dirs, files in os.walk("/sys/fs/cgroup"):
     listed[root] = len(dirs) + len(files)
 seen["listed"] = listed
+for limit in ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory.max",
+              "/sys/fs/cgroup/unified/memory.max"):
+    if os.path.exists(limit):
+        seen["limit"] = open(limit).read().strip()
+        break
 libc = ctypes.CDLL(None, use_errno=True)
 seen["unshare"] = "ok" if libc.unshare(0x10020000) == 0 else errno.errorcode.get(ctypes.get_errno(), "?")
 done = subprocess.run(["unshare", "-Ur", "sh", "-c", "mount -t tmpfs none /tmp && echo mounted"],
@@ -161,8 +166,11 @@ async def test_a_bot_sees_no_cgroup_but_its_own_and_makes_no_user_namespace(mark
                 seen = json.loads(await peeker.read_line())
     for path in [*theirs, *runs]:
         assert not seen[path].startswith("read"), (path, seen[path])
-    assert seen["listed"] in ({}, {"/sys/fs/cgroup": 0}), seen["listed"]  # nothing below it
+    # Its own cgroup alone, where its hierarchy was mounted: no folder below it (other cgroups).
+    assert all(root.count("/") <= 4 and "arena-" not in root for root in seen["listed"]), seen["listed"]
     assert not any("arena-" in line for line in seen["self"]), seen["self"]  # its own cgroup is its root
+    if "limit" in seen:  # it finds its own memory limit, as in a container (a JVM sizes its heap by it)
+        assert seen["limit"] == str(1024 << 20), seen["limit"]
     assert seen["unshare"] == "EPERM"
     assert seen["unshare -Ur"][0] != 0 and seen["unshare -Ur"][1] != "mounted", seen["unshare -Ur"]
     assert_no_leftovers(marker)
