@@ -2,7 +2,7 @@
 
 ``arena league CONFIG`` plays the config's roster (``"agents": {"from": "bots/*/"}``,
 :mod:`arena.tournament.roster`) game after game until it is stopped (Ctrl-C), or until the log
-folder holds ``games`` games or every two agents have met ``rounds`` times. It is the one run loop
+folder holds ``games`` games or every two agents (for N seats, every group) have met ``rounds`` times. It is the one run loop
 of :mod:`arena.tournament.runner` (:class:`League` is a :class:`~arena.tournament.runner.Tournament`
 whose schedule grows while it runs), so the log folder, the standings worker, Ctrl-C, resume and the
 backends (local, Ray) are a tournament's. A bot that joins or changes reaches the backend before its
@@ -70,8 +70,8 @@ from arena.tournament.versions import DigestCache, agent_version
 
 @dataclass(frozen=True)
 class LeagueSettings:
-    """How a league runs: stop at ``games`` games in the folder or when every pair has met
-    ``rounds`` times (both None: until stopped); keep every agent within ``bound`` games of the
+    """How a league runs: stop at ``games`` games in the folder or when every pair (for N seats:
+    every group of N agents) has met ``rounds`` times (both None: until stopped); keep every agent within ``bound`` games of the
     others; read the roster again at most every ``rescan_s`` seconds (0: before every game)."""
 
     games: int | None = None
