@@ -23,14 +23,21 @@ Each pair's pentanomial distribution is computed exactly (Gauss-Hermite quadratu
 the true Elo is that distribution's (nElo: ``(mean - 1/2) / sd`` of the pair score scaled as arena
 does; logistic: the expected score's Elo).
 
+``--real FOLDER`` (an ``arena sprt`` log folder, repeatable) adds the pairs of real games: the
+pentanomial of the folder's pairs is taken as the true distribution, its own Elo as the truth, and
+the tests are run at hypotheses placed on it (elo0 = its Elo for alpha, elo1 = its Elo for beta,
+the other ``elo1 - elo0`` away): the error rates on the shape of real pairs.
+
     python bench/sprt_error_rates.py                    # 400 tests per cell, elo0 0, elo1 40, alpha = beta = 0.1
     python bench/sprt_error_rates.py --sims 1000 --alpha 0.05 --beta 0.05 --model logistic
+    python bench/sprt_error_rates.py --real sprt_logs/a-vs-b-leduc_poker    # and a real run's pairs
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import math
 import random
 import sys
@@ -150,12 +157,15 @@ def main() -> None:
     parser.add_argument("--model", choices=["normalized", "logistic"], default="normalized")
     parser.add_argument("--max-pairs", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--real", type=Path, action="append", default=[], help="an arena sprt log folder")
+    parser.add_argument("--simulated", action=argparse.BooleanOptionalAction, default=True,
+                        help="run the simulated game models (--no-simulated: only --real)")
     args = parser.parse_args()
     print(f"{args.model} model, elo0 {args.elo0:g}, elo1 {args.elo1:g}, alpha {args.alpha:g}, beta {args.beta:g}, "
           f"{args.sims} tests per cell")
     print("| game model | true Elo | NEW's strength x | pairs scoring 1 | H1 accepted | H0 accepted | undecided | error | mean pairs | s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for name, pentanomial in MODELS.items():
+    for name, pentanomial in (MODELS.items() if args.simulated else ()):
         for target, wrong in ((args.elo0, "alpha"), (args.elo1, "beta")):
             started = time.perf_counter()
             x = strength_for(target, pentanomial, args.model)
@@ -166,6 +176,20 @@ def main() -> None:
             error = (h1 if wrong == "alpha" else h0) / args.sims
             print(f"| {name} | {target:g} | {x:+.1f} | {penta[2]:.0%} | {h1} | {h0} | {undecided} | "
                   f"{wrong} = {error:.3f} | {mean_pairs:.0f} | {time.perf_counter() - started:.0f} |", flush=True)
+    width = args.elo1 - args.elo0
+    for folder in args.real:
+        scores = [p["score"] for p in json.loads((folder / "sprt.json").read_text())["pairs"]]
+        penta = [scores.count(k / 2) / len(scores) for k in range(5)]
+        truth = true_elo(penta, args.model)
+        for elo0, wrong in ((truth, "alpha"), (truth - width, "beta")):
+            started = time.perf_counter()
+            h1, h0, undecided, mean_pairs = run_tests(
+                penta, args.sims, model=args.model, elo0=elo0, elo1=elo0 + width, alpha=args.alpha,
+                beta=args.beta, max_pairs=args.max_pairs, seed=args.seed)
+            error = (h1 if wrong == "alpha" else h0) / args.sims
+            print(f"| real: {folder.name} ({len(scores)} pairs), elo0 {elo0:+.1f} elo1 {elo0 + width:+.1f} | "
+                  f"{truth:+.1f} | - | {penta[2]:.0%} | {h1} | {h0} | {undecided} | {wrong} = {error:.3f} | "
+                  f"{mean_pairs:.0f} | {time.perf_counter() - started:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
