@@ -8,6 +8,7 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli.sprt_cmd import sprt_command
@@ -69,3 +70,17 @@ def test_score_returns_is_refused_for_a_two_player_game(tmp_path: Path) -> None:
                                                "--game", "connect4", "--score", "returns", "--logs", str(tmp_path)])
     assert result.exit_code == 2
     assert "has no returns" in result.output and "Traceback" not in result.output
+
+
+def test_a_config_scores_by_returns_for_a_game_of_seats_and_refuses_it_for_two_players(tmp_path: Path) -> None:
+    from arena.errors import ConfigError
+    from arena.sprt.config import sprt_settings
+    from arena.tournament.config import parse_config
+
+    agents = [{"type": "executable", "id": "h", "path": "python3 bots/leduc_poker_heuristic.py"},
+              {"type": "executable", "id": "r", "path": "python3 bots/leduc_poker_random.py"}]
+    obj = {"id": "s", "game": "leduc_poker", "players": 2, "agents": agents, "sprt": {"elo1": 100, "score": "returns"}}
+    settings = sprt_settings(parse_config(obj, base_dir=ROOT), None, {})
+    assert settings.score == "returns" and settings.identity()["score"] == "returns"
+    with pytest.raises(ConfigError, match=r"sprt\.score: connect4 is a two-player game.*has no returns"):
+        parse_config({**obj, "game": "connect4", "players": None}, base_dir=ROOT)
