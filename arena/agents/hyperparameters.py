@@ -77,7 +77,8 @@ def search_adapter_class(spec: Any) -> Any:
     from arena.games.registry import load_ref
 
     if spec.search is None:
-        raise ConfigError(f"game {spec.name!r} has no search adapter: the hyperparameters agent cannot play it")
+        raise ConfigError(f"game {spec.name!r} has no search adapter: {no_adapter_reason(spec)}; "
+                          '{"algorithm": "mcts"} plays every game')
     try:
         adapter = load_ref(spec.search)
     except GameError as error:
@@ -85,6 +86,18 @@ def search_adapter_class(spec: Any) -> Any:
     if not isinstance(getattr(adapter, "DEFAULT_WEIGHTS", None), dict):
         raise ConfigError(f"game {spec.name!r}: search adapter {spec.search} has no DEFAULT_WEIGHTS dict")
     return adapter
+
+
+def no_adapter_reason(spec: Any) -> str:
+    """Why a game has no evaluation weights for alpha-beta (one clause)."""
+    from arena.games.registry import GENERAL
+
+    if spec.model == GENERAL:
+        why = (f"alpha-beta needs two seats taking turns in plain sight, and {spec.name} is a game of seats "
+               "(chance, hidden information, simultaneous moves or more than two seats)")
+    else:
+        why = "its package ships no evaluation for alpha-beta (arena.games.registry GameSpec.search)"
+    return why
 
 
 def table_weights(game: str) -> dict[str, int]:

@@ -34,14 +34,15 @@ Examples:
   arena league league.json --serve          (and the live page at http://127.0.0.1:8000/)
 \b
 CONFIG is a tournament config whose agents are a roster: {"id": "class", "game": GAME,
-"agents": {"from": "bots/*/"}}. Add a folder to have a bot join, change its files to have it play
+"agents": {"from": "bots/*/"}} (add "players": N for a game of N seats: tables of N agents). Add a folder to have a bot join, change its files to have it play
 on as a new version, remove it to have it leave: the league sees it before its next game.""")
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
               help="Stop once the league's folder holds this many games (all versions; a resumed "
                    "league plays the rest).")
 @click.option("--rounds", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
-              help="Stop once every two agents of the current field have met this many times.")
+              help="Stop once every two agents of the current field have met this many times (a game "
+                   "of N seats: every group of N agents has played this many games).")
 @click.option("--bound", type=click.IntRange(min=1, max=MAX_GAMES), default=2, show_default=True,
               help="Keep every agent within this many games of the others (an agent that joins late "
                    "catches up first).")

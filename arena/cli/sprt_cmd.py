@@ -122,6 +122,9 @@ def _slug(text: str) -> str:
               show_default=True, help="False-negative rate (accept H0 when H1 holds).")
 @click.option("--model", type=click.Choice(["normalized", "logistic"]), default="normalized", show_default=True,
               help="Elo model of elo0/elo1 (normalized Elo as fishtest, or logistic Elo).")
+@click.option("--score", type=click.Choice(["rank", "returns"]), default="rank", show_default=True,
+              help="Games of seats: score each game by its ranks, or each pair by the returns summed over "
+                   "its two games (duplicate scoring: chips in poker).")
 @click.option("--concurrency", type=click.IntRange(min=1, max=64), default=1, show_default=True,
               help="Games at once: 1 plays one game at a time; 2 plays both games of a pair at once; "
                    "4 two pairs at once, and so on.")
@@ -154,7 +157,7 @@ def _slug(text: str) -> str:
 @isolation_options(from_config=False)
 def sprt_command(new: str, old: str, game_name: str, players: int | None, params: tuple[str, ...],
                  legal_moves: bool, elo0: float, elo1: float, alpha: float, beta: float,
-                 model: str, concurrency: int, openings: Path | None, openings_order: str,
+                 model: str, score: str, concurrency: int, openings: Path | None, openings_order: str,
                  opening_plies: int, seed: int | None, max_pairs: int | None, time_limit: int,
                  max_moves: int | None, time_margin: int, startup_time: int, move_time_limit: int | None,
                  increment: int, logs: Path | None, as_json: bool, backend: str | None,
@@ -171,6 +174,9 @@ def sprt_command(new: str, old: str, game_name: str, players: int | None, params
     from arena.sprt.run import SprtSettings
 
     table = _seated_game(game_name, players, params, legal_moves, opening_plies, openings)
+    if table is None and score != "rank":
+        raise click.BadParameter(f"{game_name} is a two-player game: a game scores its result (win, draw, loss), "
+                                 "it has no returns", param_hint="--score")
     if not elo0 < elo1:
         raise click.BadParameter(f"--elo0 ({elo0:g}) must be below --elo1 ({elo1:g})", param_hint="--elo0")
     from arena.stats.sprt import SPRTError, check_hypotheses
@@ -210,7 +216,7 @@ def sprt_command(new: str, old: str, game_name: str, players: int | None, params
         backend=BackendOptions(kind=chosen_backend(backend, ray_address, ray_cpus) or "local",
                                address=ray_address or EMBEDDED_ADDRESS, cpus_per_game=ray_cpus),
         base_dir=Path.cwd(), parameters=tuple(sorted(game_parameters(params).items())),
-        rules=_rules_argv(game.name) if table is not None else (), legal_moves=legal_moves)
+        rules=_rules_argv(game.name) if table is not None else (), legal_moves=legal_moves, score=score)
 
     run_sprt(settings, folder, as_json=as_json, needs_seed=book is not None or opening_plies > 0)
 

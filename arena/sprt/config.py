@@ -40,7 +40,8 @@ def sprt_settings(config: TournamentConfig, concurrency: int | None, isolation: 
         max_pairs=s["maxPairs"], concurrency=concurrency or config.concurrency or 1,
         isolation=plan.isolation(config), backend=backend_options(config, *backend),
         base_dir=Path(config.source).resolve().parent if config.source else None,
-        parameters=config.parameters, rules=config.rules_command or (), legal_moves=config.legal_moves)
+        parameters=config.parameters, rules=config.rules_command or (), legal_moves=config.legal_moves,
+        score=s["score"])
     if isinstance(settings.game, Game):
         settings.book = plan.opening_book(config, settings.game)
     return settings

@@ -10,7 +10,20 @@ poker...) set for two seats is played the same way with seats for colours: game 
 seat 0, game ``2p + 1`` at seat 1, both with the chance seed ``opening_seed(seed, p)`` (the pair
 builder's, as a tournament's rotation group shares one seed), never with openings. Their records are
 seat records (:mod:`arena.records.seats`); a game counts 1 for NEW ranked first alone, ½ for equal
-ranks, 0 otherwise.
+ranks, 0 otherwise. With ``score`` ``"returns"`` (:data:`SCORES`) a seated pair is scored as a
+duplicate match instead: NEW's returns over the pair's two games against OLD's, the pair scoring 2
+(NEW gained more), 1 (equal) or 0: in poker, what a bot wins in chips, not how many hands.
+
+What the shared chance seed cancels. Both games of a pair draw their chance outcomes from one
+seeded generator, one draw after another, so the ``k``-th chance event of one game gets the same
+random number as the ``k``-th of the other. The luck cancels when the chance events of the two games
+come in the same order and fall on the same seats: a deal before anyone acts (each agent is dealt
+seat 0's cards once and seat 1's once: duplicate poker; Leduc's public card too, which follows the
+same private cards). It cancels nothing once the order of chance events depends on the moves: in a
+dice race such as Pig the ``k``-th roll goes to whoever rolls ``k``-th, so the seat that moves first
+gets the same first rolls in both games (NEW in one, OLD in the other: that much cancels), and
+after the first decision the two bots take differently, every later roll falls elsewhere.
+bench/sprt_error_rates.py measures the test's error rates in both cases (docs/sprt.md).
 
 Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole run):
 
@@ -68,6 +81,8 @@ SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
 #: Exit statuses of ``arena sprt`` by outcome.
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 3, 4
+#: How a seated pair is scored: by each game's ranks, or by the returns summed over the pair.
+SCORES = ("rank", "returns")
 
 
 @dataclass
@@ -107,6 +122,8 @@ class SprtSettings:
     rules: tuple[str, ...] = ()
     #: A seated run's seats get their legal moves in every message.
     legal_moves: bool = False
+    #: How a pair is scored (:data:`SCORES`; ``returns`` only for a seated run).
+    score: str = "rank"
 
     @property
     def seated(self) -> bool:
@@ -119,6 +136,8 @@ class SprtSettings:
         seated: dict[str, Any] = {}
         if isinstance(self.game, GeneralGame):
             seated = {"game_identity": self.game.identity(), "rules": list(self.rules), "legal_moves": self.legal_moves}
+            if self.score != "rank":  # only when set: runs written before it resume
+                seated["score"] = self.score
         return {
             "game": self.game.name, "new": agent_identity(self.new), "old": agent_identity(self.old),
             "new_id": self.new.id, "old_id": self.old.id,
@@ -149,9 +168,14 @@ def agent_identity(spec: AgentSpec) -> Any:
     return what
 
 
-def pair_score(records: tuple[Mapping[str, Any], Mapping[str, Any]]) -> float:
+def pair_score(records: tuple[Mapping[str, Any], Mapping[str, Any]], score: str = "rank") -> float:
     """NEW's points in a pair: game 0 NEW is BLACK (seat 0), game 1 NEW is WHITE (seat 1); a win 1,
-    a draw ½. A seat record's win is NEW ranked first alone, its draw equal ranks."""
+    a draw ½. A seat record's win is NEW ranked first alone, its draw equal ranks. With ``score``
+    ``"returns"`` (seat records): 2 when NEW's returns summed over both games exceed OLD's, 1 when
+    they are equal, 0 otherwise."""
+    if score == "returns":
+        margin = sum(record["returns"][seat] - record["returns"][1 - seat] for seat, record in enumerate(records))
+        return 2.0 if margin > 0 else 1.0 if margin == 0 else 0.0
     points = 0.0
     for seat, (record, new_colour) in enumerate(zip(records, (Color.BLACK, Color.WHITE), strict=True)):
         if is_seat_record(record):
@@ -249,7 +273,7 @@ class SprtRun:
             for pair in sorted({i // 2 for i in indices}):
                 if 2 * pair in indices and 2 * pair + 1 in indices:
                     records = (self._read_record(2 * pair), self._read_record(2 * pair + 1))
-                    complete[pair] = pair_score(records)
+                    complete[pair] = pair_score(records, self.settings.score)
         # Keep the earlier completion order; pairs recorded after the last sprt.json write follow.
         self.order = [p for p in previous_order if isinstance(p, int) and p in complete]
         self.order += [p for p in sorted(complete) if p not in self.order]
@@ -382,7 +406,7 @@ class SprtRun:
         else:
             await one(2 * pair)
             await one(2 * pair + 1)
-        self.scores[pair] = pair_score((records[2 * pair], records[2 * pair + 1]))
+        self.scores[pair] = pair_score((records[2 * pair], records[2 * pair + 1]), self.settings.score)
         self.order.append(pair)
         self.summary = self._summary()
         self.write_state(None)

@@ -131,7 +131,7 @@ _TOP_KEYS = (
 )  # fmt: skip
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
-                                 "maxPairs": None}
+                                 "maxPairs": None, "score": "rank"}
 # Where games run (issue 12): how to run, never part of the tournament's identity, so they are not
 # written to config.json and a run started locally may be resumed on Ray (and back).
 _BACKEND_KEYS = ("backend", "rayAddress", "rayCpusPerGame", "rayWorkingDir", "raySharedFiles")
@@ -523,6 +523,10 @@ def _sprt(obj: dict[str, Any], agents: tuple[AgentConfig, ...], game: str, playe
     if not out["elo0"] < out["elo1"]:
         raise ConfigError(f"sprt.elo0: must be below elo1 ({out['elo0']:g} is not below {out['elo1']:g})")
     out["model"] = fields.one_of(raw, "model", SPRT_MODELS, default=out["model"], where="sprt")
+    out["score"] = fields.one_of(raw, "score", ("rank", "returns"), default=out["score"], where="sprt")
+    if out["score"] != "rank" and players is None:
+        raise ConfigError(f"sprt.score: {game} is a two-player game: a game scores its result (win, draw, loss), "
+                          "it has no returns")
     out["maxPairs"] = integer(raw, "maxPairs", low=1, high=MAX_GAMES, where="sprt")
     from arena.stats.sprt import SPRTError, check_hypotheses
 

@@ -2,7 +2,7 @@
 
 ``arena league CONFIG`` plays the config's roster (``"agents": {"from": "bots/*/"}``,
 :mod:`arena.tournament.roster`) game after game until it is stopped (Ctrl-C), or until the log
-folder holds ``games`` games or every two agents have met ``rounds`` times. It is the one run loop
+folder holds ``games`` games or every two agents (for N seats, every group) have met ``rounds`` times. It is the one run loop
 of :mod:`arena.tournament.runner` (:class:`League` is a :class:`~arena.tournament.runner.Tournament`
 whose schedule grows while it runs), so the log folder, the standings worker, Ctrl-C, resume and the
 backends (local, Ray) are a tournament's. A bot that joins or changes reaches the backend before its
@@ -23,8 +23,15 @@ its ``versions`` and ``"resultsBy": "pairing"``, so ``arena standings``, ``arena
 
 The next game is chosen by :func:`arena.tournament.league_schedule.choose_game` from the counts of
 the current versions' games (games in flight included) and their ratings (a Plackett-Luce fit,
-:func:`arena.stats.ratings.normal_intervals`, refitted after every ``refit_games`` games or 5% more
-games, whichever is more, and whenever the field changes).
+refitted after every ``refit_games`` games or 5% more games, whichever is more, and whenever the
+field changes).
+
+Games of N seats. A config with ``players`` (a game of the general model: Kuhn poker with three
+seats, Goofspiel with four...) plays tables of that many agents of the field, chosen the same way
+(the group whose result is least certain, every agent within ``bound`` games of the others, the
+seats rotating within each group); ``rounds`` then counts the games of each group of ``players``
+agents. Its rows are N-seat rows (:mod:`arena.tournament.tables`) with ``versions``; each game's
+chance draws are seeded by the league's seed and the game's index (``group`` is the index).
 
 Indices. A game takes the lowest index not yet in ``games.jsonl`` nor in flight, so a game cancelled
 by Ctrl-C or lost with ``kill -9`` leaves no hole once the league has run on: with ``games`` N the
@@ -35,10 +42,11 @@ game as it was: it chooses anew (the field may have changed meanwhile).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +54,8 @@ from typing import Any
 from arena.backends import ClusterError
 from arena.errors import ConfigError
 from arena.fileio.files import atomic_write
-from arena.records.field import LEAGUE, PAIRING, Field
+from arena.games.base import opening_seed
+from arena.records.field import LEAGUE, PAIRING, Field, row_seats
 from arena.tournament.agents import AgentConfig, check_programs
 from arena.tournament.config import TournamentConfig, config_agents, parse_config, read_config
 from arena.tournament.league_schedule import FieldState, Rating, choose_game, pair_key
@@ -55,14 +64,14 @@ from arena.tournament.plan import agent_spec
 from arena.tournament.resume import missing_records
 from arena.tournament.roster import roster_entries
 from arena.tournament.runner import Reporter, RunOptions, Scheduled, Tournament
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule import ScheduledGame, ScheduledTable
 from arena.tournament.versions import DigestCache, agent_version
 
 
 @dataclass(frozen=True)
 class LeagueSettings:
-    """How a league runs: stop at ``games`` games in the folder or when every pair has met
-    ``rounds`` times (both None: until stopped); keep every agent within ``bound`` games of the
+    """How a league runs: stop at ``games`` games in the folder or when every pair (for N seats:
+    every group of N agents) has met ``rounds`` times (both None: until stopped); keep every agent within ``bound`` games of the
     others; read the roster again at most every ``rescan_s`` seconds (0: before every game)."""
 
     games: int | None = None
@@ -85,7 +94,8 @@ class LeagueConfig:
 
 def load_league(path: str | Path) -> LeagueConfig:
     """Read the league config at ``path``: a tournament config whose ``agents`` is a roster, for a
-    two-player game (``tournamentType``, ``gamesPerPair`` and ``matches`` are not used). Folders
+    two-player game or a game of N seats (``players``; ``tournamentType``, ``gamesPerPair``,
+    ``gamesPerGroup`` and ``matches`` are not used). Folders
     that cannot play are set aside (their lines in ``set_aside``), not an error, as the league
     would set them aside later. ConfigError (one line) otherwise."""
     obj, base_dir = read_config(path)
@@ -97,8 +107,6 @@ def load_league(path: str | Path) -> LeagueConfig:
     names = [Path(entry.where.split(": ", 1)[1]).name for entry in broken]
     parsed = parse_config({**obj, "agents": {**roster, "exclude": [*roster.get("exclude", ()), *names]}},
                           base_dir=base_dir, source=str(path))
-    if parsed.players is not None:
-        raise ConfigError(f"game: a league plays two-player games; {parsed.game} seats {parsed.players}")
     if parsed.sprt is not None:
         raise ConfigError("sprt: a league has no SPRT; run the config with 'arena run'")
     return LeagueConfig(dataclasses.replace(parsed, tournament_type=LEAGUE), roster, base_dir,
@@ -113,19 +121,27 @@ class Member:
     version: str
 
 
+#: An agent and one of its versions.
+Played = tuple[str, str]
+
+
 class _Counts:
-    """Games of each (agent, version), pair of versions, and blacks, as rows arrive."""
+    """Games of each (agent, version), of each seating of versions (in seat order), as rows arrive."""
 
     def __init__(self) -> None:
-        self.games: Counter[tuple[str, str]] = Counter()
-        self.met: Counter[tuple[tuple[str, str], tuple[str, str]]] = Counter()
-        self.blacks: Counter[tuple[tuple[str, str], tuple[str, str]]] = Counter()
+        self.games: Counter[Played] = Counter()
+        self.seatings: Counter[tuple[Played, ...]] = Counter()
 
-    def add(self, black: tuple[str, str], white: tuple[str, str]) -> None:
-        self.games[black] += 1
-        self.games[white] += 1
-        self.met[(black, white) if black <= white else (white, black)] += 1
-        self.blacks[(black, white)] += 1
+    def add(self, seating: tuple[Played, ...]) -> None:
+        for played in seating:
+            self.games[played] += 1
+        self.seatings[seating] += 1
+
+
+def _seating(row: Mapping[str, Any]) -> tuple[Played, ...]:
+    """A league row's (agent, version) in seat order, of either shape."""
+    seats = row_seats(row) or ()
+    return tuple((agent, row["versions"][agent]) for agent in seats)
 
 
 class League(Tournament):
@@ -152,7 +168,7 @@ class League(Tournament):
         self._refused: dict[tuple[str, str], str] = {}  # (agent, version) the backend cannot run: why
         #: The agents now and their versions; :attr:`field` says which games count.
         self.members: dict[str, Member] = {}
-        self.field: Field = Field(LEAGUE, (), {}, seed=self.config.seed)
+        self.field: Field = Field(LEAGUE, (), {}, seed=self.config.seed, players=self.config.players)
         self._rows: dict[int, dict[str, Any]] = {}
         self._counts = _Counts()
         self._flying: dict[int, dict[str, str]] = {}  # index -> versions of the game in flight
@@ -249,11 +265,11 @@ class League(Tournament):
         versions = self.versions()
         self.config = dataclasses.replace(self.config, agents=tuple(m.agent for m in self.members.values()),
                                           versions=tuple(versions.items()))
-        self.field = Field(LEAGUE, tuple(versions), versions, seed=self.config.seed)
+        self.field = Field(LEAGUE, tuple(versions), versions, seed=self.config.seed, players=self.config.players)
         self._rated_games = -1
         # The runner's online tally (what the terminal shows), of the games that count now.
-        self._stats = online_tally(list(versions), None)
-        for result in load_results(self.field.counting(self._rows.values())):
+        self._stats = online_tally(list(versions), self.config.players)
+        for result in load_results(self.field.counting(self._rows.values()), self.config.players):
             self._stats.add(result)
         if self._prepared:
             self._write_config()
@@ -280,8 +296,9 @@ class League(Tournament):
         self.rescan(force=True)
         self._prepared = True
         self._write_config()
-        if len(self.members) < 2:
-            raise ConfigError(f"agents: a league needs at least two agents that can play, got {len(self.members)}")
+        if len(self.members) < self.field.seats:
+            raise ConfigError(f"agents: a league of {self.config.game} needs at least {self.field.seats} agents "
+                              f"that can play, got {len(self.members)}")
         self._next = self._choose()
         self._frontier = self._free_index()
         left = None if self.total is None else self.total - len(rows)
@@ -293,8 +310,9 @@ class League(Tournament):
     def _check_rows(self, rows: list[dict[str, Any]]) -> None:
         """Every row a league's (it names its versions) and its record file there."""
         for row in rows:
-            played = row.get("versions")
-            if not isinstance(played, dict) or set(played) != {row.get("black"), row.get("white")}:
+            played, seats = row.get("versions"), row_seats(row)
+            if not isinstance(played, dict) or seats is None or len(seats) != self.field.seats \
+                    or set(played) != set(seats):
                 raise LogError(f"{self.folder / 'games.jsonl'}: game {row.get('index')} names no versions of its "
                                "players: that folder is not a league's; pass --logs DIR or change 'id'")
         try:
@@ -307,8 +325,7 @@ class League(Tournament):
 
     def _add_row(self, row: dict[str, Any]) -> None:
         self._rows[row["index"]] = row
-        played = row["versions"]
-        self._counts.add((row["black"], played[row["black"]]), (row["white"], played[row["white"]]))
+        self._counts.add(_seating(row))
         while self._low in self._rows:
             self._low += 1
 
@@ -320,15 +337,15 @@ class League(Tournament):
             index += 1
         return index
 
-    def _take(self) -> ScheduledGame | None:
-        game = self._next if isinstance(self._next, ScheduledGame) else self._choose()
+    def _take(self) -> Scheduled | None:
+        game = self._next if isinstance(self._next, ScheduledGame | ScheduledTable) else self._choose()
         self._next = None
         if game is not None:
             self._in_flight.add(game.index)
         self._frontier = self._free_index()
         return game
 
-    def _choose(self) -> ScheduledGame | None:
+    def _choose(self) -> Scheduled | None:
         """The next game, registered as in flight (None: the league stops)."""
         # A game that ended without a result (a human quit) is no longer in flight.
         for index in [i for i in self._flying if i not in self._in_flight and i != getattr(self._next, "index", -1)]:
@@ -339,35 +356,37 @@ class League(Tournament):
                 return None
         if self.total is not None and len(self._rows) + len(self._flying) >= self.total:
             return None
-        pick = choose_game(self.state(), self.settings.bound, self.settings.rounds)
+        pick = choose_game(self.state(), self.settings.bound, self.settings.rounds, seats=self.field.seats)
         if pick is None:
             return None
-        black, white = pick
         index = self._free_index()
-        self._flying[index] = {black: self.members[black].version, white: self.members[white].version}
+        self._flying[index] = {agent: self.members[agent].version for agent in pick}  # in seat order
+        if self.seated:
+            return ScheduledTable(index, pick, index, opening_seed(self.config.seed, index))
+        black, white = pick
         return ScheduledGame(index, black, white, index, self._opening(index).seed or 0)
 
     def state(self) -> FieldState:
         """What the chooser sees now: the games that count (the current field's versions against each
         other), games in flight included."""
         versions = self.versions()
-        counts = _Counts()
-        for played in self._flying.values():
-            (black, vb), (white, vw) = played.items()  # black first: see _choose
-            counts.add((black, vb), (white, vw))
-        games = dict.fromkeys(versions, 0)  # the games that count: against the current field
-        met: dict[tuple[str, str], int] = {}
-        blacks: dict[tuple[str, str], int] = {}
-        for a, va in versions.items():
-            for b, vb in versions.items():
-                if a < b:
-                    key = ((a, va), (b, vb))
-                    met[pair_key(a, b)] = self._counts.met[key] + counts.met[key]
-                    games[a] += met[pair_key(a, b)]
-                    games[b] += met[pair_key(a, b)]
-                if a != b:
-                    blacks[(a, b)] = self._counts.blacks[((a, va), (b, vb))] + counts.blacks[((a, va), (b, vb))]
-        return FieldState(list(versions), games, met, blacks, self._current_ratings())
+        current = set(versions.items())
+        seatings: Counter[tuple[str, ...]] = Counter()
+        flying = Counter(tuple(played.items()) for played in self._flying.values())  # seat order: see _choose
+        for seating, n in (self._counts.seatings + flying).items():
+            if all(played in current for played in seating):  # the games that count: the current field's
+                seatings[tuple(agent for agent, _ in seating)] += n
+        games = dict.fromkeys(versions, 0)
+        met: Counter[tuple[str, str]] = Counter()
+        groups: Counter[tuple[str, ...]] = Counter()
+        for seats, n in seatings.items():
+            for agent in seats:
+                games[agent] += n
+            for a, b in itertools.combinations(seats, 2):
+                met[pair_key(a, b)] += n
+            groups[tuple(sorted(seats))] += n
+        return FieldState(list(versions), games, met, seatings, self._current_ratings(),
+                          None if self.field.seats == 2 else groups)
 
     def _current_ratings(self) -> dict[str, Rating]:
         rows = self.field.counting(self._rows.values())
@@ -376,13 +395,11 @@ class League(Tournament):
             return self._ratings
         self._rated_games = len(rows)
         self._ratings = {}
-        played = sorted({aid for row in rows for aid in (row["black"], row["white"])})
+        played = sorted({aid for row in rows for aid in row_seats(row) or ()})
         if len(played) < 2:
             return self._ratings
-        from arena.stats.ratings import normal_intervals
-
         try:
-            intervals = normal_intervals(load_results(rows), played)
+            intervals = _intervals(load_results(rows, self.config.players), played, self.config.players)
         except (ValueError, ArithmeticError):
             return self._ratings
         for aid, (low, high) in intervals.items():
@@ -391,12 +408,10 @@ class League(Tournament):
 
     # -- playing ---------------------------------------------------------------------------------
 
-    def _pair_row(self, game: ScheduledGame, record: dict[str, Any]) -> dict[str, Any]:
-        row = self._last_row = super()._pair_row(game, record)
-        return row
-
     def _played_versions(self, game: Scheduled, row: dict[str, Any]) -> dict[str, str | None]:
-        # The versions it was chosen for: the field may have changed since it began.
+        # The versions it was chosen for: the field may have changed since it began. The runner
+        # writes ``row`` next (with these versions): _persist counts it then.
+        self._last_row = row
         return dict(self._flying[game.index])
 
     def _persist(self, game: Any, record: dict[str, Any]) -> None:
@@ -416,6 +431,18 @@ class League(Tournament):
         counted = self.state().games
         return {aid: {"version": m.version, "games": counted[aid], "all_versions": everyone[aid]}
                 for aid, m in self.members.items()}
+
+
+def _intervals(results: Sequence[Any], agents: Sequence[str], players: int | None) -> dict[str, tuple[float, float]]:
+    """95% normal intervals (Elo) of ``agents``: Bradley-Terry for a two-player game, Plackett-Luce
+    for N seats (the one fit of :mod:`arena.stats`)."""
+    if players is None:
+        from arena.stats.ratings import normal_intervals
+
+        return normal_intervals(results, agents)
+    from arena.stats.plackett_luce import PlackettLuce
+
+    return PlackettLuce(results, agents).normal_intervals()
 
 
 __all__ = ["LEAGUE", "League", "LeagueConfig", "LeagueSettings", "Member", "load_league"]

@@ -99,6 +99,12 @@ def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
         spec = get_spec(name)
     except GameError as error:
         raise ConfigError(str(error)) from None
+    if spec.search is None:  # the learners' one line: what they need, and why this game lacks it
+        from arena.agents.hyperparameters import no_adapter_reason
+
+        raise ConfigError(f"game {spec.name!r}: TD(lambda), evolution and SPSA of weights need a player with "
+                          f"weights (the evaluation of arena's alpha-beta agent), and it has none: "
+                          f"{no_adapter_reason(spec)}")
     adapter_class = search_adapter_class(spec)
     module = importlib.import_module(adapter_class.__module__)
     names = getattr(module, "FEATURE_NAMES", None)

@@ -24,6 +24,9 @@ The config (JSON; relative paths from the config's folder)::
       "seed": 0
     }
 
+The MCTS agent (a file with ``"algorithm": "mcts"``) is tuned for any game, its parameters
+``exploration``, ``iterations`` and ``moveTimeMs``: :mod:`arena.train.spsa_mcts`.
+
 A parameter is ``evaluation.NAME`` (a scalar weight), ``evaluation.TABLE[i]`` (an entry of a table
 weight), ``maxDepth`` or ``moveTimeMs`` (without ``start``, the file's value; the adapter's default
 weight, a table entry 0, ``maxDepth`` 64 or ``moveTimeMs`` 100 when the file leaves it out). Every one is an integer in the agent's file: ``theta`` is
@@ -70,6 +73,7 @@ from arena.fileio.files import append_line, atomic_write
 from arena.fileio.jsonfiles import read_json_file, read_json_lines
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES, MAX_SEED
 from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
+from arena.train.spsa_mcts import MCTS_PARAMETERS, check_mcts_agent, is_mcts, mcts_value, set_mcts_values
 from arena.train.spsa_play import COMMAND_KEYS, NAME, CommandAgent, agent_file, check_placeholders, load_command_agent
 
 _PARAMETER = re.compile(r"(maxDepth|moveTimeMs)|evaluation\.([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
@@ -145,6 +149,8 @@ class SpsaConfig:
         """``start.json``/``tuned.json``: the agent with the parameters at ``theta``."""
         if self.command is not None:
             return agent_file(self.command, self.parameters, theta)
+        if is_mcts(self.agent):
+            return set_mcts_values(self.agent, theta)
         assert game is not None
         return set_values(self.agent, theta, game)
 
@@ -217,6 +223,7 @@ def _check_config(obj: dict[str, Any], base_dir: Path) -> SpsaConfig:
     fields.string(obj, "game", need=True, what="a game's name")
     command: CommandAgent | None = None
     game: LinearGame | None = None
+    mcts = False
     if isinstance(obj["agent"], dict):
         command = load_command_agent(obj, base_dir, "")
         agent, agent_path = obj["agent"], ""
@@ -224,7 +231,6 @@ def _check_config(obj: dict[str, Any], base_dir: Path) -> SpsaConfig:
         for key in COMMAND_KEYS:
             if key in obj:
                 fields.fail("", key, 'for a command agent only ("agent": {"command": ...})')
-        game = linear_game(obj["game"], require_features=False)
         agent_path = str((base_dir / obj["agent"]).resolve())
         try:
             agent = read_json_file(agent_path, MAX_FILE_BYTES)
@@ -232,15 +238,22 @@ def _check_config(obj: dict[str, Any], base_dir: Path) -> SpsaConfig:
             raise ConfigError(f"agent: cannot read {obj['agent']!r} ({error.strerror or error})") from None
         except ValueError as error:
             raise ConfigError(f"agent: cannot read {obj['agent']!r} ({error})") from None
+        mcts = is_mcts(agent)  # MCTS plays every game: no search adapter, no weights
+        if not mcts:
+            game = linear_game(obj["game"], require_features=False)
         check_hyperparameters(agent, obj["game"], f"agent ({obj['agent']})")
     else:
         fields.fail("", "agent", "must be the path of a hyperparameters file or an object with a command")
     raw = obj["parameters"]
     if not isinstance(raw, dict) or not raw:
         fields.fail("", "parameters", "must be an object naming at least one parameter")
-    parameters = [_parameter(key, spec, f"parameters.{key}", agent, game) for key, spec in raw.items()]
+    parameters = [_parameter(key, spec, f"parameters.{key}", agent, game, mcts) for key, spec in raw.items()]
     if command is not None:
         check_placeholders(command, list(raw), "")
+    elif mcts:
+        check_mcts_agent(agent, set(raw))
+        check_hyperparameters(set_mcts_values(agent, {p.key: p.start for p in parameters}), obj["game"],
+                              "the agent at the parameters' starts")
     else:
         assert game is not None
         # The starting agent with every parameter at its start must itself be a valid file.
@@ -256,6 +269,8 @@ def _check_config(obj: dict[str, Any], base_dir: Path) -> SpsaConfig:
         raise ConfigError("needs a > 0, A >= 0, 0 < alpha <= 2 and 0 < gamma <= 2")
     openings = fields.string(obj, "openings", what="the path of an opening book")
     if openings is not None:
+        if mcts:
+            fields.fail("", "openings", "not for the MCTS agent (its games start from openingPlies random steps)")
         openings = str((base_dir / openings).resolve())
         if game is not None:
             _book_states(game, openings)  # checked now, not at the first iteration
@@ -269,10 +284,23 @@ def _check_config(obj: dict[str, Any], base_dir: Path) -> SpsaConfig:
                       gamma, openings, plies, seed, command)
 
 
-def _parameter(key: Any, spec: Any, at: str, agent: dict[str, Any], game: LinearGame | None) -> Parameter:
-    """One entry of ``parameters``: of a hyperparameters file when ``game`` is given, else of a
-    command agent (a placeholder name, ``start`` required, an optional ``type``)."""
+def _parameter(key: Any, spec: Any, at: str, agent: dict[str, Any], game: LinearGame | None,
+               mcts: bool = False) -> Parameter:
+    """One entry of ``parameters``: of a hyperparameters file when ``game`` is given, of the MCTS
+    agent's file with ``mcts``, else of a command agent (a placeholder name, ``start`` required, an
+    optional ``type``)."""
     keys = {"start", "min", "max", "c"}
+    if mcts:
+        if key not in MCTS_PARAMETERS:
+            raise ConfigError(f"{at}: not a tunable key of the MCTS agent ({', '.join(MCTS_PARAMETERS)})")
+        if not isinstance(spec, dict) or not {"min", "max", "c"} <= set(spec) or set(spec) - keys:
+            raise ConfigError(f"{at}: must be an object with min, max, c (and optionally start)")
+        low, high = fields.number(spec, "min", where=at, need=True), fields.number(spec, "max", where=at, need=True)
+        c = fields.number(spec, "c", where=at, need=True)
+        start = fields.number(spec, "start", where=at, need=True) if "start" in spec else mcts_value(agent, key)
+        if not low < high or not low <= start <= high or c <= 0:
+            raise ConfigError(f"{at}: needs min < max, start within them and c > 0")
+        return Parameter(key, start, low, high, c, MCTS_PARAMETERS[key])
     if game is not None:
         if not isinstance(key, str) or _PARAMETER.fullmatch(key) is None:
             raise ConfigError(f"{at}: not a tunable key (maxDepth, moveTimeMs, evaluation.NAME, "
@@ -383,7 +411,8 @@ def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
 
 def _run(config: SpsaConfig, folder: Path, iterations: int | None, say: Callable[[str], None], progress_every: int,
          measure: Callable[[dict[str, float], dict[str, float], int], float] | None, concurrency: int) -> dict[str, float]:
-    game = linear_game(config.game, require_features=False) if config.command is None else None
+    mcts = config.command is None and is_mcts(config.agent)
+    game = linear_game(config.game, require_features=False) if config.command is None and not mcts else None
     total = config.iterations if iterations is None else iterations
     state_path = folder / STATE
     if state_path.exists() or state_path.is_symlink():
@@ -416,6 +445,11 @@ def _run(config: SpsaConfig, folder: Path, iterations: int | None, say: Callable
     def games(plus: dict[str, float], minus: dict[str, float]) -> float:
         if measure is not None:
             return measure(plus, minus, k)
+        if mcts:
+            from arena.train.spsa_mcts import play_mcts_probe
+
+            return play_mcts_probe(config.game, config.agent, plus, minus, pairs=config.pairs,
+                                   opening_plies=config.opening_plies, seed=config.seed * 1_000_003 + k)
         if game is None:
             from arena.train.spsa_play import play_iteration
 

@@ -128,7 +128,7 @@ def test_an_sprt_needs_two_agents_and_no_person(tmp_path: Path) -> None:
         parse_config({**obj, "agents": person}, base_dir=tmp_path)
     parsed = parse_config(obj, base_dir=tmp_path)
     assert parsed.sprt == {"elo0": 0.0, "elo1": 100.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
-                           "maxPairs": 2}
+                           "maxPairs": 2, "score": "rank"}
 
 
 def test_run_of_an_sprt_config_of_a_game_of_two_seats(tmp_path: Path) -> None:

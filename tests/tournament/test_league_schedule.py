@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -12,24 +14,29 @@ from arena.tournament.league_schedule import FieldState, Rating, choose_game, pa
 class Sim:
     """A league played on paper: every chosen game is counted at once."""
 
-    def __init__(self, agents: list[str]) -> None:
+    def __init__(self, agents: list[str], seats: int = 2) -> None:
         self.agents = list(agents)
+        self.seats = seats
         self.games = dict.fromkeys(agents, 0)
         self.met: dict[tuple[str, str], int] = {}
-        self.blacks: dict[tuple[str, str], int] = {}
+        self.blacks: dict[tuple[str, ...], int] = {}
+        self.groups: Counter[tuple[str, ...]] = Counter()
         self.ratings: dict[str, Rating] = {}
 
     def state(self) -> FieldState:
-        return FieldState(self.agents, self.games, self.met, self.blacks, self.ratings)
+        return FieldState(self.agents, self.games, self.met, self.blacks, self.ratings,
+                          None if self.seats == 2 else self.groups)
 
-    def play(self, bound: int, rounds: int | None = None) -> tuple[str, str] | None:
-        pick = choose_game(self.state(), bound, rounds)
+    def play(self, bound: int, rounds: int | None = None) -> tuple[str, ...] | None:
+        pick = choose_game(self.state(), bound, rounds, seats=self.seats)
         if pick is not None:
-            black, white = pick
-            self.games[black] += 1
-            self.games[white] += 1
-            self.met[pair_key(black, white)] = self.met.get(pair_key(black, white), 0) + 1
-            self.blacks[(black, white)] = self.blacks.get((black, white), 0) + 1
+            assert len(set(pick)) == self.seats
+            for agent in pick:
+                self.games[agent] += 1
+            for a, b in itertools.combinations(pick, 2):
+                self.met[pair_key(a, b)] = self.met.get(pair_key(a, b), 0) + 1
+            self.blacks[pick] = self.blacks.get(pick, 0) + 1
+            self.groups[tuple(sorted(pick))] += 1
         return pick
 
     def join(self, agent: str) -> None:
@@ -100,3 +107,34 @@ def test_rounds_stop_once_every_pair_has_met() -> None:
 def test_no_game_with_fewer_than_two_agents() -> None:
     assert choose_game(Sim(["a"]).state(), 2) is None
     assert choose_game(Sim([]).state(), 2) is None
+
+
+@pytest.mark.parametrize("trial", range(30))
+def test_tables_of_n_seats_keep_the_counts_together(trial: int) -> None:
+    rng = random.Random(100 + trial)
+    seats = rng.randint(3, 4)
+    sim = Sim([f"a{i}" for i in range(rng.randint(seats, 9))], seats=seats)
+    bound = rng.randint(1, 4)
+    sim.ratings = {a: Rating(rng.uniform(-300, 300), rng.uniform(5, 200)) for a in sim.agents if rng.random() < 0.7}
+    for _ in range(120):
+        assert sim.play(bound) is not None
+        assert max(sim.games.values()) - min(sim.games.values()) <= bound, (bound, seats)
+
+
+def test_rounds_of_n_seats_play_every_group_with_every_seat_in_turn() -> None:
+    sim = Sim(["a", "b", "c", "d", "e"], seats=3)
+    played = 0
+    while sim.play(1, rounds=3) is not None:
+        played += 1
+    assert played == 10 * 3  # every group of three of five agents, three games each
+    assert set(sim.groups.values()) == {3}
+    # each agent of a group took each seat once in that group's three games
+    for group in sim.groups:
+        seats = Counter((agent, seat) for seating, n in sim.blacks.items() if tuple(sorted(seating)) == group
+                        for seat, agent in enumerate(seating) for _ in range(n))
+        assert set(seats.values()) == {1} and len(seats) == 9
+    assert max(sim.games.values()) == min(sim.games.values()) == 18
+
+
+def test_no_table_with_fewer_agents_than_seats() -> None:
+    assert choose_game(Sim(["a", "b"], seats=3).state(), 2, seats=3) is None
