@@ -35,7 +35,7 @@ from arena.cli.options import (
     rules_for,
     table_options,
 )
-from arena.fileio.files import atomic_write, open_beneath, output_refusal
+from arena.fileio.files import atomic_write, make_folders, open_beneath, output_refusal
 from arena.games import get_game
 from arena.limits import (
     DEFAULT_HUMAN_TIME_LIMIT_MS,
@@ -322,7 +322,7 @@ def _write_records(console: Any, data: bytes, out: Path | None, root: Path | Non
     if out is not None:
         try:
             if root is None:
-                out.parent.mkdir(parents=True, exist_ok=True)
+                make_folders(out.parent)
             else:
                 os.close(open_beneath(root, out.parent, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True))
             atomic_write(out, data, root=root)  # never a half-written file, nor over a device or link

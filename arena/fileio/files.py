@@ -14,6 +14,11 @@ Three rules, each with one home here:
 - **Outputs** (:func:`atomic_write`): a file is replaced whole (temporary file, ``fsync``, rename,
   ``fsync`` of the folder), and only a regular file is ever replaced: a device (``-o /dev/full``), a
   FIFO, a folder or a symbolic link at the target is refused, never renamed over.
+- **Modes** (:data:`FILE_MODE`, :data:`FOLDER_MODE`, :func:`make_folders`): every file and folder
+  arena creates is its owner's alone (0600, 0700): bots run as users of their own and must not read
+  one run's records, stderr logs or reports from another run's game. A file replaced keeps the
+  mode its owner gave it. What bots must read (the players a training run breeds) is created
+  with :data:`SHARED_FILE_MODE` and :data:`SHARED_FOLDER_MODE`, named where it is written.
 
 Every refusal is an :class:`UnsafeFileError`, an :class:`OSError` whose ``strerror`` is the one-line
 reason ("not a regular file (a FIFO)"), so callers that report ``exc.strerror`` need nothing new.
@@ -32,6 +37,15 @@ from pathlib import Path, PurePath
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 _PathLike = str | os.PathLike[str]
+
+#: The mode of every file arena creates: read and written by the user who ran arena, nobody else
+#: (bots run as users of their own; see the module docstring).
+FILE_MODE = 0o600
+#: The mode of every folder arena creates, for the same reason.
+FOLDER_MODE = 0o700
+#: Files and folders bots must read (a training run's players): readable by all, written by arena.
+SHARED_FILE_MODE = 0o644
+SHARED_FOLDER_MODE = 0o755
 
 # What each kind of file is called in a message.
 _KINDS = (
@@ -107,7 +121,7 @@ def _open_folder(root: int | _PathLike, parts: list[str], make_dirs: bool) -> in
                 if not make_dirs:
                     raise
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, 0o755, dir_fd=fd)
+                    os.mkdir(part, FOLDER_MODE, dir_fd=fd)
                 child = _open_child_folder(fd, part)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
@@ -141,15 +155,15 @@ def _refusal(fd: int, part: str) -> OSError:
     return UnsafeFileError(errno.ENOTDIR, f"{part!r} is {kind_of(mode)}, not a folder")
 
 
-def open_beneath(root: int | _PathLike, path: _PathLike, flags: int, mode: int = 0o644, *,
+def open_beneath(root: int | _PathLike, path: _PathLike, flags: int, mode: int = FILE_MODE, *,
                  make_dirs: bool = False, fresh: bool = False) -> int:
     """Open the regular file ``path`` inside arena's own folder ``root``; return its descriptor.
 
     ``root`` is a folder descriptor or a path the user named (followed if it is a link); ``path`` is
     relative to it, or a path inside it (``root / "t1" / "stderr" / "x.log"``). Every component of
     ``path`` below ``root`` is opened relative to its parent's descriptor with ``O_NOFOLLOW``: a
-    symbolic link anywhere there is refused. ``make_dirs`` creates missing folders (mode 0755) on
-    the way. With ``O_DIRECTORY`` in ``flags`` the last component must be a folder; otherwise it
+    symbolic link anywhere there is refused. ``make_dirs`` creates missing folders
+    (:data:`FOLDER_MODE`) on the way; a new file gets ``mode`` (:data:`FILE_MODE`). With ``O_DIRECTORY`` in ``flags`` the last component must be a folder; otherwise it
     must be a regular file (a FIFO cannot hang the open: it is opened with ``O_NONBLOCK``, then
     checked with ``fstat``; the returned descriptor is blocking again).
 
@@ -167,7 +181,7 @@ def open_beneath(root: int | _PathLike, path: _PathLike, flags: int, mode: int =
         if flags & os.O_DIRECTORY:
             if make_dirs:
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(name, 0o755, dir_fd=folder)
+                    os.mkdir(name, FOLDER_MODE, dir_fd=folder)
             return _open_child_folder(folder, name)
         if fresh:
             return _create_fresh(folder, name, flags, mode)
@@ -265,7 +279,7 @@ def too_large(limit: int) -> UnsafeFileError:
 
 
 def atomic_write(path: _PathLike, data: bytes | Iterable[bytes], *, root: int | _PathLike | None = None,
-                 sync: bool = True) -> None:
+                 sync: bool = True, mode: int = FILE_MODE) -> None:
     """Replace ``path`` with ``data`` (bytes, or pieces written one after another: a large output
     need not be held whole) so that readers see the old or the new file, never a mix, and
     the new one survives a crash of the machine once this returns (file and folder ``fsync``;
@@ -276,7 +290,8 @@ def atomic_write(path: _PathLike, data: bytes | Iterable[bytes], *, root: int | 
     the folder of ``path`` is the user's (a link to a folder is fine); with ``root``, ``path`` is
     inside arena's own folder and no link below ``root`` is followed (:func:`open_beneath`). The
     temporary file beside the target is created exclusively, without following a planted link, and
-    removed when the write fails (disk full). Raises OSError.
+    removed when the write fails (disk full). A new file gets ``mode`` (:data:`FILE_MODE`: its
+    owner's alone); a file replaced keeps the permissions it had. Raises OSError.
     """
     target = Path(path)
     if root is None:
@@ -285,7 +300,7 @@ def atomic_write(path: _PathLike, data: bytes | Iterable[bytes], *, root: int | 
         parts = _parts_below(root, target)
         folder = _open_folder(root, parts[:-1], make_dirs=False)
     try:
-        _replace_in(folder, target.name, data, sync)
+        _replace_in(folder, target.name, data, sync, mode)
     finally:
         os.close(folder)
 
@@ -302,18 +317,23 @@ def output_refusal(path: _PathLike, *, dir_fd: int | None = None) -> UnsafeFileE
     return UnsafeFileError(errno.EINVAL, f"not a regular file ({kind_of(mode)}); arena replaces only regular files")
 
 
-def _replace_in(folder: int, name: str, data: bytes | Iterable[bytes], sync: bool) -> None:
+def _replace_in(folder: int, name: str, data: bytes | Iterable[bytes], sync: bool, mode: int) -> None:
     refusal = output_refusal(name, dir_fd=folder)
     if refusal is not None:
         raise refusal
+    kept: int | None = None
+    with contextlib.suppress(OSError):
+        kept = stat.S_IMODE(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)  # its owner's choice
     tmp = f".{name}.{os.getpid()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | _NOFOLLOW
     try:
-        fd = os.open(tmp, flags, 0o644, dir_fd=folder)
+        fd = os.open(tmp, flags, mode, dir_fd=folder)
     except FileExistsError:  # left by a process of this pid that was killed: ours to remove
         os.unlink(tmp, dir_fd=folder)
-        fd = os.open(tmp, flags, 0o644, dir_fd=folder)
+        fd = os.open(tmp, flags, mode, dir_fd=folder)
     try:
+        if kept is not None:
+            os.fchmod(fd, kept)
         with open(fd, "wb", closefd=True) as handle:
             if isinstance(data, bytes):
                 handle.write(data)
@@ -331,6 +351,28 @@ def _replace_in(folder: int, name: str, data: bytes | Iterable[bytes], sync: boo
         sync_folder(folder)
 
 
+def make_folders(path: _PathLike, mode: int = FOLDER_MODE) -> Path:
+    """Create the folder ``path`` and any missing folder above it, each new one with ``mode``
+    (:data:`FOLDER_MODE`: its owner's alone; ``mkdir -p`` would give the parents the umask's mode),
+    and return it. Folders already there are left as they are (a link to a folder is followed:
+    this is the user's part of a path). Raises OSError (FileExistsError when a file is in the way)."""
+    target = Path(path)
+    missing: list[Path] = []
+    folder = target
+    while not folder.is_dir():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, mode)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+    return target
+
+
 def sync_folder(folder: int) -> None:
     """``fsync`` the folder descriptor ``folder`` so a rename or a new name in it is durable; a
     file system that cannot sync folders (EINVAL) is not an error."""
@@ -341,5 +383,6 @@ def sync_folder(folder: int) -> None:
             raise
 
 
-__all__ = ["UnsafeFileError", "append_line", "atomic_write", "kind_of", "open_beneath", "output_refusal", "read_input",
-           "size_text", "sync_folder", "too_large"]
+__all__ = ["FILE_MODE", "FOLDER_MODE", "SHARED_FILE_MODE", "SHARED_FOLDER_MODE", "UnsafeFileError", "append_line",
+           "atomic_write", "kind_of", "make_folders", "open_beneath", "output_refusal", "read_input", "size_text",
+           "sync_folder", "too_large"]

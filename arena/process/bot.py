@@ -44,7 +44,7 @@ from typing import IO
 import trio
 
 from arena.errors import ResourceError
-from arena.fileio.files import open_beneath
+from arena.fileio.files import make_folders, open_beneath
 from arena.process import escapees, spawn, waiting
 from arena.process.cgroups import BotCgroup
 from arena.process.confinement import Confinement, start_confined
@@ -197,8 +197,8 @@ def _create_log(path: Path, who: str) -> int:
     unlinked, then the file is created exclusively."""
     root = path.parent.parent.parent if path.parent.name == "stderr" else path.parent
     try:
-        root.mkdir(parents=True, exist_ok=True)  # the folder the user named: a link is fine there
-        return open_beneath(root, path, os.O_RDWR, 0o644, make_dirs=True, fresh=True)
+        make_folders(root)  # the folder the user named: a link is fine there
+        return open_beneath(root, path, os.O_RDWR, make_dirs=True, fresh=True)
     except ValueError as exc:
         raise _log_error(OSError(errno.EINVAL, str(exc)), f"opening the stderr log of {who}", path) from None
     except OSError as exc:

@@ -37,7 +37,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import IO, Any
 
-from arena.fileio.files import atomic_write
+from arena.fileio.files import atomic_write, make_folders
 from arena.records.replay import GameEntry, Source
 from arena.report.frames import PieceTable
 from arena.report.html import Drawn, Progress, ReportError
@@ -226,7 +226,7 @@ def draw_split(source: Source, out: Path, rows: IO[bytes], *, seats: bool, worke
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise ReportError(f"cannot write {folder}: not a folder arena made (a file or a link is there)")
     try:
-        folder.mkdir(exist_ok=True)
+        make_folders(folder)
     except OSError as exc:
         raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
     drawn = Drawn(results=None if seats or not results else [])

@@ -57,7 +57,7 @@ from typing import Any
 import orjson
 
 from arena.errors import ArenaError, ConfigError, ResourceError
-from arena.fileio.files import atomic_write, open_beneath, read_input, too_large
+from arena.fileio.files import atomic_write, make_folders, open_beneath, read_input, too_large
 from arena.fileio.jsonfiles import read_json_file, strict_loads
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
@@ -119,7 +119,7 @@ class FolderLock:
         holds it (naming its pid) or the folder cannot be used (a link planted in its place...)."""
         root = log_root(self.path.parent)
         try:
-            root.mkdir(parents=True, exist_ok=True)
+            make_folders(root)
             fd = open_beneath(root, self.path, os.O_RDWR | os.O_CREAT, make_dirs=True)
         except (OSError, ValueError) as exc:
             raise LogError(f"{self.path.parent}: cannot use this folder for logs "
@@ -476,7 +476,7 @@ class TournamentLog:
                            "pass --logs DIR to write elsewhere") from None
 
     def _begin(self, config: TournamentConfig) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)  # the user's folder (--logs DIR): links are fine there
+        make_folders(self.root)  # the user's folder (--logs DIR): links are fine there
         for sub in (self.folder, self.folder / RECORDS_FOLDER, self.stderr_dir):
             folder = open_beneath(self.root, sub, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
             try:

@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING, Any
 from arena.backends import Backend, BackendOptions
 from arena.errors import ConfigError, Interrupted
 from arena.fileio import fields
+from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE, make_folders
 from arena.fileio.jsonfiles import read_json_file
 from arena.limits import MAX_RECORDS_BYTES, MAX_SEED, MAX_TIME_MS
 from arena.train.model import LinearGame, hyperparameters_object, linear_game, option_name, random_weights, write_json
@@ -205,7 +206,10 @@ class Evolution:
 
     def _check_folder(self) -> None:
         try:
-            (self.folder / "players").mkdir(parents=True, exist_ok=True)
+            # The players are read by the bots that play them (users of their own): readable by all;
+            # the rest of the run folder stays its owner's (FILE_MODE, tournaments' 0700 folders).
+            make_folders(self.folder, SHARED_FOLDER_MODE)
+            make_folders(self.folder / "players", SHARED_FOLDER_MODE)
         except OSError as error:
             raise ConfigError(f"--out {self.folder}: cannot create the folder ({error.strerror})") from None
         path = self.folder / SETTINGS
@@ -225,7 +229,8 @@ class Evolution:
 
     def _player_file(self, player_id: str, weights: dict[str, float], description: str) -> Path:
         path = self.folder / "players" / f"{player_id}.json"
-        write_json(path, hyperparameters_object(weights, max_depth=self.settings.depth, description=description), root=self.folder)
+        write_json(path, hyperparameters_object(weights, max_depth=self.settings.depth, description=description),
+                   root=self.folder, mode=SHARED_FILE_MODE)
         return path
 
     def _read(self, path: Path) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 from arena.agents.hyperparameters import WEIGHT_LIMIT, load_hyperparameters, search_adapter_class
 from arena.agents.search import Searcher
 from arena.errors import ConfigError
-from arena.fileio.files import atomic_write
+from arena.fileio.files import FILE_MODE, atomic_write
 from arena.games.base import GameError
 from arena.games.registry import get_spec
 
@@ -156,10 +156,11 @@ def hyperparameters_object(weights: Mapping[str, float], *, max_depth: int, desc
             "evaluation": integer_weights(weights)}
 
 
-def write_json(path: Path, obj: Any, *, root: Path | None = None) -> None:
+def write_json(path: Path, obj: Any, *, root: Path | None = None, mode: int = FILE_MODE) -> None:
     """Write ``obj`` as indented JSON, atomically (readers never see half a file). ``root``: the
-    run folder the user named (``--out``); no link below it is followed (:func:`arena.fileio.files.atomic_write`)."""
-    atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode(), root=root)
+    run folder the user named (``--out``); no link below it is followed (:func:`arena.fileio.files.atomic_write`).
+    ``mode``: a new file's (its owner's alone unless bots must read it)."""
+    atomic_write(path, (json.dumps(obj, indent=2) + "\n").encode(), root=root, mode=mode)
 
 
 def read_weights(path: str | Path, game: LinearGame) -> dict[str, float]:

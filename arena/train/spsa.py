@@ -69,7 +69,7 @@ from typing import Any
 from arena.agents.hyperparameters import check_hyperparameters
 from arena.errors import ConfigError, Interrupted
 from arena.fileio import fields
-from arena.fileio.files import append_line, atomic_write
+from arena.fileio.files import append_line, atomic_write, make_folders
 from arena.fileio.jsonfiles import read_json_file, read_json_lines
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES, MAX_SEED
 from arena.train.model import LinearGame, MatchResult, Side, linear_game, play_sides, random_opening, write_json
@@ -398,7 +398,7 @@ def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
     from arena.tournament.logs import FolderLock
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folders(folder)
     except OSError as error:
         raise ConfigError(f"--out {folder}: cannot create the folder ({error.strerror})") from None
     lock = FolderLock(folder)

@@ -78,7 +78,7 @@ from typing import Any
 
 from arena.agents.search import Searcher
 from arena.errors import ConfigError, Interrupted
-from arena.fileio.files import append_line, atomic_write
+from arena.fileio.files import append_line, atomic_write, make_folders
 from arena.fileio.jsonfiles import read_json_file, read_json_lines
 from arena.limits import MAX_RECORDS_BYTES
 from arena.train.model import (
@@ -440,7 +440,7 @@ def train_td(settings: TdSettings, folder: Path, games: int, *, checkpoint_every
     game = linear_game(settings.game)
     say = progress or (lambda _line: None)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folders(folder)
     except OSError as error:
         raise ConfigError(f"--out {folder}: cannot create the folder ({error.strerror})") from None
     state = load_checkpoint(folder, settings)

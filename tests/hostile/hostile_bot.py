@@ -363,6 +363,20 @@ def root_probe():
         attempt("connect", connect)
     report("root_probe", json.dumps(result, sort_keys=True))
 
+def read_paths(paths):
+    """Try to read each of ``paths`` (a file: its bytes; a folder: its names): what another run or
+    bot left. Reports {path: "read N bytes" | "listed N" | "denied EACCES" | ...}."""
+    result = {}
+    for path in paths:
+        try:
+            if os.path.isdir(path):
+                result[path] = f"listed {len(os.listdir(path))}"
+            else:
+                result[path] = f"read {len(read_text(path, binary=True))} bytes"
+        except OSError as exc:
+            result[path] = "denied " + errno.errorcode.get(exc.errno, str(exc.errno))
+    report("read_paths", json.dumps(result, sort_keys=True))
+
 def attack(n):
     """The attack of ``mode`` on our turn ``n`` (0 = first), before we reply."""
     if mode == "inject":
@@ -422,6 +436,8 @@ def attack(n):
         report("threads", str(made))
     if mode == "root_probe" and n == 0:
         root_probe()
+    if mode == "read_paths" and n == 0:
+        read_paths(opts.get("paths", []))
     if mode == "flood_stdout" and n == opts.get("at", 0):
         out.write(b"x" * (opts.get("mb", 20) << 20))
         out.flush()
