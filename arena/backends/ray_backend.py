@@ -28,6 +28,10 @@ Faults (issue 12):
   signal, bubblewrap's PID namespace). For that the guardian must outlive the worker: Ray's own
   killing of a worker's children is off for arena's workers (:data:`WORKER_ENV`). What a killed
   worker and guardian still leave (cgroups, a scratch root) the next arena's sweep removes.
+- The embedded instance (``address`` ``local``) lives in a folder of its own, watched by a reaper
+  process (:mod:`arena.backends.ray_reaper`): when the driver ends, even by ``kill -9``, every
+  process of the instance ends and its folder is removed (Ray alone leaves two agents and its
+  session folder). A cluster arena joined is never touched: only the run's job ends with it.
 - The cluster's own failure (no reachable address, no node with enough CPUs, losses past the
   retries, anything else Ray raises) is a :class:`arena.backends.ClusterError`.
 
@@ -49,6 +53,8 @@ import os
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -193,6 +199,7 @@ class RayBackend:
         self.cpus_per_game = options.cpus_per_game or DEFAULT_CPUS_PER_GAME
         self._ray: Any = None
         self._started_ray = False
+        self._reaper: Reaper | None = None
         self._remote: Any = None
         self._root: str | None = None
         self._capacity = 1
@@ -278,8 +285,8 @@ class RayBackend:
         kwargs: dict[str, Any] = {"runtime_env": runtime_env or None, "log_to_driver": False,
                                   "logging_level": logging.WARNING, "include_dashboard": False}
         if address == EMBEDDED_ADDRESS:
-            # A private instance on loopback only; it ends with this process (close, or Ray's own
-            # fate sharing when the driver is killed).
+            # A private instance on loopback only, in a folder of its own; it ends with this process
+            # (close, or the reaper when the driver is killed).
             kwargs.update(address="local", _node_ip_address="127.0.0.1", num_cpus=self.options.num_cpus)
         else:
             if address != "auto":
@@ -290,11 +297,15 @@ class RayBackend:
             kwargs.pop("include_dashboard")
         if ray.is_initialized():
             return  # e.g. a caller that set Ray up itself: use it as it is
+        if address == EMBEDDED_ADDRESS:
+            self._reaper = Reaper.start()
+            kwargs["_temp_dir"] = self._reaper.folder
         # ray.init installs its own SIGTERM handler: arena's (flush, then exit 130) must stay.
         previous = signal.getsignal(signal.SIGTERM)
         try:
             ray.init(**kwargs)
         except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+            self._stop_reaper()
             where = "start an embedded Ray instance" if address == EMBEDDED_ADDRESS else \
                 f"connect to the Ray cluster at {address!r}"
             raise ClusterError(f"cannot {where}: {_one_line(exc)}") from None
@@ -372,6 +383,12 @@ class RayBackend:
             self._started_ray = False
             with contextlib.suppress(Exception):
                 self._ray.shutdown()
+        self._stop_reaper()
+
+    def _stop_reaper(self) -> None:
+        if self._reaper is not None:
+            reaper, self._reaper = self._reaper, None
+            reaper.stop()
 
     # -- playing ---------------------------------------------------------------------------------
 
@@ -433,6 +450,51 @@ class RayBackend:
             with open(open_beneath(root, path, os.O_WRONLY, make_dirs=True, fresh=True), "wb") as handle:
                 handle.write(stderr.get(name, b""))
             logs[colour] = str(path)
+
+
+class Reaper:
+    """The reaper of an embedded instance (:mod:`arena.backends.ray_reaper`): ``folder`` is the
+    instance's (``ray.init(_temp_dir=folder)``), ``process`` the reaper watching this driver."""
+
+    #: How long :meth:`stop` waits for the reaper's sweep (its own bound, and a margin).
+    STOP_WAIT_S = 40.0
+
+    def __init__(self, folder: str, process: subprocess.Popen[bytes]) -> None:
+        self.folder = folder
+        self.process = process
+
+    @classmethod
+    def start(cls) -> Reaper:
+        """A fresh folder ``ray-*`` (mode 0700, under ``RAY_TMPDIR`` or the temporary folder, where
+        Ray's own ``ray/`` would be) and its reaper, started. Raises ClusterError."""
+        base = os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()
+        try:
+            folder = tempfile.mkdtemp(prefix="ray-", dir=base)  # short: Ray's socket paths are bounded
+        except OSError as exc:
+            raise ClusterError(f"cannot make a folder for the embedded Ray instance in {base}: "
+                               f"{exc.strerror or exc}") from None
+        script = str(Path(__file__).with_name("ray_reaper.py"))
+        try:
+            process = subprocess.Popen([sys.executable, "-I", script, str(os.getpid()), folder],
+                                       stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       start_new_session=True)
+        except OSError as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise ClusterError(f"cannot start the reaper of the embedded Ray instance: {exc.strerror or exc}") from None
+        return cls(folder, process)
+
+    def stop(self) -> None:
+        """Tell the reaper the driver is done (Ray shut down), and wait for its sweep."""
+        with contextlib.suppress(OSError):
+            if self.process.stdin is not None:
+                self.process.stdin.write(b"close\n")
+                self.process.stdin.close()
+        try:
+            self.process.wait(self.STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def _cannot_start(node: dict[str, Any], why: str) -> str:
