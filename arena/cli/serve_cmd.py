@@ -18,13 +18,18 @@ import click
 @click.command("serve", short_help="A live web page of a tournament: leaderboard, games, agents.", epilog="""\b
 Examples:
   arena serve tournament_logs/my-run                 (http://127.0.0.1:8000/)
-  arena serve tournament_logs/my-run --host 0.0.0.0  (share it on the network)""")
+  arena serve tournament_logs/my-run --host 0.0.0.0  (share it on the network)
+  arena serve tournament_logs/my-run --allow-host arena.example.org  (behind a proxy of that name)""")
 @click.argument("logdir", metavar="LOGDIR")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: every interface, visible on the network).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="The TCP port (0: any free port, printed).")
-def serve_command(logdir: str, host: str, port: int) -> None:
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer requests for this host name (a reverse proxy's, a name in DNS); repeat for "
+                   "more. IP addresses, localhost and this machine's name are always answered, any other "
+                   "name refused (400): a page of another site cannot read this one (DNS rebinding).")
+def serve_command(logdir: str, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     """Serve a live page of the tournament log folder LOGDIR (tournament_logs/<id>): the
     leaderboard and the games in progress move by move, updated without reloading; every finished
     game in the report's viewer (/game/N); each agent's versions, games, results by opponent and
@@ -48,7 +53,7 @@ def serve_command(logdir: str, host: str, port: int) -> None:
     sock = bind(host, port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving {folder} on http://{shown}:{sock.getsockname()[1]}/ (Ctrl-C to stop)", err=True)
-    config = uvicorn.Config(create_app(folder), log_level="warning", lifespan="off")
+    config = uvicorn.Config(create_app(folder, allowed_hosts=allow_hosts), log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -16,6 +16,11 @@ Routes:
 - ``/agent/ID``: the agent's page (:mod:`arena.serve.agents`);
 - ``/standings.json``: the folder's standings as they are (404 before the first).
 
+Every request goes through :class:`arena.serve.guard.Guard` (the Host names answered, the
+Content-Security-Policy and the other headers, no traceback). A malformed parameter is a 4xx: a
+game number (``/game/N``, ``/events?game=N``) is at most :data:`MAX_GAME_DIGITS` ASCII digits, else
+``404`` (the path) or ``400`` (the query).
+
 The folder is polled from a worker thread (two ``stat`` calls and one per game in progress; files are re-read only when they
 changed, once for every watching page: :class:`arena.serve.folder.LogFolder`), so the event loop
 never waits on the disk. Nothing is ever written.
@@ -23,7 +28,7 @@ never waits on the disk. Nothing is ever written.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
 import anyio
@@ -38,6 +43,7 @@ from arena.records.reader import read_game_file, record_name
 from arena.records.replay import GameEntry
 from arena.serve.agents import agent_record
 from arena.serve.folder import LogFolder, Snapshot
+from arena.serve.guard import App, Guard, known_names
 from arena.serve.live import LiveFolder, LiveSnapshot
 from arena.serve.pages import FAULTS_SHOWN, agent_page, event_data, leaderboard_page, live_data, live_game_page, page
 
@@ -45,11 +51,23 @@ from arena.serve.pages import FAULTS_SHOWN, agent_page, event_data, leaderboard_
 POLL_S = 0.5
 #: Seconds of silence after which the stream sends a comment line.
 KEEPALIVE_S = 15.0
+#: The longest game number read from a request (more than any log folder holds; Python would
+#: refuse to convert past 4,300 digits anyway).
+MAX_GAME_DIGITS = 12
 
 
-def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEEPALIVE_S) -> Starlette:
+def game_number(text: str | None) -> int | None:
+    """``text`` as a game number: ASCII digits, at most :data:`MAX_GAME_DIGITS` of them; else None."""
+    if text is None or not (0 < len(text) <= MAX_GAME_DIGITS and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEEPALIVE_S,
+               allowed_hosts: Iterable[str] = ()) -> App:
     """The app serving the log folder ``folder`` (checked by the caller:
-    :func:`arena.serve.folder.check_log_folder`)."""
+    :func:`arena.serve.folder.check_log_folder`), answering IP literals, ``localhost``, this
+    machine's names and ``allowed_hosts`` as ``Host:`` (:mod:`arena.serve.guard`)."""
     log = LogFolder(folder)
     live = LiveFolder(folder)
     label = folder.name or str(folder)
@@ -82,7 +100,9 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
 
     async def events(request: Request) -> Response:
         asked = request.query_params.get("game")
-        game = int(asked) if asked is not None and asked.isdigit() else None
+        game = game_number(asked)
+        if asked is not None and game is None:
+            return JSONResponse({"error": "game must be a game number"}, status_code=400)
 
         async def stream() -> AsyncIterator[str]:
             seen = seen_live = -1
@@ -112,7 +132,9 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def game(request: Request) -> Response:
-        index = request.path_params["index"]
+        index = game_number(request.path_params["index"])
+        if index is None:
+            return not_found(f"No game {request.path_params['index'][:40]!r} in {label}: a game is a number.")
         snap, now = await both()
         if not any(row.get("index") == index for row in snap.rows):
             playing = next((g for g in now.games if g.index == index), None)
@@ -145,13 +167,13 @@ def create_app(folder: Path, *, poll_s: float = POLL_S, keepalive_s: float = KEE
             return JSONResponse({"error": "no standings yet"}, status_code=404)
         return JSONResponse(snap.standings)
 
-    return Starlette(routes=[
+    return Guard(Starlette(routes=[
         Route("/", index),
         Route("/events", events),
-        Route("/game/{index:int}", game),
+        Route("/game/{index:str}", game),
         Route("/agent/{agent:str}", agent),
         Route("/standings.json", standings),
-    ])
+    ]), known_names(allowed_hosts))
 
 
 def _esc(text: str) -> str:

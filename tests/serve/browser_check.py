@@ -88,8 +88,10 @@ try:
         errors: list[str] = []
         board = browser.new_page(viewport={"width": 1280, "height": 900})
         board.on("pageerror", lambda exc: errors.append(str(exc)))
-        board.goto(URL + "/")
-        board.wait_for_function("document.body.classList.contains('live') && document.body.dataset.games === '4'",
+        board.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+        answer = board.goto(URL + "/")
+        assert answer is not None and "script-src 'sha256-" in answer.headers["content-security-policy"], answer
+        board.wait_for_function("() => " + "document.body.classList.contains('live') && document.body.dataset.games === '4'",
                                 timeout=WAIT_MS)
         board.evaluate("window.arenaMarker = 'not reloaded'")
         before = games_in_board(board)
@@ -100,14 +102,14 @@ try:
         trace = live.start(LIVE, PLAYERS)
         move(trace, 1, "a1b2")
         move(trace, 2, "c3d4")
-        board.wait_for_function(f"(document.querySelector('#live tr[data-live=\"{LIVE}\"]') || {{}}).textContent"
+        board.wait_for_function("() => " + f"(document.querySelector('#live tr[data-live=\"{LIVE}\"]') || {{}}).textContent"
                                 "?.includes('c3d4')", timeout=WAIT_MS)
         row = board.inner_text(f'#live tr[data-live="{LIVE}"]')
         assert f"{PLAYERS[0]} – {PLAYERS[1]}" in row and "1.a1b2" in row and "2.c3d4" in row, row
         print("a game in progress shows its moves")
 
         write_games(lines + held[:2])
-        board.wait_for_function(f"document.body.dataset.games === '6' && ({BOARD_GAMES}) === 10", timeout=WAIT_MS)
+        board.wait_for_function("() => " + f"document.body.dataset.games === '6' && ({BOARD_GAMES}) === 10", timeout=WAIT_MS)
         after = games_in_board(board)
         assert after == 2 * 5, after
         assert board.evaluate("window.arenaMarker") == "not reloaded"
@@ -116,15 +118,16 @@ try:
 
         game = browser.new_page(viewport={"width": 1280, "height": 900})
         game.on("pageerror", lambda exc: errors.append(str(exc)))
+        game.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
         game.goto(f"{URL}/game/{LIVE}")
-        game.wait_for_function("document.body.classList.contains('live')", timeout=WAIT_MS)
+        game.wait_for_function("() => " + "document.body.classList.contains('live')", timeout=WAIT_MS)
         game.evaluate("window.arenaMarker = 'not reloaded'")
         move(trace, 3, "e5f6")
-        game.wait_for_function("document.querySelector('#live-game').textContent.includes('e5f6')", timeout=WAIT_MS)
+        game.wait_for_function("() => " + "document.querySelector('#live-game').textContent.includes('e5f6')", timeout=WAIT_MS)
         assert game.evaluate("window.arenaMarker") == "not reloaded"
         moves = [li.strip() for li in game.locator("#live-game li").all_inner_texts()]
         assert moves == [f"{PLAYERS[0]} a1b2 12 ms", f"{PLAYERS[1]} c3d4 12 ms", f"{PLAYERS[0]} e5f6 12 ms"], moves
-        board.wait_for_function(f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('e5f6')",
+        board.wait_for_function("() => " + f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('e5f6')",
                                 timeout=WAIT_MS)
         game.screenshot(path=str(shots / "game-in-progress.png"))
         print("the game's page follows its moves")
@@ -133,17 +136,20 @@ try:
         live.end(LIVE, trace)
         write_games(lines + held)
         game.wait_for_selector(f"#arena-game-{LIVE}", state="attached", timeout=WAIT_MS)
-        board.wait_for_function(f"document.body.dataset.games === '7' && ({BOARD_GAMES}) === 12", timeout=WAIT_MS)
-        board.wait_for_function("document.querySelector('#live').textContent.includes('No game in progress')",
+        board.wait_for_function("() => " + f"document.body.dataset.games === '7' && ({BOARD_GAMES}) === 12", timeout=WAIT_MS)
+        board.wait_for_function("() => " + "document.querySelector('#live').textContent.includes('No game in progress')",
                                 timeout=WAIT_MS)
         assert board.evaluate("window.arenaMarker") == "not reloaded"
         print("a finished game leaves the games in progress and opens in the viewer")
         game.goto(f"{URL}/game/{LIVE}")
         game.wait_for_load_state("load")
+        # The viewer's own script ran under the policy: its board is drawn, its moves listed.
+        game.wait_for_function("() => " + "document.querySelectorAll('svg').length > 0", timeout=WAIT_MS)
         game.screenshot(path=str(shots / "game.png"))
 
         agent = browser.new_page(viewport={"width": 1280, "height": 900})
         agent.on("pageerror", lambda exc: errors.append(str(exc)))
+        agent.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
         agent.goto(f"{URL}/agent/b2")
         assert "crashing on purpose" in agent.inner_text("#faults")
         assert agent.locator("#versions tbody tr").count() == 2

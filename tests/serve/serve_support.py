@@ -21,7 +21,9 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx
 
 
 def client(folder: Path) -> TestClient:
-    return TestClient(create_app(folder))
+    """A test client of the app, asking by the address it would be reached at (``testserver``,
+    the default, is not a name ``arena serve`` answers)."""
+    return TestClient(create_app(folder), base_url="http://127.0.0.1")
 
 
 def rows(folder: Path) -> list[dict[str, Any]]:
@@ -56,7 +58,7 @@ async def sse(app: Any, path: str = "/events",
 
     path, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "", "headers": [],
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "", "headers": [(b"host", b"127.0.0.1")],
              "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
     async with trio.open_nursery() as nursery:
         nursery.start_soon(app, scope, receive, send)
