@@ -335,10 +335,13 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     path = config(work, "kill9", 2, AGENTS)
     driver = arena([str(path), *common])
     playing = bots_seen_once(lambda: len(rows(logs, "kill9")) >= 3, driver)
+    # The joined cluster's daemons (both nodes' raylet and GCS), which the driver's death must spare.
+    daemons = {pid: cmd for pid, (_, _, cmd) in procs().items() if "/raylet " in cmd or "/gcs_server " in cmd}
     driver.kill()
     driver.communicate(timeout=HANG_S)
     at_kill = len(rows(logs, "kill9"))
     no_bots = wait_until(lambda: not bots(), timeout=60)
+    daemons_spared = sorted(pid for pid in daemons if pid in procs())
     # The dead driver's workers are gone, and their guardians removed their cgroups and folders.
     clean_after_kill = wait_until(lambda: not any(leftovers().values()), timeout=30)
     left_after_kill = leftovers()
@@ -348,6 +351,8 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     wait_until(lambda: not any(leftovers().values()), timeout=30)
     report["left"] = leftovers()
     report["kill9"] = {"rows_at_kill": at_kill, "bots_while_playing": playing, "no_bots_after": no_bots,
+                       "daemons": len(daemons), "daemons_spared": len(daemons_spared),
+                       "temp_kept": Path(report["temp"]).is_dir(),
                        "bots_left": describe(bots()), "clean_after_kill": clean_after_kill,
                        "left_after_kill": left_after_kill, "resume_code": resumed["code"],
                        "resume_stderr": resumed["stderr"][-800:], "terminations": terminations(logs, "kill9"),
