@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE
 from arena.games.base import Color, Game
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec
@@ -275,8 +276,8 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
         hyp = Path(folder) / "random.json"
         hyp.write_text(json.dumps({"algorithm": "random", "seed": seed}))
         # Read by arena's random agent, which runs as a user of its own (nothing secret in it).
-        os.chmod(folder, 0o755)
-        hyp.chmod(0o644)
+        os.chmod(folder, SHARED_FOLDER_MODE)
+        hyp.chmod(SHARED_FILE_MODE)
         opponent = AgentSpec("random", kind="hyperparameters", path=str(hyp))
 
         async def one(start: Any, plies: int, bot_colour: Color) -> dict[str, Any]:

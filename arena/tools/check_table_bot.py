@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE
 from arena.games.registry import GameSpec
 from arena.match.game import TimeControl
 from arena.match.table import play_table
@@ -102,8 +103,8 @@ async def check_table_bot(command: str, spec: GameSpec, *, players: int | None =
         script = Path(folder) / "random_seat.py"
         script.write_text(RANDOM_SEAT)
         # Run by the random seats, which run as users of their own (nothing secret in it).
-        os.chmod(folder, 0o755)
-        script.chmod(0o644)
+        os.chmod(folder, SHARED_FOLDER_MODE)
+        script.chmod(SHARED_FILE_MODE)
 
         async def one(state: Any, seats: tuple[int, ...], steps: int | None) -> dict[str, Any]:
             agents = [AgentSpec(bot_id, command=command, env=env) if s in seats else
