@@ -335,7 +335,7 @@ def phases(work: Path, logs: Path, report: dict[str, Any], worker_daemons: set[i
     path = config(work, "kill9", 2, AGENTS)
     driver = arena([str(path), *common])
     playing = bots_seen_once(lambda: len(rows(logs, "kill9")) >= 3, driver)
-    # The joined cluster's daemons (both nodes' raylet and GCS), which the driver's death must spare.
+    # The joined cluster's daemons (raylets and GCS still up), which the driver's death must spare.
     daemons = {pid: cmd for pid, (_, _, cmd) in procs().items() if "/raylet " in cmd or "/gcs_server " in cmd}
     driver.kill()
     driver.communicate(timeout=HANG_S)

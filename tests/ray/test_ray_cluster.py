@@ -149,9 +149,11 @@ def test_kill_9_of_the_driver_then_a_resume_plays_each_game_once(report: dict[st
     run = report["kill9"]
     assert run["bots_while_playing"]
     assert run["no_bots_after"], ("the dead driver's games did not stop on the cluster", run["bots_left"])
-    # A cluster arena joined is left as it was (issue 33): both nodes' raylet and GCS still run
-    # once the dead driver's games have stopped, and the head's folder is still there.
-    assert run["daemons"] >= 3 and run["daemons_spared"] == run["daemons"] and run["temp_kept"], run
+    # A cluster arena joined is left as it was (issue 33): the head's GCS and raylet (the worker
+    # node was killed in an earlier phase) still run once the dead driver's games have stopped,
+    # and the head's folder is still there.
+    assert run["daemons"] >= 2, run
+    assert run["daemons_spared"] == run["daemons"] and run["temp_kept"], run
     # Its workers' guardians removed their cgroups and scratch roots: no next run needed.
     assert run["clean_after_kill"], run["left_after_kill"]
     assert run["resume_code"] == 0, run["resume_stderr"]
