@@ -21,6 +21,55 @@ def test_a_silent_timeout_suggests_flushing_and_a_partial_one_quotes_it() -> Non
     assert timeout_hint(b"   ") == ""
 
 
+def test_a_silent_timeout_after_good_replies_says_the_clock_ran_out() -> None:
+    hint = timeout_hint(b"", 6)
+    assert "its clock ran out while it was thinking (its 6 earlier replies arrived" in hint
+    assert "did not flush" not in hint and "nothing at all arrived" not in hint
+    assert "its 1 earlier reply arrived" in timeout_hint(b"", 1)
+
+
+SLOW_AFTER_TWO = """import subprocess, sys, time
+child = subprocess.Popen([sys.executable, {bot!r}], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+for n, line in enumerate(sys.stdin):
+    if n == 2:
+        time.sleep(600)  # a search that forgot its clock: arena ends it long before
+    child.stdin.write(line)
+    child.stdin.flush()
+    sys.stdout.write(child.stdout.readline())
+    sys.stdout.flush()
+"""
+CHATTY = """import sys
+print("hello from my bot", flush=True)
+sys.stdin.readline()
+"""
+
+
+def _play(tmp_path: Path, source: str, *options: str) -> dict[str, object]:
+    bot = tmp_path / "mine.py"
+    bot.write_text(source)
+    out = subprocess.run([sys.executable, "-m", "arena", "match", "--json", "--game", "shobu", *options,
+                          f"{sys.executable} {bot}", f"{sys.executable} bots/shobu_random.py"],
+                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    record: dict[str, object] = json.loads(out.stdout)
+    return record
+
+
+def test_a_bot_whose_clock_runs_out_after_good_moves_is_told_so(tmp_path: Path) -> None:
+    record = _play(tmp_path, SLOW_AFTER_TWO.format(bot=str(ROOT / "bots" / "shobu_random.py")), "--time-limit", "2000")
+    reason = str(record["reason"])
+    assert record["termination"] == "timeout" and record["plies"] == 4, reason
+    assert "its clock ran out while it was thinking (its 2 earlier replies arrived" in reason
+    assert "nothing at all arrived" not in reason
+
+
+def test_a_bot_that_greets_before_its_first_move_is_told_where_debug_output_belongs(tmp_path: Path) -> None:
+    record = _play(tmp_path, CHATTY)
+    reason = str(record["reason"])
+    assert record["termination"] == "malformed_reply" and record["plies"] == 0, reason
+    assert "Debug output belongs on stderr" in reason
+
+
 def test_a_reply_in_another_games_protocol_names_that_game() -> None:
     assert reply_hint("checkers", SHOBU_TURN) == "; it reads as a shobu move: was --game shobu meant?"
     assert reply_hint("shobu", b"2 3 2 2 3") == "; it reads as a checkers move: was --game checkers meant?"
@@ -45,7 +94,7 @@ def test_a_checkers_bot_playing_shobu_is_told_so() -> None:
 
 
 def test_a_malformed_reply_after_good_ones_points_at_stray_output() -> None:
-    assert stdout_noise_hint(0) == ""
+    assert "Debug output belongs on stderr" in stdout_noise_hint(0)  # a greeting before the first move
     assert "its 1 earlier reply was fine" in stdout_noise_hint(1)
     assert "its 3 earlier replies were fine" in stdout_noise_hint(3) and "stderr" in stdout_noise_hint(3)
 

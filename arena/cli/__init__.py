@@ -22,7 +22,7 @@ from arena import __version__
 #: name -> (module, command object, one-line summary for ``arena --help``). The summaries live
 #: here so listing the commands imports none of them; a test checks they match the commands.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "match": ("arena.cli.match_cmd", "match_command", "Play games between two bots (or a bot and a human)."),
+    "match": ("arena.cli.match_cmd", "match_command", "Play games between bots (two, or one per seat) or bots and a human."),
     "run": ("arena.cli.run_cmd", "run_command", "Run (or resume) a tournament from a JSON config."),
     "league": ("arena.cli.league_cmd", "league_command", "Run a league over a roster folder until stopped."),
     "standings": ("arena.cli.standings_cmd", "standings_command", "Recompute a tournament's standings from its logs."),
@@ -76,6 +76,7 @@ class LazyGroup(click.Group):
     epilog="""\b
 Examples:
   arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py"
+  arena match "python3 bots/kuhn_poker_random.py" "python3 bots/kuhn_poker_random.py" "python3 bots/kuhn_poker_heuristic.py"
   arena run configs/checkers_round_robin.json
   arena games
   arena --json-pass-through < examples/rules/gamestate-and-turn.json""",

@@ -17,7 +17,7 @@ Examples:
   arena check-bot "python3 bots/kuhn_poker_random.py" --game kuhn_poker --players 3
   arena check-bot students/alice/   (a bot folder: its bot.json's command and game)""")
 @click.argument("command")
-@game_option(required=True)
+@game_option(from_bots=True)
 @table_options()
 @click.option("--legal-moves", is_flag=True, help="N-seat games: the bot's messages list its legal moves.")
 @click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
@@ -36,8 +36,9 @@ def check_bot_command(command: str, game_name: str | None, players: int | None, 
     legal move, a chance outcome, a simultaneous move, a seat out, every seat, and the game's own
     corner cases. Prints a checklist with the reason and a hint for each failure, and where a whole
     game failed; stops once the same failure came twice; exit 0 when all pass, 1 otherwise. COMMAND
-    may be a bot folder (its bot.json's command, else its executable 'bot'); --game is required
-    unless its bot.json declares the game or --rules gives it."""
+    may be a bot folder (its bot.json's command, else its executable 'bot'). Without --game (or
+    --rules) the game is the one its bot.json declares, else the one its command names, else shobu;
+    a line on stderr says which."""
     import orjson
     import trio
 

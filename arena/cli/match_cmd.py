@@ -1,4 +1,4 @@
-"""`arena match CMD1 CMD2`: play one or more games between two bot commands.
+"""`arena match CMD1 CMD2 [MORE...]`: play one or more games between bot commands (two, or one per seat).
 
 Output contract: one game -> its record (a JSON object) on stdout; several -> a JSON array of
 records. With ``--out PATH`` the same JSON goes to that file instead (stdout stays empty). When
@@ -55,6 +55,7 @@ from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
 Examples:
+  arena match "python3 bots/bot1.py" bots/bot2   (shobu, the default game: a line says so)
   arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py" --game shobu
   arena match ./my_bot "python3 bots/checkers_random.py" --game checkers --games 4 --time-limit 10000
   arena match "python3 a.py" "python3 b.py" --game connect4 --games 2 --out records.json
@@ -67,8 +68,10 @@ A command that is exactly the word `human` is you, at this terminal: the board i
 you type moves on stdin (`?` lists the legal moves, `help` explains the notation). A command that
 names an existing .json file is arena's built-in search agent configured by that hyperparameters
 file (see README, "The hyperparameters agent"). A command that names a folder is the bot in it (its
-bot.json's command, else its executable 'bot'), named after the folder. --game is required unless
-the bots' folders declare it (bot.json: {"game": NAME}, a name `arena games` lists) or --rules gives it.
+bot.json's command, else its executable 'bot'), named after the folder. Without --game (or --rules)
+the game is the one the bots' folders declare (bot.json: {"game": NAME}, a name `arena games`
+lists), else the one game their commands name (checkers_random.py: checkers), else shobu; a line
+on stderr says which. A bot of another game is told so in its game's reason within seconds.
 """
 
 
@@ -88,7 +91,7 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.argument("cmd1")
 @click.argument("cmd2")
 @click.argument("more", nargs=-1)
-@game_option(required=True)
+@game_option(from_bots=True)
 @table_options("Seats, for a game of more than two players (see 'arena games'): give that many commands. "
                "Default: the number of commands given.")
 @click.option("--legal-moves", is_flag=True,
@@ -152,9 +155,10 @@ def match_command(
     sandbox: bool | None,
     inherit_env: bool | None,
 ) -> None:
-    """Play games between two bot commands CMD1 and CMD2 (split like a shell would, never run through
-    a shell; a single path to an executable works too), or between N commands in a game of more than
-    two players. Records go to stdout as JSON; the board and the results go to stderr."""
+    """Play games between the bot commands CMD1, CMD2 and MORE: two for a two-player game, one per
+    seat for a game of more players (each split like a shell would, never run through a shell; a
+    single path to an executable works too). Records go to stdout as JSON; the board and the
+    results go to stderr."""
     if as_json and out is not None:
         raise click.UsageError("--json prints the records on stdout and --out writes them to a file: give one")
     if stderr_dir is not None and stderr_dir.exists() and not stderr_dir.is_dir():

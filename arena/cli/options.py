@@ -146,18 +146,19 @@ class GameName(click.ParamType):
 
 
 def game_option(help_text: str = "Which game to play (see 'arena games').", *,
-                required: bool = False) -> Callable[[F], F]:
+                from_bots: bool = False) -> Callable[[F], F]:
     """``--game NAME`` and ``--rules CMD`` (:func:`rules_option`). ``--game`` defaults to the game of
     ``--rules`` when given, else to the registry's default game for the rules tools; with
-    ``required`` to None (the command reads the game its bots declare: :func:`game_of_bots`)."""
+    ``from_bots`` to None (the command reads the game from its bots: :func:`game_of_bots`)."""
     from arena.games.registry import DEFAULT_MATCH_GAME
 
-    fallback = None if required else DEFAULT_MATCH_GAME
+    fallback = None if from_bots else DEFAULT_MATCH_GAME
 
     def default_game() -> str | None:
         return click.get_current_context().meta.get(_RULES_GAME, fallback)
 
-    shown = "the game of --rules, or of the bots' bot.json" if required else f"{DEFAULT_MATCH_GAME}, or the game of --rules"
+    shown = (f"the game of --rules, or of the bots (their bot.json, or the one game their commands name), "
+             f"else {DEFAULT_MATCH_GAME}" if from_bots else f"{DEFAULT_MATCH_GAME}, or the game of --rules")
 
     def decorate(f: F) -> F:
         f = click.option("--game", "game_name", type=GameName(), default=default_game,
@@ -203,12 +204,17 @@ def bot_folder(text: str) -> Path | None:
 
 def game_of_bots(game_name: str | None, commands: Sequence[str]) -> str:
     """``--game`` when given, else the one game the bots' folders declare (``"game"`` in their
-    ``bot.json``: :func:`arena.tournament.roster.declared_game`). click.UsageError (one line) when
-    no game is given or declared, or the bots declare different games."""
+    ``bot.json``: :func:`arena.tournament.roster.declared_game`), else the one game their commands
+    name (``checkers_random.py``: :func:`arena.match.hints.games_named`), else the registry's
+    default game. A game not given is announced in one line on stderr that says how to choose
+    another: a bot of another game is then told so by its game's reason within seconds (it crashes
+    or waits for input; :mod:`arena.match.hints`). click.UsageError (one line) when the bots
+    declare different games."""
     if game_name is not None:
         return game_name
     from arena.errors import ConfigError
-    from arena.games.registry import all_game_names
+    from arena.games.registry import DEFAULT_MATCH_GAME
+    from arena.match.hints import games_named
     from arena.tournament.roster import declared_game
 
     declared: dict[str, str] = {}
@@ -225,8 +231,13 @@ def game_of_bots(game_name: str | None, commands: Sequence[str]) -> str:
         raise click.UsageError(f"the bots declare different games ({said}): give --game")
     if declared:
         return next(iter(declared))
-    raise click.UsageError(f"which game? give --game, one of: {', '.join(all_game_names())} (see 'arena games'), "
-                           "or declare it in the bot folder's bot.json ({\"game\": \"...\"})")
+    named = {game for command in commands for game in games_named(command)}
+    if len(named) == 1:
+        game, why = named.pop(), "the game the bots' commands name"
+    else:
+        game, why = DEFAULT_MATCH_GAME, "the default game"
+    click.echo(f"arena: playing {game}, {why}; --game NAME plays another (see 'arena games')", err=True)
+    return game
 
 
 _RULES_GAME = "arena.rules_game"

@@ -43,7 +43,7 @@ from arena.games.base import (
     random_opening_moves,
 )
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS
-from arena.match.hints import command_hint, reply_hint, stdout_noise_hint, timeout_hint, waiting_hint
+from arena.match.hints import command_hint, first_crash_hint, reply_hint, stdout_noise_hint, timeout_hint, waiting_hint
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
@@ -188,7 +188,7 @@ def _timeout_reason(who: str, clock: GameClock, allowance_ms: float, elapsed_ms:
     if clock.moves == 0:
         parts += f" + {clock.tc.startup_ms} ms start-up"
     reason = f"{who} did not reply within {allowance_ms:.0f} ms ({parts}; waited {elapsed_ms:.0f} ms)"
-    return reason + (timeout_hint(partial) if partial is not None else "")
+    return reason + (timeout_hint(partial, clock.moves) if partial is not None else "")
 
 
 def _stderr_hint(player: Player) -> str:
@@ -461,7 +461,7 @@ class _Turns:
         if termination is Termination.CRASH:
             reason += _stderr_hint(self.players[color])
             if self.clocks[color].moves == 0:  # died on its first message: maybe the wrong game
-                reason += command_hint(self.game.name, self.specs[color].command)
+                reason += first_crash_hint(self.game.name, self.specs[color].command)
         elif termination is Termination.MALFORMED_REPLY:  # the reply's bytes are in ``partial``
             reason += (reply_hint(self.game.name, reply.fault.partial)
                        or command_hint(self.game.name, self.specs[color].command)

@@ -120,9 +120,9 @@ def test_a_bot_folder_is_named_by_its_folder_and_declares_its_game(tmp_path: Pat
     assert out.returncode == 0 and report["id"] == "alice" and report["game"] == "checkers", out.stderr
 
 
-def test_without_a_game_it_is_a_one_line_usage_error(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "arena", "check-bot", f"{sys.executable} bots/checkers_random.py"],
-                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60, check=False)
-    assert out.returncode == 2 and out.stdout == ""
-    error = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
-    assert len(error) == 1 and "give --game, one of: shobu, checkers" in error[0], out.stderr
+def test_without_a_game_it_checks_the_game_its_command_names_and_says_so() -> None:
+    out = subprocess.run([sys.executable, "-m", "arena", "check-bot", f"{sys.executable} bots/checkers_random.py",
+                          "--games", "0", "--json"],
+                         capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=300, check=False)
+    assert json.loads(out.stdout)["game"] == "checkers", out.stderr
+    assert "arena: playing checkers, the game the bots' commands name" in out.stderr

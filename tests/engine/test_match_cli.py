@@ -224,11 +224,27 @@ def test_an_opening_book_gives_each_pair_its_position(tmp_path: Path) -> None:
     assert code == 2 and "--openings and --opening-plies" in err
 
 
-def test_without_a_game_match_is_a_one_line_usage_error_naming_the_games() -> None:
-    code, out, err = _invoke(f"{sys.executable} bots/shobu_random.py", f"{sys.executable} bots/shobu_random.py")
-    assert code == 2 and out == ""
-    error = [line for line in err.splitlines() if line.startswith("Error:")]
-    assert len(error) == 1 and "give --game, one of: shobu, checkers" in error[0] and "arena games" in error[0], err
+def test_without_a_game_match_plays_the_game_the_commands_name_else_shobu_and_says_so() -> None:
+    code, out, err = _invoke(f"{sys.executable} bots/checkers_random.py", f"{sys.executable} bots/checkers_greedy.py",
+                             "--max-moves", "2")
+    assert code == 0 and json.loads(out)["game"] == "checkers", err
+    assert "arena: playing checkers, the game the bots' commands name; --game NAME plays another" in err
+    code, out, err = _invoke(f"{sys.executable} bots/bot1.py", "bots/bot2", "--max-moves", "2")
+    assert code == 0 and json.loads(out)["game"] == "shobu", err
+    assert "arena: playing shobu, the default game; --game NAME plays another (see 'arena games')" in err
+
+
+def test_a_bot_of_another_game_in_a_default_shobu_match_is_told_so_at_once(tmp_path: Path) -> None:
+    # A checkers bot whose name says nothing: the match plays shobu, the bot dies on its first message.
+    mybot = tmp_path / "mybot.py"
+    mybot.write_text((Path(__file__).resolve().parents[2] / "bots" / "checkers_random.py").read_text())
+    code, out, err = _invoke(f"{sys.executable} {mybot}", f"{sys.executable} bots/shobu_random.py",
+                             "--time-limit", "300000")
+    record = json.loads(out)
+    assert code == 0 and record["game"] == "shobu" and record["plies"] == 0, err
+    assert record["termination"] == "crash", record["reason"]
+    assert "it died on arena's first message, a shobu position in arena's shobu-json protocol: if it is " \
+           "a bot for another game, give --game" in record["reason"]
 
 
 def test_bot_folders_declare_their_game_and_name_their_agents(tmp_path: Path) -> None:
