@@ -5,7 +5,7 @@ linear evaluation over the Abalone learning program's 14 features (arena/agents/
 Unlike the other example bots this one is not standalone: it uses arena's rules and search
 (`arena.games`, `arena.agents`), which need only the standard library. It finds them in the
 arena checkout it lives in (the folder above bots/), so a plain `python3` (3.11+) works from a
-clone; elsewhere, install arena (`pip install arena`) and run it with that Python.
+clone; elsewhere, install arena (`pip install arena-bots`) and run it with that Python.
 
     arena match --game abalone "python3 bots/abalone_alphabeta.py" "python3 bots/abalone_greedy.py"
 

@@ -4,7 +4,7 @@
 Unlike the other example bots this one is not standalone: it uses arena's rules and search
 (`arena.games`, `arena.agents`), which need only the standard library. It finds them in the
 arena checkout it lives in (the folder above bots/), so a plain `python3` (3.11+) works from a
-clone; elsewhere, install arena (`pip install arena`) and run it with that Python.
+clone; elsewhere, install arena (`pip install arena-bots`) and run it with that Python.
 
     arena match --game breakthrough "python3 bots/breakthrough_alphabeta.py" \
         "python3 bots/breakthrough_greedy.py"

@@ -61,6 +61,7 @@ from typing import Any
 
 import trio
 
+from arena import install_hint
 from arena.backends import EMBEDDED_ADDRESS, BackendOptions, ClusterError, Job, job_agents, with_agents
 from arena.backends.ray_files import (
     DEFAULT_EXCLUDES,
@@ -97,7 +98,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ClusterError("the ray backend needs Ray: pip install 'arena[ray]' (on the driver and every "
+        raise ClusterError(f"the ray backend needs Ray: {install_hint('ray')} (on the driver and every "
                            "worker)") from None
     return ray
 

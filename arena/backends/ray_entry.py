@@ -73,7 +73,7 @@ def use_arenas_package() -> None:
     folder = os.path.join(here, "arena")
     stray = f"; the folder {folder} in the shipped folder is not arena's package" if os.path.isdir(folder) else ""
     raise ImportError(f"arena is not installed in the Python that runs Ray's workers ({sys.executable} on "
-                      f"{socket.gethostname()}){stray}: install arena there (pip install 'arena[ray]'), in "
+                      f"{socket.gethostname()}){stray}: install arena there (pip install 'arena-bots[ray]'), in "
                       "the Python the Ray node was started with")
 
 

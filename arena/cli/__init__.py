@@ -12,6 +12,7 @@ May import: every other package (the CLI is the top layer); only here are errors
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -104,10 +105,17 @@ def cli(ctx: click.Context, json_pass_through: bool) -> None:
         click.echo(ctx.get_help())
 
 
+#: Set to 1 to see the traceback of a failure that :func:`main` would otherwise say in one line.
+TRACEBACK_ENV = "ARENA_TRACEBACK"
+
+
 def main(args: Any = None) -> None:
     """Console-script entry point. Ctrl-C before a command's own handling is in place (while its
     modules load, or during parsing) exits 130 with one line, like an interrupted run; click's
-    standalone mode would say "Aborted!" and exit 1."""
+    standalone mode would say "Aborted!" and exit 1. A failure no command turned into its own
+    message (a referee or plugin that breaks mid-command, a file that cannot be read) is one line
+    ``arena: error: ...`` (:func:`failure_line`) and exit 2 for bad input, else 1; with
+    ``ARENA_TRACEBACK=1`` its traceback instead."""
     try:
         code = cli.main(args=args, prog_name="arena", standalone_mode=False)
     except click.exceptions.Abort:
@@ -116,4 +124,31 @@ def main(args: Any = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
+    except Exception as error:
+        if os.environ.get(TRACEBACK_ENV) == "1":
+            raise
+        line, status = failure_line(error)
+        sys.stderr.write(f"arena: error: {line}\n")
+        sys.exit(status)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def failure_line(error: BaseException) -> tuple[str, int]:
+    """One line for a failure that reached :func:`main`, and its exit status: an
+    :class:`arena.errors.ArenaError`'s own message (2 for bad input: a config, a state, a move, a
+    usage; 1 for the rest, e.g. a referee that crashed), an OSError's file and reason (1), else the
+    exception's type and message, said to be a bug of arena or of a plugin (1). An exception group
+    (trio's) is said by its first exception."""
+    from arena.errors import ArenaError, ConfigError, GameError, InputError, UsageError
+
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    text = " ".join(str(error).split())  # one line, whatever the message held
+    if isinstance(error, ArenaError):
+        bad_input = isinstance(error, (ConfigError, InputError, UsageError, GameError))
+        return text or type(error).__name__, 2 if bad_input else 1
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return f"{where}{error.strerror or text}", 1
+    return (f"{type(error).__name__}: {text} (a bug in arena or in a game plugin; "
+            f"{TRACEBACK_ENV}=1 shows where)"), 1

@@ -135,7 +135,9 @@ def _start_page(folder: Path, port: int) -> subprocess.Popen[bytes] | None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        click.echo("arena: warning: --serve needs the extra arena[serve] (pip install 'arena[serve]'); "
+        from arena import install_hint
+
+        click.echo(f"arena: warning: --serve needs the extra arena[serve] ({install_hint('serve')}); "
                    "the league runs without its page", err=True)
         return None
     return subprocess.Popen([sys.executable, "-m", "arena", "serve", str(folder), "--port", str(port)])

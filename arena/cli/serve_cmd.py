@@ -42,8 +42,10 @@ def serve_command(logdir: str, host: str, port: int, allow_hosts: tuple[str, ...
 
         from arena.serve.app import create_app
     except ImportError as exc:
+        from arena import install_hint
+
         click.echo(f"arena: error: arena serve needs the extra arena[serve] ({exc.name} is missing): "
-                   "pip install 'arena[serve]'", err=True)
+                   f"{install_hint('serve')}", err=True)
         sys.exit(2)
     try:
         folder = check_log_folder(Path(logdir))

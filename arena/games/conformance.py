@@ -619,6 +619,10 @@ def main(argv: list[str] | None = None) -> int:
         except (ConformanceError, AssertionError) as exc:
             print(f"FAILED {exc}", file=sys.stderr)
             status = 1
+        except Exception as exc:  # noqa: BLE001 - a referee or plugin broke: one line, never a traceback
+            print(f"FAILED {name}: {exc if isinstance(exc, ArenaError) else f'{type(exc).__name__}: {exc}'}",
+                  file=sys.stderr)
+            status = 1
     return status
 
 

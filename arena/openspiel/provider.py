@@ -10,11 +10,12 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
+from arena import install_hint
 from arena.games.base import GameError
 from arena.games.registry import GameSpec, table_spec
 
 PREFIX = "spiel"
-INSTALL_HINT = "pip install 'arena[openspiel]'"
+INSTALL_HINT = install_hint("openspiel")
 
 
 def installed() -> bool:

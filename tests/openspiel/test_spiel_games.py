@@ -161,7 +161,7 @@ def test_without_openspiel_a_spiel_game_is_one_line_saying_what_to_install() -> 
                              text=True, stdin=subprocess.DEVNULL, check=False, timeout=120, cwd=ROOT)
         assert "Traceback" not in out.stderr
         said = out.stdout + out.stderr
-        assert "OpenSpiel is not installed: pip install 'arena[openspiel]'" in said, said
+        assert "OpenSpiel is not installed: pip install 'arena-bots[openspiel]'" in said, said
         assert ("spiel:hex is one of OpenSpiel's games" if "perft" in args else "spiel:NAME games are OpenSpiel's") \
             in said
     assert out.stderr.strip().splitlines()[-1].endswith("CODE=0")  # `arena games` still lists arena's own

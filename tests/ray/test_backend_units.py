@@ -209,7 +209,7 @@ def test_backend_ray_without_ray_installed_is_one_line_exit_1(tmp_path: Path, mo
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
     result = invoke(["run", str(write_config(tmp_path)), "--backend", "ray", "--logs", str(tmp_path / "logs")])
     assert result.exit_code == 1
-    assert result.stderr == "arena: error: the ray backend needs Ray: pip install 'arena[ray]' (on the driver " \
+    assert result.stderr == "arena: error: the ray backend needs Ray: pip install 'arena-bots[ray]' (on the driver " \
                             "and every worker)\n"
     assert not (tmp_path / "logs" / "u" / "games.jsonl").read_text()  # logs intact, nothing played
 
@@ -276,7 +276,7 @@ def test_a_worker_python_without_arena_says_what_to_install_where(tmp_path: Path
     said = on_a_worker(tmp_path, "-S")
     assert said == (f"ImportError: arena is not installed in the Python that runs Ray's workers ({sys.executable} "
                     f"on {socket.gethostname()}); the folder {tmp_path / 'arena'} in the shipped folder is not "
-                    "arena's package: install arena there (pip install 'arena[ray]'), in the Python the Ray node "
+                    "arena's package: install arena there (pip install 'arena-bots[ray]'), in the Python the Ray node "
                     "was started with")
 
 

@@ -139,7 +139,7 @@ def test_an_unreachable_cluster_is_one_line_exit_1_before_anything_is_written(tm
 
 @pytest.mark.parametrize(("extra", "message"), [
     (["--ray-address", "headnode"], "--ray-address: 'headnode' is not HOST:PORT, 'auto' or 'local'"),
-    (["--backend", "ray"], "the ray backend needs Ray: pip install 'arena[ray]' (on the driver and every worker)"),
+    (["--backend", "ray"], "the ray backend needs Ray: pip install 'arena-bots[ray]' (on the driver and every worker)"),
 ])
 def test_backend_mistakes_are_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: list[str],
                                               message: str) -> None:
