@@ -31,6 +31,7 @@ def games_command(as_json: bool, show_all: bool) -> None:
     status is then 1."""
     from arena.games.base import GameError
     from arena.games.registry import all_specs, get_spec, problems, provided_games
+    from arena.referee.registration import REFEREE_ORIGIN
 
     specs, broken, families = list(all_specs()), problems(), provided_games()
     refused: dict[str, str] = {}  # games of a family that its library lists but arena cannot play
@@ -46,12 +47,18 @@ def games_command(as_json: bool, show_all: bool) -> None:
         sys.stdout.buffer.write(orjson.dumps({"games": rows, "problems": broken, "families": shown},
                                              option=orjson.OPT_INDENT_2) + b"\n")
     else:
+        # A referee's origin is its whole command, absolute paths and all: a line of its own below
+        # the table, so that the FROM column stays as narrow as a word.
+        commands = {s.name: s.origin for s in specs if s.origin.startswith(REFEREE_ORIGIN)}
         table = [("NAME", "PROTOCOL", "MAX MOVES", "FROM", "NOTATION")]
-        table += [(s.name, s.protocol_name(), str(s.default_max_moves), s.origin, s.notation) for s in specs]
+        table += [(s.name, s.protocol_name(), str(s.default_max_moves),
+                   "--rules" if s.name in commands else s.origin, s.notation) for s in specs]
         widths = [max(len(row[i]) for row in table) for i in range(4)]
         for row in table:
             line = "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4]
             click.echo(line.rstrip())
+        for name, origin in commands.items():
+            click.echo(f"{name}: {origin}")
         for prefix, (names, why) in families.items():
             click.echo("")
             if why is not None:

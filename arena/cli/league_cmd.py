@@ -98,6 +98,8 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
 
             run, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples, isolation,
                                     (chosen, ray_address, ray_cpus), make=make)
+            if rounds is not None and games is None:  # a known end, though not a number of games
+                reporter.open_end = f"for {rounds} round{'s' if rounds != 1 else ''}"
         except ClusterError as exc:
             _fail(console, str(exc), 1)
         except ArenaError as exc:
@@ -111,7 +113,8 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
                 page.terminate()
                 page.wait()
         reporter.close()
-        print_standings(console, summary.standings, str(summary.folder))
+        # The results on stdout (`> standings.txt` keeps them), unless --json puts the summary there.
+        print_standings(console if as_json else cli_console(stderr=False), summary.standings, str(summary.folder))
         counts = run.game_counts()
         for aid, entry in counts.items():
             console.print(f"{aid}: {entry['games']} games that count (version {entry['version']}; "
@@ -119,7 +122,7 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
         for warning in summary.warnings:
             console.print(f"arena: warning: {warning}", markup=False, highlight=False)
         state = "interrupted" if summary.interrupted else "stopped"
-        console.print(f"league {state} with {summary.finished} games in the folder ({summary.played_now} now); "
+        console.print(f"league {state} with {summary.finished} games in the folder ({summary.played_now} played in this run); "
                       f"run the same command again to go on. logs: {summary.folder}", markup=False, highlight=False)
         if as_json:
             _print_json({**summary.to_json(), "field": counts, "changes": run.changes})

@@ -258,7 +258,8 @@ def _play_table(series: TableSeries, games_count: int, out: Path | None, as_json
     console = cli_console(plain_when_piped=True)
 
     def game_over(record: dict[str, Any]) -> None:
-        console.print(f"game {record['game_index'] + 1}: {describe(record)}", markup=False, highlight=False,
+        index = record["game_index"]  # from 0, as the record and `arena replay --game N` count
+        console.print(f"[{index + 1}/{games_count}] game {index}: {describe(record)}", markup=False, highlight=False,
                       soft_wrap=not console.is_terminal)
 
     outcome = run_table_series(series, on_signal=lambda _: console.print(

@@ -110,8 +110,10 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
             _fail(console, str(exc) + ("" if set_aside_failing else _set_aside_hint(exc)), 2)
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
-        print_standings(console, summary.standings, str(summary.folder))
-        _print_nodes(console, summary.standings)
+        # The results on stdout (`> standings.txt` keeps them), unless --json puts the summary there.
+        results = console if as_json else cli_console(stderr=False)
+        print_standings(results, summary.standings, str(summary.folder))
+        _print_nodes(results, summary.standings)
         for warning in summary.warnings:
             console.print(f"arena: warning: {warning}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
         where = f"logs: {summary.folder}"

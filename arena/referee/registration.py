@@ -30,6 +30,9 @@ from arena.referee.game import ExternalGame, external_game_class
 #: class, and ``svg``, its picture function for reports (None when the referee draws none).
 referees = SimpleNamespace()
 
+#: How a referee's game names where it comes from (``GameSpec.origin``), before its command.
+REFEREE_ORIGIN = "rules program "
+
 
 def register_referee(argv: Sequence[str], *, timeout_s: float | None = None) -> GameSpec:
     """Ask the referee ``argv`` (a command's words, run as they are) its ``info`` and register its
@@ -57,7 +60,7 @@ def register_referee(argv: Sequence[str], *, timeout_s: float | None = None) -> 
         protocol="json-seats",
         svg=f"{__name__}:referees.{name}.svg" if svg is not None else None,
         model=GENERAL,
-        origin=f"rules program {client.command}",
+        origin=f"{REFEREE_ORIGIN}{client.command}",
     )
     register(spec)
     return spec

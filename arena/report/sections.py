@@ -65,7 +65,7 @@ def _fmt(value: Any, digits: int = 0, suffix: str = "") -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.{digits}f}{suffix}"
+        return f"{round(value, digits) or 0.0:.{digits}f}{suffix}"  # `or 0.0`: never -0.00
     return f"{value}{suffix}"
 
 

@@ -175,8 +175,10 @@ class MatchView:
             self._on_end(event)
 
     def _label(self, index: int | None) -> str:
-        number = (index or 0) + 1
-        return f"game {number}/{self.total}" if self.total > 1 else "game"
+        # The record's own index (from 0, as `arena replay --game N` and the tournaments' logs
+        # count), after the progress count, as a tournament's lines put it: "[1/4] game 0".
+        index = index or 0
+        return f"[{index + 1}/{self.total}] game {index}" if self.total > 1 else "game"
 
     def _on_start(self, event: GameStarted) -> None:
         black, white = event.players[Color.BLACK].id, event.players[Color.WHITE].id

@@ -84,11 +84,13 @@ class PlainReporter:
     def __init__(self, console: Console) -> None:
         self.console = console
         self._total: int | None = None
+        #: What a run without a total of games plays until (a league's ``for 2 rounds``).
+        self.open_end = "until interrupted"
 
     def started(self, *, config: TournamentConfig, total: int | None, already_done: int,
                 concurrency: int, folder: Path) -> None:
         self._total = total
-        left = "until interrupted" if total is None else f"{total - already_done} to play"
+        left = self.open_end if total is None else f"{total - already_done} to play"
         self.console.print(
             f"tournament {config.id}: {config.game} {config.tournament_type}, {len(config.agents)} agents, "
             f"{left}" + (f" ({already_done} already done)" if already_done else "")
@@ -116,6 +118,8 @@ class RichReporter:
         self._progress: Progress | None = None
         self._task: TaskID | None = None
         self._running = 0
+        #: What a run without a total of games plays until (a league's ``for 2 rounds``).
+        self.open_end = "until Ctrl-C"
 
     def started(self, *, config: TournamentConfig, total: int | None, already_done: int,
                 concurrency: int, folder: Path) -> None:
@@ -126,7 +130,7 @@ class RichReporter:
         # An endless randomMatches run has no total: no bar, no ETA, just the count and how to stop.
         timing = ((BarColumn(bar_width=20), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
                    TimeRemainingColumn()) if total is not None
-                  else (TextColumn("{task.completed}"), TimeElapsedColumn(), TextColumn("(until Ctrl-C)")))
+                  else (TextColumn("{task.completed}"), TimeElapsedColumn(), TextColumn(f"({self.open_end})")))
         self._progress = Progress(
             SpinnerColumn(),
             TextColumn("games"),

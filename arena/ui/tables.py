@@ -14,6 +14,7 @@ with one line naming the commands that show the whole crosstable.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -112,7 +113,12 @@ def elo_text(value: float | None) -> str:
 
 
 def _num(value: Any, fmt: str, suffix: str = "") -> str:
-    return "-" if not isinstance(value, (int, float)) else f"{value:{fmt}}{suffix}"
+    if not isinstance(value, (int, float)):
+        return "-"
+    text = f"{value:{fmt}}"
+    if text.startswith("-") and not text.strip("-0.,%"):
+        text = text[1:]  # -0.001 is shown as 0.00, never -0.00
+    return text + suffix
 
 
 def standings_columns(standings: dict[str, Any]) -> list[Col]:
@@ -274,24 +280,47 @@ def standings_parts(standings: dict[str, Any], width: int, folder: str | None = 
     return parts
 
 
+def whole_width(standings: dict[str, Any]) -> int:
+    """The width at which :func:`standings_parts` drops nothing: every standings column, the whole
+    crosstable (the seat table is narrower than the standings)."""
+    return max(table_width([c.width for c in standings_columns(standings)]),
+               crosstable_width(standings) if len(standings.get("standings", [])) > 1 else 0)
+
+
+def _captions_apart(parts: list[Any]) -> list[Any]:
+    """``parts`` with each table's caption moved to a line of its own after the table: it then wraps
+    at the console's width, not in the width of a narrow table (a crosstable of two agents)."""
+    out: list[Any] = []
+    for part in parts:
+        if isinstance(part, Table) and part.caption:
+            caption, part.caption = part.caption, None
+            out += [part, caption if isinstance(caption, Text) else Text(str(caption))]
+        else:
+            out.append(part)
+    return out
+
+
 def print_standings(console: Console, standings: dict[str, Any], folder: str | None = None) -> None:
     """The standings table, the seat table (N seats), the crosstable when it fits the console (else
     the top pairs and where to find the crosstable: ``folder`` names the log folder), and the
-    termination counts. Written to a pipe or a file, the lines carry no trailing spaces.
+    termination counts; each table's caption on lines of its own after it. Written to a pipe or a
+    file there is no screen to fit: every column and the whole crosstable are printed, however
+    wide (:func:`whole_width`), and the lines carry no trailing spaces.
 
     Keys read: ``games``, ``model.name``, ``first_move_elo``, ``standings`` rows (see
     :func:`standings_columns`), ``crosstable`` or ``pairwise`` (``games``, ``points``, ``wins``,
     ``draws``, ``losses``, ``los``), ``seats`` (``seat``, ``games``, ``win_pct``, ``avg_rank``,
     ``avg_return``), ``seat_elo``, ``terminations`` (``total``, ``faults``); ``players`` or
     ``pairwise`` mark N-seat standings."""
-    parts = standings_parts(standings, console.width, folder)
     if console.is_terminal:
-        for part in parts:
+        for part in _captions_apart(standings_parts(standings, console.width, folder)):
             console.print(part)
         return
-    with console.capture() as captured:
-        for part in parts:
-            console.print(part)
+    width = max(console.width, whole_width(standings))
+    wide = Console(file=io.StringIO(), width=width, color_system=None, highlight=False, legacy_windows=False)
+    with wide.capture() as captured:
+        for part in _captions_apart(standings_parts(standings, width, folder)):
+            wide.print(part)
     text = "\n".join(line.rstrip() for line in captured.get().splitlines())
     console.file.write(text + "\n")
     console.file.flush()
@@ -310,4 +339,5 @@ __all__ = [
     "table_width",
     "terminations_text",
     "top_pairs_table",
+    "whole_width",
 ]

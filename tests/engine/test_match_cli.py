@@ -101,9 +101,9 @@ def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
               "winner": "BLACK", "termination": "win", "plies": 1, "reason": "BLACK bot 'alpha' won by the rules"}
     view(GameEnded(game, after, record, 0))
     text = buffer.getvalue()
-    assert "game 1/2: checkers, alpha (BLACK) vs beta (WHITE)" in text
+    assert "[1/2] game 0: checkers, alpha (BLACK) vs beta (WHITE)" in text
     assert "ply 1: BLACK (alpha) played" in text
-    assert "game 1/2: BLACK (alpha) wins [win] after 1 plies" in text
+    assert "[1/2] game 0: BLACK (alpha) wins [win] after 1 plies" in text
     shobu = get_game("shobu")
     assert render_board(shobu, shobu.initial_state()).plain.count("○") == 16
 

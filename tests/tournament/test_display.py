@@ -85,9 +85,27 @@ def test_tables_and_lines() -> None:
 
 
 def printed(standings: dict[str, Any], width: int, folder: str | None = "tournament_logs/big") -> str:
+    """What a terminal ``width`` columns wide shows (a file gets every table whole: below)."""
     out = io.StringIO()
-    print_standings(Console(file=out, width=width, color_system=None, highlight=False), standings, folder)
+    print_standings(Console(file=out, width=width, color_system=None, highlight=False, force_terminal=True),
+                    standings, folder)
     return out.getvalue()
+
+
+@pytest.mark.parametrize("make", [two_player_standings, lambda n: seat_standings(
+    synthetic_seat_rows(agent_names(n), 10 * n, 4), agent_names(n))])
+def test_written_to_a_file_every_table_is_whole(make: Any) -> None:
+    standings = make(12)
+    out = io.StringIO()
+    print_standings(Console(file=out, width=80, color_system=None, highlight=False), standings, "logs/t")
+    text = out.getvalue()
+    assert "Crosstable" in text and "Top pairs" not in text and "not shown at this width" not in text
+    assert max(len(line) for line in text.splitlines()) > 120  # no screen to fit: not cut at 80 or 120
+    assert all(line == line.rstrip() for line in text.splitlines())
+    caption = next(line for line in text.splitlines() if line.startswith("row's"))
+    assert "against the column (likelihood of superiority)" in caption  # one line, not wrapped in a column
+    for row in standings["standings"]:
+        assert re.search(rf"^ *{row['rank']} +{row['id']} ", text, re.MULTILINE), row["id"]
 
 
 def two_player(n: int) -> dict[str, Any]:

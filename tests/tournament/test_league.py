@@ -179,6 +179,9 @@ def test_rounds_stop_when_every_pair_has_met(league: Path) -> None:
     assert len(played) == 3 and {frozenset((r["black"], r["white"])) for r in played} == {
         frozenset(p) for p in (("alice", "bob"), ("alice", "carol"), ("bob", "carol"))}
     assert os.path.exists(league.parent / "logs" / "lg" / "standings.json")
+    # A known end, said as such; the last line counts this run's games as this run's.
+    assert "until interrupted" not in result.stderr and ", for 1 round," in result.stderr, result.stderr
+    assert "league stopped with 3 games in the folder (3 played in this run)" in result.stderr
 
 
 class Refusing(LocalBackend):

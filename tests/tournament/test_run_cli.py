@@ -57,7 +57,9 @@ def test_a_checkers_system_config_runs_unchanged(system_folder: Path, monkeypatc
     for agent in ("bot1", "bot2"):
         stats = json.loads((folder / f"{agent}.json").read_text())
         assert {"games", "wins", "draws", "losses", "rating"} <= set(stats) and stats["games"] == 2
-    assert "Standings after 2 games" in result.stderr and "Crosstable" in result.stderr
+    # The results on stdout (`arena run ... > standings.txt` keeps them), the progress on stderr.
+    assert "Standings after 2 games" in result.stdout and "Crosstable" in result.stdout, result.output
+    assert "Standings after" not in result.stderr and "2 of 2 games finished" in result.stderr
     assert "[2/2] game" in result.stderr  # plain lines: not a terminal
 
 
@@ -207,10 +209,10 @@ def test_ctrl_c_flushes_prints_standings_and_exits_130(tmp_path: Path, bot_file:
     proc = start(slow_config(tmp_path, bot_file, 40), logs)
     wait_for(logs / "slow" / "games.jsonl", 1)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=30)
     text = err.decode()
     assert proc.returncode == 130, text
-    assert "interrupted: cancelling running games" in text and "Standings after" in text
+    assert "interrupted: cancelling running games" in text and "Standings after" in out.decode()
     assert "run the same command again to resume" in text and "Traceback" not in text
     rows = read_jsonl(logs / "slow" / "games.jsonl")
     assert 1 <= len(rows) < 6
