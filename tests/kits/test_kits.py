@@ -124,3 +124,22 @@ def test_the_kits_round_robin_config_loads(builds: dict[str, str | None]) -> Non
         build(kit, builds)
     config = load_config(KITS_DIR / "connect4_kits.json")
     assert {a.id for a in config.agents} >= {k.name for k in KITS}
+
+
+SINGLE_FILE = [("c", "checkers.c", "build/checkers"), ("cpp", "connect4.cpp", "build/connect4"),
+               ("java", "Checkers.java", "build/Checkers.class"), ("javascript", "connect4.js", None)]
+
+
+@pytest.mark.parametrize(("name", "source", "built"), SINGLE_FILE, ids=[k for k, _, _ in SINGLE_FILE])
+def test_a_copy_of_one_games_file_and_the_makefile_builds_alone(tmp_path: Path, name: str, source: str,
+                                                                built: str | None) -> None:
+    # A student who copies one game's file (and the Makefile) gets that bot, not a missing-file error.
+    kit = next(k for k in KITS if k.name == name)
+    missing = [tool for tool in kit.tools if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{name} kit: {', '.join(missing)} not installed")
+    for file in ("Makefile", source):
+        shutil.copy(KITS_DIR / name / file, tmp_path / file)
+    done = subprocess.run(["make"], cwd=tmp_path, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr
+    assert built is None or (tmp_path / built).is_file()
