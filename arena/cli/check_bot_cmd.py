@@ -13,7 +13,7 @@ from arena.cli.options import game_option, table_options
 @click.command("check-bot", short_help="Check a bot against the protocol and rules.", epilog="""\b
 Examples:
   arena check-bot "python3 bots/checkers_greedy.py" --game checkers
-  arena check-bot ./my_bot --game shobu --json
+  arena check-bot ./my_bot --game checkers --json
   arena check-bot "python3 bots/kuhn_poker_random.py" --game kuhn_poker --players 3
   arena check-bot students/alice/   (a bot folder: its bot.json's command and game)""")
 @click.argument("command")

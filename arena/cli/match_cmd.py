@@ -58,7 +58,7 @@ Examples:
   arena match "python3 bots/bot1.py" bots/bot2   (shobu, the default game: a line says so)
   arena match "python3 bots/shobu_greedy.py" "python3 bots/shobu_random.py" --game shobu
   arena match ./my_bot "python3 bots/checkers_random.py" --game checkers --games 4 --time-limit 10000
-  arena match "python3 a.py" "python3 b.py" --game connect4 --games 2 --out records.json
+  arena match "python3 a.py" "python3 b.py" --game checkers --games 2 --out records.json
   arena match students/alice/ students/bob/   (bot folders: each bot.json's command and game)
   arena match human "python3 bots/checkers_greedy.py" --game checkers   (you play BLACK)
   arena match configs/hyperparameters_connect4.json "python3 bots/connect4_greedy.py" --game connect4

@@ -47,7 +47,7 @@ IDLE_POLL_S = 0.25
 @click.command("replay", short_help="Replay a recorded game (terminal or HTML).", epilog="""\b
 Examples:
   arena replay record.json
-  arena replay tournament_logs/my-run --game 12
+  arena replay tournament_logs/my-run --game 1
   arena replay record.json --autoplay --delay 0.2
   arena replay record.json | less          (plain text: moves and final board)
   arena replay record.json --html game.html (a web page: board, moves, clocks)

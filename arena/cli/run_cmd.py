@@ -44,7 +44,7 @@ DEFAULT_LOGS = Path("tournament_logs")
     epilog="""\b
 Examples:
   arena run configs/checkers_round_robin.json
-  arena run my_tournament.json --concurrency 4 --logs /tmp/logs --json > summary.json
+  arena run my_tournament.json --concurrency 4 --logs runs --json > summary.json
   arena run my_tournament.json --backend ray                      (an embedded Ray instance)
   arena run my_tournament.json --backend ray --ray-address auto   (the cluster `ray start` made)
 \b

@@ -107,10 +107,10 @@ def names_game(command: str, game_name: str) -> bool:
 def games_named(command: str) -> list[str]:
     """The registered games that ``command`` names (:func:`names_game`), in the registry's order;
     the longest wins where one name holds another (``leduc_poker`` hides a game named ``poker``)."""
-    from arena.games.registry import game_names
+    from arena.games.registry import all_game_names
 
     try:
-        names = [name for name in game_names() if names_game(command, name)]
+        names = [name for name in all_game_names() if names_game(command, name)]
     except GameError:
         return []
     return [name for name in names if not any(name != other and names_game(other, name) for other in names)]
