@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench integration clean
+.PHONY: run test lint bench integration dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,5 +43,12 @@ bench: $(STAMP_TEST)
 integration: $(STAMP_TEST)
 	bash integration_script.sh
 
+# The sdist and the wheel (arena-bots) into dist/, after checking that the wheel installs into a
+# fresh venv and plays (scripts/check_dist.sh).
+dist: $(STAMP_TEST)
+	bash scripts/check_dist.sh $(BIN)/python
+	$(BIN)/python -m build --outdir dist . >/dev/null
+	@ls dist
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build dist *.egg-info

@@ -97,7 +97,7 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
 @click.option("--legal-moves", is_flag=True,
               help="N-seat games: each bot's message lists its legal moves (for simple bots).")
 @click.option("--games", "games_count", type=click.IntRange(min=1, max=MAX_GAMES), default=1, show_default=True,
-              help="Number of games; colours alternate game by game (CMD1 is BLACK in game 1).")
+              help="Number of games; colours alternate game by game (CMD1 is BLACK in the first, game 0).")
 @click.option("--time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=None,
               help=f"Each side's thinking budget for the whole game, in ms. Default: "
                    f"{DEFAULT_TIME_LIMIT_MS}, or {DEFAULT_HUMAN_TIME_LIMIT_MS} when a human plays.")
