@@ -35,8 +35,9 @@ def test_three_bots_play_goofspiel_with_rotating_seats() -> None:
     seat_of_first = [[s["id"] for s in r["seats"]].index("goofspiel_heuristic") for r in records]
     assert seat_of_first == [0, 1, 2]
     assert all(sorted(r["ranks"]) == sorted(r["ranks"]) and min(r["ranks"]) == 1 for r in records)
-    assert [line.split(":")[0] for line in err.splitlines() if line.startswith("game ")] == [
-        "game 1", "game 2", "game 3"]
+    # Numbered as the records (game_index) and `arena replay --game N` number them, from 0.
+    assert [line.split(":")[0] for line in err.splitlines() if line.startswith("[")] == [
+        "[1/3] game 0", "[2/3] game 1", "[3/3] game 2"]
     assert "average rank:" in err
     # The same seed deals the same prizes.
     again = json.loads(match(HEURISTIC, RANDOM, RANDOM, "--game", "goofspiel", "--param", "num_cards=4",
