@@ -23,7 +23,7 @@ from arena import __version__
 #: name -> (module, command object, one-line summary for ``arena --help``). The summaries live
 #: here so listing the commands imports none of them; a test checks they match the commands.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "match": ("arena.cli.match_cmd", "match_command", "Play games between bots (two, or one per seat) or bots and a human."),
+    "match": ("arena.cli.match_cmd", "match_command", "Play games between bots (two, or one per seat), or you."),
     "run": ("arena.cli.run_cmd", "run_command", "Run (or resume) a tournament from a JSON config."),
     "league": ("arena.cli.league_cmd", "league_command", "Run a league over a roster folder until stopped."),
     "standings": ("arena.cli.standings_cmd", "standings_command", "Recompute a tournament's standings from its logs."),
