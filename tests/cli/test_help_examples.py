@@ -143,3 +143,14 @@ def test_a_help_example_runs_as_written(folder: Path, example: str) -> None:
     done = _shell(example, folder)
     assert done.returncode == 0, f"{example}\n{done.stderr[-2000:]}"
     assert "Traceback" not in done.stderr
+
+
+def test_the_design_cards_commands_run_in_bots(tmp_path: Path) -> None:
+    """`arena match "python bot1.py" "./bot2"` and `arena run tournament.json` in bots/, as the card
+    this project was built from writes them (the run's logs sent elsewhere, not into the checkout)."""
+    match = _shell('arena match "python bot1.py" "./bot2"', ROOT / "bots")
+    assert match.returncode == 0 and json.loads(match.stdout)["game"] == "shobu", match.stderr
+    assert "arena: playing shobu, the default game" in match.stderr
+    run = _shell(f"arena run tournament.json --logs {tmp_path}", ROOT / "bots")
+    assert run.returncode == 0, run.stderr
+    assert "Standings after 4 games" in run.stdout and "Crosstable" in run.stdout  # `> standings.txt` keeps them
