@@ -43,3 +43,18 @@ def test_json_output_and_a_broken_game_exits_1(monkeypatch: pytest.MonkeyPatch) 
     finally:
         monkeypatch.undo()
         registry.reload()
+
+
+def test_a_referees_command_is_a_line_below_the_table_not_a_column() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "arena", "games", "--rules", "python3 examples/referees/nim.py"],
+                          capture_output=True, text=True, cwd=root, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    table = done.stdout.split("\n\n")[0].splitlines()
+    nim = next(line for line in table if line.startswith("nim "))
+    assert nim.split()[3] == "--rules" and "/" not in nim, nim
+    assert f"nim: rules program python3 {root / 'examples' / 'referees' / 'nim.py'}" in table
