@@ -14,7 +14,7 @@ import orjson
 from arena.cli.options import game_option as shared_game_option
 from arena.cli.options import rules_for, table_options
 from arena.fileio.files import UnsafeFileError, read_input
-from arena.games import Game, StateError
+from arena.games import StateError
 from arena.limits import MAX_PERFT_DEPTH, MAX_STATE_BYTES
 from arena.tools.perft import perft
 from arena.tools.rules import (
@@ -38,10 +38,6 @@ def _stream(handler: Any) -> int:
 def run_pass_through(game_name: str, players: int | None = None, params: tuple[str, ...] = ()) -> int:
     """Run pass-through over stdin/stdout; returns the exit status."""
     game = rules_for(game_name, players, params)
-    if not isinstance(game, Game):  # a game of the general model
-        from arena.tools import table_rules
-
-        return _stream(functools.partial(table_rules.pass_through_one, game))
     return _stream(functools.partial(pass_through_one, game))
 
 
@@ -88,10 +84,6 @@ def moves_command(game_name: str, players: int | None, params: tuple[str, ...]) 
     each line says who acts and what each acting seat may do: {"actor": 1, "moves": {"1": [...]}},
     {"actor": "chance", "outcomes": [[O, "1/3"], ...]} or {"actor": "terminal", "returns": [...]}."""
     game = rules_for(game_name, players, params)
-    if not isinstance(game, Game):  # a game of the general model
-        from arena.tools import table_rules
-
-        sys.exit(_stream(functools.partial(table_rules.moves_one, game)))
     sys.exit(_stream(functools.partial(moves_one, game)))
 
 
@@ -148,13 +140,8 @@ def perft_command(game_name: str, players: int | None, params: tuple[str, ...], 
     players a chance outcome and a simultaneous step's joint move count as one ply each. As in
     chess, a game that ends before DEPTH counts nothing at DEPTH."""
     game = rules_for(game_name, players, params)
-    leaves_one = perft_one
-    if not isinstance(game, Game):  # a game of the general model reads its states its own way
-        from arena.tools import table_rules
-
-        leaves_one = table_rules.perft_one  # type: ignore[assignment]
     if state_text == "-":
-        sys.exit(_stream(functools.partial(leaves_one, game, depth=depth, divide=divide)))
+        sys.exit(_stream(functools.partial(perft_one, game, depth=depth, divide=divide)))
     state = game.initial_state() if state_text is None else _load_state_option(game, state_text)
     result = perft(game, state, depth, divide)
     if as_json:

@@ -1,23 +1,27 @@
-"""`arena check-bot`: a conformance report for one bot, in well under a minute.
+"""`arena check-bot`: a conformance report for one bot, in well under a minute, for every game.
 
 The bot plays short games through the real engine (the same clocks, framing and fault reasons as
-any match), against arena's own random agent:
+any match); the seats it does not take get a random player:
 
-1. **start-up**: the start position, the bot as BLACK (the time to its first reply is reported);
-2. **probes**: positions that exercise a protocol's corners, found by random play and recognised
-   from the records' board only (so they work for every registered game): playing WHITE, a single
-   legal move, few legal moves, a capture available, a forced capture, a capture of two or more
-   pieces in one move, a move that changes a piece's kind (crowning); a forced pass, and the game's
-   own ``probe_positions`` (:mod:`arena.tools.probes`). In each the bot moves, the random agent
-   answers, and the bot moves again: a reply that is not alone on stdout (a debug line) is read as
-   the next move and fails there;
-3. **games**: full games against the random agent, the bot with both colours.
+1. **start-up**: the start position, the bot as BLACK, or at every seat of an N-seat game (the time
+   to its first reply is reported);
+2. **probes**: positions that exercise a protocol's corners. In each the bot moves, the others
+   answer, and the bot moves again: a reply that is not alone on stdout (a debug line) is read as
+   the next move and fails there. A two-player game's are found by random play and recognised
+   from the records' board only: playing WHITE, a single legal move, few legal moves, a capture
+   available, a forced capture, a capture of two or more pieces in one move, a move that changes a
+   piece's kind (crowning); then a forced pass. Any other game's (N seats, chance, simultaneous
+   moves: arena's own, plugins, OpenSpiel's) are :func:`arena.tools.probes.derived_probes`, found
+   in the game itself (every seat, a forced pass, a single legal move, a chance outcome, a
+   simultaneous move, a seat out). Every game adds its own ``probe_positions``;
+3. **games**: full games, the bot with both colours (or at seat 0, 1, ... in turn).
 
-A game of the general model (N seats, chance, simultaneous moves: arena's own, plugins, OpenSpiel's)
-is checked by :mod:`arena.tools.check_table_bot` with the probes derived from the game itself.
-
-Every reply must be a legal move, flushed, in time: a failure is the engine's own fault reason (with
-its hints: an unflushed reply, the wrong ``--game``) plus the bot's stderr tail.
+A two-player game plays through its own engine (:func:`arena.match.game.play_game`, arena's own
+random agent as the opponent), any other through the N-seat engine
+(:func:`arena.match.table.play_table`, a small standard-library random player at the other seats,
+playing from its ``legalMoves``). Every reply must be a legal move, flushed, in time: a failure is
+the engine's own fault reason (with its hints: an unflushed reply, the wrong ``--game``) plus the
+bot's stderr tail.
 """
 
 from __future__ import annotations
@@ -27,13 +31,15 @@ import os
 import random
 import statistics
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE
 from arena.games.base import Color, Game
+from arena.games.model import GeneralGame, TwoPlayerGame
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec
 
@@ -57,6 +63,8 @@ class Check:
     position: str | None = None
     #: What kind of failure (the termination, or ``stdout`` for output outside the replies).
     kind: str | None = None
+    #: The bot's reply times in ``records`` (ms), for the report's last line.
+    replies: list[float] = field(default_factory=list, repr=False)
 
     @property
     def skipped(self) -> bool:
@@ -220,10 +228,10 @@ def _failure(record: dict[str, Any], bot_id: str) -> tuple[str, str] | None:
 
 
 def _check(label: str, record: dict[str, Any], bot_id: str, fine: str) -> Check:
-    failed = _failure(record, bot_id)
+    failed, replies = _failure(record, bot_id), _bot_replies(record, bot_id)
     if failed is None:
-        return Check(label, True, fine, [record])
-    return Check(label, False, failed[1], [record], kind=failed[0] or None)
+        return Check(label, True, fine, [record], replies=replies)
+    return Check(label, False, failed[1], [record], kind=failed[0] or None, replies=replies)
 
 
 def _where_it_failed(game: Game[Any, Any], check: Check) -> Check:
@@ -246,67 +254,197 @@ def safe_bot_id(bot_id: str) -> str:
     return f"{bot_id}-bot" if bot_id.rstrip("0123456789") == "random" else bot_id
 
 
+#: A check to run: plays its games when awaited.
+Trial = Callable[[], Awaitable[Check]]
+
+
 async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, games: int = 2,
                     seed: int = 1, players: int | None = None, params: dict[str, int] | None = None,
                     legal_moves: bool = False, env: tuple[tuple[str, str], ...] = (),
                     bot_id: str = "bot") -> list[Check]:
-    """Run every check against ``command`` playing ``game_name`` (see the module docstring), named
-    ``bot_id`` in its games' reasons; a game of the general model goes to
-    :func:`arena.tools.check_table_bot.check_table_bot` (with ``players``, ``params`` and
-    ``legal_moves``). ``env``: extra environment variables of the bot (a config agent's ``env``).
-    Stops once the same failure came twice (:class:`Probing`). GameError for players or parameters
-    the game refuses."""
-    from arena.games.registry import GENERAL, get_spec
+    """Run every check against ``command`` playing ``game_name`` with ``players`` seats and
+    ``params`` (see the module docstring), named ``bot_id`` in its games' reasons; ``legal_moves``:
+    an N-seat bot's messages list its legal moves; ``env``: extra environment variables of the bot
+    (a config agent's ``env``). Stops once the same failure came twice (:class:`Probing`).
+    GameError for players or parameters the game refuses."""
+    from arena.games.registry import get_spec
 
     bot_id = safe_bot_id(bot_id)
     spec = get_spec(game_name)
-    if spec.model == GENERAL:
-        from arena.tools.check_table_bot import check_table_bot
-
-        return await check_table_bot(command, spec, players=players, params=params, time_limit_ms=time_limit_ms,
-                                     games=games, seed=seed, legal_moves=legal_moves, env=env, bot_id=bot_id)
-    if players not in (None, 2) or params:
-        spec.table(players, params)  # a two-player game: GameError naming what it refuses
-    game = spec.rules_object()
+    game = spec.table(players, params)  # GameError naming what the game refuses
     bot = AgentSpec(bot_id, command=command, env=env)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
-    probes = probe_positions(game, seed, spec.default_max_moves) + game_probes(game, seed, spec)
-    probing = Probing(1 + len(probes) + games)
+    if isinstance(game, TwoPlayerGame):  # its own engine and dialect, and its board probes
+        with _opponent_file("random.json", json.dumps({"algorithm": "random", "seed": seed})) as hyp:
+            opponent = AgentSpec("random", kind="hyperparameters", path=str(hyp))
+            return await _run(_two_player_trials(game.game, spec, bot, opponent, tc, seed, games))
+    with _opponent_file("random_seat.py", RANDOM_SEAT) as script:
+        return await _run(_seat_trials(game, bot, script, tc, seed, games, legal_moves))
+
+
+@contextmanager
+def _opponent_file(name: str, text: str) -> Iterator[Path]:
+    """A file ``name`` holding ``text`` in a fresh folder, removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="arena-check-bot-") as folder:
-        hyp = Path(folder) / "random.json"
-        hyp.write_text(json.dumps({"algorithm": "random", "seed": seed}))
-        # Read by arena's random agent, which runs as a user of its own (nothing secret in it).
+        path = Path(folder) / name
+        path.write_text(text)
+        # Read by the random players, which run as users of their own (nothing secret in it).
         os.chmod(folder, SHARED_FOLDER_MODE)
-        hyp.chmod(SHARED_FILE_MODE)
-        opponent = AgentSpec("random", kind="hyperparameters", path=str(hyp))
+        path.chmod(SHARED_FILE_MODE)
+        yield path
 
-        async def one(start: Any, plies: int, bot_colour: Color) -> dict[str, Any]:
-            black, white = (bot, opponent) if bot_colour is Color.BLACK else (opponent, bot)
-            cap = game.ply(start) + plies if plies else None
-            return await play_game(game, black, white, time_control=tc, max_moves=cap, start_state=start)
 
-        async def run() -> None:
-            start = game.initial_state()
-            record = await one(start, 1, Color.BLACK)
-            startup = float(record.get("duration_s") or 0) * 1000
-            if not probing.add(_check("start-up and first reply (BLACK, the start position)", record, bot_id,
-                                      f"answered within {startup:.0f} ms of starting")):
-                return
-            for label, state in probes:
-                to_move = game.to_move(state)
-                record = await one(state, 3, to_move)
-                shown = game.state_to_json(state)
-                if not probing.add(_check(label, record, bot_id, f"legal replies from turnNumber "
-                                                                 f"{shown['turnNumber']} ({to_move.value} to move)")):
-                    return
-            for index in range(games):
-                colour = Color.BLACK if index % 2 == 0 else Color.WHITE
-                record = await one(start, 0, colour)
-                check = _check(f"a whole game as {colour.value} against random", record, bot_id,
-                               f"{record['termination']} after {record['plies']} plies, winner {record['winner']}")
-                if not probing.add(_where_it_failed(game, check)):
-                    return
-
-        await run()
-    times = [t for c in probing.checks for r in c.records for t in _bot_replies(r, bot_id)]
+async def _run(trials: list[Trial]) -> list[Check]:
+    """The checks of ``trials`` in order, stopped as :class:`Probing` says, then the reply times."""
+    probing = Probing(len(trials))
+    for trial in trials:
+        if not probing.add(await trial()):
+            break
+    times = [t for c in probing.checks for t in c.replies]
     return probing.checks + probing.stopped() + reply_times(times)
+
+
+def _two_player_trials(game: Game[Any, Any], spec: Any, bot: AgentSpec, opponent: AgentSpec, tc: TimeControl,
+                       seed: int, games: int) -> list[Trial]:
+    """A two-player game's checks: start-up as BLACK, the probes, whole games with each colour."""
+    bot_id = bot.id
+    probes = probe_positions(game, seed, spec.default_max_moves) + game_probes(game, seed, spec)
+    start = game.initial_state()
+
+    async def one(state: Any, plies: int, bot_colour: Color) -> dict[str, Any]:
+        black, white = (bot, opponent) if bot_colour is Color.BLACK else (opponent, bot)
+        cap = game.ply(state) + plies if plies else None
+        return await play_game(game, black, white, time_control=tc, max_moves=cap, start_state=state)
+
+    async def startup() -> Check:
+        record = await one(start, 1, Color.BLACK)
+        return _check("start-up and first reply (BLACK, the start position)", record, bot_id,
+                      f"answered within {float(record.get('duration_s') or 0) * 1000:.0f} ms of starting")
+
+    def probe(label: str, state: Any) -> Trial:
+        async def trial() -> Check:
+            to_move = game.to_move(state)
+            record = await one(state, 3, to_move)
+            return _check(label, record, bot_id, f"legal replies from turnNumber "
+                                                 f"{game.state_to_json(state)['turnNumber']} ({to_move.value} to move)")
+        return trial
+
+    def whole(index: int) -> Trial:
+        async def trial() -> Check:
+            colour = Color.BLACK if index % 2 == 0 else Color.WHITE
+            record = await one(start, 0, colour)
+            return _where_it_failed(game, _check(
+                f"a whole game as {colour.value} against random", record, bot_id,
+                f"{record['termination']} after {record['plies']} plies, winner {record['winner']}"))
+        return trial
+
+    return [startup] + [probe(label, state) for label, state in probes] + [whole(i) for i in range(games)]
+
+
+#: The random player of the other seats: standalone, it answers from the legal moves it is sent.
+RANDOM_SEAT = """import json, random, sys
+rng = random.Random(int(sys.argv[1]))
+for line in sys.stdin:
+    message = json.loads(line) if line.strip() else None
+    if isinstance(message, dict) and message.get("type") == "game_state":
+        print(json.dumps({"type": "turn", "payload": rng.choice(message["legalMoves"])}), flush=True)
+"""
+#: Steps played from each probe position: the bot moves, the others answer, the bot moves again.
+PROBE_STEPS = 3
+
+
+def _seat_failure(record: dict[str, Any], seats: tuple[int, ...]) -> tuple[str, str, int] | None:
+    """How the bot (at ``seats``) failed in ``record``: its termination (``""`` when the random
+    player failed), the reason with its stderr tail, and the game's ply it failed at; None if it did not."""
+    for out in record.get("eliminations", []):
+        reason = f"{out['termination']}: {out['reason']}"
+        step = int(out["ply"])
+        if out["seat"] not in seats:
+            return "", f"the random player failed ({reason}): not the bot's fault", step
+        tail = (record.get("stderr_tail") or {}).get(str(out["seat"]))
+        if tail:
+            reason += f" | its stderr ended with: {tail.strip()[-300:]!r}"
+        return str(out["termination"]), reason, step
+    return None
+
+
+def _seat_position(game: Any, start: Any, record: dict[str, Any], ply: int) -> str:
+    """The text of the position at the game's ``ply`` in ``record``, played from ``start``."""
+    from arena.games.model import apply_step
+
+    state = start
+    try:
+        for entry in record.get("steps", []):
+            if game.ply(state) >= ply:
+                break
+            state = apply_step(game, state, entry)
+        return str(game.board_text(state))
+    except Exception:  # noqa: BLE001 - a record the rules cannot replay: no position shown
+        return ""
+
+
+def _seat_replies(record: dict[str, Any], seats: tuple[int, ...]) -> list[float]:
+    """The bot's thinking times in ``record`` (ms), one per reply."""
+    times = []
+    for step in record.get("steps", []):
+        if step["kind"] == "move" and step["seat"] in seats:
+            times.append(float(step["charged_ms"]))
+        elif step["kind"] == "joint":
+            times += [float(ms) for seat, ms in step["charged_ms"].items() if int(seat) in seats]
+    return times
+
+
+def _seat_trials(game: GeneralGame[Any, Any], bot: AgentSpec, script: Path, tc: TimeControl, seed: int,
+                 games: int, legal_moves: bool) -> list[Trial]:
+    """An N-seat game's checks: start-up at every seat, the probes, whole games at each seat in turn;
+    the random player (``script``) at the seats the bot does not take."""
+    from arena.match.table import play_table
+    from arena.tools.probes import MARGIN, declared_probes, derived_probes
+
+    n = game.players
+    start = game.initial_state()
+    probes = derived_probes(game, seed, game.default_max_moves) + declared_probes(game)
+
+    async def one(state: Any, seats: tuple[int, ...], steps: int | None) -> dict[str, Any]:
+        agents = [bot if s in seats else AgentSpec(f"random{s}", command=f"python3 {script} {seed + s}")
+                  for s in range(n)]
+        cap = None if steps is None else min(game.default_max_moves, game.ply(state) + steps)
+        shown = [s for s in range(n) if legal_moves or s not in seats]
+        return await play_table(game, agents, time_control=tc, max_moves=cap, seed=seed, start_state=state,
+                                legal_moves_for=shown)
+
+    def check(label: str, record: dict[str, Any], seats: tuple[int, ...], fine: str, whole: bool = False) -> Check:
+        failed, replies = _seat_failure(record, seats), _seat_replies(record, seats)
+        if failed is None:
+            if not replies:
+                fine = f"the bot was not asked (the game went {len(record['steps'])} steps without it)"
+            return Check(label, True, fine, [record], replies=replies)
+        kind, reason, step = failed
+        found = Check(label, False, reason, [record], kind=kind or None, replies=replies)
+        if whole:
+            found.ply, found.position = step, _seat_position(game, start, record, step)
+        return found
+
+    async def startup() -> Check:
+        everyone = tuple(range(n))
+        record = await one(start, everyone, 2 * n + MARGIN)
+        return check("start-up and first reply (every seat, the start)", record, everyone,
+                     f"answered within {float(record.get('duration_s') or 0) * 1000:.0f} ms of starting")
+
+    def probe(label: str, state: Any, seats: tuple[int, ...]) -> Trial:
+        async def trial() -> Check:
+            record = await one(state, seats, PROBE_STEPS)
+            at = ", ".join(map(str, seats))
+            return check(label, record, seats, f"legal replies from step {game.ply(state)} (the bot at seat {at})")
+        return trial
+
+    def whole(index: int) -> Trial:
+        async def trial() -> Check:
+            seats = (index % n,)
+            record = await one(start, seats, None)
+            return check(f"a whole game at seat {seats[0]} against random", record, seats,
+                         f"{record['termination']} after {len(record['steps'])} steps, "
+                         f"rank {record['ranks'][seats[0]]} of {n}", whole=True)
+        return trial
+
+    return [startup] + [probe(p.label, p.state, p.seats) for p in probes] + [whole(i) for i in range(games)]

@@ -1,5 +1,7 @@
-"""The rules tools behind `arena pass-through`, `arena moves` and `arena perft --state -` (the count
-itself is :mod:`arena.tools.perft`'s, one for every game).
+"""The rules tools behind `arena pass-through`, `arena moves` and `arena perft --state -`, one of
+each for every game: each reads a game of the general model (:mod:`arena.games.model`; a two-player
+:class:`arena.games.Game` goes through its two-seat adapter) and speaks that game's dialect. The
+count itself is :mod:`arena.tools.perft`'s.
 
 Each tool reads a stream of JSON objects (see :mod:`arena.fileio.jsonfiles`) and writes exactly one JSON
 line per object, in order, flushed as it goes, so a file of thousands of cases goes through one
@@ -7,6 +9,20 @@ process and line counts stay aligned. Malformed input gets a line
 ``{"error": "malformed_input", "reason": ...}`` on the output and the same one-line message on the
 error stream; the tool carries on with the next object. The exit status is 2 if any input was
 malformed, else 1 if any move was illegal, else 0.
+
+The dialects (states are the states of records: a two-player game's ``{"board", "turn",
+"turnNumber"}``, an N-seat game's omniscient state):
+
+- a two-player game (BLACK and WHITE): pass-through reads ``{"turn": T, "game_state": S}``; moves
+  prints the array of legal moves.
+- any other game: pass-through reads ``{"game_state": S, "seat": k, "turn": T}`` at a seat's node,
+  ``{"game_state": S, "turns": {"0": T0, "2": T2}}`` at a simultaneous node (one move per acting
+  seat), ``{"game_state": S, "chance": O}`` at a chance node; moves prints
+  ``{"actor": k, "moves": {"k": [...]}}`` (a seat or ``"simultaneous"``, with every acting seat's
+  moves), ``{"actor": "chance", "outcomes": [[O, "1/3"], ...]}`` or
+  ``{"actor": "terminal", "returns": [...]}``.
+
+Both print the next state for pass-through, and perft's JSON (:meth:`arena.tools.perft.PerftResult.to_json`).
 """
 
 from __future__ import annotations
@@ -18,13 +34,16 @@ from typing import Any, BinaryIO, TextIO
 import orjson
 
 from arena.fileio.jsonfiles import JsonInputError, strict_loads
-from arena.games import Game, IllegalMoveError, MoveSyntaxError, StateError
+from arena.games import Game, GameError, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.base import cap_text
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, TwoPlayerGame, apply_step, as_general
 from arena.protocols.framing import Framer, Junk
 from arena.tools.perft import perft
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 MAX_INPUT_OBJECT = 1 << 20
+#: A game the rules tools read: a general game, or a two-player game (seen through its adapter).
+AnyGame = Game[Any, Any] | GeneralGame[Any, Any]
 
 
 class MalformedInput(Exception):
@@ -59,6 +78,11 @@ def decode_object(text: bytes) -> dict[str, Any]:
     return value
 
 
+def _two_player(game: GeneralGame[Any, Any]) -> Game[Any, Any] | None:
+    """The two-player game behind ``game`` when it speaks the two-player dialect, else None."""
+    return game.game if isinstance(game, TwoPlayerGame) else None
+
+
 def _check_keys(obj: dict[str, Any], required: tuple[str, ...]) -> None:
     missing = [k for k in required if k not in obj]
     if missing:
@@ -68,7 +92,7 @@ def _check_keys(obj: dict[str, Any], required: tuple[str, ...]) -> None:
         raise MalformedInput(f"unexpected key {extra[0]!r} (expected keys: {', '.join(required)})")
 
 
-def _load_state(game: Game, obj: Any, where: str) -> Any:
+def _state(game: GeneralGame[Any, Any], obj: Any, where: str) -> Any:
     try:
         return game.state_from_json(obj)
     except StateError as exc:
@@ -76,34 +100,85 @@ def _load_state(game: Game, obj: Any, where: str) -> Any:
         raise MalformedInput(f"{where}: {str(exc).removeprefix('game state: ')}") from None
 
 
-def pass_through_one(game: Game, obj: dict[str, Any]) -> dict[str, Any]:
-    """``{"turn": T, "game_state": S}`` -> the next state's JSON form.
+def pass_through_one(game: AnyGame, obj: dict[str, Any]) -> dict[str, Any]:
+    """One step in the game's dialect (module docstring) -> the next state's JSON form.
 
     Raises MalformedInput for a bad shape, IllegalMoveError for a move the rules refuse.
     """
+    general = as_general(game)
+    two_player = _two_player(general)
+    if two_player is not None:
+        return general.state_to_json(_two_player_step(general, two_player, obj))
+    return general.state_to_json(_seat_step(general, obj))
+
+
+def _two_player_step(game: GeneralGame[Any, Any], two_player: Game[Any, Any], obj: dict[str, Any]) -> Any:
+    """``{"turn": T, "game_state": S}`` -> the next state."""
     _check_keys(obj, ("turn", "game_state"))
-    state = _load_state(game, obj["game_state"], "game_state")
+    state = _state(game, obj["game_state"], "game_state")
     try:
         move = game.parse_move(obj["turn"])
     except MoveSyntaxError as exc:
         raise MalformedInput(f"turn: {exc}") from None
-    outcome = game.outcome(state)
+    outcome = two_player.outcome(state)  # its reason, which the general model does not keep
     if outcome is not None:
         raise IllegalMoveError(f"the game is already over: {outcome.reason or outcome.termination.value}")
-    move = game.validate_move(state, move)
-    return game.state_to_json(game.apply(state, move))
+    return game.apply(state, game.validate_move(state, game.actor(state), move))
 
 
-def moves_one(game: Game, obj: dict[str, Any]) -> list[Any]:
-    """A state's JSON form -> every legal move in the form a bot sends it."""
-    state = _load_state(game, obj, "state")
-    return [game.move_to_wire(m) for m in game.legal_moves(state)]
+def _seat_step(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> Any:
+    """A seat's move, a joint move or a chance outcome beside ``game_state`` -> the next state."""
+    if "game_state" not in obj:
+        raise MalformedInput("missing key 'game_state' (and one of 'turn' with 'seat', 'turns', 'chance')")
+    keys = sorted(set(obj) - {"game_state"})
+    if keys not in (["seat", "turn"], ["turns"], ["chance"]):
+        raise MalformedInput(f"expected 'seat' and 'turn', or 'turns', or 'chance' beside 'game_state', got {keys}")
+    state = _state(game, obj["game_state"], "game_state")
+    if game.actor(state) == TERMINAL:
+        raise IllegalMoveError("the game is already over")
+    if "chance" in obj:
+        step: dict[str, Any] = {"kind": "chance", "outcome": obj["chance"]}
+    elif "turns" in obj:
+        if not isinstance(obj["turns"], dict) or not all(isinstance(k, str) and k.isdigit() for k in obj["turns"]):
+            raise MalformedInput('turns: expected an object {"<seat>": <move>, ...}')
+        step = {"kind": "joint", "moves": obj["turns"]}
+    else:
+        if type(obj["seat"]) is not int:
+            raise MalformedInput(f"seat: expected an integer, got {obj['seat']!r}")
+        step = {"kind": "move", "seat": obj["seat"], "move": obj["turn"]}
+    try:
+        return apply_step(game, state, step)
+    except MoveSyntaxError as exc:  # not a move at all
+        raise MalformedInput(f"{'chance' if 'chance' in obj else 'turn'}: {exc}") from None
+    except IllegalMoveError:
+        raise
+    except GameError as exc:  # a step the rules do not take here (not a chance node...)
+        raise IllegalMoveError(str(exc)) from None
 
 
-def perft_one(game: Game, obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
+def moves_one(game: AnyGame, obj: dict[str, Any]) -> list[Any] | dict[str, Any]:
+    """A state's JSON form -> what may be played there, in the game's dialect (module docstring),
+    each move in the form a bot sends it."""
+    general = as_general(game)
+    state = _state(general, obj, "state")
+    two_player = _two_player(general)
+    if two_player is not None:  # the side to move's moves, as the game lists them (even once it is over)
+        return [general.move_to_wire(m) for m in two_player.legal_moves(state)]
+    actor = general.actor(state)
+    if actor == TERMINAL:
+        return {"actor": "terminal", "returns": list(general.returns(state))}
+    if actor == CHANCE:
+        return {"actor": "chance",
+                "outcomes": [[general.move_to_wire(o), str(p)] for o, p in general.chance_outcomes(state)]}
+    moves = {str(seat): [general.move_to_wire(m) for m in general.legal_moves(state, seat)]
+             for seat in general.acting_seats(state)}
+    return {"actor": "simultaneous" if actor == SIMULTANEOUS else actor, "moves": moves}
+
+
+def perft_one(game: AnyGame, obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
     """A state's JSON form -> :func:`arena.tools.perft.perft` of it, as JSON."""
-    state = _load_state(game, obj, "state")
-    return perft(game, state, depth, divide).to_json()
+    general = as_general(game)
+    return perft(general, _state(general, obj, "state"), depth, divide).to_json()
 
 
 Handler = Callable[[dict[str, Any]], Any]
