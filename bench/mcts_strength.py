@@ -26,18 +26,15 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from arena.agents.hyperparameters import Hyperparameters  # noqa: E402
-from arena.agents.mcts import Budget, Mcts  # noqa: E402
-from arena.agents.mcts_adapter import AdapterMcts  # noqa: E402
-from arena.agents.mcts_bot import MctsAgent  # noqa: E402
-from arena.agents.protocol_io import Request  # noqa: E402
-from arena.agents.search_bot import SearchAgent  # noqa: E402
-from arena.games.registry import GENERAL, all_specs  # noqa: E402
+from arena.agents.hyperparameters import Hyperparameters
+from arena.agents.mcts import Budget, Mcts
+from arena.agents.mcts_adapter import AdapterMcts
+from arena.agents.mcts_bot import MctsAgent
+from arena.agents.protocol_io import Request
+from arena.agents.search_bot import SearchAgent
+from arena.games.registry import GENERAL, all_specs
 
 _NO_CLOCK_MS = 1e12  # the agents' game budget: large, so that --move-ms alone sets each move's time
 
@@ -104,14 +101,13 @@ def play(spec: Any, opponent: str, move_ms: int, seed: int, mcts_first: bool, en
     players = (mcts, other) if mcts_first else (other, mcts)
     state = rules.initial_state()
     first_colour = rules.to_move(state)
-    for ply in range(spec.default_max_moves):
+    for _ in range(spec.default_max_moves):
         outcome = rules.outcome(state)
         if outcome is not None:
             break
         side = 0 if rules.to_move(state) == first_colour else 1
         move = players[side].choose(Request(state, None, None, time.perf_counter()))
         state = rules.apply(state, rules.validate_move(state, move))
-        del ply
     outcome = rules.outcome(state)
     if outcome is None or outcome.winner is None:
         return 0.5
