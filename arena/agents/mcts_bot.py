@@ -2,7 +2,10 @@
 a bot process, for every registered game (started by :mod:`arena.agents.search_bot`).
 
 - A two-player game speaks its own protocol (its registry entry's bot side, e.g.
-  :func:`arena.agents.protocol_io.serve_json`); the state it is sent is searched as it is.
+  :func:`arena.agents.protocol_io.serve_json`); the state it is sent is searched as it is: on the
+  game's search adapter with its evaluation (:mod:`arena.agents.mcts_adapter`, the tree kept from
+  move to move) where the registry names one, else by :class:`arena.agents.mcts.Mcts`. The
+  adapter engine's exploration is its own default (0.7) unless the file sets another than sqrt(2).
 - A game of the general model speaks the N-seat envelope (:func:`arena.agents.protocol_io.serve_seats`):
   the bot sees only its seat's observation, so every iteration starts from a state drawn with
   ``game.determinize(observation, seat, rng)`` (information-set MCTS). The game is configured with
@@ -21,11 +24,15 @@ from __future__ import annotations
 import random
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from arena.agents.hyperparameters import Hyperparameters
-from arena.agents.mcts import Budget, Mcts, SearchResult
+from arena.agents.mcts import DEFAULT_EXPLORATION, Budget, Mcts, SearchResult
+from arena.agents.mcts_adapter import DEFAULT_EXPLORATION as ADAPTER_EXPLORATION
+from arena.agents.mcts_adapter import AdapterMcts
 from arena.agents.protocol_io import Request, SeatRequest, serve_seats
+from arena.games.base import GameError
 from arena.games.registry import GENERAL, get_spec
 from arena.limits import DEFAULT_TIME_LIMIT_MS
 
@@ -50,6 +57,17 @@ class MctsAgent:
         self.used_ms = 0.0  # our own thinking, for protocols that send no clock
         self.rng = random.Random(hyperparameters.seed)
         self.mcts = Mcts(self.game, rng=self.rng, exploration=hyperparameters.exploration, max_ply=self.max_moves)
+        # A two-player game with a search adapter is searched on it, with its evaluation.
+        self.adapter: Any = None
+        self.fast: AdapterMcts | None = None
+        if self.spec.model != GENERAL and self.spec.search is not None:
+            from arena.agents.hyperparameters import search_adapter_class
+
+            self.rules = self.spec.rules_object()
+            self.adapter = search_adapter_class(self.spec)(None)
+            exploration = ADAPTER_EXPLORATION if hyperparameters.exploration == DEFAULT_EXPLORATION \
+                else hyperparameters.exploration
+            self.fast = AdapterMcts(self.adapter, rng=self.rng, exploration=exploration, max_ply=self.max_moves)
 
     # --- the budget ---------------------------------------------------------------------------
 
@@ -75,7 +93,17 @@ class MctsAgent:
         state = request.state
         seat = self.game.actor(state)
         budget = self.budget(request.time_left_ms, request.total_time_ms, self.game.ply(state), request.received_at)
-        result = self.mcts.search(seat, lambda rng: state, budget)
+        if self.fast is not None:
+            result = self.fast.search(self.adapter.from_state(state), budget)
+            try:
+                move = self.rules.validate_move(state, self.adapter.to_game_move(result.move))
+            except GameError as error:  # a bug in an adapter must not lose the game
+                print(f"{self.name}: search chose an illegal move ({error}); playing a random one",
+                      file=sys.stderr, flush=True)
+                move = self.rng.choice(self.rules.legal_moves(state))
+            result = replace(result, move=move)
+        else:
+            result = self.mcts.search(seat, lambda rng: state, budget)
         self._done(request.received_at, self.game.ply(state), result)
         return result.move
 
