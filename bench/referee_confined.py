@@ -8,7 +8,7 @@ bubblewrap works). Per way: the start (to the first answer of ``info``), and ``a
 over seeded random games of the C Breakthrough referee (examples/referees/breakthrough-c) through
 :class:`arena.referee.client.RefereeClient`, in wall time and in arena's own CPU time.
 
-    .venv/bin/python bench/referee_confined.py [--starts 10] [--games 200]
+    .venv/bin/python bench/referee_confined.py [--starts 10] [--games 100] [--rounds 6]
 
 Builds the referee first (needs cc and make).
 """
@@ -62,7 +62,8 @@ def plies(argv: list[str], confine: bool, games: int) -> tuple[int, float, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--starts", type=int, default=10)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args()
     argv = [str(build("breakthrough-c", ("cc",)) / "breakthrough-referee")]
     starts: dict[bool, list[float]] = {False: [], True: []}
@@ -73,12 +74,19 @@ def main() -> None:
         name = "confined" if confine else "plain   "
         print(f"{name} start to first answer: median {statistics.median(starts[confine]) * 1e3:.1f} ms "
               f"(min {min(starts[confine]) * 1e3:.1f}, max {max(starts[confine]) * 1e3:.1f}; {args.starts} starts)")
-    for confine in (False, True, False, True):
-        count, wall, cpu = plies(argv, confine, args.games)
+    per_ply: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    count = 0
+    for _ in range(args.rounds):  # alternating, so both ways share the machine's load alike
+        for confine in (False, True):
+            count, wall, cpu = plies(argv, confine, args.games)
+            per_ply[confine].append((wall / count, cpu / count))
+    for confine in (False, True):
         name = "confined" if confine else "plain   "
-        print(f"{name} apply round trip: {wall / count * 1e6:.1f} us wall, {cpu / count * 1e6:.1f} us arena CPU "
-              f"per ply ({count} plies)")
-
+        walls = [w * 1e6 for w, _ in per_ply[confine]]
+        cpus = [c * 1e6 for _, c in per_ply[confine]]
+        print(f"{name} apply round trip: median {statistics.median(walls):.1f} us wall (rounds {min(walls):.0f}-"
+              f"{max(walls):.0f}), {statistics.median(cpus):.1f} us arena CPU per ply ({args.rounds} rounds of "
+              f"{count} plies)")
 
 if __name__ == "__main__":
     main()
