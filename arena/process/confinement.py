@@ -61,21 +61,51 @@ def _python_path(env: Mapping[str, str]) -> list[str]:
     return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
 
 
-async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-                 sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
-                 ) -> tuple[spawn.Spawned, Confinement]:
-    """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
-    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
-    was spawned and the :class:`Confinement` to give back at teardown."""
+class _Start:
+    """One confined start worked out (:func:`_plan`): what to spawn and how."""
+
+    def __init__(self, held: Confinement) -> None:
+        self.held = held
+        self.argv: list[str] = []
+        self.env: dict[str, str] = {}
+        self.use_bwrap = False
+        self.seccomp_fd: int | None = None
+        self.plain: list[str] = []  # without bubblewrap: the command, behind setpriv with a user
+
+    def finish_plain(self, scratch: Path) -> None:
+        """Without bubblewrap: ``scratch`` becomes the bot's HOME and TMPDIR (its user's own)."""
+        self.held.scratch = scratch
+        uid = self.held.user.uid if self.held.user is not None else None
+        if uid is not None:
+            os.chown(scratch, uid, uid)
+        self.env = {**self.env, "HOME": str(scratch), "TMPDIR": str(scratch)}
+        self.argv = [*(_user_prefix(uid) if uid is not None else ()), *self.plain]
+
+    def close_seccomp(self) -> None:
+        if self.seccomp_fd is not None:
+            os.close(self.seccomp_fd)
+            self.seccomp_fd = None
+
+
+def _user_prefix(uid: int) -> list[str]:
+    from arena.process import sandbox as box
+
+    return box.user_prefix(uid)
+
+
+def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
+          sandbox: bool, logs_dir: Path | None, limits: BotLimits) -> _Start:
+    """Allocate the user and the cgroup and work out the command line (the caller spawns it, makes
+    the scratch folder when :attr:`_Start.use_bwrap` is False, and closes the seccomp pipe)."""
     from arena.process import sandbox as box
     from arena.process.isolation import require_sandbox, sandbox_available
 
-    doing = f"starting {who}"
     if sandbox:
         require_sandbox()
     spawn.check_program(argv[0], cwd, env)
     held = Confinement()
-    seccomp_fd: int | None = None
+    start = _Start(held)
+    start.env = env
     try:
         if botuser.can_switch_users():
             # In the event loop: an open and a flock on a memory file system (about 60 us) cost
@@ -89,41 +119,81 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
                 raise spawn.resource_error(exc, f"making a cgroup for {who}") or ResourceError(
                     f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
         uid = held.user.uid if held.user is not None else None
-        use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
-        needs, hide = path_plan(argv, cwd, env, who, own_user=uid is not None, resolve=uid is not None or use_bwrap,
-                                sandbox=sandbox, logs_dir=logs_dir)
+        start.use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
+        needs, hide = path_plan(argv, cwd, env, who, own_user=uid is not None,
+                                resolve=uid is not None or start.use_bwrap, sandbox=sandbox, logs_dir=logs_dir)
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
-        passed: tuple[int, ...] = ()
-        if use_bwrap:
+        if start.use_bwrap:
             held.wrapped = True
-            seccomp_fd = box.seccomp_pipe(sandbox=sandbox)
-            passed = (seccomp_fd,) if seccomp_fd is not None else ()
-            wrapped = box.bot_argv(needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs,
-                                   cwd=cwd, hide=hide, uid=uid,
-                                   as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd,
-                                   cgroup_views=cgroups.own_views(held.cgroup) if held.cgroup is not None else ())
+            start.seccomp_fd = box.seccomp_pipe(sandbox=sandbox)
+            start.argv = box.bot_argv(
+                needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs, cwd=cwd, hide=hide,
+                uid=uid, as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=start.seccomp_fd,
+                cgroup_views=cgroups.own_views(held.cgroup) if held.cgroup is not None else ())
+        elif needs.hidden:
+            raise ConfigError(
+                f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
+                "without bubblewrap arena cannot show it: install bubblewrap, or put the program where "
+                "any user may run it")
         else:
-            if needs.hidden:
-                raise ConfigError(
-                    f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
-                    "without bubblewrap arena cannot show it: install bubblewrap, or put the program where "
-                    "any user may run it")
-            held.scratch = await trio.to_thread.run_sync(box.make_scratch)
-            if uid is not None:
-                os.chown(held.scratch, uid, uid)
-            env = {**env, "HOME": str(held.scratch), "TMPDIR": str(held.scratch)}
-            wrapped = [*(box.user_prefix(uid) if uid is not None else ()), *needs.argv]
-        spawned = await spawn.spawn(wrapped, cwd=cwd, env=env, doing=doing, sandboxed=use_bwrap or uid is not None,
-                                    pass_fds=passed, cgroup=held.cgroup, frozen=stopped, bubblewrap=use_bwrap)
+            start.plain = list(needs.argv)
+        return start
+    except BaseException:
+        start.close_seccomp()
+        held.release()
+        raise
+
+
+async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
+                 sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
+                 ) -> tuple[spawn.Spawned, Confinement]:
+    """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
+    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
+    was spawned and the :class:`Confinement` to give back at teardown."""
+    from arena.process import sandbox as box
+
+    start = _plan(argv, cwd, env, who, sandbox, logs_dir, limits)
+    held = start.held
+    try:
+        if not start.use_bwrap:
+            start.finish_plain(await trio.to_thread.run_sync(box.make_scratch))
+        passed = (start.seccomp_fd,) if start.seccomp_fd is not None else ()
+        spawned = await spawn.spawn(start.argv, cwd=cwd, env=start.env, doing=f"starting {who}",
+                                    sandboxed=start.use_bwrap or held.user is not None, pass_fds=passed,
+                                    cgroup=held.cgroup, frozen=stopped, bubblewrap=start.use_bwrap)
         return spawned, held
     except BaseException as exc:
         held.release()
         if isinstance(exc, OSError):
-            raise spawn.resource_error(exc, doing) or exc from None
+            raise spawn.resource_error(exc, f"starting {who}") or exc from None
         raise
     finally:
-        if seccomp_fd is not None:
-            os.close(seccomp_fd)
+        start.close_seccomp()
+
+
+def start_confined_sync(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
+                        sandbox: bool, limits: BotLimits) -> tuple[spawn.Spawned, Confinement]:
+    """:func:`start_confined` outside trio, never stopped, no logs to hide (an external referee,
+    started in the middle of a synchronous request): the same user, cgroup and sandbox."""
+    from arena.process import sandbox as box
+
+    start = _plan(argv, cwd, env, who, sandbox, None, limits)
+    held = start.held
+    try:
+        if not start.use_bwrap:
+            start.finish_plain(box.make_scratch())
+        passed = (start.seccomp_fd,) if start.seccomp_fd is not None else ()
+        spawned = spawn.spawn_sync(start.argv, cwd=cwd, env=start.env, doing=f"starting {who}",
+                                   sandboxed=start.use_bwrap or held.user is not None, pass_fds=passed,
+                                   cgroup=held.cgroup, bubblewrap=start.use_bwrap)
+        return spawned, held
+    except BaseException as exc:
+        held.release()
+        if isinstance(exc, OSError):
+            raise spawn.resource_error(exc, f"starting {who}") or exc from None
+        raise
+    finally:
+        start.close_seccomp()
 
 
 #: How long a bot's path plan (:func:`path_plan`) is reused for the next bot with the same command,

@@ -196,7 +196,7 @@ _notes: list[str] = []
 _noted: set[str] = set()
 
 
-def _note_once(text: str) -> None:
+def note_once(text: str) -> None:
     """Say ``text`` once per process on stderr (a degraded protection the user should know of)."""
     if text in _noted:
         return
@@ -224,7 +224,7 @@ def shim_prefix() -> tuple[str, ...]:
         return ()
     setpriv = shutil.which("setpriv")
     if setpriv is None:
-        _note_once("setpriv (util-linux) is not installed: bots start without a parent-death signal "
+        note_once("setpriv (util-linux) is not installed: bots start without a parent-death signal "
                    "and, when arena runs as root, keep root's capabilities")
         return ()
     prefix = [setpriv, "--pdeathsig", "KILL"]
@@ -234,7 +234,7 @@ def shim_prefix() -> tuple[str, ...]:
         if caps & (1 << _CAP_SETPCAP):
             prefix.append("--bounding-set=-all")
         else:
-            _note_once("arena lacks CAP_SETPCAP, so bots started as root keep the capability bounding set")
+            note_once("arena lacks CAP_SETPCAP, so bots started as root keep the capability bounding set")
     prefix.append("--")
     return tuple(prefix)
 
@@ -359,8 +359,11 @@ def spawner_thread() -> threading.Thread:
 
 def _reset_in_forked_child() -> None:
     """A forked copy of arena has no spawner thread, is not a subreaper (the flag is not
-    inherited) and must not hold the guardian's pipe: start afresh on first use."""
+    inherited) and must not hold the guardian's pipe: start afresh on first use. Its run token is
+    its own too: the guardian it starts kills what carries that token when the copy exits, which
+    must not be its parent's bots (or referees)."""
     global _spawner, _hardened, _spawner_lock, _harden_lock
+    run_token.cache_clear()
     spawner, _spawner, _hardened = _spawner, None, False
     _spawner_lock, _harden_lock = threading.Lock(), threading.Lock()  # another thread may have held them
     _unreaped.clear()
@@ -524,13 +527,40 @@ async def spawn(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env:
     ("starting the BLACK bot 'x'"). Raises BotError (cannot be started) or ResourceError (arena
     ran out of something). Hardens arena first (:func:`harden_arena_process`).
     """
+    full = _shimmed(argv, cwd, env, sandboxed=sandboxed, cgroup=cgroup, bubblewrap=bubblewrap)
+    return await run_in_spawner(lambda: _start(full, cwd, env, doing, pass_fds, cgroup, frozen))
+
+
+def spawn_sync(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
+               doing: str = "starting a bot", sandboxed: bool = False, pass_fds: Sequence[int] = (),
+               cgroup: BotCgroup | None = None, bubblewrap: bool = False) -> Spawned:
+    """:func:`spawn` for a caller outside trio (an external referee, started in the middle of a
+    synchronous request): the same start in the spawner thread, waited for by blocking."""
+    full = _shimmed(argv, cwd, env, sandboxed=sandboxed, cgroup=cgroup, bubblewrap=bubblewrap)
+    spawner = _get_spawner()
+    if threading.current_thread() is spawner.thread:
+        return _start(full, cwd, env, doing, pass_fds, cgroup, False)
+    done = threading.Event()
+    result: list[outcome.Outcome[Spawned]] = []
+
+    def job() -> None:
+        result.append(outcome.capture(_start, full, cwd, env, doing, pass_fds, cgroup, False))
+        done.set()
+
+    spawner.submit(job)
+    done.wait()  # the job always ends: _start raises or returns, it never blocks on the bot
+    return result[0].unwrap()
+
+
+def _shimmed(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str], *,
+             sandboxed: bool, cgroup: BotCgroup | None, bubblewrap: bool) -> list[str]:
+    """``argv`` behind the hand-shake, the pipes' move and the exec shim (see :func:`spawn`)."""
     if not argv:
         raise BotError("empty bot command")
     harden_arena_process()
     check_program(argv[0], cwd, env)
     script = (HANDSHAKE if cgroup is not None else "") + (PIPES_AWAY if bubblewrap else "")
-    full = [*(sh_prefix(script) if script else ()), *(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
-    return await run_in_spawner(lambda: _start(full, cwd, env, doing, pass_fds, cgroup, frozen))
+    return [*(sh_prefix(script) if script else ()), *(pdeathsig_prefix() if sandboxed else shim_prefix()), *argv]
 
 
 def exit_status(pid: int) -> int | None:

@@ -13,23 +13,26 @@ any failure but an ``{"error"}`` answer the process is killed, and the next requ
 one. (Protocol v1 has no request ids: a second line that comes after its reply was read is caught
 at the next request, or as the line after that request's reply.) Its stderr is read while waiting (a referee that logs a lot never blocks) and only its last
 :data:`STDERR_TAIL_BYTES` kept. The process runs in a session of its own and is killed with its
-group, by PID, when :func:`close_all` runs: at arena's exit (``atexit``), or when a caller closes
-the pool. It is started with the argv it is given, never through a shell.
+group (and its cgroup), by PID, when :func:`close_all` runs: at arena's exit (``atexit``), or when
+a caller closes the pool. It is started with the argv it is given, never through a shell. Started
+by arena itself, it is confined as a bot is (its own user, cgroup and sandbox:
+:mod:`arena.referee.confined`); a copy a bot started runs inside that bot's confinement.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import select
 import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from arena.errors import ResourceError
+from arena.errors import BotError, ConfigError, ResourceError
 from arena.referee.protocol import Info, ReplyError, decode_info, decode_reply, request
 
 #: Seconds a referee has to answer one request, and its first one (a JVM starts slowly).
@@ -40,6 +43,9 @@ MAX_REPLY_BYTES = 16 << 20
 #: How much of a referee's stderr is kept for the message of its crash.
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
+#: What every bot has in its environment (:data:`arena.process.spawn.GAME_TOKEN_VAR`; named here, not
+#: imported: a search bot that starts its own copy of a referee would import trio for it).
+BOT_MARK = "ARENA_GAME_TOKEN"
 
 
 class RefereeError(ResourceError):
@@ -56,21 +62,25 @@ class RefereeClient:
     """One referee command and the process that runs it (started on the first request).
 
     ``round_trips`` counts the requests answered (the tests and benchmarks read it), ``starts`` the
-    processes started. ``argv`` is run as given, from the current folder, with arena's environment.
+    processes started. ``argv`` is run as given, from the current folder. ``confine`` (default: unless
+    this process is a bot): started as a bot is, its own user, cgroup, sandbox and the bots' minimal
+    environment (:mod:`arena.referee.confined`); else a plain child with this process's environment.
     """
 
     def __init__(self, argv: Sequence[str], *, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 start_timeout_s: float = START_TIMEOUT_S) -> None:
+                 start_timeout_s: float = START_TIMEOUT_S, confine: bool | None = None) -> None:
         if not argv:
             raise ValueError("a referee needs a command")
         self.argv = tuple(argv)
+        # A copy a bot started (ARENA_GAME_TOKEN is in every bot's environment) is held by the
+        # bot's own user, cgroup and sandbox: it is not confined again.
+        self.confine = BOT_MARK not in os.environ if confine is None else confine
         self.command = shlex.join(self.argv)
         self.timeout_s = timeout_s
         self.start_timeout_s = start_timeout_s
         self.round_trips = 0
         self.starts = 0
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._own_group = True
+        self._proc: _Process | None = None
         self._owner = 0  # the PID that started _proc: a forked child starts its own
         self._fresh = False  # no request answered yet by _proc
         self._out = bytearray()
@@ -119,32 +129,46 @@ class RefereeClient:
 
     # -- the process -------------------------------------------------------------------------------
 
-    def _spawn(self, *, new_session: bool) -> subprocess.Popen[bytes]:
-        self._own_group = new_session  # close() kills the group only when it is the referee's own
-        return subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                bufsize=0, close_fds=True, start_new_session=new_session)
+    def _spawn_plain(self, *, new_session: bool) -> _Process:
+        popen = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 bufsize=0, close_fds=True, start_new_session=new_session)
+        assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+        # close() kills the group only when it is the referee's own
+        return _Process(popen, popen.stdin.fileno(), popen.stdout.fileno(), popen.stderr.fileno(), new_session)
 
-    def _ensure_started(self) -> subprocess.Popen[bytes]:
+    def _start(self) -> _Process:
+        """Start the referee: confined like a bot (:func:`arena.referee.confined.start`) when arena
+        itself starts it; as a plain child when a bot does (the bot's confinement holds its copy)."""
+        if self.confine:
+            from arena.referee.confined import start
+
+            spawned, ended = start(self.argv, self._who())
+            return _Process(spawned.popen, spawned.stdin_fd, spawned.stdout_fd, spawned.stderr_fd, True, ended)
+        try:
+            return self._spawn_plain(new_session=True)
+        except PermissionError:
+            # Inside a bot's sandbox (arena's own search bot starting its referee) a new session is
+            # refused; the bot's cgroup ends the referee with the bot anyway.
+            return self._spawn_plain(new_session=False)
+
+    def _ensure_started(self) -> _Process:
         proc = self._proc
         if proc is not None and self._owner == os.getpid():
-            if proc.poll() is None:
+            if proc.popen.poll() is None:
                 self._check_quiet(proc)
                 return proc
             self._died(proc, "between requests")
         try:
-            proc = self._spawn(new_session=True)
-        except PermissionError:
-            # Inside a bot's sandbox (arena's own search bot starting its referee) a new session is
-            # refused; the bot's cgroup ends the referee with the bot anyway.
-            try:
-                proc = self._spawn(new_session=False)
-            except OSError as exc:
-                raise RefereeError(f"{self._who()}: cannot start it: {exc.strerror or exc}") from None
+            proc = self._start()
+        except BotError as exc:  # the bots' one line, "cannot start 'prog': why"
+            why = str(exc).removeprefix(f"cannot start {self.argv[0]!r}: ")
+            raise RefereeError(f"{self._who()}: cannot start it: {why}") from None
+        except ConfigError as exc:  # its user cannot reach its program: the message names the referee
+            raise RefereeError(str(exc)) from None
         except OSError as exc:
             raise RefereeError(f"{self._who()}: cannot start it: {exc.strerror or exc}") from None
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            assert stream is not None
-            os.set_blocking(stream.fileno(), False)
+        for fd in (proc.stdin_fd, proc.stdout_fd, proc.stderr_fd):
+            os.set_blocking(fd, False)
         self._proc, self._owner, self._fresh = proc, os.getpid(), True
         self._out.clear()
         self._err.clear()
@@ -152,11 +176,10 @@ class RefereeClient:
         _pool_opened()
         return proc
 
-    def _exchange(self, proc: subprocess.Popen[bytes], line: bytes, cmd: str, limit_s: float) -> bytes:
+    def _exchange(self, proc: _Process, line: bytes, cmd: str, limit_s: float) -> bytes:
         """Write ``line``, read one reply line, under one deadline (a referee that stops reading
         cannot block the write either)."""
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        fd_in, fd_out, fd_err = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
+        fd_in, fd_out, fd_err = proc.stdin_fd, proc.stdout_fd, proc.stderr_fd
         pending = memoryview(line)
         poller = select.poll()
         poller.register(fd_in, select.POLLOUT)
@@ -212,19 +235,18 @@ class RefereeClient:
             if not self._read_stderr(fd):
                 return
 
-    def _check_quiet(self, proc: subprocess.Popen[bytes]) -> None:
+    def _check_quiet(self, proc: _Process) -> None:
         """Fail when the referee wrote to stdout while nobody asked (the next reply would be wrong)."""
-        assert proc.stdout is not None
-        if self._out or select.select([proc.stdout.fileno()], [], [], 0)[0]:
-            chunk = _read(proc.stdout.fileno())
+        if self._out or select.select([proc.stdout_fd], [], [], 0)[0]:
+            chunk = _read(proc.stdout_fd)
             if chunk == b"":
                 self._died(proc, "between requests")
             if chunk is not None or self._out:
                 self._fail("wrote to stdout between requests (one request, one line)")
 
-    def _died(self, proc: subprocess.Popen[bytes], when: str) -> NoReturn:
+    def _died(self, proc: _Process, when: str) -> NoReturn:
         try:
-            status = proc.wait(timeout=1.0)
+            status = proc.popen.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             status = None
         if status is None:
@@ -248,33 +270,57 @@ class RefereeClient:
         return f"rules program {self.command!r}"
 
     def close(self) -> None:
-        """Kill the process and everything it started (by its group), and reap it. Idempotent."""
+        """Kill the process and everything it started (by its group, and its cgroup when it has
+        one), reap it and give back its user and cgroup. Idempotent."""
         proc, self._proc = self._proc, None
         if proc is None or self._owner != os.getpid():
             return
-        if proc.poll() is None:
-            try:
-                if self._own_group:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:
-                    proc.kill()
-            except ProcessLookupError:
-                pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
-        try:
-            proc.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
-            pass
+        proc.end()
 
     @property
     def pid(self) -> int | None:
         """The running process's PID (None when none runs)."""
-        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+        return self._proc.popen.pid if self._proc is not None and self._proc.popen.poll() is None else None
+
+
+class _Process:
+    """A running referee: its Popen (for its exit status), arena's ends of its pipes and, when it
+    was started confined, what holds it (:class:`arena.process.confinement.Confinement`)."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], stdin_fd: int, stdout_fd: int, stderr_fd: int,
+                 own_group: bool, ended: Callable[[], None] | None = None) -> None:
+        self.popen = popen
+        self.stdin_fd, self.stdout_fd, self.stderr_fd = stdin_fd, stdout_fd, stderr_fd
+        self.own_group = own_group
+        self._ended = ended
+
+    def end(self) -> None:
+        """Kill it and all it started, close the pipes, reap it, then run what it was started
+        with asked for at its end (its cgroup emptied and removed, its user given back)."""
+        if self.popen.poll() is None:
+            try:
+                if self.own_group:
+                    os.killpg(self.popen.pid, signal.SIGKILL)
+                else:
+                    self.popen.kill()
+            except ProcessLookupError:
+                pass
+        if self.popen.stdin is not None:  # a plain child: its pipes are Popen's files
+            streams = (self.popen.stdin, self.popen.stdout, self.popen.stderr)
+            for stream in streams:
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+        else:
+            for fd in (self.stdin_fd, self.stdout_fd, self.stderr_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        try:
+            self.popen.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+            pass
+        if self._ended is not None:
+            self._ended()
 
 
 def _read(fd: int) -> bytes | None:
