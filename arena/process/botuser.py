@@ -207,6 +207,51 @@ class CommandNeeds:
 PRIVATE_FOLDERS = ("/tmp", "/dev/shm")
 
 
+def resolve_program(argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> tuple[list[str], str]:
+    """(``argv`` as the bot's user must run it, the file its program is): the program found on the
+    bot's ``PATH`` (from ``cwd`` when relative); a pyenv shim for Python under a folder the bot's
+    user cannot pass replaced by the interpreter it runs, also when it is the ``#!/usr/bin/env
+    python3`` line of the program (then the interpreter runs the program as its script)."""
+    program = argv[0]
+    if "/" not in program:
+        found = shutil.which(program, path=env.get("PATH", os.defpath))
+        if found is not None:
+            program = found
+    program = program if os.path.isabs(program) else os.path.join(cwd, program)
+    new_argv = list(argv)
+    real = _behind_blocked_shim(program, cwd)
+    if real is not None:
+        new_argv[0] = program = real
+        return new_argv, program
+    interpreter = _env_shebang(program)
+    if interpreter is not None:
+        found = shutil.which(interpreter, path=env.get("PATH", os.defpath))
+        real = _behind_blocked_shim(found, cwd) if found is not None else None
+        if real is not None:
+            return [real, program, *argv[1:]], real
+    return new_argv, program
+
+
+def _behind_blocked_shim(program: str, cwd: str) -> str | None:
+    """The interpreter a pyenv shim for Python runs when the bot's user cannot pass the folder
+    that holds the shim, else None."""
+    if os.path.basename(program).startswith("python") and _is_script_shim(program) \
+            and blocked_folder(os.path.realpath(program)):
+        return _python_behind_shim(program, cwd)
+    return None
+
+
+def _env_shebang(program: str) -> str | None:
+    """``NAME`` of a ``#!/usr/bin/env NAME`` first line of the file ``program``, else None."""
+    with contextlib.suppress(OSError):
+        with open(program, "rb") as f:
+            head = f.read(256).split(b"\n", 1)[0]
+        words = head[2:].split() if head.startswith(b"#!") else []
+        if len(words) == 2 and os.path.basename(words[0]) == b"env" and b"/" not in words[1]:
+            return os.fsdecode(words[1])
+    return None
+
+
 def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
                   extra: Sequence[str] = ()) -> CommandNeeds:
     """What a bot's user needs to run ``argv`` in ``cwd`` with ``env`` (see :class:`CommandNeeds`).
@@ -216,18 +261,7 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
     :data:`PRIVATE_FOLDERS` are shown too (the bot's own ``/tmp`` is empty).
     """
     base = os.fspath(cwd) if cwd is not None else os.getcwd()
-    program = argv[0]
-    if "/" not in program:
-        found = shutil.which(program, path=env.get("PATH", os.defpath))
-        if found is not None:
-            program = found
-    program = program if os.path.isabs(program) else os.path.join(base, program)
-    name = os.path.basename(program)
-    new_argv = list(argv)
-    if name.startswith("python") and _is_script_shim(program) and blocked_folder(os.path.realpath(program)):
-        real = _python_behind_shim(program, base)
-        if real is not None:
-            new_argv[0] = program = real
+    new_argv, program = resolve_program(argv, base, env)
     wanted = [_prefix(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
     for word, role in zip(argv, word_roles(argv), strict=True):
         # Files the command names (a script, a class path's entries, a data file): shown if blocked.
