@@ -48,7 +48,6 @@ from arena.fileio.files import make_folders, open_beneath
 from arena.process import escapees, spawn, waiting
 from arena.process.cgroups import BotCgroup
 from arena.process.confinement import Confinement, start_confined
-from arena.process.view import NO_REACH, Reach
 from arena.process.isolation import BotLimits
 from arena.process.replies import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -59,6 +58,7 @@ from arena.process.replies import (
     ReplyTooLong,
     TransportError,
 )
+from arena.process.view import NO_REACH, Reach
 
 __all__ = [
     "DEFAULT_KILL_GRACE_S", "DEFAULT_MAX_REPLY_BYTES", "BotGone", "BotProcess", "ChildProcess", "EndOfOutput",

@@ -45,8 +45,8 @@ from arena.process.botuser import PRIVATE_FOLDERS, CommandNeeds
 from arena.process.cgroups import claim_folder, mount_roots
 from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.process.isolation import find_program
-from arena.process.view import SYSTEM_FOLDERS, BotView
 from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
+from arena.process.view import SYSTEM_FOLDERS, BotView
 
 _scratch_root: Path | None = None
 _scratch_lock = threading.Lock()

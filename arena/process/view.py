@@ -145,7 +145,7 @@ def _toolchain(program: str) -> tuple[list[str], list[str]]:
 def _named_paths(argv: Sequence[str], base: str) -> list[tuple[Role, str]]:
     """(role, absolute path) of every word of ``argv`` after the program that names an existing
     file or folder: a script, a class path's entries (``lib/*`` is ``lib``), any other word."""
-    found = []
+    found: list[tuple[Role, str]] = []
     for word, role in zip(argv, word_roles(argv), strict=True):
         if role is Role.PROGRAM:
             continue

@@ -15,6 +15,12 @@ other) resolved against the folder as an executable agent's ``path`` is against 
 without one the folder's executable file ``bot``. A ``game`` in ``bot.json`` must be the
 tournament's.
 
+What ``bot.json`` names (the program given as a path, the script, a class path's entries, any
+other existing path) must lie inside the folder (links followed; the system's folders such as
+``/usr`` are allowed) and, when bots run as users of their own, under no folder of it other
+users cannot enter: the sandbox shows a roster bot its own folder and nothing else it names
+(:func:`arena.process.view.outside_folder`).
+
 A problem of one folder is that entry's problem (``agents: students/bob/: ...``), so that every
 folder's is reported at once; a problem of the roster itself (its keys, no folder matched, fewer than
 two or more than :data:`arena.limits.MAX_AGENTS` folders) is one ConfigError at once.
@@ -36,6 +42,8 @@ from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games.base import GameError
 from arena.games.registry import get_spec
 from arena.limits import MAX_AGENTS
+from arena.process.botuser import can_switch_users
+from arena.process.view import outside_folder
 from arena.tournament.agents import AgentConfig, AgentEntry, id_problem
 from arena.tournament.commands import is_file, plain, resolve_command, resolve_path
 
@@ -96,7 +104,8 @@ def _entry(shown: str, folder: Path, env: tuple[tuple[str, str], ...], game: str
         bot = folder_bot(folder, game)
     except FolderBotError as exc:
         return AgentEntry(where, aid, problem=f"{where}: {exc}", language=exc.language)
-    agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown)
+    agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown,
+                        home=str(folder))
     return AgentEntry(where, aid, agent=agent, language=bot.language)
 
 
@@ -137,6 +146,11 @@ def folder_bot(folder: Path, game: str | None = None) -> FolderBot:
             command = resolve_command(text, folder, f"{BOT_JSON}: command")
         else:
             command, text = _bot_file(folder), BOT_FILE
+        # The sandbox shows a roster bot its folder and nothing else its command names: a path
+        # outside would not be there when it runs (and must never widen what it sees).
+        outside = outside_folder(command, str(folder), own_user=can_switch_users())
+        if outside is not None:
+            raise ConfigError(f"{BOT_JSON if text != BOT_FILE else BOT_FILE}: {outside}")
     except ConfigError as exc:
         raise FolderBotError(str(exc), language) from None
     return FolderBot(command, text, language, said_game)
