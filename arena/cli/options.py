@@ -363,8 +363,8 @@ def isolation_options(from_config: bool) -> Callable[[F], F]:
                  f"TMPDIR and the agent's own 'env'). Default: {default('inheritEnv')}.")(func)
         func = click.option(
             "--sandbox/--no-sandbox", "sandbox", default=None,
-            help="Run each bot under bubblewrap: own PID namespace, no network, read-only files "
-                 "except its private /tmp, logs hidden. --no-sandbox: bots still run as their own users in "
+            help="Run each bot under bubblewrap: own PID namespace, no network, only the files it needs "
+                 "(the system, its interpreter, its own files), read-only, and its private /tmp. --no-sandbox: bots still run as their own users in "
                  "their own cgroups, but see the network and every file anyone may read. Default: "
                  f"{default('sandbox', 'on where bubblewrap can run')}.")(func)
         func = click.option(
