@@ -14,7 +14,8 @@ bubblewrap binds, read-only and each at its own path:
 - the bot's own files: with a roster folder (:attr:`Reach.folder`), that folder whole and nothing
   else its command names (:func:`outside_folder` refuses such a command when the roster is read);
   else the files the organiser's command names: a script's or a program's folder (its modules), a
-  class path's entries and other paths as named;
+  class path's entries and other paths as named, what a module or class name names in the working
+  folder (``python3 -m pkg.bot``: ``pkg``);
 - arena's own package (only the ``arena`` folder, never the checkout around it) for arena's own
   agents and the bots shipped inside arena's checkout, which import it;
 - the paths the organiser adds (:attr:`Reach.read_only`: config ``readOnlyPaths``, ``--read-only``);
@@ -161,6 +162,21 @@ def _named_paths(argv: Sequence[str], base: str) -> list[tuple[Role, str]]:
     return found
 
 
+def _named_modules(argv: Sequence[str], workdir: str) -> list[str]:
+    """What a module or class name of ``argv`` (``python3 -m pkg.bot``, ``java Main``) names in the
+    working folder, where the interpreter looks first: ``pkg`` (a package), ``pkg.py``, ``Main.class``."""
+    found = []
+    for word, role in zip(argv, word_roles(argv), strict=True):
+        top = word.split(".", 1)[0] if role is Role.NAME else ""
+        if not top or "/" in top or top.startswith("-") or len(top) > 255 or "\0" in top:
+            continue
+        for name in (top, top + ".py", word.removesuffix(".class") + ".class"):
+            path = os.path.join(workdir, name)
+            if "/" not in name and os.path.exists(path):
+                found.append(path)
+    return found
+
+
 def outside_folder(argv: Sequence[str], folder: str, cwd: str | None = None,
                    own_user: bool = True) -> str | None:
     """Why a roster bot's command ``argv`` (resolved, as its ``bot.json`` gave it) would widen its
@@ -230,6 +246,7 @@ def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mappi
         for role, path in named:
             shown.append(os.path.dirname(path) if role is Role.SCRIPT else path)
             uses_arena = uses_arena or (role is Role.SCRIPT and _inside(path, arena_root))
+        shown += _named_modules(argv, workdir)
     for entry in _python_path(env):
         if os.path.realpath(entry) == os.path.realpath(arena_root):
             uses_arena = True  # arena's own agents: its package, not the folder that holds it
