@@ -178,13 +178,15 @@ def _named_modules(argv: Sequence[str], workdir: str) -> list[str]:
 
 
 def outside_folder(argv: Sequence[str], folder: str, cwd: str | None = None,
-                   own_user: bool = True) -> str | None:
+                   own_user: bool = True, shown: Sequence[str] = ()) -> str | None:
     """Why a roster bot's command ``argv`` (resolved, as its ``bot.json`` gave it) would widen its
     view, or None: a path it names (the program given with a ``/``, a script, a class path's
-    entries, any other existing path) that lies outside ``folder`` (links followed) and outside
-    what every bot sees (:func:`in_common_view`), or (``own_user``: bots run as users of their own)
-    inside it but under a folder other users cannot enter. A bare program name (``python3``) is
-    arena's to resolve and never refused."""
+    entries, any other existing path) that lies outside ``folder`` (links followed), outside what
+    every bot sees (:func:`in_common_view`) and outside the paths the organiser shows every bot
+    (``shown``), or (``own_user``: bots run as users of their own) inside it but under a folder
+    other users cannot enter. A bare program name (``python3``) is arena's to resolve and never
+    refused."""
+    granted = [os.path.realpath(path) for path in shown]
     real_folder = os.path.realpath(folder)
     base = cwd or folder
     named = [(Role.PROGRAM, argv[0])] if argv and "/" in argv[0] else []
@@ -196,7 +198,7 @@ def outside_folder(argv: Sequence[str], folder: str, cwd: str | None = None,
             if closed is not None:
                 return f"{role.value} {shown} is under {closed}, which other users cannot enter (chmod a+rX it)"
             continue
-        if in_common_view(real):
+        if in_common_view(real) or any(_inside(real, path) for path in granted):
             continue
         return (f"{role.value} {shown} is outside the bot's folder {folder}; a bot sees only its own folder "
                 "(put the file inside it)")
@@ -236,16 +238,17 @@ def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mappi
     arena_root = arena_import_root()
     package = os.path.join(arena_root, "arena")
     named = _named_paths(argv, workdir)
-    uses_arena = _inside(os.path.abspath(program), arena_root)
+    # Arena's bots (bots/*_alphabeta.py, its search agent) import its package from its checkout;
+    # a roster folder's own files are its author's, wherever the folder lies.
+    uses_arena = any(_inside(path, arena_root) and not (reach.folder and _inside(path, reach.folder))
+                     for path in (os.path.abspath(program), *(p for role, p in named if role is Role.SCRIPT)))
     if reach.folder is not None:
         shown.append(reach.folder)
-        uses_arena = False  # a roster bot's own files are the author's, wherever the folder lies
     else:
         if not _in_system(os.path.realpath(program)) and not any(_inside(os.path.abspath(program), s) for s in shown):
             shown.append(os.path.dirname(os.path.abspath(program)))  # the organiser's program: its folder
         for role, path in named:
             shown.append(os.path.dirname(path) if role is Role.SCRIPT else path)
-            uses_arena = uses_arena or (role is Role.SCRIPT and _inside(path, arena_root))
         shown += _named_modules(argv, workdir)
     for entry in _python_path(env):
         if os.path.realpath(entry) == os.path.realpath(arena_root):

@@ -108,17 +108,19 @@ def id_problem(aid: str, seen: set[str]) -> str | None:
     return None
 
 
-def agent_entries(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool) -> list[AgentEntry]:
+def agent_entries(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool,
+                  shown: tuple[str, ...] = ()) -> list[AgentEntry]:
     """Every entry of the config's ``agents`` value ``raw`` (``present``: the key is there), each
     loaded or with its problem; an executable's program is looked for as its bot will be started
     (:func:`program_problem`). ``game`` is the tournament's (a roster's ``bot.json`` may declare
-    one). ConfigError for a mistake in ``agents`` itself (see the module docstring)."""
+    one); ``shown``: the paths the config shows every bot (a roster's ``bot.json`` may name files
+    there). ConfigError for a mistake in ``agents`` itself (see the module docstring)."""
     if not present:
         raise ConfigError("agents: missing (required: a list of at least two agents)")
     if isinstance(raw, dict) and "from" in raw:
         from arena.tournament.roster import roster_entries
 
-        entries = roster_entries(raw, base_dir, game)
+        entries = roster_entries(raw, base_dir, game, shown)
     elif isinstance(raw, list):
         if len(raw) < 2:
             raise ConfigError(f"agents: a tournament needs at least two agents, got {len(raw)}")
@@ -137,9 +139,10 @@ def agent_entries(raw: Any, base_dir: Path, present: bool, *, game: str, inherit
     return out
 
 
-def parse_agents(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool) -> tuple[AgentConfig, ...]:
+def parse_agents(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool,
+                 shown: tuple[str, ...] = ()) -> tuple[AgentConfig, ...]:
     """The agents of :func:`agent_entries`; one ConfigError listing every entry's problem."""
-    entries = agent_entries(raw, base_dir, present, game=game, inherit_env=inherit_env)
+    entries = agent_entries(raw, base_dir, present, game=game, inherit_env=inherit_env, shown=shown)
     problems = [entry.problem for entry in entries if entry.problem]
     if problems:
         raise problems_error(problems)

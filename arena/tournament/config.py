@@ -340,7 +340,8 @@ def config_agents(obj: Any, base_dir: Path) -> AgentsView:
     them (``arena roster check``). ConfigError for a mistake before the agents can be read: the top
     level, ``id``, ``rules``, ``game``, ``inheritEnv``, ``agents`` itself."""
     _, _, game, inherit_env = _head(obj, base_dir)
-    entries = agent_entries(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env)
+    entries = agent_entries(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env,
+                            shown=_shown_paths(obj, base_dir))
     raw_params = obj.get("parameters")
     params = ({k: v for k, v in raw_params.items() if isinstance(v, int)} if isinstance(raw_params, dict) else None)
     players = obj.get("players") if isinstance(obj.get("players"), int) else None
@@ -385,7 +386,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
 
     no_agents: tuple[AgentConfig, ...] = ()
     agents = read(lambda: parse_agents(obj.get("agents"), base_dir, "agents" in obj, game=game,
-                                       inherit_env=inherit_env), no_agents)
+                                       inherit_env=inherit_env, shown=_shown_paths(obj, base_dir)), no_agents)
     # With the agents unread, their number is not checked against the seats (nor an SPRT's two).
     seats: tuple[int | None, tuple[tuple[str, int], ...]] = (None, ())
     players, parameters = read(lambda: _seats(obj, game, len(agents) if agents else MAX_AGENTS_LIMIT), seats)
@@ -446,6 +447,15 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
         openings_digest=openings_digest, sandbox=sandbox, limits=limits, inherit_env=inherit_env, read_only=read_only,
         players=players, parameters=parameters, sprt=sprt, rules=rules, rules_command=rules_command,
         source=source, **values, **backend)
+
+
+def _shown_paths(obj: dict[str, Any], base_dir: Path) -> tuple[str, ...]:
+    """The config's ``readOnlyPaths`` as far as they can be read (their mistakes are reported as
+    the key's own): a roster's ``bot.json`` may name files there."""
+    try:
+        return read_only_paths(fields.string_list(obj, READ_ONLY_KEY, default=()), base_dir, READ_ONLY_KEY)
+    except ConfigError:
+        return ()
 
 
 def _rules(obj: dict[str, Any], base_dir: Path) -> tuple[str | None, tuple[str, ...] | None, str | None]:

@@ -29,15 +29,20 @@ def attempt(what, action):
     try:
         report(what, {"ok": action()})
         return True
-    except Exception as exc:  # every failure is the answer we want to see
+    except (OSError, ValueError, KeyError) as exc:  # every failure is the answer we want to see
         report(what, {"failed": f"{type(exc).__name__}: {exc}"})
         return False
 
 
 with open(os.path.join(here, "targets.json")) as f:
     targets = json.load(f)
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read(200)
+
+
 for path in targets.get("read", []):
-    attempt(f"read:{path}", lambda path=path: open(path, errors="replace").read(200))
+    attempt(f"read:{path}", lambda path=path: read(path))
 for folder in targets.get("list", []):
     attempt(f"list:{folder}", lambda folder=folder: sorted(os.listdir(folder)))
 
@@ -53,7 +58,7 @@ if victim:
     try:
         stolen = start()
         report(f"exec:{victim}", {"ok": stolen.pid})
-    except Exception as exc:
+    except (OSError, ValueError, KeyError) as exc:
         report(f"exec:{victim}", {"failed": f"{type(exc).__name__}: {exc}"})
 
 if stolen is not None:
