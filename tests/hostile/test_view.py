@@ -151,3 +151,46 @@ def test_a_thief_in_a_class_gets_nothing_and_the_honest_bots_play_every_game(mar
     for name, secret in secrets.items():
         assert secret not in stderr_text, f"the thief got the {name} secret"
     assert_no_leftovers(marker)
+
+
+@pytest.mark.parametrize(("paths", "message"), [
+    (["nowhere"], "readOnlyPaths[0]: 'nowhere' not found (looked at"),
+    ([""], "readOnlyPaths[0]: empty"),
+    (["/"], "readOnlyPaths[0]: '/' would show bots the whole machine"),
+    ("books", "readOnlyPaths: must be a list of strings"),
+])
+def test_read_only_paths_are_checked_in_one_line(tmp_path: Path, paths: object, message: str) -> None:
+    for name in ("alice", "bob"):
+        _bot(tmp_path / "class" / name, "python3 connect4_random.py", RANDOM_BOT)
+    config = _config(tmp_path / "class.json", "class/*/", readOnlyPaths=paths)
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert str(caught.value).startswith(message) and "\n" not in str(caught.value), caught.value
+    result = CliRunner().invoke(cli, ["match", "--game", "connect4", "--read-only", "nowhere", "python3 x", "python3 y"],
+                                catch_exceptions=False)
+    assert result.exit_code == 2 and "--read-only" in result.output and "'nowhere' not found" in result.output
+
+
+@needs_sandbox
+def test_the_organisers_read_only_paths_are_shown_to_the_bots(tmp_path: Path) -> None:
+    """A book every bot may read (``--read-only``) and one only for one agent (its ``readOnlyPaths``);
+    a bot reads them with ``cat`` before each move (its stderr tells what it saw)."""
+    shared, own = tmp_path / "shared.txt", tmp_path / "own.txt"
+    shared.write_text("shared-book\n")
+    own.write_text("own-book\n")
+    for path in (tmp_path, shared, own):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    reader = (f"sh -c 'cat {shared} {own} >&2; exec python3 \"$0\"' {RANDOM_BOT}")
+    config = tmp_path / "books.json"
+    config.write_text(json.dumps({"id": "books", "game": "connect4", "gamesPerPair": 1, "maxMoves": 4,
+                                  "sandbox": True, "agents": [
+                                      {"id": "owner", "path": reader, "readOnlyPaths": [str(own)]},
+                                      {"id": "other", "path": reader}]}))
+    result = CliRunner().invoke(cli, ["run", str(config), "--logs", str(tmp_path / "logs"), "--read-only",
+                                      str(shared)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    logs = {log.name: log.read_text() for log in (tmp_path / "logs" / "books" / "stderr").glob("*.log")}
+    owner = "".join(text for name, text in logs.items() if "owner" in name)
+    other = "".join(text for name, text in logs.items() if "other" in name)
+    assert "shared-book" in owner and "own-book" in owner, logs
+    assert "shared-book" in other and "own-book" not in other and "No such file" in other, logs
