@@ -30,6 +30,7 @@ from pathlib import Path
 
 from arena.errors import ResourceError
 from arena.process.command import Role, path_list_items, word_roles
+from arena.process.view import installation
 
 #: The default pool: far above any uid a distribution hands out (1000-60000, and subordinate ranges
 #: from 100000), below 2^31 for old tools. A line ``arena:<first>:<count>`` in /etc/subuid replaces it.
@@ -165,12 +166,6 @@ def _is_script_shim(path: str) -> bool:
     return False
 
 
-def _prefix(program: str) -> str:
-    """What to show for a program: its installation (the folder above ``bin``), or its folder."""
-    folder = os.path.dirname(program)
-    return os.path.dirname(folder) if os.path.basename(folder) in ("bin", "sbin") else folder
-
-
 def _interpreters(env: Mapping[str, str]) -> list[str]:
     """Installations a bot may run without naming them in its command (``#!/usr/bin/env python3``,
     ``sh -c '...'``): arena's own Python, and each folder of the bot's PATH (a ``bin`` folder
@@ -262,7 +257,7 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
     """
     base = os.fspath(cwd) if cwd is not None else os.getcwd()
     new_argv, program = resolve_program(argv, base, env)
-    wanted = [_prefix(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
+    wanted = [installation(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
     for word, role in zip(argv, word_roles(argv), strict=True):
         # Files the command names (a script, a class path's entries, a data file): shown if blocked.
         items = path_list_items(word) if role is Role.PATH_LIST else [word] if role in (Role.SCRIPT, Role.ARG) else []
