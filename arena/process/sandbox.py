@@ -1,6 +1,6 @@
 """The sandbox (``Isolation.sandbox``): each bot under bubblewrap, with a private scratch folder.
 
-:func:`sandboxed_argv` wraps a bot's argv in ``bwrap`` with:
+:func:`bot_argv` wraps a bot's argv in ``bwrap`` with:
 
 - ``--unshare-pid``: the bot is in its own PID namespace. It sees only its own processes, and every
   descendant dies with the namespace when the game's teardown kills the group (``setsid`` does not
@@ -13,12 +13,12 @@
   too), its own cgroup shown read-only where its hierarchy was mounted: a bot sees neither its
   opponent's cgroup (frozen or not, CPU time, pressure) nor other runs', and finds its own limits
   as in a container (:func:`arena.process.cgroups.mount_roots`, :func:`~arena.process.cgroups.own_views`);
-- ``--ro-bind / /``, ``--dev /dev``, ``--proc /proc``: the filesystem read-only, except a scratch
-  folder made for this bot alone (bound writable, and its ``HOME`` and ``TMPDIR``);
-- the logs hidden (an empty tmpfs over them): the bot's stderr folder, the tournament folder
-  that holds it and, when it can be told, the folder of all tournaments — unless the bot's own
-  program or working folder is inside one, which then stays visible (read-only);
-- the other bots' scratch folders hidden (a tmpfs over the folder that holds them all);
+- an empty read-only root showing only what the bot needs (:mod:`arena.process.view`:
+  :func:`system_mounts`, :func:`view_mounts`), ``--dev /dev``, ``--proc /proc``, and its private
+  ``/tmp`` and ``/dev/shm`` (size-bounded tmpfs, its ``HOME`` and ``TMPDIR``); with the sandbox
+  off, the real filesystem (``--dev-bind / /``) and those private folders;
+- a log folder inside what it is shown covered (an empty tmpfs): the bot's stderr folder, the
+  tournament folder that holds it and, when it can be told, the folder of all tournaments;
 - ``--cap-drop ALL`` when arena runs as root;
 - ``--seccomp FD`` (:mod:`arena.process.seccomp`): ``setsid`` and ``setpgid`` fail with EPERM, so every
   process the bot starts stays in its process group, stopped between turns with the bot; with the
