@@ -23,7 +23,8 @@ bubblewrap binds, read-only and each at its own path:
 
 The working folder arena starts a bot in is shown as an empty folder unless it is inside one of
 those. Not shown: the project checkout, other bots' folders, the organiser's files, other runs'
-log folders, ``/home``, ``/root``, ``/opt``, ``/var``, ``/run``, ``/srv``, ``/mnt``.
+log folders, ``/home``, ``/root``, ``/opt``, ``/var``, ``/run``, ``/srv``, ``/mnt``, and nothing of
+``/sys`` even when a command names it (a bot's own cgroup: :mod:`arena.process.cgroups`).
 """
 
 from __future__ import annotations
@@ -261,7 +262,8 @@ def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mappi
     wanted: list[str] = []
     for path in dict.fromkeys(shown):
         for variant in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
-            if os.path.exists(variant) and not _in_system(variant):
+            # /sys is the kernel's (its cgroup files are another bot's state): never bound as named.
+            if os.path.exists(variant) and not _in_system(variant) and not _inside(variant, "/sys"):
                 wanted.append(variant)
     outermost = [p for p in dict.fromkeys(wanted) if not any(o != p and _inside(p, o) for o in wanted)]
     empty = not any(_inside(workdir, p) for p in outermost) and not _in_system(os.path.realpath(workdir))
