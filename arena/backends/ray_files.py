@@ -147,6 +147,10 @@ def remap_spec(spec: Any, root: str | None, here: str) -> Any:
         changes["path"] = _remap_word(spec.path, root, here)
     if spec.cwd:
         changes["cwd"] = _remap_word(spec.cwd, root, here)
+    if getattr(spec, "folder", None):
+        changes["folder"] = _remap_word(spec.folder, root, here)
+    if getattr(spec, "read_only", ()):
+        changes["read_only"] = tuple(_remap_word(path, root, here) for path in spec.read_only)
     return dataclasses.replace(spec, **changes)
 
 

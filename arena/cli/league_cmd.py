@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from arena.backends import ClusterError
-from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options
+from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, read_only_given
 from arena.cli.run_cmd import DEFAULT_LOGS, _fail, _print_json, _run, _set_up, _signals_exit_at_once
 from arena.errors import ArenaError
 from arena.limits import MAX_CONFIG_CONCURRENCY, MAX_GAMES
@@ -90,7 +90,8 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
             league = load_league(config_path)
             for line in league.set_aside:
                 note(f"set aside: {line}")
-            config = dataclasses.replace(league.config, limits=bot_limits(league.config.limits))
+            config = dataclasses.replace(league.config, limits=bot_limits(league.config.limits),
+                                         read_only=read_only_given(league.config.read_only))
             league = dataclasses.replace(league, config=config)
 
             def make(_config: Any, options: Any, reporter: Any) -> League:

@@ -329,6 +329,26 @@ def bot_limits(base: BotLimits | None = None) -> BotLimits:
     return dataclasses.replace(base, **changes) if changes else base
 
 
+_READ_ONLY_META = "arena.read_only"
+
+
+def _keep_read_only(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
+    if value:
+        from arena.errors import ConfigError
+        from arena.tournament.commands import read_only_paths
+
+        try:
+            ctx.meta[_READ_ONLY_META] = read_only_paths(value, Path.cwd(), "--read-only")
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc).removeprefix("--read-only"), param_hint="--read-only") from None
+
+
+def read_only_given(base: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """``base`` (a config's ``readOnlyPaths``) and the paths of ``--read-only`` (absolute)."""
+    given = click.get_current_context().meta.get(_READ_ONLY_META, ())
+    return tuple(dict.fromkeys((*base, *given)))
+
+
 def isolation_options(from_config: bool) -> Callable[[F], F]:
     """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``
     (each None when not given: the default, or with ``from_config`` the config's key), and the
@@ -343,14 +363,19 @@ def isolation_options(from_config: bool) -> Callable[[F], F]:
             func = click.option(flag, name, type=click.IntRange(0, 1 << 22), default=None, expose_value=False,
                                 callback=_keep_limit, metavar="N",
                                 help=f"{text} Default: {default(key, str(value))}.")(func)
+        func = click.option("--read-only", "read_only", multiple=True, metavar="PATH", expose_value=False,
+                            callback=_keep_read_only,
+                            help="Show every bot this file or folder read-only in the sandbox, besides what it "
+                                 "needs (repeatable)" + (", after the config's 'readOnlyPaths'." if from_config
+                                                         else "."))(func)
         func = click.option(
             "--inherit-env/--no-inherit-env", "inherit_env", default=None,
             help="Give bots arena's whole environment instead of a minimal one (PATH, HOME, LANG, "
                  f"TMPDIR and the agent's own 'env'). Default: {default('inheritEnv')}.")(func)
         func = click.option(
             "--sandbox/--no-sandbox", "sandbox", default=None,
-            help="Run each bot under bubblewrap: own PID namespace, no network, read-only files "
-                 "except its private /tmp, logs hidden. --no-sandbox: bots still run as their own users in "
+            help="Run each bot under bubblewrap: own PID namespace, no network, only the files it needs "
+                 "(the system, its interpreter, its own files), read-only, and its private /tmp. --no-sandbox: bots still run as their own users in "
                  "their own cgroups, but see the network and every file anyone may read. Default: "
                  f"{default('sandbox', 'on where bubblewrap can run')}.")(func)
         func = click.option(
@@ -404,7 +429,8 @@ def chosen_isolation(ponder: bool | None, sandbox: bool | None, inherit_env: boo
     from arena.errors import ConfigError
     from arena.process.isolation import require_sandbox
 
-    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits())
+    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits(),
+                          read_only=read_only_given())
     if isolation.sandbox:
         try:
             require_sandbox()

@@ -22,7 +22,14 @@ import click
 from rich.console import Console
 
 from arena.backends import ClusterError
-from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, rules_option
+from arena.cli.options import (
+    bot_limits,
+    chosen_backend,
+    isolation_options,
+    ray_backend_options,
+    read_only_given,
+    rules_option,
+)
 from arena.cli.standings_cmd import _fail, _print_json, _print_nodes
 from arena.errors import ArenaError, ConfigProblems
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
@@ -101,7 +108,8 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
             if config.sprt is not None:
                 _run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
                                 isolation, (backend, ray_address, ray_cpus), as_json=as_json)
-            config = dataclasses.replace(config, limits=bot_limits(config.limits))
+            config = dataclasses.replace(config, limits=bot_limits(config.limits),
+                                         read_only=read_only_given(config.read_only))
             tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
                                            isolation, (backend, ray_address, ray_cpus))
         except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1

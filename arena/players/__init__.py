@@ -137,6 +137,11 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
             opts.setdefault("ponder", isolation.ponder)
             opts.setdefault("sandbox", isolation.use_sandbox())
             opts.setdefault("limits", isolation.limits)
+        read_only = (*(isolation.read_only if isolation is not None else ()), *spec.read_only)
+        if spec.folder is not None or read_only:
+            from arena.process.view import Reach
+
+            opts.setdefault("reach", Reach(folder=spec.folder, read_only=read_only))
         if seed is not None:
             env = opts.get("env")
             opts["env"] = {**(os.environ if env is None else env), SEED_VAR: str(seed)}

@@ -45,6 +45,7 @@ from arena.process.bot import (
     open_bot_process,
 )
 from arena.process.isolation import BotLimits
+from arena.process.view import NO_REACH, Reach
 from arena.protocols import Protocol, protocol_for, quote_raw
 
 # How long to wait for an exit status after a bot's stdout closed, so the reason can name it.
@@ -85,6 +86,7 @@ class ProcessPlayer(Player):
         logs_dir: Path | None = None,
         limits: BotLimits | None = None,
         arena_agent: bool = False,
+        reach: Reach = NO_REACH,
     ) -> None:
         super().__init__(agent_id, color, command=command if command is not None else shlex.join(argv))
         self.game = game
@@ -101,6 +103,7 @@ class ProcessPlayer(Player):
         # arena's own agent (kind hyperparameters): its exit AGENT_ARENA_FAILURE_EXIT is believed.
         self.arena_agent = arena_agent
         self._agent_failure: ResourceError | None = None
+        self.reach = reach
         self.who = f"the {color.value} bot {agent_id!r}"
         self.sink = StderrSink(stderr_path, who=self.who)
         self._stack = contextlib.AsyncExitStack()
@@ -137,7 +140,7 @@ class ProcessPlayer(Player):
         self._bot = await self._stack.enter_async_context(
             open_bot_process(self.argv, cwd=self.cwd, stderr=self.sink, env=self.env, kill_grace=self.kill_grace,
                              stopped=not self.ponder, sandbox=self.sandbox, logs_dir=self.logs_dir, who=self.who,
-                             limits=self.limits)
+                             limits=self.limits, reach=self.reach)
         )
 
     async def aclose(self) -> None:

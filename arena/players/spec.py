@@ -24,6 +24,11 @@ class AgentSpec:
     cwd: str | None = None
     #: Extra environment variables for this agent's process (config ``agents[].env``).
     env: tuple[tuple[str, str], ...] = ()
+    #: The bot's own folder (absolute) when its command came from that folder's ``bot.json`` (a
+    #: roster entry): the sandbox shows it whole and nothing else the command names.
+    folder: str | None = None
+    #: More paths shown to this bot read-only in the sandbox (config ``agents[].readOnlyPaths``).
+    read_only: tuple[str, ...] = ()
 
     @property
     def is_human(self) -> bool:

@@ -58,6 +58,7 @@ from arena.process.replies import (
     ReplyTooLong,
     TransportError,
 )
+from arena.process.view import NO_REACH, Reach
 
 __all__ = [
     "DEFAULT_KILL_GRACE_S", "DEFAULT_MAX_REPLY_BYTES", "BotGone", "BotProcess", "ChildProcess", "EndOfOutput",
@@ -550,13 +551,15 @@ async def open_bot_process(
     logs_dir: Path | None = None,
     who: str = "a bot",
     limits: BotLimits | None = None,
+    reach: Reach = NO_REACH,
 ) -> AsyncIterator[BotProcess]:
     """Start ``argv`` in a new session and yield its :class:`BotProcess`; always kill it on exit.
 
     ``env``: the bot's environment (None: arena's own), to which the tokens are added. ``stopped``:
     SIGSTOP the bot as soon as it starts (it starts up when first resumed). ``sandbox``: run it
-    under bubblewrap (:mod:`arena.process.sandbox`; ``logs_dir`` is hidden from it), ConfigError if the
-    sandbox is not available here. ``who`` names the bot in errors.
+    under bubblewrap (:mod:`arena.process.sandbox`; ``logs_dir`` is hidden from it; what it sees
+    of the filesystem: :mod:`arena.process.view` with ``reach``), ConfigError if the sandbox is
+    not available here. ``who`` names the bot in errors.
 
     Raises :class:`BotError` (message names the program) if it cannot be started at all, and
     :class:`ResourceError` if arena ran out of something while starting it.
@@ -565,7 +568,7 @@ async def open_bot_process(
     game_token = spawn.new_game_token()
     try:
         spawned, held = await start_confined(argv, cwd, bot_environment(env, game_token), who, sandbox, logs_dir,
-                                             limits if limits is not None else BotLimits(), stopped)
+                                             limits if limits is not None else BotLimits(), stopped, reach)
     except BaseException:
         sink.close()
         raise

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from arena.errors import ResourceError
 from arena.process.command import Role, path_list_items, word_roles
+from arena.process.view import installation
 
 #: The default pool: far above any uid a distribution hands out (1000-60000, and subordinate ranges
 #: from 100000), below 2^31 for old tools. A line ``arena:<first>:<count>`` in /etc/subuid replaces it.
@@ -165,12 +166,6 @@ def _is_script_shim(path: str) -> bool:
     return False
 
 
-def _prefix(program: str) -> str:
-    """What to show for a program: its installation (the folder above ``bin``), or its folder."""
-    folder = os.path.dirname(program)
-    return os.path.dirname(folder) if os.path.basename(folder) in ("bin", "sbin") else folder
-
-
 def _interpreters(env: Mapping[str, str]) -> list[str]:
     """Installations a bot may run without naming them in its command (``#!/usr/bin/env python3``,
     ``sh -c '...'``): arena's own Python, and each folder of the bot's PATH (a ``bin`` folder
@@ -207,6 +202,51 @@ class CommandNeeds:
 PRIVATE_FOLDERS = ("/tmp", "/dev/shm")
 
 
+def resolve_program(argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> tuple[list[str], str]:
+    """(``argv`` as the bot's user must run it, the file its program is): the program found on the
+    bot's ``PATH`` (from ``cwd`` when relative); a pyenv shim for Python under a folder the bot's
+    user cannot pass replaced by the interpreter it runs, also when it is the ``#!/usr/bin/env
+    python3`` line of the program (then the interpreter runs the program as its script)."""
+    program = argv[0]
+    if "/" not in program:
+        found = shutil.which(program, path=env.get("PATH", os.defpath))
+        if found is not None:
+            program = found
+    program = program if os.path.isabs(program) else os.path.join(cwd, program)
+    new_argv = list(argv)
+    real = _behind_blocked_shim(program, cwd)
+    if real is not None:
+        new_argv[0] = program = real
+        return new_argv, program
+    interpreter = _env_shebang(program)
+    if interpreter is not None:
+        found = shutil.which(interpreter, path=env.get("PATH", os.defpath))
+        real = _behind_blocked_shim(found, cwd) if found is not None else None
+        if real is not None:
+            return [real, program, *argv[1:]], real
+    return new_argv, program
+
+
+def _behind_blocked_shim(program: str, cwd: str) -> str | None:
+    """The interpreter a pyenv shim for Python runs when the bot's user cannot pass the folder
+    that holds the shim, else None."""
+    if os.path.basename(program).startswith("python") and _is_script_shim(program) \
+            and blocked_folder(os.path.realpath(program)):
+        return _python_behind_shim(program, cwd)
+    return None
+
+
+def _env_shebang(program: str) -> str | None:
+    """``NAME`` of a ``#!/usr/bin/env NAME`` first line of the file ``program``, else None."""
+    with contextlib.suppress(OSError):
+        with open(program, "rb") as f:
+            head = f.read(256).split(b"\n", 1)[0]
+        words = head[2:].split() if head.startswith(b"#!") else []
+        if len(words) == 2 and os.path.basename(words[0]) == b"env" and b"/" not in words[1]:
+            return os.fsdecode(words[1])
+    return None
+
+
 def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
                   extra: Sequence[str] = ()) -> CommandNeeds:
     """What a bot's user needs to run ``argv`` in ``cwd`` with ``env`` (see :class:`CommandNeeds`).
@@ -216,19 +256,8 @@ def command_needs(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: 
     :data:`PRIVATE_FOLDERS` are shown too (the bot's own ``/tmp`` is empty).
     """
     base = os.fspath(cwd) if cwd is not None else os.getcwd()
-    program = argv[0]
-    if "/" not in program:
-        found = shutil.which(program, path=env.get("PATH", os.defpath))
-        if found is not None:
-            program = found
-    program = program if os.path.isabs(program) else os.path.join(base, program)
-    name = os.path.basename(program)
-    new_argv = list(argv)
-    if name.startswith("python") and _is_script_shim(program) and blocked_folder(os.path.realpath(program)):
-        real = _python_behind_shim(program, base)
-        if real is not None:
-            new_argv[0] = program = real
-    wanted = [_prefix(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
+    new_argv, program = resolve_program(argv, base, env)
+    wanted = [installation(os.path.realpath(program)), program, base, *extra, *_interpreters(env)]
     for word, role in zip(argv, word_roles(argv), strict=True):
         # Files the command names (a script, a class path's entries, a data file): shown if blocked.
         items = path_list_items(word) if role is Role.PATH_LIST else [word] if role in (Role.SCRIPT, Role.ARG) else []

@@ -20,6 +20,7 @@ from arena.errors import ConfigError, ResourceError
 from arena.process import botuser, cgroups, spawn
 from arena.process.cgroups import BotCgroup
 from arena.process.isolation import BotLimits, find_program
+from arena.process.view import NO_REACH, BotView, Reach, bot_view
 
 
 class Confinement:
@@ -94,9 +95,10 @@ def _user_prefix(uid: int) -> list[str]:
 
 
 def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-          sandbox: bool, logs_dir: Path | None, limits: BotLimits) -> _Start:
+          sandbox: bool, logs_dir: Path | None, limits: BotLimits, reach: Reach = NO_REACH) -> _Start:
     """Allocate the user and the cgroup and work out the command line (the caller spawns it, makes
-    the scratch folder when :attr:`_Start.use_bwrap` is False, and closes the seccomp pipe)."""
+    the scratch folder when :attr:`_Start.use_bwrap` is False, and closes the seccomp pipe); with
+    bubblewrap, the bot's filesystem is the view of :mod:`arena.process.view` with ``reach``."""
     from arena.process import sandbox as box
     from arena.process.isolation import require_sandbox, sandbox_available
 
@@ -120,8 +122,9 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
                     f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
         uid = held.user.uid if held.user is not None else None
         start.use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
-        needs, hide = path_plan(argv, cwd, env, who, own_user=uid is not None,
-                                resolve=uid is not None or start.use_bwrap, sandbox=sandbox, logs_dir=logs_dir)
+        needs, hide, view = path_plan(argv, cwd, env, who, own_user=uid is not None,
+                                      resolve=uid is not None or start.use_bwrap, sandbox=sandbox,
+                                      logs_dir=logs_dir, reach=reach)
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
         if start.use_bwrap:
             held.wrapped = True
@@ -129,7 +132,8 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
             start.argv = box.bot_argv(
                 needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs, cwd=cwd, hide=hide,
                 uid=uid, as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=start.seccomp_fd,
-                cgroup_views=cgroups.own_views(held.cgroup) if held.cgroup is not None else ())
+                cgroup_views=cgroups.own_views(held.cgroup) if held.cgroup is not None else (),
+                view=view)
         elif needs.hidden:
             raise ConfigError(
                 f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
@@ -146,13 +150,14 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
 
 async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
                  sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
-                 ) -> tuple[spawn.Spawned, Confinement]:
+                 reach: Reach = NO_REACH) -> tuple[spawn.Spawned, Confinement]:
     """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
-    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``). Returns what
-    was spawned and the :class:`Confinement` to give back at teardown."""
+    one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``, its filesystem
+    the view of :mod:`arena.process.view` with ``reach``). Returns what was spawned and the
+    :class:`Confinement` to give back at teardown."""
     from arena.process import sandbox as box
 
-    start = _plan(argv, cwd, env, who, sandbox, logs_dir, limits)
+    start = _plan(argv, cwd, env, who, sandbox, logs_dir, limits, reach)
     held = start.held
     try:
         if not start.use_bwrap:
@@ -203,38 +208,41 @@ def start_confined_sync(argv: Sequence[str], cwd: str | os.PathLike[str] | None,
 #: folder that gains its games.jsonl): within this bound the change is seen by the next bot started.
 PLAN_REUSE_S = 2.0
 _PLANS_KEPT = 256
-_plans: dict[tuple[object, ...], tuple[float, botuser.CommandNeeds, list[Path]]] = {}
+_plans: dict[tuple[object, ...], tuple[float, botuser.CommandNeeds, list[Path], BotView | None]] = {}
 
 
 def path_plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str], who: str, *,
-              own_user: bool, resolve: bool, sandbox: bool, logs_dir: Path | None,
-              ) -> tuple[botuser.CommandNeeds, list[Path]]:
+              own_user: bool, resolve: bool, sandbox: bool, logs_dir: Path | None, reach: Reach = NO_REACH,
+              ) -> tuple[botuser.CommandNeeds, list[Path], BotView | None]:
     """What the bot's user must be shown (:func:`arena.process.botuser.command_needs`; ``resolve``
-    False: nothing, the command as it is) and the log folders to hide from it (``sandbox``: the
-    whole sandbox, :func:`arena.process.sandbox.folders_to_hide`; else none: finding them would be
+    False: nothing, the command as it is), the log folders to hide from it and, with ``sandbox``,
+    its whole view of the filesystem (:func:`arena.process.view.bot_view` with ``reach``; the
+    log folders: :func:`arena.process.sandbox.folders_to_hide`; else none: finding them would be
     thrown away). The same answer as working it out now, as of at most :data:`PLAN_REUSE_S`
     seconds ago. ``own_user``: the bot runs as its own user, so a folder its command needs that
     such a user cannot enter is a ConfigError (never remembered: the next bot asks again)."""
     here = os.fspath(cwd) if cwd is not None else os.getcwd()
     key = (tuple(argv), here, env.get("PATH"), env.get("PYTHONPATH"), own_user, resolve, sandbox,
-           os.fspath(logs_dir) if logs_dir is not None else None)
+           os.fspath(logs_dir) if logs_dir is not None else None, reach)
     now = time.monotonic()
     kept = _plans.get(key)
     if kept is not None and now - kept[0] < PLAN_REUSE_S:
-        return kept[1], list(kept[2])
+        return kept[1], list(kept[2]), kept[3]
     from arena.process import sandbox as box
 
     needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if resolve \
         else botuser.CommandNeeds(tuple(argv))
-    if own_user and (closed := botuser.closed_folder(needs.shown)) is not None:
+    view = bot_view(needs.argv, here, env, reach) if sandbox else None
+    checked = view.shown if view is not None else needs.shown
+    if own_user and (closed := botuser.closed_folder(checked)) is not None:
         raise ConfigError(f"{who}: its own user cannot enter {closed} (mode {os.stat(closed).st_mode & 0o777:o}), "
                           "which its command needs: make it readable by other users (chmod a+rX)")
     hide = box.folders_to_hide(logs_dir, [Path(needs.argv[0]), *_existing_paths(argv[1:], cwd), Path(here)]) \
         if sandbox else []
     if len(_plans) >= _PLANS_KEPT:
         _plans.clear()
-    _plans[key] = (now, needs, hide)
-    return needs, list(hide)
+    _plans[key] = (now, needs, hide, view)
+    return needs, list(hide), view
 
 
 def forget_plans() -> None:

@@ -55,6 +55,9 @@ class Isolation:
     sandbox: bool | None = None
     inherit_env: bool = False
     limits: BotLimits = field(default_factory=BotLimits)
+    #: Paths (absolute) every bot is shown read-only in the sandbox besides what it needs (config
+    #: ``readOnlyPaths``, ``--read-only``; :mod:`arena.process.view`).
+    read_only: tuple[str, ...] = ()
 
     def use_sandbox(self) -> bool:
         """Whether bots run in the sandbox: as asked, or by default when it is available."""

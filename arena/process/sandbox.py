@@ -1,6 +1,6 @@
 """The sandbox (``Isolation.sandbox``): each bot under bubblewrap, with a private scratch folder.
 
-:func:`sandboxed_argv` wraps a bot's argv in ``bwrap`` with:
+:func:`bot_argv` wraps a bot's argv in ``bwrap`` with:
 
 - ``--unshare-pid``: the bot is in its own PID namespace. It sees only its own processes, and every
   descendant dies with the namespace when the game's teardown kills the group (``setsid`` does not
@@ -13,12 +13,12 @@
   too), its own cgroup shown read-only where its hierarchy was mounted: a bot sees neither its
   opponent's cgroup (frozen or not, CPU time, pressure) nor other runs', and finds its own limits
   as in a container (:func:`arena.process.cgroups.mount_roots`, :func:`~arena.process.cgroups.own_views`);
-- ``--ro-bind / /``, ``--dev /dev``, ``--proc /proc``: the filesystem read-only, except a scratch
-  folder made for this bot alone (bound writable, and its ``HOME`` and ``TMPDIR``);
-- the logs hidden (an empty tmpfs over them): the bot's stderr folder, the tournament folder
-  that holds it and, when it can be told, the folder of all tournaments — unless the bot's own
-  program or working folder is inside one, which then stays visible (read-only);
-- the other bots' scratch folders hidden (a tmpfs over the folder that holds them all);
+- an empty read-only root showing only what the bot needs (:mod:`arena.process.view`:
+  :func:`system_mounts`, :func:`view_mounts`), ``--dev /dev``, ``--proc /proc``, and its private
+  ``/tmp`` and ``/dev/shm`` (size-bounded tmpfs, its ``HOME`` and ``TMPDIR``); with the sandbox
+  off, the real filesystem (``--dev-bind / /``) and those private folders;
+- a log folder inside what it is shown covered (an empty tmpfs): the bot's stderr folder, the
+  tournament folder that holds it and, when it can be told, the folder of all tournaments;
 - ``--cap-drop ALL`` when arena runs as root;
 - ``--seccomp FD`` (:mod:`arena.process.seccomp`): ``setsid`` and ``setpgid`` fail with EPERM, so every
   process the bot starts stays in its process group, stopped between turns with the bot; with the
@@ -33,6 +33,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fcntl
+import functools
 import os
 import shutil
 import tempfile
@@ -45,6 +46,7 @@ from arena.process.cgroups import claim_folder, mount_roots
 from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.process.isolation import find_program
 from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
+from arena.process.view import SYSTEM_FOLDERS, BotView
 
 _scratch_root: Path | None = None
 _scratch_lock = threading.Lock()
@@ -159,26 +161,34 @@ def _intermediate_dirs(shown: str, hidden: Sequence[str]) -> list[str]:
 def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNeeds,
              cwd: str | os.PathLike[str] | None, hide: Sequence[Path], uid: int | None, as_root: bool,
              scratch_bytes: int | None, seccomp_fd: int | None = None,
-             cgroup_views: Sequence[tuple[str, str]] = ()) -> list[str]:
+             cgroup_views: Sequence[tuple[str, str]] = (), view: BotView | None = None) -> list[str]:
     """``argv`` (as :class:`arena.process.botuser.CommandNeeds` resolved it) wrapped in bubblewrap.
 
-    ``sandbox``: the whole sandbox (see the module docstring). Otherwise only what keeps bots apart
-    and makes nothing outlive them: a PID namespace that dies with arena, IPC and cgroup namespaces
-    of its own, no cgroup file system, a private ``/tmp`` and ``/dev/shm`` and an empty private copy
-    of every other folder anyone may write (:data:`SHARED_WRITABLE`), the real filesystem otherwise
-    (which the bot's own user may read only where anyone may). Both: ``/tmp`` and ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to
-    the bot's memory cgroup), ``HOME`` and ``TMPDIR`` are ``/tmp``; the folders ``needs`` lists
-    are shown read-only; ``cgroup_views``: (its own cgroup folder, where to show it) pairs
-    (:func:`arena.process.cgroups.own_views`); ``uid``: the bot's own user, switched to inside (``setpriv``), which needs
-    bubblewrap to keep root's capabilities until then (``setpriv`` drops them all).
+    ``sandbox``: the whole sandbox (see the module docstring), whose filesystem is ``view``
+    (:func:`arena.process.view.bot_view`; ``hide``: the log folders to cover inside what it
+    shows). Otherwise only what keeps bots apart and makes nothing outlive them: a PID namespace
+    that dies with arena, IPC and cgroup namespaces of its own, no cgroup file system, a private
+    ``/tmp`` and ``/dev/shm`` and an empty private copy of every other folder anyone may write
+    (:data:`SHARED_WRITABLE`), the real filesystem otherwise (which the bot's own user may read
+    only where anyone may; the folders ``needs`` lists are shown read-only). Both: ``/tmp`` and
+    ``/dev/shm`` are tmpfs of ``scratch_bytes`` each (charged to the bot's memory cgroup), ``HOME``
+    and ``TMPDIR`` are ``/tmp``; ``cgroup_views``: (its own cgroup folder, where to show it) pairs
+    (:func:`arena.process.cgroups.own_views`); ``uid``: the bot's own user, switched to inside
+    (``setpriv``), which needs bubblewrap to keep root's capabilities until then (``setpriv`` drops
+    them all).
     """
     args = [bwrap, "--unshare-pid", "--die-with-parent", "--unshare-ipc", "--unshare-cgroup-try"]
     if sandbox:
-        args += ["--unshare-net", "--unshare-uts", "--ro-bind", "/", "/", "--dev", "/dev"]
+        args += ["--unshare-net", "--unshare-uts"]
+    if view is not None:
+        args += system_mounts()
     else:
         args += ["--dev-bind", "/", "/"]
     args += ["--proc", "/proc"]
+    made = {"/", *PRIVATE_FOLDERS, *SYSTEM_FOLDERS, "/dev", "/proc"}
     for cgroup_root in mount_roots():
+        if view is not None:  # in the view's empty root the folders on the way are made 0755
+            args += _parents(cgroup_root, made)
         args += ["--tmpfs", cgroup_root]
     for folder, point in cgroup_views:
         args += ["--perms", "0755", "--dir", point, "--ro-bind", folder, point]
@@ -191,22 +201,23 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
         if scratch_bytes:
             args += ["--size", str(scratch_bytes)]
         args += ["--perms", "1777", "--tmpfs", place]
-    if sandbox:
-        for log_folder in hide:
-            args += ["--tmpfs", str(log_folder)]
-    # Folders bubblewrap makes on the way to a mount point inside a tmpfs are mode 0700, which the
-    # bot's user could not pass: those are made 0755 first, innermost tmpfs counted.
-    for blocked in needs.hidden:
-        for between in _intermediate_dirs(blocked, PRIVATE_FOLDERS):
-            args += ["--perms", "0755", "--dir", between]
-        args += ["--tmpfs", blocked]
-    covers = sorted([*needs.hidden, *PRIVATE_FOLDERS], key=len, reverse=True)
-    for shown in needs.shown:
-        for between in _intermediate_dirs(shown, covers):
-            args += ["--perms", "0755", "--dir", between]
-        args += ["--ro-bind", shown, shown]
-    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
-             "--chdir", os.fspath(cwd) if cwd is not None else os.getcwd()]
+    if view is not None:
+        args += view_mounts(view, hide, sorted(made))
+        workdir = view.workdir
+    else:
+        # Folders bubblewrap makes on the way to a mount point inside a tmpfs are mode 0700, which
+        # the bot's user could not pass: those are made 0755 first, innermost tmpfs counted.
+        for blocked in needs.hidden:
+            for between in _intermediate_dirs(blocked, PRIVATE_FOLDERS):
+                args += ["--perms", "0755", "--dir", between]
+            args += ["--tmpfs", blocked]
+        covers = sorted([*needs.hidden, *PRIVATE_FOLDERS], key=len, reverse=True)
+        for shown in needs.shown:
+            for between in _intermediate_dirs(shown, covers):
+                args += ["--perms", "0755", "--dir", between]
+            args += ["--ro-bind", shown, shown]
+        workdir = os.fspath(cwd) if cwd is not None else os.getcwd()
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", workdir]
     if as_root and uid is None:
         args += ["--cap-drop", "ALL"]
     if seccomp_fd is not None:
@@ -220,7 +231,7 @@ def bot_argv(argv: Sequence[str], *, bwrap: str, sandbox: bool, needs: CommandNe
 #: Folders any user may write besides :data:`arena.process.botuser.PRIVATE_FOLDERS`: what a bot
 #: leaves there (a file, a POSIX message queue in ``/dev/mqueue``) would outlive its game and reach a
 #: later bot given the same uid. With the sandbox off each is replaced by an empty private tmpfs
-#: (the sandbox shows the whole file system read-only, and a fresh ``/dev``).
+#: (the sandbox shows none of them, and a fresh ``/dev``).
 SHARED_WRITABLE = ("/var/tmp", "/dev/mqueue", "/run/lock", "/var/lock", "/var/crash")
 
 
@@ -238,6 +249,54 @@ def shared_writable(argv: Sequence[str], cwd: str | os.PathLike[str] | None) -> 
         if info.st_mode & 0o002 and str(real) == folder and not any(_contains(real, p) for p in needed):
             found.append(folder)
     return found
+
+
+@functools.cache
+def system_mounts() -> tuple[str, ...]:
+    """The bubblewrap arguments that show every sandboxed bot the system
+    (:data:`arena.process.view.SYSTEM_FOLDERS`: a folder bound read-only, a link such as ``/bin ->
+    usr/bin`` made the same link) and ``/dev``; the same for the life of the process."""
+    args: list[str] = []
+    for folder in SYSTEM_FOLDERS:
+        if os.path.islink(folder):
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    return (*args, "--dev", "/dev")
+
+
+def _parents(path: str, made: set[str]) -> list[str]:
+    """``--dir`` arguments (mode 0755) for the folders on the way to ``path`` not in ``made``
+    (added to it): bubblewrap would make them 0700, which the bot's user could not pass."""
+    args: list[str] = []
+    parts = path.split("/")[1:-1]
+    for i in range(len(parts)):
+        folder = "/" + "/".join(parts[: i + 1])
+        if folder not in made:
+            made.add(folder)
+            args += ["--perms", "0755", "--dir", folder]
+    return args
+
+
+def view_mounts(view: BotView, hide: Sequence[Path], made_already: Sequence[str] = ()) -> list[str]:
+    """The bubblewrap arguments that show a bot ``view`` (after :func:`system_mounts` and its
+    private folders): ``/etc``'s entries, each shown path at its place (the folders on the way
+    made mode 0755: bubblewrap would make them 0700, which the bot's user could not pass), its
+    working folder (empty when nothing shown holds it), a tmpfs over each log folder of ``hide``
+    inside a shown folder, then the root made read-only."""
+    args: list[str] = []
+    made = {"/", *PRIVATE_FOLDERS, *SYSTEM_FOLDERS, "/dev", "/proc", *made_already}
+    for entry in view.etc:
+        args += [*_parents(entry, made), "--ro-bind-try", entry, entry]
+    for shown in view.shown:
+        args += [*_parents(shown, made), "--ro-bind", shown, shown]
+        made.add(shown)
+    if view.empty_workdir and view.workdir not in made:
+        args += [*_parents(view.workdir, made), "--perms", "0755", "--dir", view.workdir]
+    for log_folder in hide:
+        if any(_contains(Path(shown), log_folder) for shown in view.shown):
+            args += ["--tmpfs", str(log_folder)]
+    return [*args, "--remount-ro", "/"]
 
 
 def user_prefix(uid: int) -> list[str]:

@@ -175,7 +175,7 @@ def new_game_token() -> str:
 
 def arena_import_root() -> str:
     """The folder that holds the ``arena`` package (put on PYTHONPATH of arena's own children)."""
-    return str(Path(__file__).resolve().parent.parent)
+    return str(Path(__file__).resolve().parents[2])
 
 
 # -- the exec shim ---------------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from arena.errors import ConfigError
 from arena.fileio import fields
 from arena.fileio.fields import check_keys, show, string
 from arena.limits import MAX_AGENTS
-from arena.tournament.commands import is_file, plain, resolve_command, resolve_path
+from arena.tournament.commands import READ_ONLY_KEY, is_file, plain, read_only_paths, resolve_command, resolve_path
 
 AGENT_TYPES = ("executable", "hyperparameters", "player")
-AGENT_KEYS = ("type", "id", "path", "env")
+AGENT_KEYS = ("type", "id", "path", "env", READ_ONLY_KEY)
 
 # Ids become file and folder names: keep them to a portable, unsurprising alphabet. Always used
 # with fullmatch: `$` would also accept a trailing newline.
@@ -40,7 +40,9 @@ class AgentConfig:
     ``command`` is the argv of an executable agent (paths made absolute); ``path`` the absolute
     file of a hyperparameters agent (``None`` for the other kinds); ``raw_path`` what the file said;
     ``env`` the extra environment variables of its process, sorted by name; ``folder`` the folder of
-    a roster entry as the roster's ``from`` matched it (``students/bob/``), None for a listed agent.
+    a roster entry as the roster's ``from`` matched it (``students/bob/``), None for a listed agent,
+    and ``home`` that folder's absolute path (not written: the sandbox's, :mod:`arena.process.view`);
+    ``read_only`` the paths (absolute) the agent's ``readOnlyPaths`` shows it in the sandbox.
     """
 
     id: str
@@ -50,6 +52,8 @@ class AgentConfig:
     path: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     folder: str | None = None
+    home: str | None = None
+    read_only: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The resolved form written to ``config.json`` (``env`` and ``folder`` only when there is
@@ -104,17 +108,19 @@ def id_problem(aid: str, seen: set[str]) -> str | None:
     return None
 
 
-def agent_entries(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool) -> list[AgentEntry]:
+def agent_entries(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool,
+                  shown: tuple[str, ...] = ()) -> list[AgentEntry]:
     """Every entry of the config's ``agents`` value ``raw`` (``present``: the key is there), each
     loaded or with its problem; an executable's program is looked for as its bot will be started
     (:func:`program_problem`). ``game`` is the tournament's (a roster's ``bot.json`` may declare
-    one). ConfigError for a mistake in ``agents`` itself (see the module docstring)."""
+    one); ``shown``: the paths the config shows every bot (a roster's ``bot.json`` may name files
+    there). ConfigError for a mistake in ``agents`` itself (see the module docstring)."""
     if not present:
         raise ConfigError("agents: missing (required: a list of at least two agents)")
     if isinstance(raw, dict) and "from" in raw:
         from arena.tournament.roster import roster_entries
 
-        entries = roster_entries(raw, base_dir, game)
+        entries = roster_entries(raw, base_dir, game, shown)
     elif isinstance(raw, list):
         if len(raw) < 2:
             raise ConfigError(f"agents: a tournament needs at least two agents, got {len(raw)}")
@@ -133,9 +139,10 @@ def agent_entries(raw: Any, base_dir: Path, present: bool, *, game: str, inherit
     return out
 
 
-def parse_agents(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool) -> tuple[AgentConfig, ...]:
+def parse_agents(raw: Any, base_dir: Path, present: bool, *, game: str, inherit_env: bool,
+                 shown: tuple[str, ...] = ()) -> tuple[AgentConfig, ...]:
     """The agents of :func:`agent_entries`; one ConfigError listing every entry's problem."""
-    entries = agent_entries(raw, base_dir, present, game=game, inherit_env=inherit_env)
+    entries = agent_entries(raw, base_dir, present, game=game, inherit_env=inherit_env, shown=shown)
     problems = [entry.problem for entry in entries if entry.problem]
     if problems:
         raise problems_error(problems)
@@ -165,11 +172,13 @@ def _listed_agent(where: str, entry: Any, base_dir: Path, seen: set[str]) -> Age
     env = fields.env_map(entry, "env", where=where)
     if kind == "player":
         return AgentConfig(id=aid, type=kind, raw_path=raw_path, env=env)
+    read_only = read_only_paths(fields.string_list(entry, READ_ONLY_KEY, default=(), where=where), base_dir,
+                                f"{where}.{READ_ONLY_KEY}")
     if not raw_path or not raw_path.strip():
         raise ConfigError(f"{where}.path: missing (a {kind} agent needs a path)")
     if kind == "executable":
         command = resolve_command(raw_path, base_dir, f"{where}.path")
-        return AgentConfig(id=aid, type=kind, raw_path=raw_path, command=command, env=env)
+        return AgentConfig(id=aid, type=kind, raw_path=raw_path, command=command, env=env, read_only=read_only)
     file = resolve_path(base_dir, raw_path)
     if not is_file(file):
         # The checkers seed's configs name files from its repository root (data/...), where
@@ -180,7 +189,7 @@ def _listed_agent(where: str, entry: Any, base_dir: Path, seen: set[str]) -> Age
         else:
             also = f" and {plain(from_cwd)}" if from_cwd != file else ""
             raise ConfigError(f"{where}.path: file {raw_path!r} not found (looked at {plain(file)}{also})")
-    return AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file), env=env)
+    return AgentConfig(id=aid, type=kind, raw_path=raw_path, path=str(file), env=env, read_only=read_only)
 
 
 def agent_where(agent: AgentConfig, number: int) -> str:

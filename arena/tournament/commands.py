@@ -106,6 +106,28 @@ def _resolve_path_item(item: str, base_dir: Path) -> str:
     return str(candidate) + star if exists(candidate) else item
 
 
+#: The config key (and, in an agent, the agent's key) of paths shown to bots read-only in the sandbox.
+READ_ONLY_KEY = "readOnlyPaths"
+
+
+def read_only_paths(words: tuple[str, ...], base_dir: Path, where: str) -> tuple[str, ...]:
+    """The paths of a ``readOnlyPaths`` list (or ``--read-only`` options): each resolved against
+    ``base_dir`` (``~`` expanded) and absolute; ConfigError (one line naming ``where[i]``) for one
+    that is empty, relative to nothing, missing, or ``/`` (the whole machine is no extra path)."""
+    out = []
+    for index, word in enumerate(words):
+        here = f"{where}[{index}]"
+        if not word.strip():
+            raise ConfigError(f"{here}: empty; give a file or folder to show every bot read-only")
+        path = resolve_path(base_dir, word)
+        if not exists(path):
+            raise ConfigError(f"{here}: {_word(word)} not found (looked at {plain(path)})")
+        if path == Path("/"):
+            raise ConfigError(f"{here}: '/' would show bots the whole machine; name the folders they need")
+        out.append(str(path))
+    return tuple(dict.fromkeys(out))
+
+
 def _check_executable(file: Path, shown: str, where: str) -> None:
     if not os.access(file, os.X_OK):
         raise ConfigError(f"{where}: {shown!r} is not executable (chmod +x it, or start the command "

@@ -88,8 +88,8 @@ from arena.tournament.agents import (  # noqa: F401 - AGENT_TYPES, AgentConfig, 
     check_programs,
     parse_agents,
 )
+from arena.tournament.commands import READ_ONLY_KEY, read_only_paths, resolve_command
 from arena.tournament.commands import plain as _plain
-from arena.tournament.commands import resolve_command
 from arena.tournament.commands import resolve_path as _resolve
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED
 
@@ -110,7 +110,8 @@ def default_max_moves(game: str) -> int:
 #: ``resultsBy`` and ``versions`` record how the folder keeps results and the agents' versions
 #: (:mod:`arena.tournament.field`): a keyed folder compares its field, not these keys.
 HARMLESS_KEYS = ("concurrency", "visualize", "gamesPerPair", "gamesPerGroup", "matches", "sandbox", "inheritEnv",
-                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb", "resultsBy", "versions")
+                 "pairBlocks", "randomLayout", "memoryMb", "maxProcesses", "scratchMb", "resultsBy", "versions",
+                 READ_ONLY_KEY)
 
 #: Keys of the resolved config that older versions of arena did not write. A log folder whose
 #: ``config.json`` lacks one resumes whatever its value is now (and records the value from then on).
@@ -127,7 +128,7 @@ _TOP_KEYS = (
     "id", "agents", "tournamentType", "timeLimit", "maxMoves", "visualize",
     "game", "gamesPerPair", "matches", "concurrency", "seed", "timeMargin", "startupTime",
     "moveTimeLimit", "increment", "openingPlies", "openings", "openingsOrder", "ponder", "sandbox", "inheritEnv",
-    "sprt", "memoryMb", "maxProcesses", "scratchMb", "players", "parameters", "gamesPerGroup", "rules", "legalMoves",
+    "sprt", "memoryMb", "maxProcesses", "scratchMb", READ_ONLY_KEY, "players", "parameters", "gamesPerGroup", "rules", "legalMoves",
 )  # fmt: skip
 #: Keys of the ``sprt`` object and their defaults (those of ``arena sprt``).
 SPRT_DEFAULTS: dict[str, Any] = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": "normalized",
@@ -168,6 +169,8 @@ class TournamentConfig:
     inherit_env: bool = False
     #: Per-bot limits (``memoryMb``, ``maxProcesses``, ``scratchMb``; 0 in the file: no limit).
     limits: BotLimits = field(default_factory=BotLimits)
+    #: Paths (absolute) every bot is shown read-only in the sandbox (``readOnlyPaths``).
+    read_only: tuple[str, ...] = ()
     #: Schedule layout of the log folder: how many leading blocks of adjacent colour-swapped pairs
     #: (0 for every new tournament; folders written before rounds existed keep theirs). Set by the
     #: runner from the folder, never by the config file.
@@ -243,6 +246,7 @@ class TournamentConfig:
             "memoryMb": self.limits.memory_mb or 0,
             "maxProcesses": self.limits.max_processes or 0,
             "scratchMb": self.limits.scratch_mb or 0,
+            **({READ_ONLY_KEY: list(self.read_only)} if self.read_only else {}),
             "pairBlocks": self.pair_blocks,
             "randomLayout": self.random_layout,
             **({"resultsBy": self.results_by} if self.results_by is not None else {}),
@@ -336,7 +340,8 @@ def config_agents(obj: Any, base_dir: Path) -> AgentsView:
     them (``arena roster check``). ConfigError for a mistake before the agents can be read: the top
     level, ``id``, ``rules``, ``game``, ``inheritEnv``, ``agents`` itself."""
     _, _, game, inherit_env = _head(obj, base_dir)
-    entries = agent_entries(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env)
+    entries = agent_entries(obj.get("agents"), base_dir, "agents" in obj, game=game, inherit_env=inherit_env,
+                            shown=_shown_paths(obj, base_dir))
     raw_params = obj.get("parameters")
     params = ({k: v for k, v in raw_params.items() if isinstance(v, int)} if isinstance(raw_params, dict) else None)
     players = obj.get("players") if isinstance(obj.get("players"), int) else None
@@ -381,7 +386,7 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
 
     no_agents: tuple[AgentConfig, ...] = ()
     agents = read(lambda: parse_agents(obj.get("agents"), base_dir, "agents" in obj, game=game,
-                                       inherit_env=inherit_env), no_agents)
+                                       inherit_env=inherit_env, shown=_shown_paths(obj, base_dir)), no_agents)
     # With the agents unread, their number is not checked against the seats (nor an SPRT's two).
     seats: tuple[int | None, tuple[tuple[str, int], ...]] = (None, ())
     players, parameters = read(lambda: _seats(obj, game, len(agents) if agents else MAX_AGENTS_LIMIT), seats)
@@ -414,6 +419,9 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     limits = BotLimits(memory_mb=number("memoryMb", DEFAULT_MEMORY_MB, 0, MAX_LIMIT_MB) or None,
                        max_processes=number("maxProcesses", DEFAULT_MAX_PROCESSES, 0, MAX_LIMIT_PROCESSES) or None,
                        scratch_mb=number("scratchMb", DEFAULT_SCRATCH_MB, 0, MAX_LIMIT_MB) or None)
+    no_paths: tuple[str, ...] = ()
+    read_only = read(lambda: read_only_paths(fields.string_list(obj, READ_ONLY_KEY, default=()), base_dir,
+                                             READ_ONLY_KEY), no_paths)
     # A person at the terminal needs minutes: the same default as `arena match human ...`.
     human = any(a.type == "player" for a in agents)
     values: dict[str, Any] = {
@@ -436,9 +444,18 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     return TournamentConfig(
         id=tid, agents=agents, tournament_type=ttype, game=game, max_moves=max_moves,
         opening_plies=opening_plies, openings=openings, openings_order=openings_order,
-        openings_digest=openings_digest, sandbox=sandbox, limits=limits, inherit_env=inherit_env,
+        openings_digest=openings_digest, sandbox=sandbox, limits=limits, inherit_env=inherit_env, read_only=read_only,
         players=players, parameters=parameters, sprt=sprt, rules=rules, rules_command=rules_command,
         source=source, **values, **backend)
+
+
+def _shown_paths(obj: dict[str, Any], base_dir: Path) -> tuple[str, ...]:
+    """The config's ``readOnlyPaths`` as far as they can be read (their mistakes are reported as
+    the key's own): a roster's ``bot.json`` may name files there."""
+    try:
+        return read_only_paths(fields.string_list(obj, READ_ONLY_KEY, default=()), base_dir, READ_ONLY_KEY)
+    except ConfigError:
+        return ()
 
 
 def _rules(obj: dict[str, Any], base_dir: Path) -> tuple[str | None, tuple[str, ...] | None, str | None]:

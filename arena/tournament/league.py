@@ -197,7 +197,7 @@ class League(Tournament):
         ``force``: install the field (tally, ``config.json``, the worker's) even when unchanged."""
         self._scanned_at = self._clock()
         try:
-            entries = roster_entries(self._roster, self._base_dir, self.config.game)
+            entries = roster_entries(self._roster, self._base_dir, self.config.game, self.config.read_only)
         except ConfigError as exc:
             self._say(f"roster: {exc}; the field stays as it is", once=True)
             return False

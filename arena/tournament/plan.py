@@ -26,8 +26,12 @@ def agent_spec(agent: AgentConfig) -> AgentSpec:
         assert agent.command is not None
         import shlex
 
-        return AgentSpec(agent.id, "executable", command=shlex.join(agent.command), env=agent.env)
-    return AgentSpec.from_config_type(agent.id, agent.type, path=agent.path, env=agent.env)
+        return AgentSpec(agent.id, "executable", command=shlex.join(agent.command), env=agent.env,
+                         folder=agent.home, read_only=agent.read_only)
+    if agent.type == "player":
+        return AgentSpec.from_config_type(agent.id, agent.type, path=agent.path, env=agent.env)
+    return AgentSpec.from_config_type(agent.id, agent.type, path=agent.path, env=agent.env,
+                                      read_only=agent.read_only)
 
 
 def time_control(config: TournamentConfig) -> TimeControl:
@@ -41,7 +45,7 @@ def time_control(config: TournamentConfig) -> TimeControl:
 def isolation(config: TournamentConfig) -> Isolation:
     """The config's ``ponder``, ``sandbox`` and ``inheritEnv``."""
     return Isolation(ponder=config.ponder, sandbox=config.sandbox, inherit_env=config.inherit_env,
-                     limits=config.limits)
+                     limits=config.limits, read_only=config.read_only)
 
 
 def opening_book(config: TournamentConfig, game: Game) -> Book | None:

@@ -15,6 +15,12 @@ other) resolved against the folder as an executable agent's ``path`` is against 
 without one the folder's executable file ``bot``. A ``game`` in ``bot.json`` must be the
 tournament's.
 
+What ``bot.json`` names (the program given as a path, the script, a class path's entries, any
+other existing path) must lie inside the folder (links followed; the system's folders such as
+``/usr`` are allowed) and, when bots run as users of their own, under no folder of it other
+users cannot enter: the sandbox shows a roster bot its own folder and nothing else it names
+(:func:`arena.process.view.outside_folder`).
+
 A problem of one folder is that entry's problem (``agents: students/bob/: ...``), so that every
 folder's is reported at once; a problem of the roster itself (its keys, no folder matched, fewer than
 two or more than :data:`arena.limits.MAX_AGENTS` folders) is one ConfigError at once.
@@ -36,6 +42,8 @@ from arena.fileio.jsonfiles import JsonInputError, strict_loads
 from arena.games.base import GameError
 from arena.games.registry import get_spec
 from arena.limits import MAX_AGENTS
+from arena.process.botuser import can_switch_users
+from arena.process.view import outside_folder
 from arena.tournament.agents import AgentConfig, AgentEntry, id_problem
 from arena.tournament.commands import is_file, plain, resolve_command, resolve_path
 
@@ -48,10 +56,11 @@ BOT_FILE = "bot"
 MAX_BOT_JSON_BYTES = 64 * 1024
 
 
-def roster_entries(raw: dict[str, Any], base_dir: Path, game: str) -> list[AgentEntry]:
+def roster_entries(raw: dict[str, Any], base_dir: Path, game: str, shown: tuple[str, ...] = ()) -> list[AgentEntry]:
     """One :class:`AgentEntry` per folder of the roster ``raw`` (see the module docstring), folders
-    resolved against ``base_dir``; ``game`` is the tournament's. ConfigError for the roster's own
-    mistakes."""
+    resolved against ``base_dir``; ``game`` is the tournament's; ``shown`` the paths the config shows
+    every bot (``readOnlyPaths``: a ``bot.json`` may name files there). ConfigError for the roster's
+    own mistakes."""
     check_keys(raw, ROSTER_KEYS, "agents")
     pattern = string(raw, "from", need=True, where="agents", what="a glob of folders such as 'students/*/'")
     if not pattern.strip():
@@ -72,7 +81,7 @@ def roster_entries(raw: dict[str, Any], base_dir: Path, game: str) -> list[Agent
     if len(chosen) > MAX_AGENTS:
         raise ConfigError(f"agents: at most {MAX_AGENTS} agents allowed, got {len(chosen)} folders")
     seen: set[str] = set()
-    return [_entry(shown, resolve_path(base_dir, shown), env, game, seen) for shown in chosen]
+    return [_entry(where, resolve_path(base_dir, where), env, game, seen, shown) for where in chosen]
 
 
 def roster_folders(pattern: str, base_dir: Path) -> list[str]:
@@ -86,17 +95,19 @@ def roster_folders(pattern: str, base_dir: Path) -> list[str]:
     return sorted({m.rstrip("/") + "/" for m in matches if os.path.isdir(resolve_path(base_dir, m))})
 
 
-def _entry(shown: str, folder: Path, env: tuple[tuple[str, str], ...], game: str, seen: set[str]) -> AgentEntry:
+def _entry(shown: str, folder: Path, env: tuple[tuple[str, str], ...], game: str, seen: set[str],
+           granted: tuple[str, ...] = ()) -> AgentEntry:
     where = f"agents: {shown}"
     aid = folder.name
     reason = id_problem(aid, seen)
     if reason:
         return AgentEntry(where, aid, problem=f"{where}: the folder's name is the agent's id: {reason}")
     try:
-        bot = folder_bot(folder, game)
+        bot = folder_bot(folder, game, granted)
     except FolderBotError as exc:
         return AgentEntry(where, aid, problem=f"{where}: {exc}", language=exc.language)
-    agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown)
+    agent = AgentConfig(id=aid, type="executable", raw_path=bot.text, command=bot.command, env=env, folder=shown,
+                        home=str(folder))
     return AgentEntry(where, aid, agent=agent, language=bot.language)
 
 
@@ -120,9 +131,10 @@ class FolderBotError(ConfigError):
         self.language = language
 
 
-def folder_bot(folder: Path, game: str | None = None) -> FolderBot:
+def folder_bot(folder: Path, game: str | None = None, shown: tuple[str, ...] = ()) -> FolderBot:
     """The bot in ``folder`` (see the module docstring): FolderBotError (one line, ``bot.json: ...``
-    or what is missing) when it cannot be run, its ``bot.json`` is wrong, or declares another game
+    or what is missing) when it cannot be run, its ``bot.json`` is wrong, names a path outside the
+    folder and outside ``shown`` (the paths the config shows every bot), or declares another game
     than ``game`` (None: any)."""
     language = None
     try:
@@ -137,6 +149,11 @@ def folder_bot(folder: Path, game: str | None = None) -> FolderBot:
             command = resolve_command(text, folder, f"{BOT_JSON}: command")
         else:
             command, text = _bot_file(folder), BOT_FILE
+        # The sandbox shows a roster bot its folder and nothing else its command names: a path
+        # outside would not be there when it runs (and must never widen what it sees).
+        outside = outside_folder(command, str(folder), own_user=can_switch_users(), shown=shown)
+        if outside is not None:
+            raise ConfigError(f"{BOT_JSON if text != BOT_FILE else BOT_FILE}: {outside}")
     except ConfigError as exc:
         raise FolderBotError(str(exc), language) from None
     return FolderBot(command, text, language, said_game)

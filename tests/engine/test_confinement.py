@@ -204,6 +204,6 @@ def test_a_folder_the_bots_user_cannot_enter_is_refused_every_time_until_it_can(
                              logs_dir=None)
     with pytest.raises(ConfigError, match="its own user cannot enter"):
         plan(["sh"], tmp_path, {"PATH": os.defpath})
-    needs, hide = plan(["sh"], tmp_path, {"PATH": os.defpath})
+    needs, hide, _ = plan(["sh"], tmp_path, {"PATH": os.defpath})
     assert len(asked) == 2 and hide == [] and needs.argv == ("sh",)
     confinement.forget_plans()

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -251,8 +252,8 @@ def test_bot_folders_declare_their_game_and_name_their_agents(tmp_path: Path) ->
     bots = Path(__file__).resolve().parents[2] / "bots"
     for name, game in (("alice", "checkers"), ("bob", "checkers"), ("carol", "shobu")):
         (tmp_path / name).mkdir()
-        (tmp_path / name / "bot.json").write_text(json.dumps(
-            {"command": f"{sys.executable} {bots / f'{game}_random.py'}", "game": game}))
+        shutil.copy(bots / f"{game}_random.py", tmp_path / name)  # a bot folder holds what its bot.json names
+        (tmp_path / name / "bot.json").write_text(json.dumps({"command": f"python3 {game}_random.py", "game": game}))
     code, out, err = _invoke(str(tmp_path / "alice"), str(tmp_path / "bob"), "--max-moves", "4")
     assert code == 0, err
     record = json.loads(out)
