@@ -138,6 +138,13 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
             opts.setdefault("sandbox", isolation.use_sandbox())
             opts.setdefault("limits", isolation.limits)
         read_only = (*(isolation.read_only if isolation is not None else ()), *spec.read_only)
+        if spec.kind == "hyperparameters" and "--rules" in argv:
+            # Arena's search agent starts its own copy of an external game's referee: shown what
+            # the referee's command needs, as arena's own copy is.
+            from arena.process.view import command_paths
+
+            referee = argv[argv.index("--rules") + 1]
+            read_only += command_paths(referee, spec.cwd, opts.get("env") or os.environ)
         if spec.folder is not None or read_only:
             from arena.process.view import Reach
 

@@ -289,7 +289,9 @@ def view_mounts(view: BotView, hide: Sequence[Path], made_already: Sequence[str]
     for entry in view.etc:
         args += [*_parents(entry, made), "--ro-bind-try", entry, entry]
     for shown in view.shown:
-        args += [*_parents(shown, made), "--ro-bind", shown, shown]
+        # "-try": a path may be gone since the view was worked out (plans are reused for a moment,
+        # a flag file named in a command is removed); then there is nothing to show, not a failure.
+        args += [*_parents(shown, made), "--ro-bind-try", shown, shown]
         made.add(shown)
     if view.empty_workdir and view.workdir not in made:
         args += [*_parents(view.workdir, made), "--perms", "0755", "--dir", view.workdir]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shlex
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -271,5 +272,21 @@ def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mappi
     return BotView(tuple(argv), tuple(sorted(outermost)), tuple(dict.fromkeys([*entries, *etc])), workdir, empty)
 
 
-__all__ = ["ETC_ENTRIES", "NO_REACH", "SYSTEM_FOLDERS", "BotView", "Reach", "bot_view", "in_common_view",
+def command_paths(command: str, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> tuple[str, ...]:
+    """What a command the organiser wrote (a referee's, given as one string) must be shown when a
+    bot starts its own copy of it (arena's search agent on an external game): the paths its own
+    view shows, and the ``/etc`` folders its toolchain links into. Empty for a command that does
+    not split."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return ()
+    if not argv:
+        return ()
+    view = bot_view(argv, cwd, env)
+    return (*view.shown, *(entry for entry in view.etc
+                                 if entry not in {os.path.join("/etc", name) for name in ETC_ENTRIES}))
+
+
+__all__ = ["ETC_ENTRIES", "NO_REACH", "SYSTEM_FOLDERS", "BotView", "Reach", "bot_view", "command_paths", "in_common_view",
            "installation", "outside_folder"]

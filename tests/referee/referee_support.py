@@ -12,5 +12,6 @@ HOSTILE = ROOT / "tests" / "referees" / "hostile.py"
 
 
 def hostile_argv(mode: str, at: int, *extra: str) -> list[str]:
-    """The hostile referee: Nim until request ``at``, then ``mode`` (tests/referees/hostile.py)."""
-    return [sys.executable, str(HOSTILE), mode, str(at), *extra]
+    """The hostile referee: Nim until request ``at``, then ``mode`` (tests/referees/hostile.py); the
+    folder of nim.py named on its command line, so that a confined referee is shown it."""
+    return [sys.executable, str(HOSTILE), mode, str(at), *extra, "--nim", str(NIM.parent)]

@@ -148,7 +148,7 @@ def test_a_ply_costs_at_most_two_round_trips(argv_extra: tuple[str, ...], per_st
 def test_a_wrong_node_is_the_referees_failure() -> None:
     game = register_referee(hostile_argv("wrong", 4)).table(2)
     state = game.apply(game.initial_state(), "P0")  # requests 1 (info), 2 (new), 3 (apply)
-    with pytest.raises(RefereeError, match="rules program .*hostile.py wrong 4': apply: node: actor must be a seat"):
+    with pytest.raises(RefereeError, match="rules program .*hostile.py wrong 4 --nim [^']*': apply: node: actor must be a seat"):
         game.apply(state, 1)
 
 

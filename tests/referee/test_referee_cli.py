@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from referee_support import HOSTILE, NIM, ROOT, hostile_argv
+from referee_support import NIM, ROOT, hostile_argv
 
 import arena.tournament.runner as runner_module
 from arena.cli import cli
@@ -102,7 +102,8 @@ def test_sprt_of_an_external_game_of_two_seats(tmp_path: Path) -> None:
 def test_a_broken_referee_is_a_usage_error_naming_it() -> None:
     result = arena("perft", "--rules", " ".join(hostile_argv("garbage", 1)), "--depth", "1")
     assert result.exit_code == 2
-    assert "--rules" in result.output and "hostile.py garbage 1': info: the reply is not JSON" in result.output
+    assert "--rules" in result.output and "hostile.py garbage 1 --nim " in result.output
+    assert "': info: the reply is not JSON" in result.output
     missing = arena("perft", "--rules", "/no/such/referee", "--depth", "1")
     assert missing.exit_code == 2 and "not found" in missing.output
 
@@ -144,7 +145,7 @@ def test_a_referee_that_keeps_crashing_stops_the_run_and_a_resumed_run_plays_on(
     flag = tmp_path / "crash-now"
     flag.touch()
     # Nim until its 6th request (a few plies into the first game), then a crash, in every process.
-    config = nim_config(tmp_path, f"{sys.executable} {HOSTILE} crash 6 --while {flag}")
+    config = nim_config(tmp_path, " ".join(hostile_argv("crash", 6, "--while", str(flag))))
     result = arena("run", str(config), "--logs", str(tmp_path / "logs"))
     assert result.exit_code == 1
     replays = [line for line in result.stderr.splitlines() if "arena_error, played again: rules program" in line]
@@ -164,4 +165,5 @@ def test_a_referee_that_keeps_crashing_stops_the_run_and_a_resumed_run_plays_on(
 def test_a_match_whose_referee_fails_ends_with_one_line() -> None:
     result = arena("match", "--rules", " ".join(hostile_argv("error", 5)), BOTS["nim_perfect"], BOTS["nim_random"])
     assert result.exit_code == 1
-    assert "hostile.py error 5': apply: the referee answered an error: deliberate refusal" in result.stderr
+    assert "hostile.py error 5 --nim " in result.stderr
+    assert "': apply: the referee answered an error: deliberate refusal" in result.stderr

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A referee that plays Nim (examples/referees/nim.py) until its N-th request, then misbehaves.
 
-    hostile.py MODE N [--while FILE] [--in-bot] [nim options]
+    hostile.py MODE N [--while FILE] [--in-bot] [--nim FOLDER] [nim options]
 
 MODE: ``crash`` (a line on stderr, exit 3), ``hang`` (never answers), ``garbage`` (a line that is not
 JSON), ``wrong`` (a node whose actor is no seat), ``error`` (``{"error": ...}``), ``silent-exit``
@@ -19,9 +19,13 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "referees"))
+# Where nim.py is: named on the command line (``--nim FOLDER``), because a confined referee sees only
+# the paths its command names, not the checkout around its own folder.
+_NIM = (sys.argv[sys.argv.index("--nim") + 1] if "--nim" in sys.argv
+        else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "referees"))
+sys.path.insert(0, _NIM)
 
-import nim
+import nim  # noqa: E402
 
 
 def misbehave(mode: str, request: dict) -> bool:
