@@ -17,7 +17,10 @@ def patient_env(**extra: str) -> dict[str, str]:
     instead of giving up after Ray's fixed 30 s (tests/ray/patience/sitecustomize.py): on a busy
     machine the raylet's agents take longer to start."""
     path = os.pathsep.join(filter(None, [str(PATIENCE), os.environ.get("PYTHONPATH")]))
-    return {**os.environ, "PYTHONPATH": path, **extra}
+    # The raylet itself waits for its agents' port files and aborts (a failed check, seen beside busy
+    # loops) after a bound of its own: Ray's configs, read from the environment, made as patient.
+    return {**os.environ, "PYTHONPATH": path, "RAY_agent_register_timeout_ms": "300000",
+            "RAY_raylet_start_wait_time_s": "300", **extra}
 
 
 def run_in_namespace(command: str, *, timeout: float = 540) -> subprocess.CompletedProcess[str]:

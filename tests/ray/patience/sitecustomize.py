@@ -7,7 +7,7 @@ machine beside busy loops took longer: "The current node timed out during startu
 tests put this folder first on ``PYTHONPATH`` (tests/ray/ray_support.py), so every Python process
 of their namespace imports this module at start-up: when a process imports
 ``ray._private.services``, its ``get_node`` (what that loop polls) is wrapped to poll until the
-node is registered, bounded by ``ARENA_TEST_RAY_STARTUP_S`` (default 600 s, a hang backstop).
+node is registered, bounded by ``ARENA_TEST_RAY_STARTUP_S`` (default 300 s, a hang backstop).
 Nothing else changes, and nothing is imported unless Ray is.
 """
 
@@ -27,7 +27,7 @@ _TARGET = "ray._private.services"
 
 def _patient(get_node: Callable[..., Any]) -> Callable[..., Any]:
     def get_node_when_registered(*args: Any, **kwargs: Any) -> Any:
-        deadline = time.monotonic() + float(os.environ.get("ARENA_TEST_RAY_STARTUP_S", "600"))
+        deadline = time.monotonic() + float(os.environ.get("ARENA_TEST_RAY_STARTUP_S", "300"))
         while True:
             try:
                 return get_node(*args, **kwargs)
