@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from arena.fileio.files import atomic_write
+from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE, atomic_write
 from arena.games.base import ArenaError, Color
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec
@@ -66,8 +66,8 @@ def _opponent(spec: Any, folder: Path, seed: int) -> AgentSpec:
         {"algorithm": "mcts", "iterations": 100, "seed": seed}
     path = folder / "opponent.json"
     path.write_text(json.dumps(settings))
-    os.chmod(folder, 0o755)
-    path.chmod(0o644)
+    os.chmod(folder, SHARED_FOLDER_MODE)
+    path.chmod(SHARED_FILE_MODE)
     return AgentSpec("arena-search", kind="hyperparameters", path=str(path))
 
 
