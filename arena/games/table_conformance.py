@@ -21,7 +21,8 @@ at every step that
 - a game with a hash of its own (a referee's ``hash``) tells states apart by it: a hash that is
   the same for every state of the check (one ``hash`` for every position) fails;
 - the optional requests a game offers answer as promised, at every step of the first game: the
-  board text for every seat and for nobody (and the SVG picture, for a referee with ``svg``);
+  board text for every seat and for nobody (not blank, for a referee with ``board``; and the SVG
+  picture, for a referee with ``svg``);
   ``determinize`` gives a state in which the seat sees exactly what it saw; ``playout`` gives the
   asked number of returns vectors of one finite number per seat, and at the end the game's returns.
 
@@ -205,10 +206,12 @@ def _check_optional(game: GeneralGame[Any, Any], state: Any, rng: random.Random,
     """The optional requests ``game`` offers (module docstring), at ``state``."""
     try:
         if _offers(game, "board"):
+            declared = getattr(game, "has_feature", None) is not None  # a referee's promised `board`
             for seat in (None, *range(game.players)):
                 text = game.board_text(state, seat)
-                if not isinstance(text, str) or not text.strip():
-                    raise _fail(where, number, f"the board text for seat {seat} is empty")
+                if not isinstance(text, str) or (declared and not text.strip()):
+                    raise _fail(where, number, f"the board text for seat {seat} is "
+                                f"{'empty' if isinstance(text, str) else type(text).__name__}")
         board = getattr(game, "board", None)
         if board is not None and _offers(game, "svg"):
             _, picture = board(game.state_to_json(state), None, True)

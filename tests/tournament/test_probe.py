@@ -81,6 +81,10 @@ def test_a_bot_too_slow_for_the_time_control_is_caught(tmp_path: Path) -> None:
     # 0.3 s a reply at least (a busy machine only makes it slower), about 10 replies in a typical
     # game of Connect Four: more than a 2 s budget whatever the machine.
     path = config(tmp_path, {"slow": bot(tmp_path, "slow", pause=0.3)}, 2000)
+    obj = json.loads(path.read_text())
+    obj["agents"].append({"id": "other", "type": "hyperparameters",  # not a program: not probed
+                          "path": str(ROOT / "configs" / "hyperparameters_connect4.json")})
+    path.write_text(json.dumps(obj))
     slow = probe(path, tmp_path / "logs")["slow"]
     assert "too slow for the time control" in (slow["warning"] or ""), slow
 
