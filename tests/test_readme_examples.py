@@ -38,6 +38,8 @@ NOT_RUN: dict[str, str] = {
     r"^arena serve\b": "serves until interrupted (tests/serve runs it)",
     r"^arena run (configs/|examples/checkers-system-tournament\.json)": "plays for minutes",
     r"^arena sprt \"python3 bots/checkers_alphabeta": "an SPRT of search bots plays for minutes",
+    r"^arena sprt \"python3 bots/leduc_poker_heuristic": "exits 3 (H0 accepted) by design; tests/cli/test_sprt_leduc.py "
+                                                      "runs it as written",
 }
 
 #: The pages whose commands run: the README and every page under docs/.
