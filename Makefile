@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench integration dist clean
+.PHONY: run test test-quick lint bench integration dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest -q -n 4
+
+# The suite without the tests marked slow (Ray clusters, Chromium, hostile bots, starter kits).
+test-quick: $(STAMP_TEST)
+	$(BIN)/python -m pytest -q -n 4 -m 'not slow'
 
 # Configured in pyproject.toml ([tool.ruff], [tool.mypy]); both must be clean.
 lint: $(STAMP_TEST)

@@ -28,7 +28,6 @@ def pytest_configure(config: pytest.Config) -> None:
         config.add_cleanup(lambda: shutil.rmtree(base, ignore_errors=True))
 
 
-
 def _open_to_bots(path: Path) -> None:
     """Bots run as users of their own: a test's folder (pytest makes it mode 0700) must be
     readable by them, as a user's bot folder is, and so must the folders above it."""
@@ -58,3 +57,17 @@ def _bots_may_read_factory_folders(tmp_path_factory: pytest.TempPathFactory) -> 
         return path
 
     tmp_path_factory.mktemp = mktemp  # type: ignore[method-assign]
+
+
+#: Folders (and files) whose tests are ``slow``: real Ray clusters, Chromium, hostile bots, the starter
+#: kits' compilers. ``make test`` runs them; ``make test-quick`` (``pytest -m 'not slow'``) leaves them out.
+SLOW_PARTS = ("tests/ray/", "tests/hostile/", "tests/kits/", "tests/serve/test_serve_browser.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks the tests under :data:`SLOW_PARTS` ``slow``."""
+    root = Path(str(config.rootpath))
+    for item in items:
+        where = Path(str(item.path)).relative_to(root).as_posix() if Path(str(item.path)).is_relative_to(root) else ""
+        if where.startswith(SLOW_PARTS):
+            item.add_marker(pytest.mark.slow)

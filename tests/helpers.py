@@ -22,7 +22,7 @@ import trio
 T = TypeVar("T")
 
 #: How long :func:`eventually` waits by default: far longer than anything takes on a busy machine.
-BACKSTOP_S = 30.0
+BACKSTOP_S = 180.0
 
 
 def eventually(predicate: Callable[[], T], timeout: float = BACKSTOP_S, *, what: str | None = None,

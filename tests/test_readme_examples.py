@@ -1,68 +1,173 @@
-"""The command examples of the README and of every docs/ page run verbatim from the repository root
-(issue 10, item 6; issue 19 for the docs).
+"""Every command of the README and of every docs/ page runs verbatim from the repository root (issue
+10, item 6; issue 19 for the docs; issue 31: whatever its block is marked).
 
-Each ```sh block whose lines start with `arena ` is split into commands (a trailing `# comment` is
-dropped; a comment that is just a number is the output the command must print; paths under /tmp/ go to
-the test's own temporary folder). Commands that play
-for long or need a person (`arena run`, `human`, a bot of your own such as ./my_bot) or a Ray cluster
-(`--backend ray`) are skipped.
+Every fenced block is read (```sh, ```text or unmarked alike; ```json, ```python and ```toml hold no
+commands). A command is a line that starts with ``arena `` or ``cd DIR && arena `` (a ``$ `` prompt
+is dropped; a line ending in ``\\`` continues on the next; a ``<<'WORD'`` here-document takes the
+lines up to ``WORD``). A trailing ``  # comment`` is dropped, and a comment that is just a number is
+the output the command must print; paths under /tmp/ go to the test's own temporary folder. A
+``make -C examples/...`` line builds what the later commands of its block need: it runs before each
+of them. Commands that cannot run here are in :data:`NOT_RUN`, each with its reason, and every
+entry there must still match a line of the docs.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# `arena run` plays for long, but for the small example tournaments named in QUICK_RUNS (seconds).
-QUICK_RUNS = ("examples/goofspiel-four-players.json", "examples/referees/nim-round-robin.json",
-              "examples/spiel-liars-dice.json")
-SKIP = re.compile(r"\barena run\b(?!.*(?:" + "|".join(map(re.escape, QUICK_RUNS)) + r"))|\bhuman\b|my_bot|my_tournament|\bcd bots\b|--games [0-9]{2,}|--backend ray")
 
+#: Commands of the docs that are not run here, with why (each pattern must match some line).
+NOT_RUN: dict[str, str] = {
+    r"^make (run|test)\b": "the whole default tournament, or this test suite itself",
+    r"^pip install": "installs packages (tests/test_plugin_example.py installs the example plugin)",
+    r"--game tictactoe": "needs the example plugin installed (tests/test_plugin_example.py plays it)",
+    r"\bhuman\b": "needs a person at the terminal",
+    r"my_bot": "a bot of your own",
+    r"--backend ray": "needs a Ray cluster (tests/ray runs the Ray backend)",
+    r"^arena serve\b": "serves until interrupted (tests/serve runs it)",
+    r"^arena run (configs/|examples/checkers-system-tournament\.json)": "plays for minutes",
+    r"^arena sprt \"python3 bots/checkers_alphabeta": "an SPRT of search bots plays for minutes",
+    r"^arena sprt \"python3 bots/leduc_poker_heuristic": "exits 3 (H0 accepted) by design; tests/cli/test_sprt_leduc.py "
+                                                      "runs it as written",
+}
 
 #: The pages whose commands run: the README and every page under docs/.
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+BLOCK = re.compile(r"^```([\w-]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
+NO_COMMANDS = {"json", "python", "toml"}
+COMMAND = re.compile(r"^(cd [\w./-]+ && )?arena ")
+SETUP = re.compile(r"^make -C examples/[\w./-]+")
+HEREDOC = re.compile(r"<<-?'?(\w+)'?")
 
 
-def page_commands(page: Path) -> list[tuple[str, str | None]]:
-    commands: list[tuple[str, str | None]] = []
-    for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL):
-        for line in block.splitlines():
-            if not line.startswith("arena ") or line.rstrip().endswith("\\") or SKIP.search(line):
-                continue
-            command, _, comment = line.partition("  #")
-            expected = comment.strip().split()[0] if comment.strip() else None
-            commands.append((command.strip(), expected if expected and expected.isdigit() else None))
-    return commands
+@dataclass(frozen=True)
+class Example:
+    """One command of a page, what it must print (a number, or None), and the ``make`` lines of its
+    block that come before it."""
+
+    command: str
+    expected: str | None
+    setup: tuple[str, ...] = ()
 
 
-COMMANDS = list(dict.fromkeys(c for page in PAGES for c in page_commands(page)))
+def block_lines(block: str) -> list[str]:
+    """The block's logical lines: prompts dropped, continuations joined, here-documents kept whole."""
+    lines, raw = [], block.splitlines()
+    i = 0
+    while i < len(raw):
+        line = raw[i].removeprefix("$ ")
+        while line.endswith("\\") and i + 1 < len(raw):
+            i += 1
+            line = line[:-1].rstrip() + " " + raw[i].strip()
+        heredoc = HEREDOC.search(line)
+        if heredoc and COMMAND.match(line):
+            end = next((j for j in range(i + 1, len(raw)) if raw[j].strip() == heredoc.group(1)), len(raw) - 1)
+            line = "\n".join([line, *raw[i + 1:end + 1]])
+            i = end
+        lines.append(line)
+        i += 1
+    return lines
+
+
+def split_comment(line: str) -> tuple[str, str | None]:
+    """The command without its trailing comment, and the number the comment says it prints."""
+    first, newline, rest = line.partition("\n")
+    command, _, comment = first.partition("  #")
+    expected = comment.strip().split()[0] if comment.strip() else None
+    return command.strip() + newline + rest, expected if expected and expected.isdigit() else None
+
+
+def not_run(command: str) -> str | None:
+    return next((why for pattern, why in NOT_RUN.items() if re.search(pattern, command)), None)
+
+
+def page_examples(page: Path) -> tuple[list[Example], list[str]]:
+    """The commands of ``page`` that run, and those that do not (:data:`NOT_RUN`)."""
+    run: list[Example] = []
+    skipped: list[str] = []
+    for language, block in BLOCK.findall(page.read_text()):
+        if language in NO_COMMANDS:
+            continue
+        setup: list[str] = []
+        for line in block_lines(block):
+            command, expected = split_comment(line)
+            if SETUP.match(command):
+                setup.append(command)
+            elif COMMAND.match(command) or command.startswith(("make ", "pip ")):
+                if not_run(command):
+                    skipped.append(command)
+                else:
+                    run.append(Example(command, expected, tuple(setup)))
+    return run, skipped
+
+
+EXAMPLES = list(dict.fromkeys(e for page in PAGES for e in page_examples(page)[0]))
+SKIPPED = [c for page in PAGES for c in page_examples(page)[1]]
 
 
 def test_the_readme_and_docs_have_runnable_examples() -> None:
-    assert len(page_commands(ROOT / "README.md")) >= 3
-    assert len(COMMANDS) >= 20, COMMANDS
+    assert len(page_examples(ROOT / "README.md")[0]) >= 3
+    assert len(EXAMPLES) >= 40, EXAMPLES
 
 
-@pytest.mark.parametrize(("command", "expected"), COMMANDS, ids=[c for c, _ in COMMANDS])
-def test_a_readme_example_runs_verbatim(command: str, expected: str | None, tmp_path: Path) -> None:
+@pytest.mark.parametrize("pattern", list(NOT_RUN))
+def test_every_command_not_run_is_still_in_the_docs(pattern: str) -> None:
+    assert any(re.search(pattern, command) for command in SKIPPED), f"{pattern!r} matches no command of the docs"
+
+
+def test_commands_are_found_whatever_their_block_is_marked() -> None:
+    page = "```\n$ arena games --json\nNAME\n```\n```text\narena perft --game connect4 \\\n    --depth 2  # 49\n```\n" \
+           "```sh\n$ arena --json-pass-through <<'JSON'\n{\"a\": 1}\nJSON\n{\"b\": 2}\n```\n" \
+           "```json\narena not a command\n```\n"
+    examples = [e for _, block in BLOCK.findall(page) for e in block_lines(block)]
+    assert [split_comment(e) for e in examples if COMMAND.match(e)] == [
+        ("arena games --json", None), ("arena perft --game connect4 --depth 2", "49"),
+        ("arena --json-pass-through <<'JSON'\n{\"a\": 1}\nJSON", None), ("arena not a command", None)]
+
+
+def _set_up(setup: tuple[str, ...]) -> None:
+    """Runs ``setup`` (``make -C examples/...``), one worker at a time (make skips what is built)."""
+    if not setup:
+        return
+    for line in setup:
+        for tool in ("make", "javac" if "java" in line else "cc"):
+            if shutil.which(tool) is None:
+                pytest.skip(f"SKIPPED LOUDLY: `{tool}` is not installed, so `{line}` cannot build")
+    lock_path = ROOT / "build" / ".docs-lock"
+    lock_path.parent.mkdir(exist_ok=True)
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for line in setup:
+            done = subprocess.run(["bash", "-c", line], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                                  check=False, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, f"{line}: exit {done.returncode}: {done.stderr[-500:]}"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.command.partition("\n")[0] for e in EXAMPLES])
+def test_a_docs_example_runs_verbatim(example: Example, tmp_path: Path) -> None:
+    _set_up(example.setup)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    # Output folders the README puts under /tmp go to this test's own folder: a folder left there by
+    # Output folders the docs put under /tmp go to this test's own folder: a folder left there by
     # an earlier run (of other settings) would make a resumable command refuse it.
-    command = command.replace(" /tmp/", f" {tmp_path}/")
+    command = example.command.replace(" /tmp/", f" {tmp_path}/")
     out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env,
-                         stdin=subprocess.DEVNULL, timeout=300, check=False)
+                         stdin=subprocess.DEVNULL, timeout=600, check=False)
     assert out.returncode == 0, f"{command}: exit {out.returncode}: {out.stderr[-500:]}"
     assert "Traceback" not in out.stderr
-    if expected is not None:
-        assert expected in out.stdout + out.stderr, f"{command} did not print {expected}"
-    assert shlex.split(command)[0] == "arena"
+    if example.expected is not None:
+        assert example.expected in out.stdout + out.stderr, f"{command} did not print {example.expected}"
+    assert shlex.split(command.partition("\n")[0].rpartition("&& ")[2])[0] == "arena"
 
 
 def test_the_shipped_example_configs_load() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -29,8 +30,12 @@ Examples:
               help="With --probe: whole games against arena's random agent per bot.")
 @click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
               help="With --probe: seed of the probe positions and of the random agent.")
+@click.option("--logs", "logs_root", type=click.Path(file_okay=False), default="tournament_logs", show_default=True,
+              help="With --probe: passed probes are kept in LOGS/.probes/, one per version of a bot.")
+@click.option("--again", is_flag=True, help="With --probe: probe every bot, even a version whose passed probe is kept.")
 @click.option("--json", "as_json", is_flag=True, help="Print every entry as one JSON object on stdout (for CI).")
-def check_command(config_path: str, probe: bool, time_limit: int, games: int, seed: int, as_json: bool) -> None:
+def check_command(config_path: str, probe: bool, time_limit: int, games: int, seed: int, logs_root: str, again: bool,
+                  as_json: bool) -> None:
     """Check every agent of the tournament CONFIG: whether it loads (its folder, bot.json, command,
     program) and, with --probe, whether it passes 'arena check-bot'. Prints a table (id, command, ✓
     or the reason); exit 0 when every entry passes, 1 otherwise, 2 when the config cannot be read as
@@ -39,13 +44,16 @@ def check_command(config_path: str, probe: bool, time_limit: int, games: int, se
     import trio
 
     from arena.errors import ConfigError
-    from arena.tournament.roster_check import EntryCheck, load_entries, probe_entries
+    from arena.tournament.config import read_config
+    from arena.tournament.roster_check import EntryCheck, load_entries, probe_entries, probe_setting
 
     def row(entry: EntryCheck) -> None:
         if not as_json:
             command = entry.command if len(entry.command) <= COMMAND_WIDTH else "..." + entry.command[3 - COMMAND_WIDTH:]
             click.echo(f"{entry.label:<{width}}  {command or '-':<{min(COMMAND_WIDTH, wide)}}  "
-                       f"{'✓' if entry.ok else '✗ ' + (entry.reason or '')}")
+                       f"{'✓' if entry.ok else '✗ ' + (entry.reason or '')}"
+                       + (" (kept: unchanged since its probe)" if entry.kept else "")
+                       + (f"; warning: {entry.warning}" if entry.warning else ""))
 
     try:
         view, rows = load_entries(config_path)
@@ -54,8 +62,10 @@ def check_command(config_path: str, probe: bool, time_limit: int, games: int, se
         if not as_json:
             click.echo(f"{'id':<{width}}  {'command':<{min(COMMAND_WIDTH, wide)}}  {'check-bot' if probe else 'loads'}")
         if probe:
-            rows = trio.run(lambda: probe_entries(view, rows, time_limit_ms=time_limit, games=games, seed=seed,
-                                                  done=row))
+            obj, base_dir = read_config(config_path)
+            setting = probe_setting(obj, base_dir, Path(logs_root), time_limit_ms=time_limit, games=games, seed=seed,
+                                    again=again)
+            rows = trio.run(lambda: probe_entries(view, rows, done=row, setting=setting))
         else:
             for entry in rows:
                 row(entry)

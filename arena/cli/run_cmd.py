@@ -102,7 +102,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     backend = chosen_backend(backend, ray_address, ray_cpus)
     with _signals_exit_at_once():
         try:
-            config = _gated_config(console, config_path) if set_aside_failing else load_config(config_path)
+            config = _gated_config(console, config_path, logs_root) if set_aside_failing else load_config(config_path)
             if any(agent.type == "player" for agent in config.agents):
                 import arena.ui.human  # noqa: F401 - registers the human player with arena.players
             if config.sprt is not None:
@@ -150,16 +150,21 @@ def _set_aside_hint(exc: ArenaError) -> str:
     return f" ({hint})" if len(lines) == 1 else f"\n({hint})"
 
 
-def _gated_config(console: Console, config_path: str) -> TournamentConfig:
+def _gated_config(console: Console, config_path: str, logs_root: str | None = None) -> TournamentConfig:
     """The config at ``config_path`` with the agents that fail the roster check set aside, saying
-    which and why (one line each) on stderr. Raises ConfigError."""
+    which and why (one line each) on stderr, and warning of those too slow for the time control;
+    passed probes are kept under the logs folder. Raises ConfigError."""
     import trio
 
     from arena.tournament.roster_check import passing_config
 
     console.print("checking every agent first (arena roster check --probe)...", markup=False, highlight=False)
-    config, rows = trio.run(lambda: passing_config(config_path))
+    config, rows = trio.run(lambda: passing_config(config_path, logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS))
     failing = [row for row in rows if not row.ok]
+    for row in rows:
+        if row.ok and row.warning:
+            console.print(f"warning: {row.label}: {row.warning}", markup=False, highlight=False,
+                          soft_wrap=not console.is_terminal)
     for row in failing:
         console.print(f"set aside: {row.label}: {row.reason}", markup=False, highlight=False,
                       soft_wrap=not console.is_terminal)

@@ -9,6 +9,7 @@ A plugin author runs it on their game before publishing it::
 or, for games already registered (arena's own and installed plugins)::
 
     python -m arena.games.conformance [GAME ...] [--games N] [--seed N] [--rules CMD]
+        [--players N ...] [--param NAME=VALUE ...]
 
 :func:`check_game` plays ``games`` uniformly random games (OpenSpiel's habit) from the initial
 state, each up to ``ply_cap`` plies, and checks at every ply that
@@ -584,9 +585,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
     parser.add_argument("--rules", action="append", default=[], metavar="CMD",
                         help="a referee program (docs/referees.md): check its game (repeatable)")
+    parser.add_argument("--players", action="append", type=int, default=[], metavar="N",
+                        help="check games of N seats (repeatable; default 2, 3 and 4, those a game allows)")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game parameter (repeatable; default: the game's defaults)")
     args = parser.parse_args(argv)
     if args.games < 0:
         parser.error("--games must be >= 0")
+    params: dict[str, int] = {}
+    for text in args.param:
+        key, equals, value = text.partition("=")
+        try:
+            params[key.strip()] = int(value)
+        except ValueError:
+            equals = ""
+        if not equals or not key.strip():
+            parser.error(f"--param {text!r}: expected NAME=INTEGER, e.g. heap=4")
     for command in args.rules:
         # By reference, as the registry loads every game's parts: the rules package stands on the
         # standard library alone, and a referee is played through arena.referee, a layer above it.
@@ -610,18 +624,23 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             continue
         try:
-            if spec.model == registry.GENERAL:
+            if spec.model == registry.GENERAL or args.players or params:
                 from arena.games.table_conformance import check_table_spec
 
-                print(check_table_spec(spec, games=args.games, seed=args.seed))
+                print(check_table_spec(spec, games=args.games, seed=args.seed, players=args.players, params=params))
             else:
                 print(check_spec(spec, games=args.games, seed=args.seed).summary())
         except (ConformanceError, AssertionError) as exc:
             print(f"FAILED {exc}", file=sys.stderr)
             status = 1
+        except GameError as exc:  # players or parameters the game refuses
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except ArenaError as exc:  # the referee failed: its one line
+            print(f"FAILED {name}: {exc}", file=sys.stderr)
+            status = 1
         except Exception as exc:  # noqa: BLE001 - a referee or plugin broke: one line, never a traceback
-            print(f"FAILED {name}: {exc if isinstance(exc, ArenaError) else f'{type(exc).__name__}: {exc}'}",
-                  file=sys.stderr)
+            print(f"FAILED {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
             status = 1
     return status
 

@@ -96,7 +96,7 @@ def test_a_live_arena_in_another_pid_namespace_keeps_its_cgroups() -> None:
         holder.kill()  # unshare --kill-child: the namespace, the holder and its sleep go
         holder.wait()
     # Now it is stale (emptied by the namespace's end) and the next sweep removes it.
-    eventually(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [], 10.0)
+    eventually(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [])
 
 
 @needs_cgroups
@@ -113,7 +113,7 @@ def test_a_killed_arenas_cgroups_are_removed_with_what_still_runs_in_them() -> N
         cgroups.sweep_stale()
         for _, name, sleeper in holders:
             assert run_folders(name) == [], "stale folders accumulate"
-            eventually(lambda pid=sleeper: not alive(pid), 10.0, what="the sweep killed what ran in them")
+            eventually(lambda pid=sleeper: not alive(pid), what="the sweep killed what ran in them")
     finally:
         for _, _, sleeper in holders:
             if alive(sleeper):
@@ -163,7 +163,7 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
             if int(sweep.stdout) == 0 and run_folders(name) == []:
                 continue  # swept by someone else first
             assert int(sweep.stdout) >= 1, run_folders(name)
-            eventually(lambda pid=sleeper: not alive(pid), 10.0, what="cgroup.kill reaches across PID namespaces")
+            eventually(lambda pid=sleeper: not alive(pid), what="cgroup.kill reaches across PID namespaces")
             assert run_folders(name) == []
             return
         finally:
@@ -199,7 +199,7 @@ def test_a_scratch_root_is_made_only_with_a_guardian_that_removes_it() -> None:
     assert alive(guardian) and root.is_dir()
     proc.kill()
     proc.wait()
-    eventually(lambda: not root.exists(), 10.0, what="the guardian removed the killed arena's root")
+    eventually(lambda: not root.exists(), what="the guardian removed the killed arena's root")
 
 
 @pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs unshare and root")
@@ -211,7 +211,7 @@ def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespace
     try:
         for proc, _, guardian in dead:
             os.kill(guardian, signal.SIGKILL)  # killed with its guardian: only a sweep removes its root
-            eventually(lambda pid=guardian: not alive(pid), 10.0)
+            eventually(lambda pid=guardian: not alive(pid))
             proc.kill()
             proc.wait()
         assert all(root.is_dir() for _, root, _ in dead) and live_root.is_dir()
@@ -221,4 +221,4 @@ def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespace
     finally:
         live.kill()  # unshare --kill-child: its holder dies a moment later
         live.wait()
-    eventually(lambda: sandbox.sweep_stale_scratch() >= 0 and not live_root.exists(), 10.0)
+    eventually(lambda: sandbox.sweep_stale_scratch() >= 0 and not live_root.exists())

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.ray.ray_support import patient_env
+
 HERE = Path(__file__).resolve().parent
 # Generous: the scenario takes about a minute on an idle 2-core machine; this only stops a hang.
 SCENARIO_TIMEOUT_S = 900
@@ -54,7 +56,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     # (`; true`: bash must not exec the last command in its place.)
     script = f"ip link set lo up && {sys.executable} {HERE / 'cluster_scenario.py'} {work}; true"
     done = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "bash", "-c", script],
-                          capture_output=True, text=True, timeout=SCENARIO_TIMEOUT_S, check=False)
+                          capture_output=True, text=True, timeout=SCENARIO_TIMEOUT_S, check=False, env=patient_env())
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert done.returncode == 0 and lines, f"scenario failed ({done.returncode}): {done.stderr[-3000:]}"
     result: dict[str, Any] = json.loads(lines[-1])

@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from arena.fileio.files import atomic_write
 from arena.games import get_game
@@ -33,7 +33,8 @@ from arena.tournament.logs import STANDINGS_FILE, dumps, standings_from_folder
 folder, shots = Path(sys.argv[1]), Path(sys.argv[2])
 shots.mkdir(parents=True, exist_ok=True)
 URL = "http://127.0.0.1:8766"
-WAIT_MS = 20_000  # a backstop: each wait ends as soon as the page shows what it waits for
+WAIT_MS = 180_000  # a backstop: each wait ends as soon as the page shows what it waits for (generous:
+# Chromium beside busy loops on 2 cores is slow, and a wait that ends early is a false failure)
 shobu = get_game("shobu")
 
 games = folder / "games.jsonl"
@@ -68,6 +69,15 @@ BOARD_GAMES = """[...document.querySelectorAll('#leaderboard-table tbody tr')]
     .reduce((n, tr) => n + Number(tr.cells[4].textContent), 0)"""
 
 
+def new_page(browser: Browser) -> Page:
+    """A 1280x900 page whose every wait, navigation included, has :data:`WAIT_MS` as its backstop
+    (Playwright's own default is 30 s)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    page.set_default_navigation_timeout(WAIT_MS)
+    return page
+
+
 def games_in_board(page: Page) -> int:
     return int(page.evaluate(BOARD_GAMES))
 
@@ -84,9 +94,9 @@ try:
     banner = server.stderr.readline()  # printed once the socket listens
     assert banner.startswith(f"serving {folder} on {URL}/"), banner
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], timeout=WAIT_MS)
         errors: list[str] = []
-        board = browser.new_page(viewport={"width": 1280, "height": 900})
+        board = new_page(browser)
         board.on("pageerror", lambda exc: errors.append(str(exc)))
         board.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
         answer = board.goto(URL + "/")
@@ -116,7 +126,7 @@ try:
         print(f"leaderboard changed without a reload: {before // 2} -> {after // 2} games")
         board.screenshot(path=str(shots / "leaderboard.png"))
 
-        game = browser.new_page(viewport={"width": 1280, "height": 900})
+        game = new_page(browser)
         game.on("pageerror", lambda exc: errors.append(str(exc)))
         game.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
         game.goto(f"{URL}/game/{LIVE}")
@@ -147,7 +157,7 @@ try:
         game.wait_for_function("() => " + "document.querySelectorAll('svg').length > 0", timeout=WAIT_MS)
         game.screenshot(path=str(shots / "game.png"))
 
-        agent = browser.new_page(viewport={"width": 1280, "height": 900})
+        agent = new_page(browser)
         agent.on("pageerror", lambda exc: errors.append(str(exc)))
         agent.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
         agent.goto(f"{URL}/agent/b2")
@@ -159,4 +169,4 @@ try:
         browser.close()
 finally:
     server.terminate()
-    server.wait(10)
+    server.wait(60)

@@ -30,7 +30,7 @@ try:
     assert banner.startswith(f"serving {logs / 'lg'} on http://127.0.0.1:8766/"), banner
     print("the page listens")
     deadline = time.monotonic() + 60  # a backstop: the loop ends when a finished game arrives
-    with httpx.stream("GET", "http://127.0.0.1:8766/events", timeout=30) as stream:
+    with httpx.stream("GET", "http://127.0.0.1:8766/events", timeout=120) as stream:
         event = ""
         for line in stream.iter_lines():
             if line.startswith("event: "):
@@ -39,7 +39,7 @@ try:
                 break
             assert time.monotonic() < deadline
     first = json.loads((logs / "lg" / "games.jsonl").read_text().splitlines()[0])
-    page = httpx.get(f"http://127.0.0.1:8766/agent/{first['black']}", timeout=10)
+    page = httpx.get(f"http://127.0.0.1:8766/agent/{first['black']}", timeout=120)
     assert page.status_code == 200 and 'id="versus"' in page.text, page.status_code
     print("a finished game and its agent's page")
     league.send_signal(signal.SIGINT)

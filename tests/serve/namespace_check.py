@@ -22,7 +22,7 @@ taken = socket.socket()
 taken.bind(("127.0.0.1", 0))
 taken.listen()
 port = taken.getsockname()[1]
-done = subprocess.run([*arena, "--port", str(port)], capture_output=True, text=True, timeout=60, check=False)
+done = subprocess.run([*arena, "--port", str(port)], capture_output=True, text=True, timeout=300, check=False)
 assert done.returncode == 2, done
 assert done.stderr.splitlines() == [(f"arena: error: cannot listen on 127.0.0.1:{port}: port {port} is in use by "
                                     "another program; pass --port N (0: any free port)")], done.stderr
@@ -37,11 +37,11 @@ try:
     assert server.stderr is not None
     banner = server.stderr.readline()  # printed once the socket listens
     assert banner.startswith(f"serving {folder} on http://127.0.0.1:8765/"), banner
-    page = httpx.get("http://127.0.0.1:8765/", timeout=10)
+    page = httpx.get("http://127.0.0.1:8765/", timeout=120)
     assert page.status_code == 200 and "5 games finished" in page.text
     seen = []
     deadline = time.monotonic() + 20  # a backstop: the loop ends when the update arrives
-    with httpx.stream("GET", "http://127.0.0.1:8765/events", timeout=10) as stream:
+    with httpx.stream("GET", "http://127.0.0.1:8765/events", timeout=120) as stream:
         event = ""
         for line in stream.iter_lines():
             if line.startswith("event: "):

@@ -14,6 +14,8 @@ from click.testing import CliRunner
 
 from arena.cli import cli
 
+pytestmark = pytest.mark.timeout(660)  # the subprocesses' own backstops are 600 s
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -30,7 +32,7 @@ def test_the_real_server_refuses_a_taken_port_and_streams_an_appended_game(playe
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "bash", "-c",
                            f'ip link set lo up && exec "{sys.executable}" tests/serve/namespace_check.py "{played}"'],
-                          cwd=REPO, capture_output=True, text=True, timeout=120, check=False, env=env,
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False, env=env,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines() == ["port in use: one line, exit 2", "events over HTTP: [5, 6]"]
@@ -48,7 +50,7 @@ def test_arena_league_serve_serves_the_league_while_it_plays_and_ends_with_it(tm
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     check = f'exec "{sys.executable}" tests/serve/league_check.py "{config}" "{tmp_path / "logs"}"'
     done = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "bash", "-c", f"ip link set lo up && {check}"],
-                          cwd=REPO, capture_output=True, text=True, timeout=180, check=False, env=env,
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False, env=env,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines() == ["the page listens", "a finished game and its agent's page",

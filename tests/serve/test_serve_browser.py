@@ -26,10 +26,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-#: A hang backstop only (a run takes a few seconds).
-TIMEOUT_S = 180
+#: A hang backstop only (a run takes a few seconds idle; every wait inside waits for the page).
+TIMEOUT_S = 900
 
 pytestmark = [
+    pytest.mark.timeout(TIMEOUT_S + 60),
     pytest.mark.skipif(CHROMIUM is None, reason="SKIPPED LOUDLY: `chromium` is not installed, so `arena serve` is "
                        "NOT tested in a browser (Debian: `apt-get install -y chromium`; .ci/run does this as root)"),
     pytest.mark.skipif(importlib.util.find_spec("playwright") is None,

@@ -209,7 +209,7 @@ def test_ctrl_c_flushes_prints_standings_and_exits_130(tmp_path: Path, bot_file:
     proc = start(slow_config(tmp_path, bot_file, 40), logs)
     wait_for(logs / "slow" / "games.jsonl", 1)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=120)
     text = err.decode()
     assert proc.returncode == 130, text
     assert "interrupted: cancelling running games" in text and "Standings after" in out.decode()

@@ -289,7 +289,7 @@ def test_the_worker_throttles_the_agent_files_and_writes_the_final_standings(tmp
     proc.stdin.write(b'{"finish": true}\n')
     proc.stdin.close()
     assert json.loads(proc.stdout.read()) == {"done": 50}
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=120) == 0
 
 
 def test_the_worker_runs_only_on_idle_cpus_until_arena_lifts_it(tmp_path: Path) -> None:
@@ -304,7 +304,7 @@ def test_the_worker_runs_only_on_idle_cpus_until_arena_lifts_it(tmp_path: Path) 
     proc.stdin.write(b'{"finish": true}\n')
     proc.stdin.close()
     assert json.loads(proc.stdout.read()) == {"done": 0}
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=120) == 0
 
 
 def test_the_worker_exits_when_arena_goes_away(tmp_path: Path) -> None:
@@ -313,7 +313,7 @@ def test_the_worker_exits_when_arena_goes_away(tmp_path: Path) -> None:
     assert proc.stdin is not None
     proc.stdin.write(json.dumps({"row": row(0), "pending": 1}).encode() + b"\n")
     proc.stdin.close()  # end of input without "finish": arena died or gave up on it
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=120) == 0
     assert not worker_processes(str(tmp_path))
 
 
