@@ -214,8 +214,10 @@ def test_scratch_roots_of_dead_arenas_are_swept_and_live_ones_in_other_namespace
             eventually(lambda pid=guardian: not alive(pid))
             proc.kill()
             proc.wait()
-        assert all(root.is_dir() for _, root, _ in dead) and live_root.is_dir()
-        assert sandbox.sweep_stale_scratch() >= 2
+        assert live_root.is_dir()
+        # An arena that a test beside this one starts sweeps too, and may take the dead roots
+        # first: whoever sweeps, they must be gone and the live arena's root kept.
+        sandbox.sweep_stale_scratch()
         assert not any(root.exists() for _, root, _ in dead), "stale scratch roots accumulate"
         assert (live_root / "ray-game-x").is_dir(), "a live arena's root was taken from it"
     finally:
