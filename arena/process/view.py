@@ -225,6 +225,35 @@ def _python_path(env: Mapping[str, str]) -> list[str]:
     return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
 
 
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh"})
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".lua", ".php", ".sh", ".jar")
+
+
+def _shell_script_files(argv: Sequence[str], program: str, workdir: str) -> list[str]:
+    """The files a shell's ``-c`` script names (``sh -c 'python3 bot.py | sed 3q'``, an organiser's
+    command, whose paths are shown as named): each word of the script, with a ``/``, that is an
+    existing file outside the system, absolute or from ``workdir``. Nothing for a command that is
+    not a shell given a script, or a script that does not split."""
+    if os.path.basename(program) not in _SHELLS or "-c" not in argv[1:]:
+        return []
+    at = list(argv).index("-c", 1) + 1
+    if at >= len(argv):
+        return []
+    try:
+        words = shlex.split(argv[at], comments=True)
+    except ValueError:
+        return []
+    found = []
+    for word in words:
+        if "/" not in word or len(word) >= 4096 or "\0" in word:
+            continue
+        path = os.path.normpath(word if os.path.isabs(word) else os.path.join(workdir, word))
+        with contextlib.suppress(OSError, ValueError):
+            if os.path.isfile(path) and not _in_system(os.path.realpath(path)):
+                found.append(path)
+    return found
+
+
 def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapping[str, str],
              reach: Reach = NO_REACH, *, program: str | None = None) -> BotView:
     """The view of a bot started as ``argv`` (resolved by arena: ``program`` is the file its first
@@ -247,6 +276,13 @@ def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mappi
     if reach.folder is not None:
         shown.append(reach.folder)
     else:
+        for word in _shell_script_files(argv, program, workdir):
+            if os.access(word, os.X_OK) or word.endswith(_SCRIPT_SUFFIXES):
+                more, more_etc = _toolchain(word)  # a program or a script: as the command's own are
+                shown += [*more, os.path.dirname(word)]
+                etc += more_etc
+            else:
+                shown.append(word)  # any other file: itself
         if not _in_system(os.path.realpath(program)) and not any(_inside(os.path.abspath(program), s) for s in shown):
             shown.append(os.path.dirname(os.path.abspath(program)))  # the organiser's program: its folder
         for role, path in named:

@@ -49,5 +49,7 @@ def test_json_and_tables_of_n_seat_standings(tmp_path: Path, monkeypatch: pytest
     result = CliRunner().invoke(standings_command, [str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     text = result.stdout
-    assert "avg rank" in text and "Seats" in text and "Top pairs" in text  # 40 agents: no crosstable at 120
-    assert f"arena standings {tmp_path} --json" in " ".join(text.split())
+    # Not a terminal: the tables are whole, the crosstable of all 40 agents included (no top pairs).
+    assert "avg rank" in text and "Seats" in text and "Top pairs" not in text
+    assert all(f" p{i} " in text for i in range(40)) and max(len(line) for line in text.splitlines()) > 120
+    assert f"arena standings {tmp_path} --json" not in " ".join(text.split())  # nothing dropped to point at

@@ -180,7 +180,8 @@ def test_the_organisers_read_only_paths_are_shown_to_the_bots(tmp_path: Path) ->
     own.write_text("own-book\n")
     for path in (tmp_path, shared, own):
         path.chmod(0o755 if path.is_dir() else 0o644)
-    reader = (f"sh -c 'cat {shared} {own} >&2; exec python3 \"$0\"' {RANDOM_BOT}")
+    # The books' paths built in the script (a path written out in it would be shown as named).
+    reader = (f"sh -c 'd={tmp_path}; cat $d/shared.txt $d/own.txt >&2; exec python3 \"$0\"' {RANDOM_BOT}")
     config = tmp_path / "books.json"
     config.write_text(json.dumps({"id": "books", "game": "connect4", "gamesPerPair": 1, "maxMoves": 4,
                                   "sandbox": True, "agents": [
