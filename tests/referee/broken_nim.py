@@ -17,9 +17,13 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "referees"))
+# Where nim.py is: named on the command line (``--nim FOLDER``), because a confined referee sees only
+# the paths its command names, not the checkout around its own folder.
+_NIM = (sys.argv[sys.argv.index("--nim") + 1] if "--nim" in sys.argv
+        else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "referees"))
+sys.path.insert(0, _NIM)
 
-import nim
+import nim  # noqa: E402
 
 MODE = sys.argv[1]
 if MODE == "determinize":

@@ -26,7 +26,7 @@ def conformance(*args: str) -> subprocess.CompletedProcess[str]:
     ("board", "the board text for seat"),
 ])
 def test_each_flaw_of_a_referee_is_caught(flaw: str, said: str) -> None:
-    done = conformance("--rules", f"python3 {BROKEN} {flaw}", "--games", "3")
+    done = conformance("--rules", f"python3 {BROKEN} {flaw} --nim {BROKEN.parents[2] / 'examples' / 'referees'}", "--games", "3")
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stderr.startswith("FAILED nim") and said in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
