@@ -41,7 +41,10 @@ for number, line in enumerate(sys.stdin, 1):
 
 def bot(root: Path, name: str, *, crash_at: int = 0, pause: float = 0.0) -> str:
     path = root / f"{name}.py"
-    path.write_text(WRAPPER.format(crash_at=crash_at, pause=pause, greedy=str(GREEDY)))
+    # The greedy bot beside the wrapper: a sandboxed bot sees its script's folder, not the checkout.
+    greedy = root / GREEDY.name
+    greedy.write_bytes(GREEDY.read_bytes())
+    path.write_text(WRAPPER.format(crash_at=crash_at, pause=pause, greedy=str(greedy)))
     return f"python3 {path}"
 
 
