@@ -56,7 +56,10 @@ def _play(tmp_path: Path, source: str, *options: str) -> dict[str, object]:
 
 
 def test_a_bot_whose_clock_runs_out_after_good_moves_is_told_so(tmp_path: Path) -> None:
-    record = _play(tmp_path, SLOW_AFTER_TWO.format(bot=str(ROOT / "bots" / "shobu_random.py")), "--time-limit", "2000")
+    # The shipped bot beside the wrapper: a sandboxed bot sees its script's folder, not the checkout.
+    inner = tmp_path / "shobu_random.py"
+    inner.write_bytes((ROOT / "bots" / "shobu_random.py").read_bytes())
+    record = _play(tmp_path, SLOW_AFTER_TWO.format(bot=str(inner)), "--time-limit", "2000")
     reason = str(record["reason"])
     assert record["termination"] == "timeout" and record["plies"] == 4, reason
     assert "its clock ran out while it was thinking (its 2 earlier replies arrived" in reason

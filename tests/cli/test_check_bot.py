@@ -112,8 +112,9 @@ def test_a_whole_game_failure_shows_the_ply_and_the_position(tmp_path: Path) -> 
 def test_a_bot_folder_is_named_by_its_folder_and_declares_its_game(tmp_path: Path) -> None:
     folder = tmp_path / "alice"
     folder.mkdir()
-    (folder / "main.py").write_text(BOT.format(root=str(ROOT), behaviour="good"))
-    (folder / "bot.json").write_text(json.dumps({"command": f"{sys.executable} main.py", "game": "checkers"}))
+    # A roster bot: its own files only (it sees its folder, not the checkout), a program arena resolves.
+    (folder / "main.py").write_bytes((ROOT / "bots" / "checkers_random.py").read_bytes())
+    (folder / "bot.json").write_text(json.dumps({"command": "python3 main.py", "game": "checkers"}))
     out = subprocess.run([sys.executable, "-m", "arena", "check-bot", str(folder), "--games", "0", "--json"],
                          capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=300, check=False)
     report = json.loads(out.stdout)
