@@ -31,6 +31,7 @@ NOT_RUN = {
     "arena league league.json --serve": "runs until Ctrl-C, with a server",
     "arena serve tournament_logs/my-run": "a server that runs until Ctrl-C (tests/serve)",
     "arena serve tournament_logs/my-run --host 0.0.0.0": "a server on every interface",
+    "arena serve tournament_logs/my-run --allow-host arena.example.org": "a server that runs until Ctrl-C (tests/serve/test_guard.py: the Host names it answers)",
     "arena replay record.json --autoplay --delay 0.2": "keys and autoplay need a terminal",
     "arena report training/spsa-c4 -o spsa.html": "needs a training run (tests/report, tests/train)",
     "arena train evolve --game connect4 --out training/evolve-c4": "a training run of minutes (tests/train)",
