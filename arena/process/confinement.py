@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import trio
@@ -20,7 +20,7 @@ from arena.errors import ConfigError, ResourceError
 from arena.process import botuser, cgroups, spawn
 from arena.process.cgroups import BotCgroup
 from arena.process.isolation import BotLimits, find_program
-from arena.process.view import NO_REACH, BotView, Reach, bot_view
+from arena.process.view import NO_REACH, BotView, Reach, bot_view, python_path
 
 
 class Confinement:
@@ -58,10 +58,6 @@ class Confinement:
             self.release()
 
 
-def _python_path(env: Mapping[str, str]) -> list[str]:
-    return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
-
-
 class _Start:
     """One confined start worked out (:func:`_plan`): what to spawn and how."""
 
@@ -86,6 +82,31 @@ class _Start:
         if self.seccomp_fd is not None:
             os.close(self.seccomp_fd)
             self.seccomp_fd = None
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """The descriptors the spawned process inherits: the seccomp filter's pipe, if any."""
+        return (self.seccomp_fd,) if self.seccomp_fd is not None else ()
+
+    @property
+    def sandboxed(self) -> bool:
+        """Whether the process is started under bubblewrap or as a user of its own."""
+        return self.use_bwrap or self.held.user is not None
+
+    @contextlib.contextmanager
+    def spawning(self, who: str) -> Iterator[None]:
+        """Around the spawn of the async and the sync start alike: on any failure the user and
+        the cgroup are given back (an OSError as arena's ResourceError where it is one); the
+        seccomp pipe is closed either way (the child holds its own copy)."""
+        try:
+            yield
+        except BaseException as exc:
+            self.held.release()
+            if isinstance(exc, OSError):
+                raise spawn.resource_error(exc, f"starting {who}") or exc from None
+            raise
+        finally:
+            self.close_seccomp()
 
 
 def _user_prefix(uid: int) -> list[str]:
@@ -158,22 +179,13 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
     from arena.process import sandbox as box
 
     start = _plan(argv, cwd, env, who, sandbox, logs_dir, limits, reach)
-    held = start.held
-    try:
+    with start.spawning(who):
         if not start.use_bwrap:
             start.finish_plain(await trio.to_thread.run_sync(box.make_scratch))
-        passed = (start.seccomp_fd,) if start.seccomp_fd is not None else ()
         spawned = await spawn.spawn(start.argv, cwd=cwd, env=start.env, doing=f"starting {who}",
-                                    sandboxed=start.use_bwrap or held.user is not None, pass_fds=passed,
-                                    cgroup=held.cgroup, frozen=stopped, bubblewrap=start.use_bwrap)
-        return spawned, held
-    except BaseException as exc:
-        held.release()
-        if isinstance(exc, OSError):
-            raise spawn.resource_error(exc, f"starting {who}") or exc from None
-        raise
-    finally:
-        start.close_seccomp()
+                                    sandboxed=start.sandboxed, pass_fds=start.pass_fds, cgroup=start.held.cgroup,
+                                    frozen=stopped, bubblewrap=start.use_bwrap)
+    return spawned, start.held
 
 
 def start_confined_sync(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
@@ -183,22 +195,13 @@ def start_confined_sync(argv: Sequence[str], cwd: str | os.PathLike[str] | None,
     from arena.process import sandbox as box
 
     start = _plan(argv, cwd, env, who, sandbox, None, limits)
-    held = start.held
-    try:
+    with start.spawning(who):
         if not start.use_bwrap:
             start.finish_plain(box.make_scratch())
-        passed = (start.seccomp_fd,) if start.seccomp_fd is not None else ()
         spawned = spawn.spawn_sync(start.argv, cwd=cwd, env=start.env, doing=f"starting {who}",
-                                   sandboxed=start.use_bwrap or held.user is not None, pass_fds=passed,
-                                   cgroup=held.cgroup, bubblewrap=start.use_bwrap)
-        return spawned, held
-    except BaseException as exc:
-        held.release()
-        if isinstance(exc, OSError):
-            raise spawn.resource_error(exc, f"starting {who}") or exc from None
-        raise
-    finally:
-        start.close_seccomp()
+                                   sandboxed=start.sandboxed, pass_fds=start.pass_fds, cgroup=start.held.cgroup,
+                                   bubblewrap=start.use_bwrap)
+    return spawned, start.held
 
 
 #: How long a bot's path plan (:func:`path_plan`) is reused for the next bot with the same command,
@@ -230,7 +233,7 @@ def path_plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mapp
         return kept[1], list(kept[2]), kept[3]
     from arena.process import sandbox as box
 
-    needs = botuser.command_needs(argv, cwd, env, extra=_python_path(env)) if resolve \
+    needs = botuser.command_needs(argv, cwd, env, extra=python_path(env)) if resolve \
         else botuser.CommandNeeds(tuple(argv))
     view = bot_view(needs.argv, here, env, reach) if sandbox else None
     checked = view.shown if view is not None else needs.shown

@@ -221,7 +221,8 @@ def _closed_between(folder: str, path: str) -> str | None:
     return None
 
 
-def _python_path(env: Mapping[str, str]) -> list[str]:
+def python_path(env: Mapping[str, str]) -> list[str]:
+    """The absolute entries of ``env``'s PYTHONPATH (a relative one names nothing arena can show)."""
     return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.isabs(p)]
 
 
@@ -288,7 +289,7 @@ def bot_view(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: Mappi
         for role, path in named:
             shown.append(os.path.dirname(path) if role is Role.SCRIPT else path)
         shown += _named_modules(argv, workdir)
-    for entry in _python_path(env):
+    for entry in python_path(env):
         if os.path.realpath(entry) == os.path.realpath(arena_root):
             uses_arena = True  # arena's own agents: its package, not the folder that holds it
         else:
@@ -325,4 +326,4 @@ def command_paths(command: str, cwd: str | os.PathLike[str] | None, env: Mapping
 
 
 __all__ = ["ETC_ENTRIES", "NO_REACH", "SYSTEM_FOLDERS", "BotView", "Reach", "bot_view", "command_paths", "in_common_view",
-           "installation", "outside_folder"]
+           "installation", "outside_folder", "python_path"]
