@@ -23,7 +23,7 @@ _CHECKOUT = Path(__file__).resolve().parent.parent
 if (_CHECKOUT / "arena" / "__init__.py").is_file():
     sys.path.insert(0, str(_CHECKOUT))
 
-from arena.agents.search_bot import run_alphabeta_bot  # noqa: E402  (needs the path above)
+from arena.api import run_alphabeta_bot  # noqa: E402  (needs the path above)
 
 if __name__ == "__main__":
     sys.exit(run_alphabeta_bot("breakthrough", sys.argv[1:], name="breakthrough_alphabeta"))

@@ -28,6 +28,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("arena.protocols", "arena.process"),
     ("arena.referee",),
     ("arena.records", "arena.agents", "arena.openings"),
+    # The public API (issue 35): names re-exported from the layers below, loaded when first used.
+    ("arena.api",),
     ("arena.players",),
     ("arena.match",),
     ("arena.backends", "arena.tools"),

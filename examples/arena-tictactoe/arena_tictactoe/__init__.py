@@ -13,7 +13,7 @@ adapter for arena's own search agent).
 
 from __future__ import annotations
 
-from arena.games.registry import GameSpec
+from arena.api import GameSpec
 
 SPEC = GameSpec(
     name="tictactoe",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from arena.games.base import (
+from arena.api import (
     Color,
     Game,
     IllegalMoveError,

@@ -19,8 +19,7 @@ from arena_tictactoe.rules import TicTacToe, TicTacToeState, cell_of, square_nam
 from arena_tictactoe.search import TicTacToeSearch
 from arena_tictactoe.svg import board_svg
 
-from arena.games.base import Color, IllegalMoveError, MoveSyntaxError, StateError, Termination
-from arena.games.conformance import check_spec
+from arena.api import Color, IllegalMoveError, MoveSyntaxError, StateError, Termination, check_spec
 
 GAME = TicTacToe()
 BOT = Path(__file__).resolve().parent.parent / "bots" / "tictactoe_random.py"
@@ -166,7 +165,7 @@ def test_registered_through_the_entry_point_when_installed() -> None:
         metadata.distribution("arena-tictactoe")
     except metadata.PackageNotFoundError:
         pytest.skip("arena-tictactoe is not installed (pip install -e examples/arena-tictactoe)")
-    from arena.games import registry
+    from arena.api import game_names, get_spec
 
-    assert "tictactoe" in registry.game_names(), registry.problems()
-    assert registry.get_spec("tictactoe").rules_object().name == "tictactoe"
+    assert "tictactoe" in game_names()
+    assert get_spec("tictactoe").rules_object().name == "tictactoe"
