@@ -10,7 +10,8 @@ ply, ~19% of arena's CPU per ply against instant bots (``bench/engine_overhead.p
 
 Without pondering (``ponder=False``, the default; :mod:`arena.process.isolation`) the bot's process group is
 stopped (SIGSTOP; its cgroup frozen where it has one) from the moment it starts and again as soon
-as each reply is read, and continued (SIGCONT; thawed) once its next input is in the pipe, or, when
+as each reply is read (where it has a cgroup, only if it could run: asleep in the read of its next
+input it is left alone, :mod:`arena.process.offturn`), and continued (SIGCONT; thawed) once its next input is in the pipe, or, when
 the input does not fit in the pipe, once the pipe took what it could: two calls a turn. A stopped bot
 is not waiting on the pipe, so the write does not wake it: it wakes once, at the continue, and finds
 its input there (continued first, it woke twice: to wait for input, then at the write). It starts up
@@ -297,6 +298,8 @@ class ProcessPlayer(Player):
         # block us. A stopped bot (no pondering) is continued first: it must be able to drain the pipe.
         # A reply cannot precede its question: what the bot (or anyone) wrote since its last reply
         # is dropped, read while the bot is still stopped so nothing can slip in after this look.
+        if not self.ponder:
+            bot.before_input()  # a bot left running between its turns must not write early bytes now
         early = bot.reader.discard_early()
         if early:
             self.early_bytes += len(early)
@@ -355,7 +358,7 @@ class ProcessPlayer(Player):
             )
         received_at = now()
         if not self.ponder:
-            bot.stop()
+            bot.rest()  # frozen if it could think on the opponent's time; asleep reading, left alone
         if bot.memory_exceeded():
             # One of its processes was killed for memory, even if the one that replied lives on:
             # past its limit is past its limit (a judge's MLE), whatever it replied.

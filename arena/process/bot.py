@@ -15,6 +15,9 @@ This module knows nothing about games or protocols: it moves bytes. The contract
   exception group.
 - :meth:`BotProcess.stop` / :meth:`BotProcess.resume` SIGSTOP / SIGCONT the bot's group (no
   pondering: see :mod:`arena.process.isolation`); ``stopped=True`` stops it right after it starts.
+  :meth:`BotProcess.rest` stops it only if it could run (:mod:`arena.process.offturn`): a bot
+  asleep in a read of its input is left alone, and :meth:`BotProcess.before_input` freezes it after
+  every reply from then on if it used CPU meanwhile.
 - :class:`BotProcess` ``send``/``read_line``/``read_json_object`` never read more than their byte
   limit into memory (:mod:`arena.process.replies`). Deadlines are the caller's (a cancel scope around the
   call); the write goes under the same deadline as the read so a bot that stops reading stdin
@@ -49,6 +52,7 @@ from arena.process import escapees, spawn, waiting
 from arena.process.cgroups import BotCgroup
 from arena.process.confinement import Confinement, start_confined
 from arena.process.isolation import BotLimits
+from arena.process.offturn import OffTurn
 from arena.process.replies import (
     DEFAULT_MAX_REPLY_BYTES,
     RECEIVE_CHUNK,
@@ -264,6 +268,8 @@ class BotProcess:
         self._strays = escapees.StrayStopper(spawned.pid, game_token)
         self._killed = False
         self.stopped = False
+        self.off_turn = (OffTurn(self.cgroup, spawned.stdin_fd, spawned.pid if self.confinement.wrapped else None)
+                         if self.cgroup is not None else None)
         self.drained = trio.Event()
         # The pipes' descriptors (non-blocking): the turn path reads and writes them directly, so
         # that a read can stop waiting when the leader exits (see ReplyReader.gone).
@@ -321,8 +327,28 @@ class BotProcess:
             _signal_group(self.pid, signal.SIGSTOP)
             self._strays.stop(self.pid, skip=_live_groups)
 
+    def rest(self) -> None:
+        """Between its turns: :meth:`stop` the bot if it could use the CPU, else leave it parked in
+        the read of its input, where it cannot run until arena writes (see
+        :mod:`arena.process.offturn`; without a cgroup it is always stopped). Call
+        :meth:`before_input` before its next input is written, :meth:`resume` after."""
+        if self.stopped or self._killed:
+            return
+        if self.off_turn is not None and self.off_turn.parked():
+            self.stopped = True  # parked: nothing to thaw, but it is between its turns
+            return
+        self.stop()
+
+    def before_input(self) -> None:
+        """Before writing a rested bot's next input: if it was parked and used CPU since (a timer
+        woke it, say), it thought on the opponent's time, and from now on it is frozen after every
+        reply (:attr:`arena.process.offturn.OffTurn.thinks_off_turn`); it is frozen now too, so
+        that nothing it writes can slip in after arena dropped what it wrote early."""
+        if self.stopped and self.off_turn is not None and self.off_turn.used_cpu():
+            self.off_turn.cgroup.freeze()
+
     def resume(self) -> None:
-        """Continue what :meth:`stop` stopped."""
+        """Continue what :meth:`stop` (or :meth:`rest`) stopped."""
         if self.stopped:
             self.stopped = False
             if self.cgroup is not None:
@@ -450,6 +476,8 @@ class BotProcess:
             _close_fd(fd)
         self._stdin_fd = self._stdout_fd = -1
         self.reader._fd = -1
+        if self.off_turn is not None:
+            self.off_turn.close()
         await self.confinement.give_back()
 
 
