@@ -9,14 +9,13 @@ replied, from what the kernel shows of every task in the bot's cgroup:
 
 - the number of tasks (``pids.current``, one read) matches the tasks last listed, each of which is
   still alive (else they are listed again);
-- every task of the bot's own processes sleeps in ``read``/``readv`` of fd 0, the bot's stdin pipe
-  (checked when the process is first seen), or in ``wait4``/``waitid`` (a shell waiting for the bot
-  it started): ``/proc/PID/task/TID/syscall``, kept open, one read a task. A running or runnable
-  task reads ``running`` there: the bot could think, it is frozen. So is a multi-threaded runtime
-  whose threads sleep on futexes and timers (a JVM, Go): it is frozen as before.
-- bubblewrap's own processes (the leader and its child that runs the same program, pid 1 of the
-  bot's namespace, when the bot is wrapped) are arena's and run no code of the bot's: not looked
-  at, but counted.
+- each of the bot's own processes has one thread, which sleeps in ``read``/``readv`` of fd 0, the
+  bot's stdin pipe (checked when the process is first seen), or in ``wait4``/``waitid`` (a shell
+  waiting for the bot it started): ``/proc/PID/syscall``, kept open, one read a process. A running
+  or runnable task reads ``running`` there: the bot could think, it is frozen. So is a
+  multi-threaded runtime (a JVM, Go, a Python bot with a thread): it is frozen as before.
+- bubblewrap's own processes (the leader and its child, pid 1 of the bot's namespace, when the bot
+  is wrapped) are arena's and run no code of the bot's: not looked at, but counted.
 
 Nothing seen at one instant can rule out every wake-up: a timer signal (``alarm``) interrupts the
 read, a process could have put another pipe on its fd 0 during its turn. So the bot's CPU time
@@ -25,7 +24,7 @@ read, a process could have put another pipe on its fd 0 during its turn. So the 
 after every reply for the rest of the game. A bot may thus win one opponent's turn of CPU by a
 trick, never two; a bot that keeps running after its reply (the usual pondering) is frozen at once.
 
-Where a look cannot be had (no task counter, no ``/proc/PID/task/TID/syscall``, an architecture
+Where a look cannot be had (no task counter, no ``/proc/PID/syscall``, an architecture
 without the system-call numbers) the answer is "could run", and the bot is frozen as before.
 Standard library only; knows no game.
 """
@@ -66,7 +65,7 @@ class OffTurn:
         self.freezes = 0  # replies after which it had to be frozen
         self._reads = READ_SYSCALLS.get(platform.machine(), frozenset())
         self._waits = WAIT_SYSCALLS.get(platform.machine(), frozenset())
-        self._task_fds: list[int] = []  # /proc/PID/task/TID/syscall of the bot's own tasks
+        self._task_fds: list[int] = []  # /proc/PID/syscall of the bot's own processes
         self._count = -1  # every task in the cgroup when they were listed (helpers' too)
         self._usage: float | None = None  # CPU seconds when last parked
         try:
@@ -89,25 +88,23 @@ class OffTurn:
         return int(os.pread(self._counter, 32, 0))
 
     def _list(self) -> None:
-        """Open the ``syscall`` file of every task of the bot's own processes; count all tasks."""
+        """Open the ``syscall`` file of each of the bot's own processes and count every task in
+        the cgroup. A bot process with more than one thread is not listed: it is never parked."""
         _close_all(self._task_fds)
         self._count = -1
-        pids = self.cgroup.procs()
-        helpers = set()
-        if self.helpers is not None:
-            program = _program(self.helpers)
-            helpers = {self.helpers} | {pid for pid in pids
-                                        if _parent(pid) == self.helpers and program and _program(pid) == program}
         count = 0
-        for pid in pids:
-            tasks = os.listdir(f"/proc/{pid}/task")
-            count += len(tasks)
-            if pid in helpers:
+        for pid in self.cgroup.procs():
+            parent, threads = _parent_and_threads(pid)
+            count += threads
+            # bubblewrap's own: the leader, and its one child (pid 1 of the bot's namespace), which
+            # runs bubblewrap (the bot is that child's child: it can never be the leader's).
+            if self.helpers is not None and (pid == self.helpers or parent == self.helpers):
                 continue
+            if threads != 1:
+                raise OSError("a process of the bot has threads")
             if os.stat(f"/proc/{pid}/fd/0").st_ino != self._pipe:
                 raise OSError("its stdin is not the pipe arena writes")
-            for tid in tasks:
-                self._task_fds.append(os.open(f"/proc/{pid}/task/{tid}/syscall", os.O_RDONLY | os.O_CLOEXEC))
+            self._task_fds.append(os.open(f"/proc/{pid}/syscall", os.O_RDONLY | os.O_CLOEXEC))
         self._count = count
 
     def _all_asleep(self) -> bool:
@@ -163,18 +160,11 @@ class OffTurn:
             self._counter = -1
 
 
-def _program(pid: int) -> str:
-    """The executable ``pid`` runs ('' if unknown): bubblewrap's pid 1 runs the leader's."""
+def _parent_and_threads(pid: int) -> tuple[int, int]:
+    """The parent and the number of threads of ``pid`` (``/proc/PID/stat``); OSError if it is gone."""
+    fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
     try:
-        return os.readlink(f"/proc/{pid}/exe")
-    except OSError:
-        return ""
-
-
-def _parent(pid: int) -> int:
-    """The parent of ``pid`` (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as file:
-            return int(file.read().rpartition(b")")[2].split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
+        fields = os.read(fd, 1024).rpartition(b")")[2].split()
+    finally:
+        os.close(fd)
+    return int(fields[1]), int(fields[17])

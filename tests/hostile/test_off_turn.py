@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 import pytest
 import trio
@@ -46,10 +47,15 @@ async def _turn(bot: BotProcess, text: bytes) -> None:
         assert await bot.read_line() == text
 
 
-async def _asleep_reading(bot: BotProcess) -> None:
+async def _until(condition: Callable[[], bool]) -> None:
+    """Poll the kernel's view until ``condition`` holds (bounded): it offers no event to wait on."""
     with trio.fail_after(30):
-        while not bot.waiting_for_input()[0]:
+        while not condition():  # noqa: ASYNC110 - see above
             await trio.sleep(0.001)
+
+
+async def _asleep_reading(bot: BotProcess) -> None:
+    await _until(lambda: bool(bot.waiting_for_input()[0]))
 
 
 def _frozen(bot: BotProcess) -> bool:
@@ -70,9 +76,7 @@ async def _usage_over(bot: BotProcess, seconds: float) -> float:
 
 
 async def _until_frozen(bot: BotProcess) -> None:
-    with trio.fail_after(30):  # the kernel freezes asynchronously, in microseconds
-        while not _frozen(bot):
-            await trio.sleep(0.001)
+    await _until(lambda: _frozen(bot))  # the kernel freezes asynchronously, in microseconds
 
 
 @SANDBOX
@@ -119,9 +123,7 @@ async def test_a_bot_woken_by_a_timer_between_turns_is_frozen_from_then_on(sandb
         bot.rest()
         assert off_turn.parks == 1 and not bot.cgroup.frozen  # type: ignore[union-attr]
         parked_at = bot.cpu_seconds()
-        with trio.fail_after(30):  # its timer fires 0.1 s after its reply
-            while bot.cpu_seconds() == parked_at:
-                await trio.sleep(0.005)
+        await _until(lambda: bot.cpu_seconds() != parked_at)  # its timer fires 0.1 s after its reply
         bot.before_input()  # the next turn begins: it thought on the opponent's time
         assert off_turn.thinks_off_turn
         await _until_frozen(bot)
