@@ -16,8 +16,48 @@ the limits written), ``plan`` (what the bot's user is shown; reused for :data:`P
 and exec, the cgroup attach and the hand-shake, the pidfd), ``teardown`` (TERM, the cgroup kill, the
 wait for it to empty, reaping), ``give back`` (rmdir of the cgroups, the scratch folder, the uid).
 
-Measured 2026-12-07 on this 2-core machine (load 8-20 from other work: the medians are loose):
-see docs/isolation.md, "What a game's sandbox costs".
+Measured 2026-12-07 on the 2-core machine, load average 28 from other work (so every figure is
+loose, likely high), sandbox on, 30 games, medians per game of 2 plies (two bots)::
+
+    game (whole process)   10.5 ms      teardown (2 bots)        2.4 ms
+    spawn (spawner thread)  1.3 ms      cgroup mkdir + limits    0.67 ms
+    cgroup rmdir            0.36 ms     user (uid pool)          0.15 ms
+    bubblewrap argv         0.11 ms     seccomp pipe             0.07 ms
+    path plan (reused)      0.04 ms     user given back          0.02 ms
+    phases summed           5.1 ms      the rest (match loop, 2 plies, the bots' tasks, the record,
+                                        waiting for the bots to start) 5.4 ms
+
+bubblewrap's own work (its namespaces: pid, ipc, net, uts; its mounts; loading the seccomp filter) is
+done in its processes, charged to the bot's cgroup and not to arena: ``bwrap --ro-bind / / --dev
+/dev --proc /proc --unshare-pid,ipc,net,uts -- /bin/true`` took 1.5-2.1 ms of CPU (5.4 ms without a
+pid namespace, rusage of its children) and 43-51 ms of wall time at that load, against 0.66 ms and
+6.6 ms for ``/bin/true`` alone.
+
+So of arena's ~5 ms a game for two bots, the kernel objects (user, cgroups: 1.2 ms) and the
+teardown (2.4 ms: TERM, ``cgroup.kill``, a poll every 0.5 ms until the cgroup is empty, reaping,
+rmdir) weigh most, then the fork and exec from arena's large process (1.3 ms).
+
+The design this points to (not built): **a box per agent per run, kept warm.**
+
+- Once per agent per run: its uid, a cgroup folder with its limits (memory, pids) and, under it,
+  a long-lived bubblewrap whose pid 1 is a tiny launcher of arena's (C, or ``python -S``; in the
+  namespaces, under the bot's user and seccomp filter), talking to arena over a Unix socket.
+- Per game: arena sends the launcher the game's three pipe ends (``SCM_RIGHTS``) and the argv, one
+  message; the launcher ``unshare``s a fresh IPC and network namespace (nothing a game leaves in
+  System V IPC or an abstract socket reaches the next; the kernel's cost, not arena's), forks the
+  bot into a per-game child cgroup (``box/game``: one ``mkdir`` or a reused pair of folders) and
+  sends back its pid; arena opens a pidfd and writes the freeze for the hand-shake as today.
+- At the game's end: one write to ``cgroup.kill`` of the game's cgroup, the emptiness seen through
+  ``cgroup.events`` (EPOLLPRI, with the 0.5 ms poll as a fallback, fewer wake-ups than today's
+  polling), then the launcher wipes ``/tmp`` and ``/dev/shm`` (its own tmpfs: unmount and mount
+  again, so no file survives) and answers "clean" before the box takes another game.
+- What arena pays a game: two socket messages, a pidfd, a ``cgroup.kill`` and one ``rmdir`` or
+  none: well under 1 ms. What stays per run: the uid and the box cgroup, as the trust issue's tests
+  require per bot (an agent's games never share a box with another agent's).
+- Cheaper steps short of that, in today's design: the teardown's emptiness poll (0.5 ms sleeps,
+  several wake-ups a bot) replaced by one wait on ``cgroup.events``; the v1 memory and pids folders
+  (3 hierarchies a bot on this hybrid machine) made once per run per agent and the bot's processes
+  moved between them, leaving one v2 folder a game.
 """
 
 from __future__ import annotations
