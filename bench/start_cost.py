@@ -47,15 +47,17 @@ The design this points to (not built): **a box per agent per run, kept warm.**
   System V IPC or an abstract socket reaches the next; the kernel's cost, not arena's), forks the
   bot into a per-game child cgroup (``box/game``: one ``mkdir`` or a reused pair of folders) and
   sends back its pid; arena opens a pidfd and writes the freeze for the hand-shake as today.
-- At the game's end: one write to ``cgroup.kill`` of the game's cgroup, the emptiness seen through
-  ``cgroup.events`` (EPOLLPRI, with the 0.5 ms poll as a fallback, fewer wake-ups than today's
-  polling), then the launcher wipes ``/tmp`` and ``/dev/shm`` (its own tmpfs: unmount and mount
+- At the game's end: one write to ``cgroup.kill`` of the game's cgroup; its emptiness is not
+  awaited in the game's path (the next game gets the other folder of the pair; the kernel's
+  EPOLLPRI on ``cgroup.events`` comes at most every 10 ms, see :mod:`arena.process.bot`, so the
+  folder is checked when its turn comes again), then the launcher wipes ``/tmp`` and ``/dev/shm`` (its own tmpfs: unmount and mount
   again, so no file survives) and answers "clean" before the box takes another game.
 - What arena pays a game: two socket messages, a pidfd, a ``cgroup.kill`` and one ``rmdir`` or
   none: well under 1 ms. What stays per run: the uid and the box cgroup, as the trust issue's tests
   require per bot (an agent's games never share a box with another agent's).
 - Cheaper steps short of that, in today's design: the teardown's emptiness poll (0.5 ms sleeps,
-  several wake-ups a bot) replaced by one wait on ``cgroup.events``; the v1 memory and pids folders
+  several wake-ups a bot) taken off the game's path (the uid and folders given back by a reaper
+  task once empty); the v1 memory and pids folders
   (3 hierarchies a bot on this hybrid machine) made once per run per agent and the bot's processes
   moved between them, leaving one v2 folder a game.
 """
