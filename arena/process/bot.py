@@ -454,6 +454,8 @@ class BotProcess:
         the user and the scratch space are given back."""
         cgroup = self.cgroup
         assert cgroup is not None
+        # Held before any signal: a process that dies of the SIGTERM leaves the cgroup at once.
+        held = escapees.hold(cgroup.procs(), leader=self.pid)
         if self.proc.returncode is None:
             cgroup.thaw()  # a frozen process acts on SIGTERM only once thawed
             self.stopped = False
@@ -461,6 +463,7 @@ class BotProcess:
             cgroup.signal_all(signal.SIGTERM, skip=self.pid if self.confinement.wrapped else None)
             with trio.move_on_after(grace):
                 await self.proc.wait()
+        held += escapees.hold(cgroup.procs(), leader=self.pid)  # what it started in the grace
         cgroup.kill()
         code = await self.proc.wait()
         spawn.reap(self.proc.spawned, code)
@@ -472,6 +475,7 @@ class BotProcess:
             # the kernel sends at most one every 10 ms.
             while cgroup.populated():  # noqa: ASYNC110 - see above
                 await trio.sleep(0.0005)
+        await escapees.reap_orphans(held)
         for fd in (self._stdin_fd, self._stdout_fd):
             _close_fd(fd)
         self._stdin_fd = self._stdout_fd = -1

@@ -86,6 +86,36 @@ async def _wait_and_reap(pid: int) -> None:
     _reap(pid)
 
 
+def hold(pids: Collection[int], *, leader: int) -> list[int]:
+    """Pidfds of a bot's processes but its ``leader`` (arena reaps that one itself), taken while
+    the bot is still alive so that each names that very process, never a later one given the same
+    pid. For :func:`reap_orphans`; a process that is already gone is skipped."""
+    held: list[int] = []
+    for pid in pids:
+        if pid != leader:
+            with contextlib.suppress(OSError):
+                held.append(os.pidfd_open(pid))
+    return held
+
+
+async def reap_orphans(held: list[int]) -> None:
+    """Reap those of a killed bot's processes (``held`` by :func:`hold`) that died as arena's
+    children, then close the pidfds. Arena is a child subreaper: a process whose parent died before
+    it (bubblewrap's pid 1, once the leader is reaped; a child that left the bot's session) is
+    re-parented to arena, and nothing else would ever wait for it: one zombie a bot a game, until
+    the pid table (32,768 on many machines) is full. Each is waited for (bounded) and reaped by its
+    pidfd, which cannot touch another process; one that is not arena's child (its own parent reaped
+    it) is left alone."""
+    for pidfd in held:
+        try:
+            with trio.move_on_after(_EXIT_WAIT_S):
+                await trio.lowlevel.wait_readable(pidfd)
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOHANG)  # noqa: ASYNC222 - WNOHANG, after the pidfd said it exited
+        finally:
+            os.close(pidfd)
+
+
 async def sweep_escapees(game_token: str, pgid: int, *, skip: Collection[int],
                          killed_already: Collection[int] = ()) -> list[int]:
     """Kill and reap the escapees of the bot whose group was ``pgid`` (see the module docstring).

@@ -103,6 +103,28 @@ async def test_what_a_bot_starts_and_hides_dies_with_its_cgroup() -> None:
 
 
 @ROOTED
+@pytest.mark.parametrize("sandbox", [False, True], ids=["no-sandbox", "sandbox"])
+async def test_a_finished_bot_leaves_no_zombie_behind(sandbox: bool) -> None:
+    # Arena is a subreaper: a bot's process whose parent died first (bubblewrap's pid 1, a child
+    # that left the session) becomes arena's child. One zombie a bot a game would fill the pid
+    # table of a long tournament.
+    # The sandbox refuses a new session; its own pid 1 is what would be left there.
+    code = ("import subprocess, sys\n"
+            f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'], start_new_session={not sandbox})\n"
+            "print('started', flush=True)\nimport time; time.sleep(600)\n")
+    seen: set[int] = set()
+    for _ in range(3):
+        async with open_bot_process([sys.executable, "-c", code], sandbox=sandbox) as bot:
+            with trio.fail_after(30):
+                assert await bot.read_line() == b"started"
+            assert bot.cgroup is not None
+            seen.update(bot.cgroup.procs())
+    assert len(seen) >= 6
+    left = [pid for pid in seen if Path(f"/proc/{pid}").exists() and int(_status(pid, "PPid")) == os.getpid()]
+    assert left == []
+
+
+@ROOTED
 async def test_a_bot_is_shown_a_script_in_a_folder_its_user_cannot_enter(tmp_path: Path) -> None:
     closed = tmp_path / "closed"
     inner = closed / "bots"
