@@ -20,6 +20,7 @@ from arena.games.base import (
 __all__ = [
     "AGENT_ARENA_FAILURE_EXIT",
     "ArenaError",
+    "ArenaWarning",
     "BotError",
     "ConfigError",
     "ConfigProblems",
@@ -53,6 +54,11 @@ class ConfigProblems(ConfigError):
 
 class InputError(ArenaError):
     """Malformed input on stdin to a rules tool. Exit status 2."""
+
+
+class ArenaWarning(UserWarning):
+    """Something arena carried on past, said as a :mod:`warnings` warning by code that has no
+    console (the log folder store); the CLI shows each as one line, ``arena: warning: ...``."""
 
 
 class BotError(ArenaError):

@@ -70,11 +70,12 @@ from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
+from arena.records.logstore import FolderLock, LogError, dumps, log_root, write_failure
 from arena.records.reader import RecordInputError, read_game
 from arena.records.seats import is_seat_record, placing
 from arena.records.types import Record
 from arena.stats.sprt import Model, SPRTError, summary
-from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
+from arena.tournament.logs import atomic_write, record_name
 from arena.tournament.loop import play_schedule
 
 SPRT_FILE = "sprt.json"
