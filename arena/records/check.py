@@ -268,11 +268,11 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
     problems: list[str] = []
     rows: list[dict[str, Any]] = []
     try:  # the store's one rule: a cut-off last line is warned of, any other bad line is the problem
-        listed = read_rows(folder).rows
+        lines = read_rows(folder).rows
     except LogError as exc:
-        listed = []
+        lines = []
         problems.append(str(exc))
-    for row in listed:
+    for row in lines:
         if not isinstance(row.get("record"), str):  # a line the standings can read, but no record
             problems.append(f"game {row['index']}: its games.jsonl line names no record")
             continue
