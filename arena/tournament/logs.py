@@ -202,7 +202,7 @@ class TournamentLog:
             finally:
                 os.close(folder)
         atomic_write(self.folder / CONFIG_FILE, dumps(config.to_json()), root=self.root)
-        fd = open_beneath(self.root, self.folder / GAMES_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        fd = open_beneath(self.root, self.folder / GAMES_FILE, os.O_RDWR | os.O_APPEND | os.O_CREAT)  # read too: its end
         whole = whole_lines_size(fd)
         if whole != os.fstat(fd).st_size:  # a cut-off last line (arena.records.logstore): played again
             os.ftruncate(fd, whole)
