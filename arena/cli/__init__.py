@@ -94,7 +94,9 @@ def cli(ctx: click.Context, json_pass_through: bool) -> None:
     """A command-line arena where game-playing bots, written in any language, play as
     subprocesses: single matches, tournaments with Elo statistics, and rules tools. Games come
     from a registry that plugins extend (see 'arena games')."""
-    show_arena_warnings()
+    from arena.errors import show_arena_warnings
+
+    show_arena_warnings()  # one line each, arena: warning: ...
     if json_pass_through:
         if ctx.invoked_subcommand is not None:
             raise click.UsageError("--json-pass-through takes no subcommand")
@@ -104,29 +106,6 @@ def cli(ctx: click.Context, json_pass_through: bool) -> None:
         ctx.exit(run_pass_through(JSON_PASS_THROUGH_GAME))
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
-
-
-def show_arena_warnings() -> None:
-    """Show every :class:`arena.errors.ArenaWarning` as one line on stderr, ``arena: warning:
-    ...`` (Python's own format would add the file, the line and the source); other warnings as
-    Python shows them. Idempotent."""
-    import warnings
-
-    from arena.errors import ArenaWarning
-
-    shown = warnings.showwarning
-    if getattr(shown, "arena", False):
-        return
-
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: Any = None, line: str | None = None) -> None:
-        if issubclass(category, ArenaWarning):
-            click.echo(f"arena: warning: {message}", err=True)
-        else:
-            shown(message, category, filename, lineno, file, line)
-
-    show.arena = True  # type: ignore[attr-defined]
-    warnings.showwarning = show
 
 
 #: Set to 1 to see the traceback of a failure that :func:`main` would otherwise say in one line.

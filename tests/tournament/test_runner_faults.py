@@ -343,7 +343,7 @@ async def test_a_second_run_on_the_same_folder_is_refused_naming_the_holder(tmp_
 def test_the_lock_is_held_by_another_process(tmp_path: Path) -> None:
     folder = tmp_path / "logs" / "f"
     script = ("import sys, time; from pathlib import Path; "
-              "from arena.tournament.logs import FolderLock; FolderLock(Path(sys.argv[1])).acquire(); "
+              "from arena.records.logstore import FolderLock; FolderLock(Path(sys.argv[1])).acquire(); "
               "print('locked', flush=True); time.sleep(60)")
     holder = subprocess.Popen([sys.executable, "-c", script, str(folder)], stdout=subprocess.PIPE, cwd=REPO)
     try:
