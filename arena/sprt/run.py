@@ -25,7 +25,7 @@ gets the same first rolls in both games (NEW in one, OLD in the other: that much
 after the first decision the two bots take differently, every later roll falls elsewhere.
 bench/sprt_error_rates.py measures the test's error rates in both cases (docs/sprt.md).
 
-Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole run):
+Log folder (held under :class:`arena.records.logstore.FolderLock` for the whole run):
 
 - ``games/NNNNN.json``: the record of game ``NNNNN``, each written atomically when the game ends;
 - ``sprt.json``: ``settings``, ``pairs`` (``[{"pair", "score"}]`` in completion order), the
@@ -37,10 +37,10 @@ the second record and ``sprt.json`` loses nothing). A pair with one record only 
 scratch (its stray record is overwritten). Each record of a completed pair must be that game's (its
 index, NEW and OLD in its colours or seats, the pair's opening or chance seed, the game as set;
 records are written whole, fsynced): one that is not, or cannot be read, is refused with one line
-(:class:`arena.tournament.logs.LogError`), never counted. As in a tournament's folder, no link is
+(:class:`arena.records.logstore.LogError`), never counted. As in a tournament's folder, no link is
 followed below the folder's parent and every file must be a regular file (:mod:`arena.fileio.files`). Running again with other settings (bots, game, bounds,
 model, time control, openings, seed; a game of seats' players, parameters, referee and
-``legal_moves``) raises :class:`arena.tournament.logs.LogError`; ``max_pairs`` and ``concurrency``
+``legal_moves``) raises :class:`arena.records.logstore.LogError`; ``max_pairs`` and ``concurrency``
 may change.
 """
 
