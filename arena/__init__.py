@@ -1,9 +1,7 @@
 """arena: a command-line arena where board-game bots fight each other as subprocesses.
 
-The packages, lowest layer first (each may import only its own layer and those below; see
-``tests/test_layers.py``): games; errors and limits; fileio and stats; protocols and process;
-records, agents and openings; players; match; backends and tools; tournament, sprt and train; ui
-and report; cli.
+The packages and their import layers (each may import only its own layer and those below): the
+table in docs/contributing.md, generated from ``tests/test_layers.py``, which checks every import.
 """
 
 from __future__ import annotations

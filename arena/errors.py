@@ -8,6 +8,8 @@ only the standard library; :class:`ArenaError` itself is defined there too and r
 
 from __future__ import annotations
 
+from typing import Any
+
 # The root class lives in games.base so that the rules package stands alone on the standard library.
 from arena.games.base import (
     ArenaError,
@@ -20,6 +22,7 @@ from arena.games.base import (
 __all__ = [
     "AGENT_ARENA_FAILURE_EXIT",
     "ArenaError",
+    "ArenaWarning",
     "BotError",
     "ConfigError",
     "ConfigProblems",
@@ -31,6 +34,7 @@ __all__ = [
     "ResourceError",
     "StateError",
     "UsageError",
+    "show_arena_warnings",
 ]
 
 
@@ -53,6 +57,33 @@ class ConfigProblems(ConfigError):
 
 class InputError(ArenaError):
     """Malformed input on stdin to a rules tool. Exit status 2."""
+
+
+class ArenaWarning(UserWarning):
+    """Something arena carried on past, said as a :mod:`warnings` warning by code that has no
+    console (the log folder store); the CLI shows each as one line, ``arena: warning: ...``."""
+
+
+def show_arena_warnings() -> None:
+    """Show every :class:`ArenaWarning` as one line on stderr, ``arena: warning: ...`` (Python's own
+    format would add the file, the line and the source); other warnings as Python shows them. For
+    the CLI and the scripts that run without it. Idempotent."""
+    import sys
+    import warnings
+
+    shown = warnings.showwarning
+    if getattr(shown, "arena", False):
+        return
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, ArenaWarning):
+            sys.stderr.write(f"arena: warning: {message}\n")
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.arena = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
 
 
 class BotError(ArenaError):

@@ -14,10 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arena.errors import show_arena_warnings
 from arena.records.check import run_check_logs
 
 
 def main(argv: list[str]) -> int:
+    show_arena_warnings()
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0

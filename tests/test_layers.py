@@ -1,48 +1,90 @@
-"""The import layers of the arena package (docs/contributing.md, "Layout").
+"""The import layers of the arena package: the one statement of them.
 
-Every module of ``arena`` is read as a syntax tree (nothing is imported), and each ``import`` of
-arena's own modules is checked against the layer table below: a module may import its own layer
-and the layers below it, never one above. Imports made only for type checking (``if
-TYPE_CHECKING:``) count too: a type from a higher layer is a dependency all the same. Two further
+:data:`TABLE` below is the source: docs/contributing.md's table of layers is generated from it
+(``python -m tests.test_layers`` rewrites it; a test checks it is current), and arena's package
+docstring points there. Every module of ``arena`` is read as a syntax tree (nothing is imported),
+and each ``import`` of arena's own modules is checked against the table: a module may import its
+own layer and the layers below it, never one above. Imports made only for type checking (``if
+TYPE_CHECKING:``) count too: a type from a higher layer is a dependency all the same. So do dotted
+strings that name a module (``"arena.agents.eval_shobu:ShobuSearch"``, loaded later by
+:func:`arena.games.registry.load_ref`): a string naming a higher layer is allowed only where
+:data:`STRING_REFERENCES` lists it, and every such string must name a module that exists. Further
 rules: the rules package imports only the standard library (and :mod:`arena.limits`), the process
-layer knows no game, and only the terminal UI, the report and the CLI import rich.
+layer knows no game, arena's own agents import only what :data:`AGENTS_IMPORT` lists (so the search
+bots start fast), and only the terminal UI, the report and the CLI import rich.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "arena"
+CONTRIBUTING = PACKAGE.parent / "docs" / "contributing.md"
 
-#: Lowest first. A module belongs to the first entry its dotted name starts with.
-LAYERS: list[tuple[str, ...]] = [
-    ("arena.limits",),
-    ("arena.games", "arena.errors"),
+#: Lowest first: each layer's packages, and what they may import besides the layers below (the
+#: docs' words). A module belongs to the first entry its dotted name starts with.
+TABLE: list[tuple[tuple[str, ...], str]] = [
+    (("arena.limits",), "the standard library"),
+    (("arena.games", "arena.errors"), "`games`: the standard library and `limits` only"),
     # OpenSpiel's games (the extra arena[openspiel]): the rules layer's adapter over pyspiel.
-    ("arena.openspiel",),
-    ("arena.fileio", "arena.stats"),
-    ("arena.protocols", "arena.process"),
-    ("arena.referee",),
-    ("arena.records", "arena.agents", "arena.openings"),
+    (("arena.openspiel",), "pyspiel (the extra `arena[openspiel]`), imported only when an OpenSpiel game is asked for"),
+    (("arena.fileio", "arena.stats"), "`fileio`: orjson; `stats`: the standard library, and numpy for the fit"),
+    (("arena.protocols", "arena.process"), "`protocols`: orjson, no I/O; `process`: trio, never a game"),
+    (("arena.referee",), "orjson; an external game's referee program (docs/referees.md)"),
+    (("arena.records", "arena.agents", "arena.openings"),
+     ("`records`: orjson in replay.py only (the reader, the store and the checks run without a venv: "
+      "`scripts/check_logs.py`); `agents`: see below")),
     # The public API (issue 35): names re-exported from the layers below, loaded when first used.
-    ("arena.api",),
-    ("arena.players",),
-    ("arena.match",),
-    ("arena.backends", "arena.tools"),
-    ("arena.tournament", "arena.sprt", "arena.train"),
-    ("arena.ui", "arena.report"),
+    (("arena.api",), "nothing of its own: names of the layers below, loaded when first used"),
+    (("arena.players",), "not rich"),
+    (("arena.match",), ""),
+    (("arena.backends", "arena.tools"), "Ray only inside the Ray backend, when it is opened"),
+    (("arena.tournament", "arena.sprt", "arena.train"), ""),
+    (("arena.ui", "arena.report"), "rich"),
     # `arena serve` (issue 23): web pages over the report's pieces and a log folder, read only.
-    ("arena.serve",),
-    ("arena.cli", "arena.__main__"),
+    (("arena.serve",), "starlette and uvicorn (the extra `arena[serve]`); reads a log folder, writes nothing"),
+    (("arena.cli", "arena.__main__"), "click, rich; only here are errors turned into exits"),
 ]
+LAYERS: list[tuple[str, ...]] = [packages for packages, _ in TABLE]
 #: Packages and modules allowed to import rich.
 RICH_ALLOWED = ("arena.ui", "arena.report", "arena.cli")
 #: The most modules the top of the package may hold besides ``__init__`` and ``__main__``.
 MAX_LOOSE_MODULES = 4
+#: What arena's own agents (the search bots, started for every game they play) may import: fast to
+#: load, no trio, no rich. Inside a function they may also load what AGENTS_IMPORT_LATER lists.
+AGENTS_IMPORT = ("arena.agents", "arena.games", "arena.fileio", "arena.errors", "arena.limits",
+                 "arena.protocols.framing")
+#: Loaded by the agents only when asked for: an external game's referee (``--rules``).
+AGENTS_IMPORT_LATER = ("arena.referee.registration",)
+#: The dotted strings by which a module names a higher layer, ``(module, named module)``: the rules
+#: layer's game specs name a game's search adapter and terminal view, the registry the protocol
+#: dialects with their agent side and the OpenSpiel provider, the conformance check the referee's
+#: registration; all loaded only when asked for (issue 35 turns them into registrations by the
+#: higher layers). A new one fails the test, and one that is gone must leave this list.
+STRING_REFERENCES: frozenset[tuple[str, str]] = frozenset({
+    ("arena.games.abalone", "arena.agents.eval_abalone"),
+    ("arena.games.breakthrough", "arena.agents.eval_breakthrough"),
+    ("arena.games.checkers", "arena.agents.eval_checkers"),
+    ("arena.games.checkers", "arena.ui.views.checkers"),
+    ("arena.games.conformance", "arena.referee.registration"),
+    ("arena.games.connect4", "arena.agents.eval_connect4"),
+    ("arena.games.registry", "arena.agents.protocol_io"),
+    ("arena.games.registry", "arena.openspiel.provider"),
+    ("arena.games.registry", "arena.protocols.checkers_lines"),
+    ("arena.games.registry", "arena.protocols.json_envelope"),
+    ("arena.games.registry", "arena.protocols.seats"),
+    ("arena.games.registry", "arena.protocols.shobu_json"),
+    ("arena.games.shobu", "arena.agents.eval_shobu"),
+    ("arena.games.shobu", "arena.ui.views.shobu"),
+})
+#: A string that names an arena module, maybe with an attribute: ``arena.x.y`` or ``arena.x.y:Name``.
+DOTTED = re.compile(r"arena(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?")
 
 
 def layer_of(module: str) -> int | None:
@@ -60,29 +102,50 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports_of(source: str, module: str) -> list[tuple[int, str]]:
-    """(line, imported module) for every import in ``source``, relative ones resolved."""
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+def imports_of(source: str, module: str) -> list[tuple[int, str, bool]]:
+    """``(line, imported module, inside a function)`` for every import in ``source``, relative ones
+    resolved."""
+    found: list[tuple[int, str, bool]] = []
+
+    def visit(node: ast.AST, lazy: bool) -> None:
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
+            found.extend((node.lineno, alias.name, lazy) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = module.split(".")[: -node.level]  # a package's __init__ is named as its package
                 base = ".".join(anchor + ([base] if base else []))
             if base == "arena":  # `from arena import x`: x may be a module
-                found += [(node.lineno, f"arena.{alias.name}") for alias in node.names]
+                found.extend((node.lineno, f"arena.{alias.name}", lazy) for alias in node.names)
             else:
-                found.append((node.lineno, base))
+                found.append((node.lineno, base, lazy))
+        lazy = lazy or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        for child in ast.iter_child_nodes(node):
+            visit(child, lazy)
+
+    visit(ast.parse(source), False)
     return found
+
+
+def string_references(source: str) -> list[tuple[int, str]]:
+    """``(line, module)`` for every string constant of ``source`` that names a module of one of
+    arena's packages (:data:`DOTTED`; the attribute after a colon left out). Other dotted strings
+    (a click context key, ``"arena.read_only"``) are not module names."""
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")} | {p.stem for p in PACKAGE.glob("*.py")}
+    return [(node.lineno, node.value.split(":")[0]) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and DOTTED.fullmatch(node.value)
+            and node.value.split(":")[0].split(".")[1] in packages]
+
+
+def within(target: str, prefixes: tuple[str, ...]) -> bool:
+    return any(target == p or target.startswith(p + ".") for p in prefixes)
 
 
 def violations(source: str, module: str) -> list[str]:
     """The rule breaks of ``module`` (given as ``source``), one line each."""
     problems: list[str] = []
     own = layer_of(module)
-    for line, target in imports_of(source, module):
+    for line, target, lazy in imports_of(source, module):
         top = target.split(".")[0]
         if top == "rich" and not module.startswith(RICH_ALLOWED):
             problems.append(f"{module}:{line} imports rich (only {', '.join(RICH_ALLOWED)} may)")
@@ -92,10 +155,19 @@ def violations(source: str, module: str) -> list[str]:
             problems.append(f"{module}:{line} imports {target}: the rules use the standard library only")
         if module.startswith("arena.process") and target.startswith("arena.games"):
             problems.append(f"{module}:{line} imports {target}: the process layer knows no game")
+        if within(module, ("arena.agents",)) and not within(target, AGENTS_IMPORT) and \
+                not (lazy and within(target, AGENTS_IMPORT_LATER)):
+            problems.append(f"{module}:{line} imports {target}: the agents import only "
+                            f"{', '.join(AGENTS_IMPORT)} (and, inside a function, {', '.join(AGENTS_IMPORT_LATER)})")
         theirs = layer_of(target)
         if own is not None and theirs is not None and theirs > own:
             problems.append(f"{module}:{line} imports {target}, a higher layer ({LAYERS[theirs][0]} above "
                             f"{LAYERS[own][0]})")
+    for line, target in string_references(source):
+        theirs = layer_of(target)
+        if own is not None and theirs is not None and theirs > own and (module, target) not in STRING_REFERENCES:
+            problems.append(f"{module}:{line} names {target} by string, a higher layer ({LAYERS[theirs][0]} above "
+                            f"{LAYERS[own][0]}), and STRING_REFERENCES does not list it")
     return problems
 
 
@@ -112,6 +184,32 @@ def test_no_module_imports_a_higher_layer() -> None:
     problems = [line for path in arena_modules() for line in violations(path.read_text(encoding="utf-8"),
                                                                        module_name(path))]
     assert problems == []
+
+
+def upward_string_references() -> set[tuple[str, str]]:
+    """``(module, named module)`` for every dotted string naming a higher layer than its module's."""
+    found = set()
+    for path in arena_modules():
+        module = module_name(path)
+        for _, target in string_references(path.read_text(encoding="utf-8")):
+            own, theirs = layer_of(module), layer_of(target)
+            if own is not None and theirs is not None and theirs > own:
+                found.add((module, target))
+    return found
+
+
+def test_the_string_references_to_higher_layers_are_exactly_the_listed_ones() -> None:
+    assert upward_string_references() == STRING_REFERENCES
+
+
+def test_every_dotted_string_names_a_module_that_exists() -> None:
+    def exists(target: str) -> bool:
+        path = PACKAGE.parent.joinpath(*target.split("."))
+        return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+    missing = [f"{module_name(path)}:{line} names {target}" for path in arena_modules()
+               for line, target in string_references(path.read_text(encoding="utf-8")) if not exists(target)]
+    assert missing == []
 
 
 def test_the_top_level_holds_at_most_four_loose_modules() -> None:
@@ -132,13 +230,92 @@ def test_every_package_says_what_it_holds_and_may_import() -> None:
     ("arena.records.format", "from rich.text import Text", "imports rich"),
     ("arena.games.shobu", "import arena.fileio.files", "standard library only"),
     ("arena.stats.ratings", "from ..cli import main", "a higher layer"),
+    ("arena.agents.search", "import trio", ""),  # not arena's: the docs' words (no check) and the next
+    ("arena.agents.search", "from arena.process.spawn import spawn", "the agents import only"),
+    ("arena.agents.search", "from arena.referee.registration import register_command", "the agents import only"),
+    ("arena.games.shobu", 'SPEC = GameSpec(view="arena.cli.main:view")', "names arena.cli.main by string"),
 ])
 def test_a_wrong_import_is_caught(module: str, source: str, expected: str) -> None:
     problems = violations(textwrap.dedent(source), module)
-    assert problems and any(expected in line for line in problems)
+    assert (problems and any(expected in line for line in problems)) if expected else problems == []
 
 
 def test_allowed_imports_pass() -> None:
     assert violations("from arena.games.base import Color\nimport trio", "arena.match.game") == []
     assert violations("from rich.console import Console", "arena.ui.console") == []
     assert violations("from arena.limits import MAX_MOVES", "arena.games.base") == []
+    assert violations("def main():\n    from arena.referee.registration import register_command",
+                      "arena.agents.search_bot") == []
+    assert violations('SEARCH = "arena.agents.eval_shobu:ShobuSearch"', "arena.games.shobu") == []
+
+
+# -- the docs' table, generated from TABLE -----------------------------------------------------------
+
+BEGIN = "<!-- The layers: generated from tests/test_layers.py by `python -m tests.test_layers`. -->"
+END = "<!-- End of the generated layers. -->"
+
+
+def short(name: str) -> str:
+    return f"`{name.removeprefix('arena.')}`"
+
+
+def layers_markdown() -> str:
+    """docs/contributing.md's table of layers and its rules, from :data:`TABLE` and the constants."""
+    rows = [f"| {n} | {', '.join(short(p) for p in packages)} | {words} |".replace(" |  |", " | |")
+            for n, (packages, words) in enumerate(TABLE, 1)]
+    agents = ", ".join(short(p) for p in AGENTS_IMPORT if p != "arena.agents")
+    later = ", ".join(short(p) for p in AGENTS_IMPORT_LATER)
+    by_string = ", ".join(sorted({short(target) for _, target in STRING_REFERENCES}))
+    return "\n".join([
+        BEGIN,
+        "| layer | packages | may import besides the layers below |",
+        "|---|---|---|",
+        *rows,
+        "",
+        textwrap.fill(f"`agents` imports only {agents} (so the search bots start fast), and inside a function "
+        f"{later} (an external game's referee, with `--rules`). A dotted string that names a module "
+        "(`\"arena.agents.eval_shobu:ShobuSearch\"`, loaded later) counts as an import: the rules layer "
+        f"names {len(STRING_REFERENCES)} higher modules so ({by_string}), each listed in `STRING_REFERENCES`, "
+        "and a new one fails the test.", 100, break_on_hyphens=False),
+        "",
+        textwrap.fill("The test fails when a lower layer imports a higher one, when `games` imports anything but the "
+        "standard library and `limits`, when `process` imports a game, when `agents` imports beyond its "
+        "list, when a dotted string names a module that does not exist, or when anything outside "
+        f"{', '.join(short(p) for p in RICH_ALLOWED)} imports rich. At most {MAX_LOOSE_MODULES} loose "
+        "modules sit at the top of `arena/`.", 100, break_on_hyphens=False),
+        END,
+    ])
+
+
+def generated_part(text: str) -> str:
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[start:end]
+
+
+def test_the_docs_table_is_generated_from_this_one() -> None:
+    text = CONTRIBUTING.read_text(encoding="utf-8")
+    assert generated_part(text) == layers_markdown(), "run `python -m tests.test_layers` to rewrite it"
+
+
+def test_the_docs_layout_names_every_package() -> None:
+    layout = CONTRIBUTING.read_text(encoding="utf-8").split("```")[1]
+    packages = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
+    assert [p for p in packages if f"\n  {p}/" not in layout] == []
+
+
+def test_the_package_docstring_points_at_the_one_table() -> None:
+    import arena
+
+    assert "docs/contributing.md" in (arena.__doc__ or "") and "games; errors" not in (arena.__doc__ or "")
+
+
+def main() -> int:
+    """Rewrite docs/contributing.md's generated table of layers from :data:`TABLE`."""
+    text = CONTRIBUTING.read_text(encoding="utf-8")
+    CONTRIBUTING.write_text(text.replace(generated_part(text), layers_markdown()), encoding="utf-8")
+    print(f"rewrote the layers of {CONTRIBUTING.relative_to(PACKAGE.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

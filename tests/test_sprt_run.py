@@ -15,8 +15,8 @@ from arena.games.registry import game_names, get_table_game
 from arena.match.game import TimeControl
 from arena.openings.book import OpeningsError, parse_book
 from arena.players.spec import AgentSpec
+from arena.records.logstore import LogError
 from arena.sprt.run import SprtRun, SprtSettings, counts_of, pair_score
-from arena.tournament.logs import LogError
 
 GAME = next(name for name in game_names() if name.startswith("connect"))
 RANDOM = "python3 bots/connect4_random.py"

@@ -94,6 +94,9 @@ def cli(ctx: click.Context, json_pass_through: bool) -> None:
     """A command-line arena where game-playing bots, written in any language, play as
     subprocesses: single matches, tournaments with Elo statistics, and rules tools. Games come
     from a registry that plugins extend (see 'arena games')."""
+    from arena.errors import show_arena_warnings
+
+    show_arena_warnings()  # one line each, arena: warning: ...
     if json_pass_through:
         if ctx.invoked_subcommand is not None:
             raise click.UsageError("--json-pass-through takes no subcommand")

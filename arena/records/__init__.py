@@ -1,7 +1,8 @@
 """Game records: the format (:mod:`arena.records.format`, published as
-``arena/schemas/record.schema.json``), the checker of records and log folders
-(:mod:`arena.records.check`) and replaying a record position by position
-(:mod:`arena.records.replay`).
+``arena/schemas/record.schema.json``), the one reader of records (:mod:`arena.records.reader`), the
+log folder store (:mod:`arena.records.logstore`: ``games.jsonl``, ``standings.json``, the lock), the
+checker of records and log folders (:mod:`arena.records.check`) and replaying a record position by
+position (:mod:`arena.records.replay`).
 
 May import: the standard library, :mod:`arena.games`, :mod:`arena.fileio`, :mod:`arena.stats`,
 :mod:`arena.errors` and :mod:`arena.limits`.

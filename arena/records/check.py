@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from arena.fileio.files import read_input
-from arena.fileio.jsonfiles import read_json_file, strict_loads
+from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.field import Field, keyed
 from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
+from arena.records.logstore import STANDINGS_FILE, LogError, read_rows, read_standings
 from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
 from arena.records.schema import record_schema, schema_errors
 from arena.records.seats import SEAT_RECORD_FORMAT, placing
@@ -267,31 +267,24 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
     each agent's ``<agentId>.json`` counts and ``standings.json`` covering every agent."""
     problems: list[str] = []
     rows: list[dict[str, Any]] = []
-    try:
-        text = read_input(folder / GAMES_FILE, MAX_RECORDS_BYTES, root=folder)
-    except OSError as exc:
-        return 0, [f"games.jsonl: cannot read: {exc.strerror or exc}"]
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = strict_loads(line)
-        except ValueError as exc:
-            problems.append(f"games.jsonl line {n}: not JSON ({exc})")
-            continue
-        # A two-player game's line has its winner, a line of a game of N seats its ranks.
-        if not isinstance(row, dict) or not {"index", "record", "termination"} <= set(row) \
-                or not ({"winner"} <= set(row) or {"ranks", "seats"} <= set(row)) \
-                or type(row["index"]) is not int or not isinstance(row["record"], str):
-            problems.append(f"games.jsonl line {n}: not a game line")
+    try:  # the store's one rule: a cut-off last line is warned of, any other bad line is the problem
+        lines = read_rows(folder).rows
+    except LogError as exc:
+        lines = []
+        problems.append(str(exc))
+    for row in lines:
+        if not isinstance(row.get("record"), str):  # a line the standings can read, but no record
+            problems.append(f"game {row['index']}: its games.jsonl line names no record")
             continue
         rows.append(row)
     config = _load(folder, "config.json", problems)
-    standings = _load(folder, "standings.json", problems)
-    indices = Counter(row["index"] for row in rows)
-    repeated = sorted(k for k, v in indices.items() if v > 1)
-    if repeated:
-        problems.append(f"games.jsonl repeats game indices: {repeated}")
+    try:
+        standings = read_standings(folder)
+        if standings is None:
+            problems.append(f"missing {STANDINGS_FILE}")
+    except LogError as exc:
+        standings = None
+        problems.append(str(exc))
     listed_agents = config.get("agents") if isinstance(config, dict) else None
     agents = [a.get("id") for a in listed_agents if isinstance(a, dict)] if isinstance(listed_agents, list) else []
     tally: dict[str, Counter[str]] = {str(a): Counter() for a in agents}

@@ -284,22 +284,14 @@ def _folder_games(folder: Path, label: str) -> list[StoredGame]:
 
 
 def _rows(path: Path, folder: Path) -> Iterator[Mapping[str, Any]]:
-    """The lines of ``games.jsonl``; a cut-off last line (a run killed while appending) is not a
-    finished game and is skipped."""
+    """The rows of ``games.jsonl``, read by the log folder store (a cut-off last line is not a
+    finished game: :mod:`arena.records.logstore`); its LogError becomes a RecordInputError."""
+    from arena.records.logstore import LogError, read_rows  # the store imports this module
+
     try:
-        data = read_input(path, MAX_RECORDS_BYTES, root=folder)
-    except (OSError, ValueError) as exc:
-        raise RecordInputError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-    for number, line in enumerate(data[: data.rfind(b"\n") + 1].splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = strict_loads(line)
-        except JsonInputError as exc:
-            raise RecordInputError(f"{path}:{number}: not a game line ({exc})") from None
-        if not isinstance(row, dict) or not _is_index(row.get("index")):
-            raise RecordInputError(f"{path}:{number}: not a game line (no \"index\")")
-        yield row
+        return iter(read_rows(folder).rows)
+    except LogError as exc:
+        raise RecordInputError(str(exc)) from None
 
 
 def _listed(folder: Path, row: Mapping[str, Any]) -> StoredGame:

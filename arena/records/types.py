@@ -69,7 +69,8 @@ class Record(TypedDict):
 
 class GamesRow(TypedDict):
     """One line of a tournament log folder's ``games.jsonl``: a finished game, appended after its
-    record file is written (:class:`arena.tournament.logs.TournamentLog`)."""
+    record file is written (:class:`arena.tournament.logs.TournamentLog`); read by
+    :mod:`arena.records.logstore`."""
 
     index: int
     pair: int

@@ -312,11 +312,13 @@ def saved_standings(source: Source) -> dict[str, Any] | None:
     path = Path(source.label)
     path = path if path.is_dir() else path.parent
     counting = _counting_games(path)
+    from arena.records.logstore import LogError, read_standings
+
     try:
-        saved = read_json_file(path / "standings.json", MAX_RECORDS_BYTES, root=path)
-    except (OSError, ValueError):  # missing, refused (a FIFO, a link) or not JSON: computed instead
+        saved = read_standings(path)
+    except LogError:  # refused (a FIFO, a link) or not JSON: computed instead
         saved = None
-    if isinstance(saved, dict) and saved.get("standings") and \
+    if saved is not None and saved.get("standings") and \
             saved.get("games") == (len(source.entries) if counting is None else counting):
         return saved
     if counting is None:
@@ -337,7 +339,7 @@ def _counting_games(folder: Path) -> int | None:
         return None
     if not keyed(config):
         return None
-    from arena.tournament.logs import read_rows
+    from arena.records.logstore import read_rows
 
     return len(Field.from_json(config).counting(read_rows(folder).rows))
 

@@ -2,8 +2,9 @@
 
 The writer (:mod:`arena.tournament.logs`) appends a line to ``games.jsonl`` as each game ends and
 rewrites ``standings.json`` whole (a temporary file renamed), so a reader never sees half a
-standings file, and a cut-off last line of ``games.jsonl`` is dropped by :func:`read_rows` (the
-game is simply not finished yet). A resumed run may rewrite ``games.jsonl`` without such a tail:
+standings file, and a cut-off last line of ``games.jsonl`` is ignored without a warning by
+:func:`arena.records.logstore.read_rows` (here it is a line being written: the game is simply not
+finished yet). A resumed run may rewrite ``games.jsonl`` without such a tail:
 any change of size, mtime or inode of either file re-reads both, so a shorter file is read as
 it is now. Missing files (a run that has not written them yet) are no games and no standings.
 
@@ -23,9 +24,9 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.fileio.files import open_beneath
 from arena.fileio.jsonfiles import read_json_file
-from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
+from arena.limits import MAX_FILE_BYTES
+from arena.records.logstore import CONFIG_FILE, STANDINGS_FILE, LogError, read_rows, read_standings
 from arena.records.reader import GAMES_FILE
-from arena.tournament.logs import CONFIG_FILE, STANDINGS_FILE, LogError, read_rows
 
 #: The files whose change means new standings or new games.
 WATCHED = (GAMES_FILE, STANDINGS_FILE)
@@ -98,20 +99,17 @@ class LogFolder:
     def _read(self, old: Snapshot, stamps: tuple[Stamp, ...]) -> Snapshot:
         rows, standings, error = old.rows, old.standings, None
         try:
-            rows = tuple(read_rows(self.path).rows)
+            # A torn last line here is a line being appended: the game is not finished yet.
+            rows = tuple(read_rows(self.path, warn=False).rows)
         except LogError as exc:
             error = str(exc)
-        standings_path = self.path / STANDINGS_FILE
         if stamps[1] is None:
             standings = None
         else:
             try:
-                found = read_json_file(standings_path, MAX_RECORDS_BYTES, root=self.path)
-                standings = found if isinstance(found, dict) else None
-            except FileNotFoundError:
-                standings = None
-            except (OSError, ValueError) as exc:
-                error = error or f"{standings_path}: cannot read ({getattr(exc, 'strerror', None) or exc})"
+                standings = read_standings(self.path)
+            except LogError as exc:
+                error = error or str(exc)
         config = old.config
         if config is None:
             with contextlib.suppress(OSError, ValueError):

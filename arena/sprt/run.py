@@ -25,7 +25,7 @@ gets the same first rolls in both games (NEW in one, OLD in the other: that much
 after the first decision the two bots take differently, every later roll falls elsewhere.
 bench/sprt_error_rates.py measures the test's error rates in both cases (docs/sprt.md).
 
-Log folder (held under :class:`arena.tournament.logs.FolderLock` for the whole run):
+Log folder (held under :class:`arena.records.logstore.FolderLock` for the whole run):
 
 - ``games/NNNNN.json``: the record of game ``NNNNN``, each written atomically when the game ends;
 - ``sprt.json``: ``settings``, ``pairs`` (``[{"pair", "score"}]`` in completion order), the
@@ -37,10 +37,10 @@ the second record and ``sprt.json`` loses nothing). A pair with one record only 
 scratch (its stray record is overwritten). Each record of a completed pair must be that game's (its
 index, NEW and OLD in its colours or seats, the pair's opening or chance seed, the game as set;
 records are written whole, fsynced): one that is not, or cannot be read, is refused with one line
-(:class:`arena.tournament.logs.LogError`), never counted. As in a tournament's folder, no link is
+(:class:`arena.records.logstore.LogError`), never counted. As in a tournament's folder, no link is
 followed below the folder's parent and every file must be a regular file (:mod:`arena.fileio.files`). Running again with other settings (bots, game, bounds,
 model, time control, openings, seed; a game of seats' players, parameters, referee and
-``legal_moves``) raises :class:`arena.tournament.logs.LogError`; ``max_pairs`` and ``concurrency``
+``legal_moves``) raises :class:`arena.records.logstore.LogError`; ``max_pairs`` and ``concurrency``
 may change.
 """
 
@@ -70,11 +70,12 @@ from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
+from arena.records.logstore import FolderLock, LogError, dumps, log_root, write_failure
 from arena.records.reader import RecordInputError, read_game
 from arena.records.seats import is_seat_record, placing
 from arena.records.types import Record
 from arena.stats.sprt import Model, SPRTError, summary
-from arena.tournament.logs import FolderLock, LogError, atomic_write, dumps, log_root, record_name, write_failure
+from arena.tournament.logs import atomic_write, record_name
 from arena.tournament.loop import play_schedule
 
 SPRT_FILE = "sprt.json"

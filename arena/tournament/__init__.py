@@ -7,7 +7,8 @@ resumes after any stop, and the ``tournament_logs/<id>/`` folder it writes.
   :func:`run_tournament`.
 - :mod:`arena.tournament.loop`: :func:`play_schedule`, the one run loop (a fixed or adaptive
   schedule played by a pool of workers), used by tournaments and SPRT runs (:mod:`arena.sprt.run`).
-- :mod:`arena.tournament.logs`: the log folder, crash-safe writes, recomputing standings from it.
+- :mod:`arena.tournament.logs`: the writer of a run's log folder (crash-safe writes), recomputing
+  standings from a folder (read through :mod:`arena.records.logstore`).
 - :mod:`arena.tournament.live`: ``live/``, the games in progress move by move (for ``arena serve``).
 - :mod:`arena.ui.standings`: the terminal views (a rich Console is passed in).
 - :mod:`arena.tournament.stats_worker`: the child process that keeps ``standings.json`` and the

@@ -50,6 +50,7 @@ import orjson
 
 from arena.fileio.files import atomic_write, open_beneath, read_input
 from arena.limits import MAX_FILE_BYTES
+from arena.records.logstore import row_batches, whole_line_chunks
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER
 from arena.tournament.field import Field, PlayOrder, mark, row_key
 from arena.tournament.logs import (
@@ -58,9 +59,7 @@ from arena.tournament.logs import (
     count_node,
     load_results,
     online_tally,
-    row_batches,
     tally_finished,
-    whole_line_chunks,
 )
 from arena.tournament.resume import check_pairing_rows, missing_records
 

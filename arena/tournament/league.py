@@ -56,10 +56,11 @@ from arena.errors import ConfigError
 from arena.fileio.files import atomic_write
 from arena.games.base import opening_seed
 from arena.records.field import LEAGUE, PAIRING, Field, row_seats
+from arena.records.logstore import CONFIG_FILE, LogError, dumps
 from arena.tournament.agents import AgentConfig, check_programs
 from arena.tournament.config import TournamentConfig, config_agents, parse_config, read_config
 from arena.tournament.league_schedule import FieldState, Rating, choose_game, pair_key
-from arena.tournament.logs import CONFIG_FILE, LogError, dumps, load_results, online_tally
+from arena.tournament.logs import load_results, online_tally
 from arena.tournament.plan import agent_spec
 from arena.tournament.resume import missing_records
 from arena.tournament.roster import roster_entries

@@ -1,68 +1,54 @@
-"""The ``tournament_logs/<id>/`` folder: what is written, in which order, and how it is read back.
-
-Layout (spec: arena.md)::
-
-    config.json        the resolved config of the run
-    games.jsonl        one line per finished game, appended and flushed as each game ends
-    games/NNNNN.json   each game's full record
-    stderr/            each bot's stderr per game (written by the match engine)
-    <agentId>.json     the seed's per-agent statistics: games, wins, draws, losses, rating
-    standings.json     ratings, intervals, crosstable, LOS, terminations (arena.stats.ratings)
-    games.checked.json what a resume needs of the rows already checked (arena.tournament.checked)
-    .arena.lock        held (flock) by the run using the folder; holds its pid
-
-One run per folder. :func:`lock_folder` takes an exclusive ``flock`` on ``.arena.lock`` before
-anything in the folder is read; a second run fails at once with :class:`LogError` naming the pid that
-holds it. The OS drops the lock when the holder exits, however it exits (even ``kill -9``), so a
-stale lock file is harmless; the file is never deleted (deleting it would let two runs lock two
-different files).
+"""The writer of a run's ``tournament_logs/<id>/`` folder (:class:`TournamentLog`): what is written,
+in which order; and the standings recomputed from a folder (:func:`standings_from_folder`). The
+folder's layout, its lock, how ``games.jsonl`` is read (the one rule for a cut-off last line), links
+and errors: :mod:`arena.records.logstore`, the store every reader goes through.
 
 Crash safety. ``games.jsonl`` is the source of truth for which games are finished. A game's record
 file is written first (temporary file + rename), then its line is appended and flushed, so a line
 never points at a missing record. If arena is killed while appending, the last line may be cut
-off: :func:`read_rows` drops such a tail and :meth:`TournamentLog.begin` rewrites the file without
-it, so that game is simply played again. Per-agent files and ``standings.json`` are derived data,
-rewritten whole (atomically) from all finished games, so nothing accumulates twice across reruns.
-A failed write (disk full...) takes back what it wrote: a half-written record file is removed and
-``games.jsonl`` is cut back to its last whole line, so that game is not finished and a resumed run
-plays it again. A record file and its line are each ``fsync``-ed before the next game is written (a
-record, its rename and its folder first, then the line), so a crash of the machine, not only of
-arena, loses at most the games in flight. Measured on this project's test machine (ext4): write_game takes
-about 1 ms a game with the syncs, 0.2 ms without (median of 1,500; p99 under 2 ms).
-
-Links. The folder that holds log folders (``--logs DIR``, default ``tournament_logs``) is the
-user's: it may be a symbolic link. Everything below it is arena's: ``<id>/``, ``games/``,
-``stderr/`` and every file are opened relative to their parent's descriptor with ``O_NOFOLLOW``
-(:func:`arena.fileio.files.open_beneath`), so a link planted there by a bot (``stderr/`` -> elsewhere,
-``games.jsonl`` -> someone's file) is refused with one line, never written or read through; a FIFO
-or a device in its place is refused the same way. Readers given a log folder by the user (``arena
-standings DIR``) treat that folder as the user's and everything inside it as arena's.
-
-Errors. Arena running out of something while writing (``ENOSPC``, ``EDQUOT``, ``EMFILE``, ``ENFILE``,
-``ENOMEM``) is an :class:`arena.errors.ResourceError`; any other write failure a :class:`LogError`.
-Both name the file and the cause in one line.
+off: every reader ignores it (:mod:`arena.records.logstore`) and :meth:`TournamentLog.begin` cuts
+it off before the first new line, so that game is simply played again. Per-agent files and
+``standings.json`` are derived data, rewritten whole (atomically) from all finished games, so
+nothing accumulates twice across reruns. A failed write (disk full...) takes back what it wrote: a
+half-written record file is removed and ``games.jsonl`` is cut back to its last whole line, so that
+game is not finished and a resumed run plays it again. A record file and its line are each
+``fsync``-ed before the next game is written (a record, its rename and its folder first, then the
+line), so a crash of the machine, not only of arena, loses at most the games in flight. Measured on
+this project's test machine (ext4): write_game takes about 1 ms a game with the syncs, 0.2 ms
+without (median of 1,500; p99 under 2 ms).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from arena.errors import ArenaError, ConfigError, ResourceError
-from arena.fileio.files import atomic_write, make_folders, open_beneath, read_input, too_large
-from arena.fileio.jsonfiles import read_json_file, strict_loads
+from arena.errors import ConfigError
+from arena.fileio.files import atomic_write, make_folders, open_beneath
+from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import cap_text
 from arena.games.registry import DEFAULT_CONFIG_GAME
-from arena.limits import MAX_FILE_BYTES, MAX_GAMES_LOG_BYTES, MAX_JSON_DEPTH, MAX_RECORDS_BYTES
+from arena.limits import MAX_FILE_BYTES
 from arena.records.field import PAIRING, Field, keyed
+from arena.records.logstore import (
+    CONFIG_FILE,
+    LogError,
+    RowBatch,
+    dumps,
+    log_root,
+    parse_rows,
+    read_batches,
+    read_games_bytes,
+    whole_lines_size,
+    write_failure,
+    write_standings,
+)
 from arena.records.reader import GAMES_FILE, RECORDS_FOLDER, record_name
 from arena.stats.ratings import (
     GameResult,
@@ -77,255 +63,8 @@ from arena.tournament.config import TournamentConfig, comparable
 from arena.tournament.field import FIELD_TYPES
 from arena.tournament.schedule import RANDOM_LAYOUT_BALANCED, RANDOM_LAYOUT_COUPLE_ROUNDS, RANDOM_LAYOUTS
 
-CONFIG_FILE = "config.json"
 AGENTS_DIFFER = "its agents differ"
-STANDINGS_FILE = "standings.json"
-LOCK_FILE = ".arena.lock"
-
-# errno values that mean arena itself ran out of something (not a mistake in the folder).
-RESOURCE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.ENOMEM})
 _write = os.write  # the one write of a games.jsonl line (tests replace it to fill the disk)
-
-
-class LogError(ArenaError):
-    """A log folder that cannot be used as it is (the message says what to do). Exit status 2."""
-
-
-def write_failure(path: Path | str, exc: OSError, doing: str = "write") -> ArenaError:
-    """The one-line error for an OSError while writing ``path``: ResourceError when arena ran out of
-    something (disk space, file descriptors, memory), else LogError."""
-    name = errno.errorcode.get(exc.errno or 0, "")
-    why = f"{exc.strerror or exc}" + (f" ({name})" if name else "")
-    if exc.errno in RESOURCE_ERRNOS:
-        return ResourceError(f"cannot {doing} {path}: {why}")
-    return LogError(f"cannot {doing} {path}: {why}")
-
-
-def log_root(folder: Path) -> Path:
-    """The user's folder above the run's log folder ``folder`` (``--logs DIR``): links are followed
-    up to it, never below it (see the module docstring)."""
-    return folder.parent
-
-
-class FolderLock:
-    """An exclusive ``flock`` on a log folder's ``.arena.lock`` (see the module docstring)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.path = folder / LOCK_FILE
-        self._fd: int | None = None
-
-    def acquire(self) -> None:
-        """Take the lock (creating the folder if needed). Raises LogError when another process
-        holds it (naming its pid) or the folder cannot be used (a link planted in its place...)."""
-        root = log_root(self.path.parent)
-        try:
-            make_folders(root)
-            fd = open_beneath(root, self.path, os.O_RDWR | os.O_CREAT, make_dirs=True)
-        except (OSError, ValueError) as exc:
-            raise LogError(f"{self.path.parent}: cannot use this folder for logs "
-                           f"({getattr(exc, 'strerror', None) or exc}); pass --logs DIR to write elsewhere") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            holder = _read_pid(fd)
-            os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                who = f"process {holder}" if holder else "another process"
-                raise LogError(f"{self.path.parent} is in use by another arena run ({who} holds "
-                               f"{self.path.name}); wait for it to end, or pass --logs DIR") from None
-            raise LogError(f"{self.path}: cannot lock ({exc.strerror or exc})") from None
-        try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        except OSError:
-            pass  # the pid is only for the message of a second run; the lock itself is held
-        self._fd = fd
-
-    def release(self) -> None:
-        """Drop the lock (idempotent). The file stays."""
-        if self._fd is not None:
-            os.close(self._fd)  # closing the only descriptor of the open file drops the flock
-            self._fd = None
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
-
-def _read_pid(fd: int) -> int | None:
-    try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
-
-
-def dumps(obj: Any) -> bytes:
-    return orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n"
-
-
-@dataclass(frozen=True)
-class ReadRows:
-    """The finished games of a log folder: ``rows`` in file order; ``good_bytes`` is how much of the
-    file is intact (shorter than the file when a cut-off last line was dropped)."""
-
-    rows: list[dict[str, Any]]
-    good_bytes: int
-    file_bytes: int
-
-
-def read_rows(folder: Path, root: Path | None = None) -> ReadRows:
-    """Parse ``games.jsonl`` in ``folder`` (missing file: no games).
-
-    ``root`` is the user's folder above which links are followed (default: ``folder`` itself, for
-    a folder the user named; a run passes :func:`log_root`). The file must be a regular file of
-    at most :data:`arena.limits.MAX_RECORDS_BYTES`. A last line that is cut off (no newline, or not
-    valid JSON) is dropped. Any other bad line, or a second line for the same index, raises
-    :class:`LogError` naming the file and the line.
-    """
-    path = folder / GAMES_FILE
-    try:
-        data = read_input(path, MAX_RECORDS_BYTES, root=folder if root is None else root)
-    except FileNotFoundError:
-        return ReadRows([], 0, 0)
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return parse_rows(data, path)
-
-
-def parse_rows(data: bytes, path: Path) -> ReadRows:
-    """:func:`read_rows` on the bytes ``data`` of the file ``path`` (named in errors)."""
-    rows: list[dict[str, Any]] = []
-    for batch in row_batches(whole_line_chunks(data), path):
-        rows += batch.rows
-    return ReadRows(rows, data.rfind(b"\n") + 1, len(data))
-
-
-#: How many bytes of ``games.jsonl`` are decoded at once by :func:`row_batches` (about 1,500 rows,
-#: 10 MB of dicts: the memory of a standings is its columns, not the rows).
-ROW_BATCH_BYTES = 1 << 19
-
-
-@dataclass(frozen=True)
-class RowBatch:
-    """Consecutive rows of ``games.jsonl``; ``columns`` their columns when every one is a plain
-    two-player row (:func:`arena.stats.ratings.plain_pair_columns`), else None."""
-
-    rows: list[dict[str, Any]]
-    columns: PlainColumns | None
-
-
-def whole_line_chunks(data: bytes) -> Iterator[bytes]:
-    """``data`` cut into pieces of whole lines of about :data:`ROW_BATCH_BYTES`; what follows the
-    last newline (a cut-off append) is left out."""
-    good = data.rfind(b"\n") + 1
-    start = 0
-    while start < good:
-        end = data.find(b"\n", min(start + ROW_BATCH_BYTES, good) - 1) + 1
-        yield data[start:end]
-        start = end
-
-
-def streamed_line_chunks(fd: int) -> Iterator[bytes]:
-    """The file open at ``fd`` read :data:`ROW_BATCH_BYTES` at a time, as :func:`whole_line_chunks`
-    cuts it, without holding the whole file (closes ``fd`` when done)."""
-    with open(fd, "rb", closefd=True) as handle:
-        pending = b""
-        while True:
-            block = handle.read(ROW_BATCH_BYTES)
-            if not block:
-                return
-            data = pending + block
-            cut = data.rfind(b"\n") + 1
-            pending = data[cut:]
-            if cut:
-                yield data[:cut]
-
-
-def row_batches(chunks: Iterable[bytes], path: Path, seen: set[int] | None = None) -> Iterator[RowBatch]:
-    """The rows of :func:`parse_rows` in batches, one per piece of whole lines of ``chunks``,
-    checked alike (the same errors about the same line), for a reader that keeps only some
-    columns of them. ``seen``: the indexes of lines before ``chunks`` (a resume reading only the
-    lines written since its last check, :mod:`arena.tournament.checked`), updated; an error then
-    numbers the lines from the first of ``chunks``.
-
-    Cost. Rows as arena writes them (``orjson``, compact) are decoded a batch at a time by one
-    ``orjson.loads`` and encoded back: the same bytes mean no key was given twice (a repeated key
-    would be dropped) and no integer is beyond 64 bits (orjson reads one as a float, written back
-    otherwise), and orjson itself refuses NaN, infinities and text that is not UTF-8, all as
-    :func:`strict_loads` would refuse; their fields are checked a column at a time. A batch that
-    does not pass (a hand-written line, a bad row) is read line by line as before, which names the
-    bad line.
-    """
-    seen = set() if seen is None else seen
-    first_line = 1
-    for chunk in chunks:
-        rows = _decoded(chunk)
-        columns = plain_pair_columns(rows) if rows is not None else None
-        indices = columns.index if columns is not None else _table_indices(rows) if rows is not None else None
-        if indices is None or not seen.isdisjoint(indices) or len(set(indices)) != len(indices):
-            rows = _rows_one_by_one(chunk, first_line, path, seen)  # raises LogError for the bad line
-            columns = None
-        else:
-            seen.update(indices)
-        assert rows is not None
-        yield RowBatch(rows, columns)
-        first_line += chunk.count(b"\n")
-
-
-#: Every byte but opening brackets and newlines: what is left of a batch once they are deleted
-#: is, line by line, each line's opening brackets (a line nests at most that deep; a string's
-#: brackets count too, which only sends a line to the strict reader). Deleting is one C pass.
-_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{\n")
-
-
-def _decoded(chunk: bytes) -> list[Any] | None:
-    """The values of the lines of ``chunk`` if every line is compact JSON as ``orjson`` writes it
-    (see :func:`row_batches`), else None."""
-    if chunk.startswith(b"\n") or b"\n\n" in chunk or \
-            max(map(len, chunk.translate(None, _NOT_OPENING).split(b"\n"))) > MAX_JSON_DEPTH:
-        return None  # a blank line, or maybe nested too deep: line by line
-    joined = b"[" + chunk[:-1].replace(b"\n", b",") + b"]"
-    try:
-        rows = orjson.loads(joined)
-    except orjson.JSONDecodeError:
-        return None
-    return rows if orjson.dumps(rows) == joined else None
-
-
-def _table_indices(rows: list[Any]) -> list[int] | None:
-    """The indices of N-seat ``rows`` if :func:`ranked_from_row` accepts each, else None."""
-    from arena.stats.results import ranked_from_row
-
-    if not all(isinstance(row, dict) and "seats" in row for row in rows):
-        return None
-    try:
-        return [ranked_from_row(row).index for row in rows]
-    except ValueError:
-        return None
-
-
-def _rows_one_by_one(chunk: bytes, first_line: int, path: Path, seen: set[int]) -> list[dict[str, Any]]:
-    """The rows of ``chunk`` (whole lines, the first being line ``first_line``), each decoded by
-    :func:`strict_loads` and checked; raises LogError naming the first bad line."""
-    from arena.stats.results import ranked_from_row
-
-    rows: list[dict[str, Any]] = []
-    for number, line in enumerate(chunk.split(b"\n")[:-1], first_line):
-        if not line.strip():
-            continue
-        try:
-            # Strict: a row with "index" twice is not arena's (about 10 us a row; see strict_loads).
-            row = strict_loads(line)
-            # A row of an N-seat game lists its "seats"; a two-player row its black and white.
-            index = (ranked_from_row(row) if isinstance(row, dict) and "seats" in row else result_from_row(row)).index
-        except ValueError as exc:
-            raise LogError(f"{path}:{number}: not a valid game line ({exc}); fix or delete that line") from None
-        if index in seen:
-            raise LogError(f"{path}:{number}: game {index} is listed twice; delete one of the lines")
-        seen.add(index)
-        rows.append(row)
-    return rows
 
 
 class TournamentLog:
@@ -336,7 +75,6 @@ class TournamentLog:
         self.root = log_root(folder)  # links are followed up to here, never below (module docstring)
         self._games_fd: int | None = None
         self._games_size = 0  # bytes of whole lines in games.jsonl
-        self._good_bytes: int | None = None  # set by prepare when games.jsonl has a cut-off tail
         self.old_config: dict[str, Any] | None = None  # the folder's config.json, read by prepare
         self._digest: Any = None  # hashlib object of games.jsonl's whole lines (track)
 
@@ -389,35 +127,10 @@ class TournamentLog:
                 )
 
     def read_games(self, after: int = 0, digest: Any = None) -> bytes:
-        """The second half of :meth:`prepare`: the bytes of ``games.jsonl``, not parsed (empty when
-        there is none); :meth:`begin` will cut off what follows their last newline. ``after``: the
-        bytes after the first ``after`` ones, which go to ``digest`` (a :mod:`hashlib` object: a
-        resume's checked prefix, :mod:`arena.tournament.checked`), read a piece at a time."""
-        path = self.folder / GAMES_FILE
-        try:
-            fd = open_beneath(self.root, path, os.O_RDONLY)
-        except FileNotFoundError:
-            fd = None
-        except (OSError, ValueError) as exc:
-            raise LogError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-        data = b""
-        if fd is not None:
-            with open(fd, "rb", closefd=True) as handle:
-                try:
-                    if os.fstat(fd).st_size > MAX_RECORDS_BYTES:
-                        raise too_large(MAX_RECORDS_BYTES)
-                    left, buffer = after, bytearray(1 << 20)  # a buffer that stays in the caches
-                    while left > 0 and (count := handle.readinto(memoryview(buffer)[:min(left, len(buffer))])):
-                        digest.update(memoryview(buffer)[:count])
-                        left -= count
-                    data = handle.read(MAX_RECORDS_BYTES + 1 - after)
-                except OSError as exc:
-                    raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
-            if after + len(data) > MAX_RECORDS_BYTES:
-                raise LogError(f"{path}: cannot read ({too_large(MAX_RECORDS_BYTES).strerror})")
-        good = data.rfind(b"\n") + 1
-        self._good_bytes = after + good if good != len(data) else None
-        return data
+        """The second half of :meth:`prepare`: the bytes of ``games.jsonl`` after the first
+        ``after`` ones, not parsed (:func:`arena.records.logstore.read_games_bytes`: a cut-off last
+        line is warned of, and :meth:`begin` cuts it off)."""
+        return read_games_bytes(self.folder, self.root, after, digest)[0]
 
     def track(self, digest: Any) -> None:
         """Keep ``digest`` (a :mod:`hashlib` object of the whole lines of ``games.jsonl`` read by
@@ -489,11 +202,12 @@ class TournamentLog:
             finally:
                 os.close(folder)
         atomic_write(self.folder / CONFIG_FILE, dumps(config.to_json()), root=self.root)
-        fd = open_beneath(self.root, self.folder / GAMES_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        if self._good_bytes is not None:
-            os.ftruncate(fd, self._good_bytes)
+        fd = open_beneath(self.root, self.folder / GAMES_FILE, os.O_RDWR | os.O_APPEND | os.O_CREAT)  # read too: its end
+        whole = whole_lines_size(fd)
+        if whole != os.fstat(fd).st_size:  # a cut-off last line (arena.records.logstore): played again
+            os.ftruncate(fd, whole)
             os.fsync(fd)
-        self._games_size = os.fstat(fd).st_size
+        self._games_size = whole
         self._games_fd = fd
 
     def tidy(self) -> None:
@@ -534,7 +248,7 @@ class TournamentLog:
             try:
                 os.ftruncate(self._games_fd, self._games_size)
             except OSError:
-                pass  # a cut-off last line is dropped by the next run's read_rows anyway
+                pass  # a cut-off last line is ignored by every reader, and cut off by the next run
             raise write_failure(self.folder / GAMES_FILE, exc) from None
         self._games_size += written
         if self._digest is not None:
@@ -546,7 +260,7 @@ class TournamentLog:
 
     def write_standings(self, standings: dict[str, Any]) -> None:
         """Raises OSError."""
-        atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=self.root, sync=False)  # derived data
+        write_standings(self.folder, standings)
 
     def close(self) -> None:
         if self._games_fd is not None:
@@ -808,13 +522,13 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     tournament_id, game = str(config.get("id", folder.name)), str(config.get("game", DEFAULT_CONFIG_GAME))
     nodes: dict[str, dict[str, Any]] = {}
     if keyed(config):  # only the games that count now, in the field's canonical order: all rows at once
-        rows = Field.from_json(config).standings_rows([row for batch in _read_batches(folder) for row in batch.rows])
+        rows = Field.from_json(config).standings_rows([row for batch in read_batches(folder) for row in batch.rows])
         for row in rows:
             count_node(nodes, row.get("node"))
         batches: Iterator[RowBatch] = iter([RowBatch(rows, plain_pair_columns(rows))])
         del rows
     else:
-        batches = _read_batches(folder, nodes)
+        batches = _counting_nodes(read_batches(folder), nodes)
     first = next(batches, RowBatch([], None))
     if not isinstance(players, int) or isinstance(players, bool):
         # A folder without config.json: its rows say which kind of game they are.
@@ -832,25 +546,12 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
     return standings, stats
 
 
-def _read_batches(folder: Path, nodes: dict[str, dict[str, Any]] | None = None) -> Iterator[RowBatch]:
-    """The rows of ``folder``'s ``games.jsonl`` in batches (:func:`row_batches`), read a piece at a
-    time (a file of up to :data:`arena.limits.MAX_GAMES_LOG_BYTES`), each row's node counted into
-    ``nodes`` (unless None) on the way."""
-    path = folder / GAMES_FILE
-    try:
-        fd = open_beneath(folder, path, os.O_RDONLY)
-        if os.fstat(fd).st_size > MAX_GAMES_LOG_BYTES:
-            os.close(fd)
-            raise too_large(MAX_GAMES_LOG_BYTES)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    for batch in row_batches(streamed_line_chunks(fd), path):
-        if nodes is not None:
-            for row in batch.rows:
-                if "node" in row:
-                    count_node(nodes, row["node"])
+def _counting_nodes(batches: Iterator[RowBatch], nodes: dict[str, dict[str, Any]]) -> Iterator[RowBatch]:
+    """``batches``, each row's node counted into ``nodes`` on the way."""
+    for batch in batches:
+        for row in batch.rows:
+            if "node" in row:
+                count_node(nodes, row["node"])
         yield batch
 
 

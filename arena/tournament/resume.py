@@ -24,8 +24,8 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.fileio.files import open_beneath
 from arena.games.base import Termination, cap_text
+from arena.records.logstore import LogError
 from arena.records.reader import GAMES_FILE, RECORD_FILE, RECORDS_FOLDER, RESULT_TEXT, record_name
-from arena.tournament.logs import LogError
 from arena.tournament.schedule import ScheduledGame, ScheduledTable
 
 #: Games of one run that may be missing below its highest index (cancelled while later ones finished).

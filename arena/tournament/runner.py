@@ -53,6 +53,7 @@ from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
 from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits, require_sandbox
+from arena.records.logstore import FolderLock, LogError, parse_rows, read_rows, write_failure
 from arena.records.reader import GAMES_FILE, RESULT_TEXT, record_name
 from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, free_indexes, write_checked
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
@@ -71,19 +72,14 @@ from arena.tournament.field import (
 )
 from arena.tournament.live import LiveTrace, chain
 from arena.tournament.logs import (
-    FolderLock,
-    LogError,
     TournamentLog,
     count_node,
     gauntlet_hero,
     load_results,
     online_tally,
-    parse_rows,
-    read_rows,
     sorted_nodes,
     standings_object,
     tally_finished,
-    write_failure,
 )
 from arena.tournament.loop import play_schedule
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control

@@ -127,8 +127,8 @@ def _reader(fd: int, inbox: queue.SimpleQueue[dict[str, Any] | None]) -> None:
 class _Worker:
     def __init__(self, init: dict[str, Any]) -> None:
         from arena.fileio.files import open_beneath
+        from arena.records.logstore import log_root, parse_rows
         from arena.records.reader import GAMES_FILE
-        from arena.tournament.logs import log_root, parse_rows
 
         self.folder = Path(init["folder"])
         self.init = init
@@ -194,7 +194,7 @@ class _Worker:
         self.stats.add(result)
 
     def write_checked(self) -> None:
-        from arena.tournament.logs import log_root
+        from arena.records.logstore import log_root
 
         try:
             self.tracker.write(self.folder, log_root(self.folder), self.stats)
@@ -208,7 +208,8 @@ class _Worker:
             sys.stdout.flush()
 
     def write_agent_files(self) -> None:
-        from arena.tournament.logs import write_agent_files, write_failure
+        from arena.records.logstore import write_failure
+        from arena.tournament.logs import write_agent_files
 
         try:
             write_agent_files(self.folder, self.agents, self.stats.snapshot(self.pending))
@@ -217,15 +218,8 @@ class _Worker:
         self.agents_dirty = False
 
     def write_standings(self) -> None:
-        from arena.tournament.logs import (
-            STANDINGS_FILE,
-            atomic_write,
-            dumps,
-            load_results,
-            log_root,
-            standings_object,
-            write_failure,
-        )
+        from arena.records.logstore import STANDINGS_FILE, write_failure, write_standings
+        from arena.tournament.logs import load_results, standings_object
 
         init = self.init
         results = (load_results(self.field.standings_rows(self.rows), self.players) if self.field is not None
@@ -234,7 +228,7 @@ class _Worker:
                                      seed=init["seed"], bootstrap_samples=init["bootstrap"], players=self.players,
                                      hero=init.get("hero"), warm=self.warm)
         try:
-            atomic_write(self.folder / STANDINGS_FILE, dumps(standings), root=log_root(self.folder), sync=False)
+            write_standings(self.folder, standings)
         except OSError as exc:
             self.warn(str(write_failure(self.folder / STANDINGS_FILE, exc)))
             self.standings_written = False
@@ -353,7 +347,7 @@ class StatsWorker:
             if self.stderr_path is not None:
                 # In the log folder's stderr/: no link followed below the logs root, a fresh file.
                 from arena.fileio.files import open_beneath
-                from arena.tournament.logs import log_root
+                from arena.records.logstore import log_root
 
                 stderr = open_beneath(log_root(self.stderr_path.parent.parent), self.stderr_path, os.O_WRONLY,
                                       fresh=True)
@@ -449,16 +443,14 @@ class StatsWorker:
         self.alive = False
         if not isinstance(done, int):
             return None
-        try:
-            from arena.fileio.jsonfiles import read_json_file
-            from arena.limits import MAX_RECORDS_BYTES
-            from arena.tournament.logs import STANDINGS_FILE, log_root
+        from arena.records.logstore import LogError, log_root, read_standings
 
-            folder = Path(self.init["folder"])
-            standings = read_json_file(folder / STANDINGS_FILE, MAX_RECORDS_BYTES, root=log_root(folder))
-        except (OSError, ValueError):
+        folder = Path(self.init["folder"])
+        try:
+            standings = read_standings(folder, log_root(folder))
+        except LogError:
             return None
-        return standings if isinstance(standings, dict) and standings.get("games") == done else None
+        return standings if standings is not None and standings.get("games") == done else None
 
     async def _read_answers(self) -> Any:
         """Read the worker's stdout to its end: keep warnings, return the ``done`` value."""

@@ -395,7 +395,7 @@ def run_spsa(config: SpsaConfig, folder: Path, *, iterations: int | None = None,
     ``concurrency``: a command agent's games at once. Raises ConfigError for a folder made with
     another config, LogError for a folder another run holds, Interrupted on KeyboardInterrupt
     after saving the last finished iteration."""
-    from arena.tournament.logs import FolderLock
+    from arena.records.logstore import FolderLock
 
     try:
         make_folders(folder)

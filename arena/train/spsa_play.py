@@ -265,7 +265,8 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
     from arena.backends.local import LocalBackend
     from arena.fileio.files import open_beneath
     from arena.process.signals import run_trio_interruptibly
-    from arena.tournament.logs import atomic_write, dumps, write_failure
+    from arena.records.logstore import dumps, write_failure
+    from arena.tournament.logs import atomic_write
     from arena.tournament.loop import play_schedule
 
     agent = config.command

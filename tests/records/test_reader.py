@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from arena.errors import ArenaError
 from arena.games.registry import DEFAULT_MATCH_GAME
+from arena.records.logstore import TornLineWarning
 from arena.records.reader import (
     GAMES_FILE,
     RESULT_TEXT,
@@ -83,7 +84,8 @@ def test_a_log_folder_is_listed_without_reading_its_records(tmp_path: Path) -> N
         games[1].load()
     with (folder / GAMES_FILE).open("a") as rows:
         rows.write('{"index": 9, "rec')  # a line cut off by a kill: not a finished game
-    assert [g.index for g in list_games(folder)] == [0, 1, 2, 3]
+    with pytest.warns(TornLineWarning, match="last line is cut off"):
+        assert [g.index for g in list_games(folder)] == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize(("content", "message"), [
@@ -112,10 +114,10 @@ def test_folder_errors(tmp_path: Path) -> None:
     with pytest.raises(RecordInputError, match="no games here: no game records in"):
         list_games(tmp_path)
     _write(tmp_path / GAMES_FILE, "not json\n")
-    with pytest.raises(RecordInputError, match=rf"{GAMES_FILE}:1: not a game line"):
+    with pytest.raises(RecordInputError, match=rf"{GAMES_FILE}:1: not a valid game line \(not valid JSON"):
         list_games(tmp_path)
     _write(tmp_path / GAMES_FILE, '{"round": 1}\n')
-    with pytest.raises(RecordInputError, match='not a game line \\(no "index"\\)'):
+    with pytest.raises(RecordInputError, match=rf"{GAMES_FILE}:1: not a valid game line \(a game needs"):
         list_games(tmp_path)
     with pytest.raises(RecordInputError, match="00000.json: no such file or folder"):
         read_game(tmp_path, 0)

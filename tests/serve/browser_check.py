@@ -27,8 +27,9 @@ from arena.fileio.files import atomic_write
 from arena.games import get_game
 from arena.games.base import Color
 from arena.match.game import MovePlayed
+from arena.records.logstore import STANDINGS_FILE, dumps
 from arena.tournament.live import LiveTrace
-from arena.tournament.logs import STANDINGS_FILE, dumps, standings_from_folder
+from arena.tournament.logs import standings_from_folder
 
 folder, shots = Path(sys.argv[1]), Path(sys.argv[2])
 shots.mkdir(parents=True, exist_ok=True)

@@ -19,13 +19,14 @@ from tournament_support import StopAfter
 
 from arena.backends import local as local_backend
 from arena.records.format import utc_now_iso
+from arena.records.logstore import LogError
 from arena.stats.ratings import GameResult
 from arena.stats.results import RankedResult
 from arena.tournament import checked as checked_module
 from arena.tournament.checked import CHECKED_FILE, Checked
 from arena.tournament.config import load_config
 from arena.tournament.field import Field, PlayOrder, field_games, game_key, mark
-from arena.tournament.logs import LegacyEloStats, LogError
+from arena.tournament.logs import LegacyEloStats
 from arena.tournament.runner import RunOptions, Tournament, run_tournament
 from arena.tournament.tables import TableTally
 

@@ -19,8 +19,8 @@ from tournament_support import REPO, TEST_BOT, bot_command, read_jsonl
 
 from arena.backends import local as local_backend
 from arena.records.format import utc_now_iso
+from arena.records.logstore import LogError
 from arena.tournament.config import load_config
-from arena.tournament.logs import LogError
 from arena.tournament.runner import RunOptions, Tournament, run_tournament
 from arena.tournament.schedule import build_schedule
 

@@ -1,4 +1,4 @@
-"""games.jsonl read in batches (arena.tournament.logs.row_batches): the rows and the refusals of
+"""games.jsonl read in batches (arena.records.logstore.row_batches): the rows and the refusals of
 the line-by-line reader, whatever the batch a line falls in; the records folder listed once."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from arena.fileio.jsonfiles import strict_loads
-from arena.tournament import logs
-from arena.tournament.logs import LogError, parse_rows
+from arena.records import logstore
+from arena.records.logstore import LogError, parse_rows
 from arena.tournament.resume import missing_records
 
 
@@ -29,7 +29,7 @@ def lines(count: int) -> list[bytes]:
 
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(logs, "ROW_BATCH_BYTES", 600)  # a few rows a batch: errors land in later ones
+    monkeypatch.setattr(logstore, "ROW_BATCH_BYTES", 600)  # a few rows a batch: errors land in later ones
 
 
 def test_rows_are_those_of_the_strict_reader_and_a_cut_off_tail_is_dropped() -> None:

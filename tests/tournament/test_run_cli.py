@@ -19,7 +19,7 @@ from tournament_support import REPO, bot_command, read_jsonl, shobu_config
 from arena.backends import local as local_backend
 from arena.cli import cli
 from arena.errors import ResourceError
-from arena.tournament.logs import FolderLock
+from arena.records.logstore import FolderLock
 
 # The checkers system's example, word for word, but with an executable in place of the search bot.
 CHECKERS_SYSTEM_FORMAT = """{

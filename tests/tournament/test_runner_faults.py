@@ -24,11 +24,13 @@ from arena.backends import local as local_backend
 from arena.errors import ConfigError, ResourceError
 from arena.process import isolation as isolation_module
 from arena.process.isolation import Isolation
+from arena.records import logstore
 from arena.records.format import utc_now_iso
+from arena.records.logstore import FolderLock, LogError
 from arena.tournament import concurrency
 from arena.tournament import logs as logs_module
 from arena.tournament.config import load_config
-from arena.tournament.logs import FolderLock, LogError, standings_from_folder
+from arena.tournament.logs import standings_from_folder
 from arena.tournament.runner import RunOptions, Tournament, concurrency_plan, run_tournament
 from arena.tournament.schedule import (
     RANDOM_LAYOUT_BALANCED,
@@ -204,14 +206,14 @@ async def test_a_record_that_cannot_be_written_is_not_a_finished_game(
 async def test_standings_that_cannot_be_written_are_a_warning(
         tmp_path: Path, fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     fake()
-    real = logs_module.atomic_write
+    real = logstore.atomic_write
 
     def failing(path: Path, data: bytes, **options: Any) -> None:
         if path.name == "standings.json":
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, data, **options)
 
-    monkeypatch.setattr(logs_module, "atomic_write", failing)
+    monkeypatch.setattr(logstore, "atomic_write", failing)
     summary = await run_tournament(load_config(write_config(tmp_path)), opts(tmp_path, stats_worker=False))
     assert summary.complete and summary.standings["games"] == 6
     assert any("standings.json" in w and "ENOSPC" in w for w in summary.warnings)
@@ -341,7 +343,7 @@ async def test_a_second_run_on_the_same_folder_is_refused_naming_the_holder(tmp_
 def test_the_lock_is_held_by_another_process(tmp_path: Path) -> None:
     folder = tmp_path / "logs" / "f"
     script = ("import sys, time; from pathlib import Path; "
-              "from arena.tournament.logs import FolderLock; FolderLock(Path(sys.argv[1])).acquire(); "
+              "from arena.records.logstore import FolderLock; FolderLock(Path(sys.argv[1])).acquire(); "
               "print('locked', flush=True); time.sleep(60)")
     holder = subprocess.Popen([sys.executable, "-c", script, str(folder)], stdout=subprocess.PIPE, cwd=REPO)
     try:

@@ -94,7 +94,7 @@ def test_a_forged_row_is_refused_on_resume(tmp_path: Path) -> None:
     rows = sorted(read_jsonl(games), key=lambda row: row["index"])
     rows[1]["seed"] += 1
     games.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    from arena.tournament.logs import LogError
+    from arena.records.logstore import LogError
 
     with pytest.raises(LogError, match="game 1 is not the game arena scheduled there .*seed"):
         Tournament(config, options(tmp_path)).prepare()

@@ -198,7 +198,7 @@ def test_the_example_command_configs_load(name: str) -> None:
 
 
 def test_a_folder_in_use_is_refused(tmp_path: Path) -> None:
-    from arena.tournament.logs import FolderLock, LogError
+    from arena.records.logstore import FolderLock, LogError
 
     lock = FolderLock(tmp_path / "run")
     (tmp_path / "run").mkdir()
