@@ -78,7 +78,7 @@ for game in breakthrough connect4; do
 done
 
 step "games of more than two players: four bots (one crashes and is out), a person's view in a replay, perft"
-for game in goofspiel kuhn_poker leduc_poker love_letter; do
+for game in goofspiel kuhn_poker leduc_poker love_letter pig; do
     grep -q "^$game .*json-seats" "$WORK/games.txt" || fail "arena games does not list $game"
 done
 "$ARENA" match "python3 bots/goofspiel_heuristic.py" "python3 -c 'import sys; sys.stdin.readline(); sys.exit(3)'" \

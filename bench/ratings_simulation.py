@@ -17,9 +17,13 @@ what its game would say:
 - ``full-ranking``: every seat ranked.  ``winner-takes-all``: ranks 1, 2, 2, 2 (one winner, the
   rest share second: Goofspiel's, Pig's and most race games' win/loss returns).
 - ``middle-ties``: 4 seats, half the games with 2nd and 3rd sharing a place (1, 2, 2, 4).
-- ``eliminations``: 5 seats knocked out one at a time from the bottom (the seat out next drawn in
-  proportion to ``exp(-utility)``: *not* Plackett–Luce's order, a check of robustness), a fifth of
-  the knock-outs taking two seats at once (a shared place).
+- ``eliminations``: 5 seats knocked out from the bottom, a fifth of the knock-outs taking two seats
+  at once (a shared place): the Plackett–Luce order read from its end.
+- ``eliminations_by_weakness``: the same knock-outs, but the seat out next drawn in proportion to
+  ``exp(-utility)`` (the weakest most likely out first): *not* Plackett–Luce's order, a check of
+  robustness to a wrong model. Its truth is not what the fit estimates, so beside the coverage of
+  the truth the table gives the coverage of the fit's *limit* (its estimate from one tournament of
+  ``Shape.limit_groups`` groups: what the intervals should hold if they are honest).
 - ``gauntlet``: a hero against each of the others, colour-swapped pairs with draws.
 - ``unbalanced``: 3-seat games of agents drawn with weights 1 to 10: some play ten times as often.
 - a small field (4 agents) and a large one (64), few and many games.
@@ -40,7 +44,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +80,19 @@ def middle_ties(utility: np.ndarray, rng: np.random.Generator) -> Ranks:
 
 
 def eliminations(utility: np.ndarray, rng: np.random.Generator) -> Ranks:
+    """A Plackett–Luce order read from the bottom, a fifth of the knock-outs taking two seats at once."""
+    order = list(np.argsort(-(utility + rng.gumbel(size=len(utility))), kind="stable"))
+    ranks = [0] * len(utility)
+    left = len(order)
+    while left:
+        out = 2 if left > 2 and rng.random() < 0.2 else 1
+        for seat in order[left - out:left]:
+            ranks[seat] = left - out + 1
+        left -= out
+    return tuple(ranks)
+
+
+def eliminations_by_weakness(utility: np.ndarray, rng: np.random.Generator) -> Ranks:
     """Knocked out from the bottom, in proportion to exp(-utility); sometimes two at once."""
     left = list(range(len(utility)))
     ranks = [0] * len(utility)
@@ -106,7 +123,9 @@ class Shape:
     """A kind of tournament: ``agents`` evenly spread over ``spread_elo``, games of ``seats``
     seats in ``groups`` seat-rotation groups, ranked by ``outcome``; the agents of a group drawn
     uniformly (``weights`` None), in proportion to ``weights``, or a hero with one other
-    (``gauntlet``); ``seat_elo`` each seat's advantage (the last seat's 0)."""
+    (``gauntlet``); ``seat_elo`` each seat's advantage (the last seat's 0); ``limit_groups``: when
+    the shape is not Plackett–Luce's, the groups of the tournament whose fit stands for the fit's
+    limit (0: none, the truth is the limit)."""
 
     name: str
     agents: int
@@ -117,6 +136,7 @@ class Shape:
     seat_elo: tuple[float, ...] | None = None
     weights: tuple[float, ...] | None = None
     gauntlet: bool = False
+    limit_groups: int = 0
 
     @property
     def games(self) -> int:
@@ -157,6 +177,8 @@ def shapes() -> dict[str, Shape]:
         Shape("4 seats, winner takes all, few games", 8, 4, 50, winner_takes_all),
         Shape("4 seats, ties in the middle", 8, 4, 500, middle_ties),
         Shape("5 seats, eliminations", 8, 5, 400, eliminations),
+        Shape("5 seats, eliminations by weakness (another model)", 8, 5, 400, eliminations_by_weakness,
+              limit_groups=10_000),
         Shape("gauntlet, two players", 8, 2, 280, two_player, seat_elo=(35.0, 0.0), gauntlet=True),
         Shape("3 seats, unbalanced random", 10, 3, 500, full, weights=tuple(range(1, 11))),
         Shape("small field, 4 seats, winner takes all", 4, 4, 100, winner_takes_all),
@@ -169,21 +191,32 @@ def shapes() -> dict[str, Shape]:
 @dataclass(frozen=True)
 class Measure:
     """Over the runs of a shape: the worst and mean absolute error (Elo), the estimates' spread over
-    the truth's, the coverage of the 95% intervals, their mean width (Elo)."""
+    the truth's, the coverage of the 95% intervals, their mean width (Elo), and the coverage of the
+    fit's limit (None: the shape has none apart from the truth, ``Shape.limit_groups``)."""
 
     worst: float
     mean_error: float
     spread: float
     coverage: float
     width: float
+    limit_coverage: float | None = None
+
+
+def limit(shape: Shape) -> np.ndarray:
+    """The fit's estimates (Elo) from one tournament of ``shape.limit_groups`` groups (seed 10**6):
+    what the fit of ``shape``'s games tends to as they grow, whatever the truth."""
+    names = [f"a{i}" for i in range(shape.agents)]
+    big = PlackettLuce(replace(shape, groups=shape.limit_groups).simulate(10**6), names).fit()
+    return np.array([big.elo[a] for a in names])
 
 
 def measure(shape: Shape, runs: int, samples: int, first_seed: int = 0) -> Measure:
     """Rate ``runs`` tournaments of ``shape`` (seeds ``first_seed``...) with ``samples`` bootstrap
     resamples each (0: the normal intervals alone)."""
     truth = shape.truth()
+    target = limit(shape) if shape.limit_groups else None
     names = [f"a{i}" for i in range(shape.agents)]
-    errors, spreads, covered, widths = [], [], [], []
+    errors, spreads, covered, widths, held = [], [], [], [], []
     for run in range(runs):
         results = shape.simulate(first_seed + run)
         model = PlackettLuce(results, names)
@@ -194,9 +227,11 @@ def measure(shape: Shape, runs: int, samples: int, first_seed: int = 0) -> Measu
         spreads.append(np.ptp(estimate) / np.ptp(truth))
         covered += [intervals[a][0] <= truth[i] <= intervals[a][1] for i, a in enumerate(names)]
         widths += [intervals[a][1] - intervals[a][0] for a in names]
+        if target is not None:
+            held += [intervals[a][0] <= target[i] <= intervals[a][1] for i, a in enumerate(names)]
     every = np.concatenate(errors)
     return Measure(float(every.max()), float(every.mean()), float(np.mean(spreads)), float(np.mean(covered)),
-                   float(np.mean(widths)))
+                   float(np.mean(widths)), float(np.mean(held)) if held else None)
 
 
 def main() -> int:
@@ -210,15 +245,16 @@ def main() -> int:
     rule = "marginal (issue 34)" if (Path(arena.stats.__file__).parent / "ties.py").exists() else "mean over orders"
     print(f"arena from {Path(arena.stats.__file__).parents[1]}; tie rule: {rule}; {args.runs} runs, "
           f"{args.samples} bootstrap resamples")
-    print("| shape | agents | games | worst error | mean error | spread | coverage | mean width |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| shape | agents | games | worst error | mean error | spread | coverage | mean width | coverage of the limit |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     table = shapes()
     for name in args.shape or list(table):
         shape = table[name]
         started = time.perf_counter()
         m = measure(shape, args.runs, args.samples)
         print(f"| {name} | {shape.agents} | {shape.games:,} | {m.worst:.0f} | {m.mean_error:.0f} | "
-              f"{100 * m.spread:.0f}% | {100 * m.coverage:.1f}% | {m.width:.0f} |", flush=True)
+              f"{100 * m.spread:.0f}% | {100 * m.coverage:.1f}% | {m.width:.0f} | "
+              f"{'-' if m.limit_coverage is None else f'{100 * m.limit_coverage:.1f}%'} |", flush=True)
         print(f"  ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0
 
@@ -227,5 +263,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["Measure", "Shape", "eliminations", "full", "measure", "middle_ties", "shapes",
-           "two_player", "winner_takes_all"]
+__all__ = ["Measure", "Shape", "eliminations", "eliminations_by_weakness", "full", "limit", "measure", "middle_ties",
+           "shapes", "two_player", "winner_takes_all"]

@@ -4,7 +4,7 @@ For games with one winner and the other seats sharing a place (Goofspiel's and P
 returns), Plackett–Luce's maximum likelihood expects each agent to win as many games as it did
 (its score equation), so ratings that say what the win rates say show ``observed / expected`` wins
 close to equal; a rule that squeezes the ratings together expects the weak to win far more often.
-Also, per group of agents that met, the Elo gap between the best and each other agent that the
+Also, over all games and per group of agents that met, the Elo gap between the best and each other agent that the
 group's win counts imply (a winner-takes-all game is won in proportion to ``exp(strength)``) beside
 the fit's.
 
@@ -55,6 +55,11 @@ def main() -> int:
     for a in sorted(names, key=lambda a: -fit.elo[a]):
         print(f"| {a} | {played[a]} | {100 * won[a] / played[a]:.1f} | {fit.elo[a]:+.0f} | "
               f"[{intervals[a][0]:+.0f}, {intervals[a][1]:+.0f}] | {won[a]} / {expected[a]:.1f} |")
+    best = max(names, key=lambda a: fit.elo[a])
+    print(f"over all games (a round robin: every agent met the same fields but itself), {best} - each by the win "
+          "counts' ratio (the gap a winner-takes-all game implies: wins in proportion to exp(strength)), by the fit: "
+          + "; ".join(f"{a} {ELO_PER_NAT * math.log(won[best] / won[a]):+.0f}, {fit.elo[best] - fit.elo[a]:+.0f}"
+                      for a in sorted(names, key=lambda a: -fit.elo[a]) if a != best and won[a]))
     groups: dict[tuple[str, ...], Counter[str | None]] = {}
     for g in games:
         groups.setdefault(tuple(sorted(g.seats)), Counter())[sole_winner(g)] += 1

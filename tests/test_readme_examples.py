@@ -37,6 +37,7 @@ NOT_RUN: dict[str, str] = {
     r"--backend ray": "needs a Ray cluster (tests/ray runs the Ray backend)",
     r"^arena serve\b": "serves until interrupted (tests/serve runs it)",
     r"^arena run (configs/|examples/checkers-system-tournament\.json)": "plays for minutes",
+    r"^arena run bench/ratings/": "real tournaments of 240 games each (docs/ratings.md), minutes each",
     r"^arena sprt \"python3 bots/checkers_alphabeta": "an SPRT of search bots plays for minutes",
     r"^arena sprt \"python3 bots/leduc_poker_heuristic": "exits 3 (H0 accepted) by design; tests/cli/test_sprt_leduc.py "
                                                       "runs it as written",

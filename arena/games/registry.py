@@ -43,6 +43,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "kuhn_poker": "arena.games.kuhn_poker:SPEC",
     "leduc_poker": "arena.games.leduc_poker:SPEC",
     "love_letter": "arena.games.love_letter:SPEC",
+    "pig": "arena.games.pig:SPEC",
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given

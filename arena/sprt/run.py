@@ -19,11 +19,12 @@ seeded generator, one draw after another, so the ``k``-th chance event of one ga
 random number as the ``k``-th of the other. The luck cancels when the chance events of the two games
 come in the same order and fall on the same seats: a deal before anyone acts (each agent is dealt
 seat 0's cards once and seat 1's once: duplicate poker; Leduc's public card too, which follows the
-same private cards). It cancels nothing once the order of chance events depends on the moves: in a
-dice race such as Pig the ``k``-th roll goes to whoever rolls ``k``-th, so the seat that moves first
-gets the same first rolls in both games (NEW in one, OLD in the other: that much cancels), and
-after the first decision the two bots take differently, every later roll falls elsewhere.
-bench/sprt_error_rates.py measures the test's error rates in both cases (docs/sprt.md).
+same private cards). Once the order of chance events depends on the moves it may even double the
+luck: in Pig the ``k``-th throw goes to whoever throws ``k``-th, the first throws to seat 0 in both
+games (cancelled), but a bot that rolls long turns takes much the same throws in both games (real
+pairs of hold-at-20 against random: NEW's two scores correlate +0.39). There is one chance generator
+per game, not one per seat. bench/sprt_error_rates.py measures the test's error rates in each case
+and, with ``--real``, what a run's pairing cancelled (docs/sprt.md).
 
 Log folder (held under :class:`arena.records.logstore.FolderLock` for the whole run):
 

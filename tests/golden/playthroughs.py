@@ -1,7 +1,7 @@
 """Golden playthroughs: fixed-seed matches of every game arena plays, and perft at a few depths,
 stored under tests/golden/files/ and compared by tests/golden/test_golden.py.
 
-One :class:`Case` per game: the nine built in, the tic-tac-toe plugin (examples/arena-tictactoe,
+One :class:`Case` per game: the ten built in, the tic-tac-toe plugin (examples/arena-tictactoe,
 found through its entry point), the example referees (examples/referees/: nim.py, breakthrough-c,
 othello-java; the compiled ones built as tests/referees builds them) and one OpenSpiel game. Each
 case stores two files:
@@ -162,6 +162,9 @@ CASES: tuple[Case, ...] = (
     Case("love_letter", ("--game", "love_letter", "--players", "3"),
          (_seeded("love_letter_random", 1), _py("love_letter_heuristic"), _seeded("love_letter_random", 3)),
          (1, 2, 3), ("--max-moves", "60")),
+    Case("pig", ("--game", "pig", "--players", "3", "--param", "target=20"),
+         (_seeded("pig_random", 1), _py("pig_hold20"), _seeded("pig_random", 3)), (1, 2, 3, 4, 5, 6, 7, 8),
+         ("--games", "2")),
     Case("tictactoe", ("--game", "tictactoe"), (TICTACTOE.format(1), TICTACTOE.format(2)), (1, 2, 3, 4, 5, 6),
          ("--games", "2"), _plugin),
     Case("nim", (), LEGAL_RANDOM, (1, 2, 3, 4, 5, 6), ("--legal-moves",), _nim),
