@@ -2,7 +2,8 @@
 
 Every record arena builds while the tests run is validated against ``schemas/record.schema.json``
 (:func:`arena.records.format.validate_record`): set here, at import, in ``os.environ``, so arena processes
-the tests start (``arena match``, ``arena run`` in a subprocess) inherit it too.
+the tests start (``arena match``, ``arena run`` in a subprocess) inherit it too. Hypothesis runs
+under one profile, ``arena``, with no time-based checks.
 """
 
 from __future__ import annotations
@@ -12,10 +13,16 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from arena.records.format import VALIDATE_ENV
 
 os.environ[VALIDATE_ENV] = "1"
+
+# Property tests judge the code, not the machine: no per-example deadline and no "generation is
+# slow" failure, both of which trip only when the machine is busy. Per-test settings inherit these.
+settings.register_profile("arena", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("arena")
 
 
 def pytest_configure(config: pytest.Config) -> None:
