@@ -17,7 +17,6 @@ from arena.cli.options import rules_option
 from arena.records.replay import DEFAULT_DELAY_S
 
 
-
 @click.command("replay", short_help="Replay a recorded game (terminal or HTML).", epilog="""\b
 Examples:
   arena replay record.json

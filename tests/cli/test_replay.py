@@ -23,7 +23,6 @@ import trio
 from click.testing import CliRunner
 
 from arena.cli.replay_cmd import replay_command
-from arena.games.base import Color
 from arena.games.registry import game_names, get_game
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec

@@ -31,12 +31,12 @@ from arena.cli import cli
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter, draw_chance, ranks
 from arena.games.registry import get_table_game
 from arena.records.replay import Replay
-from arena.records.sources import GameEntry
-from arena.ui.replay_view import plain_text
 from arena.records.seats import build_seat_record, check_seat_record, seat_entry
+from arena.records.sources import GameEntry
 from arena.records.types import Record
 from arena.report.frames import decode_frame
 from arena.ui.replay_keys import Cursor
+from arena.ui.replay_view import plain_text
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM = f"{sys.executable} {REPO / 'bots' / 'goofspiel_random.py'} --seed 1"
