@@ -5,7 +5,8 @@ The file needs no network and no other file: CSS, JavaScript and SVG are inline,
 parses a block only when the page asks for it):
 
 - ``arena-data``: the page's summary: title, mode (``"report"`` or ``"game"``), and the game list
-  rows ``[index, black, white, result, termination, plies, game, reason]``;
+  rows ``[index, black, white, result, termination, plies, game, reason]`` (games of N seats:
+  ``[index, seats, finishing order, returns, termination, steps, game, reason]``);
 - ``arena-pieces``: the distinct SVG pieces of every board (:class:`arena.report.frames.PieceTable`),
   and ``arena-starts`` the games' first boards (:attr:`arena.report.frames.PieceTable.starts`);
 - ``arena-game-N``: game ``N`` (its index, as ``arena replay --game N`` counts): the move list in
@@ -13,7 +14,10 @@ parses a block only when the page asks for it):
   previous one (the first: a start board), and the CRC of its boards' CRCs
   (:func:`arena.report.frames.boards_digest`) for the self-test; a game that starts as an earlier
   one of the page did has ``"from": [G, K]`` and only its own frames and notation after those
-  (:func:`game_payload`).
+  (:func:`game_payload`). A game of N seats holds instead its steps as the page's viewer is told
+  them (:mod:`arena.records.replay`: omniscient, or as one seat saw it), the seats (final return
+  and rank), the seats acting at each position and the clocks; its pictures are the game's SVG
+  function's ``board_svg(state_json, seat)`` (else its ``board_text`` for that seat).
 
 Only the game being viewed is parsed and drawn. The standings, the Elo plot and the crosstable are
 plain HTML/SVG written here. Sizes: about 3.6 kB per checkers game of 66 plies (docs/records.md).
@@ -41,8 +45,9 @@ from arena.records.reader import finishing_order, result_text
 from arena.records.replay import Replay
 from arena.records.sources import GameEntry, Source
 from arena.report.frames import PieceTable, boards_digest, position_key
+from arena.report.page_script import JS_PAGE
 from arena.report.sections import elo_plot, report_body
-from arena.report.viewer import CSS, viewer_assets
+from arena.report.viewer import CSS, JS, VIEWER_CSS, VIEWER_HTML
 from arena.stats.ratings import GameResult
 
 #: ``progress(done, total)``: called after each game is drawn (``arena report`` shows it).
@@ -168,7 +173,7 @@ def _frames(replay: Replay, pieces: PieceTable) -> tuple[list[str], str]:
 
 def game_payload(replay: Replay, pieces: PieceTable, index: int | None = None) -> dict[str, Any]:
     """The ``arena-game-N`` object of ``replay`` (see the module docstring), for the viewer its page
-    gets (:func:`arena.report.viewer.viewer_assets`). With the game's ``index``, a paired game's
+    (:data:`arena.report.viewer.JS_VIEWER`) reads. With the game's ``index``, a paired game's
     start it shares with an earlier game of ``pieces`` is that game's
     (:meth:`arena.report.frames.PieceTable.shared`): ``"from": [G, K]``, then only the frames from
     position ``K`` and the notation from move ``K``. Raises ReportError when the renderer fails on
@@ -271,7 +276,7 @@ def iter_games(source: Source) -> Iterator[tuple[GameEntry, Replay]]:
 class Drawn:
     """What the page embeds for its games: list rows, one ``arena-game-N`` block per game, the
     shared SVG pieces, each game's result for the standings (None: a game cannot be rated, or
-    the games are of N seats), and whether they are paired games (the viewer they get)."""
+    the games are of N seats), and whether they are paired games (the standings they get)."""
 
     rows: list[list[Any]] = field(default_factory=list)
     blocks: list[str] = field(default_factory=list)
@@ -302,8 +307,8 @@ def draw_games(games: Iterable[tuple[GameEntry, Replay]], total: int, progress: 
 
 
 def build_page(title: str, mode: str, drawn: Drawn, body: str, *, chunk: dict[str, Any] | None = None) -> str:
-    """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer of
-    the ``drawn`` games' kind (:func:`arena.report.viewer.viewer_assets`), then their data blocks.
+    """The whole HTML text: ``body`` (the report's sections, empty for a single game), the viewer
+    (:mod:`arena.report.viewer`), then the data blocks of the ``drawn`` games.
     ``mode`` is ``"report"`` or ``"game"``; ``chunk``: where the games' boards are when they are not
     in the page (:mod:`arena.report.chunks`)."""
     parts = page_parts(title, mode, drawn, body, chunk=chunk, rows=None)
@@ -316,17 +321,16 @@ def page_parts(title: str, mode: str, drawn: Drawn, body: str, *, chunk: dict[st
     ``(count, JSON text)`` instead of ``drawn.rows``: the text of the rows joined by commas, as
     ``_json_block`` writes them (UTF-8, ``<`` escaped), in pieces (a report of many games streams
     them from a file: :mod:`arena.report.chunks`)."""
-    viewer, script, css = viewer_assets(drawn.paired)
     esc = html.escape
     count = len(drawn.rows) if rows is None else rows[0]
     yield from (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-        f"<title>{esc(title)}</title>\n<style>{CSS}{css}</style>\n</head>\n",
+        f"<title>{esc(title)}</title>\n<style>{CSS}{VIEWER_CSS}</style>\n</head>\n",
         f"<body class=\"mode-{mode}\">\n<header><h1>{esc(title)}</h1>",
         f"<p class=\"sub\">arena {esc(__version__)} · {count} game{'s' if count != 1 else ''}</p></header>\n",
         body,
-        viewer,
+        VIEWER_HTML,
         '<pre id="selftest" hidden></pre>\n',
     )
     data: dict[str, Any] = {"title": title, "mode": mode, "version": __version__}
@@ -344,7 +348,7 @@ def page_parts(title: str, mode: str, drawn: Drawn, body: str, *, chunk: dict[st
     yield _json_block("arena-pieces", drawn.pieces.pieces)
     yield _json_block("arena-starts", drawn.pieces.starts)
     yield from drawn.blocks
-    yield f"<script>{script}</script>\n</body>\n</html>\n"
+    yield f"<script>{JS}{JS_PAGE}</script>\n</body>\n</html>\n"
 
 
 # -- standings for a source ------------------------------------------------------------------------

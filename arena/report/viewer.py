@@ -1,7 +1,8 @@
 """The report page's CSS and JavaScript, as Python strings (no package data to ship).
 
-The script (no libraries, no network) is :data:`JS_COMMON`, a viewer (:data:`JS_TWO` here, the
-N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
+The script (no libraries, no network) is :data:`JS_COMMON`, the viewer :data:`JS_VIEWER` (every
+game: a paired game's board, numbered moves and both clocks; any other game's seats, steps and
+each seat's view) and :data:`arena.report.page_script.JS_PAGE`:
 
 - fills the game list from ``arena-data`` (filter box, click a column header to sort) and opens a
   game on a click, through the address's fragment (``#game=N``, ``&ply=K``), so Back closes it;
@@ -270,31 +271,40 @@ function setupControls(stepSelector) {
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 """
 
-#: The two-player viewer: ``openGame(index, ply)``, ``closeGame()``, ``setupViewer()`` and
-#: ``selftestGame(index)`` (one verdict line), the names the page script (:data:`JS_PAGE`) calls.
-#: The viewer of games of N seats (:data:`SEAT_VIEWER_JS`) defines the same names.
-JS_TWO = r"""
+#: The viewer, for every game: ``openGame(index, ply)``, ``closeGame()``, ``setupViewer()`` and
+#: ``selftestGame(index)`` (one verdict line), the names the page script
+#: (:data:`arena.report.page_script.JS_PAGE`) calls. A paired game's ``arena-game-N`` block
+#: (:func:`arena.report.html.game_payload`: it has ``movers``) shows the numbered move list and
+#: both clocks; any other shows the seats (returns, ranks, who acts, who is out, clocks) and the
+#: step list as the page's viewer saw them.
+JS_VIEWER = r"""
 // -- the viewer ------------------------------------------------------------------------------------
 let V = null;
 function openGame(index, ply) {
   if (!V || V.index !== index) {
     const found = gameData(index);
     if (!found) { alert("No game " + index + " in this file."); return false; }
-    const g = withStart(found.g);
-    g.numbers = g.notation.map((_, i) => Math.floor((g.ply0 + i) / 2) + 1);
-    const positions = decodeFrames(g.frames, found.starts);
-    const clocks = [];
-    if (g.clock0) {
-      let left = g.clock0.slice();
-      clocks.push(left.slice());
-      for (let i = 0; i < g.notation.length; i++) {
-        if (g.clocks[i] !== null) left[g.movers[i].toUpperCase() === "B" ? 0 : 1] = g.clocks[i];
-        clocks.push(left.slice());
-      }
+    const paired = found.g.movers !== undefined;
+    const g = paired ? withStart(found.g) : found.g;
+    const last = paired ? g.notation.length : g.steps.length;
+    V = {index, g, paired, positions: decodeFrames(g.frames, found.starts), clocks: paired ? pairedClocks(g) : g.clocks,
+         last, pos: -1, cells: [], pieces: found.pieces};
+    $("viewer").classList.toggle("seatview", !paired);
+    $("clocks").hidden = !paired;
+    $("seats").hidden = paired;
+    for (const k of document.querySelectorAll(".unit")) k.textContent = paired ? "moves" : "steps";
+    for (const k of document.querySelectorAll(".unit1")) k.textContent = paired ? "move" : "step";
+    $("moves").replaceChildren(paired ? pairedList(g) : stepList(g));
+    if (!paired) {
+      const rows = document.createDocumentFragment();
+      g.seat_rows.forEach((r, s) => {
+        const tr = el("tr");
+        tr.id = "seat-" + s;
+        for (const [text, cls] of [[r[0], ""], [r[1], ""], [r[2], "num"], [r[3], ""], ["", "now"]]) tr.appendChild(el("td", cls, text));
+        rows.appendChild(tr);
+      });
+      $("seats").tBodies[0].replaceChildren(rows);
     }
-    if (g.clock_end) { while (clocks.length <= g.notation.length) clocks.push(g.clock_end.slice()); clocks[g.notation.length] = g.clock_end.slice(); }
-    V = {index, g, positions, clocks, last: g.notation.length, pos: -1, pieces: found.pieces};
-    buildMoves();
     $("v-title").textContent = g.title;
     $("v-note").textContent = g.note;
     $("slider").max = V.last;
@@ -304,10 +314,23 @@ function openGame(index, ply) {
   return true;
 }
 function closeGame() { $("viewer").hidden = true; }
-function buildMoves() {
-  const box = $("moves"), g = V.g;
+// Both clocks at every position of a paired game: the mover's changes with its move.
+function pairedClocks(g) {
+  g.numbers = g.notation.map((_, i) => Math.floor((g.ply0 + i) / 2) + 1);
+  const clocks = [];
+  if (g.clock0) {
+    let left = g.clock0.slice();
+    clocks.push(left.slice());
+    for (let i = 0; i < g.notation.length; i++) {
+      if (g.clocks[i] !== null) left[g.movers[i].toUpperCase() === "B" ? 0 : 1] = g.clocks[i];
+      clocks.push(left.slice());
+    }
+  }
+  if (g.clock_end) { while (clocks.length <= g.notation.length) clocks.push(g.clock_end.slice()); clocks[g.notation.length] = g.clock_end.slice(); }
+  return clocks.length ? clocks : null;
+}
+function pairedList(g) {
   const frag = document.createDocumentFragment();
-  V.cells = [];
   let line = null;
   for (let i = 0; i < g.notation.length; i++) {
     const black = g.movers[i].toUpperCase() === "B";
@@ -325,7 +348,20 @@ function buildMoves() {
     V.cells.push(cell);
   }
   if (!g.notation.length) frag.appendChild(el("div", "line dim", "(no moves)"));
-  box.replaceChildren(frag);
+  return frag;
+}
+function stepList(g) {
+  const frag = document.createDocumentFragment();
+  const width = String(g.steps.length).length + 1;
+  for (let k = 0; k < g.steps.length; k++) {
+    const cell = el("div", "mv step k-" + g.kinds[k], (String(k + 1) + ".").padStart(width) + " " + g.steps[k]);
+    cell.dataset.k = k;
+    if (g.details[k]) cell.title = g.details[k];
+    frag.appendChild(cell);
+    V.cells.push(cell);
+  }
+  if (!g.steps.length) frag.appendChild(el("div", "step dim", "(no steps)"));
+  return frag;
 }
 function show(i) {
   if (!V) return;
@@ -340,9 +376,16 @@ function show(i) {
   V.pos = i;
   if (i > 0) { const c = V.cells[i - 1]; c.classList.add("cur"); const box = $("moves"); const top = c.offsetTop - box.offsetTop; if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) box.scrollTop = top - box.clientHeight / 2; }
   $("slider").value = String(i);
-  $("v-ply").textContent = "ply " + i + " of " + V.last;
+  $("v-ply").textContent = (V.paired ? "ply " : "step ") + i + " of " + V.last;
   const status = $("v-status");
   status.replaceChildren();
+  if (V.paired) pairedStatus(status, i); else seatStatus(status, i);
+  const result = $("result");
+  result.replaceChildren();
+  if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
+}
+function pairedStatus(status, i) {
+  const g = V.g;
   if (i === 0) status.appendChild(el("b", "", g.first + " (" + V.last + " moves)"));
   else {
     const k = i - 1, mover = g.movers[k].toUpperCase() === "B" ? 0 : 1;
@@ -357,152 +400,11 @@ function show(i) {
     const box = $("clock-" + side);
     box.className = "clock" + (side === toMove ? " tomove" : "");
     box.replaceChildren(el("div", "who", (side ? "WHITE " : "BLACK ") + g.players[side] + (side === toMove ? " · to move" : "")),
-                        el("div", "time", V.clocks.length ? fmtClock(V.clocks[i][side]) : "--:--"));
-  }
-  const result = $("result");
-  result.replaceChildren();
-  if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
-}
-function setupViewer() { setupControls(".mv"); }
-function selftestGame(index) {
-  const started = performance.now();
-  let steps = 0;
-  try {
-    if (!openGame(index, 0)) throw new Error("no game " + index);
-    const g = V.g, last = V.last;
-    const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); steps += 1; };
-    const seen = [];  // each ply's board CRC, as first shown
-    const check = (want, what) => {
-      const board = $("board");
-      const svg = board.firstElementChild;
-      if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at ply " + want);
-      if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows ply " + board.dataset.ply + ", expected " + want);
-      if (seen.length === want) seen.push(board.dataset.state);
-      else if (board.dataset.state !== seen[want]) throw new Error(what + ": ply " + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
-      if ($("slider").value !== String(want)) throw new Error(what + ": slider at " + $("slider").value + ", expected " + want);
-    };
-    key("Home"); check(0, "Home");
-    for (let k = 1; k <= last; k++) { key("ArrowRight"); check(k, "ArrowRight"); }
-    key("ArrowRight"); check(last, "ArrowRight past the end");
-    if (crc32hex(seen.join("")) !== g.crc) throw new Error("the boards' crc " + crc32hex(seen.join("")) + " != record's " + g.crc + " (boards " + seen.join(" ") + ")");
-    if (!$("result").textContent.includes(g.result) || !$("result").textContent.includes(g.reason)) throw new Error("result/reason not shown at the end");
-    for (let k = last - 1; k >= 0; k--) { key("ArrowLeft"); check(k, "ArrowLeft"); }
-    key("End"); check(last, "End");
-    key("Home"); check(0, "Home");
-    if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
-    return "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1) + (SHOW_BOARDS ? " boards=" + seen.join(",") : "");
-  } catch (e) {
-    return "FAIL game=" + index + " after " + steps + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? " | errors: " + ERRORS.join(" | ") : "");
+                        el("div", "time", V.clocks ? fmtClock(V.clocks[i][side]) : "--:--"));
   }
 }
-
-"""
-
-#: The page part of the viewer of two colours taking turns.
-PAIRED_VIEWER_HTML = """\
-<div id="viewer" hidden><div class="panel">
-<div class="vhead"><h2 id="v-title"></h2><button id="v-close" title="Close (Esc)">&#x2715; close</button></div>
-<p id="v-note" class="dim"></p>
-<div class="vbody">
-<div class="vleft"><div id="board" class="board"></div>
-<div class="controls"><button id="b-first" title="First (Home)">|&#x25C0;</button><button id="b-prev" title="Previous (&#x2190;)">&#x25C0;</button><input type="range" id="slider" min="0" max="0" value="0" aria-label="position"><button id="b-next" title="Next (&#x2192;)">&#x25B6;</button><button id="b-last" title="Last (End)">&#x25B6;|</button></div>
-<div id="v-ply" class="dim"></div></div>
-<div class="vright">
-<div id="clocks"><div class="clock" id="clock-0"></div><div class="clock" id="clock-1"></div></div>
-<div id="v-status"></div>
-<div id="moves" tabindex="-1"></div>
-<div id="result"></div>
-</div></div>
-<p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 moves · click a move to jump<span class="closekey"> · Esc back to the report</span></p>
-</div></div>
-"""
-
-SEAT_VIEWER_HTML = """\
-<div id="viewer" class="seatview" hidden><div class="panel">
-<div class="vhead"><h2 id="v-title"></h2><button id="v-close" title="Close (Esc)">&#x2715; close</button></div>
-<p id="v-note" class="dim"></p>
-<div class="vbody">
-<div class="vleft"><div id="board" class="board"></div>
-<div class="controls"><button id="b-first" title="First (Home)">|&#x25C0;</button><button id="b-prev" title="Previous (&#x2190;)">&#x25C0;</button><input type="range" id="slider" min="0" max="0" value="0" aria-label="position"><button id="b-next" title="Next (&#x2192;)">&#x25B6;</button><button id="b-last" title="Last (End)">&#x25B6;|</button></div>
-<div id="v-ply" class="dim"></div></div>
-<div class="vright">
-<table id="seats" class="grid"><thead><tr><th>Seat</th><th>Bot</th><th class="num">Return</th><th>Rank</th><th>Now</th></tr></thead><tbody></tbody></table>
-<div id="v-status"></div>
-<div id="moves" tabindex="-1"></div>
-<div id="result"></div>
-</div></div>
-<p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 steps · click a step to jump<span class="closekey"> · Esc back to the report</span></p>
-</div></div>
-"""
-
-SEAT_CSS = """
-.seatview .board{aspect-ratio:auto;min-height:240px;padding:6px}
-#seats{margin-bottom:8px;width:100%}
-#seats tr.acting td{font-weight:700;background:#eef4fb}
-#seats tr.out td{color:var(--dim)}
-#seats td.now{font-variant-numeric:tabular-nums}
-#moves .step{padding:0 8px;cursor:pointer;white-space:pre}
-#moves .step:hover{background:#eef4fb}
-#moves .step.k-c{color:var(--dim)}
-#moves .step.k-e{color:#a01c1c}
-#moves .step.cur{background:var(--hi);font-weight:700;color:var(--fg)}
-"""
-
-#: The viewer of games of N seats: the names :data:`arena.report.page_script.JS_PAGE` calls (``openGame``,
-#: ``closeGame``, ``setupViewer``, ``selftestGame``), for ``arena-game-N`` blocks of
-#: :func:`arena.report.html.game_payload` of a replay that is not paired.
-SEAT_VIEWER_JS = r"""
-let V = null;
-function openGame(index, ply) {
-  if (!V || V.index !== index) {
-    const found = gameData(index);
-    if (!found) { alert("No game " + index + " in this file."); return false; }
-    const g = found.g;
-    V = {index, g, positions: decodeFrames(g.frames, found.starts), last: g.steps.length, pos: -1, cells: [], pieces: found.pieces};
-    const frag = document.createDocumentFragment();
-    const width = String(V.last).length + 1;
-    for (let k = 0; k < V.last; k++) {
-      const cell = el("div", "step k-" + g.kinds[k], (String(k + 1) + ".").padStart(width) + " " + g.steps[k]);
-      cell.dataset.k = k;
-      if (g.details[k]) cell.title = g.details[k];
-      frag.appendChild(cell);
-      V.cells.push(cell);
-    }
-    if (!V.last) frag.appendChild(el("div", "step dim", "(no steps)"));
-    $("moves").replaceChildren(frag);
-    const rows = document.createDocumentFragment();
-    g.seat_rows.forEach((r, s) => {
-      const tr = el("tr");
-      tr.id = "seat-" + s;
-      for (const [text, cls] of [[r[0], ""], [r[1], ""], [r[2], "num"], [r[3], ""], ["", "now"]]) tr.appendChild(el("td", cls, text));
-      rows.appendChild(tr);
-    });
-    $("seats").tBodies[0].replaceChildren(rows);
-    $("v-title").textContent = g.title;
-    $("v-note").textContent = g.note;
-    $("slider").max = V.last;
-  }
-  $("viewer").hidden = false;
-  show(ply === undefined ? 0 : ply);
-  return true;
-}
-function closeGame() { $("viewer").hidden = true; }
-function show(i) {
-  if (!V) return;
-  i = Math.max(0, Math.min(V.last, i | 0));
+function seatStatus(status, i) {
   const g = V.g;
-  const svg = V.positions[i].map(n => V.pieces[n]).join("");
-  const board = $("board");
-  board.innerHTML = svg;
-  board.dataset.ply = String(i);
-  board.dataset.state = crc32hex(svg);
-  if (V.pos > 0 && V.cells[V.pos - 1]) V.cells[V.pos - 1].classList.remove("cur");
-  V.pos = i;
-  if (i > 0) { const c = V.cells[i - 1]; c.classList.add("cur"); const box = $("moves"); const top = c.offsetTop - box.offsetTop; if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) box.scrollTop = top - box.clientHeight / 2; }
-  $("slider").value = String(i);
-  $("v-ply").textContent = "step " + i + " of " + V.last;
-  const status = $("v-status");
-  status.replaceChildren();
   if (i === 0) status.appendChild(el("b", "", "start (" + V.last + " steps)"));
   else {
     status.appendChild(el("b", "", i + ". " + g.steps[i - 1]));
@@ -515,57 +417,83 @@ function show(i) {
     const parts = [];
     if (acting) parts.push("to act");
     if (out.has(s)) parts.push("out");
-    if (g.clocks && g.clocks[i][s] !== null) parts.push(fmtClock(g.clocks[i][s]));
+    if (V.clocks && V.clocks[i][s] !== null) parts.push(fmtClock(V.clocks[i][s]));
     row.querySelector(".now").textContent = parts.join(" · ");
   }
-  const result = $("result");
-  result.replaceChildren();
-  if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
 }
-function setupViewer() { setupControls(".step"); }
+function setupViewer() { setupControls(".mv"); }
 function selftestGame(index) {
   const started = performance.now();
   let keys = 0;
   try {
     if (!openGame(index, 0)) throw new Error("no game " + index);
-    const g = V.g, last = V.last;
+    const g = V.g, last = V.last, unit = V.paired ? "ply " : "step ";
     const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); keys += 1; };
-    const seen = [];  // each step's board CRC, as first shown
+    const seen = [];  // each position's board CRC, as first shown
     const check = (want, what) => {
       const board = $("board"), svg = board.firstElementChild;
-      if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at step " + want);
-      if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows step " + board.dataset.ply + ", expected " + want);
+      if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at " + unit + want);
+      if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows " + unit + board.dataset.ply + ", expected " + want);
       if (seen.length === want) seen.push(board.dataset.state);
-      else if (board.dataset.state !== seen[want]) throw new Error(what + ": step " + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
-      if (want > 0 && !V.cells[want - 1].classList.contains("cur")) throw new Error(what + ": step " + want + " not highlighted");
+      else if (board.dataset.state !== seen[want]) throw new Error(what + ": " + unit + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
+      if ($("slider").value !== String(want)) throw new Error(what + ": slider at " + $("slider").value + ", expected " + want);
+      if (want > 0 && !V.cells[want - 1].classList.contains("cur")) throw new Error(what + ": " + unit + want + " not highlighted");
     };
     key("Home"); check(0, "Home");
     for (let k = 1; k <= last; k++) { key("ArrowRight"); check(k, "ArrowRight"); }
     key("ArrowRight"); check(last, "ArrowRight past the end");
-    if (crc32hex(seen.join("")) !== g.crc) throw new Error("the boards' crc " + crc32hex(seen.join("")) + " != record's " + g.crc);
-    if (!$("result").textContent.includes(g.result)) throw new Error("result not shown at the end");
+    if (crc32hex(seen.join("")) !== g.crc) throw new Error("the boards' crc " + crc32hex(seen.join("")) + " != record's " + g.crc + " (boards " + seen.join(" ") + ")");
+    if (!$("result").textContent.includes(g.result) || !$("result").textContent.includes(g.reason)) throw new Error("result/reason not shown at the end");
     for (let k = last - 1; k >= 0; k--) { key("ArrowLeft"); check(k, "ArrowLeft"); }
     key("End"); check(last, "End");
     key("Home"); check(0, "Home");
     if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
-    return "PASS game=" + index + " steps=" + last + " keys=" + keys + " ms=" + (performance.now() - started).toFixed(1);
+    const counts = V.paired ? " plies=" + last + " steps=" + keys : " steps=" + last + " keys=" + keys;
+    return "PASS game=" + index + counts + " ms=" + (performance.now() - started).toFixed(1) + (SHOW_BOARDS ? " boards=" + seen.join(",") : "");
   } catch (e) {
-    return "FAIL game=" + index + " after " + keys + " key presses: " + (e && e.message ? e.message : e);
+    return "FAIL game=" + index + " after " + keys + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? " | errors: " + ERRORS.join(" | ") : "");
   }
 }
 """
 
+#: The viewer's page part: the board, the buttons and slider, both clocks (a paired game) or the
+#: seats (any other), the status line, the step list and the result.
+VIEWER_HTML = """\
+<div id="viewer" hidden><div class="panel">
+<div class="vhead"><h2 id="v-title"></h2><button id="v-close" title="Close (Esc)">&#x2715; close</button></div>
+<p id="v-note" class="dim"></p>
+<div class="vbody">
+<div class="vleft"><div id="board" class="board"></div>
+<div class="controls"><button id="b-first" title="First (Home)">|&#x25C0;</button><button id="b-prev" title="Previous (&#x2190;)">&#x25C0;</button><input type="range" id="slider" min="0" max="0" value="0" aria-label="position"><button id="b-next" title="Next (&#x2192;)">&#x25B6;</button><button id="b-last" title="Last (End)">&#x25B6;|</button></div>
+<div id="v-ply" class="dim"></div></div>
+<div class="vright">
+<div id="clocks"><div class="clock" id="clock-0"></div><div class="clock" id="clock-1"></div></div>
+<table id="seats" class="grid" hidden><thead><tr><th>Seat</th><th>Bot</th><th class="num">Return</th><th>Rank</th><th>Now</th></tr></thead><tbody></tbody></table>
+<div id="v-status"></div>
+<div id="moves" tabindex="-1"></div>
+<div id="result"></div>
+</div></div>
+<p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 <span class="unit">moves</span> · click a <span class="unit1">move</span> to jump<span class="closekey"> · Esc back to the report</span></p>
+</div></div>
+"""
 
-def viewer_assets(paired: bool) -> tuple[str, str, str]:
-    """The viewer a page of these games gets: its HTML, the whole page script and its extra CSS.
-    ``paired``: two colours taking turns (:attr:`arena.records.replay.Replay.paired`): the board,
-    the numbered move list and both clocks; otherwise the seats, the step list and each seat's view."""
-    from arena.report.page_script import JS_PAGE
+#: The seats and the step list of a game that is not paired.
+VIEWER_CSS = """
+.seatview .board{aspect-ratio:auto;min-height:240px;padding:6px}
+#seats{margin-bottom:8px;width:100%}
+#seats[hidden],#clocks[hidden]{display:none}
+#seats tr.acting td{font-weight:700;background:#eef4fb}
+#seats tr.out td{color:var(--dim)}
+#seats td.now{font-variant-numeric:tabular-nums}
+#moves .step{padding:0 8px;cursor:pointer;white-space:pre;display:block}
+#moves .step:hover{background:#eef4fb}
+#moves .step.k-c{color:var(--dim)}
+#moves .step.k-e{color:#a01c1c}
+#moves .step.cur{background:var(--hi);font-weight:700;color:var(--fg)}
+"""
 
-    if paired:
-        return PAIRED_VIEWER_HTML, JS_COMMON + JS_TWO + JS_PAGE, ""
-    return SEAT_VIEWER_HTML, JS_COMMON + SEAT_VIEWER_JS + JS_PAGE, SEAT_CSS
+#: The script of every page (a report or one game).
+JS = JS_COMMON + JS_VIEWER
 
 
-__all__ = ["CSS", "JS_COMMON", "JS_TWO", "PAIRED_VIEWER_HTML", "SEAT_CSS", "SEAT_VIEWER_HTML", "SEAT_VIEWER_JS",
-           "viewer_assets"]
+__all__ = ["CSS", "JS", "JS_COMMON", "JS_VIEWER", "VIEWER_CSS", "VIEWER_HTML"]
