@@ -24,9 +24,8 @@ the seat could tell it from its observation right after the step. That is decide
 for any game: the step is redone with each alternative (every other chance outcome; every other
 legal move of that seat, the rest of a joint move kept) and the outcome or move is shown when every
 alternative that leaves the seat the same observation reads the same (``describe_move``); otherwise
-it shows as ``chance`` or ``?``. A chance node of more than :data:`MAX_ALTERNATIVES` outcomes is
-not enumerated: its outcome is hidden from a seat. Eliminations are shown to every seat. A seat's
-view shows its own clock and thinking times only.
+it shows as ``chance`` or ``?`` (:mod:`arena.records.visibility`). Eliminations are shown to every
+seat. A seat's view shows its own clock and thinking times only.
 """
 
 from __future__ import annotations
@@ -41,13 +40,12 @@ from arena.games.base import Color, Game, GameError
 from arena.games.model import GeneralGame, TwoPlayerGame, as_general
 from arena.games.model import ranks as ranks_of
 from arena.records.sources import ReplayError, player_names
+from arena.records.visibility import chance_seen, move_seen
 
 #: Autoplay's default pause between two steps, in seconds (``arena replay --autoplay``).
 DEFAULT_DELAY_S = 0.5
 #: The turn key holding the mover's clock after the move (ms), in complete records.
 TURN_CLOCK_KEY = "clock_left_ms"
-#: The most alternatives tried to tell whether a seat could see a chance outcome or a move.
-MAX_ALTERNATIVES = 2000
 #: States a ``known`` table of :meth:`Replay.from_record` holds before it forgets them all.
 KNOWN_STATES = 50_000
 
@@ -403,7 +401,7 @@ def _seat_step(game: GeneralGame[Any, Any], state: Any, raw: Mapping[str, Any], 
     clocks = _per_seat(raw.get(TURN_CLOCK_KEY))
     if kind == "chance":
         outcome = game.move_from_record(raw["outcome"])
-        shown = seat is None or _chance_seen(game, state, outcome, seat)
+        shown = seat is None or chance_seen(game, state, outcome, seat)
         return Step(kind, (), {}, number, label, outcome, outcome=game.describe_move(outcome) if shown else None,
                     probability=str(raw.get("probability")) if shown and raw.get("probability") is not None else None)
     if kind == "elimination":
@@ -412,7 +410,7 @@ def _seat_step(game: GeneralGame[Any, Any], state: Any, raw: Mapping[str, Any], 
     if kind == "move":
         mover = int(raw["seat"])
         move = game.move_from_record(raw["move"])
-        seen = seat is None or seat == mover or _move_seen(game, state, {mover: move}, mover, seat)
+        seen = seat is None or seat == mover or move_seen(game, state, {mover: move}, mover, seat)
         return Step(kind, (mover,), {mover: game.describe_move(move) if seen else None}, number, label,
                     move if seen else None,
                     charged_ms=_own(charged, seat, {mover: charged} if isinstance(charged, float) else None),
@@ -422,7 +420,7 @@ def _seat_step(game: GeneralGame[Any, Any], state: Any, raw: Mapping[str, Any], 
     joint = {int(s): game.move_from_record(m) for s, m in raw["moves"].items()}
     moves: dict[int, str | None] = {}
     for s in sorted(joint):
-        seen = seat is None or seat == s or _move_seen(game, state, joint, s, seat)
+        seen = seat is None or seat == s or move_seen(game, state, joint, s, seat)
         moves[s] = game.describe_move(joint[s]) if seen else None
     return Step(kind, tuple(sorted(joint)), moves, number, label,
                 charged_ms=_own(charged, seat, None), clocks_ms=_own(clocks, seat, None))
@@ -441,35 +439,6 @@ def _own(value: dict[int, float] | float | None, seat: int | None,
     if by_seat is None:
         return None
     return {s: ms for s, ms in by_seat.items() if seat is None or s == seat}
-
-
-def _chance_seen(game: GeneralGame[Any, Any], state: Any, outcome: Any, seat: int) -> bool:
-    """Whether ``seat`` could tell ``outcome`` from its observation after it (module docstring)."""
-    outcomes = game.chance_outcomes(state)
-    if len(outcomes) > MAX_ALTERNATIVES:
-        return False
-    seen = game.observation(game.apply(state, outcome), seat)
-    text = game.describe_move(outcome)
-    return all(game.describe_move(other) == text for other, _ in outcomes
-               if other != outcome and game.observation(game.apply(state, other), seat) == seen)
-
-
-def _move_seen(game: GeneralGame[Any, Any], state: Any, moves: Mapping[int, Any], mover: int, seat: int) -> bool:
-    """Whether ``seat`` could tell ``mover``'s move (one of ``moves``: a seat's move, or a joint
-    move) from its observation after the step, the other seats' moves kept."""
-    legal = game.legal_moves(state, mover)
-    if len(legal) > MAX_ALTERNATIVES:
-        return False
-
-    def after(move: Any) -> dict[str, Any]:
-        if len(moves) == 1 and game.actor(state) == mover:
-            return game.observation(game.apply(state, move), seat)
-        return game.observation(game.apply_joint(state, {**moves, mover: move}), seat)
-
-    seen = after(moves[mover])
-    text = game.describe_move(moves[mover])
-    return all(game.describe_move(other) == text for other in legal
-               if other != moves[mover] and after(other) == seen)
 
 
 # -- two-player records (formats 1 and 2) ------------------------------------------------------------
@@ -646,4 +615,4 @@ def format_ms(ms: float) -> str:
     return f"{ms / 1000:.2f} s"
 
 
-__all__ = ["DEFAULT_DELAY_S", "MAX_ALTERNATIVES", "Replay", "ReplayError", "Step", "format_clock", "format_ms"]
+__all__ = ["DEFAULT_DELAY_S", "Replay", "ReplayError", "Step", "format_clock", "format_ms"]

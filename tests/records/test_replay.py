@@ -62,7 +62,7 @@ def test_every_stored_record_is_one_timeline(name: str, record: dict[str, Any]) 
     replay = Replay.from_record(record, label=name)
     game, n = replay.game, replay.players
     assert len(replay.states) == replay.last + 1 and len(replay.seat_ids) == n
-    assert len(replay.returns()) == n and sorted(replay.ranks())[0] == 1
+    assert len(replay.returns()) == n and min(replay.ranks()) == 1
     assert all(step.kind in ("move", "chance", "joint", "elimination") for step in replay.steps)
     assert [step.number for step in replay.steps] == sorted(step.number for step in replay.steps)
     assert replay.termination == record["termination"] and f"[{record['termination']}]" in replay.result()
