@@ -70,7 +70,7 @@ def replicate(pool: Path, folder: Path, games: int) -> Path:
             (folder / name).write_bytes(orjson.dumps({**records[k], "game_index": index}) + b"\n")
             out.write(orjson.dumps({**rows[k], "index": index, "record": name}) + b"\n")
     if (pool / "standings.json").exists():  # a tournament's own: the standings of all these games
-        from arena.records.replay import open_source
+        from arena.records.sources import open_source
         from arena.report.html import source_standings
         from arena.stats.ratings import result_from_row
 
@@ -89,7 +89,7 @@ def replicate(pool: Path, folder: Path, games: int) -> Path:
 def two_player_pool(folder: Path, game: str, size: int) -> Path:
     from report_support import tournament_records, write_log_folder
 
-    from arena.records.replay import open_source
+    from arena.records.sources import open_source
     from arena.report.html import source_standings
     from arena.stats.ratings import result_from_row
 

@@ -2,7 +2,7 @@
 
 The page (:mod:`arena.report.html`) needs no network and no other file: standings with the Elo
 plot, the crosstable, how games ended, the game list, and a viewer for each game. A tournament of
-N-seat games (:mod:`arena.report.seat_page`) gets rank bars, the seat table, the pairwise table and
+N-seat games (:mod:`arena.report.html`) gets rank bars, the seat table, the pairwise table and
 the N-seat viewer; hundreds of agents get scrolled tables with sticky headers. The run folder
 of a learner (``arena tune spsa``, ``arena train td``) gets its chart first
 (:mod:`arena.report.training`), then its games, if it kept any. Above 2,000 games the boards go
@@ -50,7 +50,7 @@ def report_command(source: str, out: str, title: str | None, jobs: int | None) -
     first, as a chart and a table."""
     from arena.errors import ArenaError
     from arena.fileio.files import output_refusal
-    from arena.records.replay import Source, open_source
+    from arena.records.sources import Source, open_source
     from arena.report.chunks import write_report
     from arena.report.training import chart_section, run_chart
 

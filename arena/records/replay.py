@@ -1,270 +1,189 @@
-"""Replaying recorded games: finding a game in a record file or a tournament's log folder, and the
-positions and moves of that game (the key-driven cursor is :mod:`arena.ui.replay_keys`).
+"""One recorded game as a timeline, for every record any arena wrote: everything that replays,
+exports or shows a game reads it from here (``arena replay`` in the terminal and as HTML, the
+report, the live page). Pure data: no rich, no terminal.
 
-No rich and no terminal here (``arena replay`` in :mod:`arena.cli.replay_cmd` draws and reads keys):
-everything is pure data, so it is tested without a terminal.
+A :class:`Replay` holds the game in the general model (:mod:`arena.games.model`: a two-player game
+is its two seats, BLACK and WHITE), the seats' agent ids, the positions (``states[0]`` before the
+first step, ``states[i]`` after ``steps[i - 1]``), the steps (a move, a chance draw, the moves of a
+simultaneous step, an elimination) with their notation, thinking times and clocks, and the result
+(termination, reason, returns, ranks). With ``seat``, it is the game as that seat saw it.
 
-Sources (:func:`open_source`) are what :mod:`arena.records.reader` reads: a record file (one record,
-an array, JSON lines), a log folder (``games.jsonl`` and ``games/NNNNN.json``) or a folder of record
-files.
-
-A game is picked by its index (:attr:`GameEntry.index`): the record's ``game_index`` and the number
-in ``games/NNNNN.json``, counted from 0 as the records count.
-
-Records (:meth:`Replay.from_record`) of both formats load alike (:mod:`arena.records.format`: format 2
-holds the random opening as the first turns, marked ``"opening": true``, and each turn's
-``notation``, ``charged_ms`` and ``clock_left_ms``; format 1 has none of these). The record's own
+Records of two players taking turns in plain sight (formats 1 and 2, :mod:`arena.records.format`):
+format 2 holds the random opening as the first turns, marked ``"opening": true``, and each turn's
+``notation``, ``charged_ms`` and ``clock_left_ms``; format 1 has none of these. The record's own
 values are preferred when present; otherwise the notation is the game's ``describe_move``, the
 charged time comes from ``move_times_ms`` and the clocks are worked out from ``time_control`` the
 way the match charges them (``left = max(0, left - charged) + increment``), the record's final
 ``clocks_left_ms`` being shown at the end. A record whose first state comes after a random opening
-it does not hold (format 1) says how many plies are missing before it.
+it does not hold (format 1) says how many plies are missing before it. Their steps are numbered by
+full moves (``12.`` BLACK's, ``12...`` WHITE's) and their result is said by colour.
+
+Records of N seats (format 3, :mod:`arena.records.seats`): what a seat is told of each step is its
+own moves; a chance outcome, or another seat's move (alone or at a simultaneous step), only when
+the seat could tell it from its observation right after the step. That is decided from the rules,
+for any game: the step is redone with each alternative (every other chance outcome; every other
+legal move of that seat, the rest of a joint move kept) and the outcome or move is shown when every
+alternative that leaves the seat the same observation reads the same (``describe_move``); otherwise
+it shows as ``chance`` or ``?`` (:mod:`arena.records.visibility`). Eliminations are shown to every
+seat. A seat's view shows its own clock and thinking times only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import orjson
 
-from arena.games.base import ArenaError, Color, Game, GameError
-from arena.records.reader import list_games, read_game_file, result_text
-from arena.records.types import Record
+from arena.games.base import Color, Game, GameError
+from arena.games.model import GeneralGame, TwoPlayerGame, as_general
+from arena.games.model import ranks as ranks_of
+from arena.records.sources import ReplayError, player_names
+from arena.records.visibility import chance_seen, move_seen
 
-#: Autoplay's default pause between two moves, in seconds (``arena replay --autoplay``).
+#: Autoplay's default pause between two steps, in seconds (``arena replay --autoplay``).
 DEFAULT_DELAY_S = 0.5
 #: The turn key holding the mover's clock after the move (ms), in complete records.
 TURN_CLOCK_KEY = "clock_left_ms"
-
-
-class ReplayError(ArenaError):
-    """A game that cannot be replayed: no such game in the source, an unknown game, moves that do not
-    follow. One line; exit 2. (A source that cannot be read is a RecordInputError.)"""
-
-
-# -- sources ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameEntry:
-    """One game of a source, as listed without loading its whole record when possible."""
-
-    index: int
-    black: str
-    white: str
-    winner: str  # BLACK, WHITE, NONE or "?" when not known
-    termination: str
-    plies: int | None
-    record: Record | None = None  # already loaded (record files)
-    path: Path | None = None  # where the record is (log folders)
-    #: A game of N seats (``record_format`` 3): the seats' ids and ranks; None for two players.
-    seats: tuple[str, ...] | None = None
-    ranks: tuple[int, ...] | None = None
-
-    def result_text(self) -> str:
-        """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (unknown or interrupted)."""
-        return result_text(self.winner, self.termination)
-
-
-@dataclass(frozen=True)
-class Source:
-    """A record file or a log folder: ``label`` (the path as given) and its games, by index."""
-
-    label: str
-    entries: tuple[GameEntry, ...]
-    is_folder: bool
-    #: A log folder's path: its record files are read below it without following links.
-    root: Path | None = None
-
-    def pick(self, index: int | None) -> GameEntry | None:
-        """The game ``index``; with ``None``, the only game (``None`` when there are several: the
-        caller lists them). Raises ReplayError for an index the source does not hold."""
-        if index is None:
-            return self.entries[0] if len(self.entries) == 1 else None
-        for entry in self.entries:
-            if entry.index == index:
-                return entry
-        raise ReplayError(f"{self.label}: no game {index} here; it holds {_index_ranges(self.entries)}")
-
-    def load(self, entry: GameEntry) -> Record:
-        """The full record of ``entry``; RecordInputError when its file is missing or not a record."""
-        if entry.record is not None:
-            return entry.record
-        assert entry.path is not None and self.root is not None
-        return read_game_file(entry.path, root=self.root)
-
-    def listing(self) -> list[str]:
-        """One line per game: index, players, result, termination, plies (no trailing spaces).
-        Games of N seats: index, seats, ranks, termination, steps."""
-        rows: list[tuple[str, ...]]
-        if any(e.seats is not None for e in self.entries):
-            rows = [(str(e.index), ", ".join(e.seats or ("?",)), " ".join(map(str, e.ranks or ())) or "?",
-                     e.termination, "" if e.plies is None else f"{e.plies} steps") for e in self.entries]
-            header: tuple[str, ...] = ("GAME", "SEATS", "RANKS", "TERMINATION", "STEPS")
-        else:
-            rows = [(str(e.index), e.black, e.white, e.result_text(), e.termination,
-                     "" if e.plies is None else f"{e.plies} plies") for e in self.entries]
-            header = ("GAME", "BLACK", "WHITE", "RESULT", "TERMINATION", "PLIES")
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        return ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                for row in [header, *rows]]
-
-
-def open_source(path: str | Path) -> Source:
-    """The games in ``path`` (:func:`arena.records.reader.list_games`). Raises RecordInputError: a
-    missing path, a file that holds no record, a folder without games."""
-    games = list_games(path)
-    folder = next((g.log_folder for g in games if g.log_folder is not None), None)
-    entries = tuple(_entry(g.summary, g.index, record=g.record, path=g.path) for g in games)
-    return Source(str(path), entries, is_folder=Path(path).is_dir() or folder is not None, root=folder)
-
-
-def _entry(row: Mapping[str, Any], index: int, *, record: Record | None = None,
-           path: Path | None = None) -> GameEntry:
-    names = player_names(row)
-    plies = row.get("plies")
-    seats = ranks = None
-    if isinstance(row.get("seats"), list) and (row.get("record_format") == 3 or "ranks" in row):
-        # A record lists its seats as objects, a tournament's games.jsonl line as agent ids.
-        seats = tuple(str(s.get("id", "?")) if isinstance(s, Mapping) else str(s) for s in row["seats"])
-        found = row.get("ranks")
-        ranks = tuple(r for r in found if isinstance(r, int)) if isinstance(found, list) else None
-        steps = row.get("steps")
-        plies = len(steps) if isinstance(steps, list) else plies
-    return GameEntry(
-        index=index,
-        black=str(row.get("black") or names[Color.BLACK]),
-        white=str(row.get("white") or names[Color.WHITE]),
-        winner=str(row.get("winner", "?")).upper(),
-        termination=str(row.get("termination", "?")),
-        plies=plies if isinstance(plies, int) and not isinstance(plies, bool) else None,
-        record=record,
-        path=path,
-        seats=seats,
-        ranks=ranks,
-    )
-
-
-def player_names(record: Mapping[str, Any]) -> dict[Color, str]:
-    """``{colour: player id}`` from a record's ``players`` (``"?"`` for a missing one)."""
-    names = {Color.BLACK: "?", Color.WHITE: "?"}
-    players = record.get("players")
-    if isinstance(players, list):
-        for player in players:
-            if isinstance(player, Mapping):
-                colour = str(player.get("colour", player.get("color", ""))).upper()
-                if colour in names:
-                    names[Color(colour)] = str(player.get("id", "?"))
-    return names
-
-
-def _is_index(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _index_ranges(entries: tuple[GameEntry, ...]) -> str:
-    """``game 0``, ``games 0-9`` or ``games 0-3, 5, 7-9`` (indexes are sorted)."""
-    indexes = sorted(e.index for e in entries)
-    parts: list[str] = []
-    start = prev = indexes[0]
-    for index in [*indexes[1:], None]:
-        if index is not None and index == prev + 1:
-            prev = index
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if index is not None:
-            start = prev = index
-    return ("game " if len(indexes) == 1 else "games ") + ", ".join(parts)
-
-
-# -- one game --------------------------------------------------------------------------------------
+#: States a ``known`` table of :meth:`Replay.from_record` holds before it forgets them all.
+KNOWN_STATES = 50_000
 
 
 @dataclass(frozen=True)
 class Step:
-    """One move of the game: ``number`` is the move number as written (``12.`` for BLACK, ``12...``
-    for WHITE), ``charged_ms`` the mover's charged thinking time (None: not recorded, or an
-    opening ply), ``clocks_ms`` both clocks after the move (None: the record has no time control)."""
+    """One step of the record as the viewer is told it.
 
-    color: Color
-    move: Any
-    notation: str
+    ``kind``: move, chance, joint or elimination. ``actors``: the seats that moved (or the one
+    eliminated). ``moves``: seat -> notation of its move, None where the viewer cannot see it.
+    ``move``: the move or chance outcome played (None at a joint step or an elimination), which a
+    board marks. ``label``: the step's number as written (``12.``, ``12...`` in a game of two
+    colours, ``3.`` otherwise), ``number`` its number. ``outcome``: a chance step's outcome in
+    notation (None: hidden from the viewer), with its ``probability`` (``"1/4"``).
+    ``charged_ms``: thinking time per seat (the viewer's own only, in a seat's view; None: not
+    recorded, or an opening ply). ``clocks_ms``: the clocks the step changed (seat -> ms)."""
+
+    kind: str
+    actors: tuple[int, ...]
+    moves: dict[int, str | None]
     number: int
-    opening: bool
-    charged_ms: float | None
-    clocks_ms: dict[Color, float] | None
+    label: str
+    move: Any = None
+    opening: bool = False
+    outcome: str | None = None
+    probability: str | None = None
+    termination: str = ""
+    reason: str = ""
+    charged_ms: dict[int, float] | None = None
+    clocks_ms: dict[int, float] | None = None
 
     @property
-    def label(self) -> str:
-        return f"{self.number}." if self.color is Color.BLACK else f"{self.number}..."
+    def seat(self) -> int | None:
+        """The one seat that acted (a move, an elimination); None at a chance or joint step."""
+        return self.actors[0] if len(self.actors) == 1 else None
+
+    @property
+    def notation(self) -> str:
+        """The step in notation as the viewer is told it (``?``, ``chance``: hidden)."""
+        if self.kind == "chance":
+            return "chance" if self.outcome is None else self.outcome
+        if self.kind == "move":
+            return _shown(self.moves[self.actors[0]])
+        if self.kind == "joint":
+            return ", ".join(_shown(self.moves[s]) for s in self.actors)
+        return self.termination
 
 
 @dataclass
 class Replay:
-    """A recorded game as positions: ``states[0]`` the first recorded position, ``states[i]`` the
-    position after ``steps[i - 1]``; ``len(states) == len(steps) + 1``."""
+    """A recorded game as positions and steps, omniscient (``seat`` None) or as ``seat`` saw it;
+    ``len(states) == len(steps) + 1``. ``paired``: two colours taking turns in plain sight (record
+    formats 1 and 2): full-move numbers, results by colour, a random opening."""
 
-    game: Game[Any, Any]
+    game: GeneralGame[Any, Any]
     record: dict[str, Any]
     states: list[Any]
     steps: list[Step]
-    players: dict[Color, str]
-    start_clocks_ms: dict[Color, float] | None
-    #: Random opening plies played before ``states[0]`` that the record does not hold (old format).
-    missing_opening: int = 0
+    seat_ids: tuple[str, ...]
+    seat: int | None = None
     label: str = ""
-    end_clocks_ms: dict[Color, float] | None = field(default=None)
+    paired: bool = False
+    start_clocks_ms: dict[int, float] | None = None
+    end_clocks_ms: dict[int, float] | None = field(default=None)
+    #: Random opening plies played before ``states[0]`` that the record does not hold (format 1).
+    missing_opening: int = 0
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], label: str = "record",
-                    known: dict[tuple[str, bytes], Any] | None = None) -> Replay:
-        """The replay of ``record`` (see the module docstring). Raises ReplayError naming ``label``:
-        an unknown game, a state or turn the game cannot read, moves that do not join the states.
-        ``known``: states already read, by (game, canonical JSON), shared by the replays of one
-        run (``arena report``: games share their openings, and reading a state checks it)."""
-        from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
+    def from_record(cls, record: Mapping[str, Any], label: str = "record", *, seat: int | None = None,
+                    known: dict[tuple[str, bytes], Any] | None = None,
+                    game: GeneralGame[Any, Any] | None = None) -> Replay:
+        """The replay of ``record`` of any format (see the module docstring), as ``seat`` saw it
+        (None: everything). ``known``: states already read, by (game, canonical JSON), shared by
+        the replays of one run (``arena report``: games share their openings). ``game``: the rules
+        of an N-seat record to use instead of the registry's (tests). Raises ReplayError naming
+        ``label``: an unknown game, a seat the game does not have, a state or step the rules cannot
+        read, moves that do not join the states."""
+        if record.get("record_format") == 3:
+            from arena.records.seats import seat_record_problem
 
-        if record.get("record_format") == 3:  # arena.records.seat_replay replays these
-            raise ReplayError(f"{label}: a game of {_seat_count(record)} seats ({record.get('game', '?')}): "
-                              "replay it with 'arena replay' (--html FILE for its page)")
-        # The Shobu engine's records (of which arena's are a superset) carry no game name.
-        name = record.get("game", JSON_PASS_THROUGH_GAME)
-        try:
-            game = get_game(str(name))
-        except GameError as exc:
-            raise ReplayError(f"{label}: {exc}") from None
-        turns, raw_states = record.get("turns"), record.get("game_states")
-        if not isinstance(turns, list) or not isinstance(raw_states, list) or not raw_states:
-            raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
-        moves = [_move(game, turn, i, label) for i, turn in enumerate(turns)]
-        states = _states(game, raw_states, moves, label, known)
-        opening = _opening_flags(turns)
-        missing = 0
-        if not any(opening) and _count(record.get("opening_plies")) and not _is_start(game, states[0]):
-            missing = _count(record.get("opening_plies"))
-        charged = _charged(record, turns, opening)
-        start_clocks, clocks = _clocks(game, record, turns, states, charged)
-        ply0 = game.ply(states[0])
-        steps = []
-        for i, (turn, move) in enumerate(zip(turns, moves, strict=True)):
-            notation = turn.get("notation") if isinstance(turn, Mapping) else None
-            if not isinstance(notation, str) or not notation.strip():
-                notation = game.describe_move(move)
-            steps.append(Step(game.to_move(states[i]), move, notation, (ply0 + i) // 2 + 1, opening[i],
-                              charged[i], clocks[i] if clocks else None))
-        end_clocks = _clock_pair(record.get("clocks_left_ms"))
-        return cls(game, dict(record), states, steps, player_names(record), start_clocks, missing, label,
-                   end_clocks)
+            problem = seat_record_problem(dict(record))
+            if problem is not None:
+                raise ReplayError(f"{label}: not an N-seat record: {problem}")
+            return _seat_replay(record, label, seat, game)
+        if seat is not None:
+            raise ReplayError(f"{label}: --seat is for games of N seats; this {record.get('game', '?')} "
+                              "game of two players hides nothing (replay it without --seat)")
+        return _paired_replay(record, label, known)
 
-    # -- what the views show ---------------------------------------------------------------------
+    # -- the game and its seats ------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Game[Any, Any] | None:
+        """The two-player :class:`Game` of a paired replay (its boards mark the last move), else None."""
+        return self.game.game if isinstance(self.game, TwoPlayerGame) else None
+
+    @property
+    def players(self) -> int:
+        return self.game.players
 
     @property
     def last(self) -> int:
         """The last position's number (``len(steps)``)."""
         return len(self.steps)
+
+    def seat_label(self, seat: int) -> str:
+        """``P1 (goofspiel_heuristic)``, ``P1 (you: goofspiel_heuristic)`` in that seat's view."""
+        you = "you: " if seat == self.seat else ""
+        return f"{self.game.seat_names[seat]} ({you}{self.seat_ids[seat]})"
+
+    def identity_text(self) -> str:
+        """``goofspiel (3 players, num_cards=4)``; a paired game's name alone."""
+        if self.paired:
+            return self.game.name
+        params = ", ".join(f"{k}={v}" for k, v in sorted(self.game.params.items()))
+        return f"{self.game.name} ({self.players} players{', ' + params if params else ''})"
+
+    def title(self) -> str:
+        """``checkers: alpha (BLACK) vs beta (WHITE)``, ``goofspiel (3 players, num_cards=4): a vs b
+        vs c``, with the game index when there is one."""
+        index = self.record.get("game_index")
+        prefix = f"game {index}, " if _is_count(index) else ""
+        if self.paired:
+            who = " vs ".join(f"{self.seat_ids[s]} ({name})" for s, name in enumerate(self.game.seat_names))
+        else:
+            who = " vs ".join(self.seat_ids)
+        return f"{prefix}{self.identity_text()}: {who}"
+
+    def view_text(self) -> str:
+        if self.seat is None:
+            return "view: omniscient (every seat's hidden information shown)"
+        return f"view: as seat {self.seat} saw it, {self.seat_label(self.seat)}"
+
+    def note(self) -> str:
+        """The line under the title: a paired game's opening note, else the view."""
+        return self.opening_note() if self.paired else self.view_text()
+
+    # -- positions ---------------------------------------------------------------------------------
 
     def position(self, i: int) -> tuple[Any, Any, Any]:
         """``(state, last_move, previous_state)`` at position ``i`` (0: no last move)."""
@@ -272,43 +191,39 @@ class Replay:
             return self.states[0], None, None
         return self.states[i], self.steps[i - 1].move, self.states[i - 1]
 
-    def clocks_at(self, i: int) -> dict[Color, float] | None:
-        """Both clocks (ms) at position ``i``; the record's final clocks at the last position."""
+    def board(self, i: int) -> str:
+        """Position ``i`` as plain text: the game's ``board_text`` for the viewer."""
+        return self.game.board_text(self.states[i], self.seat)
+
+    def observation(self, i: int) -> dict[str, Any] | None:
+        """The viewer's observation at position ``i`` (None in the omniscient view)."""
+        return None if self.seat is None else self.game.observation(self.states[i], self.seat)
+
+    def acting(self, i: int) -> tuple[int, ...]:
+        """The seats asked to move at position ``i`` (none at chance or the end)."""
+        return tuple(self.game.acting_seats(self.states[i])) if i < self.last else ()
+
+    def clocks_at(self, i: int) -> dict[int, float] | None:
+        """The clocks (ms) at position ``i`` (the viewer's own only, in a seat's view); the record's
+        final clocks at the last position; None when the record has no clocks."""
+        if self.start_clocks_ms is None:
+            return None
+        clocks = dict(self.start_clocks_ms)
+        for step in self.steps[:i]:
+            clocks.update(step.clocks_ms or {})
         if i >= self.last and self.end_clocks_ms is not None:
-            return self.end_clocks_ms
-        if i <= 0:
-            return self.start_clocks_ms
-        return self.steps[i - 1].clocks_ms
-
-    @property
-    def termination(self) -> str:
-        return str(self.record.get("termination", "?"))
-
-    @property
-    def reason(self) -> str:
-        return str(self.record.get("reason", ""))
-
-    def result(self) -> str:
-        """``BLACK (alpha) wins [win]``, ``draw [max_moves]``, ``interrupted [interrupted]``."""
-        winner = str(self.record.get("winner", "?")).upper()
-        if winner in ("BLACK", "WHITE"):
-            head = f"{winner} ({self.players[Color(winner)]}) wins"
-        elif self.termination == "interrupted":
-            head = "interrupted"
-        else:
-            head = "draw" if winner == "NONE" else "result unknown"
-        return f"{head} [{self.termination}]"
-
-    def title(self) -> str:
-        """``checkers: alpha (BLACK) vs beta (WHITE)``, with the game index when there is one."""
-        index = self.record.get("game_index")
-        prefix = f"game {index}, " if _is_index(index) else ""
-        black, white = self.players[Color.BLACK], self.players[Color.WHITE]
-        return f"{prefix}{self.game.name}: {black} (BLACK) vs {white} (WHITE)"
+            clocks = dict(self.end_clocks_ms)
+        return {s: ms for s, ms in clocks.items() if self.seat is None or s == self.seat}
 
     def starts_at_start(self) -> bool:
         """Whether ``states[0]`` is the game's initial position."""
         return _is_start(self.game, self.states[0])
+
+    def first_text(self) -> str:
+        """What position 0 is: ``start position``, ``first recorded position``, ``start``."""
+        if not self.paired:
+            return "start"
+        return "start position" if self.starts_at_start() else "first recorded position"
 
     def opening_note(self) -> str:
         """What the record says about its random opening ('' when it has none)."""
@@ -319,16 +234,85 @@ class Replay:
             return f"starts after {self.missing_opening} random opening plies that this record does not hold"
         return ""
 
+    # -- the result --------------------------------------------------------------------------------
+
+    @property
+    def termination(self) -> str:
+        return str(self.record.get("termination", "?"))
+
+    @property
+    def reason(self) -> str:
+        return str(self.record.get("reason", ""))
+
+    @property
+    def winner(self) -> str:
+        """A paired record's ``BLACK``, ``WHITE``, ``NONE`` or ``?``."""
+        return str(self.record.get("winner", "?")).upper()
+
+    def returns(self) -> list[float]:
+        """One score per seat: the record's, or a paired record's +1/-1 (0/0: a draw or no winner)."""
+        if not self.paired:
+            return [float(r) for r in self.record["returns"]]
+        return [1.0, -1.0] if self.winner == "BLACK" else [-1.0, 1.0] if self.winner == "WHITE" else [0.0, 0.0]
+
+    def ranks(self) -> list[int]:
+        """Rank per seat (1 is best; ties share a rank)."""
+        if not self.paired:
+            return [int(r) for r in self.record["ranks"]]
+        return list(ranks_of(self.returns()))
+
+    def result(self) -> str:
+        """``BLACK (alpha) wins [win]``, ``draw [max_moves]``, ``interrupted [interrupted]`` (paired);
+        ``P1 (x) first [win]``, ``P0 (x), P2 (y) share first [win]`` (N seats)."""
+        if self.paired:
+            if self.winner in ("BLACK", "WHITE"):
+                seat = 0 if self.winner == "BLACK" else 1
+                head = f"{self.winner} ({self.seat_ids[seat]}) wins"
+            elif self.termination == "interrupted":
+                head = "interrupted"
+            else:
+                head = "draw" if self.winner == "NONE" else "result unknown"
+            return f"{head} [{self.termination}]"
+        first = [s for s, rank in enumerate(self.ranks()) if rank == 1]
+        if len(first) == self.players:
+            head = "all seats share first"
+        else:
+            who = ", ".join(self.seat_label(s) for s in first)
+            head = f"{who} {'share first' if len(first) > 1 else 'first'}"
+        return f"{head} [{self.termination}]"
+
+    def seat_rows(self) -> list[tuple[str, str, str, str]]:
+        """Per seat: name, id (``you`` marked), return, rank (and how it went out)."""
+        out = {int(e["seat"]): e for e in self.record.get("eliminations") or [] if isinstance(e, Mapping)}
+        rows = []
+        for seat in range(self.players):
+            name = self.game.seat_names[seat] + (" (you)" if seat == self.seat else "")
+            rank = f"rank {self.ranks()[seat]}"
+            if seat in out:
+                rank += f", out at step {self._out_step(seat)}: {out[seat].get('termination', '?')}"
+            rows.append((name, self.seat_ids[seat], f"return {_signed(self.returns()[seat])}", rank))
+        return rows
+
+    def elimination_lines(self) -> list[str]:
+        return [f"{self.seat_label(s.actors[0])} at step {s.number}: {s.termination} ({s.reason})"
+                for s in self.steps if s.kind == "elimination"]
+
+    def _out_step(self, seat: int) -> str:
+        return next((str(s.number) for s in self.steps if s.kind == "elimination" and s.actors[0] == seat), "?")
+
+    # -- the step list -----------------------------------------------------------------------------
+
     def move_lines(self) -> list[tuple[str, list[int]]]:
-        """The move list as ``(number label, [step indexes])`` lines: one full move a line, BLACK's
-        then WHITE's move (a line may hold one move: a game starting with WHITE, the last move)."""
+        """The step list as ``(number label, [step indexes])`` lines: in a paired game one full
+        move a line, BLACK's then WHITE's move (a line may hold one: a game starting with WHITE,
+        the last move); otherwise one step a line."""
         lines: list[tuple[str, list[int]]] = []
         for i, step in enumerate(self.steps):
-            if lines and step.color is Color.WHITE and len(lines[-1][1]) == 1 \
-                    and self.steps[lines[-1][1][0]].color is Color.BLACK:
+            if self.paired and lines and step.seat == 1 and len(lines[-1][1]) == 1 \
+                    and self.steps[lines[-1][1][0]].seat == 0:
                 lines[-1][1].append(i)
             else:
-                lines.append((f"{step.number}." if step.color is Color.BLACK else f"{step.number}...", [i]))
+                lines.append((step.label, [i]))
         return lines
 
     def line_of(self, step_index: int) -> int:
@@ -339,14 +323,166 @@ class Replay:
         return 0
 
     def move_text(self, i: int) -> str:
-        """A step's notation as the move list shows it (``*`` after an opening ply)."""
+        """Step ``i`` as the step list shows it: a paired game's notation (``*`` after an opening
+        ply), else :meth:`step_text`."""
         step = self.steps[i]
-        return step.notation + ("*" if step.opening else "")
+        return step.notation + ("*" if step.opening else "") if self.paired else self.step_text(i)
+
+    def step_text(self, i: int) -> str:
+        """Step ``i`` (from 0) in one line, as the viewer is told it."""
+        step = self.steps[i]
+        if step.kind == "chance":
+            if step.outcome is None:
+                return "chance"
+            return f"chance: {step.outcome}" + (f" ({step.probability})" if step.probability else "")
+        if step.kind == "elimination":
+            return f"{self.seat_label(step.actors[0])} eliminated: {step.termination}"
+        if step.kind == "move":
+            return f"{self.seat_label(step.actors[0])}{' played' if self.paired else ':'} {step.notation}"
+        return "simultaneous: " + ", ".join(f"{self.game.seat_names[s]}{' (you)' if s == self.seat else ''} "
+                                            f"{_shown(step.moves[s])}" for s in step.actors)
+
+    def step_detail(self, i: int) -> str:
+        """What a status line adds to :meth:`step_text`: a random opening ply, thinking times, an
+        elimination's reason."""
+        step = self.steps[i]
+        if step.opening:
+            return "random opening ply"
+        if step.kind == "elimination":
+            return step.reason
+        if step.charged_ms:
+            if self.paired:
+                return "thought " + format_ms(next(iter(step.charged_ms.values())))
+            return "thought " + ", ".join(f"{self.game.seat_names[s]} {format_ms(ms)}"
+                                          for s, ms in sorted(step.charged_ms.items()))
+        return ""
 
 
-def _seat_count(record: Mapping[str, Any]) -> str:
-    seats = record.get("seats")
-    return str(len(seats)) if isinstance(seats, list) else "N"
+# -- N-seat records ----------------------------------------------------------------------------------
+
+
+def _seat_replay(record: Mapping[str, Any], label: str, seat: int | None,
+                 game: GeneralGame[Any, Any] | None) -> Replay:
+    if game is None:
+        from arena.records.seats import game_of_identity
+
+        try:
+            game = game_of_identity(dict(record["game_identity"]))
+        except GameError as exc:
+            raise ReplayError(f"{label}: {exc}") from None
+    if seat is not None and not 0 <= seat < game.players:
+        raise ReplayError(f"{label}: --seat {seat}: this game has seats 0 to {game.players - 1}")
+    states = []
+    for i, raw in enumerate(record["states"]):
+        try:
+            states.append(game.state_from_json(raw))
+        except GameError as exc:
+            raise ReplayError(f"{label}: states[{i}] is not a {game.name} state: {exc}") from None
+    steps = []
+    for i, raw_step in enumerate(record["steps"]):
+        try:
+            steps.append(_seat_step(game, states[i], raw_step, i + 1, seat))
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"{label}: steps[{i}] ({raw_step.get('kind')}) cannot be read: {exc}") from None
+    tc = record.get("time_control")
+    limit = _number(tc.get("timeLimit")) if isinstance(tc, Mapping) else None
+    end = record.get("clocks_left_ms")
+    return Replay(game, dict(record), states, steps, tuple(str(s.get("id", "?")) for s in record["seats"]), seat,
+                  label, start_clocks_ms=None if limit is None else dict.fromkeys(range(game.players), limit),
+                  end_clocks_ms={s: float(ms) for s, ms in enumerate(end)}
+                  if isinstance(end, list) and len(end) == game.players else None)
+
+
+def _seat_step(game: GeneralGame[Any, Any], state: Any, raw: Mapping[str, Any], number: int,
+               seat: int | None) -> Step:
+    """A record's step as ``seat`` is told it (see the module docstring)."""
+    kind, label = raw["kind"], f"{number}."
+    charged = _per_seat(raw.get("charged_ms"))
+    clocks = _per_seat(raw.get(TURN_CLOCK_KEY))
+    if kind == "chance":
+        outcome = game.move_from_record(raw["outcome"])
+        shown = seat is None or chance_seen(game, state, outcome, seat)
+        return Step(kind, (), {}, number, label, outcome, outcome=game.describe_move(outcome) if shown else None,
+                    probability=str(raw.get("probability")) if shown and raw.get("probability") is not None else None)
+    if kind == "elimination":
+        return Step(kind, (int(raw["seat"]),), {}, number, label, termination=str(raw.get("termination", "?")),
+                    reason=str(raw.get("reason", "")))
+    if kind == "move":
+        mover = int(raw["seat"])
+        move = game.move_from_record(raw["move"])
+        seen = seat is None or seat == mover or move_seen(game, state, {mover: move}, mover, seat)
+        return Step(kind, (mover,), {mover: game.describe_move(move) if seen else None}, number, label,
+                    move if seen else None,
+                    charged_ms=_own(charged, seat, {mover: charged} if isinstance(charged, float) else None),
+                    clocks_ms=_own(clocks, seat, {mover: clocks} if isinstance(clocks, float) else None))
+    if kind != "joint":
+        raise ValueError(f"unknown step kind {kind!r}")
+    joint = {int(s): game.move_from_record(m) for s, m in raw["moves"].items()}
+    moves: dict[int, str | None] = {}
+    for s in sorted(joint):
+        seen = seat is None or seat == s or move_seen(game, state, joint, s, seat)
+        moves[s] = game.describe_move(joint[s]) if seen else None
+    return Step(kind, tuple(sorted(joint)), moves, number, label,
+                charged_ms=_own(charged, seat, None), clocks_ms=_own(clocks, seat, None))
+
+
+def _per_seat(value: Any) -> dict[int, float] | float | None:
+    """A joint step's ``{"<seat>": ms}`` as ``{seat: ms}``, a move step's number as it is."""
+    if isinstance(value, Mapping):
+        return {int(k): float(v) for k, v in value.items() if _number(v) is not None}
+    return _number(value)
+
+
+def _own(value: dict[int, float] | float | None, seat: int | None,
+         single: dict[int, float] | None) -> dict[int, float] | None:
+    by_seat = single if single is not None else value if isinstance(value, dict) else None
+    if by_seat is None:
+        return None
+    return {s: ms for s, ms in by_seat.items() if seat is None or s == seat}
+
+
+# -- two-player records (formats 1 and 2) ------------------------------------------------------------
+
+
+def _paired_replay(record: Mapping[str, Any], label: str, known: dict[tuple[str, bytes], Any] | None) -> Replay:
+    from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
+
+    # The Shobu engine's records (of which arena's are a superset) carry no game name.
+    name = record.get("game", JSON_PASS_THROUGH_GAME)
+    try:
+        game = get_game(str(name))
+    except GameError as exc:
+        raise ReplayError(f"{label}: {exc}") from None
+    turns, raw_states = record.get("turns"), record.get("game_states")
+    if not isinstance(turns, list) or not isinstance(raw_states, list) or not raw_states:
+        raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
+    moves = [_move(game, turn, i, label) for i, turn in enumerate(turns)]
+    states = _states(game, raw_states, moves, label, known)
+    opening = [isinstance(t, Mapping) and t.get("opening") is True for t in turns]
+    general = as_general(game)
+    missing = 0
+    if not any(opening) and _count(record.get("opening_plies")) and not _is_start(general, states[0]):
+        missing = _count(record.get("opening_plies"))
+    charged = _charged(record, turns, opening)
+    start_clocks, clocks = _clocks(game, record, turns, states, charged)
+    ply0 = game.ply(states[0])
+    steps = []
+    for i, (turn, move) in enumerate(zip(turns, moves, strict=True)):
+        notation = turn.get("notation") if isinstance(turn, Mapping) else None
+        if not isinstance(notation, str) or not notation.strip():
+            notation = game.describe_move(move)
+        mover = 0 if game.to_move(states[i]) is Color.BLACK else 1
+        number = (ply0 + i) // 2 + 1
+        steps.append(Step("move", (mover,), {mover: notation}, number, f"{number}." if mover == 0 else f"{number}...",
+                          move, opening[i], charged_ms=None if charged[i] is None else {mover: charged[i] or 0.0},
+                          clocks_ms={mover: clocks[i]} if clocks else None))
+    names = player_names(record)
+    end = record.get("clocks_left_ms")
+    end_clocks = None
+    if isinstance(end, Mapping) and all(_number(end.get(c.value)) is not None for c in Color):
+        end_clocks = {s: float(end[c.value]) for s, c in enumerate(Color)}
+    return Replay(general, dict(record), states, steps, (names[Color.BLACK], names[Color.WHITE]), None, label,
+                  paired=True, start_clocks_ms=start_clocks, end_clocks_ms=end_clocks, missing_opening=missing)
 
 
 def _move(game: Game[Any, Any], turn: Any, i: int, label: str) -> Any:
@@ -358,10 +494,6 @@ def _move(game: Game[Any, Any], turn: Any, i: int, label: str) -> Any:
         raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a game's reader choking on a foreign shape
         raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {type(exc).__name__}: {exc}") from None
-
-
-#: States a ``known`` table of :meth:`Replay.from_record` holds before it forgets them all.
-KNOWN_STATES = 50_000
 
 
 def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str,
@@ -398,25 +530,6 @@ def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str,
     return states
 
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _is_start(game: Game[Any, Any], state: Any) -> bool:
-    return bool(game.state_to_json(state) == game.state_to_json(game.initial_state()))
-
-
-def _opening_flags(turns: list[Any]) -> list[bool]:
-    """The random opening plies: turns marked ``"opening": true`` (complete records)."""
-    return [isinstance(t, Mapping) and t.get("opening") is True for t in turns]
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    return None
-
-
 def _charged(record: Mapping[str, Any], turns: list[Any], opening: list[bool]) -> list[float | None]:
     charged: list[float | None] = [_number(t.get("charged_ms")) if isinstance(t, Mapping) else None
                                    for t in turns]
@@ -431,44 +544,57 @@ def _charged(record: Mapping[str, Any], turns: list[Any], opening: list[bool]) -
     return charged
 
 
-def _clock_pair(value: Any) -> dict[Color, float] | None:
-    if not isinstance(value, Mapping):
-        return None
-    pair: dict[Color, float] = {}
-    for colour in Color:
-        ms = _number(value.get(colour.value))
-        if ms is None:
-            return None
-        pair[colour] = ms
-    return pair
-
-
 def _clocks(game: Game[Any, Any], record: Mapping[str, Any], turns: list[Any], states: list[Any],
-            charged: list[float | None]) -> tuple[dict[Color, float] | None, list[dict[Color, float]]]:
-    """Both clocks at the start and after each move: the turn's own clock when recorded, else the
-    match's rule (``left = max(0, left - charged) + increment``)."""
+            charged: list[float | None]) -> tuple[dict[int, float] | None, list[float]]:
+    """Both clocks at the start, and the mover's after each move: the turn's own clock when
+    recorded, else the match's rule (``left = max(0, left - charged) + increment``)."""
     tc = record.get("time_control")
     limit = _number(tc.get("timeLimit")) if isinstance(tc, Mapping) else None
     increment = (_number(tc.get("increment")) or 0.0) if isinstance(tc, Mapping) else 0.0
-    has_turn_clocks = any(isinstance(t, Mapping) and _turn_clock(t) is not None for t in turns)
+    has_turn_clocks = any(isinstance(t, Mapping) and _number(t.get(TURN_CLOCK_KEY)) is not None for t in turns)
     if limit is None and not has_turn_clocks:
         return None, []
-    start = {c: limit if limit is not None else 0.0 for c in Color}
+    start = dict.fromkeys((0, 1), limit if limit is not None else 0.0)
     left = dict(start)
-    after: list[dict[Color, float]] = []
+    after: list[float] = []
     for i, turn in enumerate(turns):
-        mover = game.to_move(states[i])
-        own = _turn_clock(turn) if isinstance(turn, Mapping) else None
+        mover = 0 if game.to_move(states[i]) is Color.BLACK else 1
+        own = _number(turn.get(TURN_CLOCK_KEY)) if isinstance(turn, Mapping) else None
         if own is not None:
             left[mover] = own
         elif charged[i] is not None:
             left[mover] = max(0.0, left[mover] - (charged[i] or 0.0)) + increment
-        after.append(dict(left))
+        after.append(left[mover])
     return start, after
 
 
-def _turn_clock(turn: Mapping[str, Any]) -> float | None:
-    return _number(turn.get(TURN_CLOCK_KEY))
+# -- small helpers ------------------------------------------------------------------------------------
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_start(game: GeneralGame[Any, Any], state: Any) -> bool:
+    return bool(game.state_to_json(state) == game.state_to_json(game.initial_state()))
+
+
+def _shown(notation: str | None) -> str:
+    return "?" if notation is None else notation
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.4g}" if value else "0"
 
 
 def format_clock(ms: float) -> str:
@@ -489,48 +615,4 @@ def format_ms(ms: float) -> str:
     return f"{ms / 1000:.2f} s"
 
 
-# -- plain text (piped output) ---------------------------------------------------------------------
-
-
-def plain_text(replay: Replay) -> str:
-    """The piped form: header, numbered move list, final board and clocks. No trailing spaces."""
-    out = [replay.title(), f"result: {replay.result()} after {replay.last} plies"]
-    if replay.reason:
-        out.append(f"reason: {replay.reason}")
-    if replay.opening_note():
-        out.append(f"opening: {replay.opening_note()}")
-    out.append("")
-    lines = replay.move_lines()
-    if lines:
-        width = max(len(replay.move_text(i)) for i in range(replay.last))
-        label_width = max(len(label) for label, _ in lines)
-        for label, indexes in lines:
-            cells = [replay.move_text(i).ljust(width) for i in indexes]
-            if replay.steps[indexes[0]].color is Color.WHITE:
-                cells.insert(0, "...".ljust(width))
-            out.append(f"{label.rjust(label_width)} {'  '.join(cells)}".rstrip())
-    else:
-        out.append("(no moves)")
-    out.append("")
-    final = replay.states[-1]
-    out.extend(line.rstrip() for line in replay.game.board_text(final).splitlines())
-    clocks = replay.clocks_at(replay.last)
-    if clocks is not None:
-        out.append("")
-        out.append("clocks: " + "  ".join(f"{c.value} {format_clock(clocks[c])}" for c in Color))
-    return "\n".join(out) + "\n"
-
-
-__all__ = [
-    "DEFAULT_DELAY_S",
-    "GameEntry",
-    "Replay",
-    "ReplayError",
-    "Source",
-    "Step",
-    "format_clock",
-    "format_ms",
-    "open_source",
-    "plain_text",
-    "player_names",
-]
+__all__ = ["DEFAULT_DELAY_S", "Replay", "ReplayError", "Step", "format_clock", "format_ms"]

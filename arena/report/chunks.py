@@ -9,7 +9,7 @@ writes, for ``-o report.html``:
 - ``report_games/chunk-K.js`` (K from 0): the games at list positions ``K*size`` to
   ``(K+1)*size - 1``, as ``arenaChunkZ(K, "BASE64")`` (:func:`chunk_file`: compressed) of
   ``{"pieces": [...], "starts": [...], "games": {"N": payload}}``: the same ``arena-game-N``
-  payloads (:func:`arena.report.html.game_payload`, :func:`arena.report.seat_page.seat_game_payload`),
+  payloads (:func:`arena.report.html.game_payload`),
   with a piece table and start boards of the chunk's own.
 
 The page loads a chunk with a ``<script>`` element when one of its games is opened (that works
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.fileio.files import atomic_write, make_folders
-from arena.records.replay import GameEntry, Source
+from arena.records.sources import GameEntry, Source
 from arena.report.frames import PieceTable
 from arena.report.html import Drawn, Progress, ReportError
 from arena.stats.ratings import GameResult
@@ -153,21 +153,17 @@ def draw_chunk(job: ChunkJob) -> ChunkDone:
     payloads: list[tuple[int, str]] = []
     rows: list[list[Any]] = []
     results: list[GameResult] | None = [] if job.results and not job.seats else None
-    if job.seats:
-        from arena.report.seat_page import iter_seat_games, seat_game_payload, seat_row
-
-        for entry, seat_replay in iter_seat_games(source):
-            payloads.append((entry.index, _json(seat_game_payload(seat_replay, pieces))))
-            rows.append(seat_row(entry, seat_replay))
-    else:
-        for entry, replay in iter_games(source):
-            payloads.append((entry.index, _json(game_payload(replay, pieces, entry.index))))
-            rows.append(game_row(entry, replay))
-            if results is not None:
-                try:
-                    results.append(result_from_row({**replay.record, "index": entry.index}))
-                except ValueError:
-                    results = None
+    for entry, replay in iter_games(source):
+        if replay.paired == job.seats:
+            raise ReportError(f"{job.label} game {entry.index}: games of two kinds (two players, N seats); a report "
+                              "holds one kind (write them to two files)")
+        payloads.append((entry.index, _json(game_payload(replay, pieces, entry.index))))
+        rows.append(game_row(entry, replay))
+        if results is not None:
+            try:
+                results.append(result_from_row({**replay.record, "index": entry.index}))
+            except ValueError:
+                results = None
     data = chunk_file(job.number, chunk_text(pieces, payloads))
     try:
         atomic_write(job.path, data, sync=False)
@@ -229,7 +225,7 @@ def draw_split(source: Source, out: Path, rows: IO[bytes], *, seats: bool, worke
         make_folders(folder)
     except OSError as exc:
         raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
-    drawn = Drawn(results=None if seats or not results else [])
+    drawn = Drawn(results=None if seats or not results else [], paired=not seats)
     total = count = 0
     jobs = chunk_jobs(source, folder, seats, size, results)
     for outcome in run_jobs(jobs, workers, progress, len(source.entries)):
@@ -259,7 +255,7 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
     else the page and its chunk files (module docstring), drawn by ``workers`` processes (default:
     :func:`default_jobs`). The bytes written. Raises ReplayError or ReportError (one line)."""
     from arena.records.seats import is_seat_record
-    from arena.report.html import JS, page_parts, report_html, results_standings, saved_standings, write_page
+    from arena.report.html import page_parts, report_html, results_standings, saved_standings, write_page
     from arena.report.sections import report_body
 
     target = Path(out)
@@ -274,16 +270,9 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
             source, target, rows, seats=seats, progress=progress, size=chunk_games, results=saved is None,
             workers=default_jobs() if workers is None else workers)
         title = title or f"arena report: {source.label}"
-        if seats:
-            from arena.report.seat_page import SEAT_CSS, SEAT_JS, SEAT_VIEWER_HTML
-
-            body = before + report_body(saved, seats=True)  # none computed for games of N seats here
-            parts = page_parts(title, "report", drawn, body, viewer=SEAT_VIEWER_HTML, script=SEAT_JS, css=SEAT_CSS,
-                               chunk=chunk, rows=(count, _read_back(rows)))
-        else:
-            body = before + report_body(saved if saved is not None else results_standings(drawn.results))
-            parts = page_parts(title, "report", drawn, body, viewer=None, script=JS, css="", chunk=chunk,
-                               rows=(count, _read_back(rows)))
+        standings = saved if saved is not None or seats else results_standings(drawn.results)
+        body = before + report_body(standings, seats=seats)  # none computed for games of N seats here
+        parts = page_parts(title, "report", drawn, body, chunk=chunk, rows=(count, _read_back(rows)))
         return size + write_page(target, parts)
 
 

@@ -1,7 +1,8 @@
 """The report page's CSS and JavaScript, as Python strings (no package data to ship).
 
-The script (no libraries, no network) is :data:`JS_COMMON`, a viewer (:data:`JS_TWO` here, the
-N-seat one in :mod:`arena.report.seat_page`) and :data:`JS_PAGE`:
+The script (no libraries, no network) is :data:`JS_COMMON`, the viewer :data:`JS_VIEWER` (every
+game: a paired game's board, numbered moves and both clocks; any other game's seats, steps and
+each seat's view) and :data:`arena.report.page_script.JS_PAGE`:
 
 - fills the game list from ``arena-data`` (filter box, click a column header to sort) and opens a
   game on a click, through the address's fragment (``#game=N``, ``&ply=K``), so Back closes it;
@@ -113,7 +114,6 @@ td.ranks{padding:3px 6px}
 """
 
 #: The page script's first part: error capture, data blocks, CRC-32, frame decoding, formatting.
-#: The N-seat game page (:mod:`arena.report.seat_page`) starts with it too.
 JS_COMMON = r"""
 "use strict";
 const ERRORS = [];
@@ -271,31 +271,40 @@ function setupControls(stepSelector) {
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 """
 
-#: The two-player viewer: ``openGame(index, ply)``, ``closeGame()``, ``setupViewer()`` and
-#: ``selftestGame(index)`` (one verdict line), the names the page script (:data:`JS_PAGE`) calls.
-#: The N-seat viewer (:data:`arena.report.seat_page.SEAT_VIEWER_JS`) defines the same names.
-JS_TWO = r"""
+#: The viewer, for every game: ``openGame(index, ply)``, ``closeGame()``, ``setupViewer()`` and
+#: ``selftestGame(index)`` (one verdict line), the names the page script
+#: (:data:`arena.report.page_script.JS_PAGE`) calls. A paired game's ``arena-game-N`` block
+#: (:func:`arena.report.html.game_payload`: it has ``movers``) shows the numbered move list and
+#: both clocks; any other shows the seats (returns, ranks, who acts, who is out, clocks) and the
+#: step list as the page's viewer saw them.
+JS_VIEWER = r"""
 // -- the viewer ------------------------------------------------------------------------------------
 let V = null;
 function openGame(index, ply) {
   if (!V || V.index !== index) {
     const found = gameData(index);
     if (!found) { alert("No game " + index + " in this file."); return false; }
-    const g = withStart(found.g);
-    g.numbers = g.notation.map((_, i) => Math.floor((g.ply0 + i) / 2) + 1);
-    const positions = decodeFrames(g.frames, found.starts);
-    const clocks = [];
-    if (g.clock0) {
-      let left = g.clock0.slice();
-      clocks.push(left.slice());
-      for (let i = 0; i < g.notation.length; i++) {
-        if (g.clocks[i] !== null) left[g.movers[i].toUpperCase() === "B" ? 0 : 1] = g.clocks[i];
-        clocks.push(left.slice());
-      }
+    const paired = found.g.movers !== undefined;
+    const g = paired ? withStart(found.g) : found.g;
+    const last = paired ? g.notation.length : g.steps.length;
+    V = {index, g, paired, positions: decodeFrames(g.frames, found.starts), clocks: paired ? pairedClocks(g) : g.clocks,
+         last, pos: -1, cells: [], pieces: found.pieces};
+    $("viewer").classList.toggle("seatview", !paired);
+    $("clocks").hidden = !paired;
+    $("seats").hidden = paired;
+    for (const k of document.querySelectorAll(".unit")) k.textContent = paired ? "moves" : "steps";
+    for (const k of document.querySelectorAll(".unit1")) k.textContent = paired ? "move" : "step";
+    $("moves").replaceChildren(paired ? pairedList(g) : stepList(g));
+    if (!paired) {
+      const rows = document.createDocumentFragment();
+      g.seat_rows.forEach((r, s) => {
+        const tr = el("tr");
+        tr.id = "seat-" + s;
+        for (const [text, cls] of [[r[0], ""], [r[1], ""], [r[2], "num"], [r[3], ""], ["", "now"]]) tr.appendChild(el("td", cls, text));
+        rows.appendChild(tr);
+      });
+      $("seats").tBodies[0].replaceChildren(rows);
     }
-    if (g.clock_end) { while (clocks.length <= g.notation.length) clocks.push(g.clock_end.slice()); clocks[g.notation.length] = g.clock_end.slice(); }
-    V = {index, g, positions, clocks, last: g.notation.length, pos: -1, pieces: found.pieces};
-    buildMoves();
     $("v-title").textContent = g.title;
     $("v-note").textContent = g.note;
     $("slider").max = V.last;
@@ -305,10 +314,23 @@ function openGame(index, ply) {
   return true;
 }
 function closeGame() { $("viewer").hidden = true; }
-function buildMoves() {
-  const box = $("moves"), g = V.g;
+// Both clocks at every position of a paired game: the mover's changes with its move.
+function pairedClocks(g) {
+  g.numbers = g.notation.map((_, i) => Math.floor((g.ply0 + i) / 2) + 1);
+  const clocks = [];
+  if (g.clock0) {
+    let left = g.clock0.slice();
+    clocks.push(left.slice());
+    for (let i = 0; i < g.notation.length; i++) {
+      if (g.clocks[i] !== null) left[g.movers[i].toUpperCase() === "B" ? 0 : 1] = g.clocks[i];
+      clocks.push(left.slice());
+    }
+  }
+  if (g.clock_end) { while (clocks.length <= g.notation.length) clocks.push(g.clock_end.slice()); clocks[g.notation.length] = g.clock_end.slice(); }
+  return clocks.length ? clocks : null;
+}
+function pairedList(g) {
   const frag = document.createDocumentFragment();
-  V.cells = [];
   let line = null;
   for (let i = 0; i < g.notation.length; i++) {
     const black = g.movers[i].toUpperCase() === "B";
@@ -326,7 +348,20 @@ function buildMoves() {
     V.cells.push(cell);
   }
   if (!g.notation.length) frag.appendChild(el("div", "line dim", "(no moves)"));
-  box.replaceChildren(frag);
+  return frag;
+}
+function stepList(g) {
+  const frag = document.createDocumentFragment();
+  const width = String(g.steps.length).length + 1;
+  for (let k = 0; k < g.steps.length; k++) {
+    const cell = el("div", "mv step k-" + g.kinds[k], (String(k + 1) + ".").padStart(width) + " " + g.steps[k]);
+    cell.dataset.k = k;
+    if (g.details[k]) cell.title = g.details[k];
+    frag.appendChild(cell);
+    V.cells.push(cell);
+  }
+  if (!g.steps.length) frag.appendChild(el("div", "step dim", "(no steps)"));
+  return frag;
 }
 function show(i) {
   if (!V) return;
@@ -341,9 +376,16 @@ function show(i) {
   V.pos = i;
   if (i > 0) { const c = V.cells[i - 1]; c.classList.add("cur"); const box = $("moves"); const top = c.offsetTop - box.offsetTop; if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) box.scrollTop = top - box.clientHeight / 2; }
   $("slider").value = String(i);
-  $("v-ply").textContent = "ply " + i + " of " + V.last;
+  $("v-ply").textContent = (V.paired ? "ply " : "step ") + i + " of " + V.last;
   const status = $("v-status");
   status.replaceChildren();
+  if (V.paired) pairedStatus(status, i); else seatStatus(status, i);
+  const result = $("result");
+  result.replaceChildren();
+  if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
+}
+function pairedStatus(status, i) {
+  const g = V.g;
   if (i === 0) status.appendChild(el("b", "", g.first + " (" + V.last + " moves)"));
   else {
     const k = i - 1, mover = g.movers[k].toUpperCase() === "B" ? 0 : 1;
@@ -358,29 +400,44 @@ function show(i) {
     const box = $("clock-" + side);
     box.className = "clock" + (side === toMove ? " tomove" : "");
     box.replaceChildren(el("div", "who", (side ? "WHITE " : "BLACK ") + g.players[side] + (side === toMove ? " · to move" : "")),
-                        el("div", "time", V.clocks.length ? fmtClock(V.clocks[i][side]) : "--:--"));
+                        el("div", "time", V.clocks ? fmtClock(V.clocks[i][side]) : "--:--"));
   }
-  const result = $("result");
-  result.replaceChildren();
-  if (i === V.last) { result.appendChild(el("div", "res", "Result: " + g.result)); if (g.reason) result.appendChild(el("div", "", g.reason)); }
+}
+function seatStatus(status, i) {
+  const g = V.g;
+  if (i === 0) status.appendChild(el("b", "", "start (" + V.last + " steps)"));
+  else {
+    status.appendChild(el("b", "", i + ". " + g.steps[i - 1]));
+    if (g.details[i - 1]) status.appendChild(el("span", "dim", "  " + g.details[i - 1]));
+  }
+  const out = new Set(g.out.slice(0, i).filter(s => s !== null));
+  for (let s = 0; s < g.names.length; s++) {
+    const row = $("seat-" + s), acting = g.acting[i].includes(s);
+    row.className = (acting ? "acting" : "") + (out.has(s) ? " out" : "");
+    const parts = [];
+    if (acting) parts.push("to act");
+    if (out.has(s)) parts.push("out");
+    if (V.clocks && V.clocks[i][s] !== null) parts.push(fmtClock(V.clocks[i][s]));
+    row.querySelector(".now").textContent = parts.join(" · ");
+  }
 }
 function setupViewer() { setupControls(".mv"); }
 function selftestGame(index) {
   const started = performance.now();
-  let steps = 0;
+  let keys = 0;
   try {
     if (!openGame(index, 0)) throw new Error("no game " + index);
-    const g = V.g, last = V.last;
-    const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); steps += 1; };
-    const seen = [];  // each ply's board CRC, as first shown
+    const g = V.g, last = V.last, unit = V.paired ? "ply " : "step ";
+    const key = name => { document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true, cancelable: true})); keys += 1; };
+    const seen = [];  // each position's board CRC, as first shown
     const check = (want, what) => {
-      const board = $("board");
-      const svg = board.firstElementChild;
-      if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at ply " + want);
-      if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows ply " + board.dataset.ply + ", expected " + want);
+      const board = $("board"), svg = board.firstElementChild;
+      if (!svg || svg.tagName.toLowerCase() !== "svg") throw new Error(what + ": no <svg> board at " + unit + want);
+      if (board.dataset.ply !== String(want)) throw new Error(what + ": board shows " + unit + board.dataset.ply + ", expected " + want);
       if (seen.length === want) seen.push(board.dataset.state);
-      else if (board.dataset.state !== seen[want]) throw new Error(what + ": ply " + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
+      else if (board.dataset.state !== seen[want]) throw new Error(what + ": " + unit + want + " board crc " + board.dataset.state + " != " + seen[want] + " shown before");
       if ($("slider").value !== String(want)) throw new Error(what + ": slider at " + $("slider").value + ", expected " + want);
+      if (want > 0 && !V.cells[want - 1].classList.contains("cur")) throw new Error(what + ": " + unit + want + " not highlighted");
     };
     key("Home"); check(0, "Home");
     for (let k = 1; k <= last; k++) { key("ArrowRight"); check(k, "ArrowRight"); }
@@ -391,191 +448,52 @@ function selftestGame(index) {
     key("End"); check(last, "End");
     key("Home"); check(0, "Home");
     if (ERRORS.length) throw new Error(ERRORS.length + " page error(s): " + ERRORS[0]);
-    return "PASS game=" + index + " plies=" + last + " steps=" + steps + " ms=" + (performance.now() - started).toFixed(1) + (SHOW_BOARDS ? " boards=" + seen.join(",") : "");
+    const counts = V.paired ? " plies=" + last + " steps=" + keys : " steps=" + last + " keys=" + keys;
+    return "PASS game=" + index + counts + " ms=" + (performance.now() - started).toFixed(1) + (SHOW_BOARDS ? " boards=" + seen.join(",") : "");
   } catch (e) {
-    return "FAIL game=" + index + " after " + steps + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? " | errors: " + ERRORS.join(" | ") : "");
+    return "FAIL game=" + index + " after " + keys + " key presses: " + (e && e.message ? e.message : e) + (ERRORS.length ? " | errors: " + ERRORS.join(" | ") : "");
   }
 }
-
 """
 
-#: The page around a viewer: the game list, sortable tables, the address's routing, the self-test
-#: and the start.
-JS_PAGE = r"""
-// -- the game list ---------------------------------------------------------------------------------
-// At most PAGE_ROWS rows are in the DOM at once (a run of 100,000 games stays responsive): the filter
-// and the sort work on all rows, the pager moves through the result.
-const PAGE_ROWS = 200;
-let sortCol = 0, sortDir = 1, page = 0, LIST = null, HAYSTACK = null;
-const COLLATOR = new Intl.Collator();
-function listRows() {
-  const query = ($("filter").value || "").trim().toLowerCase();
-  if (query && !HAYSTACK) HAYSTACK = DATA.rows.map(r => r.join(" ").toLowerCase());
-  const rows = query ? DATA.rows.filter((r, k) => HAYSTACK[k].includes(query)) : DATA.rows.slice();
-  if (sortCol !== 0 || sortDir !== 1) rows.sort((a, b) => { const x = a[sortCol], y = b[sortCol]; return (typeof x === "number" && typeof y === "number" ? x - y : COLLATOR.compare(String(x), String(y))) * sortDir || a[0] - b[0]; });
-  else rows.sort((a, b) => a[0] - b[0]);
-  return rows;
-}
-function fillList(keepPage) {
-  const body = document.querySelector("#games tbody");
-  if (!body) return;
-  if (keepPage !== true) { LIST = listRows(); page = 0; }
-  const pages = Math.max(1, Math.ceil(LIST.length / PAGE_ROWS));
-  page = Math.max(0, Math.min(pages - 1, page));
-  const frag = document.createDocumentFragment();
-  for (const r of LIST.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS)) {
-    const tr = el("tr");
-    tr.dataset.game = r[0];
-    for (const [k, cls] of [[0, "num"], [1, ""], [2, ""], [3, ""], [4, ""], [5, "num"], [7, "reason"]]) tr.appendChild(el("td", cls, String(r[k])));
-    frag.appendChild(tr);
-  }
-  body.replaceChildren(frag);
-  $("count").textContent = LIST.length === DATA.rows.length ? DATA.rows.length + " games" : LIST.length + " of " + DATA.rows.length + " games";
-  const pager = $("pager");
-  if (pager) {
-    pager.hidden = pages < 2;
-    $("pg-info").textContent = "page " + (page + 1) + " of " + pages;
-    $("pg-prev").disabled = page === 0;
-    $("pg-next").disabled = page >= pages - 1;
-  }
-  for (const th of document.querySelectorAll("#games th")) th.className = (th.dataset.col == sortCol ? (sortDir > 0 ? "asc" : "desc") : "") + (th.classList.contains("num") ? " num" : "");
-}
-function setupList() {
-  if (!$("games")) return;
-  let typing = null;  // one filter pass per pause in typing, not one per key
-  $("filter").addEventListener("input", e => { clearTimeout(typing); if (e.isTrusted) typing = setTimeout(fillList, 120); else fillList(); });
-  for (const th of document.querySelectorAll("#games th")) th.addEventListener("click", () => {
-    const col = Number(th.dataset.col);
-    sortDir = col === sortCol ? -sortDir : 1; sortCol = col; fillList();
-  });
-  if ($("pager")) {
-    $("pg-prev").addEventListener("click", () => { page -= 1; fillList(true); });
-    $("pg-next").addEventListener("click", () => { page += 1; fillList(true); });
-  }
-  document.querySelector("#games tbody").addEventListener("click", e => {
-    const tr = e.target.closest("tr");
-    if (tr) location.hash = "game=" + tr.dataset.game;
-  });
-  fillList();
-}
-
-// -- sortable tables (the standings, the seats): click a header, again to reverse ------------------
-function sortKey(td) {
-  const v = td.dataset.v !== undefined ? td.dataset.v : td.textContent;
-  return v === "" ? null : (isNaN(Number(v)) ? v : Number(v));
-}
-function sortTable(table, col, dir) {
-  const body = table.tBodies[0];
-  const rows = Array.from(body.rows);
-  rows.sort((a, b) => {
-    const x = sortKey(a.cells[col]), y = sortKey(b.cells[col]);
-    if (x === null || y === null) return (x === null) - (y === null);  // no value: last either way
-    return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * dir;
-  });
-  body.append(...rows);
-  for (const th of table.tHead.rows[0].cells) th.classList.remove("asc", "desc");
-  table.tHead.rows[0].cells[col].classList.add(dir > 0 ? "asc" : "desc");
-}
-function setupSortable() {
-  for (const table of document.querySelectorAll("table.sortable")) {
-    Array.from(table.tHead.rows[0].cells).forEach((th, col) => th.addEventListener("click", () => {
-      sortTable(table, col, th.classList.contains("asc") ? -1 : 1);
-    }));
-  }
-}
-function route() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("selftest")) { SHOW_BOARDS = params.has("boards"); selftest(params.get("selftest")); return; }
-  if (params.has("game")) { loadAndOpen(Number(params.get("game")), params.has("ply") ? Number(params.get("ply")) : undefined); return; }
-  if (DATA.mode === "game") openGame(DATA.rows[0][0], params.has("ply") ? Number(params.get("ply")) : undefined);
-  else closeGame();
-}
-
-// -- self-test (see the module docstring of arena.report.viewer) ----------------------------------
-function checkList() {
-  // The game list: every game listed, the filter and a column sort wired up.
-  // Every game listed: a page of PAGE_ROWS rows at most, the count of all, and the pager reaching the last.
-  const rows = () => Array.from(document.querySelectorAll("#games tbody tr"));
-  const first = Math.min(PAGE_ROWS, DATA.rows.length);
-  if (rows().length !== first) throw new Error("the game list's first page shows " + rows().length + " of " + first + " games");
-  if (!$("count").textContent.startsWith(DATA.rows.length + " games")) throw new Error("the game count says " + $("count").textContent);
-  if (DATA.rows.length > PAGE_ROWS) {
-    const pages = Math.ceil(DATA.rows.length / PAGE_ROWS);
-    for (let k = 1; k < pages; k++) $("pg-next").click();
-    const lastRow = DATA.rows[DATA.rows.length - 1][0], shown = rows();
-    if (shown.length !== DATA.rows.length - (pages - 1) * PAGE_ROWS || shown[shown.length - 1].dataset.game !== String(lastRow)) throw new Error("the last page does not end with game " + lastRow);
-    if (!$("pg-next").disabled) throw new Error("the pager goes past the last page");
-  }
-  const who = DATA.rows[0][1], filter = $("filter");
-  // Responsiveness: the time of one filter pass over every game (the first builds the search text),
-  // and of one sort, each with its page of rows put in the DOM.
-  let clock = performance.now();
-  filter.value = who; filter.dispatchEvent(new Event("input"));
-  const filterMs = performance.now() - clock;
-  const shown = rows();
-  if (!shown.length || shown.some(tr => !tr.textContent.includes(who))) throw new Error("filtering by " + who + " shows other games");
-  const some = shown.length;
-  filter.value = ""; filter.dispatchEvent(new Event("input"));
-  const plies = document.querySelector('#games th[data-col="5"]');
-  clock = performance.now();
-  plies.click();
-  const sortMs = performance.now() - clock;
-  plies.click();
-  const longest = Math.max(...DATA.rows.map(r => r[5]));
-  if (Number(rows()[0].children[5].textContent) !== longest) throw new Error("sorting by plies (descending) does not put the longest game first");
-  document.querySelector('#games th[data-col="0"]').click();
-  return " list=" + DATA.rows.length + " filtered=" + some + " ready_ms=" + READY_MS.toFixed(0) +
-    " filter_ms=" + filterMs.toFixed(0) + " sort_ms=" + sortMs.toFixed(0);
-}
-function checkStandings() {
-  // The standings sort by a click on a header (games: fewest first, then most), and back by rank.
-  const table = $("standings-table");
-  if (!table) return "";
-  const heads = Array.from(table.tHead.rows[0].cells), col = heads.findIndex(th => th.textContent === "Games");
-  const values = () => Array.from(table.tBodies[0].rows).map(tr => sortKey(tr.cells[col]));
-  heads[col].click();
-  const up = values();
-  if (up.some((v, k) => k && v < up[k - 1])) throw new Error("standings: sorting by games (ascending) is out of order");
-  heads[col].click();
-  const down = values();
-  if (down.some((v, k) => k && v > down[k - 1])) throw new Error("standings: sorting by games (descending) is out of order");
-  heads[0].click();
-  return " standings=" + up.length;
-}
-let SHOW_BOARDS = false;  // #selftest=N&boards: each verdict lists every ply's board CRC
-async function selftest(which) {
-  const out = $("selftest");
-  out.hidden = false;
-  let list = "";
-  try { if (DATA.mode === "report") list = checkList() + checkStandings(); }
-  catch (e) { out.textContent = "FAIL list: " + (e && e.message ? e.message : e); return; }
-  const games = which === "all" ? DATA.rows.map(r => r[0]) : [which ? Number(which) : DATA.rows[0][0]];
-  out.textContent = "RUNNING";
-  const lines = [];
-  for (const index of games) {
-    const loading = performance.now();
-    const ok = await ensureGame(index);
-    const loaded = DATA.chunk ? " load_ms=" + (performance.now() - loading).toFixed(0) : "";
-    lines.push((ok === true ? selftestGame(index) : "FAIL game=" + index + ": its chunk file: " + ok) + loaded + (lines.length === 0 ? list : ""));
-  }
-  // The verdict waits for timers the steps set off, so an error thrown later still fails it.
-  setTimeout(() => {
-    if (ERRORS.length && lines.every(line => line.startsWith("PASS"))) lines.push("FAIL " + ERRORS.length + " page error(s) after the steps: " + ERRORS.join(" | "));
-    out.textContent = lines.join("\n");
-  }, 200);
-}
-let READY_MS = 0;  // from navigation start to a usable page (the game list drawn): self-test reports it
-document.addEventListener("DOMContentLoaded", () => {
-  setupList();
-  setupSortable();
-  setupViewer();
-  READY_MS = performance.now();
-  window.addEventListener("hashchange", route);
-  route();
-});
+#: The viewer's page part: the board, the buttons and slider, both clocks (a paired game) or the
+#: seats (any other), the status line, the step list and the result.
+VIEWER_HTML = """\
+<div id="viewer" hidden><div class="panel">
+<div class="vhead"><h2 id="v-title"></h2><button id="v-close" title="Close (Esc)">&#x2715; close</button></div>
+<p id="v-note" class="dim"></p>
+<div class="vbody">
+<div class="vleft"><div id="board" class="board"></div>
+<div class="controls"><button id="b-first" title="First (Home)">|&#x25C0;</button><button id="b-prev" title="Previous (&#x2190;)">&#x25C0;</button><input type="range" id="slider" min="0" max="0" value="0" aria-label="position"><button id="b-next" title="Next (&#x2192;)">&#x25B6;</button><button id="b-last" title="Last (End)">&#x25B6;|</button></div>
+<div id="v-ply" class="dim"></div></div>
+<div class="vright">
+<div id="clocks"><div class="clock" id="clock-0"></div><div class="clock" id="clock-1"></div></div>
+<table id="seats" class="grid" hidden><thead><tr><th>Seat</th><th>Bot</th><th class="num">Return</th><th>Rank</th><th>Now</th></tr></thead><tbody></tbody></table>
+<div id="v-status"></div>
+<div id="moves" tabindex="-1"></div>
+<div id="result"></div>
+</div></div>
+<p class="keys dim">&#x2190; &#x2192; step · Home/End first/last · PgUp/PgDn 10 <span class="unit">moves</span> · click a <span class="unit1">move</span> to jump<span class="closekey"> · Esc back to the report</span></p>
+</div></div>
 """
 
-#: The script of a two-player page (a report or one game).
-JS = JS_COMMON + JS_TWO + JS_PAGE
+#: The seats and the step list of a game that is not paired.
+VIEWER_CSS = """
+.seatview .board{aspect-ratio:auto;min-height:240px;padding:6px}
+#seats{margin-bottom:8px;width:100%}
+#seats[hidden],#clocks[hidden]{display:none}
+#seats tr.acting td{font-weight:700;background:#eef4fb}
+#seats tr.out td{color:var(--dim)}
+#seats td.now{font-variant-numeric:tabular-nums}
+#moves .step{padding:0 8px;cursor:pointer;white-space:pre;display:block}
+#moves .step:hover{background:#eef4fb}
+#moves .step.k-c{color:var(--dim)}
+#moves .step.k-e{color:#a01c1c}
+#moves .step.cur{background:var(--hi);font-weight:700;color:var(--fg)}
+"""
 
-__all__ = ["CSS", "JS", "JS_COMMON", "JS_PAGE", "JS_TWO"]
+#: The script of every page (a report or one game).
+JS = JS_COMMON + JS_VIEWER
+
+
+__all__ = ["CSS", "JS", "JS_COMMON", "JS_VIEWER", "VIEWER_CSS", "VIEWER_HTML"]

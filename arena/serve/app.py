@@ -11,7 +11,7 @@ Routes:
   stream open. ``/events?game=N``: only ``live`` events with game N's moves, then ``finished``
   once N is in ``games.jsonl`` (its page then reloads as the viewer);
 - ``/game/N``: game ``N``: a finished game of ``games.jsonl`` in the report's one-game viewer
-  (:func:`arena.report.html.viewer_html`, :func:`arena.report.seat_page.seat_viewer_html`), a game
+  (:func:`arena.report.html.viewer_html`), a game
   in progress as its moves so far (:func:`arena.serve.pages.live_game_page`);
 - ``/agent/ID``: the agent's page (:mod:`arena.serve.agents`);
 - ``/standings.json``: the folder's standings as they are (404 before the first).
@@ -40,7 +40,7 @@ from starlette.routing import Route
 from arena.errors import ArenaError
 from arena.records.field import Field, keyed
 from arena.records.reader import read_game_file, record_name
-from arena.records.replay import GameEntry
+from arena.records.sources import GameEntry
 from arena.serve.agents import agent_record
 from arena.serve.folder import LogFolder, Snapshot
 from arena.serve.guard import App, Guard, known_names
@@ -191,20 +191,12 @@ def game_html(folder: Path, index: int) -> str:
     """Game ``index`` of the log folder in the report's one-game viewer (two players or N seats).
     Raises RecordInputError, ReplayError or ReportError (one line)."""
     from arena.records.replay import Replay
-    from arena.records.seat_replay import SeatReplay
-    from arena.records.seats import is_seat_record
     from arena.report.html import viewer_html
 
     record = read_game_file(folder / record_name(index), root=folder)
-    label = f"{folder} game {index}"
     entry = GameEntry(index=index, black="?", white="?", winner="?", termination=str(record.get("termination", "")),
                       plies=None, record=record)
-    if is_seat_record(record):
-        from arena.report.seat_page import seat_viewer_html
-
-        text = seat_viewer_html(entry, SeatReplay.from_record(record, label=label))
-    else:
-        text = viewer_html(entry, Replay.from_record(record, label=label))
+    text = viewer_html(entry, Replay.from_record(record, label=f"{folder} game {index}"))
     # The report's viewer page, with a way back to the leaderboard.
     back = ('<nav style="padding:0 24px"><p><a href="/" style="color:#2f6db3;text-decoration:none">'
             "← leaderboard</a></p></nav>")

@@ -1,5 +1,5 @@
 """The replayer's keys: terminal bytes -> key names -> a new position. Pure (no terminal), so
-``arena replay``'s key handling is tested without one; the viewer (:mod:`arena.cli.replay_cmd`)
+``arena replay``'s key handling is tested without one; the viewer (:mod:`arena.ui.replay_view`)
 reads the bytes and draws the positions."""
 
 from __future__ import annotations

@@ -22,14 +22,14 @@ import pytest
 import trio
 from click.testing import CliRunner
 
-from arena.cli.replay_cmd import render, replay_command
-from arena.games.base import Color
+from arena.cli.replay_cmd import replay_command
 from arena.games.registry import game_names, get_game
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec
 from arena.records.format import turn_move
-from arena.records.replay import Replay, plain_text
+from arena.records.replay import Replay
 from arena.ui.replay_keys import Cursor, decode_keys
+from arena.ui.replay_view import plain_text, render
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"
@@ -123,9 +123,9 @@ def test_complete_records_hold_the_opening_and_their_own_values(records: dict[st
         assert "the first 2 plies are a random opening" in plain_text(replay)
         for step, turn in zip(replay.steps, record["turns"], strict=True):
             assert step.notation == turn["notation"]
-            assert step.charged_ms == turn["charged_ms"]
+            assert step.charged_ms == (None if turn["charged_ms"] is None else {step.seat: turn["charged_ms"]})
             if turn["clock_left_ms"] is not None:
-                assert step.clocks_ms is not None and step.clocks_ms[step.color] == turn["clock_left_ms"]
+                assert step.clocks_ms is not None and step.clocks_ms[step.seat] == turn["clock_left_ms"]
         assert [s.label for s in replay.steps[:4]] == ["1.", "1...", "2.", "2..."]
         assert replay.move_lines()[0] == ("1.", [0, 1])
 
@@ -139,10 +139,10 @@ def test_format_1_records_replay_and_their_clocks_are_worked_out(records: dict[s
         assert "starts after 2 random opening plies" in plain_text(replay)
         # Same moves, same notation, same numbers as the complete record's moves after the opening.
         assert [(s.label, s.notation) for s in replay.steps] == [(s.label, s.notation) for s in new.steps[2:]]
-        assert [s.charged_ms for s in replay.steps] == record["move_times_ms"]
+        assert [s.charged_ms for s in replay.steps] == [{s.seat: ms} for s, ms in zip(replay.steps, record["move_times_ms"], strict=True)]
         for mine, theirs in zip(replay.steps, new.steps[2:], strict=True):
             assert mine.clocks_ms == pytest.approx(theirs.clocks_ms, abs=0.01)
-        assert replay.clocks_at(replay.last) == {Color(c): v for c, v in record["clocks_left_ms"].items()}
+        assert replay.clocks_at(replay.last) == {0 if c == "BLACK" else 1: v for c, v in record["clocks_left_ms"].items()}
         assert plain_text(replay).split("\n\n")[-2:] == plain_text(new).split("\n\n")[-2:]  # final board, clocks
 
 

@@ -30,12 +30,13 @@ from click.testing import CliRunner
 from arena.cli import cli
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter, draw_chance, ranks
 from arena.games.registry import get_table_game
-from arena.records.replay import GameEntry
-from arena.records.seat_replay import SeatReplay, seat_plain_text
+from arena.records.replay import Replay
 from arena.records.seats import build_seat_record, check_seat_record, seat_entry
+from arena.records.sources import GameEntry
 from arena.records.types import Record
 from arena.report.frames import decode_frame
 from arena.ui.replay_keys import Cursor
+from arena.ui.replay_view import plain_text
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM = f"{sys.executable} {REPO / 'bots' / 'goofspiel_random.py'} --seed 1"
@@ -139,7 +140,7 @@ def test_a_seat_sees_its_observation_at_every_step(three: Path) -> None:
     code, out, err = arena("replay", str(three), "--seat", "1")
     assert code == 0, err
     assert "view: as seat 1 saw it, P1 (you: " in out
-    replay = SeatReplay.from_record(record, seat=1)
+    replay = Replay.from_record(record, seat=1)
     states = [game.state_from_json(s) for s in record["states"]]
     assert [replay.observation(i) for i in range(replay.last + 1)] == [game.observation(s, 1) for s in states]
     assert boards_of(out) == [stripped(game.board_text(s, 1)) for s in states]
@@ -248,15 +249,15 @@ def test_html_page_steps_by_keys_in_a_browser(three: Path, tmp_path: Path) -> No
 def test_render_fits_the_screen(four: Path) -> None:
     from rich.console import Console
 
-    from arena.ui.seat_replay_view import render_seats
+    from arena.ui.replay_view import render
 
     record = load(four)[1]
     for seat in (None, 2):
-        replay = SeatReplay.from_record(record, seat=seat)
+        replay = Replay.from_record(record, seat=seat)
         for width, height in ((120, 40), (70, 24)):
             console = Console(width=width, height=height, color_system=None, file=open(os.devnull, "w"))  # noqa: SIM115
             for position in (0, 1, replay.last):
-                lines = console.render_lines(render_seats(replay, Cursor(replay.last, position), width, height),
+                lines = console.render_lines(render(replay, Cursor(replay.last, position), width, height),
                                              console.options.update(height=None), pad=False)
                 text = "\n".join("".join(seg.text for seg in line) for line in lines)
                 assert replay.board(position).splitlines()[0] in text
@@ -443,7 +444,7 @@ def test_a_seat_sees_nothing_of_the_others_hidden_dice(reveal: int) -> None:
     game = HiddenDice(3, reveal=reveal)
     record = dice_record(game, seed=11)
     assert check_seat_record(record, game) == []
-    seen = SeatReplay.from_record(record, seat=0, game=game)
+    seen = Replay.from_record(record, seat=0, game=game)
     texts = [seen.step_text(i) for i in range(seen.last)]
     rolls = record["states"][-1]["rolls"]
     assert texts[:3] == [f"chance: {rolls[0]} (1/6)", "chance", "chance"]  # its own die, then the others'
@@ -453,27 +454,27 @@ def test_a_seat_sees_nothing_of_the_others_hidden_dice(reveal: int) -> None:
     shown = [bids["1"], bids["2"]] if reveal else ["?", "?"]
     assert texts[4] == f"simultaneous: P0 (you) {bids['0']}, P1 {shown[0]}, P2 {shown[1]}"
     # Seat 0's lead, seen by seat 1 only when the game reveals it; seat 1's own clock only.
-    seat1 = SeatReplay.from_record(record, seat=1, game=game)
+    seat1 = Replay.from_record(record, seat=1, game=game)
     assert seat1.step_text(3) == f"P0 (bot0): {lead if reveal else '?'}"
     assert seat1.steps[3].charged_ms == {} and seat1.clocks_at(4) == {1: 1000.0}
     # The leak test: another die for seat 1 (and seat 2) changes nothing seat 0 is shown.
-    plain = seat_plain_text(seen)
+    plain = plain_text(seen)
     for other in (1, 6):
         changed = with_roll(with_roll(record, 1, other), 2, 7 - other)
-        assert seat_plain_text(SeatReplay.from_record(changed, seat=0, game=game)) == plain
-        assert seat_plain_text(SeatReplay.from_record(changed, game=game)) != seat_plain_text(
-            SeatReplay.from_record(record, game=game)) or (rolls[1], rolls[2]) == (other, 7 - other)
-    omniscient = SeatReplay.from_record(record, game=game)
+        assert plain_text(Replay.from_record(changed, seat=0, game=game)) == plain
+        assert plain_text(Replay.from_record(changed, game=game)) != plain_text(
+            Replay.from_record(record, game=game)) or (rolls[1], rolls[2]) == (other, 7 - other)
+    omniscient = Replay.from_record(record, game=game)
     assert [omniscient.step_text(i) for i in range(3)] == [f"chance: {r} (1/6)" for r in rolls]
 
 
 def test_a_seat_page_draws_the_seats_own_view() -> None:
-    from arena.report.seat_page import seat_viewer_html
+    from arena.report.html import viewer_html
 
     game = HiddenDice(3, reveal=0)
     record = dice_record(game, seed=5)
-    page = seat_viewer_html(GameEntry(0, "?", "?", "?", "win", None, record=cast(Record, record)),
-                            SeatReplay.from_record(record, seat=2, game=game))
+    page = viewer_html(GameEntry(0, "?", "?", "?", "win", None, record=cast(Record, record)),
+                            Replay.from_record(record, seat=2, game=game))
     payload, svgs = page_frames(page)
     assert len(svgs) == len(record["steps"]) + 1
     # No SVG function for this game: its board_text for seat 2, which is seat 2's observation.

@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 from report_support import record_with_plies, synthetic_record, write_log_folder
 
-from arena.records.replay import GameEntry, Replay, open_source
+from arena.records.replay import Replay
+from arena.records.sources import GameEntry, open_source
 from arena.report.html import report_html, viewer_html, write_page
 
 CHROMIUM = shutil.which("chromium")

@@ -12,7 +12,7 @@ import pytest
 from report_support import tournament_records, write_log_folder
 from test_html import blocks, boards, resolved
 
-from arena.records.replay import open_source
+from arena.records.sources import open_source
 from arena.report.chunks import chunk_file, games_folder, read_chunk_file, write_report
 from arena.report.html import ReportError, report_html
 

@@ -16,7 +16,8 @@ from report_support import record_with_plies, synthetic_record, tournament_recor
 from arena.cli.replay_cmd import replay_command
 from arena.cli.report_cmd import report_command
 from arena.games.registry import game_names, get_spec, load_ref
-from arena.records.replay import Replay, open_source
+from arena.records.replay import Replay
+from arena.records.sources import open_source
 from arena.report.frames import PieceTable, boards_digest, decode_frame, encode_frame, position_key, svg_hash
 from arena.report.html import elo_plot, game_payload, report_html
 
@@ -244,7 +245,7 @@ def test_names_and_reasons_cannot_break_out_of_the_page() -> None:
 
 
 def open_source_of(records: list[dict[str, Any]]) -> Any:
-    from arena.records.replay import GameEntry, Source
+    from arena.records.sources import GameEntry, Source
 
     entries = tuple(GameEntry(i, "?", "?", r["winner"], r["termination"], r["plies"], record=r)
                     for i, r in enumerate(records))

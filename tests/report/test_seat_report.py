@@ -15,11 +15,10 @@ from standings_fixtures import seat_standings, synthetic_seat_rows, two_player_s
 from test_html import blocks
 
 from arena.cli.report_cmd import report_command
-from arena.records.replay import open_source
-from arena.records.seat_replay import SeatReplay
+from arena.records.replay import Replay
+from arena.records.sources import open_source
 from arena.report.frames import PieceTable
-from arena.report.html import report_html
-from arena.report.seat_page import seat_game_payload
+from arena.report.html import game_payload, report_html
 from arena.report.sections import BIG_FIELD, rank_bar, report_body
 
 
@@ -62,7 +61,7 @@ def test_the_report_of_an_n_seat_folder(folder: Path) -> None:
 def test_each_game_is_the_seat_viewers_payload(folder: Path) -> None:
     page = report_html(open_source(folder))
     record = json.loads((folder / "games" / "00003.json").read_text())
-    expected = seat_game_payload(SeatReplay.from_record(record), PieceTable())
+    expected = game_payload(Replay.from_record(record), PieceTable())
     got = blocks(page)["arena-game-3"]
     assert got["crc"] == expected["crc"] and got["steps"] == expected["steps"]
 

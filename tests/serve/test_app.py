@@ -203,7 +203,7 @@ def test_a_versions_games_and_score_are_its_own_rows_and_counting_now_is_the_sta
 
 def test_the_reports_standings_are_of_the_games_that_count_now_as_arena_standings(played: Path) -> None:
     from arena.records.field import Field
-    from arena.records.replay import open_source
+    from arena.records.sources import open_source
     from arena.report.html import saved_standings
     from arena.tournament.logs import standings_from_folder
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.errors import ConfigError
-from arena.records.replay import open_source
+from arena.records.sources import open_source
 from arena.train.spsa import Parameter, load_spsa_config, read_history, run_spsa
 from arena.train.spsa_play import agent_spec, load_command_agent, substitute, text_of, value_of
 
