@@ -152,7 +152,7 @@ def check_game(game: GeneralGame[Any, Any], *, games: int = DEFAULT_GAMES, ply_c
     _check_broken_states(game, start, ctx)
     _check_start_moves(game, start, ctx)
     endings: dict[str, int] = {}
-    steps, hashes = 0, set()
+    steps, hashes = 0, set[int]()
     for index in range(games):
         ending, played = _playout(game, start, cap, rng, ctx, index, hashes, svg)
         endings[ending] = endings.get(ending, 0) + 1
@@ -608,8 +608,8 @@ def _picture(spec: GameSpec, game: GeneralGame[Any, Any], ctx: Context) -> Pictu
     if not callable(draw):
         raise ctx.fail(f"spec.svg: {spec.svg} is not callable")
     if spec.model == registry.GENERAL:
-        return lambda state, seat, last: draw(game.state_to_json(state), seat)  # type: ignore[no-any-return]
-    return lambda state, seat, last: draw(state, last_move=last)  # type: ignore[no-any-return]
+        return lambda state, seat, last: draw(game.state_to_json(state), seat)
+    return lambda state, seat, last: draw(state, last_move=last)
 
 
 def player_counts(spec: GameSpec, players: Sequence[int] = ()) -> list[int]:

@@ -76,15 +76,15 @@ def _compare(game: GeneralGame[Any, Any], adapter: Any, state: Any, mover: int, 
             raise ctx.fail(f"adapter moves differ from the legal moves: extra {extra}, missing {missing}")
         return
     returns = game.returns(state)
-    mine, theirs = returns[mover], returns[1 - mover]
-    if mine == theirs:
+    own, theirs = returns[mover], returns[1 - mover]
+    if own == theirs:
         if score != 0:
             raise ctx.fail(f"a drawn end needs terminal_score() == 0, got {score!r}")
     elif score is None:
         if raw:
             raise ctx.fail("the game is over but the adapter gives moves and no terminal_score()")
-        if mine > theirs:
+        if own > theirs:
             raise ctx.fail("the side to move wins, but an adapter without moves scores it as a loss")
-    elif (score > 0) != (mine > theirs):
-        winner = game.seat_names[mover if mine > theirs else 1 - mover]
+    elif (score > 0) != (own > theirs):
+        winner = game.seat_names[mover if own > theirs else 1 - mover]
         raise ctx.fail(f"terminal_score() {score!r} (for the side to move) disagrees with winner {winner}")

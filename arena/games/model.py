@@ -176,6 +176,11 @@ class GeneralGame(abc.ABC, Generic[S, M]):
         """The state with ``seat`` out after a fault, or None: a fault ends the game (the default)."""
         return None
 
+    def probe_positions(self) -> list[tuple[str, S]]:
+        """The game's own corner cases, ``(label, state)`` pairs, that ``arena check-bot`` runs a bot
+        from besides those it finds by random play (none by default)."""
+        return []
+
     def hidden_variants(self, state: S, seat: int) -> list[S]:
         """States that differ from ``state`` only in what ``seat`` may not see (other seats' hidden
         cards, the order of a face-down deck...): ``seat``'s observation must be the same in each
@@ -400,6 +405,10 @@ class TwoPlayerGame(GeneralGame[S, M]):
     def end_reason(self, state: S) -> str:
         outcome = self.game.outcome(state)
         return "" if outcome is None else outcome.reason or outcome.termination.value
+
+    def probe_positions(self) -> list[tuple[str, S]]:
+        source = getattr(self.game, "probe_positions", None)  # the two-player game's own, if any
+        return list((source() if callable(source) else source) or [])
 
     def parse_notation(self, text: str, state: S) -> M:
         """The legal move ``text`` names in the game's notation (what a person types)."""

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from arena.cli import cli
 from arena.games import registry
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError
-from arena.games.model import CHANCE, SIMULTANEOUS
 from arena.games.conformance import check_spec
+from arena.games.model import CHANCE, SIMULTANEOUS
 
 pytest.importorskip("pyspiel")
 

@@ -11,9 +11,9 @@ import pytest
 from referee_support import NIM, hostile_argv
 
 from arena.games.base import GameError, StateError
+from arena.games.conformance import check_spec
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, draw_chance
 from arena.games.registry import GENERAL, get_spec, get_table_game
-from arena.games.conformance import check_spec
 from arena.referee.client import RefereeError
 from arena.referee.game import ExternalGame
 from arena.referee.registration import register_command, register_referee, rules_command
