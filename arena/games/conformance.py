@@ -69,14 +69,26 @@ import math
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from arena.games import registry
-from arena.games.base import ArenaError, Color, GameError, StateError, Termination, cap_text
-from arena.games.conformance_context import ConformanceError, Context, json_trip, show
+from arena.games.base import ArenaError, Color, GameError, Termination
+from arena.games.conformance_parts import (
+    ConformanceError,
+    Context,
+    Picture,
+    check_alternation,
+    check_broken_states,
+    check_envelope,
+    check_optional,
+    check_pictures,
+    json_trip,
+    offers,
+    show,
+)
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, apply_step, draw_chance, random_step
 from arena.games.registry import NAME_PATTERN, GameSpec, load_ref
 
@@ -86,8 +98,6 @@ DEFAULT_SEED = 20261121
 DEFAULT_GAMES = 200
 #: When no game ends within the cap, one more is played on for up to this many times the cap.
 PLAY_ON_FACTOR = 50
-#: A picture of a state: ``(state, seat or None, the last move or None) -> SVG text``.
-Picture = Callable[[Any, "int | None", Any], str]
 
 
 @dataclass(frozen=True)
@@ -149,7 +159,7 @@ def check_game(game: GeneralGame[Any, Any], *, games: int = DEFAULT_GAMES, ply_c
     rng = random.Random(seed + game.players)
     with ctx.step("initial_state()"):
         start = game.initial_state()
-    _check_broken_states(game, start, ctx)
+    check_broken_states(game, start, ctx)
     _check_start_moves(game, start, ctx)
     endings: dict[str, int] = {}
     steps, hashes = 0, set[int]()
@@ -158,7 +168,7 @@ def check_game(game: GeneralGame[Any, Any], *, games: int = DEFAULT_GAMES, ply_c
         endings[ending] = endings.get(ending, 0) + 1
         steps += played
     ctx.where, ctx.state_json = "", None
-    if len(hashes) == 1 and _offers(game, "hash") and _distinct_states(game, rng) > 1:
+    if len(hashes) == 1 and offers(game, "hash") and _distinct_states(game, rng) > 1:
         raise ctx.fail("every state has the same hash(state) (a referee's `hash` must tell positions apart)")
     played_on = ""
     if games and endings.get("cap", 0) == games:
@@ -186,7 +196,7 @@ def _playout(game: GeneralGame[Any, Any], start: Any, cap: int, rng: random.Rand
         hashes.add(seen[-1][0])
         who = game.actor(state)
         if index == 0 or who == TERMINAL:
-            _check_optional(game, state, rng, ctx)
+            check_optional(game, state, rng, ctx)
         if who == TERMINAL:
             ending = _check_end(game, state, snapshot, last_actor, ctx)
             break
@@ -196,7 +206,7 @@ def _playout(game: GeneralGame[Any, Any], start: Any, cap: int, rng: random.Rand
         steps.append(step)
         last_actor, ply = who, ply + (step["kind"] != "elimination")
     ctx.where = f"game {index}, final state"
-    _check_pictures(game, state, last_move, svg, ctx)
+    check_pictures(game, state, last_move, svg, ctx)
     _check_replay(game, states, steps, seen, ctx)
     return ending, len(steps)
 
@@ -222,7 +232,7 @@ def _random_step(game: GeneralGame[Any, Any], state: Any, who: int, snapshot: An
     move = rng.choice(game.legal_moves(state, who))
     after = _check_move(game, state, who, move, ctx)
     if game.colour_dialect:
-        _check_alternation(game, snapshot, after, move, ctx)
+        check_alternation(game, snapshot, after, move, ctx)
     if rng.random() < 0.02 and game.players > 2:
         with ctx.step(f"eliminate(state, {who})"):
             out = game.eliminate(state, who)
@@ -266,7 +276,7 @@ def _check_state(game: GeneralGame[Any, Any], state: Any, number: int, ctx: Cont
     if counter != number:
         raise ctx.fail(f"ply(state) is {counter!r}, expected {number} (the steps played, eliminations aside)")
     if game.colour_dialect:
-        _check_envelope(game, snapshot, who, number, ctx)
+        check_envelope(game, snapshot, who, number, ctx)
     if json_trip(snapshot) != snapshot:
         raise ctx.fail("state_to_json() changes in a trip through JSON text (tuples? non-string keys?)")
     with ctx.step("state_from_json(state_to_json(state))"):
@@ -403,76 +413,13 @@ def _play_to_end(game: GeneralGame[Any, Any], start: Any, limit: int, rng: rando
     return f"{_check_end(game, state, snapshot, last_actor, ctx)} after {steps} steps"
 
 
-# -- the colour dialect: BLACK and WHITE taking turns in plain sight -------------------------------
-
-
-def _check_envelope(game: GeneralGame[Any, Any], snapshot: Any, who: int, number: int, ctx: Context) -> None:
-    if not isinstance(snapshot, dict) or sorted(snapshot) != ["board", "turn", "turnNumber"]:
-        raise ctx.fail('state_to_json() must give an object with exactly "board", "turn", "turnNumber"')
-    if number == 0 and who not in (0, TERMINAL):
-        raise ctx.fail(f"the initial state has {game.seat_names[who] if who > 0 else who} to move: Black moves first")
-    mover = game.seat_names[who] if who >= 0 else snapshot["turn"]
-    if snapshot["turn"] != mover or snapshot["turnNumber"] != number or mover not in game.seat_names:
-        raise ctx.fail(f"state_to_json() says turn {show(snapshot['turn'])}, turnNumber "
-                       f"{show(snapshot['turnNumber'])} but the game says {mover}, {number}")
-
-
-def _check_alternation(game: GeneralGame[Any, Any], snapshot: Any, after: Any, move: Any, ctx: Context) -> None:
-    with ctx.step("state_to_json of the next state"):
-        if game.state_to_json(after)["turn"] == snapshot["turn"]:
-            raise ctx.fail(f"after {game.describe_move(move)!r} the same side is to move again")
-
-
-def _broken_states(snapshot: Any, colours: bool) -> list[tuple[str, Any]]:
-    found: list[tuple[str, Any]] = [("null", None), ("a list", [snapshot]), ("a string", json.dumps(snapshot)),
-                                    ("an empty object", {})]
-    if not colours:
-        return found
-
-    def but(**changes: Any) -> dict[str, Any]:
-        return {**snapshot, **changes}
-
-    return found + [
-        ("no board", {k: v for k, v in snapshot.items() if k != "board"}),
-        ("an extra key", but(extra=1)),
-        ("board null", but(board=None)),
-        ("board 12345", but(board=12345)),
-        ("board true", but(board=True)),
-        ('turn "RED"', but(turn="RED")),
-        ('turn "black"', but(turn="black")),
-        ("turn null", but(turn=None)),
-        ("turnNumber -1", but(turnNumber=-1)),
-        ("turnNumber 1.5", but(turnNumber=1.5)),
-        ('turnNumber "0"', but(turnNumber="0")),
-        ("turnNumber true", but(turnNumber=True)),
-    ]
-
-
-def _check_broken_states(game: GeneralGame[Any, Any], start: Any, ctx: Context) -> None:
-    """``state_from_json`` refuses broken objects with StateError, never another exception."""
-    ctx.where = "state_from_json of a broken object"
-    with ctx.step("state_to_json(initial state)"):
-        snapshot = game.state_to_json(start)
-    if not isinstance(snapshot, dict):
-        raise ctx.fail(f"state_to_json() gave {show(snapshot)}: expected an object")
-    for label, broken in _broken_states(snapshot, game.colour_dialect):
-        try:
-            game.state_from_json(broken)
-        except StateError:
-            continue
-        except Exception as exc:
-            raise ctx.fail(f"{label} ({show(broken, 80)}) raised {type(exc).__name__}: "
-                           f"{cap_text(str(exc), 100)}; it must raise StateError") from exc
-        raise ctx.fail(f"{label} ({show(broken, 80)}) was accepted; it must raise StateError")
-
-
-# -- hashes, replays, optional requests and pictures -----------------------------------------------
+# -- hashes and replays -----------------------------------------------
 
 
 def _hash(game: GeneralGame[Any, Any], state: Any, ctx: Context) -> int:
     """``hash(state)``: a game of the colour dialect or with a hash of its own must give one; any
     other gives 0 when its states are not hashable (values holding lists)."""
-    if not (game.colour_dialect or _offers(game, "hash")):
+    if not (game.colour_dialect or offers(game, "hash")):
         try:
             return hash(state)
         except TypeError:
@@ -516,78 +463,6 @@ def _check_replay(game: GeneralGame[Any, Any], states: list[Any], steps: list[di
         if _hash(game, state, ctx) != digest:
             raise ctx.fail("the same state, reached again, has another hash(state): a hash must be a function "
                            "of the position")
-
-
-def _offers(game: GeneralGame[Any, Any], feature: str) -> bool:
-    """Whether ``game`` offers an optional request: a referee's game when its ``info`` lists it
-    (``has_feature``), a game in Python when it implements it."""
-    declared = getattr(game, "has_feature", None)
-    if feature == "determinize":
-        if game.perfect_information:
-            return True
-        return bool(declared("determinize")) if declared is not None else \
-            type(game).determinize is not GeneralGame.determinize
-    if declared is not None:
-        return bool(declared(feature))
-    return feature == "board" or callable(getattr(game, feature, None))
-
-
-def _check_optional(game: GeneralGame[Any, Any], state: Any, rng: random.Random, ctx: Context) -> None:
-    """The optional requests ``game`` offers (module docstring), at ``state``."""
-    try:
-        if _offers(game, "board"):
-            # A picture of a board is never blank; a card game's may be, before anything is dealt.
-            blank_ok = not (game.colour_dialect or getattr(game, "has_feature", None) is not None)
-            for seat in (None, *range(game.players)):
-                text = game.board_text(state, seat)
-                if not isinstance(text, str) or not (blank_ok or text.strip()):
-                    raise ctx.fail(f"board_text(state, {seat}) gave {show(text)}: the board text for seat {seat} "
-                                   "must be non-empty text")
-        board = getattr(game, "board", None)
-        if board is not None and _offers(game, "svg"):
-            _, picture = board(game.state_to_json(state), None, True)
-            if picture is not None:
-                _check_svg_text(picture, "the board's SVG picture", ctx)
-        if _offers(game, "determinize"):
-            for seat in game.acting_seats(state):
-                seen = game.observation(state, seat)
-                if game.observation(game.determinize(seen, seat, rng), seat) != seen:
-                    raise ctx.fail(f"determinize gave a state in which seat {seat} sees something else")
-        if _offers(game, "playout"):
-            results = game.playout(state, rng.randrange(2**31), 2)  # type: ignore[attr-defined]
-            if len(results) != 2 or any(len(r) != game.players or not all(
-                    isinstance(x, (int, float)) and math.isfinite(x) for x in r) for r in results):
-                raise ctx.fail(f"playout of 2 gave {results!r}: expected 2 vectors of {game.players} finite returns")
-            if game.actor(state) == TERMINAL and any(tuple(r) != tuple(game.returns(state)) for r in results):
-                raise ctx.fail(f"playout from the end gave {results!r}, not the returns {list(game.returns(state))}")
-    except GameError as exc:
-        raise ctx.fail(f"an optional request it offers failed: {exc}") from None
-
-
-def _check_pictures(game: GeneralGame[Any, Any], state: Any, last_move: Any, svg: Picture | None,
-                    ctx: Context) -> None:
-    if svg is None:
-        return
-    for seat in (None, *range(game.players)):
-        for move in (None, last_move):
-            with ctx.step(f"board_svg(state, seat {seat}, last move {move!r})"):
-                picture = svg(state, seat, move)
-            _check_svg_text(picture, "board_svg()", ctx)
-
-
-def _check_svg_text(picture: Any, what: str, ctx: Context) -> None:
-    from xml.etree import ElementTree
-
-    if not isinstance(picture, str):
-        raise ctx.fail(f"{what} gave a {type(picture).__name__}, expected a str")
-    try:
-        root = ElementTree.fromstring(picture)
-    except ElementTree.ParseError as exc:
-        raise ctx.fail(f"{what} is not XML: {exc}") from None
-    if root.tag.rpartition("}")[2] != "svg":
-        raise ctx.fail(f"{what} root element is <{root.tag}>, not an <svg> document")
-    if "viewBox" not in root.attrib:
-        raise ctx.fail(f"{what} has no viewBox (it must scale)")
 
 
 # -- a GameSpec as the registry uses it ------------------------------------------------------------

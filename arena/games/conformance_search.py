@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from arena.games.conformance_context import Context
+from arena.games.conformance_parts import Context
 from arena.games.model import TERMINAL, GeneralGame
 
 
@@ -23,7 +23,7 @@ def check_search_adapter(game: GeneralGame[Any, Any], adapter_class: Any, *, gam
     present) is None; at the end (the side to move being the seat that did not move last), a draw
     scores 0 and a win scores for the winner by the returns (or, without ``terminal_score``, the
     loser has no moves). Returns the number of states compared; raises
-    :class:`arena.games.conformance_context.ConformanceError`.
+    :class:`arena.games.conformance_parts.ConformanceError`.
     """
     ctx = Context(str(getattr(game, "name", "game")))
     ctx.where = "search adapter"
