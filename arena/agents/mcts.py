@@ -1,7 +1,7 @@
 """Monte Carlo tree search over the forward model alone: a player for every game.
 
 Standard library and :mod:`arena.games.model` only. :class:`Mcts` searches any
-:class:`arena.games.model.GeneralGame` (two-player games through :func:`arena.games.model.as_general`)
+:class:`arena.games.model.GeneralGame` (two-player games through their two-seat adapter)
 with no evaluation function and no search adapter:
 
 - **UCT**: at a seat's node the move maximizing UCB1, ``q + c * sqrt(ln(available) / visits)``,

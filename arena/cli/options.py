@@ -292,16 +292,13 @@ def game_parameters(params: tuple[str, ...]) -> dict[str, int]:
 
 
 def rules_for(game_name: str, players: int | None, params: tuple[str, ...]) -> Any:
-    """The rules the rules tools use: a two-player game's :class:`Game`, or a configured
-    :class:`GeneralGame` (BadParameter when the players or parameters do not fit the game)."""
+    """The game as the rules tools use it: a configured :class:`arena.games.model.GeneralGame`,
+    whichever game (BadParameter when the players or parameters do not fit the game)."""
     from arena.games.base import GameError
-    from arena.games.registry import GENERAL, get_spec
+    from arena.games.registry import get_spec
 
-    spec = get_spec(game_name)
     try:
-        if spec.model == GENERAL or players is not None or params:
-            return spec.table(players, game_parameters(params))
-        return spec.rules_object()
+        return get_spec(game_name).table(players, game_parameters(params))
     except GameError as exc:
         raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
 

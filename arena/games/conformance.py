@@ -1,88 +1,114 @@
-"""The conformance check every game passes: arena's own and plugins alike (standard library only).
+"""The conformance check every game passes, through the one game interface (standard library only).
 
-A plugin author runs it on their game before publishing it::
+Every game arena plays is a :class:`arena.games.model.GeneralGame`: arena's own (two-player games
+through their two-seat adapter), plugins, OpenSpiel's and referees (``--rules``). A game author
+runs the check before publishing::
 
     from arena.games.conformance import check_spec
     from my_game import SPEC
     print(check_spec(SPEC).summary())      # raises ConformanceError (an AssertionError) on a fault
 
-or, for games already registered (arena's own and installed plugins)::
+or, for games already registered and for referee programs::
 
     python -m arena.games.conformance [GAME ...] [--games N] [--seed N] [--rules CMD]
         [--players N ...] [--param NAME=VALUE ...]
 
-:func:`check_game` plays ``games`` uniformly random games (OpenSpiel's habit) from the initial
-state, each up to ``ply_cap`` plies, and checks at every ply that
+:func:`check_game` plays ``games`` random games from the start (OpenSpiel's habit: chance
+outcomes drawn with their probabilities, every seat's move uniformly at random; in games of three
+seats or more a seat is now and then taken out, where the game can), each up to ``ply_cap`` steps,
+and checks at every step that
 
-- the ply counter starts at 0 and counts plies, Black moves first and the sides alternate;
-- a state is terminal (``outcome`` not None) exactly when it has no legal moves; a finished game
-  ended by ``WIN`` or ``NO_LEGAL_MOVES`` with a winner (the stuck side loses), or by ``DRAW``
-  with none; ``legal_moves`` repeats no move and gives the same list twice;
-- the state's JSON form is ``{"board", "turn", "turnNumber"}`` agreeing with ``to_move``/``ply``,
-  survives a trip through JSON text, and ``state_from_json`` gives the same state back;
-- the chosen move (uniformly random among the legal ones) passes ``validate_move``, its wire form
-  is JSON and ``parse_move`` reads it back, ``play_wire`` agrees with ``apply``, its record form is
-  JSON, and ``parse_notation(describe_move(move), state)`` gives it back;
-- ``apply`` never modifies its input;
+- who acts is a seat, CHANCE, SIMULTANEOUS or TERMINAL, and exactly the acting seats have legal
+  moves (none repeated, the same list twice): a state with no legal moves is terminal, a finished
+  game lists none; a seat node has one acting seat, a simultaneous node at least one;
+- ``ply`` starts at 0 and counts the steps (moves, chance outcomes, joint moves; not eliminations);
+- chance outcomes are distinct and their probabilities positive Fractions summing to exactly 1;
+- the state's JSON form survives a trip through JSON text, ``state_from_json`` gives the same
+  state back; a hashable state hashes; every seat's observation is a JSON object, the same when
+  asked twice, and unchanged when only what the seat may not see changes (``hidden_variants``);
+- each move played (and every legal move of the start): ``describe_move`` is text,
+  ``validate_move`` gives it back, its wire form is JSON that ``parse_move`` reads back (and the
+  move validated from the wire is the move), its record form is JSON that ``move_from_record``
+  reads back, ``parse_notation`` (where the game has one) reads its description back; ``apply``
+  and ``apply_joint`` never modify their input; ``eliminate`` (where the game has it) takes the
+  seat out of the acting seats;
+- at the end, ``returns`` has one finite number per seat and the board text is text (for every
+  seat and for nobody; not blank in a game of the colour dialect); the game replays from its steps as a record holds them
+  (:func:`arena.games.model.apply_step`) to the same states, with the same legal moves in the same
+  order and the same hash (a referee asked again answers alike);
+- a game with a hash of its own (a referee's ``hash``) tells states apart by it: one hash for every
+  state fails;
+- the optional requests a game offers answer as promised, at every step of the first game: the
+  board text (not blank, for a referee with ``board``), the referee's SVG picture, ``determinize``
+  (a state in which the seat sees exactly what it saw), ``playout`` (one returns vector of finite
+  numbers per playout, and the game's returns from a finished game);
+- a game of the colour dialect (``colour_dialect``: BLACK and WHITE taking turns in plain sight)
+  keeps its envelope: Black moves first, the sides alternate, the state's JSON form is exactly
+  ``{"board", "turn", "turnNumber"}`` agreeing with who acts and the ply, broken envelopes are
+  refused; a game that describes its end (``outcome``) ends by ``WIN`` or ``NO_LEGAL_MOVES`` with
+  a winner (the stuck side loses) or by ``DRAW`` with none;
 
-and, once per game, that ``board_text`` is a string and the SVG picture (when given) is XML with
-an ``<svg>`` root, plus, once, that ``state_from_json`` rejects broken objects with
-:class:`~arena.games.base.StateError` and nothing else.
+and, once per configuration, that ``state_from_json`` refuses broken objects with
+:class:`~arena.games.base.StateError` and nothing else. When no game ends within the cap, one more
+is played on for up to :data:`PLAY_ON_FACTOR` times the cap and its end checked.
 
 :func:`check_spec` checks a :class:`~arena.games.registry.GameSpec` as the registry will use it
 (every ``"module:attr"`` reference resolves, the rules' name is the spec's), runs
-:func:`check_game` with the spec's move cap and SVG function, and cross-checks the search adapter,
-if any, against the rules on the states of a few random games.
+:func:`check_game` for each player count (default 2, 3 and 4, those the game allows) with the
+spec's move cap and SVG picture, and cross-checks the search adapter, if any, against the rules.
 
 A fault raises :class:`ConformanceError` (an ``AssertionError``, so pytest shows it as a failed
-test) whose one-line message names the game, the game number, the ply, the check and the state.
+test) whose one-line message names the game, the players, the game number, the step, the check and
+the state.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
+import math
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Literal
-from xml.etree import ElementTree
+from fractions import Fraction
+from typing import Any
 
 from arena.games import registry
-from arena.games.base import ArenaError, Color, Game, GameError, StateError, Termination, cap_text
+from arena.games.base import ArenaError, Color, GameError, Termination
+from arena.games.conformance_parts import (
+    ConformanceError,
+    Context,
+    Picture,
+    check_alternation,
+    check_broken_states,
+    check_envelope,
+    check_optional,
+    check_pictures,
+    json_trip,
+    offers,
+    show,
+)
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, apply_step, draw_chance, random_step
 from arena.games.registry import NAME_PATTERN, GameSpec, load_ref
 
 #: The seed :func:`check_game` uses unless told otherwise: the same games on every run.
 DEFAULT_SEED = 20261121
-#: Games played when the caller does not say: enough to meet most rules on small games.
+#: Games played (for each player count) when the caller does not say.
 DEFAULT_GAMES = 200
-#: Move cap used when neither the caller nor the game says one.
-FALLBACK_PLY_CAP = 500
 #: When no game ends within the cap, one more is played on for up to this many times the cap.
 PLAY_ON_FACTOR = 50
-
-# Termination.DRAW is optional so the check keeps working on an arena without draws.
-_DRAW: Termination | None = getattr(Termination, "DRAW", None)
-
-SvgFunction = Callable[..., str]
-
-
-class ConformanceError(AssertionError):
-    """A game broke the forward-model contract; the message says where and how (one line)."""
 
 
 @dataclass(frozen=True)
 class ConformanceReport:
     """What :func:`check_game` (or :func:`check_spec`) played, all checks having passed.
 
-    ``endings`` counts games by how they ended: a :class:`Termination` value (``"win"``,
-    ``"no_legal_moves"``, ``"draw"``) or ``"cap"`` for a game stopped at ``ply_cap``.
-    ``played_on``: when no game ended within the cap, how the one game played on past it ended
-    (``"win after 231 plies"``), else ``""``. ``adapter_states``: the number of states the search
-    adapter was compared on (0: none).
+    ``endings`` counts games by how they ended: the game's termination (``"win"``,
+    ``"no_legal_moves"``, ``"draw"``) where it describes its end, else ``"draw"`` (every seat's
+    return equal) or ``"decided"``; ``"cap"`` for a game stopped at ``ply_cap``. ``played_on``:
+    when no game ended within the cap, how the one game played on past it ended, else ``""``.
+    ``adapter_states``: the number of states the search adapter was compared on (0: none).
     """
 
     game: str
@@ -93,392 +119,410 @@ class ConformanceReport:
     endings: Mapping[str, int] = field(default_factory=dict)
     played_on: str = ""
     adapter_states: int = 0
+    players: tuple[int, ...] = (2,)
 
     def summary(self) -> str:
-        """One line, e.g. ``tictactoe: ok, 200 random games (cap 9), 1,523 plies: draw 26, win 174``."""
+        """One line, e.g. ``nim: ok, 20 random games for each of [2, 3] players (cap 1000), 311
+        steps: decided 40``."""
         ends = ", ".join(f"{k} {v}" for k, v in sorted(self.endings.items()))
-        text = f"{self.game}: ok, {self.games} random games (cap {self.ply_cap}), {self.plies:,} plies: {ends}"
+        text = (f"{self.game}: ok, {self.games} random games for each of {list(self.players)} players "
+                f"(cap {self.ply_cap}), {self.plies:,} steps: {ends}")
         if self.played_on:
             text += f"; one game played past the cap: {self.played_on}"
         if self.adapter_states:
             text += f"; search adapter agrees on {self.adapter_states:,} states"
         return text
 
-
-class _Context:
-    """Where the check is (game, ply, step, state), so every failure message can say it."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.where = ""
-        self.state_json: Any = None
-
-    def fail(self, message: str) -> ConformanceError:
-        text = f"{self.name}: {self.where + ': ' if self.where else ''}{message}"
-        if self.state_json is not None:
-            text += f" (state {_show(self.state_json, 300)})"
-        return ConformanceError(text)
-
-    def step(self, what: str) -> _Step:
-        """A ``with`` block turning an unexpected exception into a ConformanceError naming ``what``."""
-        return _Step(self, what)
+    def merged(self, other: ConformanceReport) -> ConformanceReport:
+        """This report and ``other`` (the same game with other players) as one."""
+        endings = Counter(self.endings)
+        endings.update(other.endings)
+        return ConformanceReport(self.game, self.games, self.plies + other.plies, max(self.ply_cap, other.ply_cap),
+                                 self.seed, dict(endings), "; ".join(filter(None, (self.played_on, other.played_on))),
+                                 self.adapter_states + other.adapter_states, self.players + other.players)
 
 
-class _Step:
-    # A class rather than @contextmanager: it is entered ~20 times per ply.
-    __slots__ = ("ctx", "what")
-
-    def __init__(self, ctx: _Context, what: str) -> None:
-        self.ctx, self.what = ctx, what
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> Literal[False]:
-        if exc is None or isinstance(exc, ConformanceError) or not isinstance(exc, Exception):
-            return False
-        raise self.ctx.fail(f"{self.what} raised {type(exc).__name__}: {cap_text(str(exc), 200)}") from exc
-
-
-def _show(value: Any, limit: int = 120) -> str:
-    try:
-        text = json.dumps(value, sort_keys=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return cap_text(text, limit)
-
-
-def _json_trip(value: Any) -> Any:
-    """``value`` after a trip through JSON text (what a record file or a bot's pipe does to it)."""
-    return json.loads(json.dumps(value))
-
-
-def check_game(
-    game: Game[Any, Any],
-    *,
-    games: int = DEFAULT_GAMES,
-    ply_cap: int | None = None,
-    seed: int = DEFAULT_SEED,
-    svg: SvgFunction | None = None,
-) -> ConformanceReport:
-    """Play ``games`` random games of ``game`` checking the forward-model contract (module docstring).
-
-    ``ply_cap``: plies per game at most (default: the game's ``default_max_moves``). ``svg``: the
-    spec's ``board_svg(state, last_move=None)``, checked to give XML when given. Deterministic for
-    a given ``seed``. Returns the :class:`ConformanceReport`; raises :class:`ConformanceError`.
-    """
+def check_game(game: GeneralGame[Any, Any], *, games: int = DEFAULT_GAMES, ply_cap: int | None = None,
+               seed: int = DEFAULT_SEED, svg: Picture | None = None) -> ConformanceReport:
+    """Play ``games`` random games of the configured ``game`` checking its contract (module
+    docstring). ``ply_cap``: steps per game at most (default: the game's ``default_max_moves``).
+    ``svg``: a picture function (:data:`Picture`), checked to give an SVG document. Deterministic
+    for a given ``seed``. Returns the :class:`ConformanceReport`; raises :class:`ConformanceError`."""
     name = str(getattr(game, "name", type(game).__name__))
-    ctx = _Context(name)
-    if not isinstance(game, Game):
-        raise ctx.fail(f"{type(game).__name__} is not an arena.games.base.Game")
-    if ply_cap is None:
-        declared = getattr(game, "default_max_moves", None)
-        ply_cap = declared if type(declared) is int and declared > 0 else FALLBACK_PLY_CAP
-    if games < 0 or ply_cap < 1:
+    ctx = Context(name)
+    if not isinstance(game, GeneralGame):
+        raise ctx.fail(f"{type(game).__name__} is not an arena.games.model.GeneralGame")
+    ctx.name = f"{name} ({game.players} players)"
+    cap = game.default_max_moves if ply_cap is None else ply_cap
+    if games < 0 or cap < 1:
         raise ValueError("games must be >= 0 and ply_cap >= 1")
-    rng = random.Random(seed)
-    endings: dict[str, int] = {}
-    plies = 0
+    rng = random.Random(seed + game.players)
     with ctx.step("initial_state()"):
         start = game.initial_state()
-    _check_broken_states(game, start, ctx)
-    _check_all_moves(game, start, ctx)
+    check_broken_states(game, start, ctx)
+    _check_start_moves(game, start, ctx)
+    endings: dict[str, int] = {}
+    steps, hashes = 0, set[int]()
     for index in range(games):
-        ending, played = _playout(game, start, ply_cap, rng, ctx, index, svg)
+        ending, played = _playout(game, start, cap, rng, ctx, index, hashes, svg)
         endings[ending] = endings.get(ending, 0) + 1
-        plies += played
+        steps += played
+    ctx.where, ctx.state_json = "", None
+    if len(hashes) == 1 and offers(game, "hash") and _distinct_states(game, rng) > 1:
+        raise ctx.fail("every state has the same hash(state) (a referee's `hash` must tell positions apart)")
     played_on = ""
     if games and endings.get("cap", 0) == games:
         # Long games (random Shobu lasts ~230 plies) may never end under a match cap: play one
-        # game on to its end, checking only its final state, so the ending is checked all the same.
-        played_on = _play_to_end(game, start, ply_cap * PLAY_ON_FACTOR, rng, ctx)
-    return ConformanceReport(game=name, games=games, plies=plies, ply_cap=ply_cap, seed=seed,
-                             endings=endings, played_on=played_on)
+        # on to its end, checking its final state, so that the ending is checked all the same.
+        played_on = _play_to_end(game, start, cap * PLAY_ON_FACTOR, rng, ctx)
+    return ConformanceReport(game=name, games=games, plies=steps, ply_cap=cap, seed=seed, endings=endings,
+                             played_on=played_on, players=(game.players,))
 
 
-def _play_to_end(game: Game[Any, Any], start: Any, limit: int, rng: random.Random, ctx: _Context) -> str:
-    """Random moves from ``start`` until the game ends (at most ``limit`` plies); check that end."""
-    ctx.where, ctx.state_json = "a game played past the cap", None
-    state, ply = start, 0
-    with ctx.step("outcome/legal_moves/apply"):
-        while ply < limit and game.outcome(state) is None:
-            moves = game.legal_moves(state)
-            if not moves:
-                break  # reported by the checks below
-            state = game.apply(state, moves[rng.randrange(len(moves))])
-            ply += 1
-        ctx.where = f"a game played past the cap, ply {ply}"
-        snapshot = game.state_to_json(state)
-        ctx.state_json = snapshot
-        outcome, moves = game.outcome(state), game.legal_moves(state)
-    _check_state(game, state, snapshot, ply, ctx)
-    if outcome is None:
-        if not moves:
-            raise ctx.fail("outcome() is None but there are no legal moves: the state must be terminal")
-        ctx.state_json = None
-        raise ctx.fail(f"no random game ended by the rules, even one played on for {limit} plies: check outcome()")
-    _check_outcome(game, state, outcome, moves, ctx)
-    return f"{outcome.termination.value} after {ply} plies"
-
-
-def _playout(game: Game[Any, Any], start: Any, ply_cap: int, rng: random.Random, ctx: _Context,
-             index: int, svg: SvgFunction | None) -> tuple[str, int]:
-    """One random game; returns (how it ended, plies played).
-
-    The state reached by the capping ply is checked like any other: a game the rules end on that
-    ply (a win or a full board) ended by the rules, as in a match.
-    """
-    state, last_move, ending = start, None, "cap"
-    ply = 0
-    while True:
-        ctx.where, ctx.state_json = f"game {index}, ply {ply}", None
-        with ctx.step("state_to_json(state)"):
-            snapshot = game.state_to_json(state)
-        ctx.state_json = snapshot
-        _check_state(game, state, snapshot, ply, ctx)
-        with ctx.step("outcome(state)"):
-            outcome = game.outcome(state)
-        with ctx.step("legal_moves(state)"):
-            moves = game.legal_moves(state)
-        if outcome is not None:
-            _check_outcome(game, state, outcome, moves, ctx)
-            ending = outcome.termination.value
+def _playout(game: GeneralGame[Any, Any], start: Any, cap: int, rng: random.Random, ctx: Context, index: int,
+             hashes: set[int], svg: Picture | None) -> tuple[str, int]:
+    """One random game, checked step by step (the optional requests at every step of game 0);
+    ``hashes`` gathers every ``hash(state)``. Returns (how it ended, steps played)."""
+    state, last_move, last_actor, ply = start, None, -1, 0
+    steps: list[dict[str, Any]] = []
+    states: list[Any] = []
+    seen: list[tuple[int, list[list[str]]]] = []
+    ending = "cap"
+    for number in range(cap + 1):
+        ctx.where, ctx.state_json = f"game {index}, step {number}", None
+        snapshot = _check_state(game, state, ply, ctx)
+        states.append(snapshot)
+        seen.append((_hash(game, state, ctx), _legal_lists(game, state)))
+        hashes.add(seen[-1][0])
+        who = game.actor(state)
+        if index == 0 or who == TERMINAL:
+            check_optional(game, state, rng, ctx)
+        if who == TERMINAL:
+            ending = _check_end(game, state, snapshot, last_actor, ctx)
             break
-        if not isinstance(moves, list) or not moves:
-            raise ctx.fail(f"outcome() is None but legal_moves() gave {_show(moves)}: "
-                           "a state with no legal moves must be terminal")
-        if ply == ply_cap:
+        if number == cap:
             break
-        if index == 0:  # once per ply of the first game: cheap insurance for search and replays
-            with ctx.step("legal_moves(state) again"):
-                if game.legal_moves(state) != moves:
-                    raise ctx.fail("legal_moves() gave a different list for the same state")
-        with ctx.step("hashing the legal moves"):
-            if len(set(moves)) != len(moves):
-                raise ctx.fail("legal_moves() repeats a move")
-        move = moves[rng.randrange(len(moves))]
-        nxt = _check_move(game, state, snapshot, move, ctx)
-        with ctx.step("to_move/ply of the next state"):
-            if game.to_move(nxt) is not game.to_move(state).other:
-                raise ctx.fail(f"after {game.describe_move(move)!r} the same side is to move again")
-        state, last_move = nxt, move
-        ply += 1
+        step, last_move, state = _random_step(game, state, who, snapshot, rng, ctx)
+        steps.append(step)
+        last_actor, ply = who, ply + (step["kind"] != "elimination")
     ctx.where = f"game {index}, final state"
-    _check_pictures(game, state, last_move, svg, ctx)
-    return ending, ply
+    check_pictures(game, state, last_move, svg, ctx)
+    _check_replay(game, states, steps, seen, ctx)
+    return ending, len(steps)
 
 
-def _check_state(game: Game[Any, Any], state: Any, snapshot: Any, ply: int, ctx: _Context) -> None:
-    with ctx.step("to_move/ply"):
-        mover, counter = game.to_move(state), game.ply(state)
-    if ply == 0 and mover is not Color.BLACK:
-        raise ctx.fail(f"the initial state has {mover} to move: Black moves first")
-    if counter != ply:
-        raise ctx.fail(f"ply(state) is {counter!r}, expected {ply} (the number of plies played)")
-    with ctx.step("hash(state)"):
-        hash(state)
-    if not isinstance(snapshot, dict) or sorted(snapshot) != ["board", "turn", "turnNumber"]:
-        raise ctx.fail('state_to_json() must give an object with exactly "board", "turn", "turnNumber"')
-    if snapshot["turn"] != mover.value or snapshot["turnNumber"] != counter:
-        raise ctx.fail(f"state_to_json() says turn {_show(snapshot['turn'])}, turnNumber "
-                       f"{_show(snapshot['turnNumber'])} but to_move/ply say {mover.value}, {counter}")
-    with ctx.step("json.dumps(state_to_json(state))"):
-        text_form = _json_trip(snapshot)
-    if text_form != snapshot:
+def _random_step(game: GeneralGame[Any, Any], state: Any, who: int, snapshot: Any, rng: random.Random,
+                 ctx: Context) -> tuple[dict[str, Any], Any, Any]:
+    """A random step from ``state``: (the step as a record holds it, the move or None, the next state)."""
+    if who == CHANCE:
+        with ctx.step("chance_outcomes/apply"):
+            outcome = draw_chance(game.chance_outcomes(state), rng)
+            after = game.apply(state, outcome)
+        _unchanged(game, state, snapshot, "apply(state, a chance outcome)", ctx)
+        return {"kind": "chance", "outcome": _record_form(game, outcome, ctx)}, None, after
+    if who == SIMULTANEOUS:
+        joint = {seat: rng.choice(game.legal_moves(state, seat)) for seat in game.acting_seats(state)}
+        for seat, move in joint.items():
+            _check_move(game, state, seat, move, ctx)
+        with ctx.step("apply_joint(state, moves)"):
+            after = game.apply_joint(state, joint)
+        _unchanged(game, state, snapshot, "apply_joint(state, moves)", ctx)
+        moves = {str(s): _record_form(game, m, ctx) for s, m in joint.items()}
+        return {"kind": "joint", "moves": moves}, None, after
+    move = rng.choice(game.legal_moves(state, who))
+    after = _check_move(game, state, who, move, ctx)
+    if game.colour_dialect:
+        check_alternation(game, snapshot, after, move, ctx)
+    if rng.random() < 0.02 and game.players > 2:
+        with ctx.step(f"eliminate(state, {who})"):
+            out = game.eliminate(state, who)
+        if out is not None:
+            if who in game.acting_seats(out):
+                raise ctx.fail(f"seat {who} still acts after eliminate()")
+            return {"kind": "elimination", "seat": who}, None, out
+    return {"kind": "move", "seat": who, "move": _record_form(game, move, ctx)}, move, after
+
+
+def _record_form(game: GeneralGame[Any, Any], move: Any, ctx: Context) -> Any:
+    with ctx.step("move_to_record(move)"):
+        return json_trip(game.move_to_record(move))
+
+
+def _unchanged(game: GeneralGame[Any, Any], state: Any, snapshot: Any, what: str, ctx: Context) -> None:
+    if game.state_to_json(state) != snapshot:
+        raise ctx.fail(f"{what} modified its input")
+
+
+def _check_state(game: GeneralGame[Any, Any], state: Any, number: int, ctx: Context) -> Any:
+    """Every check of one state (module docstring), ``number`` steps (eliminations aside) from the
+    start; returns its JSON form."""
+    with ctx.step("state_to_json(state)"):
+        snapshot = game.state_to_json(state)
+    ctx.state_json = snapshot
+    with ctx.step("actor/acting_seats/legal_moves/observation"):
+        who, acting = game.actor(state), game.acting_seats(state)
+        if not (who in (CHANCE, SIMULTANEOUS, TERMINAL) or 0 <= who < game.players):
+            raise ctx.fail(f"actor {who!r} is not a seat, CHANCE, SIMULTANEOUS or TERMINAL")
+        for seat in range(game.players):
+            _check_seat(game, state, seat, acting, ctx)
+    if who >= 0 and acting != (who,):
+        raise ctx.fail(f"seat {who} acts, but the acting seats are {list(acting)}")
+    if who == SIMULTANEOUS and not acting:
+        raise ctx.fail("a simultaneous node with no acting seat")
+    if who == CHANCE:
+        _check_chance(game, state, ctx)
+    with ctx.step("ply(state)"):
+        counter = game.ply(state)
+    if counter != number:
+        raise ctx.fail(f"ply(state) is {counter!r}, expected {number} (the steps played, eliminations aside)")
+    if game.colour_dialect:
+        check_envelope(game, snapshot, who, number, ctx)
+    if json_trip(snapshot) != snapshot:
         raise ctx.fail("state_to_json() changes in a trip through JSON text (tuples? non-string keys?)")
     with ctx.step("state_from_json(state_to_json(state))"):
-        back = game.state_from_json(text_form)
-    if back != state:  # with a deterministic state_to_json, the JSON of ``back`` is ``snapshot`` too
+        back = game.state_from_json(json_trip(snapshot))
+        again = game.state_to_json(back)
+    if again != snapshot or back != state:
         raise ctx.fail("state_from_json(state_to_json(state)) is not the same state")
+    return snapshot
 
 
-def _check_outcome(game: Game[Any, Any], state: Any, outcome: Any, moves: Any, ctx: _Context) -> None:
-    mover = game.to_move(state)
-    termination = getattr(outcome, "termination", None)
-    winner = getattr(outcome, "winner", None)
-    if moves != []:
-        raise ctx.fail(f"the game is over ({_show(getattr(termination, 'value', termination))}) "
-                       f"but legal_moves() gave {len(moves) if isinstance(moves, list) else _show(moves)} move(s)")
-    if _DRAW is not None and termination is _DRAW:
-        if winner is not None:
-            raise ctx.fail(f"a draw has winner {_show(getattr(winner, 'value', winner))}: it must be None")
-    elif termination is Termination.WIN:
-        if not isinstance(winner, Color):
-            raise ctx.fail(f"outcome WIN without a winner ({_show(winner)})")
-    elif termination is Termination.NO_LEGAL_MOVES:
-        if winner is not mover.other:
-            raise ctx.fail(f"NO_LEGAL_MOVES with {mover.value} stuck must name {mover.other.value} the winner, "
-                           f"got {_show(getattr(winner, 'value', winner))}")
-    else:
-        allowed = "WIN, NO_LEGAL_MOVES" + (", DRAW" if _DRAW is not None else "")
-        raise ctx.fail(f"outcome() termination {_show(getattr(termination, 'value', termination))} "
-                       f"is not one the rules give ({allowed})")
-    with ctx.step("is_terminal(state)"):
-        if not game.is_terminal(state):
-            raise ctx.fail("is_terminal() is False for a finished game")
+def _check_seat(game: GeneralGame[Any, Any], state: Any, seat: int, acting: tuple[int, ...], ctx: Context) -> None:
+    moves = game.legal_moves(state, seat)
+    if not isinstance(moves, list):
+        raise ctx.fail(f"legal_moves(state, {seat}) gave {show(moves)}: expected a list")
+    if (seat in acting) != bool(moves):
+        if seat in acting:
+            raise ctx.fail(f"seat {seat} acts but has no legal moves (acting seats {list(acting)}): "
+                           "a state with no legal moves must be terminal")
+        raise ctx.fail(f"seat {seat} does not act (acting seats {list(acting)}) but legal_moves() gave "
+                       f"{len(moves)} move(s)")
+    if len(set(map(repr, moves))) != len(moves):
+        raise ctx.fail(f"legal_moves(state, {seat}) repeats a move")
+    if list(map(repr, game.legal_moves(state, seat))) != list(map(repr, moves)):
+        raise ctx.fail(f"legal_moves(state, {seat}) gave a different list for the same state")
+    observation = game.observation(state, seat)
+    if not isinstance(observation, dict) or json_trip(observation) != observation \
+            or game.observation(state, seat) != observation:
+        raise ctx.fail(f"seat {seat}'s observation is not a stable JSON object")
+    for variant in game.hidden_variants(state, seat):
+        if game.observation(variant, seat) != observation:
+            raise ctx.fail(f"seat {seat}'s observation changes with what it may not see")
 
 
-def _check_move(game: Game[Any, Any], state: Any, snapshot: Any, move: Any, ctx: _Context) -> Any:
-    """Every per-move round trip for ``move`` (legal in ``state``); returns ``apply(state, move)``."""
+def _check_chance(game: GeneralGame[Any, Any], state: Any, ctx: Context) -> None:
+    with ctx.step("chance_outcomes(state)"):
+        outcomes = game.chance_outcomes(state)
+    if not outcomes or len({repr(o) for o, _ in outcomes}) != len(outcomes):
+        raise ctx.fail("chance outcomes are missing or repeated")
+    if any(not isinstance(p, Fraction) or p <= 0 for _, p in outcomes) or sum(p for _, p in outcomes) != 1:
+        raise ctx.fail(f"chance probabilities must be positive Fractions summing to 1, got "
+                       f"{[str(p) for _, p in outcomes]}")
+
+
+def _check_move(game: GeneralGame[Any, Any], state: Any, seat: int, move: Any, ctx: Context) -> Any:
+    """Every per-move round trip for ``seat``'s legal ``move`` in ``state``; returns ``apply(state,
+    move)`` (for a seat's node)."""
     with ctx.step("describe_move(move)"):
         text = game.describe_move(move)
     if not isinstance(text, str) or not text:
-        raise ctx.fail(f"describe_move({move!r}) gave {_show(text)}: expected a non-empty string")
-    with ctx.step(f"validate_move(state, {text!r})"):
-        if game.validate_move(state, move) != move:
-            raise ctx.fail(f"validate_move(state, {text!r}) did not give the move back")
+        raise ctx.fail(f"describe_move({move!r}) gave {show(text)}: expected a non-empty string")
+    with ctx.step(f"validate_move(state, {seat}, {text!r})"):
+        if game.validate_move(state, seat, move) != move:
+            raise ctx.fail(f"validate_move(state, {seat}, {text!r}) did not give the move back")
     with ctx.step(f"move_to_wire({text!r})"):
-        wire = game.move_to_wire(move)
-        wire_text = _json_trip(wire)
+        wire = json_trip(game.move_to_wire(move))
     with ctx.step(f"parse_move(move_to_wire({text!r}))"):
-        parsed = game.parse_move(wire_text)
+        parsed = game.parse_move(wire)
+        if parsed == move:  # what the engine does with a bot's reply
+            parsed = game.validate_move(state, seat, parsed)
     if parsed != move:
-        raise ctx.fail(f"parse_move(move_to_wire(m)) gave {parsed!r} for {text!r} (wire {_show(wire_text)})")
-    with ctx.step(f"move_to_record({text!r})"):
-        record_text = _json_trip(game.move_to_record(move))
+        raise ctx.fail(f"parse_move(move_to_wire(m)) gave {parsed!r} for {text!r} (wire {show(wire)})")
     with ctx.step(f"move_from_record(move_to_record({text!r}))"):
-        from_record = game.move_from_record(record_text)
+        from_record = game.move_from_record(json_trip(game.move_to_record(move)))
     if from_record != move:
         raise ctx.fail(f"move_from_record(move_to_record(m)) gave {from_record!r} for {text!r}")
-    parse_notation = getattr(game, "parse_notation", None)
+    parse_notation = getattr(game, "parse_notation", None)  # a game whose people type moves
     if parse_notation is not None:
         with ctx.step(f"parse_notation({text!r}, state)"):
             read = parse_notation(text, state)
         if read != move:
             raise ctx.fail(f"parse_notation({text!r}, state) gave {game.describe_move(read)!r}")
+    if game.actor(state) != seat:
+        return None
+    snapshot = ctx.state_json
     with ctx.step(f"apply(state, {text!r})"):
-        nxt = game.apply(state, move)
-        if game.state_to_json(state) != snapshot:
-            raise ctx.fail(f"apply(state, {text!r}) modified its input")
-    with ctx.step(f"play_wire(state, move_to_wire({text!r}))"):
-        played, after = game.play_wire(state, wire_text)
-    if played != move or after != nxt:
-        raise ctx.fail(f"play_wire(state, {_show(wire_text)}) disagrees with apply(state, {text!r})")
-    with ctx.step("to_move/ply of the next state"):
-        if game.ply(nxt) != game.ply(state) + 1:
-            raise ctx.fail(f"after {text!r} the ply counter went from {game.ply(state)} to {game.ply(nxt)}")
-    return nxt
+        after = game.apply(state, move)
+    _unchanged(game, state, snapshot, f"apply(state, {text!r})", ctx)
+    return after
 
 
-def _check_all_moves(game: Game[Any, Any], start: Any, ctx: _Context) -> None:
-    """Every legal move of the initial state through the round trips (random play samples one)."""
+def _check_start_moves(game: GeneralGame[Any, Any], start: Any, ctx: Context) -> None:
+    """Every legal move of the start through the round trips (random play samples one)."""
     ctx.where = "initial state, every legal move"
     with ctx.step("state_to_json / legal_moves of the initial state"):
-        ctx.state_json = snapshot = game.state_to_json(start)
-        moves = game.legal_moves(start)
-    for move in moves:
-        _check_move(game, start, snapshot, move, ctx)
+        ctx.state_json = game.state_to_json(start)
+        moves = [(seat, move) for seat in game.acting_seats(start) for move in game.legal_moves(start, seat)]
+    for seat, move in moves:
+        _check_move(game, start, seat, move, ctx)
 
 
-def _broken_states(snapshot: dict[str, Any]) -> list[tuple[str, Any]]:
-    def but(**changes: Any) -> dict[str, Any]:
-        return {**snapshot, **changes}
+def _check_end(game: GeneralGame[Any, Any], state: Any, snapshot: Any, last_actor: int, ctx: Context) -> str:
+    """A finished game: its returns, and its outcome where it describes one. How it ended."""
+    with ctx.step("returns(state)"):
+        returns = tuple(game.returns(state))
+    if len(returns) != game.players or not all(isinstance(r, (int, float)) and math.isfinite(r) for r in returns):
+        raise ctx.fail(f"returns must be {game.players} finite numbers, got {returns!r}")
+    describe = getattr(game, "outcome", None)  # a two-player game's Outcome: how and who
+    if describe is None:
+        return "draw" if len(set(returns)) == 1 else "decided"
+    with ctx.step("outcome(state)"):
+        outcome = describe(state)
+    termination, winner = getattr(outcome, "termination", None), getattr(outcome, "winner", None)
+    if termination is Termination.DRAW:
+        if winner is not None:
+            raise ctx.fail(f"a draw has winner {show(getattr(winner, 'value', winner))}: it must be None")
+    elif termination is Termination.WIN:
+        if not isinstance(winner, Color):
+            raise ctx.fail(f"outcome WIN without a winner ({show(winner)})")
+    elif termination is Termination.NO_LEGAL_MOVES:
+        if last_actor >= 0 and getattr(winner, "value", winner) != game.seat_names[last_actor]:
+            stuck = game.seat_names[1 - last_actor]
+            raise ctx.fail(f"NO_LEGAL_MOVES with {stuck} stuck must name {game.seat_names[last_actor]} the winner, "
+                           f"got {show(getattr(winner, 'value', winner))}")
+    else:
+        raise ctx.fail(f"outcome() termination {show(getattr(termination, 'value', termination))} "
+                       "is not one the rules give (WIN, NO_LEGAL_MOVES, DRAW)")
+    return str(termination.value)
 
-    without_board = {k: v for k, v in snapshot.items() if k != "board"}
-    return [
-        ("null", None),
-        ("a list", [snapshot]),
-        ("a string", json.dumps(snapshot)),
-        ("an empty object", {}),
-        ("no board", without_board),
-        ("an extra key", but(extra=1)),
-        ("board null", but(board=None)),
-        ("board 12345", but(board=12345)),
-        ("board true", but(board=True)),
-        ('turn "RED"', but(turn="RED")),
-        ('turn "black"', but(turn="black")),
-        ("turn null", but(turn=None)),
-        ("turnNumber -1", but(turnNumber=-1)),
-        ("turnNumber 1.5", but(turnNumber=1.5)),
-        ('turnNumber "0"', but(turnNumber="0")),
-        ("turnNumber true", but(turnNumber=True)),
-    ]
+
+def _play_to_end(game: GeneralGame[Any, Any], start: Any, limit: int, rng: random.Random, ctx: Context) -> str:
+    """Random steps from ``start`` until the game ends (at most ``limit``); check that end."""
+    ctx.where, ctx.state_json = "a game played past the cap", None
+    state, steps, last_actor = start, 0, -1
+    with ctx.step("actor/random steps"):
+        while steps < limit and game.actor(state) != TERMINAL:
+            last_actor = game.actor(state)
+            state = random_step(game, state, rng)
+            steps += 1
+    ctx.where = f"a game played past the cap, step {steps}"
+    snapshot = _check_state(game, state, steps, ctx)
+    if game.actor(state) != TERMINAL:
+        ctx.state_json = None
+        raise ctx.fail(f"no random game ended by the rules, even one played on for {limit} steps")
+    return f"{_check_end(game, state, snapshot, last_actor, ctx)} after {steps} steps"
 
 
-def _check_broken_states(game: Game[Any, Any], start: Any, ctx: _Context) -> None:
-    """``state_from_json`` refuses generic broken objects with StateError, never another exception."""
-    ctx.where = "state_from_json of a broken object"
-    with ctx.step("state_to_json(initial state)"):
-        snapshot = game.state_to_json(start)
-    if not isinstance(snapshot, dict):
-        raise ctx.fail(f"state_to_json() gave {_show(snapshot)}: expected an object")
-    for label, broken in _broken_states(snapshot):
+# -- hashes and replays -----------------------------------------------
+
+
+def _hash(game: GeneralGame[Any, Any], state: Any, ctx: Context) -> int:
+    """``hash(state)``: a game of the colour dialect or with a hash of its own must give one; any
+    other gives 0 when its states are not hashable (values holding lists)."""
+    if not (game.colour_dialect or offers(game, "hash")):
         try:
-            game.state_from_json(broken)
-        except StateError:
-            continue
-        except Exception as exc:
-            raise ctx.fail(f"{label} ({_show(broken, 80)}) raised {type(exc).__name__}: "
-                           f"{cap_text(str(exc), 100)}; it must raise StateError") from exc
-        raise ctx.fail(f"{label} ({_show(broken, 80)}) was accepted; it must raise StateError")
+            return hash(state)
+        except TypeError:
+            return 0
+    with ctx.step("hash(state)"):
+        return hash(state)
 
 
-def _check_pictures(game: Game[Any, Any], state: Any, last_move: Any, svg: SvgFunction | None,
-                    ctx: _Context) -> None:
-    with ctx.step("board_text(state)"):
-        text = game.board_text(state)
-    if not isinstance(text, str) or not text.strip():
-        raise ctx.fail(f"board_text() gave {_show(text)}: expected non-empty text")
-    if svg is None:
-        return
-    for move in (None, last_move):
-        with ctx.step(f"board_svg(state, last_move={move!r})"):
-            picture = svg(state, last_move=move)
-        if not isinstance(picture, str):
-            raise ctx.fail(f"board_svg() gave a {type(picture).__name__}, expected a str")
+def _legal_lists(game: GeneralGame[Any, Any], state: Any) -> list[list[str]]:
+    return [list(map(repr, game.legal_moves(state, seat))) for seat in range(game.players)]
+
+
+def _distinct_states(game: GeneralGame[Any, Any], rng: random.Random) -> int:
+    """How many distinct states (by their JSON) the first steps of one random game reach."""
+    state, texts = game.initial_state(), set()
+    for _ in range(8):
+        texts.add(json.dumps(game.state_to_json(state), sort_keys=True))
+        if game.actor(state) == TERMINAL:
+            break
+        state = random_step(game, state, rng)
+    return len(texts)
+
+
+def _check_replay(game: GeneralGame[Any, Any], states: list[Any], steps: list[dict[str, Any]],
+                  seen: list[tuple[int, list[list[str]]]], ctx: Context) -> None:
+    """The steps replayed from the first state (each state asked anew) reach ``states``, with the
+    legal moves and ``hash(state)`` of ``seen``."""
+    state = game.state_from_json(json_trip(states[0]))
+    for number, step in enumerate(steps):
+        ctx.where, ctx.state_json = f"the replay of the recorded steps, step {number}", states[number]
         try:
-            root = ElementTree.fromstring(picture)
-        except ElementTree.ParseError as exc:
-            raise ctx.fail(f"board_svg() is not XML: {exc}") from None
-        if root.tag.rpartition("}")[2] != "svg":
-            raise ctx.fail(f"board_svg() root element is <{root.tag}>, expected <svg>")
-        if "viewBox" not in root.attrib:
-            raise ctx.fail("board_svg() has no viewBox (it must scale)")
+            state = apply_step(game, state, step)
+        except GameError as exc:
+            raise ctx.fail(f"the recorded step {step} does not replay: {exc}") from None
+        if game.state_to_json(state) != states[number + 1]:
+            raise ctx.fail("replaying the recorded steps gives another state")
+        digest, legal = seen[number + 1]
+        if _legal_lists(game, state) != legal:
+            raise ctx.fail("the same state, reached again, lists its legal moves in another order (or other "
+                           "moves): give them in the same order every time")
+        if _hash(game, state, ctx) != digest:
+            raise ctx.fail("the same state, reached again, has another hash(state): a hash must be a function "
+                           "of the position")
 
 
 # -- a GameSpec as the registry uses it ------------------------------------------------------------
 
 
-def _ref(spec: GameSpec, what: str, ref: str, ctx: _Context) -> Any:
+def _ref(spec: GameSpec, what: str, ref: str, ctx: Context) -> Any:
     try:
         return load_ref(ref)
     except GameError as exc:
         raise ctx.fail(f"spec.{what}: {exc}") from None
 
 
-def check_spec(
-    spec: GameSpec,
-    *,
-    games: int = DEFAULT_GAMES,
-    ply_cap: int | None = None,
-    seed: int = DEFAULT_SEED,
-    adapter_games: int = 5,
-) -> ConformanceReport:
-    """Check ``spec`` as arena will use it, then its rules with :func:`check_game`.
+def _picture(spec: GameSpec, game: GeneralGame[Any, Any], ctx: Context) -> Picture | None:
+    """The spec's SVG function as a :data:`Picture` (the registry documents two signatures)."""
+    if spec.svg is None:
+        return None
+    draw = _ref(spec, "svg", spec.svg, ctx)
+    if not callable(draw):
+        raise ctx.fail(f"spec.svg: {spec.svg} is not callable")
+    if spec.model == registry.GENERAL:
+        return lambda state, seat, last: draw(game.state_to_json(state), seat)
+    return lambda state, seat, last: draw(state, last_move=last)
 
-    The spec: a valid name, a positive ``default_max_moves``, the rules object loads and bears the
-    spec's name, and every reference (protocol and bot side, view, svg, search) imports. The rules:
-    ``games`` random games capped at ``ply_cap`` (default ``spec.default_max_moves``), pictures with
-    the spec's SVG function. The search adapter (if any): on the states of ``adapter_games`` random
-    games, its moves are the rules' legal moves and its terminal verdicts the rules' outcomes.
-    Raises :class:`ConformanceError`.
+
+def player_counts(spec: GameSpec, players: Sequence[int] = ()) -> list[int]:
+    """``players``, or by default 2, 3 and 4, those the game allows (else its fewest)."""
+    if players:
+        return list(players)
+    low, high = spec.player_bounds()
+    return [n for n in (2, 3, 4) if low <= n <= high] or [low]
+
+
+def check_spec(spec: GameSpec, *, games: int = DEFAULT_GAMES, ply_cap: int | None = None, seed: int = DEFAULT_SEED,
+               players: Sequence[int] = (), params: dict[str, int] | None = None,
+               adapter_games: int = 5) -> ConformanceReport:
+    """Check ``spec`` as arena will use it, then its rules with :func:`check_game` for each of
+    :func:`player_counts` with ``params`` (default: the game's defaults).
+
+    The spec: a valid name, a positive ``default_max_moves``, a title, the rules load and bear the
+    spec's name, and every reference (protocol and bot side, view, svg, search) imports. The search
+    adapter (if any): on the states of ``adapter_games`` random games, its moves are the rules'
+    legal moves and its terminal verdicts the rules' returns. Raises :class:`ConformanceError`;
+    GameError when asked ``players`` or ``params`` the game refuses.
     """
-    ctx = _Context(str(getattr(spec, "name", spec)))
+    ctx = Context(str(getattr(spec, "name", spec)))
     if not isinstance(spec, GameSpec):
         raise ctx.fail(f"{type(spec).__name__} is not an arena.games.registry.GameSpec")
-    if not NAME_PATTERN.match(spec.name):
+    if not NAME_PATTERN.match(spec.name) and not registry.PROVIDED_NAME_PATTERN.match(spec.name):
         raise ctx.fail("the name must be 1-32 of a-z, 0-9, _ (starting with a letter)")
     if type(spec.default_max_moves) is not int or spec.default_max_moves < 1:
-        raise ctx.fail(f"default_max_moves must be a positive integer, got {_show(spec.default_max_moves)}")
+        raise ctx.fail(f"default_max_moves must be a positive integer, got {show(spec.default_max_moves)}")
     if not spec.title:
         raise ctx.fail("the title is empty")
+    counts = player_counts(spec, players)
     try:
-        game = spec.rules_object()
+        made = [spec.table(n, params) for n in counts]
     except GameError as exc:
+        if players or params:
+            raise  # the players or parameters asked for: the caller's mistake
         raise ctx.fail(f"spec.rules: {exc}") from None
-    if game.name != spec.name:
-        raise ctx.fail(f"the rules object is named {game.name!r}")
     arena_side, bot_side = spec.protocol_refs()
     _ref(spec, "protocol", arena_side, ctx)
     if bot_side is not None:
@@ -487,101 +531,33 @@ def check_spec(
         raise ctx.fail(f"a custom protocol ({spec.protocol}) needs bot_side for arena's own agents")
     if spec.view is not None:
         _ref(spec, "view", spec.view, ctx)
-    svg = _ref(spec, "svg", spec.svg, ctx) if spec.svg is not None else None
-    if svg is not None and not callable(svg):
-        raise ctx.fail(f"spec.svg: {spec.svg} is not callable")
-    cap = spec.default_max_moves if ply_cap is None else ply_cap
-    report = check_game(game, games=games, ply_cap=cap, seed=seed, svg=svg)
-    if spec.search is not None:
-        adapter_class = _ref(spec, "search", spec.search, ctx)
-        checked = check_search_adapter(game, adapter_class, games=adapter_games, ply_cap=cap, seed=seed)
-        report = dataclasses.replace(report, adapter_states=checked)
+    adapter_class = _ref(spec, "search", spec.search, ctx) if spec.search is not None else None
+    report: ConformanceReport | None = None
+    for game in made:
+        cap = game.default_max_moves if ply_cap is None else ply_cap
+        found = check_game(game, games=games, ply_cap=cap, seed=seed, svg=_picture(spec, game, ctx))
+        if adapter_class is not None:
+            from arena.games.conformance_search import check_search_adapter
+
+            found = found.merged(ConformanceReport(found.game, 0, 0, 0, seed, players=(), adapter_states=(
+                check_search_adapter(game, adapter_class, games=adapter_games, ply_cap=cap, seed=seed))))
+        report = found if report is None else report.merged(found)
+    assert report is not None
     return report
-
-
-def check_search_adapter(game: Game[Any, Any], adapter_class: Any, *, games: int = 5,
-                         ply_cap: int = FALLBACK_PLY_CAP, seed: int = DEFAULT_SEED) -> int:
-    """Compare a search adapter with the rules on every state of ``games`` random games.
-
-    Needs the adapter's bridges ``from_state`` and ``to_game_move`` (without them only
-    ``DEFAULT_WEIGHTS`` and construction are checked). At each state: ``ply`` agrees, and while the
-    game goes on the adapter's moves are the legal moves and ``terminal_score`` (when present) is
-    None; at the end, a draw scores 0 and a win scores for the winner (or, without
-    ``terminal_score``, the loser has no moves). Returns the number of states compared.
-    """
-    ctx = _Context(str(getattr(game, "name", "game")))
-    ctx.where = "search adapter"
-    weights = getattr(adapter_class, "DEFAULT_WEIGHTS", None)
-    if not isinstance(weights, dict) or not all(isinstance(k, str) and type(v) is int for k, v in weights.items()):
-        raise ctx.fail("DEFAULT_WEIGHTS must be a dict of str -> int")
-    with ctx.step("adapter(DEFAULT_WEIGHTS)"):
-        adapter = adapter_class(dict(weights))
-    if not (hasattr(adapter, "from_state") and hasattr(adapter, "to_game_move")):
-        return 0
-    rng = random.Random(seed)
-    compared = 0
-    for index in range(games):
-        state = game.initial_state()
-        for ply in range(ply_cap + 1):
-            ctx.where, ctx.state_json = f"search adapter, game {index}, ply {ply}", game.state_to_json(state)
-            _compare_adapter(game, adapter, state, ctx)
-            compared += 1
-            moves = game.legal_moves(state)
-            if not moves or ply == ply_cap:
-                break
-            state = game.apply(state, moves[rng.randrange(len(moves))])
-    return compared
-
-
-def _compare_adapter(game: Game[Any, Any], adapter: Any, state: Any, ctx: _Context) -> None:
-    with ctx.step("from_state(state)"):
-        pos = adapter.from_state(state)
-    with ctx.step("adapter.ply / moves / terminal_score"):
-        if adapter.ply(pos) != game.ply(state):
-            raise ctx.fail(f"adapter ply {adapter.ply(pos)!r}, rules ply {game.ply(state)}")
-        raw = adapter.moves(pos)
-        score_of = getattr(adapter, "terminal_score", None)
-        score = score_of(pos) if score_of is not None else None
-        has_moves = adapter.has_moves(pos)
-    outcome = game.outcome(state)
-    if has_moves != bool(raw):
-        raise ctx.fail(f"has_moves() is {has_moves} but moves() gave {len(raw)}")
-    if outcome is None:
-        if score is not None:
-            raise ctx.fail(f"terminal_score() is {score!r} while the game goes on")
-        with ctx.step("to_game_move(each adapter move)"):
-            mine = Counter(adapter.to_game_move(m) for m in raw)
-        legal = Counter(game.legal_moves(state))
-        if mine != legal:
-            extra = [game.describe_move(m) for m in mine - legal][:5]
-            missing = [game.describe_move(m) for m in legal - mine][:5]
-            raise ctx.fail(f"adapter moves differ from the legal moves: extra {extra}, missing {missing}")
-        return
-    mover = game.to_move(state)
-    if _DRAW is not None and outcome.termination is _DRAW:
-        if score != 0:
-            raise ctx.fail(f"a drawn end needs terminal_score() == 0, got {score!r}")
-    elif score is None:
-        if raw:
-            raise ctx.fail("the game is over but the adapter gives moves and no terminal_score()")
-        if outcome.winner is not mover.other:
-            raise ctx.fail("the side to move wins, but an adapter without moves scores it as a loss")
-    elif (score > 0) != (outcome.winner is mover):
-        raise ctx.fail(f"terminal_score() {score!r} (for the side to move) disagrees with winner "
-                       f"{getattr(outcome.winner, 'value', None)}")
 
 
 # -- command line ----------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m arena.games.conformance [GAME ...]``: check registered games; exit 0, 1 or 2."""
+    """``python -m arena.games.conformance [GAME ...]``: check games; exit 0, 1 or 2."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m arena.games.conformance",
-                                     description="Check registered games against arena's forward-model contract.")
+                                     description="Check games against arena's forward-model contract.")
     parser.add_argument("names", nargs="*", metavar="GAME", help="games to check (default: every usable game)")
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"random games each (default {DEFAULT_GAMES})")
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                        help=f"random games for each player count (default {DEFAULT_GAMES})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
     parser.add_argument("--rules", action="append", default=[], metavar="CMD",
                         help="a referee program (docs/referees.md): check its game (repeatable)")
@@ -624,13 +600,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             continue
         try:
-            if spec.model == registry.GENERAL or args.players or params:
-                from arena.games.table_conformance import check_table_spec
-
-                print(check_table_spec(spec, games=args.games, seed=args.seed, players=args.players, params=params))
-            else:
-                print(check_spec(spec, games=args.games, seed=args.seed).summary())
-        except (ConformanceError, AssertionError) as exc:
+            print(check_spec(spec, games=args.games, seed=args.seed, players=args.players, params=params).summary())
+        except AssertionError as exc:  # ConformanceError
             print(f"FAILED {exc}", file=sys.stderr)
             status = 1
         except GameError as exc:  # players or parameters the game refuses
@@ -644,6 +615,9 @@ def main(argv: list[str] | None = None) -> int:
             status = 1
     return status
 
+
+__all__ = ["DEFAULT_GAMES", "DEFAULT_SEED", "ConformanceError", "ConformanceReport", "check_game", "check_spec",
+           "main", "player_counts"]
 
 if __name__ == "__main__":
     sys.exit(main())

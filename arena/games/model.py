@@ -91,6 +91,11 @@ class GeneralGame(abc.ABC, Generic[S, M]):
     #: True when every seat's observation is the whole state (``state_to_json``), so that
     #: :meth:`determinize` is ``state_from_json``.
     perfect_information: ClassVar[bool] = False
+    #: True for a game of the colour dialect: two seats named BLACK and WHITE taking turns in plain
+    #: sight, a state's JSON form ``{"board", "turn", "turnNumber"}`` (``turn``: the side to move,
+    #: even at the end). The rules tools then read a move without its seat and list the moves as a
+    #: plain array (:mod:`arena.tools.rules`); the conformance check holds the game to that envelope.
+    colour_dialect: ClassVar[bool] = False
 
     def __init__(self, players: int | None = None, **params: int) -> None:
         n = self.default_players if players is None else players
@@ -157,6 +162,10 @@ class GeneralGame(abc.ABC, Generic[S, M]):
     def is_terminal(self, state: S) -> bool:
         return self.actor(state) == TERMINAL
 
+    def end_reason(self, state: S) -> str:
+        """Why the game ended at ``state``, in words for a person ("" when the game does not say)."""
+        return ""
+
     @abc.abstractmethod
     def returns(self, state: S) -> tuple[float, ...]: ...
 
@@ -166,6 +175,11 @@ class GeneralGame(abc.ABC, Generic[S, M]):
     def eliminate(self, state: S, seat: int) -> S | None:
         """The state with ``seat`` out after a fault, or None: a fault ends the game (the default)."""
         return None
+
+    def probe_positions(self) -> list[tuple[str, S]]:
+        """The game's own corner cases, ``(label, state)`` pairs, that ``arena check-bot`` runs a bot
+        from besides those it finds by random play (none by default)."""
+        return []
 
     def hidden_variants(self, state: S, seat: int) -> list[S]:
         """States that differ from ``state`` only in what ``seat`` may not see (other seats' hidden
@@ -351,6 +365,7 @@ class TwoPlayerGame(GeneralGame[S, M]):
 
     min_players = max_players = default_players = 2
     perfect_information = True
+    colour_dialect = True
 
     def __init__(self, game: Game[S, M]) -> None:
         self.game = game
@@ -371,7 +386,9 @@ class TwoPlayerGame(GeneralGame[S, M]):
         return seat_of(self.game.to_move(state))
 
     def legal_moves(self, state: S, seat: int) -> list[M]:
-        if self.actor(state) != seat:
+        # The side to move's moves as the game lists them, even at the end (where the game's
+        # contract says none: the conformance check sees a game that lists some).
+        if seat_of(self.game.to_move(state)) != seat:
             return []
         return self.game.legal_moves(state)
 
@@ -380,6 +397,22 @@ class TwoPlayerGame(GeneralGame[S, M]):
 
     def returns(self, state: S) -> tuple[float, ...]:
         return outcome_returns(self.game.outcome(state))
+
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended and who won (None while it goes on): the two-player game's own."""
+        return self.game.outcome(state)
+
+    def end_reason(self, state: S) -> str:
+        outcome = self.game.outcome(state)
+        return "" if outcome is None else outcome.reason or outcome.termination.value
+
+    def probe_positions(self) -> list[tuple[str, S]]:
+        source = getattr(self.game, "probe_positions", None)  # the two-player game's own, if any
+        return list((source() if callable(source) else source) or [])
+
+    def parse_notation(self, text: str, state: S) -> M:
+        """The legal move ``text`` names in the game's notation (what a person types)."""
+        return self.game.parse_notation(text, state)
 
     def ply(self, state: S) -> int:
         return self.game.ply(state)

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
-from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError
+from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter
 
 #: A chance probability (a float) becomes the nearest fraction with a denominator up to this.
@@ -223,7 +223,7 @@ class SpielGame(GeneralGame[SpielState, Action]):
     def state_from_json(self, obj: Any) -> SpielState:
         history = obj.get("history") if isinstance(obj, dict) else None
         if not isinstance(history, list) or not all(type(a) is int for a in history):
-            raise GameError(f'{self.name}: a state is {{"history": [action ids]}}, got {obj!r:.80}')
+            raise StateError(f'{self.name}: a state is {{"history": [action ids]}}, got {obj!r:.80}')
         native, steps, index = self.native.new_initial_state(), 0, 0
         try:
             while index < len(history):
@@ -235,7 +235,7 @@ class SpielGame(GeneralGame[SpielState, Action]):
                     index += 1
                 steps += 1
         except pyspiel.SpielError as exc:
-            raise GameError(f"{self.name}: the history {history[:index + 1]} is not playable: {exc}") from None
+            raise StateError(f"{self.name}: the history {history[:index + 1]} is not playable: {exc}") from None
         return SpielState(native, steps)
 
     def parse_move(self, wire: Any) -> Action:

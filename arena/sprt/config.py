@@ -42,8 +42,8 @@ def sprt_settings(config: TournamentConfig, concurrency: int | None, isolation: 
         base_dir=Path(config.source).resolve().parent if config.source else None,
         parameters=config.parameters, rules=config.rules_command or (), legal_moves=config.legal_moves,
         score=s["score"])
-    if isinstance(settings.game, Game):
-        settings.book = plan.opening_book(config, settings.game)
+    # The config refuses openings for a game of N seats: its book is None, whatever the game.
+    settings.book = plan.opening_book(config, settings.game)  # type: ignore[arg-type]
     return settings
 
 

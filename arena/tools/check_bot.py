@@ -7,17 +7,20 @@ any match); the seats it does not take get a random player:
    to its first reply is reported);
 2. **probes**: positions that exercise a protocol's corners. In each the bot moves, the others
    answer, and the bot moves again: a reply that is not alone on stdout (a debug line) is read as
-   the next move and fails there. A two-player game's are found by random play and recognised
-   from the records' board only: playing WHITE, a single legal move, few legal moves, a capture
-   available, a forced capture, a capture of two or more pieces in one move, a move that changes a
-   piece's kind (crowning); then a forced pass. Any other game's (N seats, chance, simultaneous
-   moves: arena's own, plugins, OpenSpiel's) are :func:`arena.tools.probes.derived_probes`, found
-   in the game itself (every seat, a forced pass, a single legal move, a chance outcome, a
+   the next move and fails there. A board game of the colour dialect (``colour_dialect``: BLACK and
+   WHITE) gets :func:`board_probes`, found by random play and recognised from the records' board
+   only: playing WHITE, a single legal move, few legal moves, a capture available, a forced
+   capture, a capture of two or more pieces in one move, a move that changes a piece's kind
+   (crowning); then a forced pass. Any other game's (N seats, chance, simultaneous moves: arena's
+   own, plugins, referees', OpenSpiel's) are :func:`arena.tools.probes.derived_probes`, found in
+   the game itself (every seat, a forced pass, a single legal move, a chance outcome, a
    simultaneous move, a seat out). Every game adds its own ``probe_positions``;
 3. **games**: full games, the bot with both colours (or at seat 0, 1, ... in turn).
 
-A two-player game plays through its own engine (:func:`arena.match.game.play_game`, arena's own
-random agent as the opponent), any other through the N-seat engine
+Every game is read through the one game interface (:class:`arena.games.model.GeneralGame`). Until
+one engine plays every game, a game of the colour dialect plays through the two-player engine
+(:func:`arena.match.game.play_game`, arena's own random agent as the opponent), any other through
+the N-seat engine
 (:func:`arena.match.table.play_table`, a small standard-library random player at the other seats,
 playing from its ``legalMoves``). Every reply must be a legal move, flushed, in time: a failure is
 the engine's own fault reason (with its hints: an unflushed reply, the wrong ``--game``) plus the
@@ -38,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE
-from arena.games.base import Color, Game
-from arena.games.model import GeneralGame, TwoPlayerGame
+from arena.games.base import Color
+from arena.games.model import GeneralGame
 from arena.match.game import TimeControl, play_game
 from arena.players.spec import AgentSpec
 
@@ -112,7 +115,7 @@ class Probing:
                                         "run again", kind=SKIPPED)]
 
 
-def _board_chars(game: Game[Any, Any], state: Any) -> str:
+def _board_chars(game: GeneralGame[Any, Any], state: Any) -> str:
     board = game.state_to_json(state).get("board")
     if isinstance(board, str):
         return board
@@ -129,11 +132,11 @@ def _kings(chars: str) -> int:
     return sum(1 for c in chars if c.isupper())
 
 
-def _move_effects(game: Game[Any, Any], state: Any) -> list[tuple[int, int]]:
-    """For each legal move: (pieces taken, kings made), read from the board before and after."""
+def _move_effects(game: GeneralGame[Any, Any], state: Any, seat: int) -> list[tuple[int, int]]:
+    """For each of ``seat``'s legal moves: (pieces taken, kings made), read from the board before and after."""
     before = _board_chars(game, state)
     effects = []
-    for move in game.legal_moves(state):
+    for move in game.legal_moves(state, seat):
         after = _board_chars(game, game.apply(state, move))
         effects.append((max(0, _pieces(before) - _pieces(after)), max(0, _kings(after) - _kings(before))))
     return effects
@@ -149,38 +152,39 @@ PROBES: dict[str, Callable[[list[tuple[int, int]]], bool]] = {
 }
 
 
-def probe_positions(game: Game[Any, Any], seed: int, cap: int) -> list[tuple[str, Any]]:
-    """``(label, state)`` pairs: the start after one random ply (WHITE to move), then the first
-    position met in seeded random play for each probe of :data:`PROBES` that the game has."""
+def board_probes(game: GeneralGame[Any, Any], seed: int, cap: int) -> list[tuple[str, Any]]:
+    """``(label, state)`` pairs of a board game of turns: the start after one random ply (WHITE to
+    move), then the first position met in seeded random play for each probe of :data:`PROBES` that
+    the game has (read from the records' board only)."""
     rng = random.Random(seed)
     start = game.initial_state()
-    first = game.legal_moves(start)
+    first = game.legal_moves(start, game.actor(start))
     found: list[tuple[str, Any]] = [("playing WHITE", game.apply(start, rng.choice(first)))]
     wanted = dict(PROBES)
     for _ in range(PLAYOUTS):
         state = start
-        while wanted and game.outcome(state) is None and game.ply(state) < cap - 3:
-            effects = _move_effects(game, state)
+        while wanted and not game.is_terminal(state) and game.ply(state) < cap - 3:
+            seat = game.actor(state)
+            effects = _move_effects(game, state, seat)
             for label, test in list(wanted.items()):
                 if test(effects):
                     found.append((label, state))
                     del wanted[label]
                     break  # one probe per position: the others wait for positions of their own
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            state = game.apply(state, rng.choice(game.legal_moves(state, seat)))
         if not wanted:
             break
     return found
 
 
-def game_probes(game: Game[Any, Any], seed: int, spec: Any) -> list[tuple[str, Any]]:
-    """The probes a two-player game yields that :data:`PROBES` does not cover (a forced pass), and
-    its own ``probe_positions`` (see :mod:`arena.tools.probes`)."""
-    from arena.games.model import as_general
+def colour_probes(game: GeneralGame[Any, Any], seed: int, cap: int) -> list[tuple[str, Any]]:
+    """Every probe of a game of the colour dialect: :func:`board_probes`, then a forced pass
+    (:func:`arena.tools.probes.derived_probes`) and the game's own ``probe_positions``."""
     from arena.tools.probes import FORCED_PASS, declared_probes, derived_probes
 
-    general = as_general(game)
-    found = [p for p in derived_probes(general, seed, spec.default_max_moves) if p.label == FORCED_PASS]
-    return [(p.label, p.state) for p in found + declared_probes(general) if not game.is_terminal(p.state)]
+    found = [p for p in derived_probes(game, seed, cap) if p.label == FORCED_PASS]
+    return board_probes(game, seed, cap) + [(p.label, p.state) for p in found + declared_probes(game)
+                                            if not game.is_terminal(p.state)]
 
 
 def reply_times(times: list[float]) -> list[Check]:
@@ -234,8 +238,9 @@ def _check(label: str, record: dict[str, Any], bot_id: str, fine: str) -> Check:
     return Check(label, False, failed[1], [record], kind=failed[0] or None, replies=replies)
 
 
-def _where_it_failed(game: Game[Any, Any], check: Check) -> Check:
-    """``check`` of a whole game with the ply and position (text) where the bot failed."""
+def _where_it_failed(game: Any, check: Check) -> Check:
+    """``check`` of a whole game with the ply and position (text) where the bot failed; ``game``:
+    anything with ``state_from_json`` and ``board_text(state)``."""
     record = check.records[0]
     states = record.get("game_states") or []
     if check.ok or not states:
@@ -274,10 +279,10 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
     game = spec.table(players, params)  # GameError naming what the game refuses
     bot = AgentSpec(bot_id, command=command, env=env)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
-    if isinstance(game, TwoPlayerGame):  # its own engine and dialect, and its board probes
+    if game.colour_dialect:  # the two-player engine, until one engine plays every game
         with _opponent_file("random.json", json.dumps({"algorithm": "random", "seed": seed})) as hyp:
             opponent = AgentSpec("random", kind="hyperparameters", path=str(hyp))
-            return await _run(_two_player_trials(game.game, spec, bot, opponent, tc, seed, games))
+            return await _run(_colour_trials(game, spec, bot, opponent, tc, seed, games))
     with _opponent_file("random_seat.py", RANDOM_SEAT) as script:
         return await _run(_seat_trials(game, bot, script, tc, seed, games, legal_moves))
 
@@ -304,17 +309,19 @@ async def _run(trials: list[Trial]) -> list[Check]:
     return probing.checks + probing.stopped() + reply_times(times)
 
 
-def _two_player_trials(game: Game[Any, Any], spec: Any, bot: AgentSpec, opponent: AgentSpec, tc: TimeControl,
-                       seed: int, games: int) -> list[Trial]:
-    """A two-player game's checks: start-up as BLACK, the probes, whole games with each colour."""
+def _colour_trials(game: GeneralGame[Any, Any], spec: Any, bot: AgentSpec, opponent: AgentSpec, tc: TimeControl,
+                   seed: int, games: int) -> list[Trial]:
+    """A game of the colour dialect: start-up as BLACK, the probes, whole games with each colour,
+    played by the two-player engine (:func:`arena.match.game.play_game`) on the spec's rules."""
     bot_id = bot.id
-    probes = probe_positions(game, seed, spec.default_max_moves) + game_probes(game, seed, spec)
+    probes = colour_probes(game, seed, spec.default_max_moves)
     start = game.initial_state()
+    rules = spec.rules_object()
 
     async def one(state: Any, plies: int, bot_colour: Color) -> dict[str, Any]:
         black, white = (bot, opponent) if bot_colour is Color.BLACK else (opponent, bot)
         cap = game.ply(state) + plies if plies else None
-        return await play_game(game, black, white, time_control=tc, max_moves=cap, start_state=state)
+        return await play_game(rules, black, white, time_control=tc, max_moves=cap, start_state=state)
 
     async def startup() -> Check:
         record = await one(start, 1, Color.BLACK)
@@ -323,10 +330,10 @@ def _two_player_trials(game: Game[Any, Any], spec: Any, bot: AgentSpec, opponent
 
     def probe(label: str, state: Any) -> Trial:
         async def trial() -> Check:
-            to_move = game.to_move(state)
+            to_move = Color(game.seat_names[game.actor(state)])
             record = await one(state, 3, to_move)
-            return _check(label, record, bot_id, f"legal replies from turnNumber "
-                                                 f"{game.state_to_json(state)['turnNumber']} ({to_move.value} to move)")
+            return _check(label, record, bot_id, f"legal replies from turnNumber {game.ply(state)} "
+                                                 f"({to_move.value} to move)")
         return trial
 
     def whole(index: int) -> Trial:

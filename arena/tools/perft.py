@@ -3,9 +3,9 @@
 The convention is chess's: ``perft(state, 0)`` is 1, and below that a finished game contributes
 nothing, so ``perft(state, depth)`` counts the step sequences of exactly ``depth`` steps that the
 rules allow from ``state``. A step is a seat's move, a chance outcome (each outcome once, whatever
-its probability) or a simultaneous node's joint move (one move per acting seat). Two-player games
-keep their own fast counters (:meth:`arena.games.base.Game.perft`), reached through the general
-model's two-seat adapter; they count the same tree.
+its probability) or a simultaneous node's joint move (one move per acting seat). A game may count
+faster in its own way (:meth:`arena.games.model.GeneralGame.perft`: two-player games through their
+adapter keep their fast counters); it counts the same tree.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from typing import Any
 
 import orjson
 
-from arena.games import Game
-from arena.games.model import CHANCE, SIMULTANEOUS, GeneralGame, as_general, joint_moves
+from arena.games.model import CHANCE, SIMULTANEOUS, GeneralGame, joint_moves
 
 
 @dataclass(frozen=True)
@@ -36,19 +35,18 @@ class PerftResult:
         return out
 
 
-def perft(game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, depth: int, divide: bool = False) -> PerftResult:
+def perft(game: GeneralGame[Any, Any], state: Any, depth: int, divide: bool = False) -> PerftResult:
     """Leaves ``depth`` steps below ``state`` (module docstring), and with ``divide`` the leaves below
     each first step, labelled by its move, outcome or joint move in wire form (none at a finished
     game)."""
-    general = as_general(game)
     start = time.perf_counter()
     rows: list[tuple[str, int]] | None = [] if divide else None
-    if divide and depth >= 1 and not general.is_terminal(state):
-        rows = [(label, general.perft(child, depth - 1)) for label, child in first_steps(general, state)]
+    if divide and depth >= 1 and not game.is_terminal(state):
+        rows = [(label, game.perft(child, depth - 1)) for label, child in first_steps(game, state)]
         nodes = sum(n for _, n in rows)
     else:
-        nodes = general.perft(state, depth)
-    return PerftResult(general.name, depth, nodes, time.perf_counter() - start, rows)
+        nodes = game.perft(state, depth)
+    return PerftResult(game.name, depth, nodes, time.perf_counter() - start, rows)
 
 
 def first_steps(game: GeneralGame[Any, Any], state: Any) -> list[tuple[str, Any]]:

@@ -1,7 +1,7 @@
 """Probe positions derived from a game itself, for ``arena check-bot`` (pure: no process, no I/O).
 
-Any game of the general model (:mod:`arena.games.model`; a two-player game through
-:func:`arena.games.model.as_general`), arena's own, a plugin's or OpenSpiel's, is searched by
+Any game (:class:`arena.games.model.GeneralGame`, the one game interface), arena's own, a
+plugin's, a referee's or OpenSpiel's, is searched by
 seeded random playouts from its start (at most :data:`PLAYOUTS` of them, each stopped a few steps
 before the move cap) for the first position of each kind it has:
 
@@ -14,9 +14,8 @@ before the move cap) for the first position of each kind it has:
   playing, in games of three seats or more that take a seat out rather than end;
 - **every seat**: the first decision of each seat (``playing as seat k``).
 
-A game may add its own corner cases: a method (or attribute) ``probe_positions`` on its rules
-object (the :class:`GeneralGame`, or the two-player :class:`arena.games.base.Game`) returning
-``[(label, state), ...]``; each becomes a probe named ``label``.
+A game may add its own corner cases: :meth:`GeneralGame.probe_positions` (a method, or an
+attribute holding the list) returning ``[(label, state), ...]``; each becomes a probe named ``label``.
 
 Each :class:`Probe` names the seats the bot takes there: the acting seats (every seat at a chance
 node or after an elimination, where who acts next depends on the draw or on who is out).
@@ -119,13 +118,8 @@ def _step(game: GeneralGame[Any, Any], state: Any, who: int, rng: random.Random)
 
 
 def declared_probes(game: GeneralGame[Any, Any]) -> list[Probe]:
-    """The game's own corner cases: ``probe_positions()`` on its rules object (for a two-player
-    game seen through ``as_general``, on the wrapped Game), each ``(label, state)``."""
-    source: Callable[[], Any] | None = getattr(game, "probe_positions", None)
-    if source is None:
-        source = getattr(getattr(game, "game", None), "probe_positions", None)
-    if source is None:
-        return []
+    """The game's own corner cases: its ``probe_positions``, each ``(label, state)``."""
+    source: Callable[[], Any] | list[tuple[str, Any]] = game.probe_positions
     everyone = tuple(range(game.players))
     probes = []
     for label, state in (source() if callable(source) else source):

@@ -1,7 +1,7 @@
 """The rules tools behind `arena pass-through`, `arena moves` and `arena perft --state -`, one of
-each for every game: each reads a game of the general model (:mod:`arena.games.model`; a two-player
-:class:`arena.games.Game` goes through its two-seat adapter) and speaks that game's dialect. The
-count itself is :mod:`arena.tools.perft`'s.
+each for every game: each reads a game through the one game interface
+(:class:`arena.games.model.GeneralGame`) and speaks that game's dialect. The count itself is
+:mod:`arena.tools.perft`'s.
 
 Each tool reads a stream of JSON objects (see :mod:`arena.fileio.jsonfiles`) and writes exactly one JSON
 line per object, in order, flushed as it goes, so a file of thousands of cases goes through one
@@ -11,10 +11,11 @@ error stream; the tool carries on with the next object. The exit status is 2 if 
 malformed, else 1 if any move was illegal, else 0.
 
 The dialects (states are the states of records: a two-player game's ``{"board", "turn",
-"turnNumber"}``, an N-seat game's omniscient state):
+"turnNumber"}``, an N-seat game's omniscient state), chosen by the game (``colour_dialect``):
 
-- a two-player game (BLACK and WHITE): pass-through reads ``{"turn": T, "game_state": S}``; moves
-  prints the array of legal moves.
+- the colour dialect (BLACK and WHITE taking turns in plain sight): pass-through reads
+  ``{"turn": T, "game_state": S}`` (the side to move plays T); moves prints the array of the side
+  to move's legal moves.
 - any other game: pass-through reads ``{"game_state": S, "seat": k, "turn": T}`` at a seat's node,
   ``{"game_state": S, "turns": {"0": T0, "2": T2}}`` at a simultaneous node (one move per acting
   seat), ``{"game_state": S, "chance": O}`` at a chance node; moves prints
@@ -34,16 +35,14 @@ from typing import Any, BinaryIO, TextIO
 import orjson
 
 from arena.fileio.jsonfiles import JsonInputError, strict_loads
-from arena.games import Game, GameError, IllegalMoveError, MoveSyntaxError, StateError
+from arena.games import GameError, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.base import cap_text
-from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, TwoPlayerGame, apply_step, as_general
+from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, apply_step
 from arena.protocols.framing import Framer, Junk
 from arena.tools.perft import perft
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 MAX_INPUT_OBJECT = 1 << 20
-#: A game the rules tools read: a general game, or a two-player game (seen through its adapter).
-AnyGame = Game[Any, Any] | GeneralGame[Any, Any]
 
 
 class MalformedInput(Exception):
@@ -78,11 +77,6 @@ def decode_object(text: bytes) -> dict[str, Any]:
     return value
 
 
-def _two_player(game: GeneralGame[Any, Any]) -> Game[Any, Any] | None:
-    """The two-player game behind ``game`` when it speaks the two-player dialect, else None."""
-    return game.game if isinstance(game, TwoPlayerGame) else None
-
-
 def _check_keys(obj: dict[str, Any], required: tuple[str, ...]) -> None:
     missing = [k for k in required if k not in obj]
     if missing:
@@ -100,29 +94,30 @@ def _state(game: GeneralGame[Any, Any], obj: Any, where: str) -> Any:
         raise MalformedInput(f"{where}: {str(exc).removeprefix('game state: ')}") from None
 
 
-def pass_through_one(game: AnyGame, obj: dict[str, Any]) -> dict[str, Any]:
+def pass_through_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> dict[str, Any]:
     """One step in the game's dialect (module docstring) -> the next state's JSON form.
 
     Raises MalformedInput for a bad shape, IllegalMoveError for a move the rules refuse.
     """
-    general = as_general(game)
-    two_player = _two_player(general)
-    if two_player is not None:
-        return general.state_to_json(_two_player_step(general, two_player, obj))
-    return general.state_to_json(_seat_step(general, obj))
+    step = _colour_step if game.colour_dialect else _seat_step
+    return game.state_to_json(step(game, obj))
 
 
-def _two_player_step(game: GeneralGame[Any, Any], two_player: Game[Any, Any], obj: dict[str, Any]) -> Any:
-    """``{"turn": T, "game_state": S}`` -> the next state."""
+def _over(game: GeneralGame[Any, Any], state: Any) -> IllegalMoveError:
+    reason = game.end_reason(state)
+    return IllegalMoveError(f"the game is already over{': ' + reason if reason else ''}")
+
+
+def _colour_step(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> Any:
+    """``{"turn": T, "game_state": S}`` -> the next state (the side to move plays T)."""
     _check_keys(obj, ("turn", "game_state"))
     state = _state(game, obj["game_state"], "game_state")
     try:
         move = game.parse_move(obj["turn"])
     except MoveSyntaxError as exc:
         raise MalformedInput(f"turn: {exc}") from None
-    outcome = two_player.outcome(state)  # its reason, which the general model does not keep
-    if outcome is not None:
-        raise IllegalMoveError(f"the game is already over: {outcome.reason or outcome.termination.value}")
+    if game.is_terminal(state):
+        raise _over(game, state)
     return game.apply(state, game.validate_move(state, game.actor(state), move))
 
 
@@ -135,7 +130,7 @@ def _seat_step(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> Any:
         raise MalformedInput(f"expected 'seat' and 'turn', or 'turns', or 'chance' beside 'game_state', got {keys}")
     state = _state(game, obj["game_state"], "game_state")
     if game.actor(state) == TERMINAL:
-        raise IllegalMoveError("the game is already over")
+        raise _over(game, state)
     if "chance" in obj:
         step: dict[str, Any] = {"kind": "chance", "outcome": obj["chance"]}
     elif "turns" in obj:
@@ -156,29 +151,25 @@ def _seat_step(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> Any:
         raise IllegalMoveError(str(exc)) from None
 
 
-def moves_one(game: AnyGame, obj: dict[str, Any]) -> list[Any] | dict[str, Any]:
+def moves_one(game: GeneralGame[Any, Any], obj: dict[str, Any]) -> list[Any] | dict[str, Any]:
     """A state's JSON form -> what may be played there, in the game's dialect (module docstring),
     each move in the form a bot sends it."""
-    general = as_general(game)
-    state = _state(general, obj, "state")
-    two_player = _two_player(general)
-    if two_player is not None:  # the side to move's moves, as the game lists them (even once it is over)
-        return [general.move_to_wire(m) for m in two_player.legal_moves(state)]
-    actor = general.actor(state)
+    state = _state(game, obj, "state")
+    if game.colour_dialect:  # the side to move's moves, as the game lists them (even once it is over)
+        return [game.move_to_wire(m) for seat in range(game.players) for m in game.legal_moves(state, seat)]
+    actor = game.actor(state)
     if actor == TERMINAL:
-        return {"actor": "terminal", "returns": list(general.returns(state))}
+        return {"actor": "terminal", "returns": list(game.returns(state))}
     if actor == CHANCE:
-        return {"actor": "chance",
-                "outcomes": [[general.move_to_wire(o), str(p)] for o, p in general.chance_outcomes(state)]}
-    moves = {str(seat): [general.move_to_wire(m) for m in general.legal_moves(state, seat)]
-             for seat in general.acting_seats(state)}
+        return {"actor": "chance", "outcomes": [[game.move_to_wire(o), str(p)] for o, p in game.chance_outcomes(state)]}
+    moves = {str(seat): [game.move_to_wire(m) for m in game.legal_moves(state, seat)]
+             for seat in game.acting_seats(state)}
     return {"actor": "simultaneous" if actor == SIMULTANEOUS else actor, "moves": moves}
 
 
-def perft_one(game: AnyGame, obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
+def perft_one(game: GeneralGame[Any, Any], obj: dict[str, Any], depth: int, divide: bool) -> dict[str, Any]:
     """A state's JSON form -> :func:`arena.tools.perft.perft` of it, as JSON."""
-    general = as_general(game)
-    return perft(general, _state(general, obj, "state"), depth, divide).to_json()
+    return perft(game, _state(game, obj, "state"), depth, divide).to_json()
 
 
 Handler = Callable[[dict[str, Any]], Any]

@@ -139,7 +139,7 @@ def board(state: dict) -> dict:
     width = 20 + 12 * min(state["heap"], 60)
     sticks = "".join(f'<rect x="{10 + 12 * i}" y="10" width="6" height="40" fill="#a0522d"/>'
                      for i in range(min(state["heap"], 60)))
-    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="60">{sticks}</svg>'
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} 60" width="{width}" height="60">{sticks}</svg>'
     return {"text": text, "svg": svg}
 
 

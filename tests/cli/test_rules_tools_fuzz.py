@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.games import get_game
+from arena.games.registry import get_table_game
 from arena.tools.rules import moves_one, pass_through_one, perft_one, run_stream
 
 SHOBU_CASE = {
@@ -26,12 +26,12 @@ CHECKERS_STATE = {"board": [". b . b . b . b", "b . b . b . b .", ". b . b . b .
 CHECKERS_CASE = {"turn": "2 3 2 2 3", "game_state": CHECKERS_STATE}
 
 HANDLERS = {
-    "shobu pass-through": (functools.partial(pass_through_one, get_game("shobu")), SHOBU_CASE),
-    "checkers pass-through": (functools.partial(pass_through_one, get_game("checkers")), CHECKERS_CASE),
-    "shobu moves": (functools.partial(moves_one, get_game("shobu")), SHOBU_CASE["game_state"]),
-    "checkers moves": (functools.partial(moves_one, get_game("checkers")), CHECKERS_STATE),
-    "checkers perft": (functools.partial(perft_one, get_game("checkers"), depth=1, divide=False), CHECKERS_STATE),
-    "shobu perft": (functools.partial(perft_one, get_game("shobu"), depth=1, divide=True), SHOBU_CASE["game_state"]),
+    "shobu pass-through": (functools.partial(pass_through_one, get_table_game("shobu")), SHOBU_CASE),
+    "checkers pass-through": (functools.partial(pass_through_one, get_table_game("checkers")), CHECKERS_CASE),
+    "shobu moves": (functools.partial(moves_one, get_table_game("shobu")), SHOBU_CASE["game_state"]),
+    "checkers moves": (functools.partial(moves_one, get_table_game("checkers")), CHECKERS_STATE),
+    "checkers perft": (functools.partial(perft_one, get_table_game("checkers"), depth=1, divide=False), CHECKERS_STATE),
+    "shobu perft": (functools.partial(perft_one, get_table_game("shobu"), depth=1, divide=True), SHOBU_CASE["game_state"]),
 }
 
 json_leaves = (st.none() | st.booleans() | st.integers(min_value=-10, max_value=70)

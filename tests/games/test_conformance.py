@@ -1,8 +1,9 @@
 """Every registered game passes :mod:`arena.games.conformance`, and that check catches what it claims.
 
-The games come from the registry (arena's own and installed plugins), each capped at its spec's
-``default_max_moves``: no game is named here. The second half breaks a toy game one rule at a
-time and checks that the conformance check names the fault.
+The games come from the registry (arena's own and installed plugins, two-player and N-seat), each
+capped at its spec's ``default_max_moves``, for 2, 3 and 4 players where the game allows them. The
+second half breaks a toy game one rule at a time, through the one game interface (the two-seat
+adapter), and checks that the conformance check names the fault.
 """
 
 from __future__ import annotations
@@ -26,18 +27,35 @@ from arena.games.base import (
     read_state_fields,
 )
 from arena.games.conformance import ConformanceError, check_game, check_spec, main
+from arena.games.model import TwoPlayerGame
 
-#: Random games per registered game: with the per-ply checks this keeps the whole file to a few
-#: seconds while still meeting wins, stuck positions and draws in every shipped game.
-GAMES_PER_RUN = 40
+#: Random games per registered game and player count: with the per-step checks this keeps the
+#: whole file to a few seconds while still meeting wins, stuck positions and draws in every shipped game.
+GAMES_PER_RUN = 30
 
 
-@pytest.mark.parametrize("name", registry.game_names())
+@pytest.mark.parametrize("name", registry.all_game_names())
 def test_every_registered_game_conforms(name: str) -> None:
-    report = check_spec(registry.get_spec(name), games=GAMES_PER_RUN, adapter_games=2)
+    spec = registry.get_spec(name)
+    report = check_spec(spec, games=GAMES_PER_RUN, adapter_games=2)
+    low, high = spec.player_bounds()
+    assert report.players == tuple(n for n in (2, 3, 4) if low <= n <= high)
     assert report.games == GAMES_PER_RUN
-    assert report.ply_cap == registry.get_spec(name).default_max_moves
-    assert sum(report.endings.values()) == GAMES_PER_RUN
+    assert report.ply_cap == spec.default_max_moves
+    assert sum(report.endings.values()) == GAMES_PER_RUN * len(report.players)
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "love_letter"])
+def test_a_game_that_shows_other_hands_fails_the_leak_check(name: str) -> None:
+    """The hidden-information games give variants, so a leak cannot pass unseen."""
+    rules = registry.load_ref(registry.get_spec(name).rules)
+
+    class Leaky(rules):  # type: ignore[misc, valid-type]
+        def observation(self, state, seat):  # type: ignore[no-untyped-def]
+            return {**super().observation(state, seat), "everything": self.state_to_json(state)}
+
+    with pytest.raises(ConformanceError, match="changes with what it may not see"):
+        check_game(Leaky(3), games=5)
 
 
 def test_every_builtin_game_loads() -> None:
@@ -161,13 +179,13 @@ def test_the_toy_conforms_with_wins_and_draws(toy_module: types.ModuleType) -> N
     report = check_spec(TOY_SPEC, games=50)
     assert set(report.endings) == {"win", "draw"}
     assert report.adapter_states > 0
-    assert report.summary().startswith("toy: ok, 50 random games (cap 10)")
+    assert report.summary().startswith("toy: ok, 50 random games for each of [2] players (cap 10)")
 
 
 def test_a_cap_below_every_ending_plays_one_game_on() -> None:
-    report = check_game(Toy(), games=5, ply_cap=2)
+    report = check_game(TwoPlayerGame(Toy()), games=5, ply_cap=2)
     assert report.endings == {"cap": 5}
-    assert report.played_on.endswith("plies")
+    assert report.played_on.endswith("steps")
 
 
 class MutableCounters:
@@ -259,18 +277,18 @@ class BadBoardText(Toy):
     (NoticeAfterTheEnd(), "but legal_moves() gave"),
     (PlaysTwice(), "the same side is to move again"),
     (WrongNotation(), "parse_notation('take 2', state) gave 'take 1'"),
-    (BadBoardText(), "board_text() gave null"),
+    (BadBoardText(), "board_text(state, None) gave null"),
 ])
 def test_a_broken_rule_is_named(game: Toy, message: str) -> None:
-    with pytest.raises(ConformanceError, match="^toy: ") as caught:
-        check_game(game, games=30)
+    with pytest.raises(ConformanceError, match="^toy \\(2 players\\): ") as caught:
+        check_game(TwoPlayerGame(game), games=30)
     assert message in str(caught.value)
     assert "\n" not in str(caught.value), "one line"
 
 
 def test_a_picture_that_is_not_xml_is_named() -> None:
     with pytest.raises(ConformanceError, match="board_svg\\(\\) is not XML"):
-        check_game(Toy(), games=3, svg=lambda state, last_move=None: "<svg><g></svg>")
+        check_game(TwoPlayerGame(Toy()), games=3, svg=lambda state, seat, last_move: "<svg><g></svg>")
 
 
 def test_spec_faults_are_named(toy_module: types.ModuleType) -> None:

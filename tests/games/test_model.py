@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.games import get_game
-from arena.games.base import GameError, IllegalMoveError
+from arena.games.base import GameError, IllegalMoveError, StateError
 from arena.games.model import (
     CHANCE,
     SIMULTANEOUS,
@@ -87,6 +87,8 @@ class DiceBid(GeneralGame[DiceState, int]):
         return {"rolls": list(state.rolls), "bids": None if state.bids is None else list(state.bids)}
 
     def state_from_json(self, obj: Any) -> DiceState:
+        if not isinstance(obj, dict) or sorted(obj) != ["bids", "rolls"]:
+            raise StateError(f"a state is {{\"rolls\", \"bids\"}}, got {obj!r}")
         return DiceState(tuple(obj["rolls"]), None if obj["bids"] is None else tuple(obj["bids"]))
 
     def parse_move(self, wire: Any) -> int:
@@ -171,10 +173,11 @@ def test_todays_games_are_the_two_seat_special_case(name: str) -> None:
     assert as_general(general) is general
 
 
-def test_the_table_conformance_check_passes_a_sound_game_and_names_a_broken_one() -> None:
-    from arena.games.table_conformance import TableConformanceError, check_table_game
+def test_the_conformance_check_passes_a_sound_game_and_names_a_broken_one() -> None:
+    from arena.games.conformance import ConformanceError, check_game
 
-    assert check_table_game(lambda n: DiceBid(n), [2, 3, 4], games=30).endswith(": ok")
+    for players in (2, 3, 4):
+        assert check_game(DiceBid(players), games=30).summary().startswith(f"dicebid: ok, 30 random games for each of [{players}]")
 
     class Leaky(DiceBid):
         def observation(self, state: DiceState, seat: int) -> dict[str, Any]:
@@ -188,12 +191,12 @@ def test_the_table_conformance_check_passes_a_sound_game_and_names_a_broken_one(
             rolls[others[0]] = 1 + rolls[others[0]] % self.params["faces"]
             return [replace(state, rolls=tuple(rolls))]
 
-    with pytest.raises(TableConformanceError, match="observation changes with what it may not see"):
-        check_table_game(lambda n: Leaky(n), [3], games=5)
+    with pytest.raises(ConformanceError, match="observation changes with what it may not see"):
+        check_game(Leaky(3), games=5)
 
     class BadChance(DiceBid):
         def chance_outcomes(self, state: DiceState) -> list[tuple[int, Fraction]]:
             return [(1, Fraction(1, 2)), (2, Fraction(1, 3))]
 
-    with pytest.raises(TableConformanceError, match="summing to 1"):
-        check_table_game(lambda n: BadChance(n), [2], games=1)
+    with pytest.raises(ConformanceError, match="summing to 1"):
+        check_game(BadChance(2), games=1)

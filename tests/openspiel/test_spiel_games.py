@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from arena.cli import cli
 from arena.games import registry
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError
+from arena.games.conformance import check_spec
 from arena.games.model import CHANCE, SIMULTANEOUS
-from arena.games.table_conformance import check_table_game
 
 pytest.importorskip("pyspiel")
 
@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_spiel_games_pass_the_general_models_conformance_check(name: str, players: list[int],
                                                                 params: dict[str, int]) -> None:
     spec = registry.get_spec(name)
-    summary = check_table_game(lambda n: spec.table(n, params), players, games=20)
-    assert summary.endswith("ok")
+    report = check_spec(spec, players=players, params=params, games=20)
+    assert report.players == tuple(players) and sum(report.endings.values()) == 20 * len(players)
 
 
 def test_spiel_kuhn_poker_has_the_tree_of_arenas_own() -> None:

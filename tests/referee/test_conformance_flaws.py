@@ -36,7 +36,7 @@ def test_players_and_parameters_are_checked_as_asked() -> None:
     done = conformance("--rules", f"python3 {NIM}", "--games", "4", "--players", "3", "--param", "heap=5",
                        "--param", "opening=1")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("nim: 4 random games for each of [3] players"), done.stdout
+    assert done.stdout.startswith("nim: ok, 4 random games for each of [3] players"), done.stdout
 
 
 @pytest.mark.parametrize(("args", "said"), [

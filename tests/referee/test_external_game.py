@@ -11,9 +11,9 @@ import pytest
 from referee_support import NIM, hostile_argv
 
 from arena.games.base import GameError, StateError
+from arena.games.conformance import check_spec
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, draw_chance
 from arena.games.registry import GENERAL, get_spec, get_table_game
-from arena.games.table_conformance import check_table_spec
 from arena.referee.client import RefereeError
 from arena.referee.game import ExternalGame
 from arena.referee.registration import register_command, register_referee, rules_command
@@ -160,7 +160,7 @@ def test_a_failing_referee_cannot_be_registered() -> None:
 
 
 def test_the_conformance_check_passes(nim_argv: list[str]) -> None:
-    assert check_table_spec(register_referee(nim_argv), games=10).endswith("ok")
+    assert check_spec(register_referee(nim_argv), games=10).summary().startswith("nim: ok, 10 random games")
 
 
 def test_a_package_registers_a_referee_through_an_entry_point(nim_argv: list[str],

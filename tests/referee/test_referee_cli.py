@@ -112,7 +112,7 @@ def test_the_conformance_check_takes_a_referee() -> None:
     done = subprocess.run([sys.executable, "-m", "arena.games.conformance", "--rules", RULES, "--games", "5"],
                           check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("nim: 5 random games for each of [2, 3] players")
+    assert done.stdout.startswith("nim: ok, 5 random games for each of [2, 3] players")
 
 
 def nim_config(folder: Path, rules: str, **extra: Any) -> Path:
