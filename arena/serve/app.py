@@ -11,8 +11,9 @@ Routes:
   stream open. ``/events?game=N``: only ``live`` events with game N's moves, then ``finished``
   once N is in ``games.jsonl`` (its page then reloads as the viewer);
 - ``/game/N``: game ``N``: a finished game of ``games.jsonl`` in the report's one-game viewer
-  (:func:`arena.report.html.viewer_html`, :func:`arena.report.seat_page.seat_viewer_html`), a game
-  in progress as its moves so far (:func:`arena.serve.pages.live_game_page`);
+  (:func:`arena.report.html.viewer_html`, :func:`arena.report.seat_page.seat_viewer_html`) opened
+  at its last position, with the result and its reason (``#ply=K``: another position); a game in
+  progress as its moves so far, the latest marked and in view (:func:`arena.serve.pages.live_game_page`);
 - ``/agent/ID``: the agent's page (:mod:`arena.serve.agents`);
 - ``/standings.json``: the folder's standings as they are (404 before the first).
 
@@ -199,13 +200,19 @@ def game_html(folder: Path, index: int) -> str:
     label = f"{folder} game {index}"
     entry = GameEntry(index=index, black="?", white="?", winner="?", termination=str(record.get("termination", "")),
                       plies=None, record=record)
+    replay: Replay | SeatReplay
     if is_seat_record(record):
         from arena.report.seat_page import seat_viewer_html
 
-        text = seat_viewer_html(entry, SeatReplay.from_record(record, label=label))
+        replay = SeatReplay.from_record(record, label=label)
+        text = seat_viewer_html(entry, replay)
     else:
-        text = viewer_html(entry, Replay.from_record(record, label=label))
-    # The report's viewer page, with a way back to the leaderboard.
+        replay = Replay.from_record(record, label=label)
+        text = viewer_html(entry, replay)
+    # The report's viewer page, with a way back to the leaderboard; it opens at the game's last
+    # position (where the viewer shows the result and its reason: what someone opening a finished
+    # game from the leaderboard came for), unless the address asks for another (#ply=K).
     back = ('<nav style="padding:0 24px"><p><a href="/" style="color:#2f6db3;text-decoration:none">'
             "← leaderboard</a></p></nav>")
-    return text.replace("</header>", f"</header>\n{back}", 1)
+    at_end = f'<script>if (!location.hash) history.replaceState(null, "", "#ply={replay.last}");</script>'
+    return text.replace("</header>", f"</header>\n{back}{at_end}", 1)
