@@ -98,7 +98,8 @@ BAD_INPUTS = {
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
 def test_malformed_input_is_one_line_exit_2(name: str) -> None:
-    code, lines, err = invoke(["pass-through"], BAD_INPUTS[name])
+    # --game given: without it a line names the default game (test_the_rules_tools_and_openings_...).
+    code, lines, err = invoke(["pass-through", "--game", "shobu"], BAD_INPUTS[name])
     assert code == 2
     assert len(lines) == 1
     out = json.loads(lines[0])
