@@ -214,5 +214,6 @@ def game_html(folder: Path, index: int) -> str:
     # game from the leaderboard came for), unless the address asks for another (#ply=K).
     back = ('<nav style="padding:0 24px"><p><a href="/" style="color:#2f6db3;text-decoration:none">'
             "← leaderboard</a></p></nav>")
-    at_end = f'<script>if (!location.hash) history.replaceState(null, "", "#ply={replay.last}");</script>'
+    at_end = (f'<script>if (!location.hash) history.replaceState(null, "", "#ply={replay.last}");</script>'
+              "<style>#result{overflow-wrap:anywhere}</style>")  # a reason's long path wraps too
     return text.replace("</header>", f"</header>\n{back}{at_end}", 1)

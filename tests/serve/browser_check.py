@@ -172,7 +172,7 @@ try:
                                timeout=WAIT_MS)
         assert game.locator("#live-game li.latest").count() == 1
         assert game.locator("#live-game li").last.inner_text().strip() == f"{PLAYERS[1]} m300 12 ms"
-        game.wait_for_function("() => " + "(r => r.top >= 0 && r.bottom <= window.innerHeight)("
+        game.wait_for_function("() => " + "(r => r.top >= 0 && r.bottom <= window.innerHeight + 1)("  # + 1: sub-pixel layout
                                "document.querySelector('#live-game li.latest').getBoundingClientRect())", timeout=WAIT_MS)
         assert game.evaluate("window.scrollY") > 0  # it was scrolled there: 300 moves do not fit in 900 px
         board.wait_for_function("() => " + f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('m300')",
@@ -200,6 +200,8 @@ try:
         assert at[0] == at[1] and int(at[0]) > 0, at
         assert game.locator("#result").is_visible() and "Result: " in game.inner_text("#result")
         fits(game, "a finished game's page")
+        assert game.evaluate("(r => r.scrollWidth <= r.clientWidth)(document.querySelector('#result'))"), \
+            "the reason overflows its box"
         game.keyboard.press("Home")  # the viewer's keys still work from there
         game.wait_for_function("() => " + "document.querySelector('#board').dataset.ply === '0'", timeout=WAIT_MS)
         game.goto(f"{URL}/game/{LIVE}#ply=1")  # an address that asks for a position gets it
