@@ -137,33 +137,49 @@ def test_commands_are_found_whatever_their_block_is_marked() -> None:
         ("arena --json-pass-through <<'JSON'\n{\"a\": 1}\nJSON", None), ("arena not a command", None)]
 
 
-def _set_up(setup: tuple[str, ...]) -> None:
-    """Runs ``setup`` (``make -C examples/...``), one worker at a time (make skips what is built)."""
-    if not setup:
-        return
+def missing_tool(setup: tuple[str, ...]) -> tuple[str, str] | None:
+    """``(tool, line)``: a tool a ``make -C`` line of ``setup`` needs that is not installed, else None."""
     for line in setup:
         for tool in ("make", "javac" if "java" in line else "cc"):
             if shutil.which(tool) is None:
-                pytest.skip(f"SKIPPED LOUDLY: `{tool}` is not installed, so `{line}` cannot build")
-    lock_path = ROOT / "build" / ".docs-lock"
+                return tool, line
+    return None
+
+
+def build(setup: tuple[str, ...], cwd: Path = ROOT) -> str | None:
+    """Runs ``setup`` (``make -C examples/...``) in ``cwd``, one process at a time (make skips what
+    is built); None, or why a line failed (one line with the end of its stderr)."""
+    lock_path = cwd / "build" / ".docs-lock"
     lock_path.parent.mkdir(exist_ok=True)
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for line in setup:
-            done = subprocess.run(["bash", "-c", line], cwd=ROOT, capture_output=True, text=True, timeout=600,
+            done = subprocess.run(["bash", "-c", line], cwd=cwd, capture_output=True, text=True, timeout=600,
                                   check=False, stdin=subprocess.DEVNULL)
-            assert done.returncode == 0, f"{line}: exit {done.returncode}: {done.stderr[-500:]}"
+            if done.returncode != 0:
+                return f"{line}: exit {done.returncode}: {done.stderr[-500:]}"
+    return None
+
+
+def run_example(example: Example, tmp: Path, cwd: Path = ROOT, timeout: float = 600) -> tuple[str, subprocess.CompletedProcess[str]]:
+    """``(the command as run, its result)``: ``example`` run by bash in ``cwd`` with this Python's
+    ``arena`` first on the PATH. Output folders the docs put under /tmp go to ``tmp``: a folder left
+    there by an earlier run (of other settings) would make a resumable command refuse it."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    command = example.command.replace(" /tmp/", f" {tmp}/")
+    return command, subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=cwd, env=env,
+                                   stdin=subprocess.DEVNULL, timeout=timeout, check=False)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.command.partition("\n")[0] for e in EXAMPLES])
 def test_a_docs_example_runs_verbatim(example: Example, tmp_path: Path) -> None:
-    _set_up(example.setup)
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    # Output folders the docs put under /tmp go to this test's own folder: a folder left there by
-    # an earlier run (of other settings) would make a resumable command refuse it.
-    command = example.command.replace(" /tmp/", f" {tmp_path}/")
-    out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env,
-                         stdin=subprocess.DEVNULL, timeout=600, check=False)
+    if example.setup:
+        missing = missing_tool(example.setup)
+        if missing is not None:
+            pytest.skip(f"SKIPPED LOUDLY: `{missing[0]}` is not installed, so `{missing[1]}` cannot build")
+        failed = build(example.setup)
+        assert failed is None, failed
+    command, out = run_example(example, tmp_path)
     assert out.returncode == 0, f"{command}: exit {out.returncode}: {out.stderr[-500:]}"
     assert "Traceback" not in out.stderr
     if example.expected is not None:

@@ -148,14 +148,16 @@ class GameName(click.ParamType):
 def game_option(help_text: str = "Which game to play (see 'arena games').", *,
                 from_bots: bool = False) -> Callable[[F], F]:
     """``--game NAME`` and ``--rules CMD`` (:func:`rules_option`). ``--game`` defaults to the game of
-    ``--rules`` when given, else to the registry's default game for the rules tools; with
-    ``from_bots`` to None (the command reads the game from its bots: :func:`game_of_bots`)."""
+    ``--rules`` when given; else, with ``from_bots``, to None (the command reads the game from its
+    bots: :func:`game_of_bots`), and without, to the registry's default game, announced on stderr as
+    :func:`game_of_bots` announces it (no command picks a game silently)."""
     from arena.games.registry import DEFAULT_MATCH_GAME
 
-    fallback = None if from_bots else DEFAULT_MATCH_GAME
-
     def default_game() -> str | None:
-        return click.get_current_context().meta.get(_RULES_GAME, fallback)
+        rules_game = click.get_current_context().meta.get(_RULES_GAME)
+        if rules_game is not None or from_bots:
+            return rules_game
+        return game_of_bots(None, ())  # no bots to read: the default game, announced
 
     shown = (f"the game of --rules, or of the bots (their bot.json, or the one game their commands name), "
              f"else {DEFAULT_MATCH_GAME}" if from_bots else f"{DEFAULT_MATCH_GAME}, or the game of --rules")
@@ -236,7 +238,10 @@ def game_of_bots(game_name: str | None, commands: Sequence[str]) -> str:
         game, why = named.pop(), "the game the bots' commands name"
     else:
         game, why = DEFAULT_MATCH_GAME, "the default game"
-    click.echo(f"arena: playing {game}, {why}; --game NAME plays another (see 'arena games')", err=True)
+    if commands:
+        click.echo(f"arena: playing {game}, {why}; --game NAME plays another (see 'arena games')", err=True)
+    else:
+        click.echo(f"arena: {game}, {why}; --game NAME chooses another (see 'arena games')", err=True)
     return game
 
 

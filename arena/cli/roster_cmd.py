@@ -11,6 +11,27 @@ import click
 COMMAND_WIDTH = 60
 
 
+def short_command(command: str, width: int = COMMAND_WIDTH) -> str:
+    """``command`` in at most ``width`` characters, still saying what runs: a longer command's
+    paths are cut to their last part (``python3 …/alice/bot.py``, as ``bot.py`` in ``alice``:
+    names of one class differ in their folders, not in ``../../``), then its end is cut ("…")."""
+    import shlex
+
+    if len(command) <= width:
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:  # an unbalanced quote: the words as they stand
+        words = command.split()
+    short = []
+    for word in words:
+        parts = [p for p in word.split("/") if p not in ("", ".", "..")]
+        short.append("…/" + "/".join(parts[-2:]) if len(parts) > 2 or (parts and word.startswith(("../", "/")))
+                     else word)
+    text = " ".join(short)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 @click.group("roster", short_help="Check a tournament's agents: each loads, passes check-bot.")
 def roster_group() -> None:
     """Commands over the agents of a tournament config: a list of agents or a roster of bot
@@ -49,7 +70,7 @@ def check_command(config_path: str, probe: bool, time_limit: int, games: int, se
 
     def row(entry: EntryCheck) -> None:
         if not as_json:
-            command = entry.command if len(entry.command) <= COMMAND_WIDTH else "..." + entry.command[3 - COMMAND_WIDTH:]
+            command = short_command(entry.command)
             click.echo(f"{entry.label:<{width}}  {command or '-':<{min(COMMAND_WIDTH, wide)}}  "
                        f"{'✓' if entry.ok else '✗ ' + (entry.reason or '')}"
                        + (" (kept: unchanged since its probe)" if entry.kept else "")

@@ -14,6 +14,7 @@ import click
 
 from arena.cli.options import (
     chosen_isolation,
+    game_of_bots,
     game_option,
     game_parameters,
     isolation_options,
@@ -44,6 +45,8 @@ Examples:
 Each pair is two games from the same opening, NEW playing BLACK then WHITE; the pair's score for
 NEW (0, 1/2, 1, 3/2 or 2) is counted in a pentanomial tally. After each pair the generalized LLR
 (fishtest's) is compared with the bounds log(beta/(1-alpha)) and log((1-beta)/alpha).
+Without --game (or --rules) the game is chosen as 'arena match' chooses it: the one the bots'
+bot.json declare, else the one game their commands name, else shobu; a line on stderr says which.
 A game of seats (an external referee's, OpenSpiel's, Kuhn poker) is played with two seats: NEW at
 seat 0 then seat 1, both games with the same chance seed; NEW wins a game ranked first alone.
 One line per pair goes to stderr; --json prints the final summary on stdout.
@@ -110,7 +113,7 @@ def _slug(text: str) -> str:
 @click.command("sprt", epilog=EPILOG)
 @click.argument("new")
 @click.argument("old")
-@game_option()
+@game_option(from_bots=True)
 @table_options("Seats of a game of the general model: an SPRT needs 2 (default: the game's).")
 @click.option("--legal-moves", is_flag=True,
               help="Games of seats: each bot's message lists its legal moves (for simple bots).")
@@ -155,7 +158,7 @@ def _slug(text: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as one JSON object on stdout.")
 @ray_backend_options(from_config=False, note=" With ray, raise --concurrency to use the cluster.")
 @isolation_options(from_config=False)
-def sprt_command(new: str, old: str, game_name: str, players: int | None, params: tuple[str, ...],
+def sprt_command(new: str, old: str, game_name: str | None, players: int | None, params: tuple[str, ...],
                  legal_moves: bool, elo0: float, elo1: float, alpha: float, beta: float,
                  model: str, score: str, concurrency: int, openings: Path | None, openings_order: str,
                  opening_plies: int, seed: int | None, max_pairs: int | None, time_limit: int,
@@ -173,6 +176,7 @@ def sprt_command(new: str, old: str, game_name: str, players: int | None, params
     from arena.openings.book import OpeningsError, load_book
     from arena.sprt.run import SprtSettings
 
+    game_name = game_of_bots(game_name, [new, old])
     table = _seated_game(game_name, players, params, legal_moves, opening_plies, openings)
     if table is None and score != "rank":
         raise click.BadParameter(f"{game_name} is a two-player game: a game scores its result (win, draw, loss), "

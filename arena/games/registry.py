@@ -139,9 +139,10 @@ class GameSpec:
         """The game's (stateless, shared) rules object; GameError for a game of the general model
         (see :meth:`table`)."""
         if self.model == GENERAL:
-            raise GameError(f"{self.name} is a game of {self._seats()} players: arena match (with --players N) "
-                            "and tournaments (arena run, with \"players\" in the config) and the rules tools play it; SPRT "
-                            "and the learners play two-player games")
+            raise GameError(f"{self.name} is a game of {self._seats()} players: arena match (with --players N), "
+                            "tournaments (arena run, with \"players\" in the config), arena sprt (set for 2 players), "
+                            "check-bot and the rules tools play it; opening books, arena's alpha-beta agent and the "
+                            "learners need a two-player game")
         return _rules(self)
 
     def table(self, players: int | None = None, params: dict[str, int] | None = None) -> GeneralGame[Any, Any]:

@@ -61,7 +61,9 @@ def is_seat_standings(standings: dict[str, Any]) -> bool:
     return "players" in standings or "pairwise" in standings
 
 
-def _fmt(value: Any, digits: int = 0, suffix: str = "") -> str:
+def number_text(value: Any, digits: int = 0, suffix: str = "") -> str:
+    """``value`` as the pages show a number: a float with ``digits`` decimals, never ``-0.00``
+    (a value that rounds to zero is shown as zero); ``–`` for None."""
     if value is None:
         return "–"
     if isinstance(value, float):
@@ -72,7 +74,7 @@ def _fmt(value: Any, digits: int = 0, suffix: str = "") -> str:
 def _td(value: Any, digits: int = 0, suffix: str = "") -> str:
     """A numeric cell whose ``data-v`` is the number the page sorts by (empty for none)."""
     number = "" if not isinstance(value, (int, float)) else f"{value}"
-    return f'<td class="num" data-v="{number}">{_fmt(value, digits, suffix)}</td>'
+    return f'<td class="num" data-v="{number}">{number_text(value, digits, suffix)}</td>'
 
 
 def standings_section(standings: dict[str, Any]) -> str:
@@ -88,8 +90,8 @@ def standings_section(standings: dict[str, Any]) -> str:
     players = standings.get("players") if isinstance(standings.get("players"), int) else None
     for row in rows:
         cells = [_td(row.get("rank")), f'<td>{esc(str(row["id"]))}</td>', _td(row.get("elo"), 1),
-                 (f'<td class="num" data-v="{row.get("elo_low", "")}">{_fmt(row.get("elo_low"))} … '
-                 f'{_fmt(row.get("elo_high"))}</td>'), _td(row.get("games"))]
+                 (f'<td class="num" data-v="{row.get("elo_low", "")}">{number_text(row.get("elo_low"))} … '
+                 f'{number_text(row.get("elo_high"))}</td>'), _td(row.get("games"))]
         if seated:
             cells += [_td(row.get("wins")), _td(row.get("avg_rank"), 2), _td(row.get("avg_return"), 2),
                       _td(row.get("score_pct"), 1, "%"), rank_bar(row.get("rank_counts"), players)]
@@ -117,7 +119,7 @@ def _model_note(standings: dict[str, Any], seated: bool) -> str:
     note += "."
     first = standings.get("first_move_elo")
     if isinstance(first, (int, float)):
-        note += f" First-move advantage: {first:+.1f} Elo."
+        note += f" First-move advantage: {round(first, 1) + 0.0:+.1f} Elo."
     if seated:
         note += (" Score: pairwise, each other seat beaten counts 1, tied 1/2. Ranks: the share of games"
                  " finished 1st (left, green) to last (right, red).")
@@ -172,7 +174,7 @@ def elo_plot(rows: Sequence[dict[str, Any]]) -> str:
     tick = low
     while tick <= high + step / 2:
         out.append(f'<line x1="{x(tick)}" x2="{x(tick)}" y1="{top - 4}" y2="{height - 28}" class="{"zero" if abs(tick) < 1e-9 else "tick"}"/>'
-                   f'<text x="{x(tick)}" y="{height - 14}" text-anchor="middle" class="axis">{tick:g}</text>')
+                   f'<text x="{x(tick)}" y="{height - 14}" text-anchor="middle" class="axis">{round(tick, 9) + 0.0:g}</text>')
         tick += step
     for n, row in enumerate(rows):
         y = top + row_h * n + row_h / 2
@@ -184,7 +186,7 @@ def elo_plot(rows: Sequence[dict[str, Any]]) -> str:
                        f'<line x1="{x(hi)}" x2="{x(hi)}" y1="{y - 5}" y2="{y + 5}" class="ci"/>')
         if isinstance(mid, (int, float)):
             out.append(f'<circle cx="{x(mid)}" cy="{y}" r="{5 if row_h > 20 else 4}" class="elo"><title>{esc(str(row["id"]))}: '
-                       f'{mid:.1f} ({_fmt(lo, 0)} … {_fmt(hi, 0)})</title></circle>')
+                       f'{number_text(float(mid), 1)} ({number_text(lo, 0)} … {number_text(hi, 0)})</title></circle>')
     out.append(f'<text x="{label_w + plot_w / 2}" y="{height - 1}" text-anchor="middle" class="axis">'
                'Elo (dot) with its 95% interval</text></svg>\n')
     return "".join(out)
@@ -269,7 +271,7 @@ def terminations_section(standings: dict[str, Any]) -> str:
     total = terms.get("total") or {}
     lines = [('<section id="terminations"><h2>How games ended</h2>\n<table class="grid"><thead><tr>'
              '<th>Termination</th><th class="num">Games</th></tr></thead><tbody>')]
-    lines += [f'<tr><td>{esc(str(k))}</td><td class="num">{_fmt(v)}</td></tr>' for k, v in total.items()]
+    lines += [f'<tr><td>{esc(str(k))}</td><td class="num">{number_text(v)}</td></tr>' for k, v in total.items()]
     lines.append("</tbody></table>")
     faults = terms.get("faults") or {}
     if faults:

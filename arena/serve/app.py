@@ -11,8 +11,9 @@ Routes:
   stream open. ``/events?game=N``: only ``live`` events with game N's moves, then ``finished``
   once N is in ``games.jsonl`` (its page then reloads as the viewer);
 - ``/game/N``: game ``N``: a finished game of ``games.jsonl`` in the report's one-game viewer
-  (:func:`arena.report.html.viewer_html`), a game
-  in progress as its moves so far (:func:`arena.serve.pages.live_game_page`);
+  (:func:`arena.report.html.viewer_html`) opened at its last position, with the result and its
+  reason (``#ply=K``: another position); a game in progress as its moves so far, the latest marked
+  and in view (:func:`arena.serve.pages.live_game_page`);
 - ``/agent/ID``: the agent's page (:mod:`arena.serve.agents`);
 - ``/standings.json``: the folder's standings as they are (404 before the first).
 
@@ -196,8 +197,13 @@ def game_html(folder: Path, index: int) -> str:
     record = read_game_file(folder / record_name(index), root=folder)
     entry = GameEntry(index=index, black="?", white="?", winner="?", termination=str(record.get("termination", "")),
                       plies=None, record=record)
-    text = viewer_html(entry, Replay.from_record(record, label=f"{folder} game {index}"))
-    # The report's viewer page, with a way back to the leaderboard.
+    replay = Replay.from_record(record, label=f"{folder} game {index}")
+    text = viewer_html(entry, replay)
+    # The report's viewer page, with a way back to the leaderboard; it opens at the game's last
+    # position (where the viewer shows the result and its reason: what someone opening a finished
+    # game from the leaderboard came for), unless the address asks for another (#ply=K).
     back = ('<nav style="padding:0 24px"><p><a href="/" style="color:#2f6db3;text-decoration:none">'
             "← leaderboard</a></p></nav>")
-    return text.replace("</header>", f"</header>\n{back}", 1)
+    at_end = (f'<script>if (!location.hash) history.replaceState(null, "", "#ply={replay.last}");</script>'
+              "<style>#result{overflow-wrap:anywhere}</style>")  # a reason's long path wraps too
+    return text.replace("</header>", f"</header>\n{back}{at_end}", 1)

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from arena import __version__
 from arena.records.reader import finishing_order, result_text
-from arena.report.sections import elo_plot, is_seat_standings, terminations_section
+from arena.report.sections import elo_plot, is_seat_standings, number_text, terminations_section
 from arena.report.viewer import CSS
 from arena.serve.agents import AgentRecord, ranked
 from arena.serve.folder import Snapshot
@@ -46,6 +46,9 @@ ol.live-moves{columns:4 180px;font-family:ui-monospace,monospace;font-size:13px;
   border:1px solid var(--line);padding:6px 6px 6px 3.5em;max-width:1100px}
 table.versions code{font-size:12px}
 pre.stderr{background:#f4f1e8;border:1px solid var(--line);padding:6px;max-width:900px;white-space:pre-wrap;font-size:12px}
+table.grid td.reason{white-space:normal;min-width:14em;max-width:36em}
+td.reason,#status,#faults,pre.stderr,.live-moves li{overflow-wrap:anywhere}
+.live-moves li.latest{background:var(--hi);font-weight:600}
 """
 
 #: Each ``update`` event's data is ``{"version": V, "games": N, "html": {id: fragment}}``.
@@ -63,7 +66,10 @@ LIVE_JS = """
     document.body.dataset.version = data.version;
     document.body.dataset.games = data.games;
   });
-  es.addEventListener('live', function(ev){ document.body.dataset.live = put(ev).version; });
+  // A game's own page keeps its latest move in view (a long game's list outgrows the window).
+  function latest(){ var li = document.querySelector('#live-game li.latest'); if (li) li.scrollIntoView({block: 'nearest'}); }
+  latest();
+  es.addEventListener('live', function(ev){ document.body.dataset.live = put(ev).version; latest(); });
   // A game in progress that has just finished: its page becomes the viewer of its record.
   es.addEventListener('finished', function(){ es.close(); location.reload(); });
   es.onopen = function(){ document.body.classList.add('live'); conn.textContent = 'live'; };
@@ -160,10 +166,15 @@ def _started(iso: str) -> str:
         return iso
 
 
+LATEST_CLASS = ' class="latest"'
+
+
 def live_moves(game: LiveGame) -> str:
-    """Every move of a game in progress, numbered, with who played it."""
-    items = "".join(f"<li><b>{esc(who)}</b> {esc(what)}{_ms(step)}</li>" for step in game.steps
-                    for who, what in (step_text(game, step),))
+    """Every move of a game in progress, numbered, with who played it; the latest one marked
+    (``li.latest``, which :data:`LIVE_JS` keeps in view)."""
+    last = len(game.steps) - 1
+    items = "".join(f"<li{LATEST_CLASS if k == last else ''}><b>{esc(who)}</b> {esc(what)}{_ms(step)}</li>"
+                    for k, step in enumerate(game.steps) for who, what in (step_text(game, step),))
     earlier = f'<p class="dim">The latest {len(game.steps)} moves:</p>' if game.dropped else ""
     return (f"<p>{' – '.join(agent_link(p) for p in game.players)} · started {esc(_started(game.started))} · "
             f"{game.plies} plies · last move at {_clock(game.updated)}</p>{earlier}"
@@ -210,10 +221,8 @@ def agent_link(agent: str) -> str:
 
 
 def _num(value: Any, digits: int = 0, suffix: str = "") -> str:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        text = "–"
-    else:
-        text = f"{value:.{digits}f}{suffix}" if isinstance(value, float) else f"{value}{suffix}"
+    """A numeric cell as the report writes numbers (never ``-0.00``); ``–`` for no number."""
+    text = "–" if isinstance(value, bool) or not isinstance(value, int | float) else number_text(value, digits, suffix)
     return f'<td class="num">{text}</td>'
 
 
@@ -230,7 +239,7 @@ def leaderboard_table(standings: dict[str, Any]) -> str:
             continue
         agent = str(row.get("id", "?"))
         low, high = row.get("elo_low"), row.get("elo_high")
-        interval = (f"{low:.0f} … {high:.0f}" if isinstance(low, int | float) and isinstance(high, int | float)
+        interval = (f"{number_text(low)} … {number_text(high)}" if isinstance(low, int | float) and isinstance(high, int | float)
                     else "–")
         cells = [_num(row.get("rank")), f"<td>{agent_link(agent)}</td>", _num(row.get("elo"), 1),
                  f'<td class="num">{interval}</td>', _num(row.get("games"))]

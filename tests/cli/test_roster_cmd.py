@@ -89,3 +89,30 @@ def test_probe_runs_check_bot_on_each_loaded_bot(tmp_path: Path) -> None:
     data = json.loads(arena("roster", "check", path, "--probe", "--games", "0", "--json").output)
     alice = data["entries"][0]
     assert data["probed"] and alice["probed"] and alice["checks"] and all(c["ok"] for c in alice["checks"])
+
+
+def test_a_long_command_keeps_its_program_name_in_the_table_and_is_whole_in_the_json(tmp_path: Path) -> None:
+    path = class_config(tmp_path)
+    deep = tmp_path / "students" / "carol" / "src" / "engine" / "players" / "search"
+    deep.mkdir(parents=True)
+    shutil.copy(ROOT / "bots" / "connect4_random.py", deep / "carols_connect4_bot.py")
+    command = "python3 ./src/engine/players/search/carols_connect4_bot.py --seed 12345 --name carol-the-first"
+    assert len(command) > 60
+    (tmp_path / "students" / "carol" / "bot.json").write_text(json.dumps({"command": command}))
+    result = arena("roster", "check", path)
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("carol"))
+    assert "python3 …/search/carols_connect4_bot.py --seed 12345" in row and row.endswith("✓"), row
+    assert "../" not in row and "..." not in row
+    entries = json.loads(arena("roster", "check", path, "--json").output)["entries"]
+    assert next(e for e in entries if e["id"] == "carol")["command"] == command
+
+
+def test_short_command_cuts_paths_to_their_last_parts_then_the_end() -> None:
+    from arena.cli.roster_cmd import short_command
+
+    assert short_command("python3 bot.py") == "python3 bot.py"
+    assert short_command("python3 ../../../../../../../students/alice/bot.py --depth 3", 40) == \
+        "python3 …/alice/bot.py --depth 3"
+    cut = short_command("./bot " + "--flag " * 20, 30)
+    assert cut.startswith("./bot --flag") and cut.endswith("…") and len(cut) == 30

@@ -98,7 +98,8 @@ BAD_INPUTS = {
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
 def test_malformed_input_is_one_line_exit_2(name: str) -> None:
-    code, lines, err = invoke(["pass-through"], BAD_INPUTS[name])
+    # --game given: without it a line names the default game (test_the_rules_tools_and_openings_...).
+    code, lines, err = invoke(["pass-through", "--game", "shobu"], BAD_INPUTS[name])
     assert code == 2
     assert len(lines) == 1
     out = json.loads(lines[0])
@@ -188,3 +189,22 @@ def test_pass_through_as_a_real_process_has_no_traceback() -> None:
     assert proc.returncode == 2
     assert b"Traceback" not in proc.stderr
     assert len(proc.stdout.splitlines()) == 2
+
+
+def test_the_rules_tools_and_openings_announce_the_default_game_and_a_given_one_is_silent() -> None:
+    code, out, err = invoke(["perft", "--depth", "1"])
+    assert code == 0 and out[0].startswith("perft(1) = 232"), err
+    assert "arena: shobu, the default game; --game NAME chooses another (see 'arena games')" in err
+    code, out, err = invoke(["perft", "--depth", "1", "--game", "checkers"])
+    assert code == 0 and out[0].startswith("perft(1) = 7") and "default game" not in err
+    code, out, err = invoke(["openings", "--plies", "1", "--count", "1", "--depth", "1"])
+    assert code == 0 and len(out) == 1 and "arena: shobu, the default game" in err
+
+
+def test_a_game_of_seats_refused_where_two_players_are_needed_names_what_plays_it_sprt_included() -> None:
+    proc = subprocess.run([sys.executable, "-m", "arena", "openings", "--rules", f"{sys.executable} examples/referees/nim.py"],
+                          capture_output=True, text=True, check=False, timeout=120)
+    err = proc.stderr
+    assert proc.returncode != 0 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "nim is a game of 2 to 3 players" in err and "arena sprt (set for 2 players)" in err
+    assert "opening books" in err and "SPRT and the learners play two-player games" not in err

@@ -131,3 +131,27 @@ def test_options_of_games_of_seats_are_refused_for_a_two_player_game(tmp_path: P
     code, _, err = run(RANDOM, RANDOM, "--players", "3", *logs)
     assert code == 2 and "game of 2 players, not 3" in err
     assert not (tmp_path / "l").exists()
+
+
+def test_without_a_game_sprt_chooses_it_as_match_does_and_says_so(tmp_path: Path) -> None:
+    # The commands name connect4: no --game needed, and a line says which game and why.
+    code, out, err = run(RANDOM, RANDOM, "--max-pairs", "1", "--logs", str(tmp_path / "named"), "--json")
+    assert code == 4, err
+    assert "arena: playing connect4, the game the bots' commands name; --game NAME plays another" in err
+    assert json.loads(out)["pairs"] == 1
+    assert "connect4" in err.splitlines()[1]  # the run's first line names the game it plays
+    # Bot folders whose bot.json declares the game: that game, though the commands name none.
+    for name in ("new", "old"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "bot.py").write_text(Path("bots/connect4_random.py").read_text())
+        (folder / "bot.json").write_text(json.dumps({"command": "python3 bot.py", "game": GAME}))
+    code, out, err = run(str(tmp_path / "new"), str(tmp_path / "old"), "--max-pairs", "1",
+                         "--logs", str(tmp_path / "declared"), "--json")
+    assert code == 4, err
+    assert f"{GAME}" in err.splitlines()[0] and "arena: playing" not in err
+    # Nothing to go by: shobu, the default game, announced (never silently).
+    code, out, err = run("python3 bots/bot1.py", "bots/bot2", "--max-pairs", "1", "--max-moves", "4",
+                         "--logs", str(tmp_path / "default"), "--json")
+    assert code == 4, err
+    assert "arena: playing shobu, the default game; --game NAME plays another (see 'arena games')" in err

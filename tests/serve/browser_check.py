@@ -28,6 +28,7 @@ from arena.games import get_game
 from arena.games.base import Color
 from arena.match.game import MovePlayed
 from arena.records.logstore import STANDINGS_FILE, dumps
+from arena.records.reader import record_name
 from arena.tournament.live import LiveTrace
 from arena.tournament.logs import standings_from_folder
 
@@ -49,6 +50,12 @@ held, lines = lines[-3:], [history, *lines[:-3]]
 last = json.loads(held[2])
 LIVE = last["index"]  # the game shown in progress, then finished: the last one held back
 PLAYERS = [last["black"], last["white"]]
+# Long reasons (words and one path of no break at all) must wrap, not widen the pages past 1280 px.
+LONG = ("the bot wrote a reply the protocol cannot read, a very long one, and kept on writing: "
+        + "words " * 60 + "/home/student/" + "very_long_folder_name_" * 12 + "bot.py")
+lines[1] = json.dumps({**json.loads(lines[1]), "reason": LONG}).encode() + b"\n"
+record_file = folder / record_name(LIVE)
+record_file.write_text(json.dumps({**json.loads(record_file.read_text()), "reason": LONG}))
 
 
 def write_games(kept: list[bytes]) -> None:
@@ -83,7 +90,23 @@ def games_in_board(page: Page) -> int:
     return int(page.evaluate(BOARD_GAMES))
 
 
+def fits(page: Page, what: str) -> None:
+    """The page does not scroll sideways at its 1280 px (long reasons wrap)."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 1280, f"{what} is {wide} px wide at 1280"
+
+
+def negative_zero() -> None:
+    """The standings as written, with one agent's Elo and score a hair below zero (as a run's
+    can be): the pages must show them as 0, never -0.0."""
+    path = folder / STANDINGS_FILE
+    standings = json.loads(path.read_text())
+    standings["standings"][-1].update(elo=-0.004, elo_low=-0.3, score_pct=-0.001)
+    atomic_write(path, dumps(standings))
+
+
 write_games(lines)
+negative_zero()
 live = LiveTrace(folder, folder.parent)
 live.clear()
 server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(folder), "--port", "8766"],
@@ -109,6 +132,11 @@ try:
         assert before == 2 * 3, before
         assert board.inner_text("#live").strip() == "No game in progress."
         print("leaderboard: 3 games, live")
+        shown = board.inner_text("#leaderboard") + board.inner_html("#plot")
+        assert "-0.0" not in shown and "-0 " not in shown and "-0%" not in shown, shown
+        assert board.locator("#latest td.reason", has_text="very_long_folder_name_").count() == 1
+        fits(board, "the leaderboard")
+        print("no -0.00 in the standings; a long reason wraps")
 
         trace = live.start(LIVE, PLAYERS)
         move(trace, 1, "a1b2")
@@ -138,10 +166,20 @@ try:
         assert game.evaluate("window.arenaMarker") == "not reloaded"
         moves = [li.strip() for li in game.locator("#live-game li").all_inner_texts()]
         assert moves == [f"{PLAYERS[0]} a1b2 12 ms", f"{PLAYERS[1]} c3d4 12 ms", f"{PLAYERS[0]} e5f6 12 ms"], moves
-        board.wait_for_function("() => " + f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('e5f6')",
+        # A long game: its list outgrows the window, and the page keeps the latest move in view.
+        for ply in range(4, 301):
+            move(trace, ply, f"m{ply}")
+        game.wait_for_function("() => " + "(document.querySelector('#live-game li.latest') || {}).textContent?.includes('m300')",
+                               timeout=WAIT_MS)
+        assert game.locator("#live-game li.latest").count() == 1
+        assert game.locator("#live-game li").last.inner_text().strip() == f"{PLAYERS[1]} m300 12 ms"
+        game.wait_for_function("() => " + "(r => r.top >= 0 && r.bottom <= window.innerHeight + 1)("  # + 1: sub-pixel layout
+                               "document.querySelector('#live-game li.latest').getBoundingClientRect())", timeout=WAIT_MS)
+        assert game.evaluate("window.scrollY") > 0  # it was scrolled there: 300 moves do not fit in 900 px
+        board.wait_for_function("() => " + f"document.querySelector('#live tr[data-live=\"{LIVE}\"]').textContent.includes('m300')",
                                 timeout=WAIT_MS)
         game.screenshot(path=str(shots / "game-in-progress.png"))
-        print("the game's page follows its moves")
+        print("the game's page follows its moves, the latest in view")
 
         # The game ends: its trace goes, its line arrives; its page becomes the viewer of its record.
         live.end(LIVE, trace)
@@ -156,7 +194,25 @@ try:
         game.wait_for_load_state("load")
         # The viewer's own script ran under the policy: its board is drawn, its moves listed.
         game.wait_for_function("() => " + "document.querySelectorAll('svg').length > 0", timeout=WAIT_MS)
+        # A finished game opens at its last position, with the result and its reason shown.
+        game.wait_for_function("() => " + "document.querySelector('#result').textContent.includes('very_long_folder_name_')",
+                               timeout=WAIT_MS)
+        at = game.evaluate("[document.querySelector('#board').dataset.ply, document.querySelector('#slider').max]")
+        assert at[0] == at[1] and int(at[0]) > 0, at
+        assert game.locator("#result").is_visible() and "Result: " in game.inner_text("#result")
+        fits(game, "a finished game's page")
+        assert game.evaluate("(r => r.scrollWidth <= r.clientWidth)(document.querySelector('#result'))"), \
+            "the reason overflows its box"
+        game.keyboard.press("Home")  # the viewer's keys still work from there
+        game.wait_for_function("() => " + "document.querySelector('#board').dataset.ply === '0'", timeout=WAIT_MS)
+        game.goto(f"{URL}/game/{LIVE}#ply=1")  # an address that asks for a position gets it
+        game.wait_for_function("() => " + "(document.querySelector('#board') || {dataset: {}}).dataset.ply === '1'",
+                               timeout=WAIT_MS)
+        game.goto(f"{URL}/game/{LIVE}")
+        game.wait_for_function("() => " + "document.querySelector('#result').textContent.includes('Result: ')",
+                               timeout=WAIT_MS)
         game.screenshot(path=str(shots / "game.png"))
+        print("a finished game opens at its end: the result and its reason, wrapped")
 
         agent = new_page(browser)
         agent.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -164,6 +220,7 @@ try:
         agent.goto(f"{URL}/agent/b2")
         assert "crashing on purpose" in agent.inner_text("#faults")
         assert agent.locator("#versions tbody tr").count() == 2
+        fits(agent, "an agent's page")
         agent.screenshot(path=str(shots / "agent.png"), full_page=False)
         print("an agent's page shows its faults with their stderr")
         assert not errors, errors

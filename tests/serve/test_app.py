@@ -36,6 +36,28 @@ def test_a_game_page_is_the_reports_viewer_of_that_game(played: Path) -> None:
     assert client(played).get("/game/6").status_code == 404  # not finished (not in games.jsonl)
 
 
+def test_a_finished_game_opens_at_its_last_position_unless_the_address_asks_for_another(played: Path) -> None:
+    from arena.records.reader import read_game_file, record_path
+    from arena.records.replay import Replay
+
+    last = Replay.from_record(read_game_file(record_path(played, 3), root=played)).last
+    text = client(played).get("/game/3").text
+    # Before the viewer's script routes the address (at DOMContentLoaded): #ply=LAST when none is given.
+    assert f'<script>if (!location.hash) history.replaceState(null, "", "#ply={last}");</script>' in text
+    assert text.index("#ply=") < text.index("DOMContentLoaded") and last > 0
+
+
+def test_numbers_that_round_to_zero_show_as_zero_never_minus_zero() -> None:
+    from arena.serve.pages import leaderboard_table
+
+    row = {"id": "a", "rank": 1, "elo": -0.004, "elo_low": -0.3, "elo_high": 0.2, "games": 2, "wins": 1,
+           "draws": 0, "losses": 1, "score_pct": -0.001}
+    two = leaderboard_table({"standings": [row]})
+    seats = leaderboard_table({"players": 3, "standings": [{**row, "avg_rank": -0.001}]})
+    for text in (two, seats):
+        assert "-0" not in text and '<td class="num">0.0</td>' in text and "0 … 0" in text, text
+
+
 def test_an_agents_page_shows_results_by_opponent_and_its_faults_with_reasons(played: Path) -> None:
     crashes = [r for r in rows(played) if r["termination"] == "crash"]
     assert crashes  # b2 crashes on its 2nd move in every game

@@ -108,7 +108,7 @@ def test_a_game_in_progress_is_on_the_leaderboard_and_has_its_own_page(played: P
     assert '<tr data-live="99">' in text and "1.</b>a1b2" in text
     page = client(played).get("/game/99")
     assert page.status_code == 200 and "Game 99: in progress" in page.text
-    assert 'data-events="/events?game=99"' in page.text and "<li><b>b0</b> a1b2 <span class=\"dim\">3 ms</span></li>" in page.text
+    assert 'data-events="/events?game=99"' in page.text and "<li class=\"latest\"><b>b0</b> a1b2 <span class=\"dim\">3 ms</span></li>" in page.text
     assert client(played).get("/game/98").status_code == 404
 
 
@@ -124,7 +124,7 @@ async def test_the_stream_sends_moves_as_they_come_and_finished_once_the_game_is
         with trio.fail_after(10):  # a backstop only
             assert "No move yet" in (await events.receive())["html"]["live-game"]
             move(trace, 1, "a1b2", index)
-            assert "<li><b>b0</b> a1b2 <span class=\"dim\">3 ms</span></li>" in (await events.receive())["html"]["live-game"]
+            assert "<li class=\"latest\"><b>b0</b> a1b2 <span class=\"dim\">3 ms</span></li>" in (await events.receive())["html"]["live-game"]
             live.end(index, trace)
             with games.open("ab") as out:
                 out.write(lines[-1])
@@ -159,4 +159,6 @@ def test_a_long_game_keeps_its_latest_moves_numbered_from_where_they_are(tmp_pat
     game = snap.games[0]
     assert (game.plies, game.dropped, [s["move"] for s in game.steps]) == (5, 2, ["m3", "m4", "m5"])
     assert '<ol class="live-moves" start="3"><li><b>a</b> m3 <span class="dim">3 ms</span></li>' in live_moves(game)
+    assert live_moves(game).count("<li") == 3 and live_moves(game).count('class="latest"') == 1
+    assert '<li class="latest"><b>a</b> m5 ' in live_moves(game)  # the one the page keeps in view
     assert '<td class="num">5</td>' in live_table(snap) and "<b>3.</b>m3" in live_table(snap)

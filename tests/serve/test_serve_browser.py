@@ -2,9 +2,11 @@
 driven by Playwright, with the server on loopback inside its own network and PID namespaces
 (browser_check.py runs there, the browser beside the server).
 
-Checked: the leaderboard changes in the DOM as games finish, without a reload; a game in progress
-shows its moves as they are played, on the leaderboard and on its own page, which becomes the
-viewer of its record once it has finished; an agent's page shows its faults' stderr. Screenshots
+Checked: the leaderboard changes in the DOM as games finish, without a reload, and never shows
+-0.00; a game in progress shows its moves as they are played, on the leaderboard and on its own
+page (which keeps its latest move in view), and becomes the viewer of its record once it has
+finished; a finished game opens at its last position with the result and its reason; long reasons
+wrap (no page is wider than 1280 px); an agent's page shows its faults' stderr. Screenshots
 (1280x900) go to ``$ARENA_SHOTS`` when it is set (else the test's temporary folder) for people to
 look at.
 
@@ -58,10 +60,12 @@ def test_the_page_follows_games_in_progress_and_finished_games_without_a_reload(
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines() == [
         "leaderboard: 3 games, live",
+        "no -0.00 in the standings; a long reason wraps",
         "a game in progress shows its moves",
         "leaderboard changed without a reload: 3 -> 5 games",
-        "the game's page follows its moves",
+        "the game's page follows its moves, the latest in view",
         "a finished game leaves the games in progress and opens in the viewer",
+        "a finished game opens at its end: the result and its reason, wrapped",
         "an agent's page shows its faults with their stderr",
     ]
     for name in ("leaderboard", "game-in-progress", "game", "agent"):
