@@ -66,7 +66,7 @@ def canned_record() -> dict[str, Any]:
 
     from arena.backends import GameJob
     from arena.backends.local import run_job
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.players.spec import AgentSpec
 
     job = GameJob(game="connect4", black=AgentSpec("a", command=f"{sys.executable} {BOT} --seed 1"),

@@ -55,7 +55,7 @@ def private_env(work: Path) -> None:
 
 def jobs(count: int) -> list[Any]:
     from arena.backends import GameJob
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.players.spec import AgentSpec
 
     return [GameJob(game="connect4", black=AgentSpec("a", command=f"{sys.executable} {BOT} --seed {2 * i}"),

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
-    from arena.match.game import Observer, TimeControl
+    from arena.match.clock import TimeControl
+    from arena.match.progress import Observer
     from arena.players.spec import AgentSpec
     from arena.process.isolation import Isolation
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from arena.backends import Job, TableJob
 from arena.games import get_game
-from arena.match.game import Observer, play_game
+from arena.match.game import play_game
+from arena.match.progress import Observer
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION
 
@@ -56,15 +57,15 @@ async def run_table_job(job: TableJob, *, stderr_dir: Path | None = None,
                         observer: Observer | None = None) -> dict[str, Any]:
     """``play_table`` for ``job`` (its game configured here, where it is played)."""
     from arena.games.registry import get_spec
-    from arena.match.table import play_table
+    from arena.match.game import play_game
 
     if job.rules:  # a worker of another process (Ray) has not met the referee yet
         from arena.referee.registration import register_referee
 
         register_referee(job.rules)
     game = get_spec(job.game).table(job.players, dict(job.parameters))
-    return await play_table(
-        game, job.seats, time_control=job.time_control, max_moves=job.max_moves, seed=job.seed,
+    return await play_game(
+        game, *job.seats, time_control=job.time_control, max_moves=job.max_moves, seed=job.seed,
         stderr_dir=stderr_dir, game_index=job.game_index, observer=observer,
         legal_moves_for=range(game.players) if job.legal_moves else (),
         isolation=job.isolation or DEFAULT_ISOLATION, player_opts=job.player_opts)

@@ -73,7 +73,7 @@ from arena.backends.ray_files import (
     ship_size,
 )
 from arena.errors import ConfigError
-from arena.match.game import Observer
+from arena.match.progress import Observer
 from arena.players.spec import AgentSpec
 
 #: CPUs reserved per game by default: one per bot.

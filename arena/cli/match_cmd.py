@@ -47,7 +47,7 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.match.pairs import Openings
 from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
 from arena.match.table_series import TableSeries, describe, run_table_series, standings

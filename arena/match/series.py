@@ -18,8 +18,10 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.games.base import Game
-from arena.match.game import Observer, TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.match.pairs import Openings, PairGame, pair_games
+from arena.match.progress import Observer
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly

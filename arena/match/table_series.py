@@ -18,9 +18,10 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.games.base import opening_seed
 from arena.games.model import GeneralGame
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
+from arena.match.progress import Observer
 from arena.match.series import SeriesOutcome
-from arena.match.table import Observer, play_table
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, run_trio_interruptibly
@@ -54,8 +55,8 @@ async def play_table_series(series: TableSeries, outcome: SeriesOutcome, observe
     seats = range(series.game.players) if series.legal_moves else ()
     try:
         for index in range(series.games):
-            record = await play_table(
-                series.game, series.seating(index), time_control=series.time_control, max_moves=series.max_moves,
+            record = await play_game(
+                series.game, *series.seating(index), time_control=series.time_control, max_moves=series.max_moves,
                 seed=opening_seed(series.seed, index), stderr_dir=series.stderr_dir, game_index=index,
                 observer=observer, legal_moves_for=seats, isolation=series.isolation)
             outcome.records.append(record)

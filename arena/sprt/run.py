@@ -64,7 +64,7 @@ from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import ArenaError, Color, Game
 from arena.games.model import GeneralGame
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.match.pairs import Openings, PairGame, pair_games
 from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec

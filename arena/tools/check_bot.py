@@ -40,7 +40,8 @@ from typing import Any
 from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE
 from arena.games.base import Color, Game
 from arena.games.model import GeneralGame, TwoPlayerGame
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 
 OK_TERMINATIONS = {"win", "no_legal_moves", "max_moves", "draw"}
@@ -398,7 +399,7 @@ def _seat_trials(game: GeneralGame[Any, Any], bot: AgentSpec, script: Path, tc: 
                  games: int, legal_moves: bool) -> list[Trial]:
     """An N-seat game's checks: start-up at every seat, the probes, whole games at each seat in turn;
     the random player (``script``) at the seats the bot does not take."""
-    from arena.match.table import play_table
+    from arena.match.game import play_game
     from arena.tools.probes import MARGIN, declared_probes, derived_probes
 
     n = game.players
@@ -410,7 +411,7 @@ def _seat_trials(game: GeneralGame[Any, Any], bot: AgentSpec, script: Path, tc: 
                   for s in range(n)]
         cap = None if steps is None else min(game.default_max_moves, game.ply(state) + steps)
         shown = [s for s in range(n) if legal_moves or s not in seats]
-        return await play_table(game, agents, time_control=tc, max_moves=cap, seed=seed, start_state=state,
+        return await play_game(game, *agents, time_control=tc, max_moves=cap, seed=seed, start_state=state,
                                 legal_moves_for=shown)
 
     def check(label: str, record: dict[str, Any], seats: tuple[int, ...], fine: str, whole: bool = False) -> Check:

@@ -32,8 +32,7 @@ import orjson
 
 from arena.fileio.files import open_beneath
 from arena.games.base import Color
-from arena.match.game import MovePlayed
-from arena.match.table import StepPlayed
+from arena.match.progress import MovePlayed, StepPlayed
 
 #: The folder of the games in progress, inside a log folder.
 LIVE_FOLDER = "live"

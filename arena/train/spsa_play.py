@@ -46,7 +46,7 @@ from arena.errors import ConfigError
 from arena.fileio import fields
 from arena.fileio.fields import integer
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.records.reader import record_path

@@ -355,7 +355,7 @@ async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
     the shipped folder copied elsewhere, each command remapped and checked there, one game played."""
     from arena.backends import GameJob
     from arena.backends.local import run_job
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.tournament.plan import agent_spec
 
     agents = [a for a in config_agents(project) if a["id"] in ("java-cp", "sh-c")]
