@@ -295,13 +295,10 @@ def rules_for(game_name: str, players: int | None, params: tuple[str, ...]) -> A
     """The rules the rules tools use: a two-player game's :class:`Game`, or a configured
     :class:`GeneralGame` (BadParameter when the players or parameters do not fit the game)."""
     from arena.games.base import GameError
-    from arena.games.registry import GENERAL, get_spec
+    from arena.games.registry import configured_game
 
-    spec = get_spec(game_name)
     try:
-        if spec.model == GENERAL or players is not None or params:
-            return spec.table(players, game_parameters(params))
-        return spec.rules_object()
+        return configured_game(game_name, players, game_parameters(params))
     except GameError as exc:
         raise click.BadParameter(str(exc), param_hint="--game/--players/--param") from None
 

@@ -5,7 +5,8 @@ The match loop (:mod:`arena.match.game`) sees every game as a
 draw, a joint move, a fault. What the seats are told, what observers hear and which record format
 the game is written in depend on the game's kind, chosen once by :func:`progress_for`:
 
-- a two-player :class:`arena.games.base.Game` (seats BLACK and WHITE): :class:`ColourProgress`.
+- a two-player :class:`arena.games.base.Game` (seats BLACK and WHITE): :class:`ColourProgress`
+  (the same game passed as a GeneralGame, :func:`arena.games.model.as_general`, is an N-seat game).
   Its bots speak the game's own wire dialect (the Shobu JSON, the checkers lines, the generic
   JSON), its record is format 2 (:mod:`arena.records.format`), observers get
   :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded`;
@@ -424,7 +425,7 @@ def progress_for(game: Game | GeneralGame[Any, Any], specs: Sequence[AgentSpec],
         raise ValueError(f"{general.name} is set for {general.players} players, got {len(specs)} agents")
     cap = general.default_max_moves if max_moves is None else max_moves
     started_at, begun = utc_now_iso(), trio.current_time()
-    if isinstance(general, TwoPlayerGame):
+    if isinstance(game, Game):  # not one seen as a GeneralGame on purpose (the N-seat envelope)
         colour = ColourProgress(general, list(specs), time_control, cap, seed, game_index, observer,
                                 opening_plies=opening_plies, started_at=started_at,
                                 begun=begun)

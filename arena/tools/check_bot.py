@@ -16,10 +16,9 @@ any match); the seats it does not take get a random player:
    simultaneous move, a seat out). Every game adds its own ``probe_positions``;
 3. **games**: full games, the bot with both colours (or at seat 0, 1, ... in turn).
 
-A two-player game plays through its own engine (:func:`arena.match.game.play_game`, arena's own
-random agent as the opponent), any other through the N-seat engine
-(:func:`arena.match.table.play_table`, a small standard-library random player at the other seats,
-playing from its ``legalMoves``). Every reply must be a legal move, flushed, in time: a failure is
+Every game plays through the one match loop (:func:`arena.match.game.play_game`): a two-player game
+with arena's own random agent as the opponent, any other with a small standard-library random
+player at the other seats, playing from its ``legalMoves``. Every reply must be a legal move, flushed, in time: a failure is
 the engine's own fault reason (with its hints: an unflushed reply, the wrong ``--game``) plus the
 bot's stderr tail.
 """

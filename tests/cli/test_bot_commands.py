@@ -375,5 +375,5 @@ async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
         assert missing_on_this_node(spec, str(worker)) is None
         assert str(project) not in (spec.command or "").replace(str(worker), "")
     monkeypatch.chdir(worker)
-    record = await run_job(GameJob("connect4", black, white, TimeControl(time_limit_ms=20000)))
+    record = await run_job(GameJob("connect4", (black, white), TimeControl(time_limit_ms=20000)))
     assert record["termination"] in ("win", "draw"), record["reason"]

@@ -1,4 +1,4 @@
-"""The N-seat engine (arena.match.table.play_table) with real bot processes: chance draws from the
+"""The match loop (arena.match.game.play_game) in N-seat games with real bot processes: chance draws from the
 seed, simultaneous asks, observations only, eliminations that let the game go on, ranks."""
 
 from __future__ import annotations
