@@ -224,7 +224,7 @@ class _Turns:
                 clock.charge(charged)
                 self.charged = charged
                 try:
-                    return game.validate_move(progress.state, seat, game.parse_move(reply.wire))
+                    return progress.legal_move(seat, reply.wire)
                 except MoveSyntaxError as exc:
                     hint = (reply_hint(game.name, reply.raw) or command_hint(game.name, progress.specs[seat].command)
                             or stdout_noise_hint(clock.moves - 1))  # this reply is already charged
@@ -282,8 +282,9 @@ async def play_game(
     legal_moves_for: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Play one game of ``game`` between ``agents`` (one per seat, in seat order: BLACK then WHITE
-    in a two-player game) and return its record (format 2 for a two-player game, 3 for the others:
-    :mod:`arena.match.progress`).
+    in a two-player game) and return its record: format 2 for a two-player :class:`Game`, format 3
+    for a :class:`GeneralGame`, a two-player game seen through ``as_general`` included
+    (:func:`arena.match.progress.progress_for`).
 
     ``start_state`` (default: the game's start) is where the record starts (``game_states[0]``); in
     a two-player game ``opening_plies`` is then only recorded (the caller played them). Without a

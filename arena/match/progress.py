@@ -145,6 +145,11 @@ class Progress:
         """What ``seat``'s player is told of the state (its ``state_json``)."""
         raise NotImplementedError
 
+    def legal_move(self, seat: int, wire: Any) -> Any:
+        """``seat``'s move ``wire`` (a reply's wire form), parsed and checked: MoveSyntaxError,
+        IllegalMoveError (GameError) when it is not a legal move now."""
+        return self.game.validate_move(self.state, seat, self.game.parse_move(wire))
+
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
         """Apply ``seat``'s legal ``move``, its clock charged ``charged_ms``."""
         raise NotImplementedError
@@ -238,6 +243,11 @@ class ColourProgress(Progress):
 
     def message(self, seat: int, simultaneous: bool) -> dict[str, Any]:
         return self.states[-1]
+
+    def legal_move(self, seat: int, wire: Any) -> Any:
+        # The game's own check (the loop asks only the seat to move): the wrapper's would test
+        # the outcome again, every ply.
+        return self.rules.validate_move(self.state, self.rules.parse_move(wire))
 
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
         clocks = self.clocks
