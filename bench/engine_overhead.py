@@ -57,7 +57,8 @@ import orjson
 import trio
 
 from arena.games import Color, Game, GameError, get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.base import MoveReply, Player
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
@@ -303,7 +304,7 @@ class _InstantPlayer(Player):
 async def in_process_loop(cycle: Cycle, plies: int, observer: Any = None) -> float:
     """CPU seconds per ply of play_game with in-process instant players (rules included), watched
     by ``observer`` (bench/live_trace.py)."""
-    import arena.match.game as match_module
+    import arena.match.progress as match_module
 
     protocol = protocol_for(cycle.game.name)
     tables = {c: [protocol.decode_reply(r.encode()) for r in replies]

@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_overhead import Cycle, _median, find_cycle, in_process_loop, replay_argv
 
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.tournament.live import LiveTrace

@@ -27,7 +27,8 @@ from pathlib import Path
 import trio
 
 from arena.games import get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process import offturn
 

@@ -54,7 +54,7 @@ def make_fake_task(canned: dict[str, Any]) -> Any:
 
         record = copy.deepcopy(canned)
         record["game_index"] = job.game_index
-        record["players"][0]["id"], record["players"][1]["id"] = job.black.id, job.white.id
+        record["players"][0]["id"], record["players"][1]["id"] = job.agents[0].id, job.agents[1].id
         record.pop("stderr_logs", None)
         return {"record": record, "stderr": {}, "node": node_info()}
 
@@ -66,11 +66,11 @@ def canned_record() -> dict[str, Any]:
 
     from arena.backends import GameJob
     from arena.backends.local import run_job
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.players.spec import AgentSpec
 
-    job = GameJob(game="connect4", black=AgentSpec("a", command=f"{sys.executable} {BOT} --seed 1"),
-                  white=AgentSpec("b", command=f"{sys.executable} {BOT} --seed 2"),
+    job = GameJob(game="connect4", agents=(AgentSpec("a", command=f"{sys.executable} {BOT} --seed 1"),
+                                           AgentSpec("b", command=f"{sys.executable} {BOT} --seed 2")),
                   time_control=TimeControl(time_limit_ms=20000), seed=1, game_index=0)
     return trio.run(run_job, job)
 

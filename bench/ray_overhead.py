@@ -55,11 +55,11 @@ def private_env(work: Path) -> None:
 
 def jobs(count: int) -> list[Any]:
     from arena.backends import GameJob
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.players.spec import AgentSpec
 
-    return [GameJob(game="connect4", black=AgentSpec("a", command=f"{sys.executable} {BOT} --seed {2 * i}"),
-                    white=AgentSpec("b", command=f"{sys.executable} {BOT} --seed {2 * i + 1}"),
+    return [GameJob(game="connect4", agents=(AgentSpec("a", command=f"{sys.executable} {BOT} --seed {2 * i}"),
+                                             AgentSpec("b", command=f"{sys.executable} {BOT} --seed {2 * i + 1}")),
                     time_control=TimeControl(time_limit_ms=20000), seed=i, game_index=i) for i in range(count)]
 
 

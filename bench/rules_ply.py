@@ -4,7 +4,7 @@ Replays seeded random Breakthrough games (moves drawn before the clock starts) t
 turn of :mod:`arena.match.game` asks of the rules and the protocol: ``outcome``, ``ply`` and
 ``to_move`` at the top of the turn, the turn's wire message (``encode_turn`` of the state's JSON
 form), the reply read (``decode_reply``, ``parse_move``, ``validate_move``), its record entry
-(``turn_entry``) and the move played and encoded (``_Progress.play``: ``apply``, ``state_to_json``).
+(``turn_entry``) and the move played and encoded (``ColourProgress._play``: ``apply``, ``state_to_json``).
 Some games end on a mangled reply (an illegal move or a malformed one) so the error paths count
 too. Prints microseconds per ply (best pass) and a digest of every byte the calls produced (the
 wire messages, turn entries, states, error messages and outcomes), so two trees can be compared for
@@ -73,7 +73,9 @@ def _play(all_replies: list[list[bytes]], sink: list[bytes] | None) -> tuple[int
 
     from arena.games import get_game
     from arena.games.base import IllegalMoveError, MoveSyntaxError
-    from arena.match.game import TimeControl, _Progress
+    from arena.games.model import as_general
+    from arena.match.clock import TimeControl
+    from arena.match.progress import ColourProgress
     from arena.protocols import protocol_for
     from arena.records.format import turn_entry
 
@@ -81,9 +83,8 @@ def _play(all_replies: list[list[bytes]], sink: list[bytes] | None) -> tuple[int
     plies, seconds = 0, 0.0
     for replies in all_replies:
         state = game.initial_state()
-        progress = _Progress(game=game, specs={}, time_control=TimeControl(), cap=177, opening_plies=0,
-                             seed=None, game_index=None, state=state, states=[game.state_to_json(state)],
-                             clocks={}, entries=[], started_at="", begun=0.0)
+        progress = ColourProgress(as_general(game), [], TimeControl(), 177, None, None, None)
+        progress.start_at(state)
         clock_left = 60_000.0
         began = time.perf_counter()
         for raw in replies:
@@ -102,7 +103,7 @@ def _play(all_replies: list[list[bytes]], sink: list[bytes] | None) -> tuple[int
                     sink.append(f"{type(exc).__name__}: {exc}".encode())
                 break
             turn = turn_entry(game, move, opening=False, charged_ms=0.125 * ply, clock_left_ms=clock_left - ply)
-            progress.play(move, turn)
+            progress._play(move, turn)
             plies += 1
             if sink is not None:
                 sink.append(message)

@@ -43,7 +43,8 @@ from hostile_support import busy_loops, hostile_command  # noqa: E402 - the bots
 from test_kernel_state import spender, spent  # noqa: E402
 
 from arena.games import get_game  # noqa: E402
-from arena.match.game import TimeControl, play_game  # noqa: E402
+from arena.match.clock import TimeControl  # noqa: E402
+from arena.match.game import play_game  # noqa: E402
 from arena.players.spec import AgentSpec  # noqa: E402
 from arena.process.isolation import Isolation  # noqa: E402
 

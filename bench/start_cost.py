@@ -80,7 +80,8 @@ from typing import Any
 import trio
 
 from arena.games import get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process import bot as bot_module
 from arena.process import botuser, cgroups, confinement, sandbox, spawn

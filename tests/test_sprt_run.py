@@ -12,7 +12,7 @@ import trio
 from arena.games import get_game
 from arena.games.base import opening_seed
 from arena.games.registry import game_names, get_table_game
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.openings.book import OpeningsError, parse_book
 from arena.players.spec import AgentSpec
 from arena.records.logstore import LogError

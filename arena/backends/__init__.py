@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
-    from arena.match.game import Observer, TimeControl
+    from arena.match.clock import TimeControl
+    from arena.match.progress import Observer
     from arena.players.spec import AgentSpec
     from arena.process.isolation import Isolation
 
@@ -54,16 +55,21 @@ class ClusterError(ArenaError):
 
 @dataclass(frozen=True)
 class GameJob:
-    """One game to play, in a form that can travel to another machine (pickled).
+    """One game of any game to play, in a form that can travel to another machine (pickled).
 
-    ``game`` is the registered game's name; ``start_state`` a state object of that game or None;
-    the rest are :func:`arena.match.game.play_game`'s arguments of the same names.
+    ``game`` is the registered game's name, configured with ``players`` (None: its default) and
+    ``parameters``; ``agents`` the agents in seat order (BLACK then WHITE in a two-player game);
+    ``start_state`` a state object of that game or None; ``legal_moves``: every seat's messages carry
+    its legal moves; ``rules``: the argv of the referee that plays ``game`` (docs/referees.md),
+    registered where the game is played, empty for a game of arena or of a plugin. The rest are
+    :func:`arena.match.game.play_game`'s arguments of the same names.
     """
 
     game: str
-    black: AgentSpec
-    white: AgentSpec
+    agents: tuple[AgentSpec, ...]
     time_control: TimeControl
+    players: int | None = None
+    parameters: tuple[tuple[str, int], ...] = ()
     max_moves: int | None = None
     start_state: Any = None
     opening_plies: int = 0
@@ -71,50 +77,8 @@ class GameJob:
     game_index: int | None = None
     isolation: Isolation | None = None
     player_opts: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class TableJob:
-    """One game of the general model (N seats) to play, picklable like :class:`GameJob`.
-
-    ``game`` is the registered game's name, configured with ``players`` and ``parameters``;
-    ``seats`` the agents in seat order; the rest are :func:`arena.match.table.play_table`'s
-    arguments of the same names (``seed`` seeds the chance draws).
-    """
-
-    game: str
-    players: int
-    parameters: tuple[tuple[str, int], ...]
-    seats: tuple[AgentSpec, ...]
-    time_control: TimeControl
-    max_moves: int | None = None
-    seed: int | None = None
-    game_index: int | None = None
-    isolation: Isolation | None = None
-    player_opts: dict[str, Any] | None = None
-    #: The argv of the referee that plays ``game`` (docs/referees.md), registered where the game
-    #: is played; empty for a game of arena or of a plugin.
     rules: tuple[str, ...] = ()
-    #: Every seat's messages carry its legal moves.
     legal_moves: bool = False
-
-
-#: What a backend plays: a two-player game or a game of N seats.
-Job = GameJob | TableJob
-
-
-def job_agents(job: Job) -> tuple[AgentSpec, ...]:
-    """The agents of ``job`` (black and white, or the seats in order)."""
-    return job.seats if isinstance(job, TableJob) else (job.black, job.white)
-
-
-def with_agents(job: Job, agents: tuple[AgentSpec, ...]) -> Job:
-    """``job`` with its agents replaced by ``agents`` (same order as :func:`job_agents`)."""
-    import dataclasses
-
-    if isinstance(job, TableJob):
-        return dataclasses.replace(job, seats=agents)
-    return dataclasses.replace(job, black=agents[0], white=agents[1])
 
 
 @dataclass(frozen=True)
@@ -167,7 +131,7 @@ class Backend(Protocol):
         """One line about where games run (None: nothing worth saying, e.g. local)."""
         ...
 
-    async def play(self, job: Job, *, stderr_dir: Path | None = None,
+    async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
                    observer: Observer | None = None) -> dict[str, Any]:
         """Play ``job`` and return its record; bots' stderr logs end up in ``stderr_dir``."""
         ...
@@ -194,4 +158,4 @@ def make_backend(options: BackendOptions | None = None) -> Backend:
 
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "EMBEDDED_ADDRESS", "Backend", "BackendOptions", "ClusterError",
-           "GameJob", "Job", "TableJob", "job_agents", "make_backend", "with_agents"]
+           "GameJob", "make_backend"]

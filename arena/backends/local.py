@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from arena.backends import Job, TableJob
-from arena.games import get_game
-from arena.match.game import Observer, play_game
+from arena.backends import GameJob
+from arena.games.registry import configured_game
+from arena.match.game import play_game
+from arena.match.progress import Observer
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION
 
@@ -31,7 +32,7 @@ class LocalBackend:
     def describe(self) -> str | None:
         return None
 
-    async def play(self, job: Job, *, stderr_dir: Path | None = None,
+    async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
                    observer: Observer | None = None) -> dict[str, Any]:
         return await run_job(job, stderr_dir=stderr_dir, observer=observer)
 
@@ -39,32 +40,17 @@ class LocalBackend:
         pass
 
 
-async def run_job(job: Job, *, stderr_dir: Path | None = None,
+async def run_job(job: GameJob, *, stderr_dir: Path | None = None,
                   observer: Observer | None = None) -> dict[str, Any]:
-    """``play_game`` for a :class:`GameJob`, ``play_table`` for a :class:`TableJob` (the one place a
-    job becomes a game, for every backend)."""
-    if isinstance(job, TableJob):
-        return await run_table_job(job, stderr_dir=stderr_dir, observer=observer)
-    return await play_game(
-        get_game(job.game), job.black, job.white, time_control=job.time_control, max_moves=job.max_moves,
-        start_state=job.start_state, opening_plies=job.opening_plies, seed=job.seed, stderr_dir=stderr_dir,
-        game_index=job.game_index, observer=observer, player_opts=job.player_opts,
-        isolation=job.isolation or DEFAULT_ISOLATION)
-
-
-async def run_table_job(job: TableJob, *, stderr_dir: Path | None = None,
-                        observer: Observer | None = None) -> dict[str, Any]:
-    """``play_table`` for ``job`` (its game configured here, where it is played)."""
-    from arena.games.registry import get_spec
-    from arena.match.table import play_table
-
+    """``play_game`` for ``job``, its game configured here, where it is played (the one place a job
+    becomes a game, for every backend)."""
     if job.rules:  # a worker of another process (Ray) has not met the referee yet
         from arena.referee.registration import register_referee
 
         register_referee(job.rules)
-    game = get_spec(job.game).table(job.players, dict(job.parameters))
-    return await play_table(
-        game, job.seats, time_control=job.time_control, max_moves=job.max_moves, seed=job.seed,
-        stderr_dir=stderr_dir, game_index=job.game_index, observer=observer,
-        legal_moves_for=range(game.players) if job.legal_moves else (),
-        isolation=job.isolation or DEFAULT_ISOLATION, player_opts=job.player_opts)
+    game = configured_game(job.game, job.players, dict(job.parameters))
+    return await play_game(
+        game, *job.agents, time_control=job.time_control, max_moves=job.max_moves, start_state=job.start_state,
+        opening_plies=job.opening_plies, seed=job.seed, stderr_dir=stderr_dir, game_index=job.game_index,
+        observer=observer, player_opts=job.player_opts, isolation=job.isolation or DEFAULT_ISOLATION,
+        legal_moves_for=range(len(job.agents)) if job.legal_moves else ())

@@ -47,6 +47,7 @@ Waiting never blocks trio: a done-callback on the task's future wakes the trio t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import os
@@ -62,7 +63,7 @@ from typing import Any
 import trio
 
 from arena import install_hint
-from arena.backends import EMBEDDED_ADDRESS, BackendOptions, ClusterError, Job, job_agents, with_agents
+from arena.backends import EMBEDDED_ADDRESS, BackendOptions, ClusterError, GameJob
 from arena.backends.ray_files import (
     DEFAULT_EXCLUDES,
     MAX_SHIP_BYTES,
@@ -73,7 +74,7 @@ from arena.backends.ray_files import (
     ship_size,
 )
 from arena.errors import ConfigError
-from arena.match.game import Observer
+from arena.match.progress import Observer
 from arena.players.spec import AgentSpec
 
 #: CPUs reserved per game by default: one per bot.
@@ -130,14 +131,14 @@ def _unmap_command(command: Any, here: str, root: str | None) -> Any:
     return command
 
 
-def game_task(job: Job, root: str | None, keep_logs: bool = True) -> dict[str, Any]:
+def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[str, Any]:
     """Play ``job`` here (a Ray worker): ``{"record", "stderr": {file name: bytes}, "node"}``.
     ``root`` is the driver's shipped folder (None: shared files, paths used as they are).
     ``keep_logs`` False: no stderr files; a faulting bot's stderr tail is in the record instead."""
     from arena.backends.local import run_job
 
     here = os.getcwd()
-    job = with_agents(job, tuple(remap_spec(spec, root, here) for spec in job_agents(job)))
+    job = dataclasses.replace(job, agents=tuple(remap_spec(spec, root, here) for spec in job.agents))
     from arena.process.sandbox import scratch_root
 
     # In this worker's scratch root: removed by its guardian if the worker is killed mid-game, by
@@ -393,7 +394,7 @@ class RayBackend:
 
     # -- playing ---------------------------------------------------------------------------------
 
-    async def play(self, job: Job, *, stderr_dir: Path | None = None,
+    async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
                    observer: Observer | None = None) -> dict[str, Any]:
         """Play ``job`` on the cluster (``observer`` is not supported remotely and is ignored)."""
         if self._remote is None:

@@ -47,10 +47,9 @@ from arena.limits import (
     MAX_SEED,
     MAX_TIME_MS,
 )
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.match.pairs import Openings
-from arena.match.series import Series, SeriesOutcome, draw_seed, run_series
-from arena.match.table_series import TableSeries, describe, run_table_series, standings
+from arena.match.series import Series, SeriesOutcome, describe, draw_seed, run_series, standings
 from arena.ui.console import MatchView, cli_console, result_line
 
 EPILOG = """\b
@@ -182,9 +181,10 @@ def match_command(
     agents = tuple(agent_spec(agent_id, kind, value) for agent_id, (kind, value, _) in zip(ids, named, strict=True))
     if table_game is not None:
         tc = _time_control(time_limit, any(humans), time_margin, startup_time, move_time_limit, increment)
-        _play_table(TableSeries(table_game, agents, games_count, tc, seed if seed is not None else draw_seed(),
-                                max_moves=max_moves, legal_moves=legal_moves, stderr_dir=stderr_dir,
-                                isolation=chosen_isolation(ponder, sandbox, inherit_env)), games_count, out, as_json)
+        _play_table(Series(table_game, agents, games_count, tc, max_moves=max_moves,
+                           seed=seed if seed is not None else draw_seed(), legal_moves=legal_moves,
+                           stderr_dir=stderr_dir, isolation=chosen_isolation(ponder, sandbox, inherit_env)),
+                    games_count, out, as_json)
         return
     id1, id2 = ids
     game = get_game(game_name)
@@ -193,8 +193,8 @@ def match_command(
         seed = draw_seed()
     isolation = chosen_isolation(ponder, sandbox, inherit_env)
     tc = _time_control(time_limit, any(humans), time_margin, startup_time, move_time_limit, increment)
-    series = Series(game, agents[0], agents[1], games_count, tc,
-                    max_moves=max_moves, seed=seed, openings=openings, stderr_dir=stderr_dir, isolation=isolation)
+    series = Series(game, agents, games_count, tc, max_moves=max_moves, seed=seed, openings=openings,
+                    stderr_dir=stderr_dir, isolation=isolation)
     console = cli_console(plain_when_piped=not any(humans))
     # With a human at the terminal the live panel would draw over the prompt: the human player
     # draws the board itself, and the final position is shown when a game ends.
@@ -253,7 +253,7 @@ def _table_game(game_name: str, commands: tuple[str, ...], players: int | None, 
     return rules_for(game_name, len(commands), params)
 
 
-def _play_table(series: TableSeries, games_count: int, out: Path | None, as_json: bool) -> None:
+def _play_table(series: Series, games_count: int, out: Path | None, as_json: bool) -> None:
     """Play an N-seat series: a line per game as it ends, the average ranks, then the records."""
     console = cli_console(plain_when_piped=True)
 
@@ -262,7 +262,7 @@ def _play_table(series: TableSeries, games_count: int, out: Path | None, as_json
         console.print(f"[{index + 1}/{games_count}] game {index}: {describe(record)}", markup=False, highlight=False,
                       soft_wrap=not console.is_terminal)
 
-    outcome = run_table_series(series, on_signal=lambda _: console.print(
+    outcome = run_series(series, on_signal=lambda _: console.print(
         "interrupted: stopping the bots...", markup=False, highlight=False), on_record=game_over)
     if games_count > 1 and outcome.records:
         ranking = "; ".join(f"{agent} {average:.2f}" for agent, average, _ in standings(outcome.records))

@@ -172,7 +172,7 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.openings.book import OpeningsError, load_book
     from arena.sprt.run import SprtSettings
 

@@ -402,6 +402,17 @@ def get_table_game(name: str, players: int | None = None, params: dict[str, int]
     return get_spec(name).table(players, params)
 
 
+def configured_game(name: str, players: int | None = None,
+                    params: dict[str, int] | None = None) -> Game[Any, Any] | GeneralGame[Any, Any]:
+    """Game ``name`` as a match plays it: a two-player game's :class:`Game` when neither ``players``
+    nor ``params`` is given (its own wire dialect, format-2 records), else the game in the general
+    model, configured (:meth:`GameSpec.table`). GameError for players or parameters it refuses."""
+    spec = get_spec(name)
+    if spec.model == GENERAL or players is not None or params:
+        return spec.table(players, params)
+    return spec.rules_object()
+
+
 def reload() -> None:
     """Forget every loaded game and plugin: the next lookup scans the entry points again (after
     installing a plugin in a running interpreter, and in tests)."""

@@ -1,8 +1,10 @@
-"""One game between two players, with no files: the clocks, the turn loop, the fault reasons and
-the record it returns.
+"""One game of any game, with no files: the clocks, the one match loop, the fault reasons and the
+record it returns.
 
-- :mod:`arena.match.game`: :func:`play_game`, :class:`TimeControl`, :class:`GameClock` and the
-  observer events (:class:`GameStarted`, :class:`MovePlayed`, :class:`GameEnded`).
+- :mod:`arena.match.game`: :func:`play_game`, the one match loop for every game.
+- :mod:`arena.match.clock`: :class:`TimeControl` and :class:`GameClock`.
+- :mod:`arena.match.progress`: a game as it goes and the record it becomes, per kind of game (the
+  wire dialect, the record format, the observer events).
 - :mod:`arena.match.hints`: the likely cause of a bot's loss, added to its fault reason.
 - :mod:`arena.match.pairs`: :func:`pair_games`, the one builder of a colour-swapped pair's games
   (colours, opening, recorded seed), used by tournaments, SPRT, SPSA and ``arena match``.

@@ -59,13 +59,13 @@ from typing import Any
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, Job, TableJob, make_backend
+from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import ArenaError, Color, Game
 from arena.games.model import GeneralGame
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.match.pairs import Openings, PairGame, pair_games
 from arena.openings.book import Book, Order
 from arena.players.spec import AgentSpec
@@ -94,7 +94,7 @@ class SprtSettings:
     ``game`` is a two-player game, or a game of the general model set for two players (a
     "seated" run, module docstring): its ``parameters`` as given, the argv of the referee that plays
     it (``rules``, empty for a game of arena or of a plugin) and ``legal_moves`` (every seat's
-    messages carry its legal moves) are then what :class:`arena.backends.TableJob` needs."""
+    messages carry its legal moves) are then what :class:`arena.backends.GameJob` needs."""
 
     game: Game[Any, Any] | GeneralGame[Any, Any]
     new: AgentSpec
@@ -372,17 +372,12 @@ class SprtRun:
     async def _play_game(self, index: int) -> dict[str, Any]:
         s = self.settings
         game = self.pair_game(index)
-        job: Job
-        if isinstance(s.game, GeneralGame):
-            job = TableJob(game=s.game.name, players=s.game.players, parameters=s.parameters,
-                           seats=(game.black, game.white), time_control=s.time_control, max_moves=s.max_moves,
-                           seed=game.opening.seed, game_index=index, isolation=s.isolation, rules=s.rules,
-                           legal_moves=s.legal_moves)
-        else:
-            job = GameJob(game=s.game.name, black=game.black, white=game.white, time_control=s.time_control,
-                          max_moves=s.max_moves, start_state=game.opening.start_state,
-                          opening_plies=game.opening.plies, seed=game.opening.seed, game_index=index,
-                          isolation=s.isolation)
+        general = s.game if isinstance(s.game, GeneralGame) else None
+        job = GameJob(game=s.game.name, agents=(game.black, game.white), time_control=s.time_control,
+                      players=general.players if general else None, parameters=s.parameters if general else (),
+                      max_moves=s.max_moves, start_state=game.opening.start_state, opening_plies=game.opening.plies,
+                      seed=game.opening.seed, game_index=index, isolation=s.isolation, rules=s.rules,
+                      legal_moves=s.legal_moves)
         if self.backend is None:
             self.backend = make_backend()
         return await self.backend.play(job)

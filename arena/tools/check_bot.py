@@ -17,12 +17,11 @@ any match); the seats it does not take get a random player:
    simultaneous move, a seat out). Every game adds its own ``probe_positions``;
 3. **games**: full games, the bot with both colours (or at seat 0, 1, ... in turn).
 
-Every game is read through the one game interface (:class:`arena.games.model.GeneralGame`). Until
-one engine plays every game, a game of the colour dialect plays through the two-player engine
-(:func:`arena.match.game.play_game`, arena's own random agent as the opponent), any other through
-the N-seat engine
-(:func:`arena.match.table.play_table`, a small standard-library random player at the other seats,
-playing from its ``legalMoves``). Every reply must be a legal move, flushed, in time: a failure is
+Every game is read through the one game interface (:class:`arena.games.model.GeneralGame`) and
+plays through the one match loop (:func:`arena.match.game.play_game`): a game of the colour dialect
+on its own rules, in its own wire dialect, with arena's own random agent as the opponent; any other
+with a small standard-library random player at the other seats, playing from its ``legalMoves``.
+Every reply must be a legal move, flushed, in time: a failure is
 the engine's own fault reason (with its hints: an unflushed reply, the wrong ``--game``) plus the
 bot's stderr tail.
 """
@@ -43,7 +42,8 @@ from typing import Any
 from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE
 from arena.games.base import Color
 from arena.games.model import GeneralGame
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 
 OK_TERMINATIONS = {"win", "no_legal_moves", "max_moves", "draw"}
@@ -279,7 +279,7 @@ async def check_bot(command: str, game_name: str, *, time_limit_ms: int = 5000, 
     game = spec.table(players, params)  # GameError naming what the game refuses
     bot = AgentSpec(bot_id, command=command, env=env)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
-    if game.colour_dialect:  # the two-player engine, until one engine plays every game
+    if game.colour_dialect:  # its own rules and wire dialect, a random agent as the opponent
         with _opponent_file("random.json", json.dumps({"algorithm": "random", "seed": seed})) as hyp:
             opponent = AgentSpec("random", kind="hyperparameters", path=str(hyp))
             return await _run(_colour_trials(game, spec, bot, opponent, tc, seed, games))
@@ -312,7 +312,7 @@ async def _run(trials: list[Trial]) -> list[Check]:
 def _colour_trials(game: GeneralGame[Any, Any], spec: Any, bot: AgentSpec, opponent: AgentSpec, tc: TimeControl,
                    seed: int, games: int) -> list[Trial]:
     """A game of the colour dialect: start-up as BLACK, the probes, whole games with each colour,
-    played by the two-player engine (:func:`arena.match.game.play_game`) on the spec's rules."""
+    played on the spec's own rules (its wire dialect, its records)."""
     bot_id = bot.id
     probes = colour_probes(game, seed, spec.default_max_moves)
     start = game.initial_state()
@@ -405,7 +405,7 @@ def _seat_trials(game: GeneralGame[Any, Any], bot: AgentSpec, script: Path, tc: 
                  games: int, legal_moves: bool) -> list[Trial]:
     """An N-seat game's checks: start-up at every seat, the probes, whole games at each seat in turn;
     the random player (``script``) at the seats the bot does not take."""
-    from arena.match.table import play_table
+    from arena.match.game import play_game
     from arena.tools.probes import MARGIN, declared_probes, derived_probes
 
     n = game.players
@@ -417,7 +417,7 @@ def _seat_trials(game: GeneralGame[Any, Any], bot: AgentSpec, script: Path, tc: 
                   for s in range(n)]
         cap = None if steps is None else min(game.default_max_moves, game.ply(state) + steps)
         shown = [s for s in range(n) if legal_moves or s not in seats]
-        return await play_table(game, agents, time_control=tc, max_moves=cap, seed=seed, start_state=state,
+        return await play_game(game, *agents, time_control=tc, max_moves=cap, seed=seed, start_state=state,
                                 legal_moves_for=shown)
 
     def check(label: str, record: dict[str, Any], seats: tuple[int, ...], fine: str, whole: bool = False) -> Check:

@@ -13,7 +13,7 @@ whole lines plus at most one cut-off last line, which it leaves for its next loo
 - first line: ``{"index": N, "players": [ids in seat order: black first], "started": ISO time}``;
 - then one line per move of a two-player game: ``{"ply": P, "seat": 0|1, "move": "text", "ms":
   thinking ms charged}``, or per step of a game of N seats: the step as the record has it
-  (:mod:`arena.match.table`: ``kind`` ``move``, ``chance``, ``joint`` or ``elimination``).
+  (:mod:`arena.match.progress`: ``kind`` ``move``, ``chance``, ``joint`` or ``elimination``).
 
 Cost: one small ``orjson.dumps`` and one ``write`` per ply (measured in bench/bench_live.py). The
 trace is a convenience: a write that fails (disk full) stops that game's trace, never the game.
@@ -32,8 +32,7 @@ import orjson
 
 from arena.fileio.files import open_beneath
 from arena.games.base import Color
-from arena.match.game import MovePlayed
-from arena.match.table import StepPlayed
+from arena.match.progress import MovePlayed, StepPlayed
 
 #: The folder of the games in progress, inside a log folder.
 LIVE_FOLDER = "live"
@@ -88,7 +87,7 @@ class LiveTrace:
 
 
 class GameTrace:
-    """The observer of one game (:mod:`arena.match.game`, :mod:`arena.match.table` events): one
+    """The observer of one game (the events of :mod:`arena.match.progress`): one
     line per move on the open descriptor ``fd``."""
 
     __slots__ = ("fd",)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.errors import ConfigError
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.tournament.config import AgentConfig, TournamentConfig

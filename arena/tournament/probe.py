@@ -32,7 +32,8 @@ import orjson
 
 from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE, atomic_write
 from arena.games.base import ArenaError, Color
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.tools.check_bot import Check, _bot_replies, _check, _where_it_failed, safe_bot_id
 

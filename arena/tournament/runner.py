@@ -47,7 +47,7 @@ from typing import Any, Protocol, TypeAlias
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, Job, job_agents, make_backend
+from arena.backends import Backend, BackendOptions, GameJob, make_backend
 from arena.errors import ArenaError, ConfigError, ResourceError
 from arena.games import get_game
 from arena.match.pairs import Openings, PairOpening, pair_opening
@@ -533,14 +533,14 @@ class Tournament:
     def _take_unless_stopped(self) -> Scheduled | None:
         return None if self._failure is not None else self._take()
 
-    def _job(self, game: Scheduled) -> Job:
+    def _job(self, game: Scheduled) -> GameJob:
         """What the backend plays for scheduled game ``game``."""
         c = self.config
         if isinstance(game, ScheduledTable):
             return table_job(c, game, self.options.player_opts)
         opening = self._opening(game.pair)
         return GameJob(
-            game=self._game.name, black=self._spec(game.black), white=self._spec(game.white),
+            game=self._game.name, agents=(self._spec(game.black), self._spec(game.white)),
             time_control=time_control(c), max_moves=c.max_moves, start_state=opening.start_state,
             opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
             isolation=isolation(c), player_opts=self.options.player_opts)
@@ -573,11 +573,11 @@ class Tournament:
             return True
         return False
 
-    async def _play_with_replays(self, backend: Backend, job: Job) -> dict[str, Any]:
+    async def _play_with_replays(self, backend: Backend, job: GameJob) -> dict[str, Any]:
         """Play ``job``; a game that failed for arena's reasons (an ``arena_error``: the host out of
         processes or memory, a cgroup that could not be made) is no one's loss: it is played
         again after a pause, up to :data:`ARENA_ERROR_REPLAYS` times, then the error stops the run."""
-        players = [agent.id for agent in job_agents(job)]
+        players = [agent.id for agent in job.agents]
         for attempt in range(ARENA_ERROR_REPLAYS + 1):
             assert job.game_index is not None  # a tournament's games are numbered
             trace = self._live.start(job.game_index, players)

@@ -29,7 +29,7 @@ the layout of every folder written before layouts were recorded) and :data:`RAND
 
 Games of N seats (:class:`ScheduledTable`) follow the same plan with *groups* of N agents in place
 of couples and *seat rotations* in place of colour swaps: in rotation ``r`` the ``k``-th agent of a
-group sits at seat ``(k + r) % N`` (the convention of :meth:`arena.match.table_series.TableSeries.seating`),
+group sits at seat ``(k + r) % N`` (the convention of :meth:`arena.match.series.Series.planned`),
 so the N games of a *rotation cycle* seat each agent of the group once at every seat, and share a
 ``group`` number and a ``seed``. Round ``r`` is one game of every group (groups in config order) in
 rotation ``r % N``; rounds ``N * k`` to ``N * k + N - 1`` form rotation group ``k * G + g`` of group

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena.backends import TableJob
+from arena.backends import GameJob
 from arena.records.reader import record_name
 from arena.records.seats import placing
 from arena.stats.results import RankedResult
@@ -28,12 +28,12 @@ from arena.tournament.plan import agent_spec, isolation, time_control
 from arena.tournament.schedule import ScheduledTable
 
 
-def table_job(config: TournamentConfig, game: ScheduledTable, player_opts: dict[str, Any] | None) -> TableJob:
+def table_job(config: TournamentConfig, game: ScheduledTable, player_opts: dict[str, Any] | None) -> GameJob:
     """The job that plays scheduled game ``game`` of ``config``."""
     assert config.players is not None
-    return TableJob(
+    return GameJob(
         game=config.game, players=config.players, parameters=config.parameters,
-        seats=tuple(agent_spec(config.agent(agent_id)) for agent_id in game.seats),
+        agents=tuple(agent_spec(config.agent(agent_id)) for agent_id in game.seats),
         time_control=time_control(config), max_moves=config.max_moves, seed=game.seed,
         game_index=game.index, isolation=isolation(config), player_opts=player_opts, rules=config.rules_command or (),
         legal_moves=config.legal_moves)

@@ -46,7 +46,7 @@ from arena.errors import ConfigError
 from arena.fileio import fields
 from arena.fileio.fields import integer
 from arena.limits import DEFAULT_STARTUP_MS, DEFAULT_TIME_LIMIT_MS, DEFAULT_TIME_MARGIN_MS, MAX_MOVES, MAX_TIME_MS
-from arena.match.game import TimeControl
+from arena.match.clock import TimeControl
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.records.reader import record_path
@@ -235,7 +235,7 @@ def iteration_jobs(config: SpsaConfig, k: int, plus: AgentSpec, minus: AgentSpec
     for p in range(config.pairs):
         pair = k * config.pairs + p
         for swap, game in enumerate(pair_games(plus, minus, pair, config.seed, openings)):
-            jobs.append(GameJob(game=config.game, black=game.black, white=game.white,
+            jobs.append(GameJob(game=config.game, agents=(game.black, game.white),
                                 time_control=agent.time_control, max_moves=agent.max_moves,
                                 start_state=game.opening.start_state, opening_plies=game.opening.plies,
                                 seed=game.opening.seed, game_index=2 * pair + swap, isolation=agent.isolation))
@@ -253,7 +253,7 @@ def _kept_record(folder: Path, job: GameJob) -> dict[str, Any] | None:
     except RecordInputError:
         return None  # missing, cut short, or not a regular file: the game is played again
     players = {p.get("colour"): p.get("command") for p in record.get("players", []) if isinstance(p, dict)}
-    kept = players == {"BLACK": job.black.command, "WHITE": job.white.command}
+    kept = players == {"BLACK": job.agents[0].command, "WHITE": job.agents[1].command}
     return cast("dict[str, Any]", record) if kept else None
 
 
@@ -308,7 +308,7 @@ def score(records: dict[int, dict[str, Any]], jobs: list[GameJob]) -> IterationG
     for job in jobs:
         assert job.game_index is not None
         record = records[job.game_index]
-        plus_colour = "BLACK" if job.black.id == PLUS else "WHITE"
+        plus_colour = "BLACK" if job.agents[0].id == PLUS else "WHITE"
         winner = record.get("winner")
         wins += winner == plus_colour
         draws += winner == "NONE"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
 
-    from arena.match.game import GameEnded, GameStarted, MovePlayed
+    from arena.match.progress import GameEnded, GameStarted, MovePlayed
 
 PLAIN_OUTPUT_WIDTH = 120
 
@@ -165,7 +165,7 @@ class MatchView:
 
     def __call__(self, event: Any) -> None:
         # Imported here, not above: `arena standings` prints through cli_console and needs no trio.
-        from arena.match.game import GameEnded, GameStarted, MovePlayed
+        from arena.match.progress import GameEnded, GameStarted, MovePlayed
 
         if isinstance(event, GameStarted):
             self._on_start(event)

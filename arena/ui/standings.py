@@ -179,7 +179,7 @@ class BoardObserver:
         self.console = console
 
     def __call__(self, event: Any) -> None:
-        from arena.match.game import GameEnded, MovePlayed
+        from arena.match.progress import GameEnded, MovePlayed
         from arena.ui.boards import render_board  # the board view imports both rules modules
 
         if isinstance(event, MovePlayed):

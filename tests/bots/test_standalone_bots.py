@@ -15,7 +15,8 @@ import pytest
 
 from arena.games import Color, Termination, get_game
 from arena.games.checkers import state_from_board
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"

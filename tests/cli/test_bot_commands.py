@@ -355,7 +355,7 @@ async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
     the shipped folder copied elsewhere, each command remapped and checked there, one game played."""
     from arena.backends import GameJob
     from arena.backends.local import run_job
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.tournament.plan import agent_spec
 
     agents = [a for a in config_agents(project) if a["id"] in ("java-cp", "sh-c")]
@@ -375,5 +375,5 @@ async def test_a_ray_worker_plays_the_forms_from_its_copy_of_the_shipped_folder(
         assert missing_on_this_node(spec, str(worker)) is None
         assert str(project) not in (spec.command or "").replace(str(worker), "")
     monkeypatch.chdir(worker)
-    record = await run_job(GameJob("connect4", black, white, TimeControl(time_limit_ms=20000)))
+    record = await run_job(GameJob("connect4", (black, white), TimeControl(time_limit_ms=20000)))
     assert record["termination"] in ("win", "draw"), record["reason"]

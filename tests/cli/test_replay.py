@@ -24,7 +24,8 @@ from click.testing import CliRunner
 
 from arena.cli.replay_cmd import replay_command
 from arena.games.registry import game_names, get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.records.format import turn_move
 from arena.records.replay import Replay

@@ -12,7 +12,8 @@ import trio
 from engine_support import assert_no_leftovers, bot_command
 
 from arena.games import Color, Termination, get_game
-from arena.match.game import GameClock, TimeControl, play_game
+from arena.match.clock import GameClock, TimeControl
+from arena.match.game import play_game
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
 
@@ -174,7 +175,7 @@ class _QuittingPlayer(Player):
 
 
 async def test_interrupted_by_a_player(marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.match.game as match_module
+    import arena.match.progress as match_module
 
     real = match_module.make_player
 

@@ -83,7 +83,7 @@ def test_help_has_an_example() -> None:
 
 def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
     from arena.games import Color
-    from arena.match.game import GameEnded, GameStarted, MovePlayed
+    from arena.match.progress import GameEnded, GameStarted, MovePlayed
     from arena.players.spec import AgentSpec
 
     game = get_game("checkers")

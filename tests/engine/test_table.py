@@ -1,4 +1,4 @@
-"""The N-seat engine (arena.match.table.play_table) with real bot processes: chance draws from the
+"""The match loop (arena.match.game.play_game) in N-seat games with real bot processes: chance draws from the
 seed, simultaneous asks, observations only, eliminations that let the game go on, ranks."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from engine_support import bot_writable
 from seat_toy import BOT_SOURCE, SecretBid
 
-from arena.match.game import TimeControl
-from arena.match.table import play_table
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 
@@ -42,7 +42,7 @@ def inputs(tmp_path: Path, seat: int) -> list[dict]:  # type: ignore[type-arg]
 
 async def test_three_bots_play_chance_and_simultaneous_steps(tmp_path: Path, bot) -> None:  # type: ignore[no-untyped-def]
     game = SecretBid(3, rounds=2)
-    record = await play_table(game, [bot(0), bot(1), bot(2)], time_control=FAST, seed=11, legal_moves_for=[0],
+    record = await play_game(game, *[bot(0), bot(1), bot(2)], time_control=FAST, seed=11, legal_moves_for=[0],
                               isolation=OPEN)
     assert record["record_format"] == 3 and record["game_identity"] == game.identity()
     kinds = [step["kind"] for step in record["steps"]]
@@ -51,7 +51,7 @@ async def test_three_bots_play_chance_and_simultaneous_steps(tmp_path: Path, bot
     assert record["eliminations"] == [] and record["termination"] in ("win", "draw")
     assert len(record["states"]) == len(record["steps"]) + 1
     # The same seed draws the same cards.
-    again = await play_table(game, [bot(0), bot(1), bot(2)], time_control=FAST, seed=11, isolation=OPEN)
+    again = await play_game(game, *[bot(0), bot(1), bot(2)], time_control=FAST, seed=11, isolation=OPEN)
     assert [s["outcome"] for s in again["steps"][:3]] == [s["outcome"] for s in record["steps"][:3]]
     # Each seat saw its own card only, and only the asked-for seat got the legal moves.
     cards = record["states"][3]["cards"]
@@ -67,7 +67,7 @@ async def test_three_bots_play_chance_and_simultaneous_steps(tmp_path: Path, bot
 @pytest.mark.parametrize("mode", ["crash", "silent", "illegal"])
 async def test_a_faulting_seat_is_out_and_the_game_goes_on(tmp_path: Path, bot, mode: str) -> None:  # type: ignore[no-untyped-def]
     fast = TimeControl(time_limit_ms=2_000, time_margin_ms=100, startup_ms=1_000, move_time_limit_ms=500)
-    record = await play_table(SecretBid(4, rounds=2), [bot(0), bot(1, mode), bot(2), bot(3)], time_control=fast,
+    record = await play_game(SecretBid(4, rounds=2), *[bot(0), bot(1, mode), bot(2), bot(3)], time_control=fast,
                               seed=5, isolation=OPEN)
     expected = {"crash": "crash", "silent": "timeout", "illegal": "illegal_move"}[mode]
     assert [(e["seat"], e["termination"]) for e in record["eliminations"]] == [(1, expected)]
@@ -78,7 +78,7 @@ async def test_a_faulting_seat_is_out_and_the_game_goes_on(tmp_path: Path, bot, 
 
 
 async def test_two_faults_rank_the_later_above_the_earlier(tmp_path: Path, bot) -> None:  # type: ignore[no-untyped-def]
-    record = await play_table(SecretBid(3, rounds=1), [bot(0, "crash"), bot(1), bot(2, "illegal")],
+    record = await play_game(SecretBid(3, rounds=1), *[bot(0, "crash"), bot(1), bot(2, "illegal")],
                               time_control=FAST, seed=1, isolation=OPEN)
     assert [e["seat"] for e in record["eliminations"]] == [0, 2]
     assert record["ranks"] == [3, 1, 2]
@@ -87,7 +87,7 @@ async def test_two_faults_rank_the_later_above_the_earlier(tmp_path: Path, bot) 
 
 async def test_every_seat_must_be_filled(bot) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match="set for 3 players, got 2"):
-        await play_table(SecretBid(3), [bot(0), bot(1)], time_control=FAST)
+        await play_game(SecretBid(3), *[bot(0), bot(1)], time_control=FAST)
 
 
 async def test_each_bot_is_sent_its_own_observation_and_nothing_else(tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ async def test_each_bot_is_sent_its_own_observation_and_nothing_else(tmp_path: P
     for seed in range(4):
         for seat in range(3):
             (folder / f"{seat}.log").write_text("")
-        record = await play_table(game, agents, time_control=FAST, seed=seed, isolation=OPEN)
+        record = await play_game(game, *agents, time_control=FAST, seed=seed, isolation=OPEN)
         asked = {seat: [record["states"][i] for i, step in enumerate(record["steps"])
                         if step["kind"] == "move" and step["seat"] == seat] for seat in range(3)}
         cards = record["states"][-1]["cards"]

@@ -18,7 +18,8 @@ import trio.lowlevel
 import trio.testing
 
 from arena.games import Color, Termination, get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
 from arena.players.spec import AgentSpec
@@ -193,7 +194,7 @@ class _TablePlayer(Player):
 async def _play(monkeypatch: pytest.MonkeyPatch, modes: dict[Color, str], max_moves: int) -> dict[str, Any]:
     """A game of two in-process players; the tests run it on trio's mock clock (``autojump_clock``),
     so the players' 10-50 ms deadlines are never overrun by a busy machine."""
-    import arena.match.game as match_module
+    import arena.match.progress as match_module
 
     monkeypatch.setattr(match_module, "make_player",
                         lambda spec, game, color, **_: _TablePlayer(spec.id, color, modes[color]))

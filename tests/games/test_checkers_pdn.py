@@ -91,7 +91,8 @@ GAMES: list[tuple[str, str, str, dict[str, Any]]] = [
 
 
 def _play_all() -> dict[str, dict[str, Any]]:
-    from arena.match.game import TimeControl, play_game
+    from arena.match.clock import TimeControl
+    from arena.match.game import play_game
     from arena.players.spec import AgentSpec
 
     records: dict[str, dict[str, Any]] = {}

@@ -15,7 +15,8 @@ from hostile_support import hostile_command
 
 from arena.errors import ResourceError
 from arena.games import get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process.bot import StderrSink
 from arena.process.spawn import resource_error
@@ -52,7 +53,8 @@ RLIMIT_SCRIPT = textwrap.dedent('''
     from arena.errors import ResourceError
     from arena.games import get_game
     from arena.process.isolation import sandbox_available
-    from arena.match.game import TimeControl, play_game
+    from arena.match.clock import TimeControl
+    from arena.match.game import play_game
     from arena.players.spec import AgentSpec
 
     async def main():

@@ -12,7 +12,8 @@ from engine_support import assert_no_leftovers, bot_writable
 from hostile_support import hostile_command, reports
 
 from arena.games import get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.process.spawn import is_hardened, shim_prefix

@@ -18,7 +18,8 @@ from engine_support import assert_no_leftovers
 from hostile_support import BOT_PYTHON, busy_loops, hostile_command
 
 from arena.games import get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process import botuser, cgroups
 from arena.process.bot import open_bot_process

@@ -21,7 +21,9 @@ from helpers import eventually, eventually_async
 from hostile_support import hostile_command, reap_adopted_zombies, reports
 
 from arena.games import get_game
-from arena.match.game import MovePlayed, TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
+from arena.match.progress import MovePlayed
 from arena.players.spec import AgentSpec
 from arena.process.bot import open_bot_process
 from arena.process.isolation import Isolation

@@ -15,7 +15,9 @@ from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import frozen_and_idle, hostile_command, is_frozen
 
 from arena.games import Color, get_game
-from arena.match.game import GameStarted, MovePlayed, TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
+from arena.match.progress import GameStarted, MovePlayed
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from arena.games import get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation, sandbox_available
 

@@ -12,7 +12,8 @@ import trio
 from rich.console import Console
 
 from arena.games import Color, Termination, get_game
-from arena.match.game import TimeControl, play_game
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players import make_player
 from arena.players.base import ClockView, MoveReply
 from arena.players.spec import AgentSpec

@@ -14,8 +14,8 @@ import pytest
 import trio
 
 from arena.games.registry import get_table_game
-from arena.match.game import TimeControl
-from arena.match.table import play_table
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.records.check import check_record
 from arena.records.format import record_problem
@@ -32,9 +32,9 @@ def records() -> list[dict[str, Any]]:
     tc = TimeControl(time_limit_ms=20_000, startup_ms=5_000)
 
     async def play() -> list[dict[str, Any]]:
-        plain = await play_table(game, [AgentSpec(f"r{i}", command=f"{BOT} --seed {i}") for i in range(3)],
+        plain = await play_game(game, *[AgentSpec(f"r{i}", command=f"{BOT} --seed {i}") for i in range(3)],
                                  time_control=tc, seed=4)
-        faulty = await play_table(game, [AgentSpec("r0", command=BOT), AgentSpec("c", command=CRASH),
+        faulty = await play_game(game, *[AgentSpec("r0", command=BOT), AgentSpec("c", command=CRASH),
                                          AgentSpec("r2", command=BOT)], time_control=tc, seed=5)
         return [plain, faulty]
 

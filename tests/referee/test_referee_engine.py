@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from referee_support import ROOT, hostile_argv
 
-from arena.match.game import TimeControl
-from arena.match.table import play_table
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.referee.client import RefereeError
 from arena.referee.registration import register_referee
@@ -27,7 +27,7 @@ async def test_a_referee_failing_at_a_simultaneous_node_is_not_an_exception_grou
     # Requests: 1 info, 2 new (the count-off: every seat acts at once), 3 the first seat's observation.
     game = register_referee(hostile_argv("error", 3, "--no-observations")).table(3, {"opening": 1})
     with pytest.raises(RefereeError, match="observation: the referee answered an error: deliberate refusal"):
-        await play_table(game, seats(3), time_control=FAST, seed=1)
+        await play_game(game, *seats(3), time_control=FAST, seed=1)
 
 
 async def test_a_referee_crashing_mid_game_raises_for_arena_not_for_a_seat(tmp_path: Path) -> None:
@@ -35,7 +35,7 @@ async def test_a_referee_crashing_mid_game_raises_for_arena_not_for_a_seat(tmp_p
     flag.touch()
     game = register_referee(hostile_argv("crash", 6, "--while", str(flag))).table(2)
     with pytest.raises(RefereeError, match="exited with status 3 during apply"):
-        await play_table(game, seats(2), time_control=FAST, seed=1)
+        await play_game(game, *seats(2), time_control=FAST, seed=1)
     flag.unlink()  # the next game starts a new referee process, and is played to its end
-    record = await play_table(game, seats(2), time_control=FAST, seed=1)
+    record = await play_game(game, *seats(2), time_control=FAST, seed=1)
     assert record["termination"] == "win" and game.client.starts == 2

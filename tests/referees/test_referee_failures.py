@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from arena.errors import AGENT_ARENA_FAILURE_EXIT, ResourceError
-from arena.match.game import TimeControl
-from arena.match.table import play_table
+from arena.match.clock import TimeControl
+from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.referee.registration import forget_referees, register_referee
 from tests.referee.referee_support import ROOT, hostile_argv
@@ -46,7 +46,7 @@ async def test_the_mcts_agents_referee_copy_failing_mid_game_is_arenas_failure(
     for mcts_first in (True, False):
         seats = [mcts_spec(tmp_path), AgentSpec("random", command=RANDOM)]
         try:
-            record = await play_table(game, seats if mcts_first else seats[::-1], time_control=FAST, seed=1,
+            record = await play_game(game, *seats if mcts_first else seats[::-1], time_control=FAST, seed=1,
                                       legal_moves_for=[1 if mcts_first else 0])
         except ResourceError as exc:
             assert "(arena's own agent) stopped for arena's reasons: rules program" in str(exc), exc
@@ -58,5 +58,5 @@ async def test_a_users_bot_exiting_with_the_agents_status_is_still_a_crash(tmp_p
     game = register_referee(hostile_argv("crash", 10**6, "--no-observations")).table(2)
     quitter = AgentSpec("quitter", command=f"{sys.executable} -c 'import sys; sys.exit({AGENT_ARENA_FAILURE_EXIT})'")
     nim_random = f"{sys.executable} {ROOT / 'examples' / 'referees' / 'nim_random.py'}"
-    record = await play_table(game, [quitter, AgentSpec("random", command=nim_random)], time_control=FAST, seed=1)
+    record = await play_game(game, *[quitter, AgentSpec("random", command=nim_random)], time_control=FAST, seed=1)
     assert record["termination"] == "crash", record["reason"]

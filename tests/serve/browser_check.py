@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from arena.fileio.files import atomic_write
 from arena.games import get_game
 from arena.games.base import Color
-from arena.match.game import MovePlayed
+from arena.match.progress import MovePlayed
 from arena.records.logstore import STANDINGS_FILE, dumps
 from arena.records.reader import record_name
 from arena.tournament.live import LiveTrace

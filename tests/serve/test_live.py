@@ -14,7 +14,7 @@ from serve_support import client, next_update, sse
 
 from arena.games import get_game
 from arena.games.base import Color
-from arena.match.game import MovePlayed
+from arena.match.progress import MovePlayed
 from arena.serve.app import create_app
 from arena.serve.live import LiveFolder, LiveGame, step_text
 from arena.tournament.config import load_config

@@ -273,7 +273,7 @@ def test_each_record_and_row_is_synced_before_the_next_game(tmp_path: Path, fake
 
 def test_an_sprt_resume_refuses_a_record_that_is_not_its_game(tmp_path: Path) -> None:
     from arena.games import get_game
-    from arena.match.game import TimeControl
+    from arena.match.clock import TimeControl
     from arena.players.spec import AgentSpec
     from arena.sprt.run import SprtRun, SprtSettings
 

@@ -1,0 +1,456 @@
+"""One game as it goes, and the record it becomes: the one place where a game's kind is chosen.
+
+The match loop (:mod:`arena.match.game`) sees every game as a
+:class:`arena.games.model.GeneralGame` and moves a :class:`Progress` on: a seat's move, a chance
+draw, a joint move, a fault. What the seats are told, what observers hear and which record format
+the game is written in depend on the game's kind, chosen once by :func:`progress_for`:
+
+- a two-player :class:`arena.games.base.Game` (seats BLACK and WHITE): :class:`ColourProgress`
+  (the same game passed as a GeneralGame, :func:`arena.games.model.as_general`, is an N-seat game).
+  Its bots speak the game's own wire dialect (the Shobu JSON, the checkers lines, the generic
+  JSON), its record is format 2 (:mod:`arena.records.format`), observers get
+  :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded`;
+- any other game: :class:`SeatProgress`. Its bots speak the N-seat envelope
+  (:mod:`arena.protocols.seats`), its record is format 3 (:mod:`arena.records.seats`), observers get
+  :class:`StepPlayed`.
+
+Faults: a seat that faults is taken out (``game.eliminate``) and ranks below the seats still
+playing, the later out above the earlier; a game whose ``eliminate`` gives None, and every game of
+two seats, ends at the first fault.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import trio
+
+from arena.games.base import Color, Game, Outcome, Termination, random_opening_moves
+from arena.games.model import GeneralGame, TwoPlayerGame, as_general, color_of, ranks, seat_of
+from arena.match.clock import GameClock, TimeControl
+from arena.players import make_player, make_seat_human
+from arena.players.base import Player
+from arena.players.spec import AgentSpec
+from arena.process.isolation import Isolation
+from arena.protocols.seats import SeatEnvelopeProtocol, seat_message
+from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
+from arena.records.seats import build_seat_record, seat_entry
+from arena.records.types import Elimination, GameIdentity, PlayerEntry, SeatEntry, TimeControlJson
+
+Observer = Callable[[Any], None]
+
+
+# -- observer events ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """A two-player game began (its players are started)."""
+
+    game: Game
+    state: Any
+    players: dict[Color, AgentSpec]
+    game_index: int | None
+
+
+# Not frozen, with slots: built every ply an observer watches (a tournament's live/ trace), and a
+# frozen dataclass's __init__ costs about 3 us more than this one's (bench/live_trace.py).
+@dataclass(slots=True)
+class MovePlayed:
+    """A move of a two-player game; ``move_text`` is its notation."""
+
+    game: Game
+    ply: int
+    color: Color
+    agent_id: str
+    move_text: str
+    state: Any
+    charged_ms: float
+    clocks_left_ms: dict[Color, float]
+    game_index: int | None
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """A two-player game ended with ``record``."""
+
+    game: Game
+    state: Any
+    record: dict[str, Any]
+    game_index: int | None
+
+
+@dataclass(frozen=True)
+class StepPlayed:
+    """A step of an N-seat game (a chance draw, a move, a joint move or an elimination)."""
+
+    game: GeneralGame[Any, Any]
+    step: dict[str, Any]
+    state: Any
+
+
+# -- progress -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    """What every game keeps as it goes; the subclasses keep what their record format needs."""
+
+    game: GeneralGame[Any, Any]
+    specs: list[AgentSpec]
+    time_control: TimeControl
+    cap: int  # maxMoves: a game whose ``ply`` reaches it ends
+    seed: int | None
+    game_index: int | None
+    observer: Observer | None
+    state: Any = None
+    states: list[dict[str, Any]] = field(default_factory=list)  # the start, then after each step
+    clocks: list[GameClock] = field(default_factory=list)
+    rng: random.Random | None = None  # chance draws
+    started_at: str = ""  # set by progress_for, as begun (trio.current_time() at the start)
+    begun: float = 0.0
+    logs: dict[int, str] = field(default_factory=dict)  # stderr log file per seat
+    out: list[int] = field(default_factory=list)  # seats taken out, in order
+    faulted: list[int] = field(default_factory=list)  # seats whose fault took them out
+    left: int = 0  # seats still playing
+    ended: tuple[Termination, str] | None = None  # a fault or an interruption ended the game
+
+    def __post_init__(self) -> None:
+        self.clocks = [GameClock(self.time_control) for _ in self.specs]
+        self.left = len(self.specs)
+
+    def start_at(self, state: Any) -> None:
+        self.state = state
+        self.states.append(self.game.state_to_json(state))
+
+    # -- what the kinds of game differ in -------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        """The seat in a reason: ``BLACK bot 'x'``, ``seat 0 (P0) bot 'x'``."""
+        raise NotImplementedError
+
+    def log_name(self, seat: int) -> str | None:
+        """The stderr log file's name for ``seat``'s bot; None: it has none."""
+        raise NotImplementedError
+
+    def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
+        """``seat``'s player, speaking this kind's wire dialect."""
+        raise NotImplementedError
+
+    def message(self, seat: int, simultaneous: bool) -> dict[str, Any]:
+        """What ``seat``'s player is told of the state (its ``state_json``)."""
+        raise NotImplementedError
+
+    def legal_move(self, seat: int, wire: Any) -> Any:
+        """``seat``'s move ``wire`` (a reply's wire form), parsed and checked: MoveSyntaxError,
+        IllegalMoveError (GameError) when it is not a legal move now."""
+        return self.game.validate_move(self.state, seat, self.game.parse_move(wire))
+
+    def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
+        """Apply ``seat``'s legal ``move``, its clock charged ``charged_ms``."""
+        raise NotImplementedError
+
+    def advance(self, state: Any, step: dict[str, Any]) -> None:
+        """Go on to ``state`` after ``step`` (a chance draw, a joint move, an elimination)."""
+        raise NotImplementedError(f"{self.game.name}: a two-player game has no {step['kind']} steps")
+
+    def started(self) -> None:
+        """The players are started (or one failed to start)."""
+
+    def record(self, players: Sequence[Player | None], stderr_dir: Path | None) -> dict[str, Any]:
+        """The finished game's record; ``players`` are closed (their accounts are final)."""
+        raise NotImplementedError
+
+    # -- faults ---------------------------------------------------------------------------------
+
+    def end_at_fault(self, seat: int, termination: Termination, reason: str) -> None:
+        """``seat``'s fault ends the game."""
+        self.faulted.append(seat)
+        self.out.append(seat)
+        self.left -= 1
+        self.ended = (termination, reason)
+
+    def fault(self, seat: int, termination: Termination, reason: str) -> None:
+        """Take ``seat`` out for a fault (module docstring)."""
+        self.end_at_fault(seat, termination, reason)
+
+    def interrupt(self, reason: str) -> None:
+        self.ended = (Termination.INTERRUPTED, reason)
+
+    def tails(self, players: Sequence[Player | None], stderr_dir: Path | None) -> dict[int, str]:
+        """The stderr of the seats that faulted, kept in the record when no log files are written."""
+        tails: dict[int, str] = {}
+        if stderr_dir is None:
+            for seat in self.faulted:
+                player = players[seat]
+                text = player.stderr_text() if player is not None else None
+                if text:
+                    tails[seat] = text
+        return tails
+
+
+def _who(color: Color, spec: AgentSpec) -> str:
+    kind = "player" if spec.is_human else "bot"  # a human at the terminal is not a bot
+    return f"{color.value} {kind} {spec.id!r}"
+
+
+@dataclass
+class ColourProgress(Progress):
+    """A two-player game: format 2, the game's own wire dialect (module docstring)."""
+
+    opening_plies: int = 0
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    move_times: list[float] = field(default_factory=list)  # charged ms per bot move
+    entries: list[PlayerEntry] = field(default_factory=list)
+    rules: Game = field(init=False)  # the two-player game itself (``game`` wraps it)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.rules = cast("TwoPlayerGame[Any, Any]", self.game).game
+
+    def begin(self, start_state: Any) -> None:
+        """Start at ``start_state``, or at the initial state followed by the random opening's plies
+        (the record's first turns)."""
+        opening: list[Any] = []
+        if start_state is None and self.opening_plies:
+            if self.seed is None:
+                raise ValueError("a random opening needs a seed")
+            opening = random_opening_moves(self.rules, self.opening_plies, random.Random(self.seed))
+        self.start_at(self.rules.initial_state() if start_state is None else start_state)
+        self.entries = [player_entry(s.id, s.record_kind, s.command or s.path, color_of(i))
+                        for i, s in enumerate(self.specs)]
+        for move in opening:
+            self._play(move, turn_entry(self.rules, move, opening=True))
+
+    def _play(self, move: Any, turn: dict[str, Any]) -> None:
+        self.state = self.rules.apply(self.state, move)
+        self.turns.append(turn)
+        self.states.append(self.rules.state_to_json(self.state))
+
+    def who(self, seat: int) -> str:
+        return _who(color_of(seat), self.specs[seat])
+
+    def log_name(self, seat: int) -> str | None:
+        return f"{(self.game_index or 0):05d}-{color_of(seat).lower()}-{self.specs[seat].id}.log"
+
+    def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
+        return make_player(self.specs[seat], self.rules, color_of(seat), time_limit_ms=self.time_control.time_limit_ms,
+                           max_moves=self.cap, isolation=isolation, seed=self.seed, **opts)
+
+    def message(self, seat: int, simultaneous: bool) -> dict[str, Any]:
+        return self.states[-1]
+
+    def legal_move(self, seat: int, wire: Any) -> Any:
+        # The game's own check (the loop asks only the seat to move): the wrapper's would test
+        # the outcome again, every ply.
+        return self.rules.validate_move(self.state, self.rules.parse_move(wire))
+
+    def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
+        clocks = self.clocks
+        turn = turn_entry(self.rules, move, opening=False, charged_ms=charged_ms, clock_left_ms=clocks[seat].left_ms)
+        self._play(move, turn)
+        self.move_times.append(charged_ms)
+        if self.observer is not None:
+            # The turn's notation is game.describe_move(move), made once for the record.
+            self.observer(MovePlayed(self.rules, len(self.turns), color_of(seat), self.specs[seat].id,
+                                     turn["notation"], self.state, charged_ms,
+                                     {Color.BLACK: clocks[0].left_ms, Color.WHITE: clocks[1].left_ms},
+                                     self.game_index))
+
+    def started(self) -> None:
+        if self.observer is not None:
+            self.observer(GameStarted(self.rules, self.state, {color_of(i): s for i, s in enumerate(self.specs)},
+                                      self.game_index))
+
+    def outcome(self) -> Outcome:
+        """How the game ended, with a reason that names the bot."""
+        if self.ended is not None:
+            termination, reason = self.ended
+            if termination is Termination.INTERRUPTED:
+                return Outcome(termination, None, reason)
+            return Outcome(termination, color_of(self.faulted[-1]).other, reason)
+        ruled = self.rules.outcome(self.state)
+        if ruled is None:
+            return Outcome(Termination.MAX_MOVES, None,
+                           f"draw: the game reached maxMoves ({self.cap} moves) without a winner")
+        if ruled.termination is Termination.NO_LEGAL_MOVES:
+            loser = seat_of(self.rules.to_move(self.state))
+            reason = f"{self.who(loser)} had no legal move and lost"
+        elif ruled.winner is not None:
+            reason = f"{self.who(seat_of(ruled.winner))} won by the rules"
+        else:
+            reason = "the game ended by the rules"
+        if ruled.reason:
+            reason += f": {ruled.reason}"
+        return Outcome(ruled.termination, ruled.winner, reason)
+
+    def record(self, players: Sequence[Player | None], stderr_dir: Path | None) -> dict[str, Any]:
+        for seat, player in enumerate(players):
+            entry = self.entries[seat]
+            if player is None:
+                continue
+            if player.command is not None:
+                entry["command"] = player.command
+            cpu = getattr(player, "cpu_seconds", None)
+            if cpu is not None:
+                entry["cpuMs"] = round(cpu * 1000, 3)
+            dropped = getattr(player, "early_bytes", 0)
+            if dropped:  # bytes before their turn's input: dropped, but a bot author wants to know
+                entry["droppedOutput"] = {"bytes": dropped, "turns": player.early_turns,  # type: ignore[attr-defined]
+                                          "start": player.early_sample.decode("utf-8", "replace")}  # type: ignore[attr-defined]
+        tails = self.tails(players, stderr_dir)
+        record = build_record(
+            game_name=self.rules.name, outcome=self.outcome(), players=self.entries, turns=self.turns,
+            game_states=self.states, move_times_ms=self.move_times,
+            clocks_left_ms={color_of(s): c.left_ms for s, c in enumerate(self.clocks)},
+            time_control=self.time_control.to_json(), max_moves=self.cap, opening_plies=self.opening_plies,
+            seed=self.seed, game_index=self.game_index, started_at=self.started_at,
+            duration_s=trio.current_time() - self.begun,
+            stderr_logs={color_of(s): p for s, p in self.logs.items()} or None,
+            stderr_tail={color_of(s): t for s, t in tails.items()} or None)
+        # A Record (arena.records.types) as a plain dict, the type the run loops pass on.
+        result = cast("dict[str, Any]", record)
+        if self.observer is not None:
+            self.observer(GameEnded(self.rules, self.state, result, self.game_index))
+        return result
+
+
+@dataclass
+class SeatProgress(Progress):
+    """A game of N seats: format 3, the N-seat envelope (module docstring)."""
+
+    legal_moves_for: frozenset[int] = frozenset()
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    eliminations: list[Elimination] = field(default_factory=list)
+
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.game.seat_names[seat]}) bot {self.specs[seat].id!r}"
+
+    def log_name(self, seat: int) -> str | None:
+        if self.specs[seat].is_human:
+            return None
+        return f"{(self.game_index or 0):05d}-seat{seat}-{self.specs[seat].id}.log"
+
+    def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
+        spec = self.specs[seat]
+        if spec.is_human:
+            return make_seat_human(spec, self.game, seat)
+        # The colour is only a label for two-player protocols; the seat envelope sends none.
+        player = make_player(spec, cast("Game[Any, Any]", self.game), Color.BLACK, isolation=isolation,
+                             seed=self.seed, protocol=SeatEnvelopeProtocol(), **opts)
+        player.who = f"the {self.who(seat)}"  # type: ignore[attr-defined]
+        return player
+
+    def message(self, seat: int, simultaneous: bool) -> dict[str, Any]:
+        game = self.game
+        legal = None
+        if seat in self.legal_moves_for:
+            legal = [game.move_to_wire(m) for m in game.legal_moves(self.state, seat)]
+        return seat_message(game.observation(self.state, seat), seat, game.players, simultaneous, legal)
+
+    def advance(self, state: Any, step: dict[str, Any]) -> None:
+        self.state = state
+        self.steps.append(step)
+        self.states.append(self.game.state_to_json(state))
+        if self.observer is not None:
+            self.observer(StepPlayed(self.game, step, state))
+
+    def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
+        self.advance(self.game.apply(self.state, move), {
+            "ply": ply, "kind": "move", "seat": seat, "move": self.game.move_to_record(move),
+            "charged_ms": round(charged_ms, 3), "clock_left_ms": round(self.clocks[seat].left_ms, 3)})
+
+    def fault(self, seat: int, termination: Termination, reason: str) -> None:
+        ply = self.game.ply(self.state)
+        self.eliminations.append({"seat": seat, "ply": ply, "termination": termination.value, "reason": reason})
+        after = self.game.eliminate(self.state, seat) if self.game.players > 2 else None
+        if after is None:
+            self.end_at_fault(seat, termination, reason)
+            return
+        self.faulted.append(seat)
+        self.out.append(seat)
+        self.left -= 1
+        self.advance(after, {"ply": ply, "kind": "elimination", "seat": seat, "termination": termination.value,
+                             "reason": reason})
+
+    def final(self) -> tuple[list[float], list[int], str, str]:
+        """Returns, ranks, termination and reason of the finished game."""
+        game, n = self.game, self.game.players
+        returns = list(game.returns(self.state)) if game.is_terminal(self.state) else [0.0] * n
+        alive = [seat for seat in range(n) if seat not in self.out]
+        rank = [0] * n
+        for seat, r in zip(alive, ranks([returns[s] for s in alive]), strict=True):
+            rank[seat] = r
+        for place, seat in enumerate(reversed(self.out)):
+            rank[seat] = len(alive) + 1 + place
+        if self.ended is not None:
+            return returns, rank, self.ended[0].value, self.ended[1]
+        if game.is_terminal(self.state):
+            best = [s for s in alive if rank[s] == 1]
+            if len(best) == 1:
+                return returns, rank, Termination.WIN.value, f"{self.who(best[0])} won by the rules"
+            return returns, rank, Termination.DRAW.value, f"seats {', '.join(map(str, best))} share first place by the rules"
+        if len(alive) == 1:
+            return returns, rank, Termination.WIN.value, f"{self.who(alive[0])} is the last seat still playing"
+        return returns, rank, Termination.MAX_MOVES.value, f"the game reached maxMoves ({self.cap} steps) before its end"
+
+    def record(self, players: Sequence[Player | None], stderr_dir: Path | None) -> dict[str, Any]:
+        game = self.game
+        returns, rank, termination, reason = self.final()
+        seats: list[SeatEntry] = []
+        for seat, spec in enumerate(self.specs):
+            entry = seat_entry(seat, game.seat_names[seat], spec.id, spec.record_kind, spec.command or spec.path)
+            player = players[seat]
+            cpu = getattr(player, "cpu_seconds", None)
+            if cpu is not None:
+                entry["cpuMs"] = round(cpu * 1000, 3)
+            if player is not None and player.command is not None:
+                entry["command"] = player.command
+            seats.append(entry)
+        tails = self.tails(players, stderr_dir)
+        # A SeatRecord (arena.records.types) as a plain dict, the type the run loops pass on.
+        return cast("dict[str, Any]", build_seat_record(
+            identity=cast("GameIdentity", game.identity()), seats=seats, steps=self.steps, states=self.states,
+            returns=returns, ranks=rank, termination=termination, reason=reason, eliminations=self.eliminations,
+            clocks_left_ms=[c.left_ms for c in self.clocks],
+            time_control=cast("TimeControlJson", self.time_control.to_json()), max_moves=self.cap,
+            seed=cast("int", self.seed), game_index=self.game_index, started_at=self.started_at,  # drawn if not given
+            duration_s=trio.current_time() - self.begun,
+            stderr_logs={str(s): p for s, p in self.logs.items()} or None,
+            stderr_tail={str(s): t for s, t in tails.items()} or None))
+
+
+def progress_for(game: Game | GeneralGame[Any, Any], specs: Sequence[AgentSpec], *, time_control: TimeControl,
+                 max_moves: int | None, start_state: Any, opening_plies: int, seed: int | None,
+                 game_index: int | None, observer: Observer | None, legal_moves_for: Sequence[int]) -> Progress:
+    """The progress of a game of ``game`` at its start: the one choice of a game's kind (module
+    docstring). ValueError when the agents do not fill the seats, or for a random opening of a game
+    that has none."""
+    general = as_general(game)
+    if len(specs) != general.players:
+        raise ValueError(f"{general.name} is set for {general.players} players, got {len(specs)} agents")
+    cap = general.default_max_moves if max_moves is None else max_moves
+    started_at, begun = utc_now_iso(), trio.current_time()
+    if isinstance(game, Game):  # not one seen as a GeneralGame on purpose (the N-seat envelope)
+        colour = ColourProgress(general, list(specs), time_control, cap, seed, game_index, observer,
+                                opening_plies=opening_plies, started_at=started_at,
+                                begun=begun)
+        colour.begin(start_state)
+        return colour
+    if opening_plies:
+        raise ValueError(f"{general.name}: random openings are played in two-player games only")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    seats = SeatProgress(general, list(specs), time_control, cap, seed, game_index, observer,
+                         rng=random.Random(seed), legal_moves_for=frozenset(legal_moves_for), started_at=started_at,
+                         begun=begun)
+    seats.start_at(general.initial_state() if start_state is None else start_state)
+    return seats
+
+
+__all__ = ["ColourProgress", "GameEnded", "GameStarted", "MovePlayed", "Observer", "Progress", "SeatProgress",
+           "StepPlayed", "progress_for"]
