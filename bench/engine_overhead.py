@@ -57,12 +57,16 @@ import orjson
 import trio
 
 from arena.games import Color, Game, GameError, get_game
-from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.base import MoveReply, Player
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.protocols import protocol_for
+
+try:
+    from arena.match.clock import TimeControl
+except ImportError:  # a tree from before the one match loop (bench/speed.py --before)
+    from arena.match.game import TimeControl
 
 # argv: game, JSON list of reply lines, think ms. Stderr gets "think <ms>" per move when thinking.
 REPLAY_BOT = r"""
