@@ -3,13 +3,15 @@
 Every record arena builds while the tests run is validated against ``schemas/record.schema.json``
 (:func:`arena.records.format.validate_record`): set here, at import, in ``os.environ``, so arena processes
 the tests start (``arena match``, ``arena run`` in a subprocess) inherit it too. Hypothesis runs
-under one profile, ``arena``, with no time-based checks.
+under one profile, ``arena``, with no time-based checks. Under PYTHONDONTWRITEBYTECODE, the rewritten
+test modules are cached in .pytest_cache/pycache (nothing beside the sources).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,15 @@ os.environ[VALIDATE_ENV] = "1"
 # slow" failure, both of which trip only when the machine is busy. Per-test settings inherit these.
 settings.register_profile("arena", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("arena")
+
+if sys.dont_write_bytecode:
+    # PYTHONDONTWRITEBYTECODE also stops pytest from caching the test modules it rewrites for
+    # assertions, so every xdist worker rewrote all of them on every run (about 9 s of CPU each on
+    # this machine, of 12 s to collect). The bytecode goes to one folder of pytest's cache instead:
+    # still nothing beside the sources, as the variable asks. (Set here, before any test module is
+    # imported; the processes the tests start inherit the variable, not this.)
+    sys.pycache_prefix = str(Path(__file__).resolve().parents[1] / ".pytest_cache" / "pycache")
+    sys.dont_write_bytecode = False
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -6,6 +6,7 @@ failure; a kit that does not build with its toolchain present is a failure."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
@@ -56,14 +57,19 @@ def builds() -> dict[str, str | None]:
 
 
 def build(kit: Kit, builds: dict[str, str | None]) -> None:
-    """Build ``kit`` once per session; skip (one line) when a tool is missing."""
+    """Build ``kit`` once per session (one worker at a time); skip (one line) when a tool is missing."""
     if kit.name not in builds:
         missing = [tool for tool in kit.tools if shutil.which(tool) is None]
         if missing:
             builds[kit.name] = f"{kit.name} kit: {', '.join(missing)} not found on this machine"
         else:
-            done = subprocess.run(["make", "-C", str(KITS_DIR / kit.name)], capture_output=True, text=True,
-                                  timeout=600, stdin=subprocess.DEVNULL, check=False)
+            # Serialised across pytest-xdist workers (each has its own session): the first builds,
+            # the others wait and find it up to date, instead of compiling the same kit at once.
+            (ROOT / "build").mkdir(exist_ok=True)
+            with open(ROOT / "build" / f"kit-{kit.name}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                done = subprocess.run(["make", "-C", str(KITS_DIR / kit.name)], capture_output=True, text=True,
+                                      timeout=600, stdin=subprocess.DEVNULL, check=False)
             assert done.returncode == 0, f"{kit.name} kit does not build:\n{done.stdout}{done.stderr}"
             builds[kit.name] = None
     reason = builds[kit.name]
