@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from arena.limits import MAX_CONCURRENCY
 
 #: Descriptors one running game may hold open (two bots: stdin, stdout, stderr and their logs,
-#: process handles). Measured: about 11 per game (100 open at concurrency 8, 30 at 1); the rest is
-#: room for the engine to grow.
-FDS_PER_GAME = 16
+#: process handles, the cgroup files kept open for the clocks and the off-turn look, the live
+#: trace; at teardown a pidfd for each of a bot's processes). Measured: about 24 per game of two
+#: sandboxed bots (150 open at concurrency 6), up to 32 while both bots' teardowns hold pidfds.
+FDS_PER_GAME = 32
 #: Descriptors arena keeps for itself (stdio, trio, the log files, the lock, the standings worker):
 #: about 20 measured, with room to spare.
 FD_RESERVE = 48
