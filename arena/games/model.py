@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from arena.games.base import Color, Game, GameError, IllegalMoveError, Outcome, Termination
+from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Outcome, Termination
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -230,6 +230,28 @@ class GeneralGame(abc.ABC, Generic[S, M]):
 
         shown = self.state_to_json(state) if seat is None else self.observation(state, seat)
         return json.dumps(shown, sort_keys=True)
+
+    def parse_notation(self, text: str, state: S, seat: int) -> M:
+        """The legal move of ``seat`` that ``text`` names as a person types it: its wire form (read
+        as JSON when it is JSON, ``7`` or ``"bet"``, else as the text itself, ``guard 2 priest``)
+        or its notation (:meth:`describe_move`, case and spaces aside). Raises MoveSyntaxError
+        naming ``text`` when it is neither, IllegalMoveError when the move is not legal now."""
+        import json
+
+        text = text.strip()
+        try:
+            wire = json.loads(text)
+        except ValueError:
+            wire = text
+        try:
+            move = self.parse_move(wire)
+        except MoveSyntaxError as exc:
+            wanted = "".join(text.split()).lower()
+            for legal in self.legal_moves(state, seat):
+                if "".join(self.describe_move(legal).split()).lower() == wanted:
+                    return legal
+            raise MoveSyntaxError(f"{text!r}: {exc}") from None
+        return self.validate_move(state, seat, move)
 
     def validate_move(self, state: S, seat: int, move: M) -> M:
         """The canonical legal move equal to ``move`` for ``seat``, else IllegalMoveError."""
@@ -410,8 +432,9 @@ class TwoPlayerGame(GeneralGame[S, M]):
         source = getattr(self.game, "probe_positions", None)  # the two-player game's own, if any
         return list((source() if callable(source) else source) or [])
 
-    def parse_notation(self, text: str, state: S) -> M:
-        """The legal move ``text`` names in the game's notation (what a person types)."""
+    def parse_notation(self, text: str, state: S, seat: int | None = None) -> M:
+        """The legal move ``text`` names in the game's notation (what a person types); the side
+        to move is the game's."""
         return self.game.parse_notation(text, state)
 
     def ply(self, state: S) -> int:
