@@ -232,24 +232,30 @@ class GeneralGame(abc.ABC, Generic[S, M]):
         return json.dumps(shown, sort_keys=True)
 
     def parse_notation(self, text: str, state: S, seat: int) -> M:
-        """The legal move of ``seat`` that ``text`` names as a person types it: its wire form (read
-        as JSON when it is JSON, ``7`` or ``"bet"``, else as the text itself, ``guard 2 priest``)
-        or its notation (:meth:`describe_move`, case and spaces aside). Raises MoveSyntaxError
-        naming ``text`` when it is neither, IllegalMoveError when the move is not legal now."""
+        """The legal move of ``seat`` that ``text`` names as a person types it: its notation as
+        :meth:`describe_move` writes it (the legal-move list), or its wire form (read as JSON when
+        it is JSON, ``7`` or ``"bet"``, else as the text itself, ``guard 2 priest``), or the
+        notation with case and spaces aside. Raises MoveSyntaxError naming ``text`` when it is
+        none of these, IllegalMoveError when the move it names is not legal now."""
         import json
 
         text = text.strip()
+        described: dict[str, M] = {}
+        for legal in self.legal_moves(state, seat):
+            described.setdefault(self.describe_move(legal), legal)
+        if text in described:
+            return described[text]
         try:
             wire = json.loads(text)
         except ValueError:
             wire = text
         try:
             move = self.parse_move(wire)
-        except MoveSyntaxError as exc:
+        except GameError as exc:  # MoveSyntaxError, or an external referee's refusal
             wanted = "".join(text.split()).lower()
-            for legal in self.legal_moves(state, seat):
-                if "".join(self.describe_move(legal).split()).lower() == wanted:
-                    return legal
+            loose = [m for d, m in described.items() if "".join(d.split()).lower() == wanted]
+            if len(loose) == 1:
+                return loose[0]
             raise MoveSyntaxError(f"{text!r}: {exc}") from None
         return self.validate_move(state, seat, move)
 
