@@ -246,7 +246,7 @@ def _table_game(game_name: str, commands: tuple[str, ...], players: int | None, 
         raise click.UsageError("--opening-plies and --openings choose a two-player opening: an N-seat game "
                                "starts at its start, its chance draws seeded by --seed")
     if any(_is_human(command) for command in commands):
-        import arena.ui.seat_human  # noqa: F401 - registers the person at a seat with arena.players
+        import arena.ui.human  # noqa: F401 - registers the human player with arena.players
     if players is not None and players != len(commands):
         raise click.BadParameter(f"{players} players need {players} commands, got {len(commands)}",
                                  param_hint="--players")

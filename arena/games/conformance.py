@@ -29,7 +29,7 @@ and checks at every step that
 - each move played (and every legal move of the start): ``describe_move`` is text,
   ``validate_move`` gives it back, its wire form is JSON that ``parse_move`` reads back (and the
   move validated from the wire is the move), its record form is JSON that ``move_from_record``
-  reads back, ``parse_notation`` (where the game has one) reads its description back; ``apply``
+  reads back, ``parse_notation`` reads its description back for the seat (what a person types); ``apply``
   and ``apply_joint`` never modify their input; ``eliminate`` (where the game has it) takes the
   seat out of the acting seats;
 - at the end, ``returns`` has one finite number per seat and the board text is text (for every
@@ -342,12 +342,10 @@ def _check_move(game: GeneralGame[Any, Any], state: Any, seat: int, move: Any, c
         from_record = game.move_from_record(json_trip(game.move_to_record(move)))
     if from_record != move:
         raise ctx.fail(f"move_from_record(move_to_record(m)) gave {from_record!r} for {text!r}")
-    parse_notation = getattr(game, "parse_notation", None)  # a game whose people type moves
-    if parse_notation is not None:
-        with ctx.step(f"parse_notation({text!r}, state)"):
-            read = parse_notation(text, state)
-        if read != move:
-            raise ctx.fail(f"parse_notation({text!r}, state) gave {game.describe_move(read)!r}")
+    with ctx.step(f"parse_notation({text!r}, state, {seat})"):  # what a person at the seat types
+        read = game.parse_notation(text, state, seat)
+    if read != move:
+        raise ctx.fail(f"parse_notation({text!r}, state, {seat}) gave {game.describe_move(read)!r}")
     if game.actor(state) != seat:
         return None
     snapshot = ctx.state_json

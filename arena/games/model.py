@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from arena.games.base import Color, Game, GameError, IllegalMoveError, Outcome, Termination
+from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Outcome, Termination
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -230,6 +230,34 @@ class GeneralGame(abc.ABC, Generic[S, M]):
 
         shown = self.state_to_json(state) if seat is None else self.observation(state, seat)
         return json.dumps(shown, sort_keys=True)
+
+    def parse_notation(self, text: str, state: S, seat: int) -> M:
+        """The legal move of ``seat`` that ``text`` names as a person types it: its notation as
+        :meth:`describe_move` writes it (the legal-move list), or its wire form (read as JSON when
+        it is JSON, ``7`` or ``"bet"``, else as the text itself, ``guard 2 priest``), or the
+        notation with case and spaces aside. Raises MoveSyntaxError naming ``text`` when it is
+        none of these, IllegalMoveError when the move it names is not legal now."""
+        import json
+
+        text = text.strip()
+        described: dict[str, M] = {}
+        for legal in self.legal_moves(state, seat):
+            described.setdefault(self.describe_move(legal), legal)
+        if text in described:
+            return described[text]
+        try:
+            wire = json.loads(text)
+        except ValueError:
+            wire = text
+        try:
+            move = self.parse_move(wire)
+        except GameError as exc:  # MoveSyntaxError, or an external referee's refusal
+            wanted = "".join(text.split()).lower()
+            loose = [m for d, m in described.items() if "".join(d.split()).lower() == wanted]
+            if len(loose) == 1:
+                return loose[0]
+            raise MoveSyntaxError(f"{text!r}: {exc}") from None
+        return self.validate_move(state, seat, move)
 
     def validate_move(self, state: S, seat: int, move: M) -> M:
         """The canonical legal move equal to ``move`` for ``seat``, else IllegalMoveError."""
@@ -410,8 +438,9 @@ class TwoPlayerGame(GeneralGame[S, M]):
         source = getattr(self.game, "probe_positions", None)  # the two-player game's own, if any
         return list((source() if callable(source) else source) or [])
 
-    def parse_notation(self, text: str, state: S) -> M:
-        """The legal move ``text`` names in the game's notation (what a person types)."""
+    def parse_notation(self, text: str, state: S, seat: int | None = None) -> M:
+        """The legal move ``text`` names in the game's notation (what a person types); the side
+        to move is the game's."""
         return self.game.parse_notation(text, state)
 
     def ply(self, state: S) -> int:

@@ -32,7 +32,7 @@ import trio
 from arena.games.base import Color, Game, Outcome, Termination, random_opening_moves
 from arena.games.model import GeneralGame, TwoPlayerGame, as_general, color_of, ranks, seat_of
 from arena.match.clock import GameClock, TimeControl
-from arena.players import make_player, make_seat_human
+from arena.players import make_player
 from arena.players.base import Player
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
@@ -337,10 +337,8 @@ class SeatProgress(Progress):
 
     def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
         spec = self.specs[seat]
-        if spec.is_human:
-            return make_seat_human(spec, self.game, seat)
         # The colour is only a label for two-player protocols; the seat envelope sends none.
-        player = make_player(spec, cast("Game[Any, Any]", self.game), Color.BLACK, isolation=isolation,
+        player = make_player(spec, cast("Game[Any, Any]", self.game), Color.BLACK, seat=seat, isolation=isolation,
                              seed=self.seed, protocol=SeatEnvelopeProtocol(), **opts)
         player.who = f"the {self.who(seat)}"  # type: ignore[attr-defined]
         return player

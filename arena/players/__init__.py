@@ -6,7 +6,8 @@
 - ``hyperparameters``: arena's search bot as a process:
   ``python -m arena.agents.search_bot --game G --hyperparameters PATH`` (for a game of the general
   model also ``--players N`` and, when it has any, ``--params JSON``).
-- ``human``: a person at the terminal (:mod:`arena.ui.human`, which registers itself here).
+- ``human``: a person at the terminal, at any seat of any game (:mod:`arena.ui.human`, which
+  registers itself here).
 
 A process agent's environment is :func:`agent_environment`: minimal unless the isolation policy
 says ``inherit_env`` (see :mod:`arena.process.isolation`), plus the agent's own ``env`` map.
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import BotError, ConfigError
 from arena.games.base import Color, Game
+from arena.games.model import seat_of
 from arena.players.base import ClockView, Fault, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation, bot_environment
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from arena.players.spec import AgentSpec
 
 #: The maker of human players, installed by the terminal UI (see :func:`register_human_player`).
-_HUMAN_MAKERS: dict[str, Callable[..., Player]] = {}
+_human_maker: Callable[..., Player] | None = None
 
 _PROCESS_ONLY_OPTS = frozenset({"stderr_path", "max_reply_bytes", "kill_grace", "env", "protocol", "logs_dir"})
 
@@ -116,10 +118,12 @@ def agent_environment(spec: AgentSpec, isolation: Isolation = DEFAULT_ISOLATION)
 SEED_VAR = "ARENA_SEED"
 
 
-def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int | None = None,
-                max_moves: int | None = None, isolation: Isolation | None = None, seed: int | None = None,
-                **opts: Any) -> Player:
-    """A :class:`Player` for ``spec`` playing ``color``; ``time_limit_ms`` and ``max_moves`` go to
+def make_player(spec: AgentSpec, game: Game, color: Color, *, seat: int | None = None,
+                time_limit_ms: int | None = None, max_moves: int | None = None, isolation: Isolation | None = None,
+                seed: int | None = None, **opts: Any) -> Player:
+    """A :class:`Player` for ``spec`` playing ``color``, or ``seat`` of a game of the general model
+    (default: the colour's seat, BLACK 0 and WHITE 1; a process player's colour is then only a
+    label the N-seat envelope never sends); ``time_limit_ms`` and ``max_moves`` go to
     arena's search bot (see :func:`agent_argv`); ``opts`` go to the player's constructor
     (for processes: ``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``, ``logs_dir``).
     ``isolation`` (for processes): pondering, sandbox and, unless ``env`` is given, the environment
@@ -155,37 +159,21 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, time_limit_ms: int
         return ProcessPlayer(spec.id, color, game, argv, command=shown, cwd=spec.cwd,
                              arena_agent=spec.kind == "hyperparameters", **opts)
     if spec.kind == "human":
-        maker = _HUMAN_MAKERS.get("human")
-        if maker is None:
+        if _human_maker is None:
             raise ConfigError(f"agent {spec.id!r}: a human player needs arena's terminal UI; import arena.ui.human "
                               "(the arena command does) before the game starts")
         human_opts = {k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS}
-        return maker(spec, game, color, **human_opts)
+        return _human_maker(spec, game, seat_of(color) if seat is None else seat, **human_opts)
     raise ConfigError(f"agent {spec.id!r}: unknown kind {spec.kind!r} (executable, hyperparameters, human)")
 
 
-def register_seat_human(maker: Callable[..., Player]) -> None:
-    """Install the maker of a person at a seat of a game of the general model
-    (``maker(spec, game, seat, **opts)``); :mod:`arena.ui.seat_human` calls it when imported."""
-    _HUMAN_MAKERS["seat"] = maker
-
-
-def make_seat_human(spec: AgentSpec, game: Any, seat: int, **opts: Any) -> Player:
-    """A person at ``seat`` of ``game`` (a GeneralGame); ConfigError when the terminal UI that
-    draws it was not imported (the arena command imports it when a seat is ``human``)."""
-    maker = _HUMAN_MAKERS.get("seat")
-    if maker is None:
-        raise ConfigError(f"agent {spec.id!r}: a person at a seat needs arena's terminal UI; import "
-                          "arena.ui.seat_human before the game starts")
-    return maker(spec, game, seat, **{k: v for k, v in opts.items() if k not in _PROCESS_ONLY_OPTS})
-
-
 def register_human_player(maker: Callable[..., Player]) -> None:
-    """Install the maker of human players (``maker(spec, game, color, **opts)``). The terminal UI
-    (:mod:`arena.ui.human`) calls it when imported: the players layer may not import rich."""
-    _HUMAN_MAKERS["human"] = maker
+    """Install the maker of human players (``maker(spec, game, seat, **opts)``, ``game`` a
+    two-player Game or a GeneralGame). The terminal UI (:mod:`arena.ui.human`) calls it when
+    imported: the players layer may not import rich."""
+    global _human_maker
+    _human_maker = maker
 
 
 __all__ = ["SEED_VAR", "ClockView", "Fault", "MoveReply", "Player", "ProcessPlayer", "agent_argv", "agent_environment",
-           "make_player", "make_seat_human", "register_human_player", "register_seat_human",
-           "split_command"]
+           "make_player", "register_human_player", "split_command"]

@@ -1,13 +1,20 @@
-"""A human at the terminal as a :class:`~arena.players.base.Player` (agent kind ``player``).
+"""A person at the terminal as a :class:`~arena.players.base.Player` (agent kind ``human``), at any
+seat of any game: a two-player board game or a game of N seats with chance, simultaneous moves and
+hidden information.
 
-Each turn the human sees the board (:mod:`arena.ui.boards`), the opponent's last move marked on it
-and written in notation, their clock, and a prompt. They type a move in the game's notation:
+Each turn the person sees the board as the game's terminal view draws it (:mod:`arena.ui.views`;
+a game of hidden information shows only the seat's observation, ``board_text(state, seat)``), the
+last move of the other side marked and written in notation when the game hides nothing and one move
+led here, their clock, the legal moves when there are few, and a prompt. They type a move in the
+game's notation (``parse_notation``):
 
 - checkers: PDN square numbers, ``11-15`` for a step, ``22x15x8`` for a capture (every landing
   square; ``22x8`` is enough when only one capture matches); the protocol form ``2 3 2 2 3`` works;
 - Shobu: ``<passive stone> <aggressive stone> <direction>[2]``, e.g. ``07 43 N`` or ``16 55 NE2``,
   where a stone is two digits ``xy`` (x = column 0-7 left to right, y = row 0-7 top to bottom) and
-  the direction is one of N NE E SE S SW W NW (N = up the screen), ``2`` for a two-square move.
+  the direction is one of N NE E SE S SW W NW (N = up the screen), ``2`` for a two-square move;
+- a game of N seats: the move as a bot would send it (``bet``, ``7``, ``guard 2 priest``; JSON
+  works too) or as the legal-move list writes it.
 
 Commands at the prompt: ``?`` (or ``moves``) lists the legal moves, ``? 11`` / ``? 07`` only those of
 one piece; ``board`` draws the board again; ``help`` explains the notation; ``resign`` (or ``quit``)
@@ -15,8 +22,9 @@ resigns after a confirmation. A wrong entry is explained (unreadable, or illegal
 rules' own reason) and asked again.
 
 What the match sees: :meth:`HumanPlayer.request_move` returns the move in wire form (the Shobu turn
-payload, the checkers path string), so it is checked like any bot's. The human loses by a
-:class:`~arena.players.base.Fault` when they
+payload, the checkers path string, the N-seat move), so it is checked like any bot's. The person
+loses by a :class:`~arena.players.base.Fault` (a seat of a game that goes on without it is out) when
+they
 
 - resign: termination ``resign`` (the record's reason says "resigned at the terminal");
 - close the input (end of file on stdin, e.g. nobody at the terminal): ``resign`` as well, the
@@ -25,7 +33,7 @@ payload, the checkers path string), so it is checked like any bot's. The human l
 
 Output goes to the console given (default: a rich Console on stderr, as stdout carries records);
 input comes from a :class:`LineSource` (default: stdin, read in a worker thread so that trio keeps
-running: timeouts and Ctrl-C work while the human thinks).
+running: timeouts and Ctrl-C work while the person thinks).
 """
 
 from __future__ import annotations
@@ -37,10 +45,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, Group
 from rich.text import Text
 
-from arena.games.base import Color, Game, GameError, IllegalMoveError, MoveSyntaxError, Termination
+from arena.games.base import Game, GameError, IllegalMoveError, Termination
+from arena.games.model import SIMULTANEOUS, GeneralGame, as_general, color_of
 from arena.players import register_human_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.ui.views import view_for
@@ -50,9 +59,12 @@ if TYPE_CHECKING:
 
 # Longest line kept from stdin: a human never types more; piped garbage is cut, not buffered.
 MAX_LINE_CHARS = 4096
-PIECE_GLYPHS = {Color.BLACK: "●", Color.WHITE: "○"}
+#: The mark of a seat named by a colour, shown with its name (the boards draw its pieces so).
+SEAT_GLYPHS = {"BLACK": "●", "WHITE": "○"}
 RESIGN_WORDS = frozenset({"resign", "quit", "q", "exit", "forfeit"})
 MOVES_WORDS = frozenset({"?", "moves", "m", "legal"})
+#: At most this many legal moves are listed under the board unasked.
+LIST_UNASKED = 12
 #: Time left (ms) at which the prompt says so again: the clock visibly counts down.
 COUNTDOWN_MS = (60_000, 30_000, 10_000, 5_000)
 
@@ -177,28 +189,16 @@ def stdin_lines() -> ThreadedLines:
 # --- notation ---------------------------------------------------------------------------------
 
 
-def parse_human_move(game: Game[Any, Any], state: Any, text: str) -> Any:
-    """The legal move ``text`` names in ``state`` (the game's view reads its notation).
+def parse_human_move(game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, text: str,
+                     seat: int | None = None) -> Any:
+    """The legal move of ``seat`` (default: the one to move) that ``text`` names in ``state``, read
+    by the game's view in its notation.
 
     Raises :class:`MoveSyntaxError` when ``text`` is not a move in the game's notation and
     :class:`IllegalMoveError` (with the rules' reason) when it names a move that is not legal.
     """
-    return view_for(game).parse(game, state, text)
-
-
-def _matches_piece(game: Game[Any, Any], move: Any, piece: str) -> bool:
-    """Whether ``move`` moves the piece named ``piece`` (a PDN number, or Shobu ``xy``)."""
-    return view_for(game).matches_piece(game, move, piece)
-
-
-def moves_listing(game: Game[Any, Any], moves: list[Any]) -> RenderableType:
-    """The legal ``moves`` in the game's notation, as its view lists them."""
-    return view_for(game).listing(game, moves)
-
-
-def help_text(game: Game[Any, Any], color: Color) -> RenderableType:
-    """How to write a move in ``game`` and what the prompt's commands are."""
-    return view_for(game).help(game, color)
+    general = as_general(game)
+    return view_for(general).parse(general, state, text, general.actor(state) if seat is None else seat)
 
 
 def format_clock(ms: float) -> str:
@@ -214,9 +214,10 @@ def format_clock(ms: float) -> str:
 
 
 class HumanPlayer(Player):
-    """A person playing ``color`` in ``game`` at the terminal.
+    """A person at ``seat`` of ``game`` (a two-player :class:`Game`, seat 0 BLACK and 1 WHITE, or a
+    :class:`GeneralGame`) at the terminal.
 
-    Built by :func:`arena.players.make_player` as ``HumanPlayer(spec, game, color, **opts)``;
+    Built by :func:`arena.players.make_player` as ``HumanPlayer(spec, game, seat, **opts)``;
     options meant for bot processes (``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``)
     are accepted and ignored. ``console`` (default: a new Console on stderr) is where everything is
     drawn; ``lines`` (default: :func:`stdin_lines`) is where the typed lines come from. ``echo``
@@ -227,8 +228,8 @@ class HumanPlayer(Player):
     def __init__(
         self,
         spec: AgentSpec | str,
-        game: Game[Any, Any],
-        color: Color,
+        game: Game[Any, Any] | GeneralGame[Any, Any],
+        seat: int,
         *,
         console: Console | None = None,
         lines: LineSource | None = None,
@@ -236,20 +237,29 @@ class HumanPlayer(Player):
         **_process_options: Any,
     ) -> None:
         agent_id = spec if isinstance(spec, str) else spec.id
-        super().__init__(agent_id, color, command="(human at the terminal)")
-        self.game = game
+        super().__init__(agent_id, color_of(seat), command="(human at the terminal)")
+        self.game = as_general(game)
+        self.seat = seat
+        self.view = view_for(self.game)
         self.console = console if console is not None else Console(stderr=True)
         self.lines: LineSource = lines if lines is not None else stdin_lines()
         self.echo = echo if echo is not None else (lines is not None or not stdin_is_terminal())
-        # The position right after our last move: the opponent's reply is found from it.
+        name = self.game.seat_names[seat]
+        glyph = SEAT_GLYPHS.get(name)
+        #: The seat as the prompt names it: ``BLACK ●``, ``P1``.
+        self.label = f"{name} {glyph}" if glyph else name
+        # The position right after our last move: the other side's reply is found from it.
         self._after_mine: Any = None
 
     async def start(self) -> None:
-        glyph = PIECE_GLYPHS[self.color]
+        game, name = self.game, self.game.seat_names[self.seat]
+        glyph = SEAT_GLYPHS.get(name)
+        where = f"{name} ({glyph})" if glyph else f"{name} (seat {self.seat} of {game.players})"
+        params = ", ".join(f"{k}={v}" for k, v in sorted(game.params.items()))
         self.console.print(
             Text.assemble(
                 (f"{self.id}: ", "bold"),
-                f"you play {self.color.value} ({glyph}) in {self.game.name}. ",
+                f"you play {where} in {game.name}{f' ({params})' if params else ''}. ",
                 ("Type help for the notation, ? for the legal moves.", "dim"),
             )
         )
@@ -262,8 +272,7 @@ class HumanPlayer(Player):
 
     async def request_move(self, state: Any, clock: ClockView, *,
                            state_json: dict[str, Any] | None = None) -> MoveReply:
-        previous, last_move = self._opponent_move(state)
-        self._show_position(state, clock, previous, last_move)
+        self._show_position(state)
         sent_at = trio.current_time()
         deadline = sent_at + clock.allowance_s
         reply: MoveReply | None = None
@@ -273,51 +282,53 @@ class HumanPlayer(Player):
             now = trio.current_time()
             self.console.print(Text("\nTime is up: you lose on time.", style="bold red"))
             return MoveReply.failed(Termination.TIMEOUT, "did not move in time", sent_at=sent_at, received_at=now)
-        if reply.fault is None:
-            move = self.game.parse_move(reply.wire)
-            self._after_mine = self.game.apply(state, move)
+        if reply.fault is None and self.game.perfect_information and self.game.actor(state) == self.seat:
+            self._after_mine = self.game.apply(state, self.game.parse_move(reply.wire))
         return reply
 
     # -- showing ------------------------------------------------------------------------------
 
-    def _opponent_move(self, state: Any) -> tuple[Any, Any]:
-        """``(state before, move)`` of the move that led to ``state``, when it can be known: from the
-        position after our own last move, or from the start when the opponent moved first."""
+    def _last_move(self, state: Any) -> tuple[Any, Any, int]:
+        """``(state before, move, mover)`` of the one move that led to ``state`` from the position
+        after our own last move (or from the start, when another seat moved first), when the game
+        hides nothing; ``(None, None, -1)`` when it cannot be known."""
+        game = self.game
         before = self._after_mine
-        if before is None and self.game.ply(state) == 1:
-            before = self.game.initial_state()
-        if before is None or before == state:
-            return None, None
+        if before is None and game.ply(state) == 1:
+            before = game.initial_state()
+        if not game.perfect_information or before is None or before == state:
+            return None, None, -1
         try:
-            for move in self.game.legal_moves(before):
-                if self.game.apply(before, move) == state:
-                    return before, move
+            mover = game.actor(before)
+            if mover >= 0:
+                for move in game.legal_moves(before, mover):
+                    if game.apply(before, move) == state:
+                        return before, move, mover
         except GameError:
             pass
-        return None, None
+        return None, None, -1
 
-    def _show_position(self, state: Any, clock: ClockView, previous: Any, last_move: Any) -> None:
-        game, color = self.game, self.color
+    def _show_position(self, state: Any) -> None:
+        game, view = self.game, self.view
         number = game.ply(state) + 1
-        view = view_for(game)
-        unit = view.unit
         self.console.print()
-        self.console.rule(
-            Text(f"{game.name} · {unit} {number} · {self.id} plays {color.value} {PIECE_GLYPHS[color]}"),
-            style="dim",
-        )
-        lines: list[Any] = [view.board(game, state, last_move, previous), view.legend(game)]
+        self.console.rule(Text(f"{game.name} · {view.unit} {number} · {self.id} plays {self.label}"), style="dim")
+        previous, last_move, mover = self._last_move(state)
+        lines: list[Any] = [view.board(game, state, last_move, previous, self.seat), view.legend(game)]
         if last_move is not None:
             said = Text.assemble(
-                (f"{color.other.value} played ", ""),
+                (f"{game.seat_names[mover]} played ", ""),
                 (game.describe_move(last_move), "bold cyan"),
             )
-            if previous is not None:
-                said.append(view.last_move_note(game, previous, state, color.other))
+            said.append(view.last_move_note(game, previous, state, mover))
             lines.append(said)
-        elif number > 1:
-            lines.append(Text("(the moves so far were played before you took over)", style="dim"))
-        moves = game.legal_moves(state)
+        elif number > 1 and self._after_mine is None and game.perfect_information:
+            lines.append(Text("(the moves before this one are not shown here)", style="dim"))
+        if game.actor(state) == SIMULTANEOUS:
+            lines.append(Text("The other seats choose at the same time.", style="dim"))
+        moves = game.legal_moves(state, self.seat)
+        if 0 < len(moves) <= LIST_UNASKED:
+            lines.append(view.listing(game, moves))
         example = f"e.g. {game.describe_move(moves[0])} · " if moves else ""
         lines.append(
             Text.assemble(
@@ -331,7 +342,7 @@ class HumanPlayer(Player):
         left = clock.time_left_ms - 1000.0 * (trio.current_time() - sent_at)
         self.console.print(
             Text.assemble(
-                (f"{self.color.value} {PIECE_GLYPHS[self.color]} ", "bold"),
+                (f"{self.label} ", "bold"),
                 (format_clock(left), "yellow" if left < 30_000 else "green"),
                 " > ",
             ),
@@ -372,11 +383,10 @@ class HumanPlayer(Player):
                 self._list_moves(state, piece)
                 continue
             if command in ("help", "h"):
-                self.console.print(help_text(game, self.color))
+                self.console.print(self.view.help(game, self.seat))
                 continue
             if command in ("board", "b"):
-                previous, last_move = self._opponent_move(state)
-                self._show_position(state, clock, previous, last_move)
+                self._show_position(state)
                 continue
             if command in RESIGN_WORDS:
                 if await self._confirm_resign():
@@ -385,12 +395,12 @@ class HumanPlayer(Player):
                                             sent_at=sent_at, received_at=trio.current_time())
                 continue
             try:
-                move = parse_human_move(game, state, text)
-            except MoveSyntaxError as exc:
-                self._explain(None, str(exc))
-                continue
+                move = self.view.parse(game, state, text, self.seat)
             except IllegalMoveError as exc:
                 self._explain("Not legal", str(exc))
+                continue
+            except GameError as exc:  # MoveSyntaxError, or an external referee's refusal
+                self._explain(None, str(exc))
                 continue
             self.console.print(
                 Text.assemble("You played ", (game.describe_move(move), "bold"), (". Waiting for the reply…", "dim"))
@@ -426,14 +436,14 @@ class HumanPlayer(Player):
         return line
 
     def _list_moves(self, state: Any, piece: str) -> None:
-        moves = self.game.legal_moves(state)
+        moves = self.game.legal_moves(state, self.seat)
         if piece:
-            chosen = [m for m in moves if _matches_piece(self.game, m, piece)]
+            chosen = [m for m in moves if self.view.matches_piece(self.game, m, piece)]
             if not chosen:
                 self.console.print(Text(f"No legal move with the piece on {piece}.", style="yellow"))
                 return
             moves = chosen
-        self.console.print(moves_listing(self.game, moves))
+        self.console.print(self.view.listing(self.game, moves))
 
     def _explain(self, what: str | None, reason: str) -> None:
         """One line (wrapped by the console) saying what was wrong with an entry."""
@@ -459,8 +469,6 @@ __all__ = [
     "LineSource",
     "ThreadedLines",
     "format_clock",
-    "help_text",
-    "moves_listing",
     "parse_human_move",
     "stdin_lines",
 ]

@@ -276,7 +276,7 @@ class BadBoardText(Toy):
     (StuckButNotOver(), "a state with no legal moves must be terminal"),
     (NoticeAfterTheEnd(), "but legal_moves() gave"),
     (PlaysTwice(), "the same side is to move again"),
-    (WrongNotation(), "parse_notation('take 2', state) gave 'take 1'"),
+    (WrongNotation(), "parse_notation('take 2', state, 0) gave 'take 1'"),
     (BadBoardText(), "board_text(state, None) gave null"),
 ])
 def test_a_broken_rule_is_named(game: Toy, message: str) -> None:

@@ -200,3 +200,24 @@ def test_the_conformance_check_passes_a_sound_game_and_names_a_broken_one() -> N
 
     with pytest.raises(ConformanceError, match="summing to 1"):
         check_game(BadChance(2), games=1)
+
+
+def test_parse_notation_reads_what_a_person_types_in_every_game() -> None:
+    """An N-seat game reads the wire form (JSON or the bare text) or the notation; a two-player game
+    its own notation."""
+    from arena.games.base import MoveSyntaxError
+    from arena.games.registry import get_table_game
+
+    kuhn = get_table_game("kuhn_poker", 2)
+    state = kuhn.initial_state()
+    rng = random.Random(1)
+    while kuhn.actor(state) == CHANCE:
+        state = kuhn.apply(state, draw_chance(kuhn.chance_outcomes(state), rng))
+    assert [kuhn.parse_notation(text, state, 0) for text in ("bet", ' "bet" ', "BET")] == ["bet"] * 3
+    with pytest.raises(MoveSyntaxError, match="^'raise': a Kuhn poker move is"):
+        kuhn.parse_notation("raise", state, 0)
+    with pytest.raises(IllegalMoveError):
+        kuhn.parse_notation("bet", state, 1)  # seat 1 does not act now
+    checkers = as_general(get_game("checkers"))
+    start = checkers.initial_state()
+    assert checkers.describe_move(checkers.parse_notation("11-15", start, 0)) == "11-15"

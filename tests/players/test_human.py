@@ -1,4 +1,5 @@
-"""The human player driven by scripted lines, its output captured on a colourless rich Console."""
+"""The human player driven by scripted lines, its output captured on a colourless rich Console: at a
+two-player board game and at a seat of an N-seat game."""
 
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ async def test_checkers_legal_move_is_returned_in_wire_form() -> None:
 
 async def test_question_mark_lists_the_legal_moves() -> None:
     reply, out = await ask("checkers", "?\n9-13\n")
-    assert "7 legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16" in out
+    # Listed under the board (few moves), then again for "?".
+    assert out.count("7 legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16") == 2
     assert reply.wire == checkers_wire("9-13")
 
 
@@ -186,7 +188,7 @@ async def test_last_move_is_followed_across_turns_with_a_shobu_push() -> None:
     game = get_game("shobu")
     con, out = console()
     lines = ThreadedLines(io.StringIO("07 43 N\n17 53 N\n").readline)
-    player = HumanPlayer(SPEC, game, Color.BLACK, console=con, lines=lines)
+    player = HumanPlayer(SPEC, game, 0, console=con, lines=lines)
     async with player:
         state = game.initial_state()
         reply = await player.request_move(state, clock())
@@ -207,7 +209,7 @@ async def test_timeout_when_the_human_does_not_answer() -> None:
         game = get_game("checkers")
         con, out = console()
         lines = ThreadedLines(FdLineReader(read_fd))
-        player = HumanPlayer(SPEC, game, Color.BLACK, console=con, lines=lines)
+        player = HumanPlayer(SPEC, game, 0, console=con, lines=lines)
         with trio.fail_after(5):
             async with player:
                 reply = await player.request_move(game.initial_state(), clock(allowance_s=0.2))
@@ -342,3 +344,80 @@ async def test_the_clock_counts_down_at_the_prompt(autojump_clock: Any) -> None:
     # 40 s on the clock, 25 s of thinking: the 30 s and 10 s marks pass, the 60 s one never came.
     assert "0:30.0 left" in text and "0:10.0 left" not in text and "1:00.0 left" not in text
     assert text.count("BLACK ●") >= 2  # the prompt is shown again with the time then left
+
+
+# -- a seat of an N-seat game ---------------------------------------------------------------------
+
+
+def dealt(name: str, players: int, seed: int = 1) -> tuple[Any, Any]:
+    """``name`` with ``players`` seats and its state after the opening chance draws."""
+    import random
+
+    from arena.games.model import random_step
+    from arena.games.registry import get_table_game
+
+    game = get_table_game(name, players)
+    state, rng = game.initial_state(), random.Random(seed)
+    while game.actor(state) == -1:  # chance
+        state = random_step(game, state, rng)
+    return game, state
+
+
+async def ask_seat(game: Any, state: Any, seat: int, script: str) -> tuple[MoveReply, str]:
+    con, out = console()
+    player = make_player(SPEC, game, Color.BLACK, seat=seat, console=con,
+                         lines=ThreadedLines(io.StringIO(script).readline))
+    assert isinstance(player, HumanPlayer)
+    async with player:
+        reply = await player.request_move(state, clock())
+    return reply, out.getvalue()
+
+
+async def test_a_seat_sees_only_its_observation_and_types_the_wire_form() -> None:
+    game, state = dealt("kuhn_poker", 3)
+    cards = game.state_to_json(state)["cards"]
+    reply, out = await ask_seat(game, state, 0, "nonsense\n\"bet\"\n")
+    assert reply.fault is None and reply.wire == "bet" and reply.raw == b'"bet"'
+    assert "you play P0 (seat 0 of 3) in kuhn_poker" in out
+    assert f"P0  card  {cards[0]}" in out and "P1  card  ?" in out and "P2  card  ?" in out
+    assert f"card  {cards[1]}" not in out and f"card  {cards[2]}" not in out
+    assert "2 legal moves: pass, bet" in out  # few moves: listed unasked
+    assert "✗ 'nonsense': a Kuhn poker move is" in out  # explained, asked again
+    assert re.search(r"P0 1:(30\.0|29\.\d) > nonsense", out), out
+
+
+async def test_a_seat_may_type_the_notation_and_filter_the_moves() -> None:
+    game, state = dealt("kuhn_poker", 2)
+    reply, out = await ask_seat(game, state, 0, "help\n? p\nPASS\n")
+    assert "1 legal move: pass" in out
+    assert reply.fault is None and reply.wire == "pass"  # the notation, case aside
+
+
+async def test_a_simultaneous_step_says_so_and_takes_a_json_number() -> None:
+    game, state = dealt("goofspiel", 2)
+    reply, out = await ask_seat(game, state, 1, "99\n3\n")
+    assert "The other seats choose at the same time." in out
+    assert "✗ Not legal" in out and reply.fault is None and reply.wire == 3
+
+
+async def test_a_seat_resigns_after_confirming_and_at_the_end_of_input() -> None:
+    game, state = dealt("kuhn_poker", 3)
+    reply, out = await ask_seat(game, state, 0, "resign\ny\n")
+    assert reply.fault is not None and reply.fault.detail == "resigned at the terminal (typed 'resign')"
+    assert "Resign this game?" in out
+    reply, out = await ask_seat(game, state, 0, "")
+    assert reply.fault is not None and "input ended" in reply.fault.detail and "End of input" in out
+
+
+async def test_people_at_every_seat_of_an_n_seat_game_through_play_game() -> None:
+    """The match loop gives a person at a seat its console and input like a two-player human."""
+    from arena.games.registry import get_table_game
+
+    con, out = console()
+    record = await play_game(get_table_game("kuhn_poker", 2), AgentSpec(id="alice", kind="human"),
+                             AgentSpec(id="bob", kind="human"), time_control=TimeControl(time_limit_ms=60_000),
+                             seed=4, player_opts={"console": con, "lines": ThreadedLines(io.StringIO("bet\nbet\n").readline)})
+    assert record["record_format"] == 3 and record["eliminations"] == []
+    assert [step["move"] for step in record["steps"] if step["kind"] == "move"] == ["bet", "bet"]
+    text = out.getvalue()
+    assert "alice: you play P0 (seat 0 of 2)" in text and "bob: you play P1 (seat 1 of 2)" in text

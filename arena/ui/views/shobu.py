@@ -8,39 +8,41 @@ from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from arena.games.base import Color, Game
+from arena.games.model import GeneralGame
 from arena.ui.boards import shobu_board, shobu_push
-from arena.ui.views import GameView
+from arena.ui.views import AnyGame, GameView
 
-PIECE_GLYPHS = {Color.BLACK: "●", Color.WHITE: "○"}
+#: A seat's stones: seat 0 is BLACK.
+SEAT_GLYPHS = ("●", "○")
 
 
 class ShobuView(GameView):
     unit = "turn"
 
-    def board(self, game: Game[Any, Any], state: Any, last_move: Any = None, previous: Any = None) -> Text:
+    def board(self, game: AnyGame, state: Any, last_move: Any = None, previous: Any = None,
+              seat: int | None = None) -> Text:
         return shobu_board(state, last_move, previous)
 
-    def legend(self, game: Game[Any, Any]) -> Text:
+    def legend(self, game: AnyGame) -> Text:
         return Text("● black  ○ white  [●] last move landed  ◌ it came from  {○} pushed  × pushed off",
                     style="dim")
 
-    def last_move_note(self, game: Game[Any, Any], previous: Any, state: Any, mover: Color) -> str:
+    def last_move_note(self, game: GeneralGame[Any, Any], previous: Any, state: Any, mover: int) -> str:
         push = shobu_push(previous, state)
         if push is None:
             return ""
         (fx, fy), target = push
-        glyph = PIECE_GLYPHS[mover.other]
+        glyph = SEAT_GLYPHS[1 - mover]
         if target is None:
             return f", pushing your {glyph} at {fx}{fy} off the board"
         return f", pushing your {glyph} from {fx}{fy} to {target[0]}{target[1]}"
 
-    def matches_piece(self, game: Game[Any, Any], move: Any, piece: str) -> bool:
+    def matches_piece(self, game: GeneralGame[Any, Any], move: Any, piece: str) -> bool:
         named = piece.replace(",", "").replace(" ", "")
         return named in (f"{move.passive_origin[0]}{move.passive_origin[1]}",
                          f"{move.aggressive_origin[0]}{move.aggressive_origin[1]}")
 
-    def listing(self, game: Game[Any, Any], moves: list[Any]) -> RenderableType:
+    def listing(self, game: GeneralGame[Any, Any], moves: list[Any]) -> RenderableType:
         """Shobu's (often 100+) turns grouped by passive stone and direction, with the aggressive
         stones that may follow."""
         if not moves:
@@ -60,8 +62,8 @@ class ShobuView(GameView):
         ]
         return Group(text, Columns(entries, padding=(0, 3), column_first=True))
 
-    def help_points(self, game: Game[Any, Any], color: Color) -> tuple[str, list[str]]:
-        home = "bottom" if color is Color.BLACK else "top"
+    def help_points(self, game: GeneralGame[Any, Any], seat: int) -> tuple[str, list[str]]:
+        home = "bottom" if seat == 0 else "top"
         return "A turn is written  <passive stone> <aggressive stone> <direction>[2]", [
             ("A stone is two digits xy: x = column 0-7 (left to right), y = row 0-7 (top to bottom),"
              " as labelled on the board."),
