@@ -465,6 +465,14 @@ class BotProcess:
                 await self.proc.wait()
         held += escapees.hold(cgroup.procs(), leader=self.pid)  # what it started in the grace
         cgroup.kill()
+        # What needs no file to open: out of descriptors, cgroup.kill cannot be written nor
+        # cgroup.procs read, and teardown would wait for a leader nobody killed. The pidfds name
+        # these very processes; the leader's group is its own while it is unreaped.
+        for pidfd in held:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
         code = await self.proc.wait()
         spawn.reap(self.proc.spawned, code)
         _live_groups.pop(self.pid, None)

@@ -559,17 +559,23 @@ def test_concurrency_is_capped_and_says_so(tmp_path: Path, monkeypatch: pytest.M
     assert concurrency_plan(human, 4).value == 1
 
 
-def test_a_low_open_file_limit_caps_concurrency_instead_of_failing_games(tmp_path: Path, bot_file: Path) -> None:
+@pytest.mark.parametrize("limit", [150, 45])
+def test_a_low_open_file_limit_caps_concurrency_instead_of_failing_games(tmp_path: Path, bot_file: Path,
+                                                                       limit: int) -> None:
+    # At 45 not even one game's descriptors are sure: teardown must still kill what it cannot list
+    # (cgroup.kill unwritable once descriptors ran out once left the run standing still).
     # `ulimit -n 150` and concurrency 30 once turned games into "crash" records; now the run plays
     # fewer games at once and every game is a real one.
     obj = {"id": "nofile", "game": "shobu", "maxMoves": 4, "timeLimit": 20000, "gamesPerPair": 2,
            "agents": [{"id": f"b{i}", "path": f"{sys.executable} {bot_file}"} for i in range(6)]}
     path = tmp_path / "n.json"
     path.write_text(json.dumps(obj))
-    script = ("import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (150, 150)); "
+    script = (f"import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, {limit})); "
               "from arena.__main__ import main; sys.argv = ['arena'] + sys.argv[1:]; main()")
     done = subprocess.run([sys.executable, "-c", script, "run", str(path), "--logs", str(tmp_path / "logs"),
                            "--concurrency", "30"], cwd=REPO, capture_output=True, check=False, timeout=800)  # a hang backstop: 30 games took over 240 s at load 16
     assert done.returncode == 0, done.stderr.decode()
     rows = read_jsonl(tmp_path / "logs" / "nofile" / "games.jsonl")
-    assert len(rows) == 30 and {r["termination"] for r in rows} == {"max_moves"}
+    assert len(rows) == 30
+    if limit == 150:  # room for every game: each is a real one
+        assert {r["termination"] for r in rows} == {"max_moves"}
