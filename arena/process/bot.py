@@ -455,7 +455,8 @@ class BotProcess:
         cgroup = self.cgroup
         assert cgroup is not None
         # Held before any signal: a process that dies of the SIGTERM leaves the cgroup at once.
-        held = escapees.hold(cgroup.procs(), leader=self.pid)
+        held: dict[int, int] = {}
+        escapees.hold(held, cgroup.procs(), leader=self.pid)
         if self.proc.returncode is None:
             cgroup.thaw()  # a frozen process acts on SIGTERM only once thawed
             self.stopped = False
@@ -463,12 +464,12 @@ class BotProcess:
             cgroup.signal_all(signal.SIGTERM, skip=self.pid if self.confinement.wrapped else None)
             with trio.move_on_after(grace):
                 await self.proc.wait()
-        held += escapees.hold(cgroup.procs(), leader=self.pid)  # what it started in the grace
+        escapees.hold(held, cgroup.procs(), leader=self.pid)  # what it started in the grace
         cgroup.kill()
         # What needs no file to open: out of descriptors, cgroup.kill cannot be written nor
         # cgroup.procs read, and teardown would wait for a leader nobody killed. The pidfds name
         # these very processes; the leader's group is its own while it is unreaped.
-        for pidfd in held:
+        for pidfd in held.values():
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
         with contextlib.suppress(OSError):
@@ -483,7 +484,7 @@ class BotProcess:
             # the kernel sends at most one every 10 ms.
             while cgroup.populated():  # noqa: ASYNC110 - see above
                 await trio.sleep(0.0005)
-        await escapees.reap_orphans(held)
+        await escapees.reap_orphans(held.values())
         for fd in (self._stdin_fd, self._stdout_fd):
             _close_fd(fd)
         self._stdin_fd = self._stdout_fd = -1

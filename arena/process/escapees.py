@@ -86,19 +86,18 @@ async def _wait_and_reap(pid: int) -> None:
     _reap(pid)
 
 
-def hold(pids: Collection[int], *, leader: int) -> list[int]:
-    """Pidfds of a bot's processes but its ``leader`` (arena reaps that one itself), taken while
-    the bot is still alive so that each names that very process, never a later one given the same
-    pid. For :func:`reap_orphans`; a process that is already gone is skipped."""
-    held: list[int] = []
+def hold(held: dict[int, int], pids: Collection[int], *, leader: int) -> None:
+    """Add to ``held`` (pid -> pidfd) a pidfd for each of a bot's processes not held yet but its
+    ``leader`` (arena reaps that one itself), taken while the bot is still alive so that each names
+    that very process, never a later one given the same pid. For :func:`reap_orphans`; a process
+    that is already gone is skipped."""
     for pid in pids:
-        if pid != leader:
+        if pid != leader and pid not in held:
             with contextlib.suppress(OSError):
-                held.append(os.pidfd_open(pid))
-    return held
+                held[pid] = os.pidfd_open(pid)
 
 
-async def reap_orphans(held: list[int]) -> None:
+async def reap_orphans(held: Collection[int]) -> None:
     """Reap those of a killed bot's processes (``held`` by :func:`hold`) that died as arena's
     children, then close the pidfds. Arena is a child subreaper: a process whose parent died before
     it (bubblewrap's pid 1, once the leader is reaped; a child that left the bot's session) is
