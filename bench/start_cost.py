@@ -119,7 +119,7 @@ def instrument() -> None:
     botuser.allocate = _timed("user", botuser.allocate)
     botuser.BotUser.release = _timed("give back: user", botuser.BotUser.release)  # type: ignore[method-assign]
     cgroups.RunCgroups.create = _timed("cgroup", cgroups.RunCgroups.create)  # type: ignore[method-assign]
-    cgroups.BotCgroup.remove = _timed("give back: cgroup", cgroups.BotCgroup.remove)  # type: ignore[method-assign]
+    cgroups.BotCgroup.recycle = _timed("give back: cgroup", cgroups.BotCgroup.recycle)  # type: ignore[method-assign]
     confinement.path_plan = _timed("plan", confinement.path_plan)
     sandbox.seccomp_pipe = _timed("seccomp", sandbox.seccomp_pipe)
     sandbox.bot_argv = _timed("argv", sandbox.bot_argv)

@@ -48,7 +48,7 @@ import trio
 
 from arena.errors import ResourceError
 from arena.fileio.files import make_folders, open_beneath
-from arena.process import escapees, spawn, waiting
+from arena.process import escapees, reclaim, spawn, waiting
 from arena.process.cgroups import BotCgroup
 from arena.process.confinement import Confinement, start_confined
 from arena.process.isolation import BotLimits
@@ -71,8 +71,6 @@ __all__ = [
 ]
 
 DEFAULT_KILL_GRACE_S = 0.2
-# How long teardown waits for a killed cgroup to empty (the kernel is quick; this bounds a bug).
-_EMPTY_WAIT_S = 5.0
 DEFAULT_STDERR_CAP_BYTES = 1 << 20
 DEFAULT_STDERR_TAIL_BYTES = 16 << 10
 
@@ -450,8 +448,9 @@ class BotProcess:
 
     async def _kill_cgroup(self, grace: float) -> None:
         """Teardown with a cgroup: SIGTERM to everything in it, ``grace`` for the leader to exit,
-        then ``cgroup.kill``: nothing the bot started survives, whatever it did. Then the cgroup,
-        the user and the scratch space are given back."""
+        then ``cgroup.kill``: nothing the bot started survives, whatever it did. The processes held
+        are reaped; the cgroup, the user and the scratch space are given back once the kernel has
+        emptied the cgroup, off the game's path (:mod:`arena.process.reclaim`)."""
         cgroup = self.cgroup
         assert cgroup is not None
         # Held before any signal: a process that dies of the SIGTERM leaves the cgroup at once.
@@ -478,12 +477,6 @@ class BotProcess:
         spawn.reap(self.proc.spawned, code)
         _live_groups.pop(self.pid, None)
         _live_cgroups.discard(cgroup)
-        with trio.move_on_after(_EMPTY_WAIT_S):
-            # Polled every 0.5 ms (the kernel empties it within a few ms): a wait of 2.8 -> 1.5 ms
-            # median against 2 ms. Its change notice (EPOLLPRI on cgroup.events) came later still:
-            # the kernel sends at most one every 10 ms.
-            while cgroup.populated():  # noqa: ASYNC110 - see above
-                await trio.sleep(0.0005)
         await escapees.reap_orphans(held.values())
         for fd in (self._stdin_fd, self._stdout_fd):
             _close_fd(fd)
@@ -491,7 +484,9 @@ class BotProcess:
         self.reader._fd = -1
         if self.off_turn is not None:
             self.off_turn.close()
-        await self.confinement.give_back()
+        # Not awaited here: the kernel empties the killed cgroup within a few ms, and the cgroup,
+        # the scratch folder and the user are given back once it has (arena.process.reclaim).
+        reclaim.defer(self.confinement)
 
 
 _own_schedstat: tuple[int, int] | None = None  # (thread id, open /proc/thread-self/schedstat)

@@ -13,7 +13,9 @@ Machines differ. :func:`layout` reads ``/proc/self/mountinfo`` and ``/proc/self/
 
 Each bot's cgroup is ``<arena's own cgroup>/arena-<pid>-<start time>-<pid namespace>/bot-<n>`` in
 every hierarchy used (created under arena's own cgroup so the container's limits still apply; the
-run's folder names its arena process, so the guardian can find it).
+run's folder names its arena process, so the guardian can find it). Once its bot is gone, a
+``bot-<n>`` folder set goes back to its agent's pool (:meth:`RunCgroups.create` with ``agent``):
+the agent's later bots reuse it, one bot at a time; the run's end removes it.
 
 Stale run folders (arena killed with its guardian, a Ray worker torn down with its children) are
 removed by the next arena's first bot (:func:`sweep_stale`). The cgroup file systems are shared by
@@ -34,6 +36,7 @@ import fcntl
 import functools
 import os
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -379,12 +382,21 @@ def kill_run_folder(name: str, current: Layout | None = None) -> None:
 
 @dataclass(eq=False)  # one object per bot: compared and hashed by identity
 class BotCgroup:
-    """One bot's cgroups (one folder per hierarchy used). Build with :func:`create`."""
+    """One bot's cgroups (one folder per hierarchy used). Build with :meth:`RunCgroups.create`.
+
+    With a ``pool`` (one agent's, for one set of limits), the folders outlive the bot: once the
+    bot's processes are gone, :meth:`recycle` puts them back there and the agent's next bot gets
+    them through :meth:`reborn`, a new object whose counters (CPU time, stalls, OOM kills, refused
+    forks) start from zero. The old object is closed: it never reads, signals or freezes again.
+    """
 
     layout: Layout
     folders: dict[str, Path]  # "v2", "memory", "pids", "freezer", "cpuacct" -> folder
     memory_bytes: int | None
     frozen: bool = False
+    pool: list[BotCgroup] | None = field(default=None, repr=False)
+    # The counters when this bot got the folders (cpu s, stall s, OOM kills, refused forks).
+    _base: tuple[float, float, int, int] = (0.0, 0.0, 0, 0)
     _cpu_fd: int = -1
     _stall_fd: int = -1
     _oom_fd: int = -1
@@ -425,6 +437,12 @@ class BotCgroup:
 
     def cpu_seconds(self) -> float | None:
         """CPU time (user + system) used so far by every process of the bot, or None if unknown."""
+        used = self._cpu_total()
+        return used - self._base[0] if used is not None else None
+
+    def _cpu_total(self) -> float | None:
+        if self._closed:
+            return None
         try:
             if self._cpu_fd < 0:
                 if "v2" in self.folders:
@@ -444,6 +462,12 @@ class BotCgroup:
     def stall_seconds(self) -> float | None:
         """Time so far during which some process of the bot could run but waited for a CPU (the
         kernel's pressure stall information, ``cpu.pressure``), or None where it is not offered."""
+        stalled = self._stall_total()
+        return stalled - self._base[1] if stalled is not None else None
+
+    def _stall_total(self) -> float | None:
+        if self._closed:
+            return None
         try:
             if self._stall_fd < 0:
                 if "v2" not in self.folders:
@@ -458,6 +482,11 @@ class BotCgroup:
     def oom_kills(self) -> int:
         """How many of the bot's processes the kernel killed for exceeding its memory limit (read
         every turn: the file stays open)."""
+        return self._oom_total() - self._base[2]
+
+    def _oom_total(self) -> int:
+        if self._closed:
+            return 0
         try:
             if self._oom_fd < 0:
                 if "memory" in self.folders:
@@ -475,6 +504,11 @@ class BotCgroup:
 
     def task_limit_hits(self) -> int:
         """How many forks the task limit refused."""
+        return self._refused_total() - self._base[3]
+
+    def _refused_total(self) -> int:
+        if self._closed:
+            return 0
         if "pids" in self.folders:
             return _keyed(self.folders["pids"] / "pids.events").get("max", 0)
         if self.layout.pids == "v2":
@@ -483,6 +517,8 @@ class BotCgroup:
 
     def procs(self) -> list[int]:
         """The bot's processes now."""
+        if self._closed:
+            return []
         return _procs(next(iter(self.folders.values())))
 
     def populated(self) -> bool:
@@ -502,13 +538,15 @@ class BotCgroup:
 
     def signal_all(self, sig: int, skip: int | None = None) -> None:
         """Send ``sig`` to every process of the bot but ``skip`` (never raises)."""
-        for pid in _procs(next(iter(self.folders.values()))):
+        for pid in self.procs():
             if pid != skip:
                 with contextlib.suppress(OSError):
                     os.kill(pid, sig)
 
     def kill(self) -> None:
         """SIGKILL every process of the bot at once (frozen ones included). Never raises."""
+        if self._closed:
+            return  # given back: the folders may hold another bot of the same agent by now
         if "v2" in self.folders:
             with contextlib.suppress(OSError):  # no cgroup.kill before Linux 5.14: one by one below
                 _write(self.folders["v2"] / "cgroup.kill", "1")
@@ -519,6 +557,27 @@ class BotCgroup:
                     os.kill(pid, 9)
         self.frozen = True
         self.thaw()  # v1: a frozen process acts on SIGKILL only once thawed
+
+    def recycle(self) -> bool:
+        """Give the folders back once the bot's processes are gone (True), to its :attr:`pool`
+        if it has one (thawed, for :meth:`reborn`), else by :meth:`remove`. A folder that still
+        holds a process is never pooled: it is removed if it can be (False when it cannot)."""
+        if self.pool is None or self._closed or self.populated():
+            return self.remove()
+        self.thaw()  # a bot killed while frozen leaves its folder frozen
+        self._closed = True
+        self.pool.append(self)
+        return True
+
+    def reborn(self) -> BotCgroup:
+        """A new object over these (pooled, empty) folders for the agent's next bot: it takes over
+        the open descriptors; its counters start from what they are now."""
+        new = BotCgroup(self.layout, self.folders, self.memory_bytes, pool=self.pool)
+        new._cpu_fd, new._stall_fd, new._oom_fd, new._freeze_fd, new._events_fd = (
+            self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd, self._events_fd)
+        self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = self._events_fd = -1
+        new._base = (new._cpu_total() or 0.0, new._stall_total() or 0.0, new._oom_total(), new._refused_total())
+        return new
 
     def remove(self) -> bool:
         """Close our descriptors and remove the folders (True when all are gone). The bot's
@@ -550,6 +609,8 @@ class RunCgroups:
         self._made = False
         self._count = 0
         self._locks: dict[Path, int] = {}  # run folder -> its locked descriptor
+        # (agent, memory MB, max processes) -> folders given back by that agent's finished bots.
+        self._pools: dict[tuple[Hashable, int | None, int | None], list[BotCgroup]] = {}
 
     def _roots(self) -> dict[str, Path]:
         lay = self.layout
@@ -566,9 +627,17 @@ class RunCgroups:
             roots["pids"] = lay.v1_pids / self.name
         return roots
 
-    def create(self, *, memory_mb: int | None, max_processes: int | None) -> BotCgroup:
-        """A fresh cgroup for one bot with these limits (None: no limit). OSError if the kernel
-        refuses (out of cgroups, say): arena's failure, not the bot's."""
+    def create(self, *, memory_mb: int | None, max_processes: int | None, agent: Hashable = None) -> BotCgroup:
+        """A cgroup for one bot with these limits (None: no limit), which holds no other process.
+        ``agent`` (None: none): what names the bot's agent in this run; its finished bots' folders
+        are reused (:meth:`BotCgroup.reborn`): one set per bot alive at a time, so the limits stay
+        per bot, and the folders are made once per agent per run, not once per game. OSError if
+        the kernel refuses (out of cgroups, say): arena's failure, not the bot's."""
+        pool = None
+        if agent is not None:
+            pool = self._pools.setdefault((agent, memory_mb, max_processes), [])
+            if pool:
+                return pool.pop().reborn()
         roots = self._roots()
         if not self._made:
             sweep_stale(self.layout)
@@ -611,7 +680,7 @@ class RunCgroups:
                 with contextlib.suppress(OSError):
                     os.rmdir(folder)
             raise
-        return BotCgroup(self.layout, folders, memory_bytes)
+        return BotCgroup(self.layout, folders, memory_bytes, pool=pool)
 
     def remove(self) -> None:
         """Remove the run folders (at exit, after every bot's teardown), then let go of their
@@ -619,6 +688,10 @@ class RunCgroups:
         and shares the locks). Never raises."""
         if self.owner != os.getpid():
             return
+        for pool in self._pools.values():
+            for cgroup in pool:
+                cgroup.remove()
+        self._pools.clear()
         for root in self._roots().values():
             with contextlib.suppress(OSError):
                 os.rmdir(root)

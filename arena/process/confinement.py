@@ -17,7 +17,7 @@ from pathlib import Path
 import trio
 
 from arena.errors import ConfigError, ResourceError
-from arena.process import botuser, cgroups, spawn
+from arena.process import botuser, cgroups, reclaim, spawn
 from arena.process.cgroups import BotCgroup
 from arena.process.isolation import BotLimits, find_program
 from arena.process.view import NO_REACH, BotView, Reach, bot_view, python_path
@@ -33,13 +33,14 @@ class Confinement:
         self.wrapped = False  # started through bubblewrap, whose exit status stands for the bot's
 
     def release(self) -> None:
-        """Remove the cgroup and the scratch folder, then free the user (only once no process of
-        the bot is left: a uid still running something is never handed out again). Never raises."""
+        """Give the cgroup back (to its agent's pool, :meth:`arena.process.cgroups.BotCgroup.recycle`)
+        and remove the scratch folder, then free the user (only once no process of the bot is
+        left: a uid still running something is never handed out again). Never raises."""
         from arena.process.sandbox import remove_scratch
 
         empty = True
         if self.cgroup is not None:
-            empty = self.cgroup.remove()
+            empty = self.cgroup.recycle()
             self.cgroup = None
         if self.scratch is not None:
             remove_scratch(self.scratch)
@@ -115,6 +116,18 @@ def _user_prefix(uid: int) -> list[str]:
     return box.user_prefix(uid)
 
 
+def _allocate_user() -> botuser.BotUser:
+    """A uid from the pool; if none is free, once the finished bots that still hold theirs are
+    given back (:func:`arena.process.reclaim.settle`)."""
+    try:
+        return botuser.allocate()
+    except ResourceError:
+        if not reclaim.pending():
+            raise
+        reclaim.settle()
+        return botuser.allocate()
+
+
 def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
           sandbox: bool, logs_dir: Path | None, limits: BotLimits, reach: Reach = NO_REACH) -> _Start:
     """Allocate the user and the cgroup and work out the command line (the caller spawns it, makes
@@ -133,11 +146,14 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
         if botuser.can_switch_users():
             # In the event loop: an open and a flock on a memory file system (about 60 us) cost
             # less than the hand-off to a worker thread and back.
-            held.user = botuser.allocate()
+            held.user = _allocate_user()
         run = cgroups.for_run()
         if run is not None:
             try:
-                held.cgroup = run.create(memory_mb=limits.memory_mb, max_processes=limits.max_processes)
+                # The same command in the same folder is the same agent: its bots take turns
+                # with one set of cgroup folders (made once per run) for each of its live bots.
+                held.cgroup = run.create(memory_mb=limits.memory_mb, max_processes=limits.max_processes,
+                                         agent=(tuple(argv), os.fspath(cwd) if cwd is not None else None))
             except OSError as exc:
                 raise spawn.resource_error(exc, f"making a cgroup for {who}") or ResourceError(
                     f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
@@ -178,6 +194,7 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
     :class:`Confinement` to give back at teardown."""
     from arena.process import sandbox as box
 
+    await reclaim.collect_async()  # what finished bots left, given back before taking more
     start = _plan(argv, cwd, env, who, sandbox, logs_dir, limits, reach)
     with start.spawning(who):
         if not start.use_bwrap:
@@ -194,6 +211,7 @@ def start_confined_sync(argv: Sequence[str], cwd: str | os.PathLike[str] | None,
     started in the middle of a synchronous request): the same user, cgroup and sandbox."""
     from arena.process import sandbox as box
 
+    reclaim.collect()
     start = _plan(argv, cwd, env, who, sandbox, None, limits)
     with start.spawning(who):
         if not start.use_bwrap:

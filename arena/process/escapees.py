@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 from collections.abc import Collection
 
@@ -105,10 +106,17 @@ async def reap_orphans(held: Collection[int]) -> None:
     the pid table (32,768 on many machines) is full. Each is waited for (bounded) and reaped by its
     pidfd, which cannot touch another process; one that is not arena's child (its own parent reaped
     it) is left alone."""
+    # Most are gone by now (the leader exits last): one poll finds them, and only the others cost
+    # a wait through trio's scheduler (a pass each, even for a descriptor that is ready already).
+    poller = select.poll()
+    for pidfd in held:
+        poller.register(pidfd, select.POLLIN)
+    gone = {fd for fd, _ in poller.poll(0)}
     for pidfd in held:
         try:
-            with trio.move_on_after(_EXIT_WAIT_S):
-                await trio.lowlevel.wait_readable(pidfd)
+            if pidfd not in gone:
+                with trio.move_on_after(_EXIT_WAIT_S):
+                    await trio.lowlevel.wait_readable(pidfd)
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOHANG)  # noqa: ASYNC222 - WNOHANG, after the pidfd said it exited
         finally:

@@ -157,3 +157,19 @@ def bot_writable(folder: Path) -> Path:
             break
         parent.chmod(0o755)
     return folder
+
+
+def uid_locked(uid: int) -> bool:
+    """Whether some arena process holds ``uid`` for a bot now (its lock in the pool's folder)."""
+    import fcntl
+
+    from arena.process import botuser
+
+    fd = os.open(os.path.join(botuser._lock_folder(), str(uid)), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)

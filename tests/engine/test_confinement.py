@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 import trio
+from engine_support import uid_locked
 
 from arena.errors import ConfigError
-from arena.process import botuser, cgroups, confinement
+from arena.process import botuser, cgroups, confinement, reclaim
 from arena.process.bot import open_bot_process
 from arena.process.replies import ReplyReader
 
@@ -58,7 +59,16 @@ async def test_each_bot_has_a_user_and_cgroups_of_its_own_and_gives_them_back(sa
             assert bot.cgroup.procs()
             assert _status(bot.pid, "CapEff") in ("0000000000000000",) or sandbox  # the leader is bwrap's
     assert seen[0] != seen[1] and os.getuid() not in seen
-    assert not any(folder.exists() for folder in folders)  # removed at teardown
+    # Given back once the kernel has emptied them (off the game's path): the folders are kept for
+    # the agent's next bots, empty; the users are free again.
+    assert reclaim.settle() == 0
+    assert not any(cgroups._procs(folder) for folder in folders)
+    for uid in seen:
+        assert not uid_locked(uid)
+    run = cgroups.for_run()
+    assert run is not None
+    pooled = [set(c.folders.values()) for pool in run._pools.values() for c in pool]
+    assert set(folders[:len(folders) // 2]) in pooled and set(folders[len(folders) // 2:]) in pooled
 
 
 @ROOTED
