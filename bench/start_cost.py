@@ -84,7 +84,7 @@ from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.process import bot as bot_module
-from arena.process import botuser, cgroups, confinement, sandbox, spawn
+from arena.process import botuser, cgroups, confinement, runcgroups, sandbox, spawn
 from arena.process.isolation import Isolation
 
 REPO = Path(__file__).resolve().parent.parent
@@ -118,7 +118,7 @@ def instrument() -> None:
     """Wrap each phase where arena looks it up (module attributes, methods)."""
     botuser.allocate = _timed("user", botuser.allocate)
     botuser.BotUser.release = _timed("give back: user", botuser.BotUser.release)  # type: ignore[method-assign]
-    cgroups.RunCgroups.create = _timed("cgroup", cgroups.RunCgroups.create)  # type: ignore[method-assign]
+    runcgroups.RunCgroups.create = _timed("cgroup", runcgroups.RunCgroups.create)  # type: ignore[method-assign]
     cgroups.BotCgroup.recycle = _timed("give back: cgroup", cgroups.BotCgroup.recycle)  # type: ignore[method-assign]
     confinement.path_plan = _timed("plan", confinement.path_plan)
     sandbox.seccomp_pipe = _timed("seccomp", sandbox.seccomp_pipe)

@@ -17,7 +17,7 @@ from pathlib import Path
 import trio
 
 from arena.errors import ConfigError, ResourceError
-from arena.process import botuser, cgroups, reclaim, spawn
+from arena.process import botuser, cgroups, reclaim, runcgroups, spawn
 from arena.process.cgroups import BotCgroup
 from arena.process.isolation import BotLimits, find_program
 from arena.process.view import NO_REACH, BotView, Reach, bot_view, python_path
@@ -147,7 +147,7 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
             # In the event loop: an open and a flock on a memory file system (about 60 us) cost
             # less than the hand-off to a worker thread and back.
             held.user = _allocate_user()
-        run = cgroups.for_run()
+        run = runcgroups.for_run()
         if run is not None:
             try:
                 # The same command in the same folder is the same agent: its bots take turns

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from arena.process import cgroups
+from arena.process import runcgroups
 from arena.process.isolation import make_undumpable
 
 TOKEN_VAR = b"ARENA_RUN_TOKEN"
@@ -47,7 +47,7 @@ def scratch_root_name(arena_pid: int, token: str) -> str:
     folders of the arena process ``arena_pid`` with run token ``token`` (:mod:`arena.process.sandbox`
     makes it): ``arena-sandbox-<pid>-<PID namespace>-<token's start>`` (the caller must be in
     that process's PID namespace, as its guardian is)."""
-    name = f"{SCRATCH_PREFIX}{arena_pid}-{cgroups.pid_namespace()}-{token[:8]}"
+    name = f"{SCRATCH_PREFIX}{arena_pid}-{runcgroups.pid_namespace()}-{token[:8]}"
     return os.path.join(tempfile.gettempdir(), name)
 
 
@@ -107,7 +107,7 @@ def wait_for_arena(stdin_fd: int, arena_pid: int, start: str | None = None) -> N
         pidfd = os.pidfd_open(arena_pid)
         poller.register(pidfd, select.POLLIN)
     # Arena died before the pidfd was made: the pid may be someone else's by now.
-    if (start is None and os.getppid() != arena_pid) or (start is not None and cgroups.start_time(arena_pid) != start):
+    if (start is None and os.getppid() != arena_pid) or (start is not None and runcgroups.start_time(arena_pid) != start):
         return
     while True:
         for fd, _ in poller.poll():
@@ -144,9 +144,9 @@ def main() -> None:
         arena_pid, start = int(fields[1]), fields[2].decode()
     else:
         arena_pid, start = os.getppid(), None
-    run_folder = cgroups.run_folder_name(arena_pid, start)
+    run_folder = runcgroups.run_folder_name(arena_pid, start)
     wait_for_arena(stdin_fd, arena_pid, start)
-    cgroups.kill_run_folder(run_folder)
+    runcgroups.kill_run_folder(run_folder)
     sweep(token)
     shutil.rmtree(scratch_root_name(arena_pid, token.decode()), ignore_errors=True)
 

@@ -42,9 +42,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.process.botuser import PRIVATE_FOLDERS, CommandNeeds
-from arena.process.cgroups import claim_folder, mount_roots
+from arena.process.cgroups import mount_roots
 from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.process.isolation import find_program
+from arena.process.runcgroups import claim_folder
 from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
 from arena.process.view import SYSTEM_FOLDERS, BotView
 

@@ -332,7 +332,7 @@ class _Spawner:
             return
         finally:
             os.close(read_end)
-        from arena.process.cgroups import start_time
+        from arena.process.runcgroups import start_time
 
         me = os.getpid()
         started = start_time(me)

@@ -18,7 +18,7 @@ import trio
 from engine_support import uid_locked
 
 from arena.errors import ConfigError
-from arena.process import botuser, cgroups, confinement, reclaim
+from arena.process import botuser, cgroups, confinement, reclaim, runcgroups
 from arena.process.bot import open_bot_process
 from arena.process.replies import ReplyReader
 
@@ -65,7 +65,7 @@ async def test_each_bot_has_a_user_and_cgroups_of_its_own_and_gives_them_back(sa
     assert not any(cgroups._procs(folder) for folder in folders)
     for uid in seen:
         assert not uid_locked(uid)
-    run = cgroups.for_run()
+    run = runcgroups.for_run()
     assert run is not None
     pooled = [set(c.folders.values()) for pool in run._pools.values() for c in pool]
     assert set(folders[:len(folders) // 2]) in pooled and set(folders[len(folders) // 2:]) in pooled
@@ -154,9 +154,9 @@ def test_only_run_folders_whose_arena_is_gone_are_swept() -> None:
     layout = cgroups.layout()
     assert layout is not None
     root = layout.folders()[0]
-    dead = root / f"{cgroups.RUN_PREFIX}999999999-1-{cgroups.pid_namespace()}"
-    alive = root / f"{cgroups.RUN_PREFIX}999999998-1-{cgroups.pid_namespace()}"
-    foreign = root / f"{cgroups.RUN_PREFIX}not-ours"
+    dead = root / f"{runcgroups.RUN_PREFIX}999999999-1-{runcgroups.pid_namespace()}"
+    alive = root / f"{runcgroups.RUN_PREFIX}999999998-1-{runcgroups.pid_namespace()}"
+    foreign = root / f"{runcgroups.RUN_PREFIX}not-ours"
     for folder in (dead, alive, foreign):
         folder.mkdir()
     held = os.open(alive, os.O_RDONLY | os.O_DIRECTORY)
@@ -164,7 +164,7 @@ def test_only_run_folders_whose_arena_is_gone_are_swept() -> None:
         import fcntl
 
         fcntl.flock(held, fcntl.LOCK_EX)
-        cgroups.sweep_stale(layout)
+        runcgroups.sweep_stale(layout)
         assert not dead.exists() and alive.exists() and foreign.exists()
     finally:
         os.close(held)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from helpers import eventually
 
-from arena.process import cgroups
+from arena.process import cgroups, runcgroups
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,8 +29,8 @@ REPO = Path(__file__).resolve().parents[2]
 # pid, then waits for its stdin to close.
 HOLDER = """\
 import subprocess, sys
-from arena.process import cgroups
-run = cgroups.for_run()
+from arena.process import runcgroups
+run = runcgroups.for_run()
 bot = run.create(memory_mb=None, max_processes=None)
 child = subprocess.Popen(["sleep", "600"], start_new_session=True)
 bot.attach(child.pid)
@@ -90,13 +90,13 @@ def test_a_live_arena_in_another_pid_namespace_keeps_its_cgroups() -> None:
         bot = layout.v2 / name / "bot-1"
         assert cgroups._procs(bot), "the holder's sleep is in its bot cgroup"
         # Its pid means nothing in this namespace: a name-based check would call it dead.
-        cgroups.sweep_stale()
+        runcgroups.sweep_stale()
         assert run_folders(name) == folders and cgroups._procs(bot)
     finally:
         holder.kill()  # unshare --kill-child: the namespace, the holder and its sleep go
         holder.wait()
     # Now it is stale (emptied by the namespace's end) and the next sweep removes it.
-    eventually(lambda: cgroups.sweep_stale() >= 0 and run_folders(name) == [])
+    eventually(lambda: runcgroups.sweep_stale() >= 0 and run_folders(name) == [])
 
 
 @needs_cgroups
@@ -110,7 +110,7 @@ def test_a_killed_arenas_cgroups_are_removed_with_what_still_runs_in_them() -> N
             assert run_folders(name) and alive(sleeper), "SIGKILL of the holder left its sleep and folders"
         # Not a count of this sweep's removals: every arena's first bot sweeps too (other tests
         # running beside this one), and may take some of these first. What matters is that none is left.
-        cgroups.sweep_stale()
+        runcgroups.sweep_stale()
         for _, name, sleeper in holders:
             assert run_folders(name) == [], "stale folders accumulate"
             eventually(lambda pid=sleeper: not alive(pid), what="the sweep killed what ran in them")
@@ -145,7 +145,7 @@ def test_processes_outside_the_pid_namespace_are_never_listed_as_pid_0() -> None
     finally:
         proc.kill()
         proc.wait()
-        cgroups.sweep_stale()
+        runcgroups.sweep_stale()
     assert listed.stdout.strip() == repr([[] for _ in folders])
 
 
@@ -158,7 +158,7 @@ def test_a_sweep_from_inside_a_pid_namespace_kills_what_it_cannot_see_and_not_it
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         try:
-            sweep = in_new_pid_namespace("from arena.process import cgroups; print(cgroups.sweep_stale())")
+            sweep = in_new_pid_namespace("from arena.process import runcgroups; print(runcgroups.sweep_stale())")
             assert sweep.returncode == 0, (sweep.returncode, sweep.stderr[-2000:])
             if int(sweep.stdout) == 0 and run_folders(name) == []:
                 continue  # swept by someone else first
