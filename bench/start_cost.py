@@ -14,7 +14,8 @@ Phases: ``user`` (uid from the pool: a lock file), ``cgroup`` (mkdir of each hie
 the limits written), ``plan`` (what the bot's user is shown; reused for :data:`PLAN_REUSE_S`),
 ``seccomp`` (the filter's pipe), ``argv`` (the bubblewrap command line), ``spawn`` (pipes, Popen's fork
 and exec, the cgroup attach and the hand-shake, the pidfd), ``teardown`` (TERM, the cgroup kill, the
-wait for it to empty, reaping), ``give back`` (rmdir of the cgroups, the scratch folder, the uid).
+wait for it to empty, reaping), ``give back`` (the cgroup's folders back to the agent's pool, the scratch folder, the uid; done when
+the next bot starts, :mod:`arena.process.reclaim`).
 
 Measured 2026-12-07 on the 2-core machine, load average 28 from other work (so every figure is
 loose, likely high), sandbox on, 30 games, medians per game of 2 plies (two bots)::
@@ -35,7 +36,31 @@ pid namespace, rusage of its children) and 43-51 ms of wall time at that load, a
 
 So of arena's ~5 ms a game for two bots, the kernel objects (user, cgroups: 1.2 ms) and the
 teardown (2.4 ms: TERM, ``cgroup.kill``, a poll every 0.5 ms until the cgroup is empty, reaping,
-rmdir) weigh most, then the fork and exec from arena's large process (1.3 ms).
+rmdir) weighed most, then the fork and exec from arena's large process (1.3 ms).
+
+**Built since (the cheap steps).** Teardown ends at ``cgroup.kill`` and the reaping of the held
+processes; the emptiness wait, the cgroup, the scratch and the uid are given back off the game's
+path (:mod:`arena.process.reclaim`: when the next bot starts, when the uid pool runs out, at exit).
+An agent's cgroup folders are made once per run and reused by its next bots, one set per live bot
+(:mod:`arena.process.runcgroups`). Measured 2026-12-07, same machine, 60 games, the old code (main
+at 71ecdd5) and the new one run one after the other, medians per game::
+
+    load 9-10                  before    after
+    game (whole process)       7.59 ms   6.24 ms
+    teardown (2 bots)          1.95      1.25
+    cgroup (+ its give-back)   0.77      0.16
+    spawn (spawner thread)     0.87      0.77
+    phases summed              3.89      2.47
+
+    game, interleaved pairs:   load 1.4-3.2: 8.60/7.86/7.08/6.31 -> 6.02/5.38/6.40/5.57 ms;
+                               load 6-10:    7.68/7.90/10.18     -> 6.60/6.91/6.13 ms
+
+What is left of arena's CPU that the sandbox costs is mostly the start itself: in the spawner
+thread, ``Popen`` of the hand-shake's ``sh`` (0.16 ms a bot) and the attach to the three cgroup
+hierarchies of this hybrid machine (0.18 ms a bot: ``cgroup.procs`` of v2, v1 memory, v1 pids);
+in the event loop, a teardown whose wake-ups (the leader's exit, the stderr drain, the held
+processes) are a process's end, not the sandbox's. The rest of the game (the match loop, the two
+plies, the bots' tasks, the record: about 3.5 ms) is the same without the sandbox.
 
 The design this points to (not built): **a box per agent per run, kept warm.**
 
@@ -43,23 +68,24 @@ The design this points to (not built): **a box per agent per run, kept warm.**
   a long-lived bubblewrap whose pid 1 is a tiny launcher of arena's (C, or ``python -S``; in the
   namespaces, under the bot's user and seccomp filter), talking to arena over a Unix socket.
 - Per game: arena sends the launcher the game's three pipe ends (``SCM_RIGHTS``) and the argv, one
-  message; the launcher ``unshare``s a fresh IPC and network namespace (nothing a game leaves in
-  System V IPC or an abstract socket reaches the next; the kernel's cost, not arena's), forks the
-  bot into a per-game child cgroup (``box/game``: one ``mkdir`` or a reused pair of folders) and
-  sends back its pid; arena opens a pidfd and writes the freeze for the hand-shake as today.
-- At the game's end: one write to ``cgroup.kill`` of the game's cgroup; its emptiness is not
-  awaited in the game's path (the next game gets the other folder of the pair; the kernel's
-  EPOLLPRI on ``cgroup.events`` comes at most every 10 ms, see :mod:`arena.process.bot`, so the
-  folder is checked when its turn comes again), then the launcher wipes ``/tmp`` and ``/dev/shm`` (its own tmpfs: unmount and mount
-  again, so no file survives) and answers "clean" before the box takes another game.
-- What arena pays a game: two socket messages, a pidfd, a ``cgroup.kill`` and one ``rmdir`` or
-  none: well under 1 ms. What stays per run: the uid and the box cgroup, as the trust issue's tests
-  require per bot (an agent's games never share a box with another agent's).
-- Cheaper steps short of that, in today's design: the teardown's emptiness poll (0.5 ms sleeps,
-  several wake-ups a bot) taken off the game's path (the uid and folders given back by a reaper
-  task once empty); the v1 memory and pids folders
-  (3 hierarchies a bot on this hybrid machine) made once per run per agent and the bot's processes
-  moved between them, leaving one v2 folder a game.
+  message; the launcher forks the bot into a per-game child cgroup (``box/game``; made once, it is
+  entered at the fork, so no ``cgroup.procs`` write of arena's) and sends back its pid (arena
+  reads it from the game cgroup's ``cgroup.procs``, where it is in arena's PID namespace); arena
+  opens a pidfd and writes the freeze for the hand-shake as today. A probe of that exchange (a
+  plain launcher process, no namespaces, 200 starts, load 6.5): 27-30 us of arena's CPU a start
+  against 128-137 us for ``Popen`` of the same program from a process as large as arena's.
+- Between games, what the trust issue's tests look for must be gone: ``/tmp`` and ``/dev/shm``
+  wiped, System V IPC, message queues and abstract sockets of the game gone. The launcher cannot
+  ``unshare`` a fresh IPC and network namespace itself: it runs as the bot's user without
+  capabilities, and the seccomp filter refuses ``CLONE_NEWUSER``, the only way to gain them. So
+  either the launcher stays privileged until the fork (outside the filter: a larger trusted
+  surface inside the box) or it removes what the uid left (``/proc/sysvipc``, ``/dev/mqueue``,
+  files in ``/tmp``) and the test of a later bot under the same uid proves it found everything.
+- The exit status: the bot is the launcher's child, not arena's, so arena's pidfd can wait for
+  its end but not read its status; the launcher must report it, and ``describe_exit`` read it.
+- What arena would pay a game: two socket messages, a pidfd, a ``cgroup.kill``; what stays per
+  run: the uid and the box cgroup, as the trust issue's tests require per bot (an agent's games
+  never share a box with another agent's).
 """
 
 from __future__ import annotations
