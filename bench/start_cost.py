@@ -10,12 +10,13 @@ the rest; the whole process for the async teardown). Prints the median per game 
 the whole game (``time.process_time``), with the load average. The bots' own start-up and bubblewrap's
 work in its child processes (namespaces, mounts, seccomp load) are not arena's CPU and not counted.
 
-Phases: ``user`` (uid from the pool: a lock file), ``cgroup`` (mkdir of each hierarchy's folder and
-the limits written), ``plan`` (what the bot's user is shown; reused for :data:`PLAN_REUSE_S`),
-``seccomp`` (the filter's pipe), ``argv`` (the bubblewrap command line), ``spawn`` (pipes, Popen's fork
-and exec, the cgroup attach and the hand-shake, the pidfd), ``teardown`` (TERM, the cgroup kill, the
-wait for it to empty, reaping), ``give back`` (the cgroup's folders back to the agent's pool, the scratch folder, the uid; done when
-the next bot starts, :mod:`arena.process.reclaim`).
+Phases: ``user`` (uid from the pool: a lock file), ``cgroup`` (the agent's pooled folders, or the
+mkdir of each hierarchy's folder and the limits written), ``plan`` (what the bot's user is shown;
+reused for :data:`PLAN_REUSE_S`), ``seccomp`` (the filter's pipe), ``argv`` (the bubblewrap command
+line), ``spawn`` (pipes, Popen's fork and exec, the cgroup attach and the hand-shake, the pidfd),
+``teardown`` (TERM, the cgroup kill, reaping), ``give back`` (the cgroup's folders back to the
+agent's pool, the scratch folder, the uid: when the next bot starts, :mod:`arena.process.reclaim`).
+The first table below was measured before those last two changed.
 
 Measured 2026-12-07 on the 2-core machine, load average 28 from other work (so every figure is
 loose, likely high), sandbox on, 30 games, medians per game of 2 plies (two bots)::
