@@ -332,7 +332,7 @@ class BotCgroup:
     def oom_kills(self) -> int:
         """How many of the bot's processes the kernel killed for exceeding its memory limit (read
         every turn: the file stays open)."""
-        return self._oom_total() - self._base[2]
+        return self._oom_total() - self._base[2] if not self._closed else 0
 
     def _oom_total(self) -> int:
         if self._closed:
@@ -354,7 +354,7 @@ class BotCgroup:
 
     def task_limit_hits(self) -> int:
         """How many forks the task limit refused."""
-        return self._refused_total() - self._base[3]
+        return self._refused_total() - self._base[3] if not self._closed else 0
 
     def _refused_total(self) -> int:
         if self._closed:
@@ -415,29 +415,29 @@ class BotCgroup:
         if self.pool is None or self._closed or self.populated():
             return self.remove()
         self.thaw()  # a bot killed while frozen leaves its folder frozen
-        self._closed = True
+        self._close()  # a pooled folder set holds no descriptor: a run may be short of them
         self.pool.append(self)
         return True
 
     def reborn(self) -> BotCgroup:
-        """A new object over these (pooled, empty) folders for the agent's next bot: it takes over
-        the open descriptors; its counters start from what they are now."""
+        """A new object over these (pooled, empty) folders for the agent's next bot; its counters
+        start from what they are now."""
         new = BotCgroup(self.layout, self.folders, self.memory_bytes, pool=self.pool)
-        new._cpu_fd, new._stall_fd, new._oom_fd, new._freeze_fd, new._events_fd = (
-            self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd, self._events_fd)
-        self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = self._events_fd = -1
         new._base = (new._cpu_total() or 0.0, new._stall_total() or 0.0, new._oom_total(), new._refused_total())
         return new
 
-    def remove(self) -> bool:
-        """Close our descriptors and remove the folders (True when all are gone). The bot's
-        processes must be dead: a folder that still holds one stays (and False is returned)."""
+    def _close(self) -> None:
         self._closed = True
         for fd in (self._cpu_fd, self._stall_fd, self._oom_fd, self._freeze_fd, self._events_fd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._cpu_fd = self._stall_fd = self._oom_fd = self._freeze_fd = self._events_fd = -1
+
+    def remove(self) -> bool:
+        """Close our descriptors and remove the folders (True when all are gone). The bot's
+        processes must be dead: a folder that still holds one stays (and False is returned)."""
+        self._close()
         gone = True
         for folder in self.folders.values():
             try:
