@@ -56,6 +56,10 @@ at 71ecdd5) and the new one run one after the other, medians per game::
     game, interleaved pairs:   load 1.4-3.2: 8.60/7.86/7.08/6.31 -> 6.02/5.38/6.40/5.57 ms;
                                load 6-10:    7.68/7.90/10.18     -> 6.60/6.91/6.13 ms
 
+Since then a pooled folder set keeps no descriptor open (a run at ``ulimit -n 45`` ran out of
+them), so the agent's next bot opens its counters again: cgroup + give-back 0.28 ms, game
+7.36 ms at load 14 (pairs at load 14-16: 8.58/8.55 -> 8.46/6.77 ms).
+
 What is left of arena's CPU that the sandbox costs is mostly the start itself: in the spawner
 thread, ``Popen`` of the hand-shake's ``sh`` (0.16 ms a bot) and the attach to the three cgroup
 hierarchies of this hybrid machine (0.18 ms a bot: ``cgroup.procs`` of v2, v1 memory, v1 pids);
