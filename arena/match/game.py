@@ -2,7 +2,7 @@
 
 :func:`play_game` sees every game as a :class:`arena.games.model.GeneralGame` (a two-player
 :class:`arena.games.base.Game` through :func:`arena.games.model.as_general`). What the game's kind
-changes (the wire dialect, the record format, the observer events) is chosen once, by
+changes (the wire dialect, the record format) is chosen once, by
 :func:`arena.match.progress.progress_for`. It never raises for a bot's misbehaviour: every fault
 becomes the record's ``termination``. If the surrounding scope is cancelled (Ctrl-C, a tournament
 stopping) every bot is killed, shielded, and ``trio.Cancelled`` propagates: an interrupted game has
@@ -323,7 +323,7 @@ async def play_game(
         failure = player.arena_failure() if player is not None else None
         if failure is not None:
             raise failure
-    return progress.record(players, stderr_dir)
+    return progress.finish(players, stderr_dir)
 
 
 __all__ = ["play_game"]

@@ -14,6 +14,7 @@ from engine_support import assert_no_leftovers, bot_command
 from arena.games import Color, Termination, get_game
 from arena.match.clock import GameClock, TimeControl
 from arena.match.game import play_game
+from arena.match.progress import GameEnded, GameStarted, StepPlayed
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
 
@@ -143,8 +144,20 @@ async def test_max_moves_draw_and_record_shape(marker: str) -> None:
     game = get_game("shobu")
     black = AgentSpec("p", command=bot_command(marker, "shobu", "pretty"))  # pretty-printed replies
     white = AgentSpec("q", command=bot_command(marker, "shobu"))
-    record = await play_game(game, black, white, time_control=FAST, max_moves=6, seed=42, game_index=3)
+    events: list[Any] = []
+    record = await play_game(game, black, white, time_control=FAST, max_moves=6, seed=42, game_index=3,
+                             observer=events.append)
     assert (record["termination"], record["winner"], record["plies"]) == ("max_moves", "NONE", 6)
+    # Observers hear what they hear of any game: started, one step per move (as format 3 has it), ended.
+    started, *steps, ended = events
+    assert isinstance(started, GameStarted) and [a.id for a in started.players] == ["p", "q"]
+    assert started.game.seat_names == ("BLACK", "WHITE") and started.game_index == 3
+    assert all(isinstance(e, StepPlayed) for e in steps) and isinstance(ended, GameEnded) and ended.record is record
+    assert [(e.step["ply"], e.step["kind"], e.step["seat"]) for e in steps] == [(k, "move", k % 2) for k in range(6)]
+    assert [e.notation for e in steps] == [t["notation"] for t in record["turns"]]
+    assert [e.step["charged_ms"] for e in steps] == [t["charged_ms"] for t in record["turns"]]
+    assert [game.state_to_json(e.state) for e in steps] == record["game_states"][1:]
+    assert all(e.step["move"] == game.move_to_record(game.move_from_record(e.step["move"])) for e in steps)
     assert len(record["turns"]) == 6 and len(record["game_states"]) == 7
     assert record["game_states"][0] == game.state_to_json(game.initial_state())
     assert record["game_states"][-1]["turnNumber"] == 6

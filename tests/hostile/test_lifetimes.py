@@ -23,7 +23,7 @@ from hostile_support import hostile_command, reap_adopted_zombies, reports
 from arena.games import get_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
-from arena.match.progress import MovePlayed
+from arena.match.progress import StepPlayed
 from arena.players.spec import AgentSpec
 from arena.process.bot import open_bot_process
 from arena.process.isolation import Isolation
@@ -37,7 +37,7 @@ async def test_a_setsid_grandchild_is_gone_after_the_game(marker: str, tmp_path:
     seen: list[int] = []
 
     def observer(event: object) -> None:
-        if isinstance(event, MovePlayed):
+        if isinstance(event, StepPlayed):
             seen.append(len(processes_matching(marker + "-escapee")))
 
     # No sandbox: it would refuse setsid (test_sandbox.py); here the grandchild does leave.

@@ -14,10 +14,10 @@ import pytest
 from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import frozen_and_idle, hostile_command, is_frozen
 
-from arena.games import Color, get_game
+from arena.games import get_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
-from arena.match.progress import GameStarted, MovePlayed
+from arena.match.progress import GameStarted, StepPlayed
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 
@@ -44,7 +44,7 @@ async def test_a_cpu_thiefs_children_are_frozen_while_the_opponent_thinks(marker
     def observer(event: object) -> None:
         # Called in arena's loop after the thief's reply was read (and the thief frozen), before
         # the opponent's turn: arena waits while we watch, the opponent's clock not yet running.
-        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+        if isinstance(event, StepPlayed) and event.step["seat"] == 0:  # BLACK moved
             busy = _busy(marker)
             assert len(busy) == 2, busy
             seen.append(frozen_and_idle(busy))
@@ -62,7 +62,7 @@ async def test_with_ponder_the_thiefs_children_run_while_the_opponent_thinks(mar
     seen: list[list[tuple[bool, int | None]]] = []
 
     def observer(event: object) -> None:
-        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+        if isinstance(event, StepPlayed) and event.step["seat"] == 0:  # BLACK moved
             busy = _busy(marker)
             assert len(busy) == 2, busy
             seen.append(frozen_and_idle(busy, settle=0.0))
