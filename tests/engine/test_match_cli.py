@@ -105,6 +105,7 @@ def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
     text = buffer.getvalue()
     assert "[1/2] game 0: checkers, alpha (BLACK) vs beta (WHITE)" in text
     assert f"ply 1: BLACK (alpha) played {game.describe_move(move)} in 3 ms" in text
+    assert "[●" in text  # the last move, read from the step's record form, is marked on the board
     assert "clocks: BLACK 1.0s  WHITE 1.0s" in text
     assert "[1/2] game 0: BLACK (alpha) wins [win] after 1 plies" in text
     shobu = get_game("shobu")
