@@ -51,7 +51,7 @@ async def piped_game(cycle: Cycle, plies: int, observer: Observer) -> float:
     black = AgentSpec("replay-black", command=shlex.join(replay_argv(game.name, cycle.black)))
     white = AgentSpec("replay-white", command=shlex.join(replay_argv(game.name, cycle.white)))
     begun = time.process_time()
-    record = await play_game(game, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
+    record = await play_game(cycle.played, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
                              game_index=0, isolation=Isolation(ponder=False), observer=observer)
     cpu = time.process_time() - begun
     if record["plies"] != plies:

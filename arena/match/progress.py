@@ -3,14 +3,13 @@
 The match loop (:mod:`arena.match.game`) sees every game as a
 :class:`arena.games.model.GeneralGame` and moves a :class:`Progress` on: a seat's move, a chance
 draw, a joint move, a fault. What the seats are told, and which record format the game is written
-in depend on the game's kind, chosen once by :func:`progress_for`:
+in depend on the game's wire dialect (``game.seat_envelope``, set where the game was configured:
+:func:`arena.games.registry.configured_game`), chosen once by :func:`progress_for`:
 
-- a two-player :class:`arena.games.base.Game` (seats BLACK and WHITE): :class:`ColourProgress`
-  (the same game passed as a GeneralGame, :func:`arena.games.model.as_general`, is an N-seat game).
-  Its bots speak the game's own wire dialect (the Shobu JSON, the checkers lines, the generic
-  JSON), its record is format 2 (:mod:`arena.records.format`);
-- any other game: :class:`SeatProgress`. Its bots speak the N-seat envelope
-  (:mod:`arena.protocols.seats`), its record is format 3 (:mod:`arena.records.seats`).
+- a two-player game speaking its own dialect (seats BLACK and WHITE; the Shobu JSON, the checkers
+  lines, the generic JSON): :class:`ColourProgress`, its record format 2 (:mod:`arena.records.format`);
+- a game speaking the N-seat envelope (:mod:`arena.protocols.seats`): :class:`SeatProgress`, its
+  record format 3 (:mod:`arena.records.seats`).
 
 Observers hear the same events of every game, made in one place (:meth:`Progress.started`,
 :meth:`Progress.stepped`, :meth:`Progress.finish`): :class:`GameStarted`, a :class:`StepPlayed` per
@@ -32,7 +31,7 @@ from typing import Any, cast
 import trio
 
 from arena.games.base import Color, Game, Outcome, Termination, random_opening_moves
-from arena.games.model import GeneralGame, TwoPlayerGame, as_general, color_of, ranks, seat_of
+from arena.games.model import GeneralGame, TwoPlayerGame, color_of, ranks, seat_of
 from arena.match.clock import GameClock, TimeControl
 from arena.players import make_player
 from arena.players.base import Player
@@ -267,7 +266,7 @@ class ColourProgress(Progress):
         return f"{(self.game_index or 0):05d}-{color_of(seat).lower()}-{self.specs[seat].id}.log"
 
     def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
-        return make_player(self.specs[seat], self.rules, color_of(seat), time_limit_ms=self.time_control.time_limit_ms,
+        return make_player(self.specs[seat], self.game, color_of(seat), time_limit_ms=self.time_control.time_limit_ms,
                            max_moves=self.cap, isolation=isolation, seed=self.seed, **opts)
 
     def message(self, seat: int, simultaneous: bool) -> dict[str, Any]:
@@ -358,7 +357,7 @@ class SeatProgress(Progress):
     def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
         spec = self.specs[seat]
         # The colour is only a label for two-player protocols; the seat envelope sends none.
-        player = make_player(spec, cast("Game[Any, Any]", self.game), Color.BLACK, seat=seat, isolation=isolation,
+        player = make_player(spec, self.game, Color.BLACK, seat=seat, isolation=isolation,
                              seed=self.seed, protocol=SeatEnvelopeProtocol(), **opts)
         player.who = f"the {self.who(seat)}"  # type: ignore[attr-defined]
         return player
@@ -442,31 +441,30 @@ class SeatProgress(Progress):
             stderr_tail={str(s): t for s, t in tails.items()} or None))
 
 
-def progress_for(game: Game | GeneralGame[Any, Any], specs: Sequence[AgentSpec], *, time_control: TimeControl,
+def progress_for(game: GeneralGame[Any, Any], specs: Sequence[AgentSpec], *, time_control: TimeControl,
                  max_moves: int | None, start_state: Any, opening_plies: int, seed: int | None,
                  game_index: int | None, observer: Observer | None, legal_moves_for: Sequence[int]) -> Progress:
-    """The progress of a game of ``game`` at its start: the one choice of a game's kind (module
+    """The progress of a game of ``game`` at its start: the one choice of a wire dialect (module
     docstring). ValueError when the agents do not fill the seats, or for a random opening of a game
     that has none."""
-    general = as_general(game)
-    if len(specs) != general.players:
-        raise ValueError(f"{general.name} is set for {general.players} players, got {len(specs)} agents")
-    cap = general.default_max_moves if max_moves is None else max_moves
+    if len(specs) != game.players:
+        raise ValueError(f"{game.name} is set for {game.players} players, got {len(specs)} agents")
+    cap = game.default_max_moves if max_moves is None else max_moves
     started_at, begun = utc_now_iso(), trio.current_time()
-    if isinstance(game, Game):  # not one seen as a GeneralGame on purpose (the N-seat envelope)
-        colour = ColourProgress(general, list(specs), time_control, cap, seed, game_index, observer,
+    if not game.seat_envelope:
+        colour = ColourProgress(game, list(specs), time_control, cap, seed, game_index, observer,
                                 opening_plies=opening_plies, started_at=started_at,
                                 begun=begun)
         colour.begin(start_state)
         return colour
     if opening_plies:
-        raise ValueError(f"{general.name}: random openings are played in two-player games only")
+        raise ValueError(f"{game.name}: random openings are played in two-player games only")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    seats = SeatProgress(general, list(specs), time_control, cap, seed, game_index, observer,
+    seats = SeatProgress(game, list(specs), time_control, cap, seed, game_index, observer,
                          rng=random.Random(seed), legal_moves_for=frozenset(legal_moves_for), started_at=started_at,
                          begun=begun)
-    seats.start_at(general.initial_state() if start_state is None else start_state)
+    seats.start_at(game.initial_state() if start_state is None else start_state)
     return seats
 
 

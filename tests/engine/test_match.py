@@ -11,7 +11,8 @@ import pytest
 import trio
 from engine_support import assert_no_leftovers, bot_command
 
-from arena.games import Color, Termination, get_game
+from arena.games import Color, Termination
+from arena.games.registry import configured_game
 from arena.match.clock import GameClock, TimeControl
 from arena.match.game import play_game
 from arena.match.progress import GameEnded, GameStarted, StepPlayed
@@ -64,7 +65,7 @@ async def test_misbehaving_bot_loses_and_nothing_is_left(
 ) -> None:
     black, white = _specs(marker, game_name, bad_color, mode, at)
     begun = time.monotonic()
-    record = await play_game(get_game(game_name), black, white, time_control=FAST, max_moves=40)
+    record = await play_game(configured_game(game_name), black, white, time_control=FAST, max_moves=40)
     elapsed = time.monotonic() - begun
     assert record["termination"] == termination.value, record["reason"]
     assert record["winner"] == bad_color.other.value, record["reason"]
@@ -80,7 +81,7 @@ async def test_stderr_flood_does_not_lose_and_is_capped(marker: str, tmp_path: P
     black = AgentSpec("flood", command=bot_command(marker + "-flood", "shobu", "flood", 0))
     white = AgentSpec("good", command=bot_command(marker + "-good", "shobu"))
     tc = TimeControl(time_limit_ms=20000, startup_ms=5000)
-    record = await play_game(get_game("shobu"), black, white, time_control=tc, max_moves=40,
+    record = await play_game(configured_game("shobu"), black, white, time_control=tc, max_moves=40,
                              stderr_dir=tmp_path, game_index=7)
     assert record["termination"] in ("win", "no_legal_moves", "max_moves"), record["reason"]
     log = Path(record["stderr_logs"]["BLACK"])
@@ -114,7 +115,7 @@ CHECKERS_BLOCKED_BOARD = [
 
 
 async def test_win_by_the_rules(marker: str) -> None:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     start = game.state_from_json({"board": CHECKERS_WIN_BOARD, "turn": "BLACK", "turnNumber": 10})
     black = AgentSpec("alpha", command=bot_command(marker, "checkers"))
     white = AgentSpec("beta", command=bot_command(marker, "checkers"))
@@ -131,7 +132,7 @@ async def test_win_by_the_rules(marker: str) -> None:
 
 
 async def test_no_legal_moves_loses(marker: str) -> None:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     start = game.state_from_json({"board": CHECKERS_BLOCKED_BOARD, "turn": "WHITE", "turnNumber": 3})
     spec = AgentSpec("x", command=bot_command(marker, "checkers"))
     record = await play_game(game, spec, AgentSpec("y", command=spec.command), time_control=FAST, start_state=start)
@@ -141,7 +142,7 @@ async def test_no_legal_moves_loses(marker: str) -> None:
 
 
 async def test_max_moves_draw_and_record_shape(marker: str) -> None:
-    game = get_game("shobu")
+    game = configured_game("shobu")
     black = AgentSpec("p", command=bot_command(marker, "shobu", "pretty"))  # pretty-printed replies
     white = AgentSpec("q", command=bot_command(marker, "shobu"))
     events: list[Any] = []
@@ -198,7 +199,7 @@ async def test_interrupted_by_a_player(marker: str, monkeypatch: pytest.MonkeyPa
         return real(spec, game, color, **opts)
 
     monkeypatch.setattr(match_module, "make_player", fake)
-    record = await play_game(get_game("shobu"), AgentSpec("bot", command=bot_command(marker, "shobu")),
+    record = await play_game(configured_game("shobu"), AgentSpec("bot", command=bot_command(marker, "shobu")),
                              AgentSpec("human", kind="human"), time_control=FAST)
     assert (record["termination"], record["winner"], record["plies"]) == ("interrupted", "NONE", 1)
     assert_no_leftovers(marker)
@@ -209,13 +210,13 @@ async def test_cancellation_kills_bots_and_propagates(marker: str) -> None:
     white = AgentSpec("b", command=bot_command(marker, "shobu"))
     tc = TimeControl(time_limit_ms=60000)
     with trio.move_on_after(0.5) as scope:
-        await play_game(get_game("shobu"), black, white, time_control=tc)
+        await play_game(configured_game("shobu"), black, white, time_control=tc)
     assert scope.cancelled_caught
     assert_no_leftovers(marker)
 
 
 async def test_program_that_does_not_exist_is_a_crash(marker: str) -> None:
-    record = await play_game(get_game("shobu"), AgentSpec("good", command=bot_command(marker, "shobu")),
+    record = await play_game(configured_game("shobu"), AgentSpec("good", command=bot_command(marker, "shobu")),
                              AgentSpec("ghost", command="/nonexistent/bot --fast"), time_control=FAST)
     assert (record["termination"], record["winner"]) == ("crash", "BLACK")
     assert "WHITE bot 'ghost' could not be started" in record["reason"]
@@ -228,7 +229,7 @@ async def test_crash_record_keeps_stderr_tail(marker: str) -> None:
     import sys
 
     crasher = AgentSpec("c", command=shlex.join([sys.executable, "-c", code, marker]))
-    record = await play_game(get_game("shobu"), crasher, AgentSpec("g", command=bot_command(marker, "shobu")),
+    record = await play_game(configured_game("shobu"), crasher, AgentSpec("g", command=bot_command(marker, "shobu")),
                              time_control=FAST)
     assert record["termination"] == "crash"
     assert "exited with code 4" in record["reason"] and "boom: out of ideas" in record["reason"]
