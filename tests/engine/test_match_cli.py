@@ -82,11 +82,11 @@ def test_help_has_an_example() -> None:
 
 
 def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
-    from arena.games.model import as_general
+    from arena.games.registry import configured_game
     from arena.match.progress import GameEnded, GameStarted, StepPlayed
     from arena.players.spec import AgentSpec
 
-    game = as_general(get_game("checkers"))
+    game = configured_game("checkers")
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, width=100, color_system=None)
     view = MatchView(console, total_games=2)

@@ -31,3 +31,27 @@ def test_executables_get_their_command_unchanged() -> None:
 def test_players_are_not_processes() -> None:
     with pytest.raises(ConfigError):
         agent_argv(AgentSpec("me", kind="human"), configured_game("checkers"))
+
+
+async def test_the_configured_game_chooses_the_wire_dialect_once() -> None:
+    # Every layer above the rules takes a GeneralGame; the registry decides what its bots speak.
+    from arena.games.model import GeneralGame
+    from arena.games.registry import get_table_game
+    from arena.match.clock import TimeControl
+    from arena.match.progress import ColourProgress, SeatProgress, progress_for
+
+    own, envelope, kuhn = configured_game("connect4"), configured_game("connect4", 2), configured_game("kuhn_poker")
+    assert all(isinstance(g, GeneralGame) for g in (own, envelope, kuhn))
+    assert (own.seat_envelope, envelope.seat_envelope, kuhn.seat_envelope) == (False, True, True)
+    assert get_table_game("connect4").seat_envelope and own.seat_names == envelope.seat_names == ("BLACK", "WHITE")
+    agents = [AgentSpec("a", command="x"), AgentSpec("b", command="y")]
+
+    def progress(game: GeneralGame) -> object:
+        return progress_for(game, agents, time_control=TimeControl(), max_moves=None, start_state=None,
+                            opening_plies=0, seed=1, game_index=None, observer=None, legal_moves_for=())
+
+    assert type(progress(own)) is ColourProgress
+    assert type(progress(envelope)) is SeatProgress and type(progress(kuhn)) is SeatProgress
+    # arena's search bot is told the seats of a game that is not of the colour dialect only
+    spec = AgentSpec("m", "hyperparameters", path="m.json")
+    assert "--players" not in agent_argv(spec, own) and "--players" in agent_argv(spec, kuhn)

@@ -24,8 +24,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from arena.fileio.files import atomic_write
-from arena.games import get_game
-from arena.games.model import as_general
+from arena.games.registry import configured_game
 from arena.match.progress import StepPlayed
 from arena.records.logstore import STANDINGS_FILE, dumps
 from arena.records.reader import record_name
@@ -37,7 +36,7 @@ shots.mkdir(parents=True, exist_ok=True)
 URL = "http://127.0.0.1:8766"
 WAIT_MS = 180_000  # a backstop: each wait ends as soon as the page shows what it waits for (generous:
 # Chromium beside busy loops on 2 cores is slow, and a wait that ends early is a false failure)
-shobu = as_general(get_game("shobu"))
+shobu = configured_game("shobu")
 
 games = folder / "games.jsonl"
 # b2 was replaced: one game of its old version stays in the history (a row of b2's first game under

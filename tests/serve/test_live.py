@@ -12,8 +12,7 @@ from typing import Any
 import trio
 from serve_support import client, next_update, sse
 
-from arena.games import get_game
-from arena.games.model import as_general
+from arena.games.registry import configured_game
 from arena.match.progress import StepPlayed
 from arena.serve.app import create_app
 from arena.serve.live import LiveFolder, LiveGame, step_text
@@ -24,7 +23,7 @@ from arena.tournament.runner import RunOptions, run_tournament
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from tournament_support import TEST_BOT, shobu_config
 
-SHOBU = as_general(get_game("shobu"))
+SHOBU = configured_game("shobu")
 
 
 def lines_of(path: Path) -> list[dict[str, Any]]:
