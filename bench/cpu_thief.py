@@ -34,6 +34,7 @@ from typing import Any
 import trio
 
 from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -84,7 +85,7 @@ async def run_case(opponent: str, ponder: bool, args: argparse.Namespace) -> dic
     for index in range(args.games):
         worker_first = index % 2 == 0
         black, white = (worker, other) if worker_first else (other, worker)
-        record = await play_game(game, black, white, time_control=tc, max_moves=args.max_moves,
+        record = await play_game(configured_game(game.name), black, white, time_control=tc, max_moves=args.max_moves,
                                  isolation=Isolation(ponder=ponder, sandbox=args.sandbox))
         times = record["move_times_ms"][0 if worker_first else 1 :: 2]
         charged.extend(times[1:])  # the first move is charged after the start-up allowance

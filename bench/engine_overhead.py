@@ -123,6 +123,16 @@ class Cycle:
     white: list[str]
     moves: list[Any]  # the four moves in play order
 
+    @property
+    def played(self) -> Any:
+        """The game as ``play_game`` takes it: configured by the registry (its own wire dialect),
+        or the rules object itself in a tree from before ``configured_game``."""
+        try:
+            from arena.games.registry import configured_game
+        except ImportError:  # bench/speed.py --before on an older tree
+            return self.game
+        return configured_game(self.game.name)
+
 
 def find_cycle(game_name: str) -> Cycle:
     """Quiet moves m1, w1, m2, w2 with m2/w2 undoing m1/w1: the position repeats every 4 plies."""
@@ -243,7 +253,7 @@ async def long_game(cycle: Cycle, plies: int, think_ms: float = 0.0,
     black = AgentSpec("replay-black", command=shlex.join(replay_argv(game.name, cycle.black, think_ms)))
     white = AgentSpec("replay-white", command=shlex.join(replay_argv(game.name, cycle.white, think_ms)))
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    record = await play_game(game, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
+    record = await play_game(cycle.played, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
                              stderr_dir=stderr_dir, game_index=0, isolation=Isolation(ponder=ponder))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     if not (record["termination"] == "max_moves" and record["plies"] == plies):
@@ -317,7 +327,7 @@ async def in_process_loop(cycle: Cycle, plies: int, observer: Any = None) -> flo
     match_module.make_player = lambda spec, game, color, **_: _InstantPlayer(spec.id, color, tables[color])
     try:
         begun = time.process_time()
-        await play_game(cycle.game, AgentSpec("a"), AgentSpec("b"), time_control=TimeControl(),
+        await play_game(cycle.played, AgentSpec("a"), AgentSpec("b"), time_control=TimeControl(),
                         max_moves=plies, start_state=cycle.start, observer=observer)
         return (time.process_time() - begun) / plies
     finally:

@@ -10,7 +10,7 @@ machine's load falls on both alike:
    share is largest), untraced and traced;
 2. the real thing: two replay bots over pipes (arena's default isolation), untraced and traced.
 
-A traced game has the run's observer: a ``MovePlayed`` event built per ply (the move's notation,
+A traced game has the run's observer: a ``StepPlayed`` event built per ply (the step, its notation,
 the clocks) and one ``orjson.dumps`` and ``write`` of its line to ``live/00000.jsonl`` in a
 temporary folder. Prints arena's CPU per ply (``time.process_time`` of this process: the bots are
 other processes), the median of the rounds, and the traced/untraced ratio.
@@ -51,7 +51,7 @@ async def piped_game(cycle: Cycle, plies: int, observer: Observer) -> float:
     black = AgentSpec("replay-black", command=shlex.join(replay_argv(game.name, cycle.black)))
     white = AgentSpec("replay-white", command=shlex.join(replay_argv(game.name, cycle.white)))
     begun = time.process_time()
-    record = await play_game(game, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
+    record = await play_game(cycle.played, black, white, time_control=tc, max_moves=plies, start_state=cycle.start,
                              game_index=0, isolation=Isolation(ponder=False), observer=observer)
     cpu = time.process_time() - begun
     if record["plies"] != plies:

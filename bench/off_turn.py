@@ -27,6 +27,7 @@ from pathlib import Path
 import trio
 
 from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -41,7 +42,7 @@ async def _round(bot: str, games: int) -> tuple[float, float, float]:
     cpu, bots, wall, plies = 0.0, 0.0, 0.0, 0
     for index in range(games):
         begun_cpu, begun_wall = time.process_time(), time.perf_counter()
-        record = await play_game(game, AgentSpec("a", command=f"{bot} {2 * index + 1}"),
+        record = await play_game(configured_game(game.name), AgentSpec("a", command=f"{bot} {2 * index + 1}"),
                                  AgentSpec("b", command=f"{bot} {2 * index + 2}"),
                                  time_control=TimeControl(time_limit_ms=10000, startup_ms=5000))
         cpu += time.process_time() - begun_cpu

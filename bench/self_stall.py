@@ -42,7 +42,7 @@ sys.path[:0] = [str(REPO / "tests" / "hostile"), str(REPO / "tests" / "engine"),
 from hostile_support import busy_loops, hostile_command  # noqa: E402 - the bots live with the tests
 from test_kernel_state import spender, spent  # noqa: E402
 
-from arena.games import get_game  # noqa: E402
+from arena.games.registry import configured_game  # noqa: E402
 from arena.match.clock import TimeControl  # noqa: E402
 from arena.match.game import play_game  # noqa: E402
 from arena.players.spec import AgentSpec  # noqa: E402
@@ -53,7 +53,7 @@ async def one_game(marker: str, procs: int, args: argparse.Namespace, folder: Pa
     """(termination, wall ms of its turns after the first, CPU ms used in them) of one game."""
     hog = AgentSpec("hog", command=spender(marker, procs, args.spin_ms))
     other = AgentSpec("other", command=hostile_command(marker, "checkers", "plain", "-"))
-    record = await play_game(get_game("checkers"), hog, other, time_control=TimeControl(
+    record = await play_game(configured_game("checkers"), hog, other, time_control=TimeControl(
         time_limit_ms=args.budget, time_margin_ms=20, startup_ms=10000), max_moves=args.max_moves,
         stderr_dir=folder, game_index=0, isolation=Isolation(sandbox=True))
     turns = spent(folder / "00000-black-hog.log")

@@ -111,6 +111,7 @@ from typing import Any
 import trio
 
 from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -171,7 +172,7 @@ async def main(args: argparse.Namespace) -> None:
             profiler.enable()
         spent.clear()
         begun = time.process_time()
-        record = await play_game(game, AgentSpec("a", command=f"{PYTHON} {bot} --seed 1"),
+        record = await play_game(configured_game(game.name), AgentSpec("a", command=f"{PYTHON} {bot} --seed 1"),
                                  AgentSpec("b", command=f"{PYTHON} {bot} --seed 2"),
                                  time_control=TimeControl(time_limit_ms=10000, startup_ms=5000), max_moves=2,
                                  isolation=isolation)

@@ -167,7 +167,7 @@ def match_command(
         # Checked before any game (atomic_write refuses it again when writing, after the games).
         raise click.BadParameter(f"{out}: {refusal.strerror}; give a file path, or leave --out out to get "
                                  "the records on stdout", param_hint="--out")
-    from arena.games.registry import GENERAL, get_spec
+    from arena.games.registry import GENERAL, configured_game, get_spec
 
     commands = (cmd1, cmd2, *more)
     humans = [_is_human(command) for command in commands]
@@ -193,7 +193,7 @@ def match_command(
         seed = draw_seed()
     isolation = chosen_isolation(ponder, sandbox, inherit_env)
     tc = _time_control(time_limit, any(humans), time_margin, startup_time, move_time_limit, increment)
-    series = Series(game, agents, games_count, tc, max_moves=max_moves, seed=seed, openings=openings,
+    series = Series(configured_game(game_name), agents, games_count, tc, max_moves=max_moves, seed=seed, openings=openings,
                     stderr_dir=stderr_dir, isolation=isolation)
     console = cli_console(plain_when_piped=not any(humans))
     # With a human at the terminal the live panel would draw over the prompt: the human player

@@ -96,6 +96,11 @@ class GeneralGame(abc.ABC, Generic[S, M]):
     #: even at the end). The rules tools then read a move without its seat and list the moves as a
     #: plain array (:mod:`arena.tools.rules`); the conformance check holds the game to that envelope.
     colour_dialect: ClassVar[bool] = False
+    #: The wire dialect a match speaks to the game's bots: True, the N-seat envelope
+    #: (:mod:`arena.protocols.seats`) with format-3 records; False, the two-player game's own dialect
+    #: from its registry entry (the Shobu JSON, the checkers lines, the generic JSON) with format-2
+    #: records. Chosen once, where a game is configured (:func:`arena.games.registry.configured_game`).
+    seat_envelope: bool = True
 
     def __init__(self, players: int | None = None, **params: int) -> None:
         n = self.default_players if players is None else players
@@ -389,14 +394,16 @@ def ranks(returns: Sequence[float]) -> tuple[int, ...]:
 
 class TwoPlayerGame(GeneralGame[S, M]):
     """Today's two-player, alternating, perfect-information :class:`Game`, seen through the general
-    model without any change to it: seat 0 is BLACK, seat 1 WHITE."""
+    model without any change to it: seat 0 is BLACK, seat 1 WHITE. Its bots speak the game's own
+    dialect unless ``seat_envelope`` (a match configured with players or parameters)."""
 
     min_players = max_players = default_players = 2
     perfect_information = True
     colour_dialect = True
 
-    def __init__(self, game: Game[S, M]) -> None:
+    def __init__(self, game: Game[S, M], *, seat_envelope: bool = False) -> None:
         self.game = game
+        self.seat_envelope = seat_envelope
         self.name = game.name  # type: ignore[misc]
         self.default_max_moves = game.default_max_moves  # type: ignore[misc]
         super().__init__(2)
@@ -498,7 +505,8 @@ def outcome_returns(outcome: Outcome | None) -> tuple[float, float]:
 
 
 def as_general(game: Game[Any, Any] | GeneralGame[Any, Any]) -> GeneralGame[Any, Any]:
-    """``game`` in the general model: a general game as it is, a two-player :class:`Game` wrapped."""
+    """``game`` in the general model: a general game as it is, a two-player :class:`Game` wrapped
+    (its bots speaking its own dialect)."""
     if isinstance(game, GeneralGame):
         return game
     return TwoPlayerGame(game)

@@ -148,15 +148,16 @@ class GameSpec:
     def table(self, players: int | None = None, params: dict[str, int] | None = None) -> GeneralGame[Any, Any]:
         """The game in the general model, configured with ``players`` (None: its default) and
         ``params``: a GeneralGame's own instance, or a two-player game seen through
-        :func:`arena.games.model.as_general`. GameError for players or parameters it refuses."""
-        from arena.games.model import GeneralGame, as_general
+        :class:`arena.games.model.TwoPlayerGame` whose bots speak the N-seat envelope. GameError for
+        players or parameters it refuses."""
+        from arena.games.model import GeneralGame, TwoPlayerGame
 
         if self.model != GENERAL:
             if players not in (None, 2):
                 raise GameError(f"{self.name} is a game of 2 players, not {players}")
             if params:
                 raise GameError(f"{self.name} has no parameters (got {', '.join(sorted(params))})")
-            return as_general(_rules(self))
+            return TwoPlayerGame(_rules(self), seat_envelope=True)
         factory = load_ref(self.rules)
         if not (isinstance(factory, type) and issubclass(factory, GeneralGame)):
             raise GameError(f"game {self.name!r}: {self.rules} is not an arena.games.model.GeneralGame class")
@@ -403,14 +404,18 @@ def get_table_game(name: str, players: int | None = None, params: dict[str, int]
 
 
 def configured_game(name: str, players: int | None = None,
-                    params: dict[str, int] | None = None) -> Game[Any, Any] | GeneralGame[Any, Any]:
-    """Game ``name`` as a match plays it: a two-player game's :class:`Game` when neither ``players``
-    nor ``params`` is given (its own wire dialect, format-2 records), else the game in the general
-    model, configured (:meth:`GameSpec.table`). GameError for players or parameters it refuses."""
+                    params: dict[str, int] | None = None) -> GeneralGame[Any, Any]:
+    """Game ``name`` as a match plays it, in the general model: a two-player game speaking its own
+    wire dialect (format-2 records) when neither ``players`` nor ``params`` is given, else the game
+    configured (:meth:`GameSpec.table`: the N-seat envelope, format-3 records). The one place where
+    a two-player game becomes a :class:`GeneralGame` for the layers above the rules. GameError for
+    players or parameters it refuses."""
+    from arena.games.model import as_general
+
     spec = get_spec(name)
     if spec.model == GENERAL or players is not None or params:
         return spec.table(players, params)
-    return spec.rules_object()
+    return as_general(spec.rules_object())
 
 
 def reload() -> None:

@@ -1,9 +1,8 @@
 """The one match loop: one game of any game between its agents, its outcome and its record.
 
-:func:`play_game` sees every game as a :class:`arena.games.model.GeneralGame` (a two-player
-:class:`arena.games.base.Game` through :func:`arena.games.model.as_general`). What the game's kind
-changes (the wire dialect, the record format, the observer events) is chosen once, by
-:func:`arena.match.progress.progress_for`. It never raises for a bot's misbehaviour: every fault
+:func:`play_game` takes every game as a :class:`arena.games.model.GeneralGame`, as
+:func:`arena.games.registry.configured_game` makes it. What the game's wire dialect changes (the
+messages, the record format) is chosen once, by :func:`arena.match.progress.progress_for`. It never raises for a bot's misbehaviour: every fault
 becomes the record's ``termination``. If the surrounding scope is cancelled (Ctrl-C, a tournament
 stopping) every bot is killed, shielded, and ``trio.Cancelled`` propagates: an interrupted game has
 no record.
@@ -37,7 +36,7 @@ from typing import Any
 import trio
 
 from arena.errors import BotError
-from arena.games.base import Game, GameError, IllegalMoveError, MoveSyntaxError, Termination, cap_text
+from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, Termination, cap_text
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, check_chance, draw_chance
 from arena.match.clock import GameClock, TimeControl, fair_thinking_ms, timeout_reason
 from arena.match.hints import command_hint, first_crash_hint, reply_hint, stdout_noise_hint, waiting_hint
@@ -267,7 +266,7 @@ class _Turns:
 
 
 async def play_game(
-    game: Game | GeneralGame[Any, Any],
+    game: GeneralGame[Any, Any],
     *agents: AgentSpec,
     time_control: TimeControl,
     max_moves: int | None = None,
@@ -282,9 +281,9 @@ async def play_game(
     legal_moves_for: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Play one game of ``game`` between ``agents`` (one per seat, in seat order: BLACK then WHITE
-    in a two-player game) and return its record: format 2 for a two-player :class:`Game`, format 3
-    for a :class:`GeneralGame`, a two-player game seen through ``as_general`` included
-    (:func:`arena.match.progress.progress_for`).
+    in a two-player game) and return its record: format 2 for a two-player game of its own dialect,
+    format 3 for a game of the N-seat envelope (``game.seat_envelope``,
+    :func:`arena.match.progress.progress_for`).
 
     ``start_state`` (default: the game's start) is where the record starts (``game_states[0]``); in
     a two-player game ``opening_plies`` is then only recorded (the caller played them). Without a
@@ -323,7 +322,7 @@ async def play_game(
         failure = player.arena_failure() if player is not None else None
         if failure is not None:
             raise failure
-    return progress.record(players, stderr_dir)
+    return progress.finish(players, stderr_dir)
 
 
 __all__ = ["play_game"]

@@ -2,17 +2,18 @@
 
 The match loop (:mod:`arena.match.game`) sees every game as a
 :class:`arena.games.model.GeneralGame` and moves a :class:`Progress` on: a seat's move, a chance
-draw, a joint move, a fault. What the seats are told, what observers hear and which record format
-the game is written in depend on the game's kind, chosen once by :func:`progress_for`:
+draw, a joint move, a fault. What the seats are told, and which record format the game is written
+in depend on the game's wire dialect (``game.seat_envelope``, set where the game was configured:
+:func:`arena.games.registry.configured_game`), chosen once by :func:`progress_for`:
 
-- a two-player :class:`arena.games.base.Game` (seats BLACK and WHITE): :class:`ColourProgress`
-  (the same game passed as a GeneralGame, :func:`arena.games.model.as_general`, is an N-seat game).
-  Its bots speak the game's own wire dialect (the Shobu JSON, the checkers lines, the generic
-  JSON), its record is format 2 (:mod:`arena.records.format`), observers get
-  :class:`GameStarted`, :class:`MovePlayed` and :class:`GameEnded`;
-- any other game: :class:`SeatProgress`. Its bots speak the N-seat envelope
-  (:mod:`arena.protocols.seats`), its record is format 3 (:mod:`arena.records.seats`), observers get
-  :class:`StepPlayed`.
+- a two-player game speaking its own dialect (seats BLACK and WHITE; the Shobu JSON, the checkers
+  lines, the generic JSON): :class:`ColourProgress`, its record format 2 (:mod:`arena.records.format`);
+- a game speaking the N-seat envelope (:mod:`arena.protocols.seats`): :class:`SeatProgress`, its
+  record format 3 (:mod:`arena.records.seats`).
+
+Observers hear the same events of every game, made in one place (:meth:`Progress.started`,
+:meth:`Progress.stepped`, :meth:`Progress.finish`): :class:`GameStarted`, a :class:`StepPlayed` per
+step (the step as format 3 holds it, in a two-player game too) and :class:`GameEnded`.
 
 Faults: a seat that faults is taken out (``game.eliminate``) and ranks below the seats still
 playing, the later out above the earlier; a game whose ``eliminate`` gives None, and every game of
@@ -30,7 +31,7 @@ from typing import Any, cast
 import trio
 
 from arena.games.base import Color, Game, Outcome, Termination, random_opening_moves
-from arena.games.model import GeneralGame, TwoPlayerGame, as_general, color_of, ranks, seat_of
+from arena.games.model import GeneralGame, TwoPlayerGame, color_of, ranks, seat_of
 from arena.match.clock import GameClock, TimeControl
 from arena.players import make_player
 from arena.players.base import Player
@@ -44,53 +45,62 @@ from arena.records.types import Elimination, GameIdentity, PlayerEntry, SeatEntr
 Observer = Callable[[Any], None]
 
 
-# -- observer events ----------------------------------------------------------------------------
+# -- observer events: one vocabulary for every game, made only by Progress (started, stepped, finish)
 
 
 @dataclass(frozen=True)
 class GameStarted:
-    """A two-player game began (its players are started)."""
+    """A game began: its players are started (or one failed to start). ``players`` in seat order."""
 
-    game: Game
+    game: GeneralGame[Any, Any]
     state: Any
-    players: dict[Color, AgentSpec]
+    players: Sequence[AgentSpec]
     game_index: int | None
 
 
-# Not frozen, with slots: built every ply an observer watches (a tournament's live/ trace), and a
+# Not frozen, with slots: built every step an observer watches (a tournament's live/ trace), and a
 # frozen dataclass's __init__ costs about 3 us more than this one's (bench/live_trace.py).
 @dataclass(slots=True)
-class MovePlayed:
-    """A move of a two-player game; ``move_text`` is its notation."""
+class StepPlayed:
+    """A step of a game, ``state`` the state after it.
 
-    game: Game
-    ply: int
-    color: Color
-    agent_id: str
-    move_text: str
+    ``step`` is the step as a format-3 record's ``steps`` hold it (:mod:`arena.records.seats`):
+    ``kind`` ``move`` (``seat``, ``move`` in its record form, ``charged_ms``, ``clock_left_ms``),
+    ``chance``, ``joint`` or ``elimination``, and ``ply``, the game's ply before the step.
+    ``notation`` is the step's move(s) as text (:func:`step_notation`). ``clocks_left_ms`` are
+    every seat's clocks after it, ``players`` the agents in seat order."""
+
+    game: GeneralGame[Any, Any]
+    step: dict[str, Any]
+    notation: str
     state: Any
-    charged_ms: float
-    clocks_left_ms: dict[Color, float]
+    clocks_left_ms: tuple[float, ...]
+    players: Sequence[AgentSpec]
     game_index: int | None
 
 
 @dataclass(frozen=True)
 class GameEnded:
-    """A two-player game ended with ``record``."""
+    """A game ended with ``record`` (format 2 for a two-player game, else format 3)."""
 
-    game: Game
+    game: GeneralGame[Any, Any]
     state: Any
     record: dict[str, Any]
     game_index: int | None
 
 
-@dataclass(frozen=True)
-class StepPlayed:
-    """A step of an N-seat game (a chance draw, a move, a joint move or an elimination)."""
-
-    game: GeneralGame[Any, Any]
-    step: dict[str, Any]
-    state: Any
+def step_notation(game: GeneralGame[Any, Any], step: dict[str, Any]) -> str:
+    """``step``'s move(s) as text: a move's or a chance outcome's notation (``game.describe_move``),
+    a joint move's as ``SEAT: move; ...`` (seat names), an elimination's ``out (termination)``."""
+    kind = step["kind"]
+    if kind == "move":
+        return game.describe_move(game.move_from_record(step["move"]))
+    if kind == "chance":
+        return game.describe_move(game.move_from_record(step["outcome"]))
+    if kind == "joint":
+        return "; ".join(f"{game.seat_names[int(s)]}: {game.describe_move(game.move_from_record(m))}"
+                         for s, m in step["moves"].items())
+    return f"out ({step['termination']})"
 
 
 # -- progress -----------------------------------------------------------------------------------
@@ -158,12 +168,30 @@ class Progress:
         """Go on to ``state`` after ``step`` (a chance draw, a joint move, an elimination)."""
         raise NotImplementedError(f"{self.game.name}: a two-player game has no {step['kind']} steps")
 
-    def started(self) -> None:
-        """The players are started (or one failed to start)."""
-
     def record(self, players: Sequence[Player | None], stderr_dir: Path | None) -> dict[str, Any]:
         """The finished game's record; ``players`` are closed (their accounts are final)."""
         raise NotImplementedError
+
+    # -- what observers hear: the only places the events are made ---------------------------
+
+    def started(self) -> None:
+        """The players are started (or one failed to start)."""
+        if self.observer is not None:
+            self.observer(GameStarted(self.game, self.state, self.specs, self.game_index))
+
+    def stepped(self, step: dict[str, Any], notation: str | None = None) -> None:
+        """``step`` was played (``self.state`` is the state after it); ``notation``: its text when
+        known (else :func:`step_notation`). Call only when ``self.observer`` is set."""
+        assert self.observer is not None
+        self.observer(StepPlayed(self.game, step, step_notation(self.game, step) if notation is None else notation,
+                                 self.state, tuple(c.left_ms for c in self.clocks), self.specs, self.game_index))
+
+    def finish(self, players: Sequence[Player | None], stderr_dir: Path | None) -> dict[str, Any]:
+        """The finished game's :meth:`record`, which observers are told of."""
+        result = self.record(players, stderr_dir)
+        if self.observer is not None:
+            self.observer(GameEnded(self.game, self.state, result, self.game_index))
+        return result
 
     # -- faults ---------------------------------------------------------------------------------
 
@@ -238,7 +266,7 @@ class ColourProgress(Progress):
         return f"{(self.game_index or 0):05d}-{color_of(seat).lower()}-{self.specs[seat].id}.log"
 
     def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
-        return make_player(self.specs[seat], self.rules, color_of(seat), time_limit_ms=self.time_control.time_limit_ms,
+        return make_player(self.specs[seat], self.game, color_of(seat), time_limit_ms=self.time_control.time_limit_ms,
                            max_moves=self.cap, isolation=isolation, seed=self.seed, **opts)
 
     def message(self, seat: int, simultaneous: bool) -> dict[str, Any]:
@@ -250,21 +278,15 @@ class ColourProgress(Progress):
         return self.rules.validate_move(self.state, self.rules.parse_move(wire))
 
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
-        clocks = self.clocks
-        turn = turn_entry(self.rules, move, opening=False, charged_ms=charged_ms, clock_left_ms=clocks[seat].left_ms)
+        turn = turn_entry(self.rules, move, opening=False, charged_ms=charged_ms,
+                          clock_left_ms=self.clocks[seat].left_ms)
         self._play(move, turn)
         self.move_times.append(charged_ms)
         if self.observer is not None:
-            # The turn's notation is game.describe_move(move), made once for the record.
-            self.observer(MovePlayed(self.rules, len(self.turns), color_of(seat), self.specs[seat].id,
-                                     turn["notation"], self.state, charged_ms,
-                                     {Color.BLACK: clocks[0].left_ms, Color.WHITE: clocks[1].left_ms},
-                                     self.game_index))
-
-    def started(self) -> None:
-        if self.observer is not None:
-            self.observer(GameStarted(self.rules, self.state, {color_of(i): s for i, s in enumerate(self.specs)},
-                                      self.game_index))
+            # The step a format-3 record would hold; its notation is the turn's, made once.
+            self.stepped({"ply": ply, "kind": "move", "seat": seat, "move": self.rules.move_to_record(move),
+                          "charged_ms": turn["charged_ms"], "clock_left_ms": turn["clock_left_ms"]},
+                         turn["notation"])
 
     def outcome(self) -> Outcome:
         """How the game ended, with a reason that names the bot."""
@@ -313,10 +335,7 @@ class ColourProgress(Progress):
             stderr_logs={color_of(s): p for s, p in self.logs.items()} or None,
             stderr_tail={color_of(s): t for s, t in tails.items()} or None)
         # A Record (arena.records.types) as a plain dict, the type the run loops pass on.
-        result = cast("dict[str, Any]", record)
-        if self.observer is not None:
-            self.observer(GameEnded(self.rules, self.state, result, self.game_index))
-        return result
+        return cast("dict[str, Any]", record)
 
 
 @dataclass
@@ -338,7 +357,7 @@ class SeatProgress(Progress):
     def make_player(self, seat: int, isolation: Isolation, opts: dict[str, Any]) -> Player:
         spec = self.specs[seat]
         # The colour is only a label for two-player protocols; the seat envelope sends none.
-        player = make_player(spec, cast("Game[Any, Any]", self.game), Color.BLACK, seat=seat, isolation=isolation,
+        player = make_player(spec, self.game, Color.BLACK, seat=seat, isolation=isolation,
                              seed=self.seed, protocol=SeatEnvelopeProtocol(), **opts)
         player.who = f"the {self.who(seat)}"  # type: ignore[attr-defined]
         return player
@@ -355,7 +374,7 @@ class SeatProgress(Progress):
         self.steps.append(step)
         self.states.append(self.game.state_to_json(state))
         if self.observer is not None:
-            self.observer(StepPlayed(self.game, step, state))
+            self.stepped(step)
 
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
         self.advance(self.game.apply(self.state, move), {
@@ -422,33 +441,32 @@ class SeatProgress(Progress):
             stderr_tail={str(s): t for s, t in tails.items()} or None))
 
 
-def progress_for(game: Game | GeneralGame[Any, Any], specs: Sequence[AgentSpec], *, time_control: TimeControl,
+def progress_for(game: GeneralGame[Any, Any], specs: Sequence[AgentSpec], *, time_control: TimeControl,
                  max_moves: int | None, start_state: Any, opening_plies: int, seed: int | None,
                  game_index: int | None, observer: Observer | None, legal_moves_for: Sequence[int]) -> Progress:
-    """The progress of a game of ``game`` at its start: the one choice of a game's kind (module
+    """The progress of a game of ``game`` at its start: the one choice of a wire dialect (module
     docstring). ValueError when the agents do not fill the seats, or for a random opening of a game
     that has none."""
-    general = as_general(game)
-    if len(specs) != general.players:
-        raise ValueError(f"{general.name} is set for {general.players} players, got {len(specs)} agents")
-    cap = general.default_max_moves if max_moves is None else max_moves
+    if len(specs) != game.players:
+        raise ValueError(f"{game.name} is set for {game.players} players, got {len(specs)} agents")
+    cap = game.default_max_moves if max_moves is None else max_moves
     started_at, begun = utc_now_iso(), trio.current_time()
-    if isinstance(game, Game):  # not one seen as a GeneralGame on purpose (the N-seat envelope)
-        colour = ColourProgress(general, list(specs), time_control, cap, seed, game_index, observer,
+    if not game.seat_envelope:
+        colour = ColourProgress(game, list(specs), time_control, cap, seed, game_index, observer,
                                 opening_plies=opening_plies, started_at=started_at,
                                 begun=begun)
         colour.begin(start_state)
         return colour
     if opening_plies:
-        raise ValueError(f"{general.name}: random openings are played in two-player games only")
+        raise ValueError(f"{game.name}: random openings are played in two-player games only")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    seats = SeatProgress(general, list(specs), time_control, cap, seed, game_index, observer,
+    seats = SeatProgress(game, list(specs), time_control, cap, seed, game_index, observer,
                          rng=random.Random(seed), legal_moves_for=frozenset(legal_moves_for), started_at=started_at,
                          begun=begun)
-    seats.start_at(general.initial_state() if start_state is None else start_state)
+    seats.start_at(game.initial_state() if start_state is None else start_state)
     return seats
 
 
-__all__ = ["ColourProgress", "GameEnded", "GameStarted", "MovePlayed", "Observer", "Progress", "SeatProgress",
-           "StepPlayed", "progress_for"]
+__all__ = ["ColourProgress", "GameEnded", "GameStarted", "Observer", "Progress", "SeatProgress", "StepPlayed",
+           "progress_for", "step_notation"]

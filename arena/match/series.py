@@ -1,8 +1,9 @@
 """A series of games between the same agents, as ``arena match`` plays it: no files, no terminal.
 
-A two-player game (a :class:`arena.games.base.Game`): game ``i`` is game ``i % 2`` of colour-swapped
-pair ``i // 2`` (:func:`arena.match.pairs.pair_games`): the first agent is BLACK in even games, and
-both games of a pair start from the same opening. A game of N seats: game ``i`` seats the agents
+A two-player game of its own wire dialect (``game.seat_envelope`` False: BLACK and WHITE, with random
+or book openings): game ``i`` is game ``i % 2`` of colour-swapped pair ``i // 2``
+(:func:`arena.match.pairs.pair_games`): the first agent is BLACK in even games, and both games of a
+pair start from the same opening. A game of the N-seat envelope: game ``i`` seats the agents
 rotated by ``i`` (agent ``k`` at seat ``(k + i) % N``), so over N games every agent sits at every
 seat once, and its chance draws are seeded with ``opening_seed(seed, i)`` (recorded).
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.games.base import Game, opening_seed
+from arena.games.base import opening_seed
 from arena.games.model import GeneralGame
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
@@ -41,7 +42,7 @@ def draw_seed() -> int:
 class Series:
     """What a series plays: ``games`` games of ``game`` between ``agents`` (module docstring)."""
 
-    game: Game | GeneralGame[Any, Any]
+    game: GeneralGame[Any, Any]
     agents: tuple[AgentSpec, ...]
     games: int
     time_control: TimeControl
@@ -60,7 +61,7 @@ class Series:
         """``(index, agents in seat order, opening)`` for every game, in order."""
         n = len(self.agents)
         for index in range(self.games):
-            if isinstance(self.game, Game):
+            if not self.game.seat_envelope:
                 # The tournaments' seed scheme: one opening per colour-swapped pair, recorded as `seed`.
                 pair = pair_games(self.agents[0], self.agents[1], index // 2, self.seed, self.openings,
                                   always_record_seed=True)[index % 2]
@@ -91,7 +92,7 @@ async def play_series(series: Series, outcome: SeriesOutcome, observer: Observer
     """Play ``series`` game by game, appending each record to ``outcome.records`` when it ends
     (``on_record`` is told of each); an ArenaError stops it with ``outcome.failure`` set."""
     # A two-player record holds a game index only in a series of several games, or with log files.
-    indexed = not isinstance(series.game, Game) or series.games > 1 or series.stderr_dir is not None
+    indexed = series.game.seat_envelope or series.games > 1 or series.stderr_dir is not None
     seats = range(len(series.agents)) if series.legal_moves else ()
     try:
         for index, agents, opening in series.planned():

@@ -4,8 +4,8 @@
   the checkers system's configs), split like a shell would (``shlex``) but never run through a shell.
   A command that is the path of an existing file is taken whole, so paths with spaces work.
 - ``hyperparameters``: arena's search bot as a process:
-  ``python -m arena.agents.search_bot --game G --hyperparameters PATH`` (for a game of the general
-  model also ``--players N`` and, when it has any, ``--params JSON``).
+  ``python -m arena.agents.search_bot --game G --hyperparameters PATH`` (for a game that is not of
+  the colour dialect also ``--players N`` and, when it has any, ``--params JSON``).
 - ``human``: a person at the terminal, at any seat of any game (:mod:`arena.ui.human`, which
   registers itself here).
 
@@ -26,8 +26,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import BotError, ConfigError
-from arena.games.base import Color, Game
-from arena.games.model import seat_of
+from arena.games.base import Color
+from arena.games.model import GeneralGame, seat_of
 from arena.players.base import ClockView, Fault, MoveReply, Player
 from arena.players.process_player import ProcessPlayer
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation, bot_environment
@@ -59,7 +59,7 @@ def split_command(command: str, cwd: str | None = None) -> list[str]:
     return argv
 
 
-def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
+def agent_argv(spec: AgentSpec, game: GeneralGame[Any, Any], *, time_limit_ms: int | None = None,
                max_moves: int | None = None) -> list[str]:
     """The argv a process agent runs (executable or hyperparameters); ConfigError for other kinds.
 
@@ -84,14 +84,13 @@ def agent_argv(spec: AgentSpec, game: Game, *, time_limit_ms: int | None = None,
     raise ConfigError(f"agent {spec.id!r}: kind {spec.kind!r} is not a process")
 
 
-def _table_flags(game: Any) -> list[str]:
-    """``--players N [--params JSON] [--rules CMD]`` for a game of the general model (its seats and
-    parameters are not in the N-seat envelope's every message; an external game's referee), nothing
-    for a two-player game."""
-    from arena.games.model import GeneralGame, TwoPlayerGame
+def _table_flags(game: GeneralGame[Any, Any]) -> list[str]:
+    """``--players N [--params JSON] [--rules CMD]`` for a game whose seats and parameters are its
+    configuration (not in the N-seat envelope's every message; an external game's referee); nothing
+    for a game of the colour dialect, which its name alone configures."""
     from arena.referee.registration import rules_command
 
-    if not isinstance(game, GeneralGame) or isinstance(game, TwoPlayerGame):
+    if game.colour_dialect:
         return []
     flags = ["--players", str(game.players)]
     if game.params:
@@ -118,7 +117,7 @@ def agent_environment(spec: AgentSpec, isolation: Isolation = DEFAULT_ISOLATION)
 SEED_VAR = "ARENA_SEED"
 
 
-def make_player(spec: AgentSpec, game: Game, color: Color, *, seat: int | None = None,
+def make_player(spec: AgentSpec, game: GeneralGame[Any, Any], color: Color, *, seat: int | None = None,
                 time_limit_ms: int | None = None, max_moves: int | None = None, isolation: Isolation | None = None,
                 seed: int | None = None, **opts: Any) -> Player:
     """A :class:`Player` for ``spec`` playing ``color``, or ``seat`` of a game of the general model
@@ -169,7 +168,7 @@ def make_player(spec: AgentSpec, game: Game, color: Color, *, seat: int | None =
 
 def register_human_player(maker: Callable[..., Player]) -> None:
     """Install the maker of human players (``maker(spec, game, seat, **opts)``, ``game`` a
-    two-player Game or a GeneralGame). The terminal UI (:mod:`arena.ui.human`) calls it when
+    GeneralGame). The terminal UI (:mod:`arena.ui.human`) calls it when
     imported: the players layer may not import rich."""
     global _human_maker
     _human_maker = maker

@@ -32,7 +32,8 @@ from typing import Any
 import trio
 
 from arena.errors import AGENT_ARENA_FAILURE_EXIT, ResourceError
-from arena.games.base import Color, Game, MoveSyntaxError, Termination
+from arena.games.base import Color, MoveSyntaxError, Termination
+from arena.games.model import GeneralGame
 from arena.players.base import ClockView, MoveReply, Player
 from arena.process.bot import (
     DEFAULT_KILL_GRACE_S,
@@ -72,7 +73,7 @@ class ProcessPlayer(Player):
         self,
         agent_id: str,
         color: Color,
-        game: Game,
+        game: GeneralGame[Any, Any],
         argv: Sequence[str],
         *,
         command: str | None = None,

@@ -18,6 +18,7 @@ import abc
 from typing import Any, ClassVar, Literal
 
 from arena.games.base import Color, Game, cap_text
+from arena.games.model import GeneralGame
 
 Framing = Literal["line", "json_object"]
 
@@ -33,7 +34,7 @@ class Protocol(abc.ABC):
         return b""
 
     @abc.abstractmethod
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+    def encode_turn(self, game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, time_left_ms: int,
                     state_json: dict[str, Any] | None = None) -> bytes:
         """The input for one turn of the bot to move in ``state``, ending with a newline.
 

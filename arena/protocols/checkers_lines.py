@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from arena.games.base import Color, Game, MoveSyntaxError
+from arena.games.model import GeneralGame
 from arena.protocols import Framing, Protocol, quote_raw
 
 
@@ -21,10 +22,10 @@ class CheckersLineProtocol(Protocol):
     def opening(self, color: Color, time_limit_ms: int) -> bytes:
         return f"{int(time_limit_ms)}\n{color.lower()}\n".encode()
 
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+    def encode_turn(self, game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, time_left_ms: int,
                     state_json: dict[str, Any] | None = None) -> bytes:
-        # The record's state board is the 8 protocol lines, so it can stand in for board_lines.
-        lines = state_json["board"] if state_json is not None else game.board_lines(state)  # type: ignore[attr-defined]
+        # The record's state board is the 8 protocol lines.
+        lines = (state_json if state_json is not None else game.state_to_json(state))["board"]
         return (f"{max(0, int(time_left_ms))}\n" + "\n".join(lines) + "\n").encode()
 
     def decode_reply(self, raw: bytes) -> Any:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import orjson
 
 from arena.games.base import Game, MoveSyntaxError
+from arena.games.model import GeneralGame
 from arena.protocols import Framing, Protocol, quote_raw
 
 
@@ -33,7 +34,7 @@ class JsonEnvelopeProtocol(Protocol):
     #: Whether the reply's payload must be a JSON object (else any JSON value).
     payload_is_object: ClassVar[bool] = False
 
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+    def encode_turn(self, game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, time_left_ms: int,
                     state_json: dict[str, Any] | None = None) -> bytes:
         payload = state_json if state_json is not None else game.state_to_json(state)
         if self.sends_time:

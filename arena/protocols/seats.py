@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import orjson
 
 from arena.games.base import Game
+from arena.games.model import GeneralGame
 from arena.protocols.json_envelope import JsonEnvelopeProtocol
 
 
@@ -40,7 +41,7 @@ class SeatEnvelopeProtocol(JsonEnvelopeProtocol):
 
     name: ClassVar[str] = "json-seats"
 
-    def encode_turn(self, game: Game, state: Any, time_left_ms: int,
+    def encode_turn(self, game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, time_left_ms: int,
                     state_json: dict[str, Any] | None = None) -> bytes:
         if state_json is None:
             raise ValueError("the N-seat envelope is built by the engine (seat_message)")

@@ -1,5 +1,5 @@
 """The games in progress of a log folder, read only: ``live/NNNNN.jsonl`` as the run writes them
-(:mod:`arena.tournament.live`: a header line, then one line per move, the file removed when the
+(:mod:`arena.tournament.live`: a header line, then one line per step, the file removed when the
 game ends).
 
 Each poll lists the folder and ``stat``s its files (as many as games run at once); a file that grew

@@ -316,7 +316,9 @@ def _colour_trials(game: GeneralGame[Any, Any], spec: Any, bot: AgentSpec, oppon
     bot_id = bot.id
     probes = colour_probes(game, seed, spec.default_max_moves)
     start = game.initial_state()
-    rules = spec.rules_object()
+    from arena.games.registry import configured_game
+
+    rules = configured_game(spec.name)  # its own wire dialect
 
     async def one(state: Any, plies: int, bot_colour: Color) -> dict[str, Any]:
         black, white = (bot, opponent) if bot_colour is Color.BLACK else (opponent, bot)

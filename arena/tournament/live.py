@@ -11,9 +11,12 @@ Format (JSON lines, appended with one ``write`` each on an ``O_APPEND`` descript
 whole lines plus at most one cut-off last line, which it leaves for its next look):
 
 - first line: ``{"index": N, "players": [ids in seat order: black first], "started": ISO time}``;
-- then one line per move of a two-player game: ``{"ply": P, "seat": 0|1, "move": "text", "ms":
-  thinking ms charged}``, or per step of a game of N seats: the step as the record has it
-  (:mod:`arena.match.progress`: ``kind`` ``move``, ``chance``, ``joint`` or ``elimination``).
+- then one line per step of any game (:class:`arena.match.progress.StepPlayed`): a move as
+  ``{"ply": P, "seat": S, "move": "its notation", "ms": thinking ms charged}`` (P: the game's ply
+  after it), any other step as a format-3 record has it (``kind`` ``chance``, ``joint`` or
+  ``elimination``). Traces written before 2026-12-07 also hold an N-seat game's moves in that
+  form (``kind`` ``move``, the move's record form, ``charged_ms``); the reader
+  (:mod:`arena.serve.live`) reads both.
 
 Cost: one small ``orjson.dumps`` and one ``write`` per ply (measured in bench/bench_live.py). The
 trace is a convenience: a write that fails (disk full) stops that game's trace, never the game.
@@ -31,8 +34,7 @@ from typing import Any
 import orjson
 
 from arena.fileio.files import open_beneath
-from arena.games.base import Color
-from arena.match.progress import MovePlayed, StepPlayed
+from arena.match.progress import StepPlayed
 
 #: The folder of the games in progress, inside a log folder.
 LIVE_FOLDER = "live"
@@ -88,7 +90,7 @@ class LiveTrace:
 
 class GameTrace:
     """The observer of one game (the events of :mod:`arena.match.progress`): one
-    line per move on the open descriptor ``fd``."""
+    line per step on the open descriptor ``fd``."""
 
     __slots__ = ("fd",)
 
@@ -98,12 +100,14 @@ class GameTrace:
     def __call__(self, event: Any) -> None:
         if self.fd < 0:
             return
-        if type(event) is MovePlayed:
-            # Formatted by hand: half the time of orjson.dumps on a dict (the move text is escaped).
-            self.append(b'{"ply":%d,"seat":%d,"move":%s,"ms":%.1f}\n' % (
-                event.ply, event.color is not Color.BLACK, orjson.dumps(event.move_text), event.charged_ms))
-        elif isinstance(event, StepPlayed):
-            self.append(orjson.dumps(event.step) + b"\n")
+        if type(event) is StepPlayed:
+            step = event.step
+            if step["kind"] == "move":
+                # Formatted by hand: half the time of orjson.dumps on a dict (the notation is escaped).
+                self.append(b'{"ply":%d,"seat":%d,"move":%s,"ms":%.1f}\n' % (
+                    step["ply"] + 1, step["seat"], orjson.dumps(event.notation), step["charged_ms"]))
+            else:
+                self.append(orjson.dumps(step) + b"\n")
 
     def append(self, line: bytes) -> None:
         try:

@@ -77,12 +77,13 @@ async def middle_game(command: str, spec: Any, *, time_limit_ms: int, seed: int 
     """Whole games of ``command`` against the stronger opponent (module docstring), at
     ``time_limit_ms`` a game each, until one reaches :data:`MIN_BOT_MOVES` of the bot's moves or a
     game fails. Two-player games only: a game of N seats gives ``check`` None."""
-    from arena.games.registry import GENERAL
+    from arena.games.registry import GENERAL, configured_game
 
     if spec.model == GENERAL:
         return MiddleGame(None, (), 0)
     bot_id = safe_bot_id(bot_id)
     game = spec.rules_object()
+    played = configured_game(spec.name)  # its own wire dialect
     bot = AgentSpec(bot_id, command=command, env=env)
     tc = TimeControl(time_limit_ms=time_limit_ms, startup_ms=min(2000, time_limit_ms))
     times: list[float] = []
@@ -96,7 +97,7 @@ async def middle_game(command: str, spec: Any, *, time_limit_ms: int, seed: int 
         for index in range(MIDDLE_GAMES):
             colour = Color.BLACK if index % 2 == 0 else Color.WHITE
             black, white = (bot, opponent) if colour is Color.BLACK else (opponent, bot)
-            record = await play_game(game, black, white, time_control=tc, seed=seed + index)
+            record = await play_game(played, black, white, time_control=tc, seed=seed + index)
             replies = _bot_replies(record, bot_id)
             times += replies
             most = max(most, len(replies))

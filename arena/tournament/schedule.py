@@ -33,8 +33,14 @@ group sits at seat ``(k + r) % N`` (the convention of :meth:`arena.match.series.
 so the N games of a *rotation cycle* seat each agent of the group once at every seat, and share a
 ``group`` number and a ``seed``. Round ``r`` is one game of every group (groups in config order) in
 rotation ``r % N``; rounds ``N * k`` to ``N * k + N - 1`` form rotation group ``k * G + g`` of group
-``g`` (``G`` groups); game ``r * G + g`` is group ``g`` in round ``r``. With two seats this is
-exactly the two-player round robin and gauntlet of a new tournament (``pair`` = ``group``).
+``g`` (``G`` groups); game ``r * G + g`` is group ``g`` in round ``r``.
+
+One schedule family: a pair is a table of 2 seats. The rounds of a two-player round robin or
+gauntlet and its balanced random matches *are* the schedules of tables of 2 seats
+(:func:`table_round_robin`, :func:`table_gauntlet`, :func:`table_random_matches`; ``pair`` =
+``group``, the opening seed = the group's ``seed``), named as pairs (:class:`ScheduledGame`: seat 0
+BLACK); only the two layouts of older log folders (``pair_blocks``, the couple-rounds random layout)
+are drawn by the pair functions alone.
 """
 
 from __future__ import annotations
@@ -73,6 +79,13 @@ class ScheduledGame:
 def _scheduled(index: int, pair: int, game: PairGame[str]) -> ScheduledGame:
     assert game.opening.seed is not None  # a tournament always has a seed
     return ScheduledGame(index, game.black, game.white, pair, game.opening.seed)
+
+
+def _as_pair(game: ScheduledTable) -> ScheduledGame:
+    """A planned game of 2 seats as a two-player schedule names it: seat 0 BLACK, its rotation group
+    the pair, the group's seed the pair's opening seed (the same :func:`opening_seed`)."""
+    black, white = game.seats
+    return ScheduledGame(game.index, black, white, game.group, game.seed, game.round)
 
 
 def round_robin(agent_ids: Sequence[str], games_per_pair: int, seed: int = 0, *, pair_blocks: int = 0,
@@ -117,12 +130,8 @@ def _couple_games(couples: Callable[[], Iterator[tuple[str, str]]], count: int, 
                 index += 1
             yield _scheduled(index, pair, second)
             index += 1
-    while index < total:
-        round_, offset = divmod(index, count)
-        for c, (a, b) in enumerate(itertools.islice(couples(), offset, None), offset):
-            pair = (round_ // 2) * count + c
-            yield _scheduled(index, pair, pair_games(a, b, pair, seed, always_record_seed=True)[round_ % 2])
-            index += 1
+    if index < total:  # the rounds: the schedule of tables of 2 seats
+        yield from map(_as_pair, _group_games(couples, count, 2, games_per_pair, seed, index))
 
 
 def random_matches(agent_ids: Sequence[str], seed: int, matches: int | None) -> Iterator[ScheduledGame]:
@@ -160,16 +169,7 @@ def balanced_random_matches(agent_ids: Sequence[str], seed: int, matches: int | 
     draws before it are made again, which is cheap; no game before it is built).
     """
     _check_agents(agent_ids)
-
-    def games() -> Iterator[ScheduledGame]:
-        first = max(start, 0) // 2
-        draws = itertools.islice(balanced_draws(agent_ids, 2, seed), first, matches)
-        for pair, (a, b) in enumerate(draws, first):
-            for index, game in enumerate(pair_games(a, b, pair, seed, always_record_seed=True), 2 * pair):
-                if index >= start:
-                    yield _scheduled(index, pair, game)
-
-    return games()
+    return map(_as_pair, table_random_matches(agent_ids, 2, seed, matches, start))
 
 
 def build_schedule(
@@ -203,14 +203,9 @@ def build_schedule(
 def schedule_length(
     tournament_type: str, n_agents: int, *, games_per_pair: int = 2, matches: int | None = None
 ) -> int | None:
-    """How many games the schedule has, or ``None`` for endless random matches."""
-    if tournament_type == "roundRobin":
-        return n_agents * (n_agents - 1) // 2 * games_per_pair
-    if tournament_type == "gauntlet":
-        return (n_agents - 1) * games_per_pair
-    if tournament_type == "randomMatches":
-        return None if matches is None else 2 * matches
-    raise ValueError(f"unknown tournament type {tournament_type!r}")
+    """How many games the schedule has, or ``None`` for endless random matches: those of the
+    schedule of tables of 2 seats."""
+    return table_schedule_length(tournament_type, n_agents, 2, games_per_group=games_per_pair, matches=matches)
 
 
 def _check_agents(agent_ids: Sequence[str]) -> None:

@@ -29,6 +29,7 @@ from rich.text import Text
 
 from arena.games.base import Game
 from arena.games.checkers import CheckersMove, CheckersState, square_number
+from arena.games.model import GeneralGame
 from arena.games.shobu import ShobuMove, ShobuState
 
 # Backgrounds are mid-tones (WCAG contrast >= 3.3 against both the black and the white pieces), so
@@ -231,7 +232,7 @@ def legend(game_name: str) -> Text:
     return view_for(get_game(game_name)).legend(get_game(game_name))
 
 
-def render_board(game: Game[Any, Any], state: Any, last_move: Any = None, previous: Any = None) -> Text:
+def render_board(game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, last_move: Any = None, previous: Any = None) -> Text:
     """The board of ``state`` for ``game`` as its view draws it (:func:`arena.ui.views.view_for`),
     ``last_move`` marked; ``previous`` is the state before ``last_move`` (Shobu shows a push)."""
     from arena.ui.views import view_for

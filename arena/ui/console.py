@@ -14,13 +14,11 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from arena.games.base import Color
-
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
 
-    from arena.match.progress import GameEnded, GameStarted, MovePlayed
+    from arena.match.progress import GameEnded, GameStarted, StepPlayed
 
 PLAIN_OUTPUT_WIDTH = 120
 
@@ -104,26 +102,22 @@ class _LivePanel:
 
     def __init__(self) -> None:
         self.started: GameStarted | None = None
-        self.last: MovePlayed | None = None
-        self.before_last: Any = None  # the state the last move was played from
+        self.last: StepPlayed | None = None
+        self.before_last: Any = None  # the state the last step was played from
         self.header = ""
 
-    def moved(self, event: MovePlayed) -> None:
+    def stepped(self, event: StepPlayed) -> None:
         current = self.last.state if self.last is not None else (self.started.state if self.started else None)
         self.before_last, self.last = current, event
 
     def last_move(self) -> Any:
-        """The move that led to the shown state (found at the refresh rate, not per move)."""
-        if self.last is None or self.before_last is None:
+        """The move that led to the shown state (read from its record form at the refresh rate)."""
+        if self.last is None or self.before_last is None or self.last.step["kind"] != "move":
             return None
-        game = self.last.game
         try:
-            for move in game.legal_moves(self.before_last):
-                if game.apply(self.before_last, move) == self.last.state:
-                    return move
+            return self.last.game.move_from_record(self.last.step["move"])
         except Exception:  # noqa: BLE001 - a drawing aid: never let it break the match
             return None
-        return None
 
     def __rich__(self) -> RenderableType:
         from rich.console import Group
@@ -138,9 +132,15 @@ class _LivePanel:
         lines: list[RenderableType] = [Text(self.header, style="bold"),
                                        render_board(game, state, self.last_move(), self.before_last)]
         if self.last is not None:
-            clocks = "  ".join(f"{c.value} {self.last.clocks_left_ms[c] / 1000:.1f}s" for c in Color)
-            lines.append(Text(f"ply {self.last.ply}: {self.last.color.value} ({self.last.agent_id}) "
-                              f"played {self.last.move_text} in {self.last.charged_ms:.0f} ms"))
+            last, step = self.last, self.last.step
+            clocks = "  ".join(f"{name} {ms / 1000:.1f}s" for name, ms in zip(game.seat_names, last.clocks_left_ms,
+                                                                               strict=True))
+            if step["kind"] == "move":
+                seat = step["seat"]
+                lines.append(Text(f"ply {step['ply'] + 1}: {game.seat_names[seat]} ({last.players[seat].id}) "
+                                  f"played {last.notation} in {step['charged_ms']:.0f} ms"))
+            else:
+                lines.append(Text(f"ply {step['ply'] + 1}: {step['kind']}: {last.notation}"))
             lines.append(Text(f"clocks: {clocks}", style="dim"))
         else:
             lines.append(Text("waiting for the first move...", style="dim"))
@@ -165,12 +165,12 @@ class MatchView:
 
     def __call__(self, event: Any) -> None:
         # Imported here, not above: `arena standings` prints through cli_console and needs no trio.
-        from arena.match.progress import GameEnded, GameStarted, MovePlayed
+        from arena.match.progress import GameEnded, GameStarted, StepPlayed
 
         if isinstance(event, GameStarted):
             self._on_start(event)
-        elif isinstance(event, MovePlayed):
-            self._panel.moved(event)
+        elif isinstance(event, StepPlayed):
+            self._panel.stepped(event)
         elif isinstance(event, GameEnded):
             self._on_end(event)
 
@@ -181,10 +181,11 @@ class MatchView:
         return f"[{index + 1}/{self.total}] game {index}" if self.total > 1 else "game"
 
     def _on_start(self, event: GameStarted) -> None:
-        black, white = event.players[Color.BLACK].id, event.players[Color.WHITE].id
+        seats = " vs ".join(f"{spec.id} ({name})" for spec, name in zip(event.players, event.game.seat_names,
+                                                                        strict=True))
         self._panel = _LivePanel()
         self._panel.started = event
-        self._panel.header = f"{self._label(event.game_index)}: {event.game.name}, {black} (BLACK) vs {white} (WHITE)"
+        self._panel.header = f"{self._label(event.game_index)}: {event.game.name}, {seats}"
         if self.live_mode:
             from rich.console import Console
             from rich.live import Live

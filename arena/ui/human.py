@@ -48,8 +48,8 @@ import trio
 from rich.console import Console, Group
 from rich.text import Text
 
-from arena.games.base import Game, GameError, IllegalMoveError, Termination
-from arena.games.model import SIMULTANEOUS, GeneralGame, as_general, color_of
+from arena.games.base import GameError, IllegalMoveError, Termination
+from arena.games.model import SIMULTANEOUS, GeneralGame, color_of
 from arena.players import register_human_player
 from arena.players.base import ClockView, MoveReply, Player
 from arena.ui.views import view_for
@@ -189,7 +189,7 @@ def stdin_lines() -> ThreadedLines:
 # --- notation ---------------------------------------------------------------------------------
 
 
-def parse_human_move(game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, text: str,
+def parse_human_move(game: GeneralGame[Any, Any], state: Any, text: str,
                      seat: int | None = None) -> Any:
     """The legal move of ``seat`` (default: the one to move) that ``text`` names in ``state``, read
     by the game's view in its notation.
@@ -197,8 +197,7 @@ def parse_human_move(game: Game[Any, Any] | GeneralGame[Any, Any], state: Any, t
     Raises :class:`MoveSyntaxError` when ``text`` is not a move in the game's notation and
     :class:`IllegalMoveError` (with the rules' reason) when it names a move that is not legal.
     """
-    general = as_general(game)
-    return view_for(general).parse(general, state, text, general.actor(state) if seat is None else seat)
+    return view_for(game).parse(game, state, text, game.actor(state) if seat is None else seat)
 
 
 def format_clock(ms: float) -> str:
@@ -214,8 +213,8 @@ def format_clock(ms: float) -> str:
 
 
 class HumanPlayer(Player):
-    """A person at ``seat`` of ``game`` (a two-player :class:`Game`, seat 0 BLACK and 1 WHITE, or a
-    :class:`GeneralGame`) at the terminal.
+    """A person at ``seat`` of ``game`` (any :class:`GeneralGame`; in a two-player game seat 0 is
+    BLACK and 1 WHITE) at the terminal.
 
     Built by :func:`arena.players.make_player` as ``HumanPlayer(spec, game, seat, **opts)``;
     options meant for bot processes (``stderr_path``, ``max_reply_bytes``, ``kill_grace``, ``env``)
@@ -228,7 +227,7 @@ class HumanPlayer(Player):
     def __init__(
         self,
         spec: AgentSpec | str,
-        game: Game[Any, Any] | GeneralGame[Any, Any],
+        game: GeneralGame[Any, Any],
         seat: int,
         *,
         console: Console | None = None,
@@ -238,7 +237,7 @@ class HumanPlayer(Player):
     ) -> None:
         agent_id = spec if isinstance(spec, str) else spec.id
         super().__init__(agent_id, color_of(seat), command="(human at the terminal)")
-        self.game = as_general(game)
+        self.game = game
         self.seat = seat
         self.view = view_for(self.game)
         self.console = console if console is not None else Console(stderr=True)

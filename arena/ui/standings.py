@@ -179,12 +179,17 @@ class BoardObserver:
         self.console = console
 
     def __call__(self, event: Any) -> None:
-        from arena.match.progress import GameEnded, MovePlayed
+        from arena.match.progress import GameEnded, StepPlayed
         from arena.ui.boards import render_board  # the board view imports both rules modules
 
-        if isinstance(event, MovePlayed):
-            self.console.print(Text(f"game {event.game_index}, move {event.ply}: {event.agent_id} "
-                                    f"({event.color.value.lower()}) plays {event.move_text}"))
+        if isinstance(event, StepPlayed):
+            step = event.step
+            if step["kind"] == "move":
+                seat = step["seat"]
+                self.console.print(Text(f"game {event.game_index}, move {step['ply'] + 1}: {event.players[seat].id} "
+                                        f"({event.game.seat_names[seat].lower()}) plays {event.notation}"))
+            else:
+                self.console.print(Text(f"game {event.game_index}, {step['kind']}: {event.notation}"))
             self.console.print(render_board(event.game, event.state))
         elif isinstance(event, GameEnded):
             self.console.print(Text(f"game {event.game_index}: {event.record.get('reason', '')}"))

@@ -95,7 +95,7 @@ def test_arena_tells_the_bot_the_seats_and_parameters_of_a_game_of_the_general_m
     from arena.players.spec import AgentSpec
 
     spec = AgentSpec("m", "hyperparameters", path="m.json")
-    argv = agent_argv(spec, get_spec("goofspiel").table(3, {"num_cards": 5}))  # type: ignore[arg-type]
+    argv = agent_argv(spec, get_spec("goofspiel").table(3, {"num_cards": 5}))
     assert argv[argv.index("--players") + 1] == "3"
     assert json.loads(argv[argv.index("--params") + 1]) == {"num_cards": 5}
-    assert "--players" not in agent_argv(spec, get_spec("connect4").rules_object())
+    assert "--players" not in agent_argv(spec, get_spec("connect4").table())

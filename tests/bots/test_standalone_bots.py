@@ -15,6 +15,7 @@ import pytest
 
 from arena.games import Color, Termination, get_game
 from arena.games.checkers import state_from_board
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -166,7 +167,7 @@ def _spec(agent_id: str, command: str) -> AgentSpec:
 
 
 async def _play_both_colours(game_name: str, first: str, second: str) -> None:
-    game = get_game(game_name)
+    game = configured_game(game_name)
     a, b = _spec("a", first), _spec("b", second)
     for black, white in ((a, b), (b, a)):
         record = await play_game(game, black, white, time_control=TimeControl(time_limit_ms=30000))

@@ -23,7 +23,7 @@ import trio
 from click.testing import CliRunner
 
 from arena.cli.replay_cmd import replay_command
-from arena.games.registry import game_names, get_game
+from arena.games.registry import configured_game, game_names, get_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -53,7 +53,7 @@ def records() -> dict[str, dict[str, Any]]:
     async def play_all() -> dict[str, dict[str, Any]]:
         out = {}
         for name in _games_with_random_bots():
-            out[name] = await play_game(get_game(name), _random_bot(name, 1), _random_bot(name, 2),
+            out[name] = await play_game(configured_game(name), _random_bot(name, 1), _random_bot(name, 2),
                                         time_control=TimeControl(time_limit_ms=30_000), max_moves=MAX_MOVES,
                                         opening_plies=2, seed=7)
         return out

@@ -11,9 +11,11 @@ import pytest
 import trio
 from engine_support import assert_no_leftovers, bot_command
 
-from arena.games import Color, Termination, get_game
+from arena.games import Color, Termination
+from arena.games.registry import configured_game
 from arena.match.clock import GameClock, TimeControl
 from arena.match.game import play_game
+from arena.match.progress import GameEnded, GameStarted, StepPlayed
 from arena.players.base import ClockView, MoveReply, Player
 from arena.players.spec import AgentSpec
 
@@ -63,7 +65,7 @@ async def test_misbehaving_bot_loses_and_nothing_is_left(
 ) -> None:
     black, white = _specs(marker, game_name, bad_color, mode, at)
     begun = time.monotonic()
-    record = await play_game(get_game(game_name), black, white, time_control=FAST, max_moves=40)
+    record = await play_game(configured_game(game_name), black, white, time_control=FAST, max_moves=40)
     elapsed = time.monotonic() - begun
     assert record["termination"] == termination.value, record["reason"]
     assert record["winner"] == bad_color.other.value, record["reason"]
@@ -79,7 +81,7 @@ async def test_stderr_flood_does_not_lose_and_is_capped(marker: str, tmp_path: P
     black = AgentSpec("flood", command=bot_command(marker + "-flood", "shobu", "flood", 0))
     white = AgentSpec("good", command=bot_command(marker + "-good", "shobu"))
     tc = TimeControl(time_limit_ms=20000, startup_ms=5000)
-    record = await play_game(get_game("shobu"), black, white, time_control=tc, max_moves=40,
+    record = await play_game(configured_game("shobu"), black, white, time_control=tc, max_moves=40,
                              stderr_dir=tmp_path, game_index=7)
     assert record["termination"] in ("win", "no_legal_moves", "max_moves"), record["reason"]
     log = Path(record["stderr_logs"]["BLACK"])
@@ -113,7 +115,7 @@ CHECKERS_BLOCKED_BOARD = [
 
 
 async def test_win_by_the_rules(marker: str) -> None:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     start = game.state_from_json({"board": CHECKERS_WIN_BOARD, "turn": "BLACK", "turnNumber": 10})
     black = AgentSpec("alpha", command=bot_command(marker, "checkers"))
     white = AgentSpec("beta", command=bot_command(marker, "checkers"))
@@ -130,7 +132,7 @@ async def test_win_by_the_rules(marker: str) -> None:
 
 
 async def test_no_legal_moves_loses(marker: str) -> None:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     start = game.state_from_json({"board": CHECKERS_BLOCKED_BOARD, "turn": "WHITE", "turnNumber": 3})
     spec = AgentSpec("x", command=bot_command(marker, "checkers"))
     record = await play_game(game, spec, AgentSpec("y", command=spec.command), time_control=FAST, start_state=start)
@@ -140,11 +142,23 @@ async def test_no_legal_moves_loses(marker: str) -> None:
 
 
 async def test_max_moves_draw_and_record_shape(marker: str) -> None:
-    game = get_game("shobu")
+    game = configured_game("shobu")
     black = AgentSpec("p", command=bot_command(marker, "shobu", "pretty"))  # pretty-printed replies
     white = AgentSpec("q", command=bot_command(marker, "shobu"))
-    record = await play_game(game, black, white, time_control=FAST, max_moves=6, seed=42, game_index=3)
+    events: list[Any] = []
+    record = await play_game(game, black, white, time_control=FAST, max_moves=6, seed=42, game_index=3,
+                             observer=events.append)
     assert (record["termination"], record["winner"], record["plies"]) == ("max_moves", "NONE", 6)
+    # Observers hear what they hear of any game: started, one step per move (as format 3 has it), ended.
+    started, *steps, ended = events
+    assert isinstance(started, GameStarted) and [a.id for a in started.players] == ["p", "q"]
+    assert started.game.seat_names == ("BLACK", "WHITE") and started.game_index == 3
+    assert all(isinstance(e, StepPlayed) for e in steps) and isinstance(ended, GameEnded) and ended.record is record
+    assert [(e.step["ply"], e.step["kind"], e.step["seat"]) for e in steps] == [(k, "move", k % 2) for k in range(6)]
+    assert [e.notation for e in steps] == [t["notation"] for t in record["turns"]]
+    assert [e.step["charged_ms"] for e in steps] == [t["charged_ms"] for t in record["turns"]]
+    assert [game.state_to_json(e.state) for e in steps] == record["game_states"][1:]
+    assert all(e.step["move"] == game.move_to_record(game.move_from_record(e.step["move"])) for e in steps)
     assert len(record["turns"]) == 6 and len(record["game_states"]) == 7
     assert record["game_states"][0] == game.state_to_json(game.initial_state())
     assert record["game_states"][-1]["turnNumber"] == 6
@@ -185,7 +199,7 @@ async def test_interrupted_by_a_player(marker: str, monkeypatch: pytest.MonkeyPa
         return real(spec, game, color, **opts)
 
     monkeypatch.setattr(match_module, "make_player", fake)
-    record = await play_game(get_game("shobu"), AgentSpec("bot", command=bot_command(marker, "shobu")),
+    record = await play_game(configured_game("shobu"), AgentSpec("bot", command=bot_command(marker, "shobu")),
                              AgentSpec("human", kind="human"), time_control=FAST)
     assert (record["termination"], record["winner"], record["plies"]) == ("interrupted", "NONE", 1)
     assert_no_leftovers(marker)
@@ -196,13 +210,13 @@ async def test_cancellation_kills_bots_and_propagates(marker: str) -> None:
     white = AgentSpec("b", command=bot_command(marker, "shobu"))
     tc = TimeControl(time_limit_ms=60000)
     with trio.move_on_after(0.5) as scope:
-        await play_game(get_game("shobu"), black, white, time_control=tc)
+        await play_game(configured_game("shobu"), black, white, time_control=tc)
     assert scope.cancelled_caught
     assert_no_leftovers(marker)
 
 
 async def test_program_that_does_not_exist_is_a_crash(marker: str) -> None:
-    record = await play_game(get_game("shobu"), AgentSpec("good", command=bot_command(marker, "shobu")),
+    record = await play_game(configured_game("shobu"), AgentSpec("good", command=bot_command(marker, "shobu")),
                              AgentSpec("ghost", command="/nonexistent/bot --fast"), time_control=FAST)
     assert (record["termination"], record["winner"]) == ("crash", "BLACK")
     assert "WHITE bot 'ghost' could not be started" in record["reason"]
@@ -215,7 +229,7 @@ async def test_crash_record_keeps_stderr_tail(marker: str) -> None:
     import sys
 
     crasher = AgentSpec("c", command=shlex.join([sys.executable, "-c", code, marker]))
-    record = await play_game(get_game("shobu"), crasher, AgentSpec("g", command=bot_command(marker, "shobu")),
+    record = await play_game(configured_game("shobu"), crasher, AgentSpec("g", command=bot_command(marker, "shobu")),
                              time_control=FAST)
     assert record["termination"] == "crash"
     assert "exited with code 4" in record["reason"] and "boom: out of ideas" in record["reason"]

@@ -82,28 +82,31 @@ def test_help_has_an_example() -> None:
 
 
 def test_live_view_draws_the_board_and_last_move(marker: str) -> None:
-    from arena.games import Color
-    from arena.match.progress import GameEnded, GameStarted, MovePlayed
+    from arena.games.registry import configured_game
+    from arena.match.progress import GameEnded, GameStarted, StepPlayed
     from arena.players.spec import AgentSpec
 
-    game = get_game("checkers")
+    game = configured_game("checkers")
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, width=100, color_system=None)
     view = MatchView(console, total_games=2)
     assert view.live_mode
     state = game.initial_state()
-    specs = {Color.BLACK: AgentSpec("alpha"), Color.WHITE: AgentSpec("beta")}
+    specs = (AgentSpec("alpha"), AgentSpec("beta"))
     view(GameStarted(game, state, specs, 0))
-    move = game.legal_moves(state)[0]
+    move = game.legal_moves(state, 0)[0]
     after = game.apply(state, move)
-    view(MovePlayed(game, 1, Color.BLACK, "alpha", game.describe_move(move), after, 3.0,
-                    {Color.BLACK: 999.0, Color.WHITE: 1000.0}, 0))
+    step = {"ply": 0, "kind": "move", "seat": 0, "move": game.move_to_record(move), "charged_ms": 3.0,
+            "clock_left_ms": 999.0}
+    view(StepPlayed(game, step, game.describe_move(move), after, (999.0, 1000.0), specs, 0))
     record = {"players": [{"id": "alpha", "colour": "BLACK"}, {"id": "beta", "colour": "WHITE"}],
               "winner": "BLACK", "termination": "win", "plies": 1, "reason": "BLACK bot 'alpha' won by the rules"}
     view(GameEnded(game, after, record, 0))
     text = buffer.getvalue()
     assert "[1/2] game 0: checkers, alpha (BLACK) vs beta (WHITE)" in text
-    assert "ply 1: BLACK (alpha) played" in text
+    assert f"ply 1: BLACK (alpha) played {game.describe_move(move)} in 3 ms" in text
+    assert "[●" in text  # the last move, read from the step's record form, is marked on the board
+    assert "clocks: BLACK 1.0s  WHITE 1.0s" in text
     assert "[1/2] game 0: BLACK (alpha) wins [win] after 1 plies" in text
     shobu = get_game("shobu")
     assert render_board(shobu, shobu.initial_state()).plain.count("○") == 16

@@ -14,6 +14,7 @@ from seat_toy import BOT_SOURCE, SecretBid
 
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
+from arena.match.progress import GameEnded, GameStarted, StepPlayed, step_notation
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 
@@ -64,12 +65,25 @@ async def test_three_bots_play_chance_and_simultaneous_steps(tmp_path: Path, bot
         assert all(set(m["payload"]) == {"card", "bids", "out"} for m in seen), others
 
 
+def expected_termination(mode: str) -> str:
+    return {"crash": "crash", "silent": "timeout", "illegal": "illegal_move"}[mode]
+
+
 @pytest.mark.parametrize("mode", ["crash", "silent", "illegal"])
 async def test_a_faulting_seat_is_out_and_the_game_goes_on(tmp_path: Path, bot, mode: str) -> None:  # type: ignore[no-untyped-def]
     fast = TimeControl(time_limit_ms=2_000, time_margin_ms=100, startup_ms=1_000, move_time_limit_ms=500)
-    record = await play_game(SecretBid(4, rounds=2), *[bot(0), bot(1, mode), bot(2), bot(3)], time_control=fast,
-                              seed=5, isolation=OPEN)
-    expected = {"crash": "crash", "silent": "timeout", "illegal": "illegal_move"}[mode]
+    game, events = SecretBid(4, rounds=2), []
+    record = await play_game(game, *[bot(0), bot(1, mode), bot(2), bot(3)], time_control=fast,
+                              seed=5, isolation=OPEN, observer=events.append)
+    # Observers hear the events of every game: started, each step as the record holds it, ended.
+    started, *steps, ended = events
+    assert isinstance(started, GameStarted) and [a.id for a in started.players] == ["b0", "b1", "b2", "b3"]
+    assert isinstance(ended, GameEnded) and ended.record is record
+    assert all(isinstance(e, StepPlayed) for e in steps) and [e.step for e in steps] == record["steps"]
+    assert [game.state_to_json(e.state) for e in steps] == record["states"][1:]
+    assert [e.notation for e in steps] == [step_notation(game, step) for step in record["steps"]]
+    assert "out (" + expected_termination(mode) + ")" in [e.notation for e in steps]
+    expected = expected_termination(mode)
     assert [(e["seat"], e["termination"]) for e in record["eliminations"]] == [(1, expected)]
     assert "seat 1 (P1) bot 'b1'" in record["eliminations"][0]["reason"]
     assert record["ranks"][1] == 4 and max(r for s, r in enumerate(record["ranks"]) if s != 1) < 4
@@ -123,3 +137,11 @@ async def test_each_bot_is_sent_its_own_observation_and_nothing_else(tmp_path: P
             others = {card for s, card in enumerate(cards) if s != seat}
             assert all(m["payload"]["card"] not in others for m in messages)
             assert all(set(m["payload"]) & {"cards", "hands"} == set() for m in messages)
+
+
+def test_each_kind_of_step_has_its_notation() -> None:
+    game = SecretBid(3)
+    assert step_notation(game, {"ply": 0, "kind": "chance", "outcome": 2, "probability": "1/3"}) == "2"
+    assert step_notation(game, {"ply": 3, "kind": "joint", "moves": {"0": 1, "2": 0}}) == "P0: 1; P2: 0"
+    assert step_notation(game, {"ply": 3, "kind": "elimination", "seat": 1, "termination": "crash",
+                                "reason": "..."}) == "out (crash)"

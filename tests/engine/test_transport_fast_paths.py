@@ -18,6 +18,7 @@ import trio.lowlevel
 import trio.testing
 
 from arena.games import Color, Termination, get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.base import ClockView, MoveReply, Player
@@ -199,7 +200,7 @@ async def _play(monkeypatch: pytest.MonkeyPatch, modes: dict[Color, str], max_mo
     monkeypatch.setattr(match_module, "make_player",
                         lambda spec, game, color, **_: _TablePlayer(spec.id, color, modes[color]))
     tc = TimeControl(time_limit_ms=60000, time_margin_ms=50, startup_ms=0)
-    return await play_game(SHOBU, AgentSpec("b"), AgentSpec("w"), time_control=tc, max_moves=max_moves)
+    return await play_game(configured_game("shobu"), AgentSpec("b"), AgentSpec("w"), time_control=tc, max_moves=max_moves)
 
 
 async def test_stale_scope_after_a_good_reply_is_replaced_not_a_timeout(

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 import trio
 
-from arena.games import Color, get_game
+from arena.games import Color
 from arena.games.checkers import CheckersGame, CheckersState, square_coords, square_number
 from arena.games.checkers_pdn import (
     LINE_WIDTH,
@@ -39,6 +39,7 @@ from arena.games.checkers_pdn import (
     records_to_pdn,
     state_to_fen,
 )
+from arena.games.registry import configured_game
 
 draughts = pytest.importorskip("draughts")
 from draughts import Board, Move  # type: ignore[import-untyped]  # noqa: E402 - after the skip
@@ -104,7 +105,7 @@ def _play_all() -> dict[str, dict[str, Any]]:
         options = dict(options)
         tc = TimeControl(time_limit_ms=options.pop("time_limit_ms", 20_000), time_margin_ms=100, startup_ms=3000)
         async with limit:
-            records[name] = await play_game(get_game("checkers"), AgentSpec("black-" + name, command=black),
+            records[name] = await play_game(configured_game("checkers"), AgentSpec("black-" + name, command=black),
                                             AgentSpec("white-" + name, command=white), time_control=tc,
                                             game_index=len(records), **options)
 

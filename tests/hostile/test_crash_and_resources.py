@@ -14,7 +14,7 @@ from engine_support import assert_no_leftovers
 from hostile_support import hostile_command
 
 from arena.errors import ResourceError
-from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -32,7 +32,7 @@ async def test_exit_with_stdout_held_by_a_child_is_a_crash(marker: str, tmp_path
     tc = TimeControl(time_limit_ms=300_000, startup_ms=5000)
     crasher = AgentSpec("crasher", command=hostile_command(marker, "checkers", "crash_holding_stdout", tmp_path))
     other = AgentSpec("other", command=hostile_command(marker, "checkers", "plain", tmp_path))
-    record = await play_game(get_game("checkers"), crasher, other, time_control=tc, max_moves=20,
+    record = await play_game(configured_game("checkers"), crasher, other, time_control=tc, max_moves=20,
                              isolation=Isolation(ponder=ponder))
     assert record["termination"] == "crash", record["reason"]
     assert record["winner"] == "WHITE"
@@ -64,7 +64,7 @@ RLIMIT_SCRIPT = textwrap.dedent('''
         # Room for a few descriptors only: not enough for a bot's three pipes.
         resource.setrlimit(resource.RLIMIT_NOFILE, (open_now + 3, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
         try:
-            record = await play_game(get_game("shobu"), bot, bot, time_control=TimeControl(), max_moves=2)
+            record = await play_game(configured_game("shobu"), bot, bot, time_control=TimeControl(), max_moves=2)
         except ResourceError as exc:
             print("ResourceError:", exc)
             return
@@ -104,6 +104,6 @@ async def test_a_stderr_log_folder_that_cannot_be_made_is_arenas_failure(marker:
     blocker.write_text("")
     bot = AgentSpec("x", command=hostile_command(marker, "shobu", "plain", tmp_path))
     with pytest.raises(ResourceError, match="while opening the stderr log of the BLACK bot 'x'"):
-        await play_game(get_game("shobu"), bot, bot, time_control=TimeControl(), max_moves=2,
+        await play_game(configured_game("shobu"), bot, bot, time_control=TimeControl(), max_moves=2,
                         stderr_dir=blocker / "stderr")
     assert_no_leftovers(marker)

@@ -11,7 +11,7 @@ import pytest
 from engine_support import assert_no_leftovers, bot_writable
 from hostile_support import hostile_command, reports
 
-from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -29,7 +29,7 @@ async def test_a_bot_cannot_write_fake_moves_into_arenas_pipes(marker: str, tmp_
     saboteur = AgentSpec("saboteur", command=hostile_command(marker, "shobu", "sabotage", "-",
                                                               {"arena": os.getpid()}))
     victim = AgentSpec("victim", command=hostile_command(marker, "shobu", "plain", "-"))
-    record = await play_game(get_game("shobu"), saboteur, victim, time_control=TC, max_moves=6, stderr_dir=logs,
+    record = await play_game(configured_game("shobu"), saboteur, victim, time_control=TC, max_moves=6, stderr_dir=logs,
                              game_index=0, isolation=Isolation(sandbox=sandbox))
     found = reports(logs, "sabotage.txt")
     assert len(found) == 1, found
@@ -73,7 +73,7 @@ async def test_a_bot_started_by_root_has_no_capabilities(marker: str, tmp_path: 
     logs = tmp_path / "stderr"
     spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", "-"))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
-    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=logs, game_index=0,
+    await play_game(configured_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=logs, game_index=0,
                     isolation=Isolation(sandbox=sandbox))
     caps = reports(logs, "caps.txt")
     assert len(caps) == 1 and int(caps[0][2], 16) == 0, caps
@@ -91,7 +91,7 @@ async def test_a_secret_in_arenas_environment_is_invisible_to_bots(
     monkeypatch.setenv("ARENA_TEST_SECRET", "hunter2")
     spy = AgentSpec("spy", command=hostile_command(marker, "shobu", "env", "-"), env=(("BOT_OPTION", "7"),))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
-    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=tmp_path / "one",
+    await play_game(configured_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=tmp_path / "one",
                     game_index=0)
     env = env_seen(tmp_path / "one")
     assert "ARENA_TEST_SECRET" not in env
@@ -103,7 +103,7 @@ async def test_a_secret_in_arenas_environment_is_invisible_to_bots(
                         "LC_CTYPE"}  # LC_CTYPE: Python may set it itself (PEP 538)
 
     # --inherit-env passes everything on (the agent's own map still wins).
-    await play_game(get_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=tmp_path / "two",
+    await play_game(configured_game("shobu"), spy, other, time_control=TC, max_moves=2, stderr_dir=tmp_path / "two",
                     game_index=0, isolation=Isolation(inherit_env=True))
     env = env_seen(tmp_path / "two")
     assert env["ARENA_TEST_SECRET"] == "hunter2" and env["BOT_OPTION"] == "7"
@@ -114,7 +114,7 @@ async def test_arenas_search_bot_starts_with_the_minimal_environment(tmp_path: P
     hyper = tmp_path / "hyper.json"
     hyper.write_text("{}")
     bot = AgentSpec("search", kind="hyperparameters", path=str(hyper))
-    record = await play_game(get_game("checkers"), bot, bot, time_control=TimeControl(time_limit_ms=4000),
+    record = await play_game(configured_game("checkers"), bot, bot, time_control=TimeControl(time_limit_ms=4000),
                              max_moves=4)
     assert record["termination"] in ("max_moves", "win", "no_legal_moves"), record["reason"]
 
@@ -129,7 +129,7 @@ async def test_a_planted_link_at_the_stderr_log_is_replaced_not_followed(marker:
     flood = "import sys; sys.stderr.write('from the bot\\n' * 10); sys.stderr.flush(); sys.exit(3)"
     black = AgentSpec("a", command=f"python3 -c \"{flood}\" {marker}")
     white = AgentSpec("b", command=hostile_command(marker, "shobu", "plain", tmp_path))
-    record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
+    record = await play_game(configured_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
                              game_index=0)
     assert record["termination"] == "crash"
     assert victim.read_text() == "precious\n"
@@ -154,7 +154,7 @@ async def test_a_record_never_quotes_a_file_a_bot_links_its_log_to(marker: str, 
             f"os.unlink({str(log)!r}); os.symlink({str(secret)!r}, {str(log)!r}); sys.exit(3)")
     black = AgentSpec("a", command=f"python3 -c \"{code}\" {marker}")
     white = AgentSpec("b", command=hostile_command(marker, "shobu", "plain", tmp_path))
-    record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
+    record = await play_game(configured_game("shobu"), black, white, time_control=TC, max_moves=4, stderr_dir=logs,
                              game_index=0, isolation=Isolation(sandbox=False))
     assert record["termination"] == "crash"
     assert log.is_symlink()  # the attack was made

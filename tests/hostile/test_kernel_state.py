@@ -17,7 +17,7 @@ import trio
 from engine_support import assert_no_leftovers
 from hostile_support import BOT_PYTHON, busy_loops, hostile_command
 
-from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -201,7 +201,7 @@ async def test_a_bot_gains_no_time_from_its_own_cpu_pressure(marker: str, tmp_pa
     other = AgentSpec("other", command=hostile_command(marker, "checkers", "plain", "-"))
     budget_ms, margin_ms = 1500, 20
     with busy_loops(marker, 1, seconds=300):
-        record = await play_game(get_game("checkers"), hog, other, time_control=TimeControl(
+        record = await play_game(configured_game("checkers"), hog, other, time_control=TimeControl(
             time_limit_ms=budget_ms, time_margin_ms=margin_ms, startup_ms=10000), max_moves=400,
             stderr_dir=tmp_path, game_index=0, isolation=Isolation(sandbox=True))
     assert record["termination"] == "timeout" and record["winner"] == "WHITE", record["reason"]

@@ -20,10 +20,10 @@ from engine_support import assert_no_leftovers, processes_matching
 from helpers import eventually, eventually_async
 from hostile_support import hostile_command, reap_adopted_zombies, reports
 
-from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
-from arena.match.progress import MovePlayed
+from arena.match.progress import StepPlayed
 from arena.players.spec import AgentSpec
 from arena.process.bot import open_bot_process
 from arena.process.isolation import Isolation
@@ -37,13 +37,13 @@ async def test_a_setsid_grandchild_is_gone_after_the_game(marker: str, tmp_path:
     seen: list[int] = []
 
     def observer(event: object) -> None:
-        if isinstance(event, MovePlayed):
+        if isinstance(event, StepPlayed):
             seen.append(len(processes_matching(marker + "-escapee")))
 
     # No sandbox: it would refuse setsid (test_sandbox.py); here the grandchild does leave.
     escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", "-"))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
-    record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=6, observer=observer,
+    record = await play_game(configured_game("shobu"), escaper, other, time_control=TC, max_moves=6, observer=observer,
                              stderr_dir=tmp_path, game_index=0, isolation=Isolation(sandbox=False))
     assert record["termination"] == "max_moves", record["reason"]
     left = [text for *_, text in reports(tmp_path, "escapee-escapee.txt")]
@@ -55,7 +55,7 @@ async def test_a_setsid_grandchild_is_gone_after_the_game(marker: str, tmp_path:
 async def test_bots_that_ignore_end_of_input_and_signals_are_gone(marker: str, tmp_path: Path) -> None:
     black = AgentSpec("deaf", command=hostile_command(marker, "checkers", "ignore_eof", tmp_path))
     white = AgentSpec("deafer", command=hostile_command(marker, "checkers", "ignore_signals", tmp_path))
-    record = await play_game(get_game("checkers"), black, white, time_control=TC, max_moves=6)
+    record = await play_game(configured_game("checkers"), black, white, time_control=TC, max_moves=6)
     assert record["termination"] == "max_moves", record["reason"]
     assert_no_leftovers(marker, wait=0.0)
 
@@ -234,7 +234,7 @@ async def test_a_games_teardown_leaves_the_other_games_alone(marker: str) -> Non
         thief = AgentSpec("thief", command=hostile_command(marker + "-long", "shobu", "thief", "-"))
         slow = AgentSpec("slow", command=hostile_command(marker + "-long", "shobu", "plain", "-", {"sleep_ms": 300}))
         try:
-            return await play_game(get_game("shobu"), thief, slow, time_control=TC, max_moves=16,
+            return await play_game(configured_game("shobu"), thief, slow, time_control=TC, max_moves=16,
                                    isolation=no_sandbox)
         finally:
             long_game["running"] = False
@@ -247,7 +247,7 @@ async def test_a_games_teardown_leaves_the_other_games_alone(marker: str) -> Non
         assert long_game["running"], f"the long game ended first: {records.get('long')}"
         escaper = AgentSpec("escaper", command=hostile_command(marker + "-short", "shobu", "escapee", "-"))
         other = AgentSpec("other", command=hostile_command(marker + "-short", "shobu", "plain", "-"))
-        record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4,
+        record = await play_game(configured_game("shobu"), escaper, other, time_control=TC, max_moves=4,
                                  isolation=no_sandbox)
         assert long_game["running"], "the long game ended first: the test proves nothing"
         seen_alive.extend(processes_matching(marker + "-long"))

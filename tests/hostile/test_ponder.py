@@ -14,10 +14,10 @@ import pytest
 from engine_support import assert_no_leftovers, processes_matching
 from hostile_support import frozen_and_idle, hostile_command, is_frozen
 
-from arena.games import Color, get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
-from arena.match.progress import GameStarted, MovePlayed
+from arena.match.progress import GameStarted, StepPlayed
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 
@@ -44,14 +44,14 @@ async def test_a_cpu_thiefs_children_are_frozen_while_the_opponent_thinks(marker
     def observer(event: object) -> None:
         # Called in arena's loop after the thief's reply was read (and the thief frozen), before
         # the opponent's turn: arena waits while we watch, the opponent's clock not yet running.
-        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+        if isinstance(event, StepPlayed) and event.step["seat"] == 0:  # BLACK moved
             busy = _busy(marker)
             assert len(busy) == 2, busy
             seen.append(frozen_and_idle(busy))
 
     thief = AgentSpec("thief", command=hostile_command(marker, "shobu", mode, "-"))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-", {"sleep_ms": 50}))
-    record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
+    record = await play_game(configured_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
                              isolation=Isolation(sandbox=sandbox))
     assert record["termination"] == "max_moves", record["reason"]
     assert seen == [[(True, 0), (True, 0)]] * 2  # frozen the whole time: no CPU at all
@@ -62,14 +62,14 @@ async def test_with_ponder_the_thiefs_children_run_while_the_opponent_thinks(mar
     seen: list[list[tuple[bool, int | None]]] = []
 
     def observer(event: object) -> None:
-        if isinstance(event, MovePlayed) and event.color is Color.BLACK:
+        if isinstance(event, StepPlayed) and event.step["seat"] == 0:  # BLACK moved
             busy = _busy(marker)
             assert len(busy) == 2, busy
             seen.append(frozen_and_idle(busy, settle=0.0))
 
     thief = AgentSpec("thief", command=hostile_command(marker, "shobu", "thief", "-"))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", "-"))
-    record = await play_game(get_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
+    record = await play_game(configured_game("shobu"), thief, other, time_control=TC, max_moves=4, observer=observer,
                              isolation=Isolation(ponder=True))
     assert record["termination"] == "max_moves", record["reason"]
     assert len(seen) == 2 and not any(frozen for turn in seen for frozen, _ in turn)
@@ -95,7 +95,7 @@ async def test_bots_are_frozen_until_their_first_turn(marker: str) -> None:
 
     black = AgentSpec("b", command=hostile_command(marker + "-black", "shobu", "plain", "-"))
     white = AgentSpec("w", command=hostile_command(marker + "-white", "shobu", "plain", "-"))
-    record = await play_game(get_game("shobu"), black, white, time_control=TC, max_moves=2, observer=observer)
+    record = await play_game(configured_game("shobu"), black, white, time_control=TC, max_moves=2, observer=observer)
     assert record["termination"] == "max_moves", record["reason"]
     assert set(seen) == {"black", "white"}
     assert all(state == (True, 0) for states in seen.values() for state in states), seen
@@ -106,7 +106,7 @@ async def test_a_stopped_bot_that_ignores_sigterm_is_still_torn_down(marker: str
     # The game ends on WHITE's reply while BLACK is frozen (and ignores SIGTERM): thaw, TERM, kill.
     black = AgentSpec("b", command=hostile_command(marker, "checkers", "ignore_signals", tmp_path))
     white = AgentSpec("w", command=hostile_command(marker, "checkers", "ignore_signals", tmp_path))
-    record = await play_game(get_game("checkers"), black, white, time_control=TC, max_moves=3)
+    record = await play_game(configured_game("checkers"), black, white, time_control=TC, max_moves=3)
     assert record["termination"] == "max_moves" and record["plies"] == 3
     assert record["winner"] == "NONE"
     assert_no_leftovers(marker, wait=0.0)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -71,7 +71,7 @@ async def test_a_bot_in_a_folder_under_tmp_starts_and_sees_nothing_else_there(
                            env=(("PEEK", str(secret)),))
         other = AgentSpec("other", command=f"python3 {REPO / 'bots' / 'connect4_random.py'}")
         stderr_dir = tmp_path / "stderr"
-        record = await play_game(get_game("connect4"), peeker, other, time_control=TC, stderr_dir=stderr_dir,
+        record = await play_game(configured_game("connect4"), peeker, other, time_control=TC, stderr_dir=stderr_dir,
                                  game_index=0, isolation=Isolation(sandbox=sandbox))
     finally:
         shutil.rmtree(secret.parent, ignore_errors=True)

@@ -16,7 +16,7 @@ from hostile_support import hostile_command
 
 import arena.process.isolation as isolation_module
 from arena.errors import ConfigError
-from arena.games import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -54,7 +54,7 @@ async def test_a_sandboxed_bot_is_walled_in(marker: str, tmp_path: Path) -> None
                ("PROBE_LOGS", os.pathsep.join(map(str, (logs_root, tournament, stderr_dir)))))
         prober = AgentSpec("prober", command=hostile_command(marker, "shobu", "probe", Path("-")), env=env)
         other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
-        record = await play_game(get_game("shobu"), prober, other, time_control=TC, max_moves=2,
+        record = await play_game(configured_game("shobu"), prober, other, time_control=TC, max_moves=2,
                                  stderr_dir=stderr_dir, game_index=0, isolation=SANDBOX)
     assert record["termination"] == "max_moves", record["reason"]
     probe = json.loads(_reports(stderr_dir / "00000-black-prober.log")["probe.json"])
@@ -79,7 +79,7 @@ async def test_a_sandboxed_bot_cannot_leave_its_group_and_its_descendants_die_wi
 ) -> None:
     escaper = AgentSpec("escaper", command=hostile_command(marker, "shobu", "escapee", Path("-")))
     other = AgentSpec("other", command=hostile_command(marker, "shobu", "plain", Path("-")))
-    record = await play_game(get_game("shobu"), escaper, other, time_control=TC, max_moves=4,
+    record = await play_game(configured_game("shobu"), escaper, other, time_control=TC, max_moves=4,
                              stderr_dir=tmp_path, game_index=0, isolation=SANDBOX)
     assert record["termination"] == "max_moves", record["reason"]
     # setsid fails (seccomp), so the grandchild stays in the group that is stopped and killed.
@@ -117,4 +117,4 @@ async def test_a_sandbox_asked_for_but_unavailable_is_a_config_error(monkeypatch
     monkeypatch.setattr(isolation_module, "sandbox_available", lambda: "bubblewrap is not installed here")
     bot = AgentSpec("x", command="python3 -c pass")
     with pytest.raises(ConfigError, match="^bubblewrap is not installed here$"):
-        await play_game(get_game("shobu"), bot, bot, time_control=TC, isolation=SANDBOX)
+        await play_game(configured_game("shobu"), bot, bot, time_control=TC, isolation=SANDBOX)

@@ -12,7 +12,9 @@ import pytest
 import trio
 from rich.console import Console
 
-from arena.games import Color, Termination, get_game
+from arena.games import Color, Termination
+from arena.games.model import color_of
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players import make_player
@@ -41,11 +43,11 @@ def clock(left_ms: float = 90_000.0, allowance_s: float = 30.0) -> ClockView:
 async def ask(game_name: str, script: str, state: Any = None, view: ClockView | None = None,
               color: Color | None = None) -> tuple[MoveReply, str]:
     """One request_move of a fresh HumanPlayer reading ``script``; the reply and all output."""
-    game = get_game(game_name)
+    game = configured_game(game_name)
     state = game.initial_state() if state is None else state
     con, out = console()
     lines = ThreadedLines(io.StringIO(script).readline)
-    player = make_player(SPEC, game, color or game.to_move(state), console=con, lines=lines)
+    player = make_player(SPEC, game, color or color_of(game.actor(state)), console=con, lines=lines)
     assert isinstance(player, HumanPlayer)
     async with player:
         reply = await player.request_move(state, view or clock())
@@ -53,7 +55,7 @@ async def ask(game_name: str, script: str, state: Any = None, view: ClockView | 
 
 
 def checkers_wire(text: str) -> str:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     return game.move_to_wire(game.parse_notation(text, game.initial_state()))
 
 
@@ -134,14 +136,14 @@ async def test_board_command_redraws() -> None:
 
 
 async def test_shobu_move_in_notation() -> None:
-    game = get_game("shobu")
+    game = configured_game("shobu")
     reply, out = await ask("shobu", "07 43 n\n")
     assert reply.fault is None
     assert reply.wire == {
         "passive": {"origin": {"x": 0, "y": 7}, "heading": {"x": 0, "y": -1}},
         "aggressive": {"origin": {"x": 4, "y": 3}, "heading": {"x": 0, "y": -1}},
     }
-    assert game.validate_move(game.initial_state(), game.parse_move(reply.wire))
+    assert game.validate_move(game.initial_state(), 0, game.parse_move(reply.wire))
     assert "BLACK's home boards" in out and "WHITE's home boards" in out
 
 
@@ -175,7 +177,7 @@ async def test_shobu_move_list_is_grouped() -> None:
 
 
 async def test_white_sees_the_opponents_last_move() -> None:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     opened = game.apply(game.initial_state(), game.parse_notation("11-15", game.initial_state()))
     reply, out = await ask("checkers", "22-18\n", state=opened, color=Color.WHITE)
     assert "BLACK played 11-15" in out
@@ -185,7 +187,7 @@ async def test_white_sees_the_opponents_last_move() -> None:
 
 
 async def test_last_move_is_followed_across_turns_with_a_shobu_push() -> None:
-    game = get_game("shobu")
+    game = configured_game("shobu")
     con, out = console()
     lines = ThreadedLines(io.StringIO("07 43 N\n17 53 N\n").readline)
     player = HumanPlayer(SPEC, game, 0, console=con, lines=lines)
@@ -206,7 +208,7 @@ async def test_last_move_is_followed_across_turns_with_a_shobu_push() -> None:
 async def test_timeout_when_the_human_does_not_answer() -> None:
     read_fd, write_fd = os.pipe()
     try:
-        game = get_game("checkers")
+        game = configured_game("checkers")
         con, out = console()
         lines = ThreadedLines(FdLineReader(read_fd))
         player = HumanPlayer(SPEC, game, 0, console=con, lines=lines)
@@ -246,12 +248,12 @@ def test_threaded_lines_survive_successive_trio_runs() -> None:
 def test_parse_human_move_raises_game_errors() -> None:
     from arena.games import IllegalMoveError, MoveSyntaxError
 
-    checkers = get_game("checkers")
+    checkers = configured_game("checkers")
     with pytest.raises(MoveSyntaxError):
         parse_human_move(checkers, checkers.initial_state(), "e2-e4")
     with pytest.raises(IllegalMoveError):
         parse_human_move(checkers, checkers.initial_state(), "1-5")
-    shobu = get_game("shobu")
+    shobu = configured_game("shobu")
     with pytest.raises(IllegalMoveError):
         parse_human_move(shobu, shobu.initial_state(), "07 43 S")
 
@@ -268,7 +270,7 @@ async def test_human_against_human_through_play_game() -> None:
     con, out = console()
     lines = ThreadedLines(io.StringIO("11-15\n22-18\n15x22\n").readline)
     record = await play_game(
-        get_game("checkers"),
+        configured_game("checkers"),
         AgentSpec(id="alice", kind="human"),
         AgentSpec(id="bob", kind="human"),
         time_control=TimeControl(time_limit_ms=60_000),
@@ -285,7 +287,7 @@ async def test_resignation_through_play_game() -> None:
     con, _ = console()
     lines = ThreadedLines(io.StringIO("resign\ny\n").readline)
     record = await play_game(
-        get_game("shobu"),
+        configured_game("shobu"),
         AgentSpec(id="alice", kind="human"),
         AgentSpec(id="bob", kind="human"),
         time_control=TimeControl(time_limit_ms=60_000),
@@ -306,7 +308,7 @@ def test_a_failing_reader_counts_as_end_of_input() -> None:
 
 async def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
     """A terminal's end of input is not final: the person is asked, and may go on playing."""
-    game = get_game("checkers")
+    game = configured_game("checkers")
     state = game.initial_state()
     script = iter(["", "n\n", "11-15\n"])  # Ctrl-D, "no", then a move
     lines = ThreadedLines(lambda: next(script, ""), eof_is_final=False)
@@ -335,7 +337,7 @@ class SlowLines:
 
 
 async def test_the_clock_counts_down_at_the_prompt(autojump_clock: Any) -> None:
-    game = get_game("checkers")
+    game = configured_game("checkers")
     con, out = console()
     player = make_player(SPEC, game, Color.BLACK, console=con, lines=SlowLines("11-15", 25.0), echo=False)
     reply = await player.request_move(game.initial_state(), clock(left_ms=40_000, allowance_s=45.0))

@@ -24,9 +24,8 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from arena.fileio.files import atomic_write
-from arena.games import get_game
-from arena.games.base import Color
-from arena.match.progress import MovePlayed
+from arena.games.registry import configured_game
+from arena.match.progress import StepPlayed
 from arena.records.logstore import STANDINGS_FILE, dumps
 from arena.records.reader import record_name
 from arena.tournament.live import LiveTrace
@@ -37,7 +36,7 @@ shots.mkdir(parents=True, exist_ok=True)
 URL = "http://127.0.0.1:8766"
 WAIT_MS = 180_000  # a backstop: each wait ends as soon as the page shows what it waits for (generous:
 # Chromium beside busy loops on 2 cores is slow, and a wait that ends early is a false failure)
-shobu = get_game("shobu")
+shobu = configured_game("shobu")
 
 games = folder / "games.jsonl"
 # b2 was replaced: one game of its old version stays in the history (a row of b2's first game under
@@ -69,7 +68,9 @@ def write_games(kept: list[bytes]) -> None:
 def move(trace: object, ply: int, text: str) -> None:
     """One move of the game in progress, as the engine's observer event."""
     assert callable(trace)
-    trace(MovePlayed(shobu, ply, (Color.BLACK, Color.WHITE)[(ply - 1) % 2], "?", text, None, 12.5, {}, LIVE))
+    step = {"ply": ply - 1, "kind": "move", "seat": (ply - 1) % 2, "move": None, "charged_ms": 12.5,
+            "clock_left_ms": 0.0}
+    trace(StepPlayed(shobu, step, text, None, (), (), LIVE))
 
 
 #: The games of every agent's line of the leaderboard, added up (twice the games in the standings).

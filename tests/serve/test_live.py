@@ -12,9 +12,8 @@ from typing import Any
 import trio
 from serve_support import client, next_update, sse
 
-from arena.games import get_game
-from arena.games.base import Color
-from arena.match.progress import MovePlayed
+from arena.games.registry import configured_game
+from arena.match.progress import StepPlayed
 from arena.serve.app import create_app
 from arena.serve.live import LiveFolder, LiveGame, step_text
 from arena.tournament.config import load_config
@@ -24,7 +23,7 @@ from arena.tournament.runner import RunOptions, run_tournament
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 from tournament_support import TEST_BOT, shobu_config
 
-SHOBU = get_game("shobu")
+SHOBU = configured_game("shobu")
 
 
 def lines_of(path: Path) -> list[dict[str, Any]]:
@@ -42,10 +41,11 @@ def test_the_run_traces_each_game_move_by_move_and_removes_it_when_the_game_ends
 
     def observe(event: Any) -> None:
         # The run's own observer comes first: the trace holds every move before this one.
-        if isinstance(event, MovePlayed):
+        if isinstance(event, StepPlayed):
             assert event.game_index is not None
             assert not (folder / LIVE_FOLDER / live_name(7)).exists()
-            seen.append((event.game_index, event.ply, lines_of(folder / LIVE_FOLDER / live_name(event.game_index))))
+            ply = event.step["ply"] + 1
+            seen.append((event.game_index, ply, lines_of(folder / LIVE_FOLDER / live_name(event.game_index))))
 
     summary = trio.run(run_tournament, config, RunOptions(logs_root=tmp_path / "logs", concurrency=2,
                                                           stats_worker=False, bootstrap_samples=20, observer=observe))
@@ -63,7 +63,8 @@ def test_the_run_traces_each_game_move_by_move_and_removes_it_when_the_game_ends
 
 
 def move(trace: Any, ply: int, text: str, index: int = 4) -> None:
-    trace(MovePlayed(SHOBU, ply, (Color.BLACK, Color.WHITE)[(ply - 1) % 2], "?", text, None, 3.0, {}, index))
+    step = {"ply": ply - 1, "kind": "move", "seat": (ply - 1) % 2, "move": None, "charged_ms": 3.0, "clock_left_ms": 0.0}
+    trace(StepPlayed(SHOBU, step, text, None, (), (), index))
 
 
 def test_the_reader_reads_whole_lines_only_and_follows_files_that_come_and_go(tmp_path: Path) -> None:
@@ -90,6 +91,24 @@ def test_the_reader_reads_whole_lines_only_and_follows_files_that_come_and_go(tm
     live.end(4, again)
     gone = reader.poll()
     assert gone.games == () and gone.version > first.version
+
+
+def test_the_trace_of_a_game_of_n_seats_has_a_line_per_step_read_as_who_and_what(tmp_path: Path) -> None:
+    from arena.games.registry import get_table_game
+
+    game = get_table_game("kuhn_poker", 3)
+    trace = LiveTrace(tmp_path, tmp_path.parent).start(2, ["a", "b", "c"])
+    assert trace is not None
+    steps = [({"ply": 0, "kind": "chance", "outcome": 0, "probability": "1/4"}, "ignored"),
+             ({"ply": 3, "kind": "move", "seat": 0, "move": 1, "charged_ms": 2.25, "clock_left_ms": 9.0}, "bet"),
+             ({"ply": 4, "kind": "elimination", "seat": 2, "termination": "crash", "reason": "r"}, "ignored")]
+    for step, notation in steps:
+        trace(StepPlayed(game, step, notation, None, (), (), 2))
+    lines = lines_of(tmp_path / LIVE_FOLDER / live_name(2))[1:]
+    # A move is its notation (as in a two-player game); another step is as the record has it.
+    assert lines == [steps[0][0], {"ply": 4, "seat": 0, "move": "bet", "ms": 2.2}, steps[2][0]]
+    (live,) = LiveFolder(tmp_path).poll().games
+    assert [step_text(live, s) for s in live.steps] == [("chance", "0"), ("a", "bet"), ("c", "out (crash)")]
 
 
 def test_steps_of_every_kind_read_as_who_and_what() -> None:

@@ -163,3 +163,14 @@ def test_build_schedule_dispatch_and_errors() -> None:
         round_robin(["a"], 2)
     with pytest.raises(ValueError):
         round_robin(["a", "a"], 2)
+
+
+def test_a_two_player_round_robin_keeps_its_game_order() -> None:
+    # The pair schedules are the schedules of tables of 2 seats: this order (and every log folder
+    # written in it) must not change.
+    games = list(round_robin(["a", "b", "c"], 4, seed=5))
+    assert [(g.index, g.black, g.white, g.pair) for g in games] == [
+        (0, "a", "b", 0), (1, "a", "c", 1), (2, "b", "c", 2), (3, "b", "a", 0), (4, "c", "a", 1), (5, "c", "b", 2),
+        (6, "a", "b", 3), (7, "a", "c", 4), (8, "b", "c", 5), (9, "b", "a", 3), (10, "c", "a", 4), (11, "c", "b", 5)]
+    assert [g.opening_seed for g in games] == [opening_seed(5, g.pair) for g in games]
+    assert games[0].opening_seed == 8801444313337782734
