@@ -17,17 +17,16 @@ from typing import Any
 
 import click
 
-from arena.backends import ClusterError
+from arena.cli.exits import ArenaCommand, fail
 from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, read_only_given
-from arena.cli.run_cmd import DEFAULT_LOGS, _fail, _print_json, _run, _set_up, _signals_exit_at_once
-from arena.errors import ArenaError
+from arena.cli.run_cmd import DEFAULT_LOGS, _print_json, _run, _set_up, _signals_exit_at_once
 from arena.limits import MAX_CONFIG_CONCURRENCY, MAX_GAMES
 from arena.process.signals import exit_code_for
 from arena.ui.console import cli_console
 from arena.ui.standings import print_standings
 
 
-@click.command("league", epilog="""\b
+@click.command(cls=ArenaCommand, name="league", epilog="""\b
 Examples:
   arena league league.json                  (until Ctrl-C; run it again to resume)
   arena league league.json --games 200      (stop once the folder holds 200 games)
@@ -86,25 +85,20 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
     chosen = chosen_backend(backend, ray_address, ray_cpus)
     settings = LeagueSettings(games=games, rounds=rounds, bound=bound, rescan_s=rescan_s)
     with _signals_exit_at_once():
-        try:
-            league = load_league(config_path)
-            for line in league.set_aside:
-                note(f"set aside: {line}")
-            config = dataclasses.replace(league.config, limits=bot_limits(league.config.limits),
-                                         read_only=read_only_given(league.config.read_only))
-            league = dataclasses.replace(league, config=config)
+        league = load_league(config_path)
+        for line in league.set_aside:
+            note(f"set aside: {line}")
+        config = dataclasses.replace(league.config, limits=bot_limits(league.config.limits),
+                                     read_only=read_only_given(league.config.read_only))
+        league = dataclasses.replace(league, config=config)
 
-            def make(_config: Any, options: Any, reporter: Any) -> League:
-                return League(league, options, reporter, settings, notes=note)
+        def make(_config: Any, options: Any, reporter: Any) -> League:
+            return League(league, options, reporter, settings, notes=note)
 
-            run, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples, isolation,
-                                    (chosen, ray_address, ray_cpus), make=make)
-            if rounds is not None and games is None:  # a known end, though not a number of games
-                reporter.open_end = f"for {rounds} round{'s' if rounds != 1 else ''}"
-        except ClusterError as exc:
-            _fail(console, str(exc), 1)
-        except ArenaError as exc:
-            _fail(console, str(exc), 2)
+        run, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples, isolation,
+                                (chosen, ray_address, ray_cpus), make=make)
+        if rounds is not None and games is None:  # a known end, though not a number of games
+            reporter.open_end = f"for {rounds} round{'s' if rounds != 1 else ''}"
         assert isinstance(run, League)
         page = _start_page(run.folder, port) if serve else None
         try:
@@ -128,7 +122,7 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
         if as_json:
             _print_json({**summary.to_json(), "field": counts, "changes": run.changes})
     if failure is not None:
-        _fail(console, f"the run failed: {failure}", 1)
+        fail(f"the run failed: {failure}", 1)
     if summary.interrupted:
         sys.exit(exit_code_for(signal_number))
 

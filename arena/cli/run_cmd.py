@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console
 
-from arena.backends import ClusterError
+from arena.cli.exits import ArenaCommand, fail
 from arena.cli.options import (
     bot_limits,
     chosen_backend,
@@ -30,8 +30,8 @@ from arena.cli.options import (
     read_only_given,
     rules_option,
 )
-from arena.cli.standings_cmd import _fail, _print_json, _print_nodes
-from arena.errors import ArenaError, ConfigProblems
+from arena.cli.standings_cmd import _print_json, _print_nodes
+from arena.errors import ArenaError, ConfigError, ConfigProblems
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
 from arena.process.bot import kill_all_live_groups
 from arena.process.isolation import unprotected_note
@@ -48,6 +48,7 @@ DEFAULT_LOGS = Path("tournament_logs")
 
 @click.command(
     "run",
+    cls=ArenaCommand,
     epilog="""\b
 Examples:
   arena run configs/checkers_round_robin.json
@@ -103,19 +104,17 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     with _signals_exit_at_once():
         try:
             config = _gated_config(console, config_path, logs_root) if set_aside_failing else load_config(config_path)
-            if any(agent.type == "player" for agent in config.agents):
-                import arena.ui.human  # noqa: F401 - registers the human player with arena.players
-            if config.sprt is not None:
-                _run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
-                                isolation, (backend, ray_address, ray_cpus), as_json=as_json)
-            config = dataclasses.replace(config, limits=bot_limits(config.limits),
-                                         read_only=read_only_given(config.read_only))
-            tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
-                                           isolation, (backend, ray_address, ray_cpus))
-        except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1
-            _fail(console, str(exc), 1)
-        except ArenaError as exc:
-            _fail(console, str(exc) + ("" if set_aside_failing else _set_aside_hint(exc)), 2)
+        except ConfigError as exc:  # only to add the hint; arena.cli.exits says it
+            raise ConfigError(str(exc) + ("" if set_aside_failing else _set_aside_hint(exc))) from None
+        if any(agent.type == "player" for agent in config.agents):
+            import arena.ui.human  # noqa: F401 - registers the human player with arena.players
+        if config.sprt is not None:
+            _run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
+                             isolation, (backend, ray_address, ray_cpus), as_json=as_json)
+        config = dataclasses.replace(config, limits=bot_limits(config.limits),
+                                     read_only=read_only_given(config.read_only))
+        tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
+                                       isolation, (backend, ray_address, ray_cpus))
         summary, failure, signal_number = _run(tournament, reporter)
         reporter.close()
         # The results on stdout (`> standings.txt` keeps them), unless --json puts the summary there.
@@ -134,7 +133,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         if as_json:
             _print_json(summary.to_json())
     if failure is not None:
-        _fail(console, f"the run failed: {failure}", 1)
+        fail(f"the run failed: {failure}", 1)
     if summary.interrupted:
         sys.exit(exit_code_for(signal_number))
 
