@@ -9,7 +9,7 @@ the exit status of the first row of :data:`EXIT_STATUSES` the error is an instan
 resumes). What is not an ArenaError (a file that cannot be read, a bug) is left to
 :func:`arena.cli.main`.
 
-Kept free of arena's heavy modules: classes are named by dotted path and imported only when an
+Kept free of arena's heavy modules: classes are named ``module:name`` and imported only when an
 error is mapped, so ``arena --help`` stays fast.
 """
 
@@ -21,14 +21,14 @@ from typing import Any, NoReturn
 
 import click
 
-#: (error class by dotted path, exit status, what it means), most specific first; the first row an
+#: (error class as ``module:name``, exit status, what it means), most specific first; the first row an
 #: error is an instance of decides. ``arena --help``'s epilog and docs/README.md show this table;
 #: tests/cli/test_exits.py checks both.
 EXIT_STATUSES: tuple[tuple[str, int, str], ...] = (
-    ("arena.errors.Interrupted", 130, "interrupted (Ctrl-C, SIGTERM; 129 for SIGHUP) after finished work was kept"),
-    ("arena.errors.ResourceError", 1, "arena itself failed: out of descriptors, disk, processes or memory; a referee broke"),
-    ("arena.backends.ClusterError", 1, "the Ray cluster cannot be reached or failed"),
-    ("arena.errors.ArenaError", 2, "bad input: a usage, config, state, move, record, book or log-folder mistake"),
+    ("arena.errors:Interrupted", 130, "interrupted (Ctrl-C, SIGTERM; 129 for SIGHUP) after finished work was kept"),
+    ("arena.errors:ResourceError", 1, "arena itself failed: out of descriptors, disk, processes or memory; a referee broke"),
+    ("arena.backends:ClusterError", 1, "the Ray cluster cannot be reached or failed"),
+    ("arena.errors:ArenaError", 2, "bad input: a usage, config, state, move, record, book or log-folder mistake"),
 )
 
 #: Commands whose one-line errors name them (``arena train: error: ...``); the others say ``arena``.
@@ -36,7 +36,7 @@ VOICES: dict[str, str] = {name: f"arena {name}" for name in ("train", "tune", "l
 
 
 def _error_class(dotted: str) -> type[BaseException]:
-    module, _, name = dotted.rpartition(".")
+    module, _, name = dotted.partition(":")
     cls = getattr(importlib.import_module(module), name)
     assert isinstance(cls, type) and issubclass(cls, BaseException), dotted
     return cls
