@@ -20,7 +20,7 @@ from arena.ui.console import cli_console
 from arena.ui.tables import print_standings
 
 
-def _print_json(obj: Any) -> None:
+def print_json(obj: Any) -> None:
     """``obj`` as indented JSON on stdout."""
     sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.flush()
@@ -44,7 +44,7 @@ def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> Non
     with likelihood of superiority, and how games ended."""
     standings, stats = standings_from_folder(Path(logdir), bootstrap_samples)
     if as_json:
-        _print_json({**standings, "agents": stats})
+        print_json({**standings, "agents": stats})
     else:
         out = cli_console(stderr=False)
         print_standings(out, standings, logdir)

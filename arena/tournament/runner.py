@@ -56,6 +56,7 @@ from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.logstore import FolderLock, LogError, parse_rows, read_rows, write_failure
 from arena.records.reader import GAMES_FILE, RESULT_TEXT, record_name
 from arena.runs.jobs import GameSetting, game_job
+from arena.runs.lifecycle import DEFAULT_LOGS
 from arena.runs.loop import play_schedule
 from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, free_indexes, write_checked
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
@@ -152,7 +153,7 @@ class RunOptions:
     standings worker rewrites ``standings.json`` and the per-agent files during play;
     ``stats_worker`` False writes them only at finish."""
 
-    logs_root: Path = Path("tournament_logs")
+    logs_root: Path = DEFAULT_LOGS
     concurrency: int | None = None
     bootstrap_samples: int = 200
     standings_interval_s: float = 2.0

@@ -3,6 +3,7 @@ catches ArenaError to choose a status itself, and the help and the docs show the
 
 from __future__ import annotations
 
+import ast
 import importlib
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from arena.records.logstore import LogError
 from arena.referee.client import RefereeError
 
 ROOT = Path(__file__).resolve().parents[2]
+CLI = ROOT / "arena" / "cli"
 
 
 @pytest.mark.parametrize(("error", "status"), [
@@ -47,6 +49,21 @@ def _every_command() -> list[click.Command]:
 def test_every_command_maps_errors() -> None:
     unmapped = [c.name for c in _every_command() if not isinstance(c, (ArenaCommand, ArenaGroup))]
     assert unmapped == []
+
+
+def test_no_command_catches_arena_error_itself() -> None:
+    """The mapping is the one place: an ``except ArenaError`` elsewhere in the CLI would choose a
+    status of its own."""
+    catching = []
+    for path in sorted(CLI.glob("*.py")):
+        if path.name == "exits.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ExceptHandler) and node.type is not None:
+                names = {n.id if isinstance(n, ast.Name) else getattr(n, "attr", "") for n in ast.walk(node.type)}
+                if names & {"ArenaError", "ClusterError", "Interrupted", "ResourceError"}:
+                    catching.append(f"{path.name}:{node.lineno}")
+    assert catching == []
 
 
 def _raising(error: ArenaError, name: str = "probe") -> click.Command:
