@@ -1,7 +1,7 @@
 """`arena league CONFIG`: a league over a roster folder that keeps running (:mod:`arena.tournament.league`).
 
-A thin click layer: the run, its signals, its summary and exit codes are ``arena run``'s
-(:mod:`arena.cli.run_cmd`): 0 when it stopped at ``--games``/``--rounds`` (or the field fell below
+A thin click layer: the run's lifecycle (:mod:`arena.runs.lifecycle`), its view
+(:mod:`arena.cli.run_view`), its summary and exit codes are ``arena run``'s: 0 when it stopped at ``--games``/``--rounds`` (or the field fell below
 two agents), 1 a run failed, 2 a usage, config or log-folder mistake, 130 Ctrl-C or SIGTERM (129
 SIGHUP) after the finished games and standings were written. ``--serve`` runs ``arena serve`` on
 the league's folder beside it (a child process it ends when the league ends).

@@ -1,9 +1,11 @@
-"""`arena run CONFIG` and `arena standings LOGDIR`: a thin click layer over :mod:`arena.tournament`.
+"""`arena run CONFIG`: a thin click layer over :mod:`arena.tournament` played by the run layer
+(:mod:`arena.runs.lifecycle`: set-up, signals, the final flush; the view is :mod:`arena.cli.run_view`).
 
 Exit codes: 0 the run finished (or, for randomMatches without ``matches``, never happens: it ends
 with Ctrl-C and 130); 1 a run failed; 2 a usage, config or log-folder mistake (one line, before any
 game, or another run holds the log folder); 130 interrupted by Ctrl-C or SIGTERM, 129 by SIGHUP,
-after finished games, per-agent files and standings were written.
+after finished games, per-agent files and standings were written. Errors become exits in
+:mod:`arena.cli.exits`.
 """
 
 from __future__ import annotations
