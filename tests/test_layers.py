@@ -45,6 +45,8 @@ TABLE: list[tuple[tuple[str, ...], str]] = [
     (("arena.players",), "not rich"),
     (("arena.match",), ""),
     (("arena.backends", "arena.tools"), "Ray only inside the Ray backend, when it is opened"),
+    # The run layer (issue 35): the run loop, the one job builder, the lifecycle; schedules sit above.
+    (("arena.runs",), "trio; no schedule's package (tournament, sprt, train), no rich, no click"),
     (("arena.tournament", "arena.sprt", "arena.train"), ""),
     (("arena.ui", "arena.report"), "rich"),
     # `arena serve` (issue 23): web pages over the report's pieces and a log folder, read only.

@@ -1,7 +1,8 @@
 """The `arena` command line: a thin click layer over the core modules.
 
-Only this package maps :class:`arena.errors.ArenaError` to messages and exit codes
-(0 ok, 1 a run failed, 2 usage/config/input error, 130 interrupted).
+Only this package maps :class:`arena.errors.ArenaError` to messages and exit codes, in one place:
+:mod:`arena.cli.exits` (0 ok, 1 arena or the cluster failed, 2 usage/config/input error, 130
+interrupted), applied by every command's click class.
 
 Commands are imported only when run (or when their own help is asked for): ``arena --help`` and
 the rules tools never import trio or rich, so they answer in a few tens of milliseconds.
@@ -19,6 +20,7 @@ from typing import Any
 import click
 
 from arena import __version__
+from arena.cli.exits import ArenaGroup, epilog_table, exit_status
 
 #: name -> (module, command object, one-line summary for ``arena --help``). The summaries live
 #: here so listing the commands imports none of them; a test checks they match the commands.
@@ -48,7 +50,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(ArenaGroup):
     """A group whose subcommands are imported on first use (click's documented lazy-loading
     pattern), with summaries from :data:`COMMANDS` for the command list."""
 
@@ -80,7 +82,8 @@ Examples:
   arena match "python3 bots/kuhn_poker_random.py" "python3 bots/kuhn_poker_random.py" "python3 bots/kuhn_poker_heuristic.py"
   arena run configs/checkers_round_robin.json
   arena games
-  arena --json-pass-through < examples/rules/gamestate-and-turn.json""",
+  arena --json-pass-through < examples/rules/gamestate-and-turn.json
+""" + epilog_table(),
 )
 @click.option(
     "--json-pass-through",
@@ -138,18 +141,17 @@ def main(args: Any = None) -> None:
 
 def failure_line(error: BaseException) -> tuple[str, int]:
     """One line for a failure that reached :func:`main`, and its exit status: an
-    :class:`arena.errors.ArenaError`'s own message (2 for bad input: a config, a state, a move, a
-    usage; 1 for the rest, e.g. a referee that crashed), an OSError's file and reason (1), else the
+    :class:`arena.errors.ArenaError`'s own message and its status by :mod:`arena.cli.exits` (a
+    command normally says it itself; this is the group's own), an OSError's file and reason (1), else the
     exception's type and message, said to be a bug of arena or of a plugin (1). An exception group
     (trio's) is said by its first exception."""
-    from arena.errors import ArenaError, ConfigError, GameError, InputError, UsageError
+    from arena.errors import ArenaError
 
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     text = " ".join(str(error).split())  # one line, whatever the message held
     if isinstance(error, ArenaError):
-        bad_input = isinstance(error, (ConfigError, InputError, UsageError, GameError))
-        return text or type(error).__name__, 2 if bad_input else 1
+        return text or type(error).__name__, exit_status(error)
     if isinstance(error, OSError):
         where = f"{error.filename}: " if error.filename else ""
         return f"{where}{error.strerror or text}", 1

@@ -7,10 +7,11 @@ from typing import Any
 
 import click
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import game_option, table_options
 
 
-@click.command("check-bot", short_help="Check a bot against the protocol and rules.", epilog="""\b
+@click.command(cls=ArenaCommand, name="check-bot", short_help="Check a bot against the protocol and rules.", epilog="""\b
 Examples:
   arena check-bot "python3 bots/checkers_greedy.py" --game checkers
   arena check-bot ./my_bot --game checkers --json

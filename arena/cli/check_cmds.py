@@ -15,11 +15,13 @@ from pathlib import Path
 
 import click
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import rules_option
 
 
 @click.command(
     "check-record",
+    cls=ArenaCommand,
     short_help="Replay records against the rules.",
     epilog="""\b
 Examples:
@@ -45,6 +47,7 @@ def check_record_command(files: tuple[Path, ...]) -> None:
 
 @click.command(
     "check-logs",
+    cls=ArenaCommand,
     short_help="Check tournament log folders for consistency.",
     epilog="""\b
 Examples:

@@ -8,6 +8,8 @@ import sys
 import click
 import orjson
 
+from arena.cli.exits import ArenaCommand
+
 
 def _findings() -> list[tuple[str, bool, str]]:
     """(what, in place, one line) for each protection arena uses."""
@@ -34,7 +36,7 @@ def _findings() -> list[tuple[str, bool, str]]:
     return found
 
 
-@click.command("doctor")
+@click.command(cls=ArenaCommand, name="doctor")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 def doctor_command(as_json: bool) -> None:
     """Say how bots are kept apart on this machine: a user and a cgroup per bot (which cgroup

@@ -17,10 +17,11 @@ import inspect
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.cli.exits import ArenaCommand, fail
 from arena.errors import ArenaError
 from arena.fileio.files import atomic_write, output_refusal
 
@@ -32,9 +33,6 @@ class ExportError(ArenaError):
     """One line saying which source failed and why (exit status 2)."""
 
 
-def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"arena: error: {message}", err=True)
-    sys.exit(code)
 
 
 def _tournament_id(folder: Path) -> str:
@@ -113,7 +111,7 @@ def export_pdn(paths: tuple[Path, ...]) -> tuple[str, int]:
     return "\n".join(texts), len(texts)
 
 
-@click.command("export", short_help="Export game records as PDN (checkers).", epilog="""\b
+@click.command(cls=ArenaCommand, name="export", short_help="Export game records as PDN (checkers).", epilog="""\b
 Examples:
   arena export --pdn records.json > games.pdn
   arena export --pdn tournament_logs/my-tournament -o my-tournament.pdn""")
@@ -134,11 +132,8 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
         raise click.UsageError("say which format to write: --pdn (Portable Draughts Notation)")
     refusal = output_refusal(output) if output is not None else None
     if refusal is not None:  # before the work: -o /dev/full, a FIFO, a link or a folder
-        _fail(f"cannot write {output}: {refusal.strerror}", 2)
-    try:
-        text, count = export_pdn(sources)
-    except ArenaError as exc:  # ExportError, RecordInputError
-        _fail(str(exc), 2)
+        fail(f"cannot write {output}: {refusal.strerror}", 2)
+    text, count = export_pdn(sources)
     data = text.encode("utf-8")
     if output is None:
         try:
@@ -150,5 +145,5 @@ def export_command(sources: tuple[Path, ...], pdn: bool, output: Path | None) ->
     try:
         atomic_write(output, data)  # refuses to replace anything but a regular file (-o /dev/full)
     except OSError as exc:
-        _fail(f"cannot write {output} ({exc.strerror or exc})", 1)
+        fail(f"cannot write {output} ({exc.strerror or exc})", 1)
     click.echo(f"arena: wrote {count} game{'s' if count != 1 else ''} to {output}", err=True)

@@ -10,10 +10,11 @@ from typing import Any
 import click
 import orjson
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import rules_option
 
 
-@click.command("games", epilog="""\b
+@click.command(cls=ArenaCommand, name="games", epilog="""\b
 Examples:
   arena games
   arena games --all

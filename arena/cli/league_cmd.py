@@ -1,7 +1,7 @@
 """`arena league CONFIG`: a league over a roster folder that keeps running (:mod:`arena.tournament.league`).
 
-A thin click layer: the run, its signals, its summary and exit codes are ``arena run``'s
-(:mod:`arena.cli.run_cmd`): 0 when it stopped at ``--games``/``--rounds`` (or the field fell below
+A thin click layer: the run's lifecycle (:mod:`arena.runs.lifecycle`), its view
+(:mod:`arena.cli.run_view`), its summary and exit codes are ``arena run``'s: 0 when it stopped at ``--games``/``--rounds`` (or the field fell below
 two agents), 1 a run failed, 2 a usage, config or log-folder mistake, 130 Ctrl-C or SIGTERM (129
 SIGHUP) after the finished games and standings were written. ``--serve`` runs ``arena serve`` on
 the league's folder beside it (a child process it ends when the league ends).
@@ -17,17 +17,18 @@ from typing import Any
 
 import click
 
-from arena.backends import ClusterError
+from arena.cli.exits import ArenaCommand, fail
 from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, read_only_given
-from arena.cli.run_cmd import DEFAULT_LOGS, _fail, _print_json, _run, _set_up, _signals_exit_at_once
-from arena.errors import ArenaError
+from arena.cli.run_view import set_up
+from arena.cli.standings_cmd import print_json
 from arena.limits import MAX_CONFIG_CONCURRENCY, MAX_GAMES
 from arena.process.signals import exit_code_for
+from arena.runs.lifecycle import play_to_the_end, signals_exit_at_once
 from arena.ui.console import cli_console
 from arena.ui.standings import print_standings
 
 
-@click.command("league", epilog="""\b
+@click.command(cls=ArenaCommand, name="league", epilog="""\b
 Examples:
   arena league league.json                  (until Ctrl-C; run it again to resume)
   arena league league.json --games 200      (stop once the folder holds 200 games)
@@ -85,35 +86,31 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
     isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
     chosen = chosen_backend(backend, ray_address, ray_cpus)
     settings = LeagueSettings(games=games, rounds=rounds, bound=bound, rescan_s=rescan_s)
-    with _signals_exit_at_once():
-        try:
-            league = load_league(config_path)
-            for line in league.set_aside:
-                note(f"set aside: {line}")
-            config = dataclasses.replace(league.config, limits=bot_limits(league.config.limits),
-                                         read_only=read_only_given(league.config.read_only))
-            league = dataclasses.replace(league, config=config)
+    with signals_exit_at_once():
+        league = load_league(config_path)
+        for line in league.set_aside:
+            note(f"set aside: {line}")
+        config = dataclasses.replace(league.config, limits=bot_limits(league.config.limits),
+                                     read_only=read_only_given(league.config.read_only))
+        league = dataclasses.replace(league, config=config)
 
-            def make(_config: Any, options: Any, reporter: Any) -> League:
-                return League(league, options, reporter, settings, notes=note)
+        def make(_config: Any, options: Any, reporter: Any) -> League:
+            return League(league, options, reporter, settings, notes=note)
 
-            run, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples, isolation,
-                                    (chosen, ray_address, ray_cpus), make=make)
-            if rounds is not None and games is None:  # a known end, though not a number of games
-                reporter.open_end = f"for {rounds} round{'s' if rounds != 1 else ''}"
-        except ClusterError as exc:
-            _fail(console, str(exc), 1)
-        except ArenaError as exc:
-            _fail(console, str(exc), 2)
+        run, reporter = set_up(console, config, concurrency, logs_root, bootstrap_samples, isolation,
+                                (chosen, ray_address, ray_cpus), make=make)
+        if rounds is not None and games is None:  # a known end, though not a number of games
+            reporter.open_end = f"for {rounds} round{'s' if rounds != 1 else ''}"
         assert isinstance(run, League)
         page = _start_page(run.folder, port) if serve else None
         try:
-            summary, failure, signal_number = _run(run, reporter)
+            ended = play_to_the_end(run, on_first_signal=lambda _signum: reporter.stopped())
         finally:
             if page is not None:
                 page.terminate()
                 page.wait()
         reporter.close()
+        summary, failure, signal_number = ended.summary, ended.failure, ended.signal_number
         # The results on stdout (`> standings.txt` keeps them), unless --json puts the summary there.
         print_standings(console if as_json else cli_console(stderr=False), summary.standings, str(summary.folder))
         counts = run.game_counts()
@@ -126,9 +123,9 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
         console.print(f"league {state} with {summary.finished} games in the folder ({summary.played_now} played in this run); "
                       f"run the same command again to go on. logs: {summary.folder}", markup=False, highlight=False)
         if as_json:
-            _print_json({**summary.to_json(), "field": counts, "changes": run.changes})
+            print_json({**summary.to_json(), "field": counts, "changes": run.changes})
     if failure is not None:
-        _fail(console, f"the run failed: {failure}", 1)
+        fail(f"the run failed: {failure}", 1)
     if summary.interrupted:
         sys.exit(exit_code_for(signal_number))
 
@@ -147,4 +144,4 @@ def _start_page(folder: Path, port: int) -> subprocess.Popen[bytes] | None:
     return subprocess.Popen([sys.executable, "-m", "arena", "serve", str(folder), "--port", str(port)])
 
 
-__all__ = ["DEFAULT_LOGS", "league_command"]
+__all__ = ["league_command"]

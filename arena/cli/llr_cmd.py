@@ -3,30 +3,25 @@
 from __future__ import annotations
 
 import json
-import sys
-from typing import NoReturn
 
 import click
 
-
-def _fail(message: str) -> NoReturn:
-    """Bad input: one line on stderr, exit status 2."""
-    click.echo(f"arena llr: {message}", err=True)
-    sys.exit(2)
+from arena.cli.exits import ArenaCommand
+from arena.errors import UsageError
 
 
 def _parse_counts(text: str, expected: int, option: str) -> list[float]:
     """Comma-separated non-negative counts (integers, or decimals for weighted tallies)."""
     parts = [p.strip() for p in text.split(",")]
     if len(parts) != expected:
-        _fail(f"{option} takes {expected} comma-separated counts, got {text!r}")
+        raise UsageError(f"{option} takes {expected} comma-separated counts, got {text!r}")
     try:
         return [float(p) for p in parts]
     except ValueError:
-        _fail(f"{option}: not a number in {text!r}")
+        raise UsageError(f"{option}: not a number in {text!r}") from None
 
 
-@click.command("llr", epilog="""\b
+@click.command(cls=ArenaCommand, name="llr", epilog="""\b
 Examples:
   arena llr --pentanomial 12,95,230,101,15 --elo0 0 --elo1 5
   arena llr --trinomial 410,380,395 --model logistic --elo0 -1 --elo1 4
@@ -50,7 +45,7 @@ def llr_command(pentanomial: str | None, trinomial: str | None, elo0: float, elo
     from arena.stats.sprt import SPRTError, summary
 
     if (pentanomial is None) == (trinomial is None):
-        _fail("give exactly one of --pentanomial N0,N1,N2,N3,N4 or --trinomial W,D,L")
+        raise UsageError("give exactly one of --pentanomial N0,N1,N2,N3,N4 or --trinomial W,D,L")
     if pentanomial is not None:
         counts = _parse_counts(pentanomial, 5, "--pentanomial")
     else:
@@ -60,5 +55,5 @@ def llr_command(pentanomial: str | None, trinomial: str | None, elo0: float, elo
         result = summary(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          model="logistic" if model == "logistic" else "normalized")
     except SPRTError as exc:
-        _fail(str(exc))
+        raise UsageError(str(exc)) from None
     click.echo(json.dumps(result))

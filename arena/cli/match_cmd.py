@@ -24,6 +24,7 @@ from typing import Any
 import click
 import orjson
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import (
     agent_spec,
     bot_argument,
@@ -86,7 +87,7 @@ def _dump(records: list[dict[str, Any]], single: bool) -> bytes:
     return orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-@click.command("match", epilog=EPILOG)
+@click.command(cls=ArenaCommand, name="match", epilog=EPILOG)
 @click.argument("cmd1")
 @click.argument("cmd2")
 @click.argument("more", nargs=-1)

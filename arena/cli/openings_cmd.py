@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import game_option
 
 
-@click.command("openings", short_help="Generate a book of balanced opening positions.", epilog="""\b
+@click.command(cls=ArenaCommand, name="openings", short_help="Generate a book of balanced opening positions.", epilog="""\b
 Examples:
   arena openings --game checkers --plies 4 --count 50 -o checkers-4ply.jsonl
   arena openings --game connect4 --plies 2 --count 20""")

@@ -6,10 +6,9 @@ import dataclasses
 import os
 import re
 import shlex
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -442,25 +441,9 @@ def chosen_isolation(ponder: bool | None, sandbox: bool | None, inherit_env: boo
     return isolation
 
 
-class CommandVoice:
-    """The one-line messages of a long command on stderr (``arena train``, ``arena tune``): an
-    error with its exit status, a stop after an interruption (exit 130: the same command resumes)
-    and progress lines."""
-
-    def __init__(self, command: str) -> None:
-        self.command = command
-
-    def fail(self, message: str, code: int = 2) -> NoReturn:
-        click.echo(f"{self.command}: error: {message}", err=True)
-        sys.exit(code)
-
-    def stopped(self, message: str) -> NoReturn:
-        click.echo(f"{self.command}: {message}", err=True)
-        sys.exit(130)
-
-    @staticmethod
-    def say(line: str) -> None:
-        click.echo(line, err=True)
+def say(line: str) -> None:
+    """A progress line of a long command (``arena train``, ``arena tune``) on stderr."""
+    click.echo(line, err=True)
 
 
 def warn_unprotected(isolation: Isolation) -> None:

@@ -13,11 +13,12 @@ import sys
 
 import click
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import rules_option
 from arena.records.replay import DEFAULT_DELAY_S
 
 
-@click.command("replay", short_help="Replay a recorded game (terminal or HTML).", epilog="""\b
+@click.command(cls=ArenaCommand, name="replay", short_help="Replay a recorded game (terminal or HTML).", epilog="""\b
 Examples:
   arena replay record.json
   arena replay tournament_logs/my-run --game 1
@@ -58,42 +59,31 @@ def replay_command(source: str, game_index: int | None, autoplay: bool, delay: f
     every step (chance draws, moves, simultaneous moves, eliminations) with the position after it;
     --seat K shows it as seat K saw it.
     """
-    from arena.errors import ArenaError
+    from arena.errors import UsageError
     from arena.fileio.files import output_refusal
-    from arena.records.reader import RecordInputError
-    from arena.records.replay import Replay, ReplayError
+    from arena.records.replay import Replay
     from arena.records.sources import open_source
 
     refusal = output_refusal(html_out) if html_out is not None else None
     if refusal is not None:  # before the work: --html /dev/full, a FIFO, a link or a folder
-        click.echo(f"arena: error: cannot write {html_out}: {refusal.strerror}", err=True)
-        sys.exit(2)
-    try:
-        found = open_source(source)
-        entry = found.pick(game_index)
-        if entry is None and html_out is not None:
-            click.echo("\n".join(found.listing()))
-            click.echo(f"arena: error: {source} holds {len(found.entries)} games; pick one with --game N "
-                       f"(or write them all with 'arena report {source} -o FILE')", err=True)
-            sys.exit(2)
-        if entry is None:
-            click.echo("\n".join(found.listing()))
-            click.echo(f"arena: {source} holds {len(found.entries)} games; replay one with "
-                       f"'arena replay {source} --game N'", err=True)
-            return
-        label = f"{source} game {entry.index}" if len(found.entries) > 1 or found.is_folder else source
-        replay = Replay.from_record(found.load(entry), label=label, seat=seat)
-    except (ReplayError, RecordInputError) as exc:
-        click.echo(f"arena: error: {exc}", err=True)
-        sys.exit(2)
+        raise UsageError(f"cannot write {html_out}: {refusal.strerror}")
+    found = open_source(source)
+    entry = found.pick(game_index)
+    if entry is None and html_out is not None:
+        click.echo("\n".join(found.listing()))
+        raise UsageError(f"{source} holds {len(found.entries)} games; pick one with --game N "
+                         f"(or write them all with 'arena report {source} -o FILE')")
+    if entry is None:
+        click.echo("\n".join(found.listing()))
+        click.echo(f"arena: {source} holds {len(found.entries)} games; replay one with "
+                   f"'arena replay {source} --game N'", err=True)
+        return
+    label = f"{source} game {entry.index}" if len(found.entries) > 1 or found.is_folder else source
+    replay = Replay.from_record(found.load(entry), label=label, seat=seat)
     if html_out is not None:
         from arena.report.html import viewer_html, write_page
 
-        try:
-            size = write_page(html_out, viewer_html(entry, replay))
-        except ArenaError as exc:
-            click.echo(f"arena: error: {exc}", err=True)
-            sys.exit(2)
+        size = write_page(html_out, viewer_html(entry, replay))
         unit = "plies" if replay.paired else "steps"
         view = "" if replay.paired else ", omniscient" if seat is None else f", as seat {seat} saw it"
         click.echo(f"wrote {html_out}: {replay.title()}, {replay.last} {unit}{view}, {size / 1e3:.0f} kB", err=True)

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import click
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import rules_option
 
 #: Where the report goes without ``-o``.
 DEFAULT_OUT = "report.html"
 
 
-@click.command("report", short_help="Write a tournament's games as one HTML file.", epilog="""\b
+@click.command(cls=ArenaCommand, name="report", short_help="Write a tournament's games as one HTML file.", epilog="""\b
 Examples:
   arena report tournament_logs/my-run -o report.html
   arena report games.json -o match.html        (records from 'arena match --games N --out')
@@ -48,7 +49,7 @@ def report_command(source: str, out: str, title: str | None, jobs: int | None) -
     move by move with the board, the move list, both clocks and the reason it ended. For the run
     folder of 'arena tune spsa' or 'arena train td', the parameter history or learning curve comes
     first, as a chart and a table."""
-    from arena.errors import ArenaError
+    from arena.errors import UsageError
     from arena.fileio.files import output_refusal
     from arena.records.sources import Source, open_source
     from arena.report.chunks import write_report
@@ -56,26 +57,21 @@ def report_command(source: str, out: str, title: str | None, jobs: int | None) -
 
     refusal = output_refusal(out)  # before the work: -o /dev/full, a FIFO, a link or a folder
     if refusal is not None:
-        click.echo(f"arena: error: cannot write {out}: {refusal.strerror}", err=True)
-        sys.exit(2)
+        raise UsageError(f"cannot write {out}: {refusal.strerror}")
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
         if show and (done == total or done % 20 == 0):
             click.echo(f"\rdrawing boards: {done}/{total} games", err=True, nl=done == total)
 
-    try:
-        folder = Path(source)
-        chart = run_chart(folder)
-        if chart is not None and not (folder / "games").is_dir():
-            found = Source(source, (), is_folder=True)  # a TD run, or an SPSA run without bot games
-        else:
-            found = open_source(source)
-        before = chart_section(chart) if chart is not None else ""
-        size = write_report(found, out, title=title, progress=progress, before=before, workers=jobs)
-    except ArenaError as exc:
-        click.echo(f"arena: error: {exc}", err=True)
-        sys.exit(2)
+    folder = Path(source)
+    chart = run_chart(folder)
+    if chart is not None and not (folder / "games").is_dir():
+        found = Source(source, (), is_folder=True)  # a TD run, or an SPSA run without bot games
+    else:
+        found = open_source(source)
+    before = chart_section(chart) if chart is not None else ""
+    size = write_report(found, out, title=title, progress=progress, before=before, workers=jobs)
     games = len(found.entries)
     chart_note = f"the {chart.kind.upper()} chart and " if chart is not None else ""
     click.echo(f"wrote {out}: {chart_note}{games} game{'s' if games != 1 else ''}, {size / 1e6:.2f} MB", err=True)

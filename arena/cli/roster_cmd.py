@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from arena.cli.exits import ArenaGroup
+
 #: Widest command shown in the table (the JSON has it whole).
 COMMAND_WIDTH = 60
 
@@ -32,7 +34,7 @@ def short_command(command: str, width: int = COMMAND_WIDTH) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-@click.group("roster", short_help="Check a tournament's agents: each loads, passes check-bot.")
+@click.group(cls=ArenaGroup, name="roster", short_help="Check a tournament's agents: each loads, passes check-bot.")
 def roster_group() -> None:
     """Commands over the agents of a tournament config: a list of agents or a roster of bot
     folders ("agents": {"from": "students/*/"}; see docs/reference/tournament-config.md)."""
@@ -64,7 +66,6 @@ def check_command(config_path: str, probe: bool, time_limit: int, games: int, se
     import orjson
     import trio
 
-    from arena.errors import ConfigError
     from arena.tournament.config import read_config
     from arena.tournament.roster_check import EntryCheck, load_entries, probe_entries, probe_setting
 
@@ -76,23 +77,19 @@ def check_command(config_path: str, probe: bool, time_limit: int, games: int, se
                        + (" (kept: unchanged since its probe)" if entry.kept else "")
                        + (f"; warning: {entry.warning}" if entry.warning else ""))
 
-    try:
-        view, rows = load_entries(config_path)
-        width = max(len(r.label) for r in rows)
-        wide = max(len(r.command) for r in rows) or 1
-        if not as_json:
-            click.echo(f"{'id':<{width}}  {'command':<{min(COMMAND_WIDTH, wide)}}  {'check-bot' if probe else 'loads'}")
-        if probe:
-            obj, base_dir = read_config(config_path)
-            setting = probe_setting(obj, base_dir, Path(logs_root), time_limit_ms=time_limit, games=games, seed=seed,
-                                    again=again)
-            rows = trio.run(lambda: probe_entries(view, rows, done=row, setting=setting))
-        else:
-            for entry in rows:
-                row(entry)
-    except ConfigError as exc:
-        click.echo(f"arena: error: {exc}", err=True)
-        sys.exit(2)
+    view, rows = load_entries(config_path)
+    width = max(len(r.label) for r in rows)
+    wide = max(len(r.command) for r in rows) or 1
+    if not as_json:
+        click.echo(f"{'id':<{width}}  {'command':<{min(COMMAND_WIDTH, wide)}}  {'check-bot' if probe else 'loads'}")
+    if probe:
+        obj, base_dir = read_config(config_path)
+        setting = probe_setting(obj, base_dir, Path(logs_root), time_limit_ms=time_limit, games=games, seed=seed,
+                                again=again)
+        rows = trio.run(lambda: probe_entries(view, rows, done=row, setting=setting))
+    else:
+        for entry in rows:
+            row(entry)
     failed = [r for r in rows if not r.ok]
     if as_json:
         sys.stdout.buffer.write(orjson.dumps({"config": config_path, "game": view.game, "probed": probe,

@@ -11,6 +11,7 @@ from typing import Any
 import click
 import orjson
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import game_option as shared_game_option
 from arena.cli.options import rules_for, table_options
 from arena.fileio.files import UnsafeFileError, read_input
@@ -43,6 +44,7 @@ def run_pass_through(game_name: str, players: int | None = None, params: tuple[s
 
 @click.command(
     "pass-through",
+    cls=ArenaCommand,
     epilog="""\b
 Example:
   echo '{"turn": "2 3 2 2 3", "game_state": {"board": [". b . b . b . b", "b . b . b . b .",
@@ -70,6 +72,7 @@ def pass_through_command(game_name: str, players: int | None, params: tuple[str,
 
 @click.command(
     "moves",
+    cls=ArenaCommand,
     epilog="""\b
 Example:
   echo '{"board": "oooooooo................xxxxxxxxoooooooo................xxxxxxxx",
@@ -114,6 +117,7 @@ def _load_state_option(game: Any, text: str) -> Any:
 
 @click.command(
     "perft",
+    cls=ArenaCommand,
     epilog="""\b
 Examples:
   arena perft --game checkers --depth 7

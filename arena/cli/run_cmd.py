@@ -1,27 +1,25 @@
-"""`arena run CONFIG` and `arena standings LOGDIR`: a thin click layer over :mod:`arena.tournament`.
+"""`arena run CONFIG`: a thin click layer over :mod:`arena.tournament` played by the run layer
+(:mod:`arena.runs.lifecycle`: set-up, signals, the final flush; the view is :mod:`arena.cli.run_view`).
 
 Exit codes: 0 the run finished (or, for randomMatches without ``matches``, never happens: it ends
 with Ctrl-C and 130); 1 a run failed; 2 a usage, config or log-folder mistake (one line, before any
 game, or another run holds the log folder); 130 interrupted by Ctrl-C or SIGTERM, 129 by SIGHUP,
-after finished games, per-agent files and standings were written.
+after finished games, per-agent files and standings were written. Errors become exits in
+:mod:`arena.cli.exits`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 import re
-import signal
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 from rich.console import Console
 
-from arena.backends import ClusterError
+from arena.cli.exits import ArenaCommand, fail
 from arena.cli.options import (
     bot_limits,
     chosen_backend,
@@ -30,24 +28,21 @@ from arena.cli.options import (
     read_only_given,
     rules_option,
 )
-from arena.cli.standings_cmd import _fail, _print_json, _print_nodes
-from arena.errors import ArenaError, ConfigProblems
+from arena.cli.run_view import set_up
+from arena.cli.standings_cmd import _print_nodes, print_json
+from arena.errors import ArenaError, ConfigError, ConfigProblems
 from arena.limits import MAX_CONCURRENCY, MAX_CONFIG_CONCURRENCY
-from arena.process.bot import kill_all_live_groups
-from arena.process.isolation import unprotected_note
-from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
-from arena.process.spawn import prepare as prepare_spawning
+from arena.process.signals import exit_code_for
+from arena.runs.lifecycle import DEFAULT_LOGS, play_to_the_end, signals_exit_at_once
 from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.plan import isolation as plan_isolation
-from arena.tournament.runner import Reporter, RunOptions, RunSummary, Tournament, backend_options, effective_concurrency
+from arena.tournament.runner import RunSummary
 from arena.ui.console import cli_console
-from arena.ui.standings import BoardObserver, PlainReporter, RichReporter, print_standings
-
-DEFAULT_LOGS = Path("tournament_logs")
+from arena.ui.standings import print_standings
 
 
 @click.command(
     "run",
+    cls=ArenaCommand,
     epilog="""\b
 Examples:
   arena run configs/checkers_round_robin.json
@@ -100,23 +95,22 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     console = cli_console()
     isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
     backend = chosen_backend(backend, ray_address, ray_cpus)
-    with _signals_exit_at_once():
+    with signals_exit_at_once():
         try:
             config = _gated_config(console, config_path, logs_root) if set_aside_failing else load_config(config_path)
-            if any(agent.type == "player" for agent in config.agents):
-                import arena.ui.human  # noqa: F401 - registers the human player with arena.players
-            if config.sprt is not None:
-                _run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
-                                isolation, (backend, ray_address, ray_cpus), as_json=as_json)
-            config = dataclasses.replace(config, limits=bot_limits(config.limits),
-                                         read_only=read_only_given(config.read_only))
-            tournament, reporter = _set_up(console, config, concurrency, logs_root, bootstrap_samples,
-                                           isolation, (backend, ray_address, ray_cpus))
-        except ClusterError as exc:  # the cluster's failure, not the user's config: exit 1
-            _fail(console, str(exc), 1)
-        except ArenaError as exc:
-            _fail(console, str(exc) + ("" if set_aside_failing else _set_aside_hint(exc)), 2)
-        summary, failure, signal_number = _run(tournament, reporter)
+        except ConfigError as exc:  # only to add the hint; arena.cli.exits says it
+            raise ConfigError(str(exc) + ("" if set_aside_failing else _set_aside_hint(exc))) from None
+        if any(agent.type == "player" for agent in config.agents):
+            import arena.ui.human  # noqa: F401 - registers the human player with arena.players
+        if config.sprt is not None:
+            _run_config_sprt(config, Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency,
+                             isolation, (backend, ray_address, ray_cpus), as_json=as_json)
+        config = dataclasses.replace(config, limits=bot_limits(config.limits),
+                                     read_only=read_only_given(config.read_only))
+        tournament, reporter = set_up(console, config, concurrency, logs_root, bootstrap_samples,
+                                       isolation, (backend, ray_address, ray_cpus))
+        ended = play_to_the_end(tournament, on_first_signal=lambda _signum: reporter.stopped())
+        summary, failure, signal_number = ended.summary, ended.failure, ended.signal_number
         reporter.close()
         # The results on stdout (`> standings.txt` keeps them), unless --json puts the summary there.
         results = console if as_json else cli_console(stderr=False)
@@ -132,9 +126,9 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
             console.print(f"{summary.finished} of {_of(summary)} games finished. {where}",
                           markup=False, highlight=False)
         if as_json:
-            _print_json(summary.to_json())
+            print_json(summary.to_json())
     if failure is not None:
-        _fail(console, f"the run failed: {failure}", 1)
+        fail(f"the run failed: {failure}", 1)
     if summary.interrupted:
         sys.exit(exit_code_for(signal_number))
 
@@ -173,105 +167,8 @@ def _gated_config(console: Console, config_path: str, logs_root: str | None = No
     return config
 
 
-def _set_up(console: Console, config: TournamentConfig, concurrency: int | None, logs_root: str | None,
-            bootstrap_samples: int, isolation: dict[str, bool | None],
-            backend: tuple[str | None, str | None, float | None] = (None, None, None),
-            make: Callable[[TournamentConfig, RunOptions, Reporter], Tournament] = Tournament,
-            ) -> tuple[Tournament, RichReporter | PlainReporter]:
-    """Choose the terminal view, open the logs and the backend. Raises ArenaError (ClusterError
-    when the Ray cluster cannot be used). ``make`` builds the run (a league's, :mod:`arena.cli.league_cmd`)."""
-    where = backend_options(config, *backend)
-    workers = effective_concurrency(config, concurrency)
-    live_board = config.visualize and workers == 1 and console.is_terminal and config.players is None
-    if config.visualize and not live_board:
-        why = ("for two-player games (replay a game of N seats with 'arena replay')" if config.players is not None
-               else "with one game at a time on a terminal")
-        console.print(f"note: visualize shows the board only {why}; ignored", markup=False, highlight=False)
-    # A live bar does not mix with a live board or a human's prompts; plain lines off a terminal.
-    human = any(agent.type == "player" for agent in config.agents)
-    reporter: RichReporter | PlainReporter = (
-        RichReporter(console) if console.is_terminal and not live_board and not human
-        else PlainReporter(console))
-    options = RunOptions(logs_root=Path(logs_root) if logs_root else DEFAULT_LOGS, concurrency=concurrency,
-                         bootstrap_samples=bootstrap_samples,
-                         observer=BoardObserver(console) if live_board else None, ponder=isolation["ponder"],
-                         sandbox=isolation["sandbox"], inherit_env=isolation["inherit_env"], backend=where)
-    tournament = make(config, options, reporter)
-    tournament.prepare()
-    change = tournament.field_change
-    if change is not None and (change.changed or change.kept or change.history):
-        for line in change.lines():  # what changed in the field and what will be played, before play
-            console.print(line, markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    note = unprotected_note(plan_isolation(tournament.config))
-    if note:
-        console.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    if tournament.concurrency_note:
-        console.print(f"note: {tournament.concurrency_note}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    described = tournament.backend.describe() if tournament.backend is not None else None
-    if described:
-        console.print(f"note: {described}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    cores = os.cpu_count() or 1
-    if tournament.concurrency > cores and where.kind == "local":
-        console.print(f"note: concurrency {tournament.concurrency} is above the {cores} cores: bots thinking "
-                      "at the same time share cores while their clocks run", markup=False, highlight=False)
-    # The guardian and the spawner thread start now, not while the first games' clocks run.
-    prepare_spawning()
-    return tournament, reporter
-
-
 def _of(summary: RunSummary) -> str:
     return "an open-ended number of" if summary.total is None else str(summary.total)
-
-
-def _run(tournament: Tournament,
-         reporter: RichReporter | PlainReporter) -> tuple[RunSummary, str | None, int | None]:
-    """Play under signal handling; always write the final statistics.
-
-    Returns (summary, failure, the signal that stopped the run). The final flush runs inside the
-    signal watcher (shielded), so a first signal that lands while it runs lets it finish, and a
-    second one still stops at once.
-    """
-    outcome: dict[str, Any] = {}
-    seen = Interruption()
-
-    async def main() -> None:
-        failure: str | None = None
-        try:
-            await tournament.play()
-        except ArenaError as exc:
-            failure = str(exc)
-        # A bug must not lose the finished games' statistics nor show a traceback.
-        except Exception as exc:  # noqa: BLE001
-            failure = f"{type(exc).__name__}: {exc}"
-        finally:
-            outcome["summary"] = await tournament.finish(interrupted=seen.interrupted)
-            outcome["failure"] = failure
-
-    run_trio_interruptibly(main, on_first_signal=lambda _signum: reporter.stopped(), interruption=seen)
-    return outcome["summary"], outcome["failure"], seen.signal_number
-
-
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-def _exit_now(signum: int, frame: Any) -> None:
-    """A stop signal outside the tournament's own watcher: before the first game or after the last
-    write, so there is nothing left to flush."""
-    kill_all_live_groups()
-    os.write(2, b"\narena: interrupted\n")
-    os._exit(exit_code_for(signum))
-
-
-@contextlib.contextmanager
-def _signals_exit_at_once() -> Iterator[None]:
-    """Install :func:`_exit_now` for SIGINT, SIGTERM and SIGHUP (restored afterwards). trio keeps a
-    handler it finds installed, and the watcher replaces it only while games run."""
-    previous = {sig: signal.signal(sig, _exit_now) for sig in _STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int | None,

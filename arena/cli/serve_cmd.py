@@ -14,8 +14,10 @@ from pathlib import Path
 
 import click
 
+from arena.cli.exits import ArenaCommand
 
-@click.command("serve", short_help="A live web page of a tournament: leaderboard, games, agents.", epilog="""\b
+
+@click.command(cls=ArenaCommand, name="serve", short_help="A live web page of a tournament: leaderboard, games, agents.", epilog="""\b
 Examples:
   arena serve tournament_logs/my-run                 (http://127.0.0.1:8000/)
   arena serve tournament_logs/my-run --host 0.0.0.0  (share it on the network)

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 import click
 
+from arena.cli.exits import ArenaCommand
 from arena.cli.options import (
     chosen_isolation,
     game_of_bots,
@@ -64,11 +65,6 @@ Exit status:
 """
 
 
-def _fail(message: str, code: int = 2, command: str = "arena sprt") -> NoReturn:
-    click.echo(f"{command}: error: {message}", err=True)
-    sys.exit(code)
-
-
 def _fmt_elo(summary: dict[str, Any]) -> str:
     elo, ci = summary.get("elo"), summary.get("elo_ci") or [None, None]
     if elo is None:  # every pair won (or lost): the estimate is unbounded
@@ -110,7 +106,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text) or "bot"
 
 
-@click.command("sprt", epilog=EPILOG)
+@click.command(cls=ArenaCommand, name="sprt", epilog=EPILOG)
 @click.argument("new")
 @click.argument("old")
 @game_option(from_bots=True)
@@ -173,7 +169,7 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
     from arena.match.clock import TimeControl
-    from arena.openings.book import OpeningsError, load_book
+    from arena.openings.book import load_book
     from arena.sprt.run import SprtSettings
 
     game_name = game_of_bots(game_name, [new, old])
@@ -204,10 +200,7 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
     isolation = chosen_isolation(ponder, sandbox, inherit_env)
     book = None
     if openings is not None:
-        try:
-            book = load_book(game, openings)
-        except OpeningsError as exc:
-            _fail(str(exc))
+        book = load_book(game, openings)
     folder = logs if logs is not None else Path("sprt_logs") / f"{_slug(id_new)}-vs-{_slug(id_old)}-{_slug(game.name)}"
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
@@ -267,8 +260,6 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
     summary on stdout with ``as_json``; then exit with the status the epilog lists. ``needs_seed``:
     draw a seed (recorded) when the settings have none. The view of ``arena sprt`` and of ``arena
     run`` of a config with an ``sprt`` key."""
-    from arena.backends import ClusterError
-    from arena.errors import ArenaError
     from arena.sprt.run import SprtRun, play_sprt
 
     id_new, id_old = settings.new.id, settings.old.id
@@ -287,12 +278,7 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
                        f"alpha {settings.alpha:g}, beta {settings.beta:g}; logs: {folder}", err=True)
 
     run = SprtRun(settings, folder, on_pair=show)
-    try:
-        run.open()
-    except ClusterError as exc:  # the cluster's failure, not the user's: exit 1
-        _fail(str(exc), 1, command=command)
-    except ArenaError as exc:  # another run's folder, a bot that cannot start where games run
-        _fail(str(exc), command=command)
+    run.open()  # another run's folder, a bot that cannot start where games run: arena.cli.exits says it
     outcome = play_sprt(run, needs_seed=needs_seed, on_start=started)
     stopped = outcome.stopped
     result = dict(run.summary or {})

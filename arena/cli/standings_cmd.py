@@ -9,24 +9,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 import orjson
 
-from arena.errors import ArenaError
+from arena.cli.exits import ArenaCommand
 from arena.tournament.logs import standings_from_folder
 from arena.ui.console import cli_console
 from arena.ui.tables import print_standings
 
 
-def _fail(console: Any, message: str, code: int) -> NoReturn:
-    """``arena: error: MESSAGE`` on ``console`` (one line), then exit ``code``."""
-    console.print(f"arena: error: {message}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
-    sys.exit(code)
-
-
-def _print_json(obj: Any) -> None:
+def print_json(obj: Any) -> None:
     """``obj`` as indented JSON on stdout."""
     sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.flush()
@@ -34,6 +28,7 @@ def _print_json(obj: Any) -> None:
 
 @click.command(
     "standings",
+    cls=ArenaCommand,
     epilog="""\b
 Examples:
   arena standings tournament_logs/test
@@ -47,13 +42,9 @@ def standings_command(logdir: str, as_json: bool, bootstrap_samples: int) -> Non
     """Recompute the standings of a tournament from its log folder alone (games.jsonl and
     config.json): Bradley-Terry Elo with 95% intervals, W/D/L, the seed's ratings, the crosstable
     with likelihood of superiority, and how games ended."""
-    console = cli_console()
-    try:
-        standings, stats = standings_from_folder(Path(logdir), bootstrap_samples)
-    except ArenaError as exc:
-        _fail(console, str(exc), 2)
+    standings, stats = standings_from_folder(Path(logdir), bootstrap_samples)
     if as_json:
-        _print_json({**standings, "agents": stats})
+        print_json({**standings, "agents": stats})
     else:
         out = cli_console(stderr=False)
         print_standings(out, standings, logdir)

@@ -14,7 +14,9 @@ from typing import Any
 
 import click
 
-from arena.cli.options import CommandVoice, GameName, ray_backend_options
+from arena.cli.exits import ArenaGroup
+from arena.cli.options import GameName, ray_backend_options
+from arena.cli.options import say as _say
 from arena.train.evolve import EvolveSettings
 from arena.train.td import TdSettings
 
@@ -23,11 +25,8 @@ _TD = TdSettings(game="")
 _EV = EvolveSettings(game="")
 
 
-_voice = CommandVoice("arena train")
-_fail, _stopped, _say = _voice.fail, _voice.stopped, _voice.say
 
-
-@click.group("train", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=ArenaGroup, name="train", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 def train_command() -> None:
     """Players that learn their evaluation weights (seed 002): TD(lambda) self-play and the
     evolutionary bootstrap. They write hyperparameters files the built-in agent plays with."""
@@ -86,7 +85,6 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
                checkpoint_every: int, progress_every: int) -> None:
     """Learn the evaluation weights of GAME by TD(lambda) self-play (the seed's TD player):
     progress lines on stderr, a resumable run folder, the learning curve as JSON lines."""
-    from arena.errors import ArenaError, Interrupted
     from arena.process.signals import sigterm_as_keyboard_interrupt
     from arena.train.td import train_td
 
@@ -95,14 +93,9 @@ def td_command(game_name: str, games: int, out: str, lam: float, alpha: float, g
                           seed=seed, init=init, start=str(Path(start).resolve()) if start else None,
                           eval_every=eval_every, eval_pairs=eval_pairs, eval_depth=eval_depth,
                           opening_plies=opening_plies, average=average)
-    try:
-        with sigterm_as_keyboard_interrupt():
-            summary = train_td(settings, Path(out), games, checkpoint_every=checkpoint_every,
-                               progress_every=progress_every, progress=_say)
-    except Interrupted as exc:
-        _stopped(str(exc))
-    except ArenaError as exc:
-        _fail(str(exc))
+    with sigterm_as_keyboard_interrupt():
+        summary = train_td(settings, Path(out), games, checkpoint_every=checkpoint_every,
+                           progress_every=progress_every, progress=_say)
     from arena.report.charts import sparkline
     from arena.train.td import read_curve
 
@@ -182,9 +175,8 @@ def evolve_command(game_name: str, out: str, population: int, keep: int, rounds:
     """Breed players for GAME through tournaments (the seed's evolutionary bootstrap): random
     players, a round robin, the best K bred into KxK children, G rounds; then the winner against
     its ancestors as a table."""
-    from arena.backends import EMBEDDED_ADDRESS, BackendOptions, ClusterError
+    from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import chosen_backend
-    from arena.errors import ArenaError, Interrupted
     from arena.train.evolve import Evolution, table_lines
 
     where = BackendOptions(kind=chosen_backend(backend, ray_address, ray_cpus) or "local",
@@ -193,18 +185,8 @@ def evolve_command(game_name: str, out: str, population: int, keep: int, rounds:
                               games_per_pair=games_per_pair, mutation=mutation, mutation_sigma=mutation_sigma,
                               spread=spread, depth=depth, opening_plies=opening_plies, final_games=final_games,
                               time_limit_ms=time_limit_ms, seed=seed, td_games=td_games)
-    try:
-        settings.check(as_options=True)  # the options' own names in the message
-    except ArenaError as exc:
-        _fail(str(exc))
-    try:
-        summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say, backend=where).run()
-    except Interrupted as exc:
-        _stopped(str(exc))
-    except ClusterError as exc:  # the cluster's failure, not the user's settings: exit 1, as arena run
-        _fail(str(exc), 1)
-    except ArenaError as exc:
-        _fail(str(exc))
+    settings.check(as_options=True)  # the options' own names in the message
+    summary = Evolution(settings, Path(out), concurrency=concurrency, say=_say, backend=where).run()
     for line in table_lines(summary):
         click.echo(line)
     _say(f"winner: {summary.winner_file}")

@@ -14,13 +14,11 @@ from typing import Any
 
 import click
 
-from arena.cli.options import CommandVoice
-
-_voice = CommandVoice("arena tune")
-_fail, _stopped, _say = _voice.fail, _voice.stopped, _voice.say
+from arena.cli.exits import ArenaGroup
+from arena.cli.options import say as _say
 
 
-@click.group("tune", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=ArenaGroup, name="tune", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 def tune_command() -> None:
     """Tune an agent's numeric hyperparameters by playing games (SPSA)."""
 
@@ -55,23 +53,15 @@ def spsa_command(config_path: str, out: str, iterations: int | None, progress_ev
     """Tune the numbers CONFIG names with SPSA: each iteration plays colour-swapped pairs of
     theta + c*Delta against theta - c*Delta and steps theta towards the winner. Prints the
     parameters' history as sparklines and writes it as an SVG chart and an HTML page."""
-    from arena.errors import ArenaError, Interrupted, ResourceError
     from arena.process.signals import sigterm_as_keyboard_interrupt
     from arena.tournament.concurrency import default_concurrency
     from arena.train.spsa import load_spsa_config, run_spsa
 
-    try:
-        with sigterm_as_keyboard_interrupt():
-            config = load_spsa_config(config_path)
-            jobs = min(concurrency or default_concurrency(), 2 * config.pairs)
-            theta = run_spsa(config, Path(out), iterations=iterations, say=_say, progress_every=progress_every,
-                             concurrency=jobs)
-    except Interrupted as exc:
-        _stopped(str(exc))
-    except ResourceError as exc:
-        _fail(str(exc), 1)
-    except ArenaError as exc:
-        _fail(str(exc))
+    with sigterm_as_keyboard_interrupt():
+        config = load_spsa_config(config_path)
+        jobs = min(concurrency or default_concurrency(), 2 * config.pairs)
+        theta = run_spsa(config, Path(out), iterations=iterations, say=_say, progress_every=progress_every,
+                         concurrency=jobs)
     for line in write_charts(Path(out), config):
         click.echo(line)
     _say(f"tuned: {Path(out) / 'tuned.json'} ({', '.join(f'{k} {v:.1f}' for k, v in theta.items())}); "

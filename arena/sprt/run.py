@@ -59,7 +59,7 @@ from typing import Any
 
 import trio
 
-from arena.backends import Backend, BackendOptions, GameJob, make_backend
+from arena.backends import Backend, BackendOptions, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import ArenaError, Color, Game
@@ -75,9 +75,10 @@ from arena.records.logstore import FolderLock, LogError, dumps, log_root, write_
 from arena.records.reader import RecordInputError, read_game
 from arena.records.seats import is_seat_record, placing
 from arena.records.types import Record
+from arena.runs.jobs import GameSetting, game_job
+from arena.runs.loop import play_schedule
 from arena.stats.sprt import Model, SPRTError, summary
 from arena.tournament.logs import atomic_write, record_name
-from arena.tournament.loop import play_schedule
 
 SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
@@ -373,11 +374,10 @@ class SprtRun:
         s = self.settings
         game = self.pair_game(index)
         general = s.game if isinstance(s.game, GeneralGame) else None
-        job = GameJob(game=s.game.name, agents=(game.black, game.white), time_control=s.time_control,
-                      players=general.players if general else None, parameters=s.parameters if general else (),
-                      max_moves=s.max_moves, start_state=game.opening.start_state, opening_plies=game.opening.plies,
-                      seed=game.opening.seed, game_index=index, isolation=s.isolation, rules=s.rules,
-                      legal_moves=s.legal_moves)
+        setting = GameSetting(game=s.game.name, time_control=s.time_control, max_moves=s.max_moves,
+                              isolation=s.isolation, players=general.players if general else None,
+                              parameters=s.parameters if general else (), rules=s.rules, legal_moves=s.legal_moves)
+        job = game_job(setting, (game.black, game.white), index, game.opening)
         if self.backend is None:
             self.backend = make_backend()
         return await self.backend.play(job)

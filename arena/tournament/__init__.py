@@ -5,8 +5,7 @@ resumes after any stop, and the ``tournament_logs/<id>/`` folder it writes.
 - :mod:`arena.tournament.schedule`: round robin, random matches and gauntlet as pure functions.
 - :mod:`arena.tournament.runner`: :class:`Tournament` (prepare / play / finish) and
   :func:`run_tournament`.
-- :mod:`arena.tournament.loop`: :func:`play_schedule`, the one run loop (a fixed or adaptive
-  schedule played by a pool of workers), used by tournaments and SPRT runs (:mod:`arena.sprt.run`).
+- :mod:`arena.runs`: the run layer it plays on (the run loop, the one job builder, the lifecycle).
 - :mod:`arena.tournament.logs`: the writer of a run's log folder (crash-safe writes), recomputing
   standings from a folder (read through :mod:`arena.records.logstore`).
 - :mod:`arena.tournament.live`: ``live/``, the games in progress move by move (for ``arena serve``).

@@ -55,6 +55,9 @@ from arena.players.spec import AgentSpec
 from arena.process.isolation import BotLimits, require_sandbox
 from arena.records.logstore import FolderLock, LogError, parse_rows, read_rows, write_failure
 from arena.records.reader import GAMES_FILE, RESULT_TEXT, record_name
+from arena.runs.jobs import GameSetting, game_job
+from arena.runs.lifecycle import DEFAULT_LOGS
+from arena.runs.loop import play_schedule
 from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, free_indexes, write_checked
 from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
@@ -81,7 +84,6 @@ from arena.tournament.logs import (
     standings_object,
     tally_finished,
 )
-from arena.tournament.loop import play_schedule
 from arena.tournament.plan import agent_spec, isolation, opening_book, openings_order, time_control
 from arena.tournament.resume import check_rows
 from arena.tournament.schedule import (
@@ -151,7 +153,7 @@ class RunOptions:
     standings worker rewrites ``standings.json`` and the per-agent files during play;
     ``stats_worker`` False writes them only at finish."""
 
-    logs_root: Path = Path("tournament_logs")
+    logs_root: Path = DEFAULT_LOGS
     concurrency: int | None = None
     bootstrap_samples: int = 200
     standings_interval_s: float = 2.0
@@ -538,12 +540,10 @@ class Tournament:
         c = self.config
         if isinstance(game, ScheduledTable):
             return table_job(c, game, self.options.player_opts)
-        opening = self._opening(game.pair)
-        return GameJob(
-            game=self._game.name, agents=(self._spec(game.black), self._spec(game.white)),
-            time_control=time_control(c), max_moves=c.max_moves, start_state=opening.start_state,
-            opening_plies=opening.plies, seed=opening.seed, game_index=game.index,
-            isolation=isolation(c), player_opts=self.options.player_opts)
+        setting = GameSetting(game=self._game.name, time_control=time_control(c), max_moves=c.max_moves,
+                              isolation=isolation(c), player_opts=self.options.player_opts)
+        return game_job(setting, (self._spec(game.black), self._spec(game.white)), game.index,
+                        self._opening(game.pair))
 
     async def _play_one(self, game: Scheduled) -> bool:
         """Play ``game`` and write it; True when that stopped the run (:meth:`_stop`)."""

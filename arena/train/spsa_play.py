@@ -224,21 +224,20 @@ class IterationGames:
 
 def iteration_jobs(config: SpsaConfig, k: int, plus: AgentSpec, minus: AgentSpec) -> list[GameJob]:
     """The games of iteration ``k`` (see the module docstring for indices and openings)."""
-    from arena.backends import GameJob
     from arena.match.pairs import Openings, pair_games
+    from arena.runs.jobs import GameSetting, game_job
 
     agent = config.command
     assert agent is not None
     order: Order = "sequential" if agent.openings_order == "sequential" else "random"
     openings = Openings(config.opening_plies, agent.book, order)
+    setting = GameSetting(game=config.game, time_control=agent.time_control, max_moves=agent.max_moves,
+                          isolation=agent.isolation)
     jobs = []
     for p in range(config.pairs):
         pair = k * config.pairs + p
         for swap, game in enumerate(pair_games(plus, minus, pair, config.seed, openings)):
-            jobs.append(GameJob(game=config.game, agents=(game.black, game.white),
-                                time_control=agent.time_control, max_moves=agent.max_moves,
-                                start_state=game.opening.start_state, opening_plies=game.opening.plies,
-                                seed=game.opening.seed, game_index=2 * pair + swap, isolation=agent.isolation))
+            jobs.append(game_job(setting, (game.black, game.white), 2 * pair + swap, game.opening))
     return jobs
 
 
@@ -266,8 +265,8 @@ def play_iteration(config: SpsaConfig, folder: Path, k: int, plus: dict[str, flo
     from arena.fileio.files import open_beneath
     from arena.process.signals import run_trio_interruptibly
     from arena.records.logstore import dumps, write_failure
+    from arena.runs.loop import play_schedule
     from arena.tournament.logs import atomic_write
-    from arena.tournament.loop import play_schedule
 
     agent = config.command
     assert agent is not None

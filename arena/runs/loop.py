@@ -1,4 +1,4 @@
-"""The one run loop: a schedule played by a pool of workers, for tournaments and SPRT runs.
+"""The one run loop: a schedule played by a pool of workers, for tournaments, SPRT and SPSA runs.
 
 A run is a schedule, a backend and a log folder with one writer. The schedule is a function that
 gives the next thing to play (a game, a colour-swapped pair...), or None when there is nothing
