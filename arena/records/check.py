@@ -30,7 +30,6 @@ from arena.limits import MAX_RECORDS_BYTES
 from arena.records.field import Field, keyed
 from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_problem, turn_move
 from arena.records.logstore import STANDINGS_FILE, LogError, read_rows, read_standings
-from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
 from arena.records.normal import (
     FORMATS,
     colour_ranks,
@@ -40,6 +39,7 @@ from arena.records.normal import (
     seat_ids,
     two_colour,
 )
+from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
 from arena.records.schema import SCHEMA_FILES, record_schema, schema_errors
 from arena.records.seats import placing
 from arena.stats.ratings import FAULTS

@@ -46,7 +46,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from arena import __version__
 from arena.errors import ArenaError
 from arena.games.base import Color, Game, GameError, MoveSyntaxError, Outcome
 from arena.records.types import PlayerEntry, Record

@@ -204,5 +204,18 @@ def _by_seat(value: Any) -> dict[str, str] | None:
     return {str(_COLOURS.index(k)) if k in _COLOURS else str(k): v for k, v in value.items()}
 
 
-__all__ = ["FORMATS", "FAULTS", "UpgradeError", "colour_eliminations", "colour_ranks", "colour_returns",
-           "game_states", "ranks", "record_format", "returns", "seat_ids", "two_colour", "upgrade"]
+__all__ = [
+    "FAULTS",
+    "FORMATS",
+    "UpgradeError",
+    "colour_eliminations",
+    "colour_ranks",
+    "colour_returns",
+    "game_states",
+    "ranks",
+    "record_format",
+    "returns",
+    "seat_ids",
+    "two_colour",
+    "upgrade",
+]

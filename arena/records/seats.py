@@ -30,6 +30,7 @@ from typing import Any
 from arena import __version__
 from arena.records.types import Elimination, GameIdentity, SeatEntry, SeatRecord, TimeControlJson
 
+
 def seat_entry(seat: int, name: str, agent_id: str, kind: str, command: str | None) -> SeatEntry:
     return {"seat": seat, "name": name, "id": agent_id, "kind": kind, "command": command}
 
@@ -136,17 +137,17 @@ def check_seat_record(record: dict[str, Any], game: Any) -> list[str]:
 
     from arena.games.base import GameError
     from arena.games.model import CHANCE, apply_step
-
     from arena.records.normal import game_states
 
     problems: list[str] = []
     states, steps = game_states(record), record["steps"]
+    key = "states" if record.get("record_format") == 3 else "game_states"
     try:
         state = game.state_from_json(states[0])
     except GameError as exc:
-        return [f"states[0]: {exc}"]
+        return [f"{key}[0]: {exc}"]
     if game.state_to_json(game.initial_state()) != states[0] and game.actor(game.initial_state()) != CHANCE:
-        problems.append("states[0] is not the game's start")
+        problems.append(f"{key}[0] is not the game's start")
     for index, step in enumerate(steps):
         where = f"steps[{index}] ({step.get('kind')})"
         if step.get("kind") == "chance" and game.actor(state) == CHANCE:
@@ -159,7 +160,7 @@ def check_seat_record(record: dict[str, Any], game: Any) -> list[str]:
         except (GameError, KeyError, TypeError, ValueError) as exc:
             return [*problems, f"{where}: {exc}"]
         if game.state_to_json(state) != states[index + 1]:
-            return [*problems, f"{where}: the state after it is not states[{index + 1}]"]
+            return [*problems, f"{where}: the state after it is not {key}[{index + 1}]"]
     if game.is_terminal(state) and not record.get("eliminations") \
             and [float(r) for r in game.returns(state)] != [float(r) for r in record["returns"]]:
         problems.append(f"returns {record['returns']} but the rules give {list(game.returns(state))}")

@@ -25,13 +25,13 @@ from arena.cli.match_cmd import match_command
 from arena.games.base import Game, MoveSyntaxError, Termination, random_opening, random_opening_moves
 from arena.games.registry import game_names, get_game
 from arena.records.check import check_record
+from arena.records.normal import record_format
 from arena.records.format import (
     RECORD_FORMAT,
     SCHEMA_PATH,
     TURN_KEYS,
     VALIDATE_ENV,
     RecordFormatError,
-    record_format,
     turn_entry,
     turn_move,
     validate_record,
@@ -125,7 +125,7 @@ def test_clock_fields_follow_the_time_control(records: dict[str, list[dict[str, 
                 left[mover] = max(0.0, left[mover] - turn["charged_ms"])
                 assert turn["clock_left_ms"] == pytest.approx(left[mover], abs=0.1)
             if record["termination"] not in ("timeout",):
-                assert record["clocks_left_ms"] == pytest.approx(left, abs=0.1)
+                assert record["clocks_left_ms"] == pytest.approx([left["BLACK"], left["WHITE"]], abs=0.1)
 
 
 def test_records_replay_from_the_start_through_pass_through(records: dict[str, list[dict[str, Any]]]) -> None:
@@ -153,7 +153,9 @@ def as_format_1(record: dict[str, Any], game: Game[Any, Any]) -> dict[str, Any]:
     old["turns"] = [game.move_to_record(turn_move(game, t)) for t in old["turns"][opening:]]
     old["game_states"] = old["game_states"][opening:]
     old["plies"] = len(old["turns"])
-    del old["record_format"]
+    old["clocks_left_ms"] = dict(zip(("BLACK", "WHITE"), old["clocks_left_ms"], strict=True))
+    for key in ("record_format", "seats", "steps", "ranks", "returns", "eliminations", "game_identity"):
+        del old[key]
     return old
 
 
