@@ -1,13 +1,16 @@
 """Checking game records and tournament log folders against the rules (``arena check-record``,
 ``arena check-logs``; the scripts in ``scripts/`` call these too).
 
-A record checks out when it matches the published schema (``arena/schemas/record.schema.json``, checked
-by :mod:`arena.records.schema` for records of format 2) and replays: every state follows from the previous one by the recorded
-turn under the game's rules, the final position is included, and the winner agrees with how the
-game ended. Both record formats are read (:func:`arena.records.format.record_format`): format 1 (no opening
-plies in ``turns``, the first state is the position after the opening) and format 2 (the opening
-plies are the first turns, marked ``opening``, from the game's initial state; each turn's
-``notation`` and clock fields are checked too).
+A record checks out when it matches its format's published schema (format 4:
+``arena/schemas/record.schema.json``; format 2: ``record-v2.schema.json``; format 3:
+``seat-record.schema.json``; checked by :mod:`arena.records.schema`) and replays. Every format is
+read (:mod:`arena.records.normal`): a game of two colours (formats 1, 2 and 4) replays turn by
+turn, every state following from the previous one by the recorded turn under the game's rules, the
+final position included, the winner agreeing with how the game ended; format 1 has no opening
+plies in ``turns`` (the first state is the position after the opening), formats 2 and 4 hold them
+as the first turns, marked ``opening``, with each turn's ``notation`` and clock fields checked too;
+format 4 holds every ply again as a step, which must agree with its turn. A game in seats (formats
+3 and 4) replays step by step (:func:`arena.records.seats.check_seat_record`).
 
 Pure functions returning problems as one-line strings; only reading files raises
 (:class:`arena.records.reader.RecordInputError`, for input that is not records at all). :func:`run_check_record` and
@@ -58,7 +61,7 @@ def check_record(record: Any) -> list[str]:
     record."""
     if not isinstance(record, dict):
         return [f"a record is a JSON object, got {type(record).__name__}"]
-    if not two_colour(record) and ("seats" in record or record_format(record) >= 3):
+    if "seats" in record and not two_colour(record):
         return _check_seats(record)
     missing = [key for key in _REQUIRED if key not in record]
     if missing:
@@ -111,7 +114,7 @@ def _steps_problems(game: Game[Any, Any], record: dict[str, Any]) -> list[str]:
     """A format-4 record of two colours holds every ply twice, as a turn and as a step: they must
     agree (the same move, the mover, the opening mark, the times)."""
     steps = record.get("steps")
-    if record_format(record) < 4 or steps is None:
+    if steps is None:  # formats 1 and 2
         return []
     turns, states = record["turns"], record["game_states"]
     if len(steps) != len(turns):

@@ -19,13 +19,13 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from helpers import as_format_1
 
 from arena.cli import cli
 from arena.cli.match_cmd import match_command
-from arena.games.base import Game, MoveSyntaxError, Termination, random_opening, random_opening_moves
+from arena.games.base import MoveSyntaxError, Termination, random_opening, random_opening_moves
 from arena.games.registry import game_names, get_game
 from arena.records.check import check_record
-from arena.records.normal import record_format
 from arena.records.format import (
     RECORD_FORMAT,
     SCHEMA_PATH,
@@ -36,6 +36,7 @@ from arena.records.format import (
     turn_move,
     validate_record,
 )
+from arena.records.normal import record_format
 
 # A random player for any registered game, through the bot side of the game's own protocol.
 RANDOM_BOT = r"""
@@ -145,25 +146,11 @@ def test_records_replay_from_the_start_through_pass_through(records: dict[str, l
             assert [game.state_to_json(game.state_from_json(r)) for r in replies] == expected, name
 
 
-def as_format_1(record: dict[str, Any], game: Game[Any, Any]) -> dict[str, Any]:
-    """``record`` as arena wrote it before issue 10: no opening turns, states from the position
-    after the opening, the game's bare turn objects, no ``record_format``."""
-    old = copy.deepcopy(record)
-    opening = sum(1 for t in old["turns"] if t["opening"])
-    old["turns"] = [game.move_to_record(turn_move(game, t)) for t in old["turns"][opening:]]
-    old["game_states"] = old["game_states"][opening:]
-    old["plies"] = len(old["turns"])
-    old["clocks_left_ms"] = dict(zip(("BLACK", "WHITE"), old["clocks_left_ms"], strict=True))
-    for key in ("record_format", "seats", "steps", "ranks", "returns", "eliminations", "game_identity"):
-        del old[key]
-    return old
-
-
 def test_old_records_still_check_out_and_read(records: dict[str, list[dict[str, Any]]]) -> None:
     for name, games in records.items():
         game = get_game(name)
         for record in games:
-            old = as_format_1(record, game)
+            old = as_format_1(copy.deepcopy(record))
             assert record_format(old) == 1
             assert check_record(old) == [], name
             assert [turn_move(game, t) for t in old["turns"]] == [
