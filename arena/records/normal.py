@@ -92,6 +92,10 @@ def colour_eliminations(termination: str, winner: str, reason: str, ply: int) ->
 # -- upgrade -----------------------------------------------------------------------------------------
 
 
+#: What a record of two colours must hold to be rewritten as format 4 (a format-1 record may lack it).
+_NEEDED = ("players", "time_control", "max_moves", "started_at", "duration_s", "reason")
+
+
 class UpgradeError(ValueError):
     """A record that cannot be rewritten as format 4 (an unknown game, a turn the rules cannot read)."""
 
@@ -126,19 +130,23 @@ def _from_seats(record: Mapping[str, Any]) -> dict[str, Any]:
 def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
     from arena.games.base import GameError
     from arena.games.registry import get_game
-    from arena.records.format import RECORD_FORMAT, turn_move
+    from arena.records.format import RECORD_FORMAT, turn_entry, turn_move
     from arena.records.seats import build_seat_record
 
     name = str(record["game"])
+    lacking = [key for key in _NEEDED if record.get(key) is None]
+    if lacking:
+        raise UpgradeError(f"no {', '.join(repr(k) for k in lacking)}: format 4 needs them and they cannot be "
+                           "worked out from the rest")
     try:
         game = get_game(name)
     except (GameError, KeyError, ValueError) as exc:
         raise UpgradeError(f"game {name!r} cannot be loaded to upgrade its record: {exc}") from None
     states, turns = list(record["game_states"]), list(record["turns"])
+    clocks_of = _worked_clocks(record) if fmt == 1 else None
     times = list(record.get("move_times_ms") or [])
     steps: list[dict[str, Any]] = []
     new_turns: list[dict[str, Any]] = []
-    own = 0
     for index, turn in enumerate(turns):
         try:
             state = game.state_from_json(states[index])
@@ -149,13 +157,9 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
         except (GameError, IndexError, KeyError, TypeError, ValueError) as exc:
             raise UpgradeError(f"turns[{index}]: {exc}") from None
         opening = bool(turn.get("opening")) if isinstance(turn, dict) and fmt == 2 else False
-        if fmt == 1:
-            from arena.records.format import turn_entry
-
-            charged = times[own] if own < len(times) else None
-            turn = turn_entry(game, move, opening=False, charged_ms=charged)
-        if not opening:
-            own += 1
+        if clocks_of is not None:  # format 1: the times and clocks as the replay works them out
+            worked = clocks_of(index)
+            turn = turn_entry(game, move, opening=False, charged_ms=worked[0], clock_left_ms=worked[1])
         new_turns.append(turn)
         step: dict[str, Any] = {"ply": ply, "kind": "move", "seat": seat, "move": form,
                                 "charged_ms": turn.get("charged_ms"), "clock_left_ms": turn.get("clock_left_ms")}
@@ -171,7 +175,7 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
                 "command": player.get("command")}
         entry.update({k: v for k, v in player.items() if k in ("cpuMs", "droppedOutput")})
         seats.append(entry)
-    winner, termination, reason = str(record["winner"]), str(record["termination"]), str(record.get("reason", ""))
+    winner, termination, reason = str(record["winner"]), str(record["termination"]), str(record["reason"])
     clocks = record.get("clocks_left_ms") or {}
     seed = record.get("seed")
     built = build_seat_record(
@@ -180,10 +184,9 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
         termination=termination, reason=reason,
         eliminations=colour_eliminations(termination, winner, reason, len(turns)),  # type: ignore[arg-type]
         clocks_left_ms=[float(clocks.get(c, 0.0)) for c in _COLOURS],
-        time_control=record.get("time_control") or {},  # type: ignore[arg-type]
-        max_moves=int(record.get("max_moves") or max(len(turns), 1)), seed=seed,
-        game_index=record.get("game_index"), started_at=str(record.get("started_at", "")),
-        duration_s=float(record.get("duration_s") or 0.0),
+        time_control=record["time_control"], max_moves=int(record["max_moves"]), seed=seed,
+        game_index=record.get("game_index"), started_at=str(record["started_at"]),
+        duration_s=float(record["duration_s"]),
         stderr_logs=_by_seat(record.get("stderr_logs")), stderr_tail=_by_seat(record.get("stderr_tail")))
     out: dict[str, Any] = dict(built)
     out["record_format"] = RECORD_FORMAT
@@ -196,6 +199,30 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
         if key not in out and key not in ("color",):
             out[key] = value
     return out
+
+
+def _worked_clocks(record: Mapping[str, Any]) -> Any:
+    """For a format-1 record (no times on its turns): ``index -> (charged_ms, clock_left_ms)`` of
+    each turn's mover, as :class:`arena.records.replay.Replay` works them out from
+    ``move_times_ms`` and ``time_control``. UpgradeError when they cannot be."""
+    from arena.records.replay import Replay
+    from arena.records.sources import ReplayError
+
+    try:
+        steps = Replay.from_record(record, label="record").steps
+    except ReplayError as exc:
+        raise UpgradeError(str(exc)) from None
+
+    def worked(index: int) -> tuple[float | None, float | None]:
+        step = steps[index]
+        charged = (step.charged_ms or {}).get(step.actors[0])
+        clock = (step.clocks_ms or {}).get(step.actors[0])
+        if charged is None or clock is None:
+            raise UpgradeError(f"turns[{index}]: its thinking time or clock cannot be worked out (no "
+                               "move_times_ms entry, or no time_control.timeLimit)")
+        return charged, clock
+
+    return worked
 
 
 def _by_seat(value: Any) -> dict[str, str] | None:
