@@ -64,14 +64,16 @@ def plan(path: Path) -> Planned:
     if not records:
         raise RecordInputError(f"{path}: not a game record (an empty array, no game in it)")
     upgraded: list[Any] = []
+    formats: list[int] = []
     for number, record in enumerate(records):
         where = f"{path}[{number}]" if isinstance(value, list) else str(path)
         problem = record_problem(record)
         if problem is not None:
             raise RecordInputError(f"{where}: not a game record ({problem})")
-        if record_format(record) > RECORD_FORMAT:
-            raise RecordInputError(f"{where}: record_format {record_format(record)} is newer than this arena "
-                                   f"writes ({RECORD_FORMAT})")
+        formats.append(record_format(record))
+        if formats[-1] > RECORD_FORMAT:
+            raise RecordInputError(f"{where}: record_format {formats[-1]} is newer than this arena writes "
+                                   f"({RECORD_FORMAT})")
         try:
             new = upgrade(record)
         except UpgradeError as exc:
@@ -82,16 +84,15 @@ def plan(path: Path) -> Planned:
             raise RecordInputError(f"{where}: its upgrade does not match record.schema.json at {pointer or '/'}: "
                                    f"{message}")
         upgraded.append(new)
-    formats = tuple(record_format(r) for r in records)
     if all(f == RECORD_FORMAT for f in formats):
-        return Planned(path, None, formats)
+        return Planned(path, None, tuple(formats))
     if lines:
         data = b"".join(orjson.dumps(r) + b"\n" for r in upgraded)
     else:
         payload = upgraded if isinstance(value, list) else upgraded[0]
         indented = b"\n" in raw.strip()
         data = orjson.dumps(payload, option=orjson.OPT_INDENT_2 if indented else 0) + b"\n"
-    return Planned(path, data, formats)
+    return Planned(path, data, tuple(formats))
 
 
 def run_upgrade_records(paths: Sequence[Path], out: TextIO, err: TextIO) -> int:
