@@ -179,7 +179,7 @@ def build_record(
         identity={"name": game_name, "players": 2, "params": {}}, seats=seats, steps=steps, states=game_states,
         returns=colour_returns(winner), ranks=colour_ranks(winner), termination=termination,
         reason=outcome.reason,
-        eliminations=colour_eliminations(termination, winner, outcome.reason, len(turns)),  # type: ignore[arg-type]
+        eliminations=colour_eliminations(termination, winner, outcome.reason, game_states[-1]),  # type: ignore[arg-type]
         clocks_left_ms=[clocks_left_ms[c] for c in Color], time_control=time_control,  # type: ignore[arg-type]
         max_moves=max_moves, seed=seed, game_index=game_index, started_at=started_at, duration_s=duration_s,
         stderr_logs={str(list(Color).index(c)): p for c, p in stderr_logs.items()} if stderr_logs else None,

@@ -82,10 +82,12 @@ def game_states(record: Mapping[str, Any]) -> list[Any]:
     return list(states) if isinstance(states, list) else []
 
 
-def colour_eliminations(termination: str, winner: str, reason: str, ply: int) -> list[dict[str, Any]]:
-    """The eliminations of a game of two colours: the loser's fault, when a fault ended it."""
+def colour_eliminations(termination: str, winner: str, reason: str, last_state: Any) -> list[dict[str, Any]]:
+    """The eliminations of a game of two colours: the loser's fault, when a fault ended it, at the
+    ply of ``last_state`` (its ``turnNumber``: the game's ply, as a step's)."""
     if termination not in FAULTS or winner not in _COLOURS:
         return []
+    ply = last_state.get("turnNumber", 0) if isinstance(last_state, Mapping) else 0
     return [{"seat": 1 - _COLOURS.index(winner), "ply": ply, "termination": termination, "reason": reason}]
 
 
@@ -93,7 +95,7 @@ def colour_eliminations(termination: str, winner: str, reason: str, ply: int) ->
 
 
 #: What a record of two colours must hold to be rewritten as format 4 (a format-1 record may lack it).
-_NEEDED = ("players", "time_control", "max_moves", "started_at", "duration_s", "reason")
+_NEEDED = ("players", "time_control", "max_moves", "started_at", "duration_s", "reason", "clocks_left_ms")
 
 
 class UpgradeError(ValueError):
@@ -171,8 +173,8 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
     for number, player in enumerate(players):
         colour = str(player.pop("color", player.get("colour")))
         player["colour"] = colour
-        entry: dict[str, Any] = {"seat": number, "name": colour, "id": player.get("id"), "kind": player.get("kind", "executable"),
-                "command": player.get("command")}
+        entry: dict[str, Any] = {"seat": number, "name": colour, "id": player.get("id"),
+                                 "kind": player.get("kind", "executable"), "command": player.get("command")}
         entry.update({k: v for k, v in player.items() if k in ("cpuMs", "droppedOutput")})
         seats.append(entry)
     winner, termination, reason = str(record["winner"]), str(record["termination"]), str(record["reason"])
@@ -182,7 +184,7 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
         identity={"name": name, "players": 2, "params": {}}, seats=seats,
         steps=steps, states=states, returns=colour_returns(winner), ranks=colour_ranks(winner),
         termination=termination, reason=reason,
-        eliminations=colour_eliminations(termination, winner, reason, len(turns)),  # type: ignore[arg-type]
+        eliminations=colour_eliminations(termination, winner, reason, states[-1]),  # type: ignore[arg-type]
         clocks_left_ms=[float(clocks.get(c, 0.0)) for c in _COLOURS],
         time_control=record["time_control"], max_moves=int(record["max_moves"]), seed=seed,
         game_index=record.get("game_index"), started_at=str(record["started_at"]),
@@ -196,7 +198,7 @@ def _from_colours(record: Mapping[str, Any], fmt: int) -> dict[str, Any]:
     out.update(winner=winner, turns=new_turns, players=players, plies=len(turns),
                opening_plies=int(record.get("opening_plies") or 0), move_times_ms=times)
     for key, value in record.items():  # what a backend added (node, ray_retries), kept as it was
-        if key not in out and key not in ("color",):
+        if key not in out:
             out[key] = value
     return out
 

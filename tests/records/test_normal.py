@@ -112,3 +112,28 @@ def test_what_cannot_be_upgraded_is_one_line() -> None:
     lacking = {k: v for k, v in OLD["format1_connect4"].items() if k != "started_at"}
     with pytest.raises(UpgradeError, match="no 'started_at'"):
         upgrade(lacking)
+
+
+def test_a_fault_in_a_game_of_two_colours_is_its_elimination() -> None:
+    """WHITE's bot crashes at its first move: WHITE is eliminated at that ply and ranks second, in
+    the record arena writes and in the upgrade of the same record as format 2 held it."""
+    import sys
+
+    crash = f"{sys.executable} -c 'import sys; sys.stdin.readline(); sys.exit(3)'"
+
+    async def play() -> dict[str, Any]:
+        return await play_game(get_game("connect4"), AgentSpec("r", command=f"python3 {BOTS / 'connect4_random.py'}"),
+                               AgentSpec("c", command=crash), time_control=TimeControl())
+
+    record = trio.run(play)
+    assert (record["termination"], record["winner"], record["ranks"], record["returns"]) == (
+        "crash", "BLACK", [1, 2], [1.0, -1.0])
+    assert [(e["seat"], e["ply"], e["termination"]) for e in record["eliminations"]] == [(1, 1, "crash")]
+    assert check_record(record) == []
+    format_2 = {k: v for k, v in record.items() if k not in ("seats", "steps", "ranks", "returns", "eliminations",
+                                                             "game_identity")}
+    format_2.update(record_format=2, clocks_left_ms=dict(zip(("BLACK", "WHITE"), record["clocks_left_ms"], strict=True)),
+                    stderr_tail={"WHITE": record["stderr_tail"]["1"]} if "stderr_tail" in record else {})
+    if not format_2["stderr_tail"]:
+        del format_2["stderr_tail"]
+    assert upgrade(format_2)["eliminations"] == record["eliminations"]
