@@ -80,7 +80,7 @@ async def test_a_faulting_seat_is_out_and_the_game_goes_on(tmp_path: Path, bot, 
     assert isinstance(started, GameStarted) and [a.id for a in started.players] == ["b0", "b1", "b2", "b3"]
     assert isinstance(ended, GameEnded) and ended.record is record
     assert all(isinstance(e, StepPlayed) for e in steps) and [e.step for e in steps] == record["steps"]
-    assert [game.state_to_json(e.state) for e in steps] == record["states"][1:]
+    assert [game.state_to_json(e.state) for e in steps] == record["game_states"][1:]
     assert [e.notation for e in steps] == [step_notation(game, step) for step in record["steps"]]
     assert "out (" + expected_termination(mode) + ")" in [e.notation for e in steps]
     expected = expected_termination(mode)

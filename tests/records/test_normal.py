@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import trio
 
-from arena.games.registry import get_game
+from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game
 from arena.players.spec import AgentSpec
@@ -78,10 +78,9 @@ def test_the_upgrade_of_a_format_2_record_is_what_arena_writes_now() -> None:
     """The same game (seeds, bots, opening) played now and read from format 2: equal but for the
     timing values, which differ from run to run."""
     old = OLD["checkers.format2"]
-    game = get_game("checkers")
 
     async def play() -> dict[str, Any]:
-        return await play_game(game, AgentSpec("checkers_random", command=f"python3 {BOTS / 'checkers_random.py'} --seed 1"),
+        return await play_game(configured_game("checkers"), AgentSpec("checkers_random", command=f"python3 {BOTS / 'checkers_random.py'} --seed 1"),
                                AgentSpec("checkers_greedy", command=f"python3 {BOTS / 'checkers_greedy.py'} --seed 2"),
                                time_control=TimeControl(), max_moves=old["max_moves"],
                                opening_plies=old["opening_plies"], seed=old["seed"])
@@ -122,7 +121,7 @@ def test_a_fault_in_a_game_of_two_colours_is_its_elimination() -> None:
     crash = f"{sys.executable} -c 'import sys; sys.stdin.readline(); sys.exit(3)'"
 
     async def play() -> dict[str, Any]:
-        return await play_game(get_game("connect4"), AgentSpec("r", command=f"python3 {BOTS / 'connect4_random.py'}"),
+        return await play_game(configured_game("connect4"), AgentSpec("r", command=f"python3 {BOTS / 'connect4_random.py'}"),
                                AgentSpec("c", command=crash), time_control=TimeControl())
 
     record = trio.run(play)
