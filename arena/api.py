@@ -20,8 +20,9 @@ only from here.
 - **Bots written in Python**: :func:`serve_json`, :func:`serve_seats` and :func:`serve_checkers`
   read what arena sends and write the move a chooser picks; :func:`run_alphabeta_bot` is arena's
   alpha-beta search behind a bot command.
-- **Records**: :class:`Record` (two-player games, formats 1-2) and :class:`SeatRecord` (format
-  3), the typed shapes of the JSON files arena writes (``schemas/record.schema.json``).
+- **Records**: :class:`SeatRecord` (every game's record, format 4) and :class:`Record` (a game of
+  two colours, with the Shobu engine's fields), the typed shapes of the JSON files arena writes
+  (``schemas/record.schema.json``; :mod:`arena.records.normal` reads formats 1-3 too).
 
 Names are loaded when first used, so importing this module costs nothing a rules plugin would not
 pay anyway (a plugin imported while arena lists its games does not pull in the search engine).

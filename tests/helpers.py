@@ -87,3 +87,25 @@ def spiel_children(state: Any) -> list[Any]:
 def spiel_perft_profile(state: Any, depth: int) -> list[int]:
     """:func:`perft_profile` of an OpenSpiel state."""
     return perft_profile(state, depth, spiel_children, lambda s: s.is_terminal())
+
+
+def as_format_1(record: dict[str, Any]) -> dict[str, Any]:
+    """A format-4 ``record`` of two colours as arena wrote it before complete records (format 1):
+    no opening plies in turns (its states start after them), the game's bare turn objects,
+    ``plies`` counting the bots' moves only, clocks by colour, and none of format 4's fields in
+    seats."""
+    from arena.games.registry import get_game
+    from arena.records.format import turn_move
+
+    game = get_game(record["game"])
+    opening = sum(1 for t in record["turns"] if t["opening"])
+    old = {k: v for k, v in record.items() if k not in (
+        "record_format", "seats", "steps", "ranks", "returns", "eliminations", "game_identity")}
+    old["turns"] = [game.move_to_record(turn_move(game, t)) for t in record["turns"][opening:]]
+    old["game_states"] = record["game_states"][opening:]
+    old["plies"] = len(old["turns"])
+    old["clocks_left_ms"] = dict(zip(("BLACK", "WHITE"), record["clocks_left_ms"], strict=True))
+    for key in ("stderr_logs", "stderr_tail"):
+        if key in old:
+            old[key] = {("BLACK", "WHITE")[int(seat)]: value for seat, value in old[key].items()}
+    return old

@@ -157,7 +157,7 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
                 except OSError:
                     pass
                 logs[colour] = name
-        # Two-player records list "players", N-seat records "seats": both name each bot's command.
+        # Records list "seats", those of two colours "players" too: both name each bot's command.
         for player in (record.get("players") or []) + (record.get("seats") or []):
             if isinstance(player, dict) and "command" in player:
                 player["command"] = _unmap_command(player["command"], here, root)

@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tune": ("arena.cli.tune_cmd", "tune_command", "Tune an agent's numeric hyperparameters (SPSA)."),
     "check-record": ("arena.cli.check_cmds", "check_record_command", "Replay game records against the rules."),
     "check-logs": ("arena.cli.check_cmds", "check_logs_command", "Check tournament log folders for consistency."),
+    "upgrade-records": ("arena.cli.upgrade_cmd", "upgrade_records_command",
+                        "Rewrite old game records as record format 4."),
     "pass-through": ("arena.cli.rules_cmds", "pass_through_command", "Apply moves to states (JSON lines)."),
     "moves": ("arena.cli.rules_cmds", "moves_command", "List the legal moves of states (JSON lines)."),
     "perft": ("arena.cli.rules_cmds", "perft_command", "Count move sequences to a depth (rules check)."),

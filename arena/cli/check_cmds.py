@@ -33,8 +33,8 @@ Examples:
 @rules_option()
 def check_record_command(files: tuple[Path, ...]) -> None:
     """Check game records: each FILE holds one record or a JSON array of records (as `arena match`
-    writes them; old records without opening turns too). A record checks out when it matches the
-    record schema (arena/schemas/record.schema.json; format-2 records), every state
+    writes them; records of older arenas too, formats 1 to 3). A record checks out when it matches
+    its format's schema (arena/schemas/record.schema.json for format 4), every state
     follows from the previous one by its turn under the game's rules, the final position is there,
     the notation and clocks of each turn agree, and the winner matches how the game ended.
 

@@ -281,9 +281,9 @@ async def play_game(
     legal_moves_for: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Play one game of ``game`` between ``agents`` (one per seat, in seat order: BLACK then WHITE
-    in a two-player game) and return its record: format 2 for a two-player game of its own dialect,
-    format 3 for a game of the N-seat envelope (``game.seat_envelope``,
-    :func:`arena.match.progress.progress_for`).
+    in a two-player game) and return its record, format 4: with the two colours' fields for a
+    two-player game of its own dialect, in seats alone for a game of the N-seat envelope
+    (``game.seat_envelope``, :func:`arena.match.progress.progress_for`).
 
     ``start_state`` (default: the game's start) is where the record starts (``game_states[0]``); in
     a two-player game ``opening_plies`` is then only recorded (the caller played them). Without a

@@ -7,13 +7,13 @@ in depend on the game's wire dialect (``game.seat_envelope``, set where the game
 :func:`arena.games.registry.configured_game`), chosen once by :func:`progress_for`:
 
 - a two-player game speaking its own dialect (seats BLACK and WHITE; the Shobu JSON, the checkers
-  lines, the generic JSON): :class:`ColourProgress`, its record format 2 (:mod:`arena.records.format`);
+  lines, the generic JSON): :class:`ColourProgress`, its record format 4 with the two colours' fields (:mod:`arena.records.format`);
 - a game speaking the N-seat envelope (:mod:`arena.protocols.seats`): :class:`SeatProgress`, its
-  record format 3 (:mod:`arena.records.seats`).
+  record format 4 (:mod:`arena.records.seats`).
 
 Observers hear the same events of every game, made in one place (:meth:`Progress.started`,
 :meth:`Progress.stepped`, :meth:`Progress.finish`): :class:`GameStarted`, a :class:`StepPlayed` per
-step (the step as format 3 holds it, in a two-player game too) and :class:`GameEnded`.
+step (the step as the record holds it, in a two-player game too) and :class:`GameEnded`.
 
 Faults: a seat that faults is taken out (``game.eliminate``) and ranks below the seats still
 playing, the later out above the earlier; a game whose ``eliminate`` gives None, and every game of
@@ -38,7 +38,7 @@ from arena.players.base import Player
 from arena.players.spec import AgentSpec
 from arena.process.isolation import Isolation
 from arena.protocols.seats import SeatEnvelopeProtocol, seat_message
-from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
+from arena.records.format import build_record, colour_step, player_entry, turn_entry, utc_now_iso
 from arena.records.seats import build_seat_record, seat_entry
 from arena.records.types import Elimination, GameIdentity, PlayerEntry, SeatEntry, TimeControlJson
 
@@ -64,7 +64,7 @@ class GameStarted:
 class StepPlayed:
     """A step of a game, ``state`` the state after it.
 
-    ``step`` is the step as a format-3 record's ``steps`` hold it (:mod:`arena.records.seats`):
+    ``step`` is the step as a record's ``steps`` hold it (:mod:`arena.records.seats`):
     ``kind`` ``move`` (``seat``, ``move`` in its record form, ``charged_ms``, ``clock_left_ms``),
     ``chance``, ``joint`` or ``elimination``, and ``ply``, the game's ply before the step.
     ``notation`` is the step's move(s) as text (:func:`step_notation`). ``clocks_left_ms`` are
@@ -81,7 +81,7 @@ class StepPlayed:
 
 @dataclass(frozen=True)
 class GameEnded:
-    """A game ended with ``record`` (format 2 for a two-player game, else format 3)."""
+    """A game ended with ``record`` (format 4)."""
 
     game: GeneralGame[Any, Any]
     state: Any
@@ -228,10 +228,11 @@ def _who(color: Color, spec: AgentSpec) -> str:
 
 @dataclass
 class ColourProgress(Progress):
-    """A two-player game: format 2, the game's own wire dialect (module docstring)."""
+    """A two-player game: the record's two colours, the game's own wire dialect (module docstring)."""
 
     opening_plies: int = 0
     turns: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)  # the turns as steps, in seats
     move_times: list[float] = field(default_factory=list)  # charged ms per bot move
     entries: list[PlayerEntry] = field(default_factory=list)
     rules: Game = field(init=False)  # the two-player game itself (``game`` wraps it)
@@ -252,9 +253,11 @@ class ColourProgress(Progress):
         self.entries = [player_entry(s.id, s.record_kind, s.command or s.path, color_of(i))
                         for i, s in enumerate(self.specs)]
         for move in opening:
-            self._play(move, turn_entry(self.rules, move, opening=True))
+            self._play(move, seat_of(self.rules.to_move(self.state)), self.rules.ply(self.state),
+                       turn_entry(self.rules, move, opening=True))
 
-    def _play(self, move: Any, turn: dict[str, Any]) -> None:
+    def _play(self, move: Any, seat: int, ply: int, turn: dict[str, Any]) -> None:
+        self.steps.append(colour_step(self.rules, move, seat, ply, turn))
         self.state = self.rules.apply(self.state, move)
         self.turns.append(turn)
         self.states.append(self.rules.state_to_json(self.state))
@@ -280,7 +283,7 @@ class ColourProgress(Progress):
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
         turn = turn_entry(self.rules, move, opening=False, charged_ms=charged_ms,
                           clock_left_ms=self.clocks[seat].left_ms)
-        self._play(move, turn)
+        self._play(move, seat, ply, turn)
         self.move_times.append(charged_ms)
         if self.observer is not None:
             # The step a format-3 record would hold; its notation is the turn's, made once.
@@ -327,7 +330,7 @@ class ColourProgress(Progress):
         tails = self.tails(players, stderr_dir)
         record = build_record(
             game_name=self.rules.name, outcome=self.outcome(), players=self.entries, turns=self.turns,
-            game_states=self.states, move_times_ms=self.move_times,
+            steps=self.steps, game_states=self.states, move_times_ms=self.move_times,
             clocks_left_ms={color_of(s): c.left_ms for s, c in enumerate(self.clocks)},
             time_control=self.time_control.to_json(), max_moves=self.cap, opening_plies=self.opening_plies,
             seed=self.seed, game_index=self.game_index, started_at=self.started_at,
@@ -340,7 +343,7 @@ class ColourProgress(Progress):
 
 @dataclass
 class SeatProgress(Progress):
-    """A game of N seats: format 3, the N-seat envelope (module docstring)."""
+    """A game of N seats: the N-seat envelope (module docstring)."""
 
     legal_moves_for: frozenset[int] = frozenset()
     steps: list[dict[str, Any]] = field(default_factory=list)

@@ -1,13 +1,16 @@
 """Checking game records and tournament log folders against the rules (``arena check-record``,
 ``arena check-logs``; the scripts in ``scripts/`` call these too).
 
-A record checks out when it matches the published schema (``arena/schemas/record.schema.json``, checked
-by :mod:`arena.records.schema` for records of format 2) and replays: every state follows from the previous one by the recorded
-turn under the game's rules, the final position is included, and the winner agrees with how the
-game ended. Both record formats are read (:func:`arena.records.format.record_format`): format 1 (no opening
-plies in ``turns``, the first state is the position after the opening) and format 2 (the opening
-plies are the first turns, marked ``opening``, from the game's initial state; each turn's
-``notation`` and clock fields are checked too).
+A record checks out when it matches its format's published schema (format 4:
+``arena/schemas/record.schema.json``; format 2: ``record-v2.schema.json``; format 3:
+``seat-record.schema.json``; checked by :mod:`arena.records.schema`) and replays. Every format is
+read (:mod:`arena.records.normal`): a game of two colours (formats 1, 2 and 4) replays turn by
+turn, every state following from the previous one by the recorded turn under the game's rules, the
+final position included, the winner agreeing with how the game ended; format 1 has no opening
+plies in ``turns`` (the first state is the position after the opening), formats 2 and 4 hold them
+as the first turns, marked ``opening``, with each turn's ``notation`` and clock fields checked too;
+format 4 holds every ply again as a step, which must agree with its turn. A game in seats (formats
+3 and 4) replays step by step (:func:`arena.records.seats.check_seat_record`).
 
 Pure functions returning problems as one-line strings; only reading files raises
 (:class:`arena.records.reader.RecordInputError`, for input that is not records at all). :func:`run_check_record` and
@@ -28,11 +31,20 @@ from arena.games.base import Game, GameError, random_opening_moves
 from arena.games.registry import get_game
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.field import Field, keyed
-from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_format, record_problem, turn_move
+from arena.records.format import RECORD_FORMAT, TURN_KEYS, record_problem, turn_move
 from arena.records.logstore import STANDINGS_FILE, LogError, read_rows, read_standings
+from arena.records.normal import (
+    FORMATS,
+    colour_ranks,
+    colour_returns,
+    ranks,
+    record_format,
+    seat_ids,
+    two_colour,
+)
 from arena.records.reader import GAMES_FILE, RecordInputError, read_record_file, read_record_list
-from arena.records.schema import record_schema, schema_errors
-from arena.records.seats import SEAT_RECORD_FORMAT, placing
+from arena.records.schema import SCHEMA_FILES, record_schema, schema_errors
+from arena.records.seats import placing
 from arena.stats.ratings import FAULTS
 
 #: Terminations where the player to move lost by its own fault.
@@ -45,10 +57,11 @@ _REQUIRED = ("game", "turns", "game_states", "winner", "termination")
 
 
 def check_record(record: Any) -> list[str]:
-    """The problems of one record (empty: it checks out). Never raises for a bad record."""
+    """The problems of one record of any format (empty: it checks out). Never raises for a bad
+    record."""
     if not isinstance(record, dict):
         return [f"a record is a JSON object, got {type(record).__name__}"]
-    if record.get("record_format") == 3:
+    if "seats" in record and not two_colour(record):
         return _check_seats(record)
     missing = [key for key in _REQUIRED if key not in record]
     if missing:
@@ -64,7 +77,8 @@ def check_record(record: Any) -> list[str]:
     if not isinstance(turns, list) or not isinstance(states, list):
         return ["turns and game_states must be arrays"]
     try:
-        return schema_problems(record) + _check(game, record, turns, states)
+        problems = schema_problems(record) + _check(game, record, turns, states)
+        return problems or _steps_problems(game, record)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A record whose fields have the wrong shapes: say so rather than crash the checker.
         return [f"malformed record: {type(exc).__name__}: {exc}"]
@@ -73,21 +87,20 @@ def check_record(record: Any) -> list[str]:
 def _winner(record: dict[str, Any]) -> str:
     """A record's winner as the summary line shows it: a colour, NONE, or an N-seat game's seats
     ranked first (``seat 2``, ``seats 0+1``)."""
-    if record.get("record_format") != 3:
+    if two_colour(record):
         return str(record["winner"])
-    first = [str(seat) for seat, rank in enumerate(record["ranks"]) if rank == 1]
+    first = [str(seat) for seat, rank in enumerate(ranks(record)) if rank == 1]
     return f"seat{'s' if len(first) > 1 else ''} {'+'.join(first)}"
 
 
 def _check_seats(record: dict[str, Any]) -> list[str]:
     """The problems of an N-seat record (:mod:`arena.records.seats`)."""
-    from arena.records.schema import seat_record_schema
     from arena.records.seats import check_seat_record, game_of_identity, seat_record_problem
 
     problem = seat_record_problem(record)
     if problem is not None:
         return [f"not a record: {problem}"]
-    mismatch = _schema_mismatch(record, seat_record_schema(), "seat-record.schema.json")
+    mismatch = schema_problems(record)
     if mismatch:
         return mismatch
     try:
@@ -97,13 +110,41 @@ def _check_seats(record: dict[str, Any]) -> list[str]:
     return check_seat_record(record, game)
 
 
-def schema_problems(record: dict[str, Any]) -> list[str]:
-    """One line if a record that says it is format 2 (``record_format``) does not match the
-    published schema (:mod:`arena.records.schema`): the game, the JSON pointer and what is wrong.
-    Records of format 1 (no ``record_format``) predate the schema and are not checked against it."""
-    if record.get("record_format") != RECORD_FORMAT:
+def _steps_problems(game: Game[Any, Any], record: dict[str, Any]) -> list[str]:
+    """A format-4 record of two colours holds every ply twice, as a turn and as a step: they must
+    agree (the same move, the mover, the opening mark, the times)."""
+    steps = record.get("steps")
+    if steps is None:  # formats 1 and 2
         return []
-    return _schema_mismatch(record, record_schema(), "record.schema.json")
+    turns, states = record["turns"], record["game_states"]
+    if len(steps) != len(turns):
+        return [f"{len(steps)} steps but {len(turns)} turns (the same plies)"]
+    for index, (turn, step) in enumerate(zip(turns, steps, strict=True)):
+        state = game.state_from_json(states[index])
+        seat = 0 if game.to_move(state).value == "BLACK" else 1
+        expected = {"ply": game.ply(state), "kind": "move", "seat": seat,
+                    "move": game.move_to_record(turn_move(game, turn)), "charged_ms": turn.get("charged_ms"),
+                    "clock_left_ms": turn.get("clock_left_ms")}
+        if turn.get("opening"):
+            expected["opening"] = True
+        if step != expected:
+            return [f"steps[{index}] does not match turns[{index}]: {step} (expected {expected})"]
+    if seat_ids(record) != [str(p.get("id")) for p in record["players"]]:
+        return ["seats and players name different agents"]
+    if record.get("ranks") != colour_ranks(record["winner"]) or record.get("returns") != colour_returns(record["winner"]):
+        return [f"ranks {record.get('ranks')} and returns {record.get('returns')} do not say winner {record['winner']}"]
+    return []
+
+
+def schema_problems(record: dict[str, Any]) -> list[str]:
+    """One line if a record that says its format (``record_format`` 2 to 4) does not match that
+    format's published schema (:mod:`arena.records.schema`): the game, the JSON pointer and what is
+    wrong. Records of format 1 (no ``record_format``) predate the schema and are not checked against
+    it."""
+    fmt = record.get("record_format")
+    if fmt not in FORMATS or fmt == 1:
+        return []
+    return _schema_mismatch(record, record_schema(fmt), SCHEMA_FILES[fmt])
 
 
 def _schema_mismatch(record: dict[str, Any], schema: Any, name: str) -> list[str]:
@@ -311,18 +352,11 @@ def check_log_folder(folder: Path) -> tuple[int, list[str]]:
         problems += [f"{where}: {p}" for p in found]
         if record_problem(record) is not None or (field is not None and not field.counts(row)):
             continue  # not counted: its fields are not what a record's are, or it is history
-        if record.get("record_format") == SEAT_RECORD_FORMAT:
-            for seat, entry in enumerate(record["seats"]):
-                counts = tally.setdefault(str(entry.get("id")), Counter())
-                counts["games"] += 1
-                counts[placing(record["ranks"], seat)] += 1
-            continue
-        for player in record.get("players") or []:
-            winner = record.get("winner")
-            result = "draws" if winner == "NONE" else "wins" if winner == player.get("colour") else "losses"
-            counts = tally.setdefault(str(player.get("id")), Counter())
+        placed = ranks(record)
+        for seat, agent in enumerate(seat_ids(record)):
+            counts = tally.setdefault(agent, Counter())
             counts["games"] += 1
-            counts[result] += 1
+            counts[placing(placed, seat)] += 1
     entries = standings.get("standings") if isinstance(standings, dict) else None
     listed = {e.get("id") for e in entries if isinstance(e, dict)} if isinstance(entries, list) else set()
     for agent_id, counts in tally.items():

@@ -1,13 +1,15 @@
-"""Game records: the JSON object written for every game.
+"""Game records of two colours: the JSON object written for every game of two colours taking turns.
 
-The format is published as a JSON Schema, ``schemas/record.schema.json`` (draft 2020-12), which
-describes every field. A record is a superset of the Shobu engine's record and has the same
-shape for every game. Field names (all always present unless marked optional):
+Every record is format 4 (:data:`RECORD_FORMAT`), published as a JSON Schema,
+``schemas/record.schema.json`` (draft 2020-12), which describes every field. Every game has the
+layout of :mod:`arena.records.seats` (``seats``, ``steps``, ``game_states``, ``ranks``,
+``returns``, ``eliminations``, ``game_identity``, ``termination``, ``reason``, ``clocks_left_ms``
+per seat, ``stderr_logs``/``stderr_tail`` by seat number...). A game of two colours has seats
+``BLACK`` (0) and ``WHITE`` (1) and is also a superset of the Shobu engine's record, with format
+2's fields beside (:mod:`arena.records.normal` reads formats 1 to 4 and upgrades them):
 
-- ``record_format``: ``2`` (this format). Records written before it have no such key (format 1:
-  no opening plies in ``turns``, no per-turn notation or clocks); :func:`record_format` tells them
-  apart and every reader accepts both.
-- ``winner``: ``"BLACK"``, ``"WHITE"`` or ``"NONE"`` (draw or interrupted).
+- ``winner``: ``"BLACK"``, ``"WHITE"`` or ``"NONE"`` (draw or interrupted); ``ranks`` and
+  ``returns`` say the same (``[1, 2]`` and ``[1.0, -1.0]`` when BLACK won).
 - ``turns``: one object per ply from ``game_states[0]`` on, in order. Each is the game's own record
   form (``move_to_record``: Shobu the Shobu engine's ``{"passive", "aggressive"}``; checkers
   ``{"path": [[col, row], ...], "pdn"}``...) with arena's keys beside it (:data:`TURN_KEYS`):
@@ -16,27 +18,19 @@ shape for every game. Field names (all always present unless marked optional):
   increment included); both are null for opening plies. A game whose record form is not an object
   (or uses one of arena's keys for something else) has it under ``"move"``. Read a turn back with
   :func:`turn_move`, never with the game's ``move_from_record`` directly (it may reject arena's keys).
+  ``steps[i]`` is the same ply as ``turns[i]`` (:func:`colour_step`).
 - ``game_states``: every state from the start to the final one included, as ``state_to_json``
   (``{"board", "turn", "turnNumber"}``); ``len(game_states) == len(turns) + 1``. With a random
   opening, ``game_states[0]`` is the game's initial state and the opening plies are the first turns.
-- ``game``: the registered game's name (``arena games`` lists them).
-- ``players``: ``[{"id", "kind", "command", "colour"}]``, black first (``command`` may be null).
-- ``termination``: one of :class:`arena.games.base.Termination`'s values.
-- ``reason``: one human sentence naming the bot and quoting what it sent.
+- ``players``: ``[{"id", "kind", "command", "colour"}]``, black first (``command`` may be null), as
+  ``seats`` with the colour.
 - ``plies``: ``len(turns)``, every ply of the game from ``game_states[0]``, random opening plies
-  included (format 1 had no opening plies in ``turns``: there it counts the bots' moves only). The
-  players' own moves are the turns with ``opening`` false, one per ``move_times_ms`` entry.
+  included. The players' own moves are the turns with ``opening`` false, one per ``move_times_ms``
+  entry (charged thinking time, ms, 3 decimals).
 - ``opening_plies``: the random opening plies asked for (``openingPlies``). The turns marked
   ``opening`` are the ones played: fewer only when the random opening stopped before a position
   where the game would end, none when the game was started from a given position.
-- ``max_moves``, ``seed`` (may be null), ``game_index`` (may be null).
-- ``move_times_ms``: charged thinking time of each player move (ms, 3 decimals), as in format 1.
-- ``clocks_left_ms``: ``{"BLACK": ms, "WHITE": ms}`` left at the end.
-- ``time_control``: ``{"timeLimit", "timeMargin", "startupTime", "moveTimeLimit", "increment"}`` (ms).
-- ``started_at``: UTC ISO-8601 timestamp; ``duration_s``: wall time of the game.
-- ``arena_version``.
-- optional ``stderr_logs``: ``{"BLACK": path, "WHITE": path}`` when stderr went to files;
-  optional ``stderr_tail``: ``{colour: text}`` for a bot that faulted, when stderr was kept in memory.
+- ``seed`` may be null (no random opening).
 
 Validation: with the environment variable ``ARENA_VALIDATE_RECORDS=1`` (the test suite sets it),
 :func:`build_record` checks every record it builds against the schema and the invariants the schema
@@ -50,15 +44,15 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from arena import __version__
 from arena.errors import ArenaError
 from arena.games.base import Color, Game, GameError, MoveSyntaxError, Outcome
 from arena.records.types import PlayerEntry, Record
 
-#: The ``record_format`` of the records :func:`build_record` writes.
-RECORD_FORMAT = 2
+#: The ``record_format`` of the records arena writes, for every game (:mod:`arena.records.normal`
+#: reads formats 1 to 4).
+RECORD_FORMAT = 4
 
 #: The keys arena adds to every turn object, beside the game's own record form.
 TURN_KEYS = ("notation", "opening", "charged_ms", "clock_left_ms")
@@ -140,19 +134,6 @@ def turn_move(game: Game[Any, Any], turn: Any) -> Any:
     raise MoveSyntaxError(errors[0] + "".join(f" (read otherwise: {e})" for e in errors[1:]))
 
 
-def record_format(record: Mapping[str, Any]) -> int:
-    """1 for a record written before ``record_format`` existed, else its ``record_format`` (an
-    integer: :func:`record_problem` refuses anything else)."""
-    value = record.get("record_format")
-    if value is None:
-        turns = record.get("turns")
-        # A format-2 record that lost its marker still has arena's keys on its turns.
-        if isinstance(turns, list) and turns and isinstance(turns[0], dict) and "opening" in turns[0]:
-            return RECORD_FORMAT
-        return 1
-    return int(value)
-
-
 # -- the record --------------------------------------------------------------------------------------
 
 
@@ -162,6 +143,7 @@ def build_record(
     outcome: Outcome,
     players: list[PlayerEntry],
     turns: list[dict[str, Any]],
+    steps: list[dict[str, Any]],
     game_states: list[dict[str, Any]],
     move_times_ms: list[float],
     clocks_left_ms: dict[Color, float],
@@ -175,37 +157,53 @@ def build_record(
     stderr_logs: dict[Color, str] | None = None,
     stderr_tail: dict[Color, str] | None = None,
 ) -> Record:
-    """The JSON-ready record dict (see the module docstring for every field). ``turns`` are
-    :func:`turn_entry` objects. Raises :class:`RecordFormatError` when validation is on
-    (:data:`VALIDATE_ENV`) and the record does not match the format."""
-    record: Record = {
-        "record_format": RECORD_FORMAT,
-        "winner": outcome.winner_name,
-        "turns": turns,
-        "game_states": game_states,
-        "game": game_name,
-        "players": players,
-        "termination": outcome.termination.value,
-        "reason": outcome.reason,
-        "plies": len(turns),
-        "max_moves": max_moves,
-        "opening_plies": opening_plies,
-        "seed": seed,
-        "game_index": game_index,
-        "move_times_ms": [round(t, 3) for t in move_times_ms],
-        "clocks_left_ms": {c.value: round(ms, 3) for c, ms in clocks_left_ms.items()},
-        "time_control": time_control,
-        "started_at": started_at,
-        "duration_s": round(duration_s, 4),
-        "arena_version": __version__,
-    }
-    if stderr_logs:
-        record["stderr_logs"] = {c.value: p for c, p in stderr_logs.items()}
-    if stderr_tail:
-        record["stderr_tail"] = {c.value: t for c, t in stderr_tail.items()}
+    """The format-4 record of a game of two colours (see the module docstring for every field):
+    the layout of every game (:func:`arena.records.seats.build_seat_record`) with the seats BLACK
+    and WHITE, plus the Shobu engine's ``winner`` and ``turns`` and format 2's ``players``,
+    ``plies``, ``opening_plies`` and ``move_times_ms``. ``turns`` are :func:`turn_entry` objects,
+    ``steps`` the same plies as :func:`colour_step` objects. Raises :class:`RecordFormatError`
+    when validation is on (:data:`VALIDATE_ENV`) and the record does not match the format."""
+    from arena.records.normal import colour_eliminations, colour_ranks, colour_returns
+    from arena.records.seats import build_seat_record, seat_entry
+
+    winner, termination = outcome.winner_name, outcome.termination.value
+    seats = []
+    for number, player in enumerate(players):
+        seat = seat_entry(number, player["colour"], player["id"], player["kind"], player["command"])
+        if "cpuMs" in player:
+            seat["cpuMs"] = player["cpuMs"]
+        if "droppedOutput" in player:
+            seat["droppedOutput"] = player["droppedOutput"]
+        seats.append(seat)
+    base = build_seat_record(
+        identity={"name": game_name, "players": 2, "params": {}}, seats=seats, steps=steps, states=game_states,
+        returns=colour_returns(winner), ranks=colour_ranks(winner), termination=termination,
+        reason=outcome.reason,
+        eliminations=colour_eliminations(termination, winner, outcome.reason, game_states[-1]),  # type: ignore[arg-type]
+        clocks_left_ms=[clocks_left_ms[c] for c in Color], time_control=time_control,  # type: ignore[arg-type]
+        max_moves=max_moves, seed=seed, game_index=game_index, started_at=started_at, duration_s=duration_s,
+        stderr_logs={str(list(Color).index(c)): p for c, p in stderr_logs.items()} if stderr_logs else None,
+        stderr_tail={str(list(Color).index(c)): t for c, t in stderr_tail.items()} if stderr_tail else None)
+    record = cast("Record", base)
+    record["winner"] = winner
+    record["turns"] = turns
+    record["players"] = players
+    record["plies"] = len(turns)
+    record["opening_plies"] = opening_plies
+    record["move_times_ms"] = [round(t, 3) for t in move_times_ms]
     if os.environ.get(VALIDATE_ENV) == "1":
         validate_record(record)
     return record
+
+
+def colour_step(game: Game[Any, Any], move: Any, seat: int, ply: int, turn: Mapping[str, Any]) -> dict[str, Any]:
+    """The step of a game of two colours for ``move`` by ``seat`` at ``ply``, its times taken from
+    its ``turn`` (:func:`turn_entry`); an opening ply is marked ``"opening": true``."""
+    step: dict[str, Any] = {"ply": ply, "kind": "move", "seat": seat, "move": game.move_to_record(move),
+                            "charged_ms": turn["charged_ms"], "clock_left_ms": turn["clock_left_ms"]}
+    if turn["opening"]:
+        step["opening"] = True
+    return step
 
 
 # -- the shape every reader relies on -----------------------------------------------------------
@@ -232,10 +230,13 @@ def record_problem(record: Any) -> str | None:
     """
     if not isinstance(record, dict):
         return f"a JSON {_json_kind(record)}, not an object"
-    if record.get("record_format") == 3:  # a game of N seats (arena.records.seats)
+    fmt = record.get("record_format")
+    if fmt in (3, 4):  # the layout in seats (arena.records.seats); two colours carry their own fields too
         from arena.records.seats import seat_record_problem
 
-        return seat_record_problem(record)
+        problem = seat_record_problem(record)
+        if problem is not None or not ("winner" in record or "turns" in record):
+            return problem
     missing = [key for key in ("game", "turns", "game_states", "winner", "termination") if key not in record]
     if missing:
         return f"no {', '.join(repr(k) for k in missing)}"
@@ -275,7 +276,7 @@ def record_problem(record: Any) -> str | None:
         return "'move_times_ms' must be an array of numbers"
     if record.get("duration_s") is not None and not _is_number(record["duration_s"]):
         return f"'duration_s' must be a number, got {_shown(record['duration_s'])}"
-    for key in _PER_COLOUR:
+    for key in _PER_COLOUR if fmt != 4 else ():  # format 4 keeps them per seat (checked above)
         value = record.get(key)
         if value is not None and not (isinstance(value, dict) and set(value) <= {"BLACK", "WHITE"}):
             return f"{key!r} must be an object with BLACK and WHITE keys, got {_shown(value)}"
@@ -322,7 +323,7 @@ def load_schema(name: str = SCHEMA_PATH.name) -> dict[str, Any]:
 
 
 def record_invariants(record: Mapping[str, Any]) -> list[str]:
-    """What the schema cannot say about a format-2 record: lengths agree, opening plies come first,
+    """What the schema cannot say about a format-4 record of two colours: lengths agree, opening plies come first,
     ``move_times_ms`` lists the player moves' ``charged_ms``. One problem per string."""
     turns, states = record["turns"], record["game_states"]
     problems: list[str] = []
@@ -336,6 +337,8 @@ def record_invariants(record: Mapping[str, Any]) -> list[str]:
         problems.append("an opening ply comes after a player's move")
     if opening > record["opening_plies"]:
         problems.append(f"{opening} opening turns but opening_plies is {record['opening_plies']}")
+    if len(record["steps"]) != len(turns):
+        problems.append(f"{len(record['steps'])} steps but {len(turns)} turns (the same plies)")
     charged = [turn.get("charged_ms") for turn in turns[opening:]]
     if charged != record["move_times_ms"]:
         problems.append("move_times_ms differs from the player turns' charged_ms")

@@ -8,8 +8,8 @@ first step, ``states[i]`` after ``steps[i - 1]``), the steps (a move, a chance d
 simultaneous step, an elimination) with their notation, thinking times and clocks, and the result
 (termination, reason, returns, ranks). With ``seat``, it is the game as that seat saw it.
 
-Records of two players taking turns in plain sight (formats 1 and 2, :mod:`arena.records.format`):
-format 2 holds the random opening as the first turns, marked ``"opening": true``, and each turn's
+Records of two players taking turns in plain sight (formats 1, 2 and 4, :mod:`arena.records.format`)
+are read from their ``turns`` and ``game_states``: formats 2 and 4 hold the random opening as the first turns, marked ``"opening": true``, and each turn's
 ``notation``, ``charged_ms`` and ``clock_left_ms``; format 1 has none of these. The record's own
 values are preferred when present; otherwise the notation is the game's ``describe_move``, the
 charged time comes from ``move_times_ms`` and the clocks are worked out from ``time_control`` the
@@ -18,7 +18,7 @@ way the match charges them (``left = max(0, left - charged) + increment``), the 
 it does not hold (format 1) says how many plies are missing before it. Their steps are numbered by
 full moves (``12.`` BLACK's, ``12...`` WHITE's) and their result is said by colour.
 
-Records of N seats (format 3, :mod:`arena.records.seats`): what a seat is told of each step is its
+Records of N seats (formats 3 and 4, :mod:`arena.records.seats`): what a seat is told of each step is its
 own moves; a chance outcome, or another seat's move (alone or at a simultaneous step), only when
 the seat could tell it from its observation right after the step. That is decided from the rules,
 for any game: the step is redone with each alternative (every other chance outcome; every other
@@ -38,7 +38,9 @@ import orjson
 
 from arena.games.base import Color, Game, GameError
 from arena.games.model import GeneralGame, TwoPlayerGame, as_general
-from arena.games.model import ranks as ranks_of
+from arena.records.normal import game_states, two_colour
+from arena.records.normal import ranks as ranks_of
+from arena.records.normal import returns as returns_of
 from arena.records.sources import ReplayError, player_names
 from arena.records.visibility import chance_seen, move_seen
 
@@ -98,7 +100,7 @@ class Step:
 class Replay:
     """A recorded game as positions and steps, omniscient (``seat`` None) or as ``seat`` saw it;
     ``len(states) == len(steps) + 1``. ``paired``: two colours taking turns in plain sight (record
-    formats 1 and 2): full-move numbers, results by colour, a random opening."""
+    formats 1, 2 and 4 of two colours): full-move numbers, results by colour, a random opening."""
 
     game: GeneralGame[Any, Any]
     record: dict[str, Any]
@@ -123,7 +125,7 @@ class Replay:
         of an N-seat record to use instead of the registry's (tests). Raises ReplayError naming
         ``label``: an unknown game, a seat the game does not have, a state or step the rules cannot
         read, moves that do not join the states."""
-        if record.get("record_format") == 3:
+        if "seats" in record and not two_colour(record):
             from arena.records.seats import seat_record_problem
 
             problem = seat_record_problem(dict(record))
@@ -251,15 +253,11 @@ class Replay:
 
     def returns(self) -> list[float]:
         """One score per seat: the record's, or a paired record's +1/-1 (0/0: a draw or no winner)."""
-        if not self.paired:
-            return [float(r) for r in self.record["returns"]]
-        return [1.0, -1.0] if self.winner == "BLACK" else [-1.0, 1.0] if self.winner == "WHITE" else [0.0, 0.0]
+        return returns_of(self.record)
 
     def ranks(self) -> list[int]:
         """Rank per seat (1 is best; ties share a rank)."""
-        if not self.paired:
-            return [int(r) for r in self.record["ranks"]]
-        return list(ranks_of(self.returns()))
+        return ranks_of(self.record)
 
     def result(self) -> str:
         """``BLACK (alpha) wins [win]``, ``draw [max_moves]``, ``interrupted [interrupted]`` (paired);
@@ -373,11 +371,11 @@ def _seat_replay(record: Mapping[str, Any], label: str, seat: int | None,
     if seat is not None and not 0 <= seat < game.players:
         raise ReplayError(f"{label}: --seat {seat}: this game has seats 0 to {game.players - 1}")
     states = []
-    for i, raw in enumerate(record["states"]):
+    for i, raw in enumerate(game_states(record)):
         try:
             states.append(game.state_from_json(raw))
         except GameError as exc:
-            raise ReplayError(f"{label}: states[{i}] is not a {game.name} state: {exc}") from None
+            raise ReplayError(f"{label}: game_states[{i}] is not a {game.name} state: {exc}") from None
     steps = []
     for i, raw_step in enumerate(record["steps"]):
         try:
@@ -441,7 +439,7 @@ def _own(value: dict[int, float] | float | None, seat: int | None,
     return {s: ms for s, ms in by_seat.items() if seat is None or s == seat}
 
 
-# -- two-player records (formats 1 and 2) ------------------------------------------------------------
+# -- records of two colours (formats 1, 2 and 4) ------------------------------------------------------------
 
 
 def _paired_replay(record: Mapping[str, Any], label: str, known: dict[tuple[str, bytes], Any] | None) -> Replay:
@@ -480,7 +478,9 @@ def _paired_replay(record: Mapping[str, Any], label: str, known: dict[tuple[str,
     end = record.get("clocks_left_ms")
     end_clocks = None
     if isinstance(end, Mapping) and all(_number(end.get(c.value)) is not None for c in Color):
-        end_clocks = {s: float(end[c.value]) for s, c in enumerate(Color)}
+        end_clocks = {s: float(end[c.value]) for s, c in enumerate(Color)}  # formats 1 and 2
+    elif isinstance(end, list) and len(end) == 2 and all(_number(ms) is not None for ms in end):
+        end_clocks = {s: float(ms) for s, ms in enumerate(end)}
     return Replay(general, dict(record), states, steps, (names[Color.BLACK], names[Color.WHITE]), None, label,
                   paired=True, start_clocks_ms=start_clocks, end_clocks_ms=end_clocks, missing_opening=missing)
 

@@ -1,4 +1,5 @@
-"""Checking a record against ``arena/schemas/record.schema.json`` with the standard library only.
+"""Checking a record against its format's schema (``arena/schemas/record.schema.json`` for format 4,
+:data:`SCHEMA_FILES`) with the standard library only.
 
 ``arena check-record`` runs where arena's dependencies may not be installed (``scripts/check_record.py``
 runs it with ``python -S``), so it does not use the ``jsonschema`` package: this is a validator of
@@ -36,20 +37,18 @@ class SchemaError(ArenaError):
     """The schema itself cannot be used (a keyword this validator does not implement, a bad $ref)."""
 
 
-@cache
-def record_schema() -> Mapping[str, Any]:
-    """The record schema shipped in the package (:func:`arena.records.format.load_schema`), read once."""
-    from arena.records.format import load_schema
-
-    return load_schema()
+#: The schema file of each record format (formats 1 and 2 share one).
+SCHEMA_FILES = {1: "record-v2.schema.json", 2: "record-v2.schema.json", 3: "seat-record.schema.json",
+                4: "record.schema.json"}
 
 
 @cache
-def seat_record_schema() -> Mapping[str, Any]:
-    """The N-seat record schema (``arena/schemas/seat-record.schema.json``), read once."""
+def record_schema(fmt: int = 4) -> Mapping[str, Any]:
+    """The schema of record format ``fmt`` shipped in the package (:data:`SCHEMA_FILES`; default:
+    the format arena writes), read once."""
     from arena.records.format import load_schema
 
-    return load_schema("seat-record.schema.json")
+    return load_schema(SCHEMA_FILES[fmt])
 
 
 def schema_errors(value: Any, schema: Mapping[str, Any] | None = None) -> Iterator[tuple[str, str]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.games.base import ArenaError, Color
+from arena.records.normal import two_colour
 from arena.records.reader import list_games, read_game_file, result_text
 from arena.records.types import Record
 
@@ -103,7 +104,7 @@ def _entry(row: Mapping[str, Any], index: int, *, record: Record | None = None,
     names = player_names(row)
     plies = row.get("plies")
     seats = ranks = None
-    if isinstance(row.get("seats"), list) and (row.get("record_format") == 3 or "ranks" in row):
+    if isinstance(row.get("seats"), list) and "ranks" in row and not two_colour(row):
         # A record lists its seats as objects, a tournament's games.jsonl line as agent ids.
         seats = tuple(str(s.get("id", "?")) if isinstance(s, Mapping) else str(s) for s in row["seats"])
         found = row.get("ranks")

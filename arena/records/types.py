@@ -33,40 +33,6 @@ class TimeControlJson(TypedDict):
     increment: int
 
 
-class Record(TypedDict):
-    """A game record, format 2 (:mod:`arena.records.format` describes every field).
-
-    ``turns`` are the game's own record form with arena's keys beside them (open: each game has its
-    own keys), ``game_states`` the game's ``state_to_json`` (``board``, ``turn``, ``turnNumber``).
-    Records of format 1 lack some keys: readers use ``.get`` for anything beyond ``game``,
-    ``turns``, ``game_states``, ``winner`` and ``termination``.
-    """
-
-    record_format: int
-    winner: str  # BLACK, WHITE or NONE
-    turns: list[dict[str, Any]]
-    game_states: list[dict[str, Any]]
-    game: str
-    players: list[PlayerEntry]
-    termination: str  # a arena.games.base.Termination value
-    reason: str
-    plies: int
-    max_moves: int
-    opening_plies: int
-    seed: int | None
-    game_index: int | None
-    move_times_ms: list[float]
-    clocks_left_ms: dict[str, float]  # {"BLACK": ms, "WHITE": ms}
-    time_control: dict[str, Any]  # TimeControlJson, as TimeControl.to_json gives it
-    started_at: str
-    duration_s: float
-    arena_version: str
-    stderr_logs: NotRequired[dict[str, str]]
-    stderr_tail: NotRequired[dict[str, str]]
-    node: NotRequired[dict[str, Any]]  # Ray: the node and worker that played the game
-    ray_retries: NotRequired[list[str]]
-
-
 class GamesRow(TypedDict):
     """One line of a tournament log folder's ``games.jsonl``: a finished game, appended after its
     record file is written (:class:`arena.tournament.logs.TournamentLog`); read by
@@ -109,7 +75,8 @@ class StandingsEntry(TypedDict):
     online_elo: int  # the legacy engine's online Elo, for comparison
 
 
-__all__ = ["GamesRow", "PlayerEntry", "Record", "StandingsEntry", "TimeControlJson"]
+__all__ = ["Elimination", "GameIdentity", "GamesRow", "PlayerEntry", "Record", "SeatEntry", "SeatRecord",
+           "StandingsEntry", "TimeControlJson"]
 
 
 class GameIdentity(TypedDict):
@@ -131,6 +98,7 @@ class SeatEntry(TypedDict):
     kind: str  # executable, hyperparameters, player (a person)
     command: str | None
     cpuMs: NotRequired[float]
+    droppedOutput: NotRequired[dict[str, Any]]
 
 
 class Elimination(TypedDict):
@@ -143,17 +111,18 @@ class Elimination(TypedDict):
 
 
 class SeatRecord(TypedDict):
-    """A game record of the general model, format 3 (``arena/schemas/seat-record.schema.json``;
-    :mod:`arena.records.seats` describes every field). ``steps`` are open objects of four kinds
-    (chance, move, joint, elimination); ``states`` the game's omniscient ``state_to_json``."""
+    """A game record, format 4 (``arena/schemas/record.schema.json``; :mod:`arena.records.seats`
+    describes every field): every game's layout. ``steps`` are open objects of four kinds (chance,
+    move, joint, elimination); ``game_states`` the game's omniscient ``state_to_json``. Format 3
+    had the same layout with ``states`` (:mod:`arena.records.normal` reads both)."""
 
-    record_format: int  # 3
+    record_format: int  # 4
     arena_version: str
     game: str
     game_identity: GameIdentity
     seats: list[SeatEntry]
     game_index: int | None
-    seed: int
+    seed: int | None  # null only in a game of two colours without a random opening
     time_control: TimeControlJson
     max_moves: int
     started_at: str
@@ -165,6 +134,22 @@ class SeatRecord(TypedDict):
     eliminations: list[Elimination]
     clocks_left_ms: list[float]
     steps: list[dict[str, Any]]
-    states: list[dict[str, Any]]
-    stderr_logs: NotRequired[dict[str, str]]
+    game_states: list[dict[str, Any]]
+    stderr_logs: NotRequired[dict[str, str]]  # by seat number: {"0": path}
     stderr_tail: NotRequired[dict[str, str]]
+    node: NotRequired[dict[str, Any]]  # Ray: the node and worker that played the game
+    ray_retries: NotRequired[list[str]]
+
+
+class Record(SeatRecord):
+    """A format-4 record of a game of two colours (:mod:`arena.records.format` describes the fields
+    it adds): seats BLACK and WHITE, and the Shobu engine's ``winner``, ``turns`` and
+    ``game_states`` with format 2's ``players``, ``plies``, ``opening_plies`` and ``move_times_ms``.
+    Records of formats 1 and 2 lack the layout in seats: readers use :mod:`arena.records.normal`."""
+
+    winner: str  # BLACK, WHITE or NONE
+    turns: list[dict[str, Any]]
+    players: list[PlayerEntry]
+    plies: int
+    opening_plies: int
+    move_times_ms: list[float]

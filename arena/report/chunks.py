@@ -254,7 +254,7 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
     """Write the report of ``source`` to ``out``: one self-contained file up to ``split_at`` games,
     else the page and its chunk files (module docstring), drawn by ``workers`` processes (default:
     :func:`default_jobs`). The bytes written. Raises ReplayError or ReportError (one line)."""
-    from arena.records.seats import is_seat_record
+    from arena.records.normal import two_colour
     from arena.report.html import page_parts, report_html, results_standings, saved_standings, write_page
     from arena.report.sections import report_body
 
@@ -263,7 +263,7 @@ def write_report(source: Source, out: str | Path, *, title: str | None = None, p
         written = write_page(target, report_html(source, title=title, progress=progress, before=before))
         remove_stale_chunks(games_folder(target), 0)  # an earlier report of more games left them
         return written
-    seats = is_seat_record(source.load(source.entries[0]))
+    seats = not two_colour(source.load(source.entries[0]))
     saved = saved_standings(source)
     with tempfile.TemporaryFile() as rows:
         drawn, chunk, size, count = draw_split(

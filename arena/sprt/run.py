@@ -62,7 +62,7 @@ import trio
 from arena.backends import Backend, BackendOptions, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
-from arena.games.base import ArenaError, Color, Game
+from arena.games.base import ArenaError, Game
 from arena.games.model import GeneralGame
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match.clock import TimeControl
@@ -72,8 +72,9 @@ from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.records.logstore import FolderLock, LogError, dumps, log_root, write_failure
+from arena.records.normal import ranks, returns, seat_ids
 from arena.records.reader import RecordInputError, read_game
-from arena.records.seats import is_seat_record, placing
+from arena.records.seats import placing
 from arena.records.types import Record
 from arena.runs.jobs import GameSetting, game_job
 from arena.runs.loop import play_schedule
@@ -177,16 +178,9 @@ def pair_score(records: tuple[Mapping[str, Any], Mapping[str, Any]], score: str 
     ``"returns"`` (seat records): 2 when NEW's returns summed over both games exceed OLD's, 1 when
     they are equal, 0 otherwise."""
     if score == "returns":
-        margin = sum(record["returns"][seat] - record["returns"][1 - seat] for seat, record in enumerate(records))
+        margin = sum(returns(record)[seat] - returns(record)[1 - seat] for seat, record in enumerate(records))
         return 2.0 if margin > 0 else 1.0 if margin == 0 else 0.0
-    points = 0.0
-    for seat, (record, new_colour) in enumerate(zip(records, (Color.BLACK, Color.WHITE), strict=True)):
-        if is_seat_record(record):
-            points += {"wins": 1.0, "draws": 0.5}.get(placing(record["ranks"], seat), 0.0)
-            continue
-        winner = record.get("winner")
-        points += 1.0 if winner == new_colour.value else 0.5 if winner == "NONE" else 0.0
-    return points
+    return sum({"wins": 1.0, "draws": 0.5}.get(placing(ranks(record), seat), 0.0) for seat, record in enumerate(records))
 
 
 def counts_of(scores: list[float]) -> list[int]:
@@ -438,11 +432,10 @@ class SprtRun:
 def _seat_record_mismatch(record: Mapping[str, Any], table: GeneralGame[Any, Any],
                           game: PairGame[AgentSpec]) -> str | None:
     """Why ``record`` is not the seat record of ``game`` of ``table`` (None: it is)."""
-    if not is_seat_record(record):
-        return "not a record of seats (record_format 3)"
-    if [(e.get("seat"), e.get("id")) for e in record["seats"]] != [(0, game.black.id), (1, game.white.id)]:
+    if seat_ids(record) != [game.black.id, game.white.id]:
         return f"{game.black.id} should sit at seat 0 and {game.white.id} at seat 1"
-    identity = {key: record["game_identity"].get(key) for key in ("name", "players", "params")}
+    named = record.get("game_identity")
+    identity = {key: named.get(key) for key in ("name", "players", "params")} if isinstance(named, dict) else None
     if identity != table.identity():
         return f"it is a game of {json.dumps(identity)}"
     if record.get("seed") != game.opening.seed:

@@ -225,7 +225,8 @@ def _failure(record: dict[str, Any], bot_id: str) -> tuple[str, str] | None:
         # Not the bot's fault: no kind, so it never stops the probing.
         return "", f"the random agent failed ({record['termination']}): {record['reason']}"
     reason = f"{record['termination']}: {record['reason']}"
-    tail = (record.get("stderr_tail") or {}).get(loser) if isinstance(record.get("stderr_tail"), dict) else None
+    tails = record.get("stderr_tail")  # by seat number: BLACK "0", WHITE "1"
+    tail = tails.get("1" if loser == "WHITE" else "0") if isinstance(tails, dict) else None
     if tail:
         reason += f" | its stderr ended with: {tail.strip()[-300:]!r}"
     return record["termination"], reason

@@ -58,7 +58,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _commands(rules: str, inputs: dict[str, Path]) -> dict[str, tuple[list[str], str]]:
     """Each command with the referee, and its stdin."""
     record, logs = str(inputs["record"]), str(inputs["logs"])
-    states = json.loads(inputs["record"].read_text())["states"]
+    states = json.loads(inputs["record"].read_text())["game_states"]
     start = states[0]
     config = {"id": "t2", "rules": rules, "tournamentType": "roundRobin", "seed": 1,
               "agents": [{"id": "a", "path": RANDOM}, {"id": "b", "path": RANDOM}]}

@@ -49,7 +49,7 @@ def test_pdn_is_checkers_and_nothing_is_written(tmp_path: Path) -> None:
     source = tmp_path / "kuhn.json"
     code, _ = arena("match", "python3 bots/kuhn_poker_random.py", "python3 bots/kuhn_poker_random.py", "--game",
                     "kuhn_poker", "--seed", "1", "--out", str(source))
-    assert code == 0 and json.loads(source.read_text())["record_format"] == 3
+    assert code == 0 and json.loads(source.read_text())["record_format"] == 4
     code, out = arena("export", "--pdn", str(source), "-o", str(tmp_path / "x.pdn"))
     assert code == 2 and out.count("\n") == 1 and "has no PDN export (games with one: checkers)" in out
     assert not (tmp_path / "x.pdn").exists()

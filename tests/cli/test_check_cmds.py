@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import as_format_1
 
 from arena.cli.check_cmds import check_logs_command, check_record_command
 from arena.cli.match_cmd import match_command
 from arena.cli.run_cmd import run_command
-from arena.games.registry import DEFAULT_MATCH_GAME, get_game
-from arena.records.format import turn_move
+from arena.games.registry import DEFAULT_MATCH_GAME
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM_BOT = r"""
@@ -105,11 +105,7 @@ def test_a_record_that_breaks_the_schema_is_one_line_and_exit_1(games_file: Path
 def test_old_records_check_out(games_file: Path, tmp_path: Path) -> None:
     """A record as arena wrote it before complete records: no opening turns, bare turn objects."""
     record = json.loads(games_file.read_text())[0]
-    game = get_game(record["game"])
-    old = {k: v for k, v in record.items() if k != "record_format"}
-    old["turns"] = [game.move_to_record(turn_move(game, t)) for t in record["turns"][2:]]
-    old["game_states"] = record["game_states"][2:]
-    old["plies"] = len(old["turns"])
+    old = as_format_1(record)
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     code, out, _ = invoke(check_record_command, str(path))

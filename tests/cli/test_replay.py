@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import trio
 from click.testing import CliRunner
+from helpers import as_format_1
 
 from arena.cli.replay_cmd import replay_command
 from arena.games.registry import configured_game, game_names, get_game
@@ -107,13 +108,7 @@ def test_piped_output_of_each_game(name: str, records: dict[str, dict[str, Any]]
 def _format_1(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` as arena wrote it before complete records: no opening plies in turns (its states
     start after them), bare turns, ``plies`` counting the bots' moves only."""
-    game = get_game(record["game"])
-    opening = sum(1 for t in record["turns"] if t["opening"])
-    old = {k: v for k, v in record.items() if k != "record_format"}
-    old["turns"] = [game.move_to_record(turn_move(game, t)) for t in record["turns"][opening:]]
-    old["game_states"] = record["game_states"][opening:]
-    old["plies"] = len(old["turns"])
-    return old
+    return as_format_1(record)
 
 
 def test_complete_records_hold_the_opening_and_their_own_values(records: dict[str, dict[str, Any]]) -> None:
@@ -143,7 +138,7 @@ def test_format_1_records_replay_and_their_clocks_are_worked_out(records: dict[s
         assert [s.charged_ms for s in replay.steps] == [{s.seat: ms} for s, ms in zip(replay.steps, record["move_times_ms"], strict=True)]
         for mine, theirs in zip(replay.steps, new.steps[2:], strict=True):
             assert mine.clocks_ms == pytest.approx(theirs.clocks_ms, abs=0.01)
-        assert replay.clocks_at(replay.last) == {0 if c == "BLACK" else 1: v for c, v in record["clocks_left_ms"].items()}
+        assert replay.clocks_at(replay.last) == dict(enumerate(record["clocks_left_ms"]))
         assert plain_text(replay).split("\n\n")[-2:] == plain_text(new).split("\n\n")[-2:]  # final board, clocks
 
 
@@ -227,7 +222,8 @@ def test_errors(records: dict[str, dict[str, Any]], tmp_path: Path) -> None:
     _error([str(tmp_path / "empty")], "no games here")
     _error([str(_log_folder(tmp_path, record)), "--game", "7"], "no game 7 here; it holds games 0-2")
     _error([str(_write(tmp_path / "one.json", record)), "--game", "3"], "no game 3 here; it holds game 0")
-    _error([str(_write(tmp_path / "u.json", {**record, "game": "nosuchgame"}))], "unknown game 'nosuchgame'")
+    unknown = {**record, "game": "nosuchgame", "game_identity": {**record["game_identity"], "name": "nosuchgame"}}
+    _error([str(_write(tmp_path / "u.json", unknown))], "unknown game 'nosuchgame'")
     bad_state = {**record, "game_states": [{"board": 5}] + record["game_states"][1:]}
     _error([str(_write(tmp_path / "s.json", bad_state))], "game_states[0] is not a")
     _error([str(_write(tmp_path / "m.json", {**record, "turns": [42] + record["turns"][1:]}))], "turns[0] is not a")

@@ -1,4 +1,4 @@
-"""`arena replay` of N-seat records (record_format 3): Goofspiel matches of three and four bots
+"""`arena replay` of N-seat records (record_format 4): Goofspiel matches of three and four bots
 played by `arena match`, replayed as plain text, as one seat saw them (`--seat K`), as an HTML page
 (checked in chromium when it is installed), in the full-screen view; a toy game with hidden dice
 shows that a seat's view tells nothing of the others' hidden draws and moves."""
@@ -129,7 +129,7 @@ def test_plain_replay_shows_the_game_the_seats_and_every_step(three: Path) -> No
             bids = ", ".join(f"P{s} {m}" for s, m in sorted(step["moves"].items()))
             assert line.startswith(f"{number}. simultaneous: {bids}"), line
     # The omniscient picture of every position.
-    expected = [game.board_text(game.state_from_json(s)) for s in record["states"]]
+    expected = [game.board_text(game.state_from_json(s)) for s in record["game_states"]]
     assert boards_of(out) == [stripped(b) for b in expected]
     assert not any(line != line.rstrip() for line in lines)
 
@@ -141,7 +141,7 @@ def test_a_seat_sees_its_observation_at_every_step(three: Path) -> None:
     assert code == 0, err
     assert "view: as seat 1 saw it, P1 (you: " in out
     replay = Replay.from_record(record, seat=1)
-    states = [game.state_from_json(s) for s in record["states"]]
+    states = [game.state_from_json(s) for s in record["game_states"]]
     assert [replay.observation(i) for i in range(replay.last + 1)] == [game.observation(s, 1) for s in states]
     assert boards_of(out) == [stripped(game.board_text(s, 1)) for s in states]
     # Goofspiel shows every bid once a round is over: the seat sees the others' bids afterwards.
@@ -216,7 +216,7 @@ def test_html_page_has_an_svg_per_step(three: Path, tmp_path: Path, seat: int | 
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")  # nothing fetched
     game, svgs = page_frames(page)
     assert len(svgs) == len(record["steps"]) + 1
-    assert svgs == [board_svg(s, seat) for s in record["states"]]
+    assert svgs == [board_svg(s, seat) for s in record["game_states"]]
     assert len(game["steps"]) == len(record["steps"]) and game["seat"] == seat
     # The seat table (drawn by the page's script): each seat's bot, final return and rank.
     assert [row[1] for row in game["seat_rows"]] == [entry["id"] for entry in record["seats"]]
@@ -433,7 +433,7 @@ def with_roll(record: dict[str, Any], seat: int, roll: int) -> dict[str, Any]:
     """``record`` with seat ``seat``'s die showing ``roll`` (the same game otherwise)."""
     changed = json.loads(json.dumps(record))
     changed["steps"][seat]["outcome"] = roll
-    for state in changed["states"]:
+    for state in changed["game_states"]:
         if len(state["rolls"]) > seat:
             state["rolls"][seat] = roll
     return changed
@@ -446,7 +446,7 @@ def test_a_seat_sees_nothing_of_the_others_hidden_dice(reveal: int) -> None:
     assert check_seat_record(record, game) == []
     seen = Replay.from_record(record, seat=0, game=game)
     texts = [seen.step_text(i) for i in range(seen.last)]
-    rolls = record["states"][-1]["rolls"]
+    rolls = record["game_states"][-1]["rolls"]
     assert texts[:3] == [f"chance: {rolls[0]} (1/6)", "chance", "chance"]  # its own die, then the others'
     lead = record["steps"][3]["move"]
     assert texts[3] == f"P0 (you: bot0): {lead}"
@@ -478,10 +478,10 @@ def test_a_seat_page_draws_the_seats_own_view() -> None:
     payload, svgs = page_frames(page)
     assert len(svgs) == len(record["steps"]) + 1
     # No SVG function for this game: its board_text for seat 2, which is seat 2's observation.
-    for svg, state in zip(svgs, record["states"], strict=True):
+    for svg, state in zip(svgs, record["game_states"], strict=True):
         assert json.dumps(game.observation(game.state_from_json(state), 2), sort_keys=True) in svg.replace(
             "&quot;", '"')
-    assert payload["steps"][:3] == ["chance", "chance", f"chance: {record['states'][-1]['rolls'][2]} (1/6)"]
+    assert payload["steps"][:3] == ["chance", "chance", f"chance: {record['game_states'][-1]['rolls'][2]} (1/6)"]
 
 
 def test_a_four_seat_love_letter_game_replays_as_all_saw_it_and_as_one_seat_saw_it(tmp_path: Path) -> None:
@@ -495,7 +495,7 @@ def test_a_four_seat_love_letter_game_replays_as_all_saw_it_and_as_one_seat_saw_
     assert code == 0, err
     record = load(path)
     game = game_of(record)
-    states = [game.state_from_json(state) for state in record["states"]]
+    states = [game.state_from_json(state) for state in record["game_states"]]
     code, everything, err = arena("replay", str(path), "--plain")
     assert code == 0, err
     assert [stripped(b) for b in boards_of(everything)] == [stripped(game.board_text(s)) for s in states]

@@ -56,7 +56,7 @@ def test_four_bots_with_a_crash_and_a_timeout_play_on() -> None:
     assert record["ranks"][1] == 4 and record["ranks"][3] == 3  # the later out ranks above the earlier
     assert max(record["ranks"][0], record["ranks"][2]) <= 2
     # Every round was played (the last one by the rules alone: each seat has one card left).
-    bids = record["states"][-1]["bids"]
+    bids = record["game_states"][-1]["bids"]
     assert len(bids) == 3 and all(b[1] == 0 and b[3] == 0 for b in bids)  # the seats out bid nothing
     assert "exited with code 3" in record["eliminations"][0]["reason"]
 
@@ -105,7 +105,7 @@ def test_a_person_takes_a_seat_and_sees_only_their_own_card() -> None:
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["seats"][0]["kind"] == "player" and record["eliminations"] == []
-    cards = record["states"][-1]["cards"]
+    cards = record["game_states"][-1]["cards"]
     assert f"P0  card  {cards[0]}" in done.stderr
     assert "P1  card  ?" in done.stderr and "P2  card  ?" in done.stderr
     assert f"P1  card  {cards[1]}" not in done.stderr and f"P2  card  {cards[2]}" not in done.stderr

@@ -84,7 +84,7 @@ async def test_stderr_flood_does_not_lose_and_is_capped(marker: str, tmp_path: P
     record = await play_game(configured_game("shobu"), black, white, time_control=tc, max_moves=40,
                              stderr_dir=tmp_path, game_index=7)
     assert record["termination"] in ("win", "no_legal_moves", "max_moves"), record["reason"]
-    log = Path(record["stderr_logs"]["BLACK"])
+    log = Path(record["stderr_logs"]["0"])  # by seat: BLACK is seat 0
     assert log.name == "00007-black-flood.log"
     size = log.stat().st_size
     assert (1 << 20) <= size < (1 << 20) + 200
@@ -163,14 +163,14 @@ async def test_max_moves_draw_and_record_shape(marker: str) -> None:
     assert record["game_states"][0] == game.state_to_json(game.initial_state())
     assert record["game_states"][-1]["turnNumber"] == 6
     assert len(record["move_times_ms"]) == 6
-    # The seed's turn object, plus arena's per-turn notation, opening mark and clock (record format 2).
+    # The seed's turn object, plus arena's per-turn notation, opening mark and clock (record format 4).
     assert set(record["turns"][0]) == {"passive", "aggressive", "notation", "opening", "charged_ms", "clock_left_ms"}
     assert record["players"][0]["id"] == "p" and record["players"][0]["colour"] == "BLACK"
     assert record["players"][1]["colour"] == "WHITE"
     assert record["seed"] == 42 and record["game_index"] == 3 and record["game"] == "shobu"
     assert record["started_at"].endswith("Z")
-    for colour in ("BLACK", "WHITE"):
-        assert 0 < record["clocks_left_ms"][colour] <= FAST.time_limit_ms
+    for left in record["clocks_left_ms"]:  # BLACK's, WHITE's
+        assert 0 < left <= FAST.time_limit_ms
     assert "stderr_tail" not in record
     assert_no_leftovers(marker)
 
@@ -233,7 +233,7 @@ async def test_crash_record_keeps_stderr_tail(marker: str) -> None:
                              time_control=FAST)
     assert record["termination"] == "crash"
     assert "exited with code 4" in record["reason"] and "boom: out of ideas" in record["reason"]
-    assert "boom: out of ideas" in record["stderr_tail"]["BLACK"]
+    assert "boom: out of ideas" in record["stderr_tail"]["0"]
     assert_no_leftovers(marker)
 
 

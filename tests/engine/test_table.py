@@ -45,17 +45,17 @@ async def test_three_bots_play_chance_and_simultaneous_steps(tmp_path: Path, bot
     game = SecretBid(3, rounds=2)
     record = await play_game(game, *[bot(0), bot(1), bot(2)], time_control=FAST, seed=11, legal_moves_for=[0],
                               isolation=OPEN)
-    assert record["record_format"] == 3 and record["game_identity"] == game.identity()
+    assert record["record_format"] == 4 and record["game_identity"] == game.identity()
     kinds = [step["kind"] for step in record["steps"]]
     assert kinds == ["chance"] * 3 + ["joint"] * 2
     assert all(step["probability"] == "1/3" for step in record["steps"][:3])
     assert record["eliminations"] == [] and record["termination"] in ("win", "draw")
-    assert len(record["states"]) == len(record["steps"]) + 1
+    assert len(record["game_states"]) == len(record["steps"]) + 1
     # The same seed draws the same cards.
     again = await play_game(game, *[bot(0), bot(1), bot(2)], time_control=FAST, seed=11, isolation=OPEN)
     assert [s["outcome"] for s in again["steps"][:3]] == [s["outcome"] for s in record["steps"][:3]]
     # Each seat saw its own card only, and only the asked-for seat got the legal moves.
-    cards = record["states"][3]["cards"]
+    cards = record["game_states"][3]["cards"]
     for seat in range(3):
         seen = inputs(tmp_path, seat)
         assert [m["payload"]["card"] for m in seen][:1] == [cards[seat]]
@@ -80,7 +80,7 @@ async def test_a_faulting_seat_is_out_and_the_game_goes_on(tmp_path: Path, bot, 
     assert isinstance(started, GameStarted) and [a.id for a in started.players] == ["b0", "b1", "b2", "b3"]
     assert isinstance(ended, GameEnded) and ended.record is record
     assert all(isinstance(e, StepPlayed) for e in steps) and [e.step for e in steps] == record["steps"]
-    assert [game.state_to_json(e.state) for e in steps] == record["states"][1:]
+    assert [game.state_to_json(e.state) for e in steps] == record["game_states"][1:]
     assert [e.notation for e in steps] == [step_notation(game, step) for step in record["steps"]]
     assert "out (" + expected_termination(mode) + ")" in [e.notation for e in steps]
     expected = expected_termination(mode)
@@ -127,9 +127,9 @@ async def test_each_bot_is_sent_its_own_observation_and_nothing_else(tmp_path: P
         for seat in range(3):
             (folder / f"{seat}.log").write_text("")
         record = await play_game(game, *agents, time_control=FAST, seed=seed, isolation=OPEN)
-        asked = {seat: [record["states"][i] for i, step in enumerate(record["steps"])
+        asked = {seat: [record["game_states"][i] for i, step in enumerate(record["steps"])
                         if step["kind"] == "move" and step["seat"] == seat] for seat in range(3)}
-        cards = record["states"][-1]["cards"]
+        cards = record["game_states"][-1]["cards"]
         for seat in range(3):
             messages = [json.loads(line) for line in (folder / f"{seat}.log").read_text().splitlines()]
             expected = [game.observation(game.state_from_json(state), seat) for state in asked[seat]]

@@ -44,6 +44,7 @@ from arena.games.registry import configured_game
 draughts = pytest.importorskip("draughts")
 from draughts import Board, Move  # type: ignore[import-untyped]  # noqa: E402 - after the skip
 from draughts.PDN import PDNReader  # type: ignore[import-untyped]  # noqa: E402
+from helpers import as_format_1  # noqa: E402 - after the skip
 
 GAME = CheckersGame()
 BOTS = Path(__file__).resolve().parents[2] / "bots"
@@ -122,13 +123,7 @@ def _play_all() -> dict[str, dict[str, Any]]:
 def _legacy(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` as records were written before the opening was kept in ``turns``: starting after
     the opening, no per-turn arena keys, no ``record_format``."""
-    old = copy.deepcopy(record)
-    opening = sum(1 for turn in old["turns"] if turn.get("opening"))
-    old.pop("record_format", None)
-    old["turns"] = [{"path": t["path"], "pdn": t["pdn"]} for t in old["turns"][opening:]]
-    old["game_states"] = old["game_states"][opening:]
-    old["plies"] = len(old["turns"])
-    return old
+    return as_format_1(copy.deepcopy(record))
 
 
 @pytest.fixture(scope="module")

@@ -419,7 +419,7 @@ async def test_people_at_every_seat_of_an_n_seat_game_through_play_game() -> Non
     record = await play_game(get_table_game("kuhn_poker", 2), AgentSpec(id="alice", kind="human"),
                              AgentSpec(id="bob", kind="human"), time_control=TimeControl(time_limit_ms=60_000),
                              seed=4, player_opts={"console": con, "lines": ThreadedLines(io.StringIO("bet\nbet\n").readline)})
-    assert record["record_format"] == 3 and record["eliminations"] == []
+    assert record["record_format"] == 4 and record["eliminations"] == []
     assert [step["move"] for step in record["steps"] if step["kind"] == "move"] == ["bet", "bet"]
     text = out.getvalue()
     assert "alice: you play P0 (seat 0 of 2)" in text and "bob: you play P1 (seat 1 of 2)" in text

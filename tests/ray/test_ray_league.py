@@ -61,7 +61,7 @@ def test_a_bot_added_and_one_updated_mid_run_play_on_ray_workers(tmp_path: Path)
 def stderr_of(folder: Path, record: dict[str, Any], colour: str) -> str:
     """The stderr log of the bot that played ``colour`` (black, white) in ``record`` ('' when it wrote none)."""
     logs = record.get("stderr_logs") or {}
-    name = logs.get(colour.upper())
+    name = logs.get("0" if colour.upper() == "BLACK" else "1")  # by seat
     if name is None:
         return ""
     path = Path(name) if Path(name).is_absolute() else folder / name

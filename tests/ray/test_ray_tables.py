@@ -40,7 +40,7 @@ def test_a_three_seat_round_robin_plays_on_ray_and_resumes_locally(tmp_path: Pat
     assert sorted(row["index"] for row in rows) == list(range(12))
     assert all(row["node"]["ip"] == "127.0.0.1" for row in rows)
     record = json.loads((folder / "games" / "00000.json").read_text())
-    assert record["record_format"] == 3 and record["node"]["ip"] == "127.0.0.1"
+    assert record["record_format"] == 4 and record["node"]["ip"] == "127.0.0.1"
     assert [seat["id"] for seat in record["seats"]] == rows[[r["index"] for r in rows].index(0)]["seats"]
     # The backend is how to run, not what is played: one more rotation per group, here, without Ray.
     write(6)

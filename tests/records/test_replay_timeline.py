@@ -13,12 +13,14 @@ from click.testing import CliRunner
 
 from arena.cli.replay_cmd import replay_command
 from arena.games.registry import BUILTIN_GAMES
+from arena.records.normal import two_colour
 from arena.records.replay import Replay, ReplayError
 from arena.records.sources import open_source
 from arena.ui.replay_view import plain_text
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "files"
 FORMAT_1 = Path(__file__).resolve().parent / "data" / "format1_connect4.json"
+OLD_RECORDS = Path(__file__).resolve().parents[1] / "data" / "old_records"
 
 
 def _filled(value: Any, key: str | None = None) -> Any:
@@ -33,18 +35,21 @@ def _filled(value: Any, key: str | None = None) -> Any:
 
 
 def _stored() -> list[tuple[str, dict[str, Any]]]:
-    """The golden records of the games built into arena (the others need their referee)."""
+    """The golden records of the games built into arena (the others need their referee), and the
+    records an earlier arena wrote (tests/data/old_records: formats 2 and 3)."""
     out = []
     for path in sorted(GOLDEN.glob("*.match.json")):
         for k, record in enumerate(json.loads(path.read_text())["records"]):
             if record.get("game") in BUILTIN_GAMES:
                 record = _filled(record)
-                if record.get("record_format") == 3:
-                    record["clocks_left_ms"] = [250.0] * len(record["seats"])
-                else:
-                    record["clocks_left_ms"] = {"BLACK": 250.0, "WHITE": 250.0}
+                if two_colour(record):
                     record["move_times_ms"] = [250.0] * len(record["turns"])
+                    record["clocks_left_ms"] = [250.0, 250.0]
+                else:
+                    record["clocks_left_ms"] = [250.0] * len(record["seats"])
                 out.append((f"{path.name.split('.')[0]}-{k}", record))
+    for path in sorted(OLD_RECORDS.glob("*.json")):
+        out.append((path.stem, json.loads(path.read_text())))
     return out
 
 
@@ -53,7 +58,7 @@ STORED = _stored()
 
 def test_the_stored_records_cover_both_formats_and_hidden_information() -> None:
     formats = {record.get("record_format") for _, record in STORED}
-    assert formats == {2, 3}, formats
+    assert formats == {2, 3, 4}, formats
     assert {"kuhn_poker", "leduc_poker", "goofspiel", "love_letter", "checkers", "shobu"} <= {r["game"] for _, r in STORED}
 
 
@@ -67,11 +72,12 @@ def test_every_stored_record_is_one_timeline(name: str, record: dict[str, Any]) 
     assert [step.number for step in replay.steps] == sorted(step.number for step in replay.steps)
     assert replay.termination == record["termination"] and f"[{record['termination']}]" in replay.result()
     if replay.paired:  # two colours: the result by colour, +1/-1 returns, the notation the record wrote
-        assert record.get("record_format") == 2 and game.seat_names == ("BLACK", "WHITE")
+        assert record.get("record_format") in (2, 4) and game.seat_names == ("BLACK", "WHITE")
         winner = record["winner"]
         assert replay.returns() == {"BLACK": [1.0, -1.0], "WHITE": [-1.0, 1.0]}.get(winner, [0.0, 0.0])
         assert [s.notation for s in replay.steps] == [t["notation"] for t in record["turns"]]
-        assert replay.clocks_at(replay.last) == {0: 250.0, 1: 250.0}
+        if record["record_format"] == 4:
+            assert replay.clocks_at(replay.last) == {0: 250.0, 1: 250.0}
         with pytest.raises(ReplayError, match="--seat is for games of N seats"):
             Replay.from_record(record, seat=0)
         return

@@ -1,4 +1,4 @@
-"""N-seat records (record_format 3): the schema, the shape check every reader relies on, and
+"""N-seat records (record_format 4; format 3 had the states under ``states``): the schema, the shape check every reader relies on, and
 check-record's replay of every step against the rules."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from arena.match.game import play_game
 from arena.players.spec import AgentSpec
 from arena.records.check import check_record
 from arena.records.format import record_problem
-from arena.records.schema import schema_errors, seat_record_schema
+from arena.records.schema import record_schema, schema_errors
 
 REPO = Path(__file__).resolve().parents[2]
 BOT = f"{sys.executable} {REPO / 'bots' / 'goofspiel_random.py'}"
@@ -42,7 +42,7 @@ def records() -> list[dict[str, Any]]:
 
 
 def test_records_match_the_schema_with_both_validators(records: list[dict[str, Any]]) -> None:
-    schema = seat_record_schema()
+    schema = record_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     for record in records:
         round_tripped = json.loads(json.dumps(record))
@@ -64,7 +64,7 @@ def _broken(record: dict[str, Any], change: Any) -> dict[str, Any]:
     (lambda r: r["steps"][1]["moves"].update({"0": 9}), "9 is not a legal move for seat 0"),
     (lambda r: r["steps"][0].update(outcome=9), "is not an outcome here"),
     (lambda r: r["steps"][0].update(probability="1/2"), "probability '1/2', the rules say 1/4"),
-    (lambda r: r["states"][2]["points"].__setitem__(0, 99), "the state after it is not states[2]"),
+    (lambda r: r["game_states"][2]["points"].__setitem__(0, 99), "the state after it is not game_states[2]"),
     (lambda r: r.update(returns=[0.0, 0.0, 0.0]), "the rules give"),
     (lambda r: r.update(ranks=[1, 1]), "'ranks' must hold one number per seat"),
     (lambda r: r.update(steps=r["steps"][:-1]), "one more than 'steps'"),

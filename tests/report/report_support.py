@@ -1,7 +1,7 @@
 """Records and log folders for the report tests, made without running bots (milliseconds each).
 
 :func:`synthetic_record` plays seeded random legal moves with the game's own rules and builds the
-record with :func:`arena.records.format.build_record`, so it is a complete (format 2) record that the test
+record with :func:`arena.records.format.build_record`, so it is a complete (format 4) record that the test
 suite validates against the schema: random opening plies marked, notation, charged times, clocks.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.games.base import Color, Outcome, Termination
 from arena.games.registry import get_game
-from arena.records.format import build_record, player_entry, turn_entry, utc_now_iso
+from arena.records.format import build_record, colour_step, player_entry, turn_entry, utc_now_iso
 from arena.records.reader import record_name
 
 TIME_LIMIT_MS = 30_000
@@ -28,6 +28,7 @@ def synthetic_record(game_name: str, *, seed: int, max_plies: int = 60, opening_
     state = game.initial_state()
     states = [game.state_to_json(state)]
     turns: list[dict[str, Any]] = []
+    steps: list[dict[str, Any]] = []
     times: list[float] = []
     clocks = {Color.BLACK: float(TIME_LIMIT_MS), Color.WHITE: float(TIME_LIMIT_MS)}
     outcome: Outcome | None = None
@@ -44,6 +45,7 @@ def synthetic_record(game_name: str, *, seed: int, max_plies: int = 60, opening_
             clocks[mover] -= charged
             times.append(charged)
             turns.append(turn_entry(game, move, opening=False, charged_ms=charged, clock_left_ms=clocks[mover]))
+        steps.append(colour_step(game, move, 0 if mover is Color.BLACK else 1, game.ply(state), turns[-1]))
         state = game.apply(state, move)
         states.append(game.state_to_json(state))
     else:
@@ -54,7 +56,7 @@ def synthetic_record(game_name: str, *, seed: int, max_plies: int = 60, opening_
         game_name=game_name, outcome=outcome,
         players=[player_entry(black, "executable", f"./{black}", Color.BLACK),
                  player_entry(white, "executable", f"./{white}", Color.WHITE)],
-        turns=turns, game_states=states, move_times_ms=times, clocks_left_ms=clocks,
+        turns=turns, steps=steps, game_states=states, move_times_ms=times, clocks_left_ms=clocks,
         time_control={"timeLimit": TIME_LIMIT_MS, "timeMargin": 50, "startupTime": 5000, "moveTimeLimit": None,
                       "increment": 0},
         max_moves=max_plies, opening_plies=opening_plies, seed=seed, game_index=index,

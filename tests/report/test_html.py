@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import as_format_1
 from report_support import record_with_plies, synthetic_record, tournament_records, write_log_folder
 
 from arena.cli.replay_cmd import replay_command
@@ -84,7 +85,7 @@ def test_every_position_is_the_renderers_exact_svg(name: str) -> None:
     assert payload["clock0"] == [30_000, 30_000]
     assert payload["clocks"] == [30_000 if t["clock_left_ms"] is None else round(t["clock_left_ms"])
                                  for t in record["turns"]]
-    assert payload["clock_end"] == [round(record["clocks_left_ms"][c]) for c in ("BLACK", "WHITE")]
+    assert payload["clock_end"] == [round(ms) for ms in record["clocks_left_ms"]]
     assert payload["reason"] == record["reason"]
 
 
@@ -303,15 +304,9 @@ def test_arena_replay_html_writes_one_game(folder: Path, tmp_path: Path) -> None
 
 
 def test_a_format_1_record_without_clocks_is_viewable(tmp_path: Path) -> None:
-    from arena.games.registry import get_game
-    from arena.records.format import turn_move
 
     record = synthetic_record("shobu", seed=4, max_plies=20)
-    game = get_game("shobu")
-    old = {k: v for k, v in record.items() if k not in ("record_format", "time_control")}
-    old["turns"] = [game.move_to_record(turn_move(game, t)) for t in record["turns"][2:]]
-    old["game_states"] = record["game_states"][2:]
-    old["plies"] = len(old["turns"])
+    old = {k: v for k, v in as_format_1(record).items() if k != "time_control"}
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     out = tmp_path / "old.html"

@@ -55,7 +55,7 @@ def test_a_round_robin_of_three_seats_plays_every_group_in_every_rotation(tmp_pa
         assert row["players"] == [{"id": a, "seat": k} for k, a in enumerate(row["seats"])]
         seats_by_group.setdefault(row["group"], []).append(tuple(row["seats"]))
         record = json.loads((summary.folder / row["record"]).read_text())
-        assert record["record_format"] == 3 and record["ranks"] == row["ranks"] and record["seed"] == row["seed"]
+        assert record["record_format"] == 4 and record["ranks"] == row["ranks"] and record["seed"] == row["seed"]
     for seatings in seats_by_group.values():
         for seat in range(3):  # every agent of the group at every seat once
             assert len({s[seat] for s in seatings}) == 3
