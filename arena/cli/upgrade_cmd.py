@@ -10,9 +10,12 @@ from pathlib import Path
 
 import click
 
+from arena.cli.exits import ArenaCommand
+
 
 @click.command(
     "upgrade-records",
+    cls=ArenaCommand,
     short_help="Rewrite old game records as record format 4.",
     epilog="""\b
 Examples:
