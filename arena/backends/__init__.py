@@ -8,7 +8,8 @@ synchronous step in the driver exactly as with local games.
 
 Backends:
 
-- ``local`` (:class:`arena.backends.local.LocalBackend`, the default): ``play_game`` in this process.
+- ``local`` (:class:`arena.backends.local.LocalBackend`, the default): ``play_game`` in this process,
+  or in ``workers`` worker processes of this machine (:mod:`arena.backends.pool`).
 - ``ray`` (:class:`arena.backends.ray_backend.RayBackend`): one Ray task per game on a cluster (an
   embedded one-machine cluster by default). Needs the optional extra ``arena[ray]``; Ray is imported
   only when this backend is opened, never by ``import arena`` or ``arena --help``.
@@ -92,6 +93,8 @@ class BackendOptions:
     :mod:`arena.backends.ray_files`); ``shared_files``: the bots' files are at the same paths on
     every node, ship nothing. ``max_retries``: how many times a game lost with its node or worker
     is played again elsewhere. ``num_cpus``: CPUs of an embedded instance (None: Ray's count).
+    ``workers``: the local backend's worker processes (0: every game in this process; None: the
+    driver chooses, :func:`arena.tournament.concurrency.local_workers`).
     """
 
     kind: str = DEFAULT_BACKEND
@@ -102,6 +105,7 @@ class BackendOptions:
     max_retries: int = 3
     num_cpus: int | None = None
     excludes: tuple[str, ...] = field(default_factory=tuple)
+    workers: int | None = None
 
 
 class Backend(Protocol):
@@ -147,7 +151,7 @@ def make_backend(options: BackendOptions | None = None) -> Backend:
     if options.kind == "local":
         from arena.backends.local import LocalBackend
 
-        return LocalBackend()
+        return LocalBackend(options.workers or 0)
     if options.kind == "ray":
         from arena.backends.ray_backend import RayBackend
 

@@ -1,9 +1,10 @@
-"""The local backend: every game in this process, on this machine (the default)."""
+"""The local backend, the default: every game on this machine, in this process or, when more than one
+game is played at once, in worker processes (:mod:`arena.backends.pool`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.backends import GameJob
 from arena.games.registry import configured_game
@@ -12,11 +13,19 @@ from arena.match.progress import Observer
 from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION
 
+if TYPE_CHECKING:
+    from arena.backends.pool import WorkerPool
+
 
 class LocalBackend:
-    """:func:`arena.match.game.play_game` in the driver's own trio run (see :mod:`arena.backends`)."""
+    """:func:`arena.match.game.play_game` in the driver's own trio run (``workers`` 0) or in up to
+    ``workers`` worker processes (see :mod:`arena.backends` and :mod:`arena.backends.pool`)."""
 
     name = "local"
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self._pool: WorkerPool | None = None
 
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
              sandbox: bool = False) -> None:
@@ -34,10 +43,17 @@ class LocalBackend:
 
     async def play(self, job: GameJob, *, stderr_dir: Path | None = None,
                    observer: Observer | None = None) -> dict[str, Any]:
-        return await run_job(job, stderr_dir=stderr_dir, observer=observer)
+        if self.workers < 1:
+            return await run_job(job, stderr_dir=stderr_dir, observer=observer)
+        if self._pool is None:
+            from arena.backends.pool import WorkerPool
+
+            self._pool = WorkerPool(self.workers)
+        return await self._pool.play(job, stderr_dir=stderr_dir, observer=observer)
 
     def close(self) -> None:
-        pass
+        if self._pool is not None:
+            self._pool.close()
 
 
 async def run_job(job: GameJob, *, stderr_dir: Path | None = None,

@@ -92,3 +92,13 @@ def default_concurrency() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def local_workers(asked: int | None, concurrency: int) -> int:
+    """The local backend's worker processes for ``concurrency`` games at once: ``asked`` (the
+    ``--workers`` option) where given, else one a core up to one a game. Never more than the games
+    played at once, and none for one game at a time: that game is played in arena's own process
+    (where a human player has the terminal)."""
+    if concurrency <= 1:
+        return 0
+    return min(default_concurrency() if asked is None else asked, concurrency)

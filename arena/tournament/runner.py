@@ -59,7 +59,7 @@ from arena.runs.jobs import GameSetting, game_job
 from arena.runs.lifecycle import DEFAULT_LOGS
 from arena.runs.loop import play_schedule
 from arena.tournament.checked import CHECKED_FILE, Checked, check_folder, context_of, free_indexes, write_checked
-from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, plan_concurrency
+from arena.tournament.concurrency import ConcurrencyPlan, default_concurrency, local_workers, plan_concurrency
 from arena.tournament.config import TournamentConfig, check_programs
 from arena.tournament.field import (
     PAIRING,
@@ -343,8 +343,13 @@ class Tournament:
         """Open the backend (connect, check every agent can start where games run) and, unless the
         user asked for a concurrency, play as many games at once as the backend has room for."""
         given = self.options.backend
-        backend = given if given is not None and not isinstance(given, BackendOptions) else \
-            make_backend(given or backend_options(self.config))
+        if given is None or isinstance(given, BackendOptions):
+            options = given or backend_options(self.config)
+            # Concurrency is known now: the local backend's worker processes follow it.
+            backend = make_backend(dataclasses.replace(
+                options, workers=local_workers(options.workers, self.concurrency)))
+        else:
+            backend = given
         self.backend = backend
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         specs = [self._spec(agent_id) for agent_id in self.config.agent_ids]

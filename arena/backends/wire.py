@@ -1,0 +1,63 @@
+"""The frames between the local backend's driver and its worker processes (:mod:`arena.backends.pool`,
+:mod:`arena.backends.worker`): a 4-byte big-endian length, then a pickled tuple.
+
+Pickle, not JSON: a :class:`arena.backends.GameJob` and the observer events carry game objects and
+states (Ray pickles the same jobs). Both ends are this program on this machine, started by the
+driver with pipes no one else holds, so the bytes are never another program's.
+
+Driver to worker: ``("play", job_id, job, stderr_dir, send_events)``, ``("cancel", job_id)``.
+Worker to driver: ``("event", job_id, event)``, ``("done", job_id, record)``,
+``("raise", job_id, kind, message)`` (kind ``resource``, ``os`` or the exception's class name) and
+``("cancelled", job_id)`` (the game was cancelled and its bots are gone).
+"""
+
+from __future__ import annotations
+
+import pickle
+import struct
+from typing import Any
+
+import trio
+
+#: A frame's length prefix.
+HEADER = struct.Struct(">I")
+#: The largest frame either end accepts (a record of a very long game is a few MB).
+MAX_FRAME = 1 << 30
+
+
+def frame(message: tuple[Any, ...]) -> bytes:
+    """``message`` as one frame. Raises what pickle raises for an object it cannot pickle."""
+    body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(body)) + body
+
+
+class FrameReader:
+    """Frames from a byte stream: :meth:`next` returns the next message, None at a clean end of
+    the stream. Raises EOFError when the stream ends inside a frame, ValueError for a frame
+    longer than :data:`MAX_FRAME`."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self.stream = stream
+        self.buffer = bytearray()
+
+    async def _fill(self, size: int) -> bool:
+        while len(self.buffer) < size:
+            chunk = await self.stream.receive_some(1 << 16)
+            if not chunk:
+                if self.buffer:
+                    raise EOFError(f"the stream ended {len(self.buffer)} bytes into a frame")
+                return False
+            self.buffer += chunk
+        return True
+
+    async def next(self) -> Any:
+        if not await self._fill(HEADER.size):
+            return None
+        (size,) = HEADER.unpack_from(self.buffer)
+        if size > MAX_FRAME:
+            raise ValueError(f"a frame of {size} bytes is over the limit of {MAX_FRAME}")
+        if not await self._fill(HEADER.size + size):
+            raise EOFError("the stream ended inside a frame")
+        body = bytes(self.buffer[HEADER.size:HEADER.size + size])
+        del self.buffer[:HEADER.size + size]
+        return pickle.loads(body)  # noqa: S301 - our own worker's bytes (module docstring)
