@@ -119,8 +119,10 @@ class _Worker:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.send_stream.close()
-        self.from_worker.close()
+        for stream in (self.send_stream, self.from_worker):
+            # Outside the run that made it a stream closes itself when dropped (trio's __del__).
+            with contextlib.suppress(RuntimeError):
+                stream.close()
 
 
 def _has_fd(stream: Any) -> bool:

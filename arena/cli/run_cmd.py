@@ -66,6 +66,10 @@ an existing file there is made absolute.""",
                    f"capped at {MAX_CONCURRENCY} and by the open-file limit, with a note saying so).")
 @click.option("--logs", "logs_root", type=click.Path(file_okay=False), default=None,
               help="Folder that holds the logs: they go to DIR/<id>/ (default: ./tournament_logs).")
+@click.option("--workers", type=click.IntRange(min=1, max=MAX_CONCURRENCY), default=None,
+              help="Worker processes that play the games when more than one is played at once (local "
+                   "backend; default: one a core, at most one a game). One game at a time is played in "
+                   "arena's own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary on stdout at the end.")
 @click.option("--bootstrap", "bootstrap_samples", type=click.IntRange(min=0, max=100_000), default=200,
               show_default=True, help="Bootstrap samples for the Elo intervals.")
@@ -75,7 +79,7 @@ an existing file there is made absolute.""",
 @ray_backend_options(from_config=True)
 @isolation_options(from_config=True)
 @rules_option()
-def run_command(config_path: str, concurrency: int | None, logs_root: str | None, as_json: bool,
+def run_command(config_path: str, concurrency: int | None, logs_root: str | None, workers: int | None, as_json: bool,
                 bootstrap_samples: int, set_aside_failing: bool, backend: str | None, ray_address: str | None,
                 ray_cpus: float | None, ponder: bool | None, sandbox: bool | None, inherit_env: bool | None) -> None:
     """Run the tournament described by the JSON file CONFIG.
@@ -108,7 +112,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
         config = dataclasses.replace(config, limits=bot_limits(config.limits),
                                      read_only=read_only_given(config.read_only))
         tournament, reporter = set_up(console, config, concurrency, logs_root, bootstrap_samples,
-                                       isolation, (backend, ray_address, ray_cpus))
+                                       isolation, (backend, ray_address, ray_cpus), processes=workers)
         ended = play_to_the_end(tournament, on_first_signal=lambda _signum: reporter.stopped())
         summary, failure, signal_number = ended.summary, ended.failure, ended.signal_number
         reporter.close()

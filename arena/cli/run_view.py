@@ -4,6 +4,8 @@ set-up notes said before play. The run's lifecycle itself is :mod:`arena.runs.li
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,11 +23,12 @@ def set_up(console: Console, config: TournamentConfig, concurrency: int | None, 
            bootstrap_samples: int, isolation: dict[str, bool | None],
            backend: tuple[str | None, str | None, float | None] = (None, None, None),
            make: Callable[[TournamentConfig, RunOptions, Reporter], Tournament] = Tournament,
-           ) -> tuple[Tournament, RichReporter | PlainReporter]:
+           processes: int | None = None) -> tuple[Tournament, RichReporter | PlainReporter]:
     """Choose the terminal view, make the run with ``make`` (a league's, :mod:`arena.cli.league_cmd`)
     and start it (:func:`arena.runs.lifecycle.start`: the logs, resume, the backend), saying the
-    set-up notes on ``console``. Raises ArenaError (ClusterError when the Ray cluster cannot be used)."""
-    where = backend_options(config, *backend)
+    set-up notes on ``console``. Raises ArenaError (ClusterError when the Ray cluster cannot be used).
+    ``processes``: the local backend's worker processes (``--workers``; None: the default)."""
+    where = dataclasses.replace(backend_options(config, *backend), workers=processes)
     workers = effective_concurrency(config, concurrency)
     live_board = config.visualize and workers == 1 and console.is_terminal and config.players is None
     if config.visualize and not live_board:
