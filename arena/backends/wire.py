@@ -60,4 +60,4 @@ class FrameReader:
             raise EOFError("the stream ended inside a frame")
         body = bytes(self.buffer[HEADER.size:HEADER.size + size])
         del self.buffer[:HEADER.size + size]
-        return pickle.loads(body)  # noqa: S301 - our own worker's bytes (module docstring)
+        return pickle.loads(body)

@@ -12,6 +12,7 @@ and the guardian: :mod:`arena.process.spawn`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
@@ -50,10 +51,10 @@ class Worker:
 
     def observer(self, job_id: int) -> Any:
         def forward(event: Any) -> None:
-            try:
+            # An event that cannot be pickled (a game holding a handle) is missed by the live view only.
+            with contextlib.suppress(Exception):
                 self.put(("event", job_id, event))
-            except Exception:  # noqa: BLE001 - an event that cannot travel: the live view misses it
-                pass
+
         return forward
 
     async def play(self, job_id: int, job: Any, stderr_dir: Path | None, events: bool) -> None:

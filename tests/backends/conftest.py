@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
 
-from tournament_support import TEST_BOT  # noqa: E402
+from tournament_support import TEST_BOT
 
 
 @pytest.fixture
