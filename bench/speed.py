@@ -98,8 +98,14 @@ def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: s
                                 RunOptions(logs_root=folder / "logs", concurrency=concurrency), SilentReporter())
         tournament.prepare()
 
+        workers_cpu: list[float] = []
+
         async def main() -> Any:
             await tournament.play()
+            # The worker processes' own CPU (issue 36), read while they still run: arena's CPU is
+            # the driver's and theirs. A tree without workers has none.
+            pids: list[int] = getattr(tournament.backend, "worker_pids", list)()
+            workers_cpu.extend(process_cpu(pid) for pid in pids)
             return await tournament.finish()
 
         profiler = None
@@ -114,7 +120,8 @@ def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: s
         if profiler is not None and profile:
             profiler.disable()
             profiler.dump_stats(profile)
-        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        driver, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        cpu = driver + sum(workers_cpu)
         plies = bots_cpu = 0.0
         for path in folder.rglob("games.jsonl"):
             for line in path.read_text().splitlines():
@@ -122,9 +129,19 @@ def child_tournament(games: int, concurrency: int, max_moves: int | None, bot: s
         for path in folder.rglob("games/*.json"):
             for player in json.loads(path.read_text()).get("players", []):
                 bots_cpu += player.get("cpuMs", 0.0) / 1000
-        return {"games": summary.finished, "plies": plies, "cpu": cpu, "wall": wall, "bots": bots_cpu}
+        return {"games": summary.finished, "plies": plies, "cpu": cpu, "driver": driver, "wall": wall,
+                "bots": bots_cpu, "workers": len(workers_cpu)}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def process_cpu(pid: int) -> float:
+    """``pid``'s own CPU seconds so far (user + system, not its children's; 0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- the parent ---------------------------------------------------------------------------------------
@@ -203,18 +220,22 @@ def referee_section(args: argparse.Namespace, floor_c: str) -> None:
 
 
 def tournament_section(args: argparse.Namespace, bot: str) -> dict[str, dict[str, float]]:
-    print(f"\n2. A tournament of instant C bots: Breakthrough, {args.games} games ({load()})")
+    levels = sorted(set(args.concurrency))
+    print(f"\n2. A tournament of instant C bots: Breakthrough, {args.games} games, concurrency "
+          f"{', '.join(map(str, levels))} ({load()})")
     full: dict[str, dict[int, list[dict[str, Any]]]] = {}
     short: dict[str, list[dict[str, Any]]] = {}
+    loads: dict[str, dict[int, list[float]]] = {}
     for round_ in range(args.repeats):
         for name, tree in in_turn(trees(args), round_):
-            for concurrency in (1, 2):
+            for concurrency in levels:
+                loads.setdefault(name, {}).setdefault(concurrency, []).append(os.getloadavg()[0])
                 got = run_child(tree, "tournament", str(args.games), str(concurrency), "-", bot)
                 full.setdefault(name, {}).setdefault(concurrency, []).append(got)
             short.setdefault(name, []).append(run_child(tree, "tournament", str(args.games), "1", "2", bot))
     per_ply: dict[str, dict[str, float]] = {}
     for name in full:
-        runs = full[name][1]
+        runs = full[name][levels[0]]
         cpu = median([r["cpu"] / r["plies"] for r in runs])
         game_cpu = median([r["cpu"] / r["games"] for r in short[name]])
         plies_short = median([r["plies"] / r["games"] for r in short[name]])
@@ -222,13 +243,32 @@ def tournament_section(args: argparse.Namespace, bot: str) -> dict[str, dict[str
         ply_part = (cpu * plies_game - game_cpu) / max(1.0, plies_game - plies_short)
         per_ply[name] = {"total": cpu, "game": game_cpu, "ply": ply_part}
         bots = median([r["bots"] / r["plies"] for r in runs])
-        rates = {c: median([r["games"] / r["wall"] for r in full[name][c]]) for c in (1, 2)}
-        print(f"   {name}: arena CPU per ply {us(cpu)} ({plies_game:.0f} plies a game): per game "
-              f"{game_cpu * 1e3:.1f} ms (2-ply games) + per ply {us(ply_part)}; the bots' own CPU "
-              f"(their cgroups: bubblewrap and setpriv included) {us(bots)} per ply; games/s {rates[1]:.1f} -> {rates[2]:.1f} (concurrency 1 -> 2)")
+        print(f"   {name}: arena CPU per ply {us(cpu)} ({plies_game:.0f} plies a game, concurrency {levels[0]}): "
+              f"per game {game_cpu * 1e3:.1f} ms (2-ply games) + per ply {us(ply_part)}; the bots' own CPU "
+              f"(their cgroups: bubblewrap and setpriv included) {us(bots)} per ply")
+        rates = {c: median([r["games"] / r["wall"] for r in full[name][c]]) for c in levels}
+        for c in levels:
+            done = full[name][c]
+            driver = median([r.get("driver", r["cpu"]) / r["games"] for r in done])
+            workers = max(r.get("workers", 0) for r in done)
+            print(f"   {name}: concurrency {c}: {rates[c]:.1f} games/s (runs: "
+                  f"{figures([r['games'] / r['wall'] for r in done])}; load "
+                  f"{figures(loads[name][c])}), {c_ratio(rates, levels[0], c)}"
+                  f"{workers} worker processes; the driver's own CPU {driver * 1e3:.2f} ms a game, "
+                  f"so one driver core runs out at {1 / driver:.0f} games/s")
     if "before" in per_ply:
         print(f"   after/before arena CPU per ply: {per_ply['after']['total'] / per_ply['before']['total']:.2f}")
     return per_ply
+
+
+def figures(values: list[float]) -> str:
+    """'1.2, 3.4': each run's figure, beside the median shown."""
+    return ", ".join(f"{v:.1f}" for v in values)
+
+
+def c_ratio(rates: dict[int, float], base: int, level: int) -> str:
+    """'x.xx the rate at concurrency base; ' (nothing for the base itself)."""
+    return "" if level == base else f"{rates[level] / rates[base]:.2f}x concurrency {base}; "
 
 
 def find_fastchess() -> tuple[str, str] | None:
@@ -254,8 +294,7 @@ def fastchess_run(binary: str, engine: str, games: int, concurrency: int, folder
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
     os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)  # a zombie still shows its own CPU
     wall = time.perf_counter() - began
-    fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    cpu = process_cpu(proc.pid)
     proc.wait()
     plies = played = 0
     for line in pgn.read_text().splitlines():
@@ -274,20 +313,27 @@ def fastchess_section(args: argparse.Namespace, arena_per_ply: dict[str, dict[st
     binary, engine = found
     print(f"\n3. fastchess ({binary}), its instant engine, {args.games} games ({load()})")
     with tempfile.TemporaryDirectory() as tmp:
-        runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
+        levels = sorted(set(args.concurrency))
+        runs: dict[int, list[dict[str, float]]] = {c: [] for c in levels}
+        loads: dict[int, list[float]] = {c: [] for c in levels}
         restarting: list[dict[str, float]] = []
         for _ in range(args.repeats):
-            for concurrency in (1, 2):
+            for concurrency in levels:
+                loads[concurrency].append(os.getloadavg()[0])
                 runs[concurrency].append(fastchess_run(binary, engine, args.games, concurrency, Path(tmp)))
             restarting.append(fastchess_run(binary, engine, args.games, 1, Path(tmp), restart=True))
-    cpu = median([r["cpu"] / max(1, r["plies"]) for r in runs[1]])
-    plies = median([r["plies"] / max(1, r["games"]) for r in runs[1]])
-    rates = {c: median([r["games"] / r["wall"] for r in runs[c]]) for c in (1, 2)}
+    cpu = median([r["cpu"] / max(1, r["plies"]) for r in runs[levels[0]]])
+    plies = median([r["plies"] / max(1, r["games"]) for r in runs[levels[0]]])
+    rates = {c: median([r["games"] / r["wall"] for r in runs[c]]) for c in levels}
     # Its engines started for every game, as arena's bots are: what a game costs it beyond its plies.
     cpu_restart = median([r["cpu"] / max(1, r["plies"]) for r in restarting])
     plies_restart = median([r["plies"] / max(1, r["games"]) for r in restarting])
     per_game = max(0.0, cpu_restart - cpu) * plies_restart
-    print(f"   fastchess CPU per ply {us(cpu)} ({plies:.0f} plies a game); games/s {rates[1]:.1f} -> {rates[2]:.1f}")
+    print(f"   fastchess CPU per ply {us(cpu)} ({plies:.0f} plies a game)")
+    for c in levels:
+        print(f"   fastchess concurrency {c}: {rates[c]:.1f} games/s (runs: "
+              f"{figures([r['games'] / r['wall'] for r in runs[c]])}; load {figures(loads[c])})"
+              f"{'' if c == levels[0] else ', ' + c_ratio(rates, levels[0], c)[:-2]}")
     print(f"   restarting its engines every game: CPU per ply {us(cpu_restart)}, so about "
           f"{per_game * 1e3:.1f} ms a game beyond its plies")
     for name, value in arena_per_ply.items():
@@ -359,6 +405,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per tournament (fastchess too)")
     parser.add_argument("--plies", type=int, default=20000, help="plies of the referee's long game")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds; medians are shown")
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2],
+                        help="the concurrencies of the tournaments (default: 1 2); the first is the CPU's")
     parser.add_argument("--profile", action="store_true", help="also profile a tournament of this checkout")
     parser.add_argument("--skip-scale", action="store_true", help="skip the standings and report benches")
     parser.add_argument("--only", choices=("referee", "tournament", "fastchess"), help="one part only")

@@ -51,6 +51,10 @@ class LocalBackend:
             self._pool = WorkerPool(self.workers)
         return await self._pool.play(job, stderr_dir=stderr_dir, observer=observer)
 
+    def worker_pids(self) -> list[int]:
+        """The worker processes running now (for benches and tests that measure or watch them)."""
+        return self._pool.pids() if self._pool is not None else []
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()

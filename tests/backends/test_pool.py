@@ -38,9 +38,12 @@ def job(bot_file: Path, index: int, *args: str) -> GameJob:
                    seed=index, game_index=index)
 
 
-def play_tournament(tmp_path: Path, bot_file: Path, backend: LocalBackend, name: str) -> list[dict[str, Any]]:
+def play_tournament(tmp_path: Path, bot_file: Path, backend: LocalBackend, name: str,
+                    reporter: SilentReporter | None = None) -> tuple[Tournament, list[dict[str, Any]]]:
+    """Six Shobu games, two at once, on ``backend``: the run and its rows."""
     config = load_config(str(shobu_config(tmp_path, bot_file, id=name, agents=3, gamesPerPair=2)))
-    tournament = Tournament(config, RunOptions(logs_root=tmp_path, concurrency=2, backend=backend), SilentReporter())
+    tournament = Tournament(config, RunOptions(logs_root=tmp_path, concurrency=2, backend=backend),
+                            reporter or SilentReporter())
     tournament.prepare()
 
     async def main() -> None:
@@ -48,7 +51,7 @@ def play_tournament(tmp_path: Path, bot_file: Path, backend: LocalBackend, name:
         await tournament.finish()
 
     trio.run(main)
-    return read_jsonl(tmp_path / name / "games.jsonl")
+    return tournament, read_jsonl(tmp_path / name / "games.jsonl")
 
 
 def test_workers_follow_concurrency() -> None:
@@ -69,8 +72,8 @@ def test_games_spread_over_workers_give_the_same_records(tmp_path: Path, bot_fil
         return record
 
     workers.play = watching  # type: ignore[method-assign]
-    spread = play_tournament(tmp_path, bot_file, workers, "spread")
-    alone = play_tournament(tmp_path, bot_file, LocalBackend(0), "alone")
+    spread = play_tournament(tmp_path, bot_file, workers, "spread")[1]
+    alone = play_tournament(tmp_path, bot_file, LocalBackend(0), "alone")[1]
     assert len(spread) == len(alone) == 6
     assert len(pools) == 1 and len(pools[0].workers) == 0  # closed by the run's end
     key = ("index", "black", "white", "winner", "termination", "plies")
@@ -148,16 +151,8 @@ def test_a_killed_worker_is_an_arena_error_and_the_run_goes_on(tmp_path: Path, b
                 self.killed = True
                 os.kill(pool.workers[0].pid, signal.SIGKILL)
 
-    config = load_config(str(shobu_config(tmp_path, bot_file, id="k", agents=3, gamesPerPair=2)))
-    tournament = Tournament(config, RunOptions(logs_root=tmp_path, concurrency=2, backend=backend), KillOnce())
-    tournament.prepare()
-
-    async def main() -> None:
-        await tournament.play()
-        await tournament.finish()
-
-    trio.run(main)
-    assert len(read_jsonl(tmp_path / "k" / "games.jsonl")) == 6  # every game, the lost one played again
+    tournament, rows = play_tournament(tmp_path, bot_file, backend, "k", KillOnce())
+    assert len(rows) == 6  # every game, the lost one played again
     assert any("arena_error, played again" in e and "worker process" in e for e in tournament.arena_errors)
 
 
