@@ -43,6 +43,7 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/cpu_thief.py
 	$(BIN)/python bench/cpu_thief.py --escape
 	$(BIN)/python bench/referee_ply.py
+	$(BIN)/python bench/ratios.py
 
 integration: $(STAMP_TEST)
 	bash integration_script.sh

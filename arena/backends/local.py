@@ -22,6 +22,9 @@ class LocalBackend:
     ``workers`` worker processes (see :mod:`arena.backends` and :mod:`arena.backends.pool`)."""
 
     name = "local"
+    # Class defaults too: a subclass (a test's) that does not call __init__ plays in this process.
+    workers = 0
+    _pool: WorkerPool | None = None
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
