@@ -77,6 +77,8 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeGames]:
     def install(script: Script | None = None, delay: float = 0.0) -> FakeGames:
         games = FakeGames(script, delay)
         monkeypatch.setattr(local_backend, "play_game", games)
+        # The fake replaces play_game in this process: games at once stay here, not in workers.
+        monkeypatch.setattr(runner_module, "local_workers", lambda asked, concurrency: 0)
         return games
     return install
 
