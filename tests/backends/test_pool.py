@@ -21,7 +21,7 @@ from arena.backends.local import LocalBackend
 from arena.backends.pool import WorkerPool
 from arena.errors import ResourceError
 from arena.match.clock import TimeControl
-from arena.match.progress import GameEnded, GameStarted, MovePlayed
+from arena.match.progress import GameEnded, GameStarted, StepPlayed
 from arena.players.spec import AgentSpec
 from arena.tournament import runner
 from arena.tournament.concurrency import local_workers
@@ -107,7 +107,8 @@ def test_a_worker_plays_several_games_and_forwards_their_events(bot_file: Path) 
     for index, record in enumerate(records):
         events = seen[index]
         assert isinstance(events[0], GameStarted) and isinstance(events[-1], GameEnded)
-        assert [e.ply for e in events if isinstance(e, MovePlayed)] == list(range(1, len(record["turns"]) + 1))
+        steps = [e for e in events if isinstance(e, StepPlayed)]
+        assert [e.notation for e in steps] == [t["notation"] for t in record["turns"]]
         assert events[-1].record == record and events[-1].game_index == index
 
 
@@ -118,7 +119,7 @@ def test_a_killed_worker_loses_only_its_game(bot_file: Path) -> None:
         started = trio.Event()
 
         def kill_on_first_move(event: Any) -> None:
-            if isinstance(event, MovePlayed) and not started.is_set():
+            if isinstance(event, StepPlayed) and not started.is_set():
                 started.set()
                 os.kill(pool.workers[0].pid, signal.SIGKILL)
 

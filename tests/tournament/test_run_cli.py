@@ -161,7 +161,9 @@ def test_an_arena_failure_is_one_line_and_exit_1(tmp_path: Path, bot_file: Path,
         raise ResourceError("cannot open the stderr log of bot 'b0': Too many open files (EMFILE)")
 
     monkeypatch.setattr(local_backend, "play_game", no_descriptors)
-    result = invoke(["run", str(shobu_config(tmp_path, bot_file, id="e", agents=2)), "--logs", str(tmp_path)])
+    # One game at a time: in this process, where play_game is replaced (not in worker processes).
+    result = invoke(["run", str(shobu_config(tmp_path, bot_file, id="e", agents=2)), "--logs", str(tmp_path),
+                     "-j", "1"])
     assert result.exit_code == 1
     assert ("arena: error: the run failed: cannot open the stderr log of bot 'b0': Too many open files "
             "(EMFILE)") in result.stderr
