@@ -52,11 +52,7 @@ def mcts_section(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--before", help="a checkout of the code to compare with, measured in the same run")
-    parser.add_argument("--games", type=int, default=100, help="games per tournament (fastchess too)")
-    parser.add_argument("--plies", type=int, default=20000, help="plies of the referee's long game")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds; medians are shown")
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2], help="tournaments' concurrencies")
+    speed.common_arguments(parser, games=100)
     parser.add_argument("--mcts-seconds", type=float, default=2.0, help="length of each MCTS speed search")
     parser.add_argument("--strength", action="store_true", help="also MCTS's results table (long)")
     parser.add_argument("--move-ms", type=int, default=1000, help="--strength: time a move")

@@ -399,14 +399,19 @@ def profile_section(args: argparse.Namespace, bot: str) -> None:
         print(f"   {row[2] / total:6.1%}  {row[1]:7d} calls  {short}:{line}({func})")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def common_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    """The options of the parts measured here, for this bench and for bench/ratios.py."""
     parser.add_argument("--before", help="a checkout of the code to compare with, measured in the same run")
-    parser.add_argument("--games", type=int, default=200, help="games per tournament (fastchess too)")
+    parser.add_argument("--games", type=int, default=games, help="games per tournament (fastchess too)")
     parser.add_argument("--plies", type=int, default=20000, help="plies of the referee's long game")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds; medians are shown")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2],
                         help="the concurrencies of the tournaments (default: 1 2); the first is the CPU's")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    common_arguments(parser, games=200)
     parser.add_argument("--profile", action="store_true", help="also profile a tournament of this checkout")
     parser.add_argument("--skip-scale", action="store_true", help="skip the standings and report benches")
     parser.add_argument("--only", choices=("referee", "tournament", "fastchess"), help="one part only")
