@@ -32,7 +32,7 @@ from typing import Any
 
 import trio
 
-from arena.backends.wire import FrameReader, frame
+from arena.backends.wire import EventUnpickler, FrameReader, frame
 from arena.errors import ResourceError
 from arena.match.progress import Observer
 
@@ -46,6 +46,7 @@ CLOSE_GRACE_S = 10.0
 class _Game:
     observer: Observer | None
     done: trio.Event = field(default_factory=trio.Event)
+    events: EventUnpickler = field(default_factory=EventUnpickler)
     answer: tuple[Any, ...] | None = None
 
 
@@ -89,7 +90,7 @@ class _Worker:
                     continue  # a cancelled game's late frame
                 if message[0] == "event":
                     if game.observer is not None:
-                        game.observer(message[2])
+                        game.observer(game.events.loads(message[2], message[3]))
                 else:
                     game.answer = message
                     game.done.set()

@@ -6,13 +6,14 @@ states (Ray pickles the same jobs). Both ends are this program on this machine, 
 driver with pipes no one else holds, so the bytes are never another program's.
 
 Driver to worker: ``("play", job_id, job, stderr_dir, send_events)``, ``("cancel", job_id)``.
-Worker to driver: ``("event", job_id, event)``, ``("done", job_id, record)``,
+Worker to driver: ``("event", job_id, shared, pickled_event)``, ``("done", job_id, record)``,
 ``("raise", job_id, kind, message)`` (kind ``resource``, ``os`` or the exception's class name) and
 ``("cancelled", job_id)`` (the game was cancelled and its bots are gone).
 """
 
 from __future__ import annotations
 
+import io
 import pickle
 import struct
 from typing import Any
@@ -61,3 +62,37 @@ class FrameReader:
         body = bytes(self.buffer[HEADER.size:HEADER.size + size])
         del self.buffer[:HEADER.size + size]
         return pickle.loads(body)
+
+
+class EventPickler:
+    """One game's observer events, pickled with the objects every event of the game repeats (the
+    game, the players) sent once: an event refers to them by number. A Breakthrough StepPlayed
+    then unpickles in 12.7 us instead of 31.9 (load 18; the game and the players were two thirds)."""
+
+    def __init__(self) -> None:
+        self.shared: list[Any] = []
+
+    def dumps(self, event: Any) -> tuple[list[Any], bytes]:
+        """``event`` pickled, and the shared objects first seen in it (to send before it)."""
+        fresh = [o for o in (getattr(event, "game", None), getattr(event, "players", None))
+                 if o is not None and not any(o is known for known in self.shared)]
+        self.shared.extend(fresh)
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        shared = self.shared
+        pickler.persistent_id = lambda obj: next((i for i, o in enumerate(shared) if o is obj), None)  # type: ignore[method-assign]
+        pickler.dump(event)
+        return fresh, buffer.getvalue()
+
+
+class EventUnpickler:
+    """The driver's side of :class:`EventPickler` for one game."""
+
+    def __init__(self) -> None:
+        self.shared: list[Any] = []
+
+    def loads(self, fresh: list[Any], data: bytes) -> Any:
+        self.shared.extend(fresh)
+        unpickler = pickle.Unpickler(io.BytesIO(data))
+        unpickler.persistent_load = self.shared.__getitem__  # type: ignore[method-assign]
+        return unpickler.load()

@@ -23,7 +23,7 @@ from typing import Any
 import trio
 
 from arena.backends.local import run_job
-from arena.backends.wire import FrameReader, frame
+from arena.backends.wire import EventPickler, FrameReader, frame
 from arena.errors import ResourceError
 
 
@@ -50,10 +50,12 @@ class Worker:
             await self.out.send_all(b"".join(batch))
 
     def observer(self, job_id: int) -> Any:
+        pickler = EventPickler()
+
         def forward(event: Any) -> None:
             # An event that cannot be pickled (a game holding a handle) is missed by the live view only.
             with contextlib.suppress(Exception):
-                self.put(("event", job_id, event))
+                self.put(("event", job_id, *pickler.dumps(event)))
 
         return forward
 
