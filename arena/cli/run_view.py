@@ -5,7 +5,6 @@ set-up notes said before play. The run's lifecycle itself is :mod:`arena.runs.li
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Callable
 from pathlib import Path
 
