@@ -1,6 +1,6 @@
 """A deliberately plain second implementation of the Abalone rules, and a long cross-check.
 
-It shares no code with :mod:`arena.games.abalone_board`: cells are cube coordinates ``(x, y, z)``
+It shares no code with :mod:`arena.games.abalone.board`: cells are cube coordinates ``(x, y, z)``
 with ``x + y + z == 0`` and ``max(|x|, |y|, |z|) <= 4`` (E5 is ``(0, 0, 0)``), the board a dict
 cell -> ``"b"``/``"w"``, and moves are found by brute force: every set of 1-3 own marbles, kept
 when they are collinear and contiguous, tried in each of the six directions against the rules as

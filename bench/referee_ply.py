@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from arena.games.breakthrough import BreakthroughGame
+from arena.games.breakthrough.rules import BreakthroughGame
 from tests.referees.driver import Referee, build, perft
 
 GAME = BreakthroughGame()

@@ -360,9 +360,9 @@ PARTS = {
     "per game: the record (built at the end)": ("match/game.py", "record"),
     "per game: the row, records on disk and the stats hand-off": ("tournament/runner.py", "_persist"),
     "per ply: a turn's input written and its reply read (players)": ("players/process_player.py", "request_move_under"),
-    "per ply: the state encoded (state_to_json)": ("games/breakthrough.py", "state_to_json"),
+    "per ply: the state encoded (state_to_json)": ("games/breakthrough/rules.py", "state_to_json"),
     "per ply: the turn's wire message (encode_turn)": ("protocols/json_envelope.py", "encode_turn"),
-    "per ply: the reply judged (parse_move, validate_move)": ("games/breakthrough.py", "validate_move"),
+    "per ply: the reply judged (parse_move, validate_move)": ("games/breakthrough/rules.py", "validate_move"),
     "per ply: stop and continue (cgroup freeze and thaw)": ("process/bot.py", "stop", "resume"),
     "per ply: the record's turn entry": ("records/format.py", "turn_entry"),
 }

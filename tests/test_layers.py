@@ -70,20 +70,20 @@ AGENTS_IMPORT_LATER = ("arena.referee.registration",)
 #: registration; all loaded only when asked for (issue 35 turns them into registrations by the
 #: higher layers). A new one fails the test, and one that is gone must leave this list.
 STRING_REFERENCES: frozenset[tuple[str, str]] = frozenset({
-    ("arena.games.abalone", "arena.agents.eval_abalone"),
-    ("arena.games.breakthrough", "arena.agents.eval_breakthrough"),
-    ("arena.games.checkers", "arena.agents.eval_checkers"),
-    ("arena.games.checkers", "arena.ui.views.checkers"),
+    ("arena.games.abalone.rules", "arena.agents.eval_abalone"),
+    ("arena.games.breakthrough.rules", "arena.agents.eval_breakthrough"),
+    ("arena.games.checkers.rules", "arena.agents.eval_checkers"),
+    ("arena.games.checkers.rules", "arena.ui.views.checkers"),
     ("arena.games.conformance", "arena.referee.registration"),
-    ("arena.games.connect4", "arena.agents.eval_connect4"),
+    ("arena.games.connect4.rules", "arena.agents.eval_connect4"),
     ("arena.games.registry", "arena.agents.protocol_io"),
     ("arena.games.registry", "arena.openspiel.provider"),
     ("arena.games.registry", "arena.protocols.checkers_lines"),
     ("arena.games.registry", "arena.protocols.json_envelope"),
     ("arena.games.registry", "arena.protocols.seats"),
     ("arena.games.registry", "arena.protocols.shobu_json"),
-    ("arena.games.shobu", "arena.agents.eval_shobu"),
-    ("arena.games.shobu", "arena.ui.views.shobu"),
+    ("arena.games.shobu.rules", "arena.agents.eval_shobu"),
+    ("arena.games.shobu.rules", "arena.ui.views.shobu"),
 })
 #: A string that names an arena module, maybe with an attribute: ``arena.x.y`` or ``arena.x.y:Name``.
 DOTTED = re.compile(r"arena(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?")
@@ -226,16 +226,16 @@ def test_every_package_says_what_it_holds_and_may_import() -> None:
 
 
 @pytest.mark.parametrize(("module", "source", "expected"), [
-    ("arena.process.spawn", "from arena.games.checkers import CheckersState", "knows no game"),
+    ("arena.process.spawn", "from arena.games.checkers.rules import CheckersState", "knows no game"),
     ("arena.match.game", "from arena.tournament.runner import run_tournament", "a higher layer"),
     ("arena.players.base", "if TYPE_CHECKING:\n    from arena.match.game import GameClock", "a higher layer"),
     ("arena.records.format", "from rich.text import Text", "imports rich"),
-    ("arena.games.shobu", "import arena.fileio.files", "standard library only"),
+    ("arena.games.shobu.rules", "import arena.fileio.files", "standard library only"),
     ("arena.stats.ratings", "from ..cli import main", "a higher layer"),
     ("arena.agents.search", "import trio", ""),  # not arena's: the docs' words (no check) and the next
     ("arena.agents.search", "from arena.process.spawn import spawn", "the agents import only"),
     ("arena.agents.search", "from arena.referee.registration import register_command", "the agents import only"),
-    ("arena.games.shobu", 'SPEC = GameSpec(view="arena.cli.main:view")', "names arena.cli.main by string"),
+    ("arena.games.shobu.rules", 'SPEC = GameSpec(view="arena.cli.main:view")', "names arena.cli.main by string"),
 ])
 def test_a_wrong_import_is_caught(module: str, source: str, expected: str) -> None:
     problems = violations(textwrap.dedent(source), module)
@@ -248,7 +248,7 @@ def test_allowed_imports_pass() -> None:
     assert violations("from arena.limits import MAX_MOVES", "arena.games.base") == []
     assert violations("def main():\n    from arena.referee.registration import register_command",
                       "arena.agents.search_bot") == []
-    assert violations('SEARCH = "arena.agents.eval_shobu:ShobuSearch"', "arena.games.shobu") == []
+    assert violations('SEARCH = "arena.agents.eval_shobu:ShobuSearch"', "arena.games.shobu.rules") == []
 
 
 # -- the docs' table, generated from TABLE -----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Abalone for the search engine: a fast adapter over the masks of :mod:`arena.games.abalone_board`,
+"""Abalone for the search engine: a fast adapter over the masks of :mod:`arena.games.abalone.board`,
 and the Abalone learning program's linear evaluation over 14 features.
 
 Standard library only. A position is ``(mine, theirs, black_to_move, turn_number)``: the masks of
@@ -33,8 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.games.abalone import AbaloneMove, raw_to_move, relative
-from arena.games.abalone_board import (
+from arena.games.abalone.board import (
     CELLS,
     DISTANCE,
     EDGE,
@@ -47,6 +46,7 @@ from arena.games.abalone_board import (
     raw_moves,
     shift,
 )
+from arena.games.abalone.rules import AbaloneMove, raw_to_move, relative
 
 Position = tuple[int, int, bool, int]
 Move = tuple[int, int, int]
@@ -120,7 +120,7 @@ def feature_vector(mine: int, theirs: int) -> tuple[float, ...]:
 
 def features(position: Any) -> dict[str, float]:
     """The 14 features by name (module docstring), from the side to move's view. ``position`` is
-    an adapter position ``(mine, theirs, black, ply)`` or an :class:`arena.games.abalone.AbaloneState`."""
+    an adapter position ``(mine, theirs, black, ply)`` or an :class:`arena.games.abalone.rules.AbaloneState`."""
     if hasattr(position, "turn"):
         mine, theirs = relative(position)
     else:
@@ -143,7 +143,7 @@ class AbaloneSearch:
     # --- bridges to the rules --------------------------------------------------------------------
 
     def from_state(self, state: Any) -> Position:
-        """The position of an :class:`arena.games.abalone.AbaloneState`."""
+        """The position of an :class:`arena.games.abalone.rules.AbaloneState`."""
         mine, theirs = relative(state)
         return (mine, theirs, state.turn.value == "BLACK", state.turn_number)
 

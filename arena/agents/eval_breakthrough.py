@@ -1,5 +1,5 @@
 """Breakthrough for the search engine: a fast adapter over the masks of
-:mod:`arena.games.breakthrough`, and its evaluation.
+:mod:`arena.games.breakthrough.rules`, and its evaluation.
 
 Standard library only. A position is ``(mine, theirs, black_to_move, turn_number)``: the 64-bit
 masks of the side to move and of its opponent (bit ``file + 8 * (row - 1)``); a move is
@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.games.breakthrough import (
+from arena.games.breakthrough.rules import (
     FILE_A,
     FILE_H,
     FULL,
@@ -164,7 +164,7 @@ class BreakthroughSearch:
     # --- bridges to the rules --------------------------------------------------------------------
 
     def from_state(self, state: Any) -> Position:
-        """The position of a :class:`arena.games.breakthrough.BreakthroughState`."""
+        """The position of a :class:`arena.games.breakthrough.rules.BreakthroughState`."""
         mine, theirs, black = relative(state)
         return (mine, theirs, black, state.turn_number)
 

@@ -1,8 +1,8 @@
-"""Checkers for the search engine: a fast adapter over :mod:`arena.games.checkers_board` and its
+"""Checkers for the search engine: a fast adapter over :mod:`arena.games.checkers.board` and its
 evaluation.
 
 Standard library only. A position is ``(me, them, kings, black_to_move, turn_number)`` with the
-32-bit masks of :mod:`arena.games.checkers_board` (bit ``i`` = dark square index ``i``) seen from
+32-bit masks of :mod:`arena.games.checkers.board` (bit ``i`` = dark square index ``i``) seen from
 the side to move; a move is ``(path of square indices, captured mask)`` (0 for a step).
 
 The evaluation, from the side to move's view, adds up (weights by name, see :data:`DEFAULT_WEIGHTS`):
@@ -18,7 +18,7 @@ The evaluation, from the side to move's view, adds up (weights by name, see :dat
 - ``manTable``, ``kingTable`` (table weights, :data:`TABLE_WEIGHTS`): piece-square tables of 32
   integers, one per dark square, default all 0. Entry ``k`` is read from White's view, square index
   ``k`` (row ``k // 4`` from the top, dark squares left to right, as
-  :func:`arena.games.checkers_board.index_coords`): a white man on square ``i`` scores
+  :func:`arena.games.checkers.board.index_coords`): a white man on square ``i`` scores
   ``manTable[i]``, a black man on ``i`` scores ``manTable[31 - i]`` (the board turned round), and
   the same for kings with ``kingTable``. This is the layout of the checkers system's ``pawn_table`` and
   ``king_table`` (see :mod:`arena.agents.checkers_hyperparameters`).
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.games.checkers_board import (
+from arena.games.checkers.board import (
     BLACK_CROWN,
     COORDS,
     WHITE_CROWN,
@@ -101,13 +101,13 @@ class CheckersSearch:
         self._trade, self._hunt = w["trade"], w["hunt"]
 
     def from_state(self, state: Any) -> Position:
-        """The adapter's position of a :class:`arena.games.checkers.CheckersState`."""
+        """The adapter's position of a :class:`arena.games.checkers.rules.CheckersState`."""
         return self.position(state.black, state.white, state.kings, state.turn.value == "BLACK",
                              state.turn_number)
 
     def to_game_move(self, move: Move) -> Any:
-        """The :class:`arena.games.checkers.CheckersMove` of a raw ``(path, captured)``."""
-        from arena.games.checkers import CheckersMove
+        """The :class:`arena.games.checkers.rules.CheckersMove` of a raw ``(path, captured)``."""
+        from arena.games.checkers.rules import CheckersMove
 
         return CheckersMove.from_path([COORDS[i] for i in move[0]])
 

@@ -1,4 +1,4 @@
-"""Connect Four for the search engine: an adapter over the bitboards of :mod:`arena.games.connect4`
+"""Connect Four for the search engine: an adapter over the bitboards of :mod:`arena.games.connect4.rules`
 and its evaluation.
 
 Standard library only. A position is ``(me, them, turn_number)``: the bitboards of the side to
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.games.connect4 import BOARD_MASK, BOTTOM_CELL, COLUMN_MASK, HEIGHT, TOP_CELL, WIDTH, cell_bit, has_four
+from arena.games.connect4.rules import BOARD_MASK, BOTTOM_CELL, COLUMN_MASK, HEIGHT, TOP_CELL, WIDTH, cell_bit, has_four
 
 Position = tuple[int, int, int]
 Move = int
@@ -121,7 +121,7 @@ class ConnectFourSearch:
     # --- bridges to the rules ---------------------------------------------------------------------
 
     def from_state(self, state: Any) -> Position:
-        """The position of a :class:`arena.games.connect4.ConnectFourState`."""
+        """The position of a :class:`arena.games.connect4.rules.ConnectFourState`."""
         if state.turn.value == "BLACK":
             return (state.black, state.white, state.turn_number)
         return (state.white, state.black, state.turn_number)

@@ -1,4 +1,4 @@
-"""Shobu for the search engine: a fast adapter over :mod:`arena.games.shobu_core` and its evaluation.
+"""Shobu for the search engine: a fast adapter over :mod:`arena.games.shobu.core` and its evaluation.
 
 Standard library only. A position is ``(me, them, black_to_move, turn_number)`` where ``me`` and
 ``them`` are the packed stone masks (16 bits per sub-board) of the side to move and of its
@@ -25,7 +25,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from arena.games import shobu_core as core
+from arena.games.shobu import core
 
 Position = tuple[int, int, bool, int]
 Move = tuple[int, int, int]
@@ -154,12 +154,12 @@ class ShobuSearch:
                              3 * self._stone, 4 * self._stone)
 
     def from_state(self, state: Any) -> Position:
-        """The adapter's position of a :class:`arena.games.shobu.ShobuState`."""
+        """The adapter's position of a :class:`arena.games.shobu.rules.ShobuState`."""
         return self.position(state.black, state.white, state.turn.value == "BLACK", state.turn_number)
 
     def to_game_move(self, move: Move) -> Any:
-        """The :class:`arena.games.shobu.ShobuMove` of a raw ``(passive, aggressive, heading)``."""
-        from arena.games.shobu import ShobuMove
+        """The :class:`arena.games.shobu.rules.ShobuMove` of a raw ``(passive, aggressive, heading)``."""
+        from arena.games.shobu.rules import ShobuMove
 
         passive, aggressive, heading = move
         return ShobuMove(core.XY_OF_PACKED[passive], core.XY_OF_PACKED[aggressive], core.HEADINGS[heading], None)

@@ -147,7 +147,7 @@ def serve_checkers(game: Game[Any, Any], choose: Chooser, *, name: str = "bot", 
     The protocol does not send the move counter: it is estimated from the number of requests
     (both sides alternate from the start), which only matters near the draw cap.
     """
-    from arena.games.checkers import state_from_board
+    from arena.games.checkers.rules import state_from_board
 
     lines = _content_lines(stdin if stdin is not None else sys.stdin)
     sink = stdout if stdout is not None else sys.stdout

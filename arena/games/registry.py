@@ -33,17 +33,17 @@ if TYPE_CHECKING:
 
 #: arena's own games, in the order ``arena games`` lists them. The registry line of each game.
 BUILTIN_GAMES: dict[str, str] = {
-    "shobu": "arena.games.shobu:SPEC",
-    "checkers": "arena.games.checkers:SPEC",
-    "breakthrough": "arena.games.breakthrough:SPEC",
-    "connect4": "arena.games.connect4:SPEC",
-    "abalone": "arena.games.abalone:SPEC",
+    "shobu": "arena.games.shobu.rules:SPEC",
+    "checkers": "arena.games.checkers.rules:SPEC",
+    "breakthrough": "arena.games.breakthrough.rules:SPEC",
+    "connect4": "arena.games.connect4.rules:SPEC",
+    "abalone": "arena.games.abalone.rules:SPEC",
     # Games of the general model (arena.games.model): N seats, chance, hidden information.
-    "goofspiel": "arena.games.goofspiel:SPEC",
-    "kuhn_poker": "arena.games.kuhn_poker:SPEC",
-    "leduc_poker": "arena.games.leduc_poker:SPEC",
-    "love_letter": "arena.games.love_letter:SPEC",
-    "pig": "arena.games.pig:SPEC",
+    "goofspiel": "arena.games.goofspiel.rules:SPEC",
+    "kuhn_poker": "arena.games.kuhn_poker.rules:SPEC",
+    "leduc_poker": "arena.games.leduc_poker.rules:SPEC",
+    "love_letter": "arena.games.love_letter.rules:SPEC",
+    "pig": "arena.games.pig.rules:SPEC",
 }
 
 #: ``arena match``, ``arena sprt`` and the rules tools play this game when ``--game`` is not given

@@ -28,9 +28,9 @@ from typing import Any
 from rich.text import Text
 
 from arena.games.base import Game
-from arena.games.checkers import CheckersMove, CheckersState, square_number
+from arena.games.checkers.rules import CheckersMove, CheckersState, square_number
 from arena.games.model import GeneralGame
-from arena.games.shobu import ShobuMove, ShobuState
+from arena.games.shobu.rules import ShobuMove, ShobuState
 
 # Backgrounds are mid-tones (WCAG contrast >= 3.3 against both the black and the white pieces), so
 # both colours of stone stay readable on every square; the highlights use another hue (blue).

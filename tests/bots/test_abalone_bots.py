@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from arena.agents.eval_abalone import DEFAULT_WEIGHTS, FEATURE_NAMES, AbaloneSearch, features
 from arena.agents.hyperparameters import load_hyperparameters
 from arena.agents.search import Searcher
-from arena.games.abalone import AbaloneGame, AbaloneMove, AbaloneState, cell_index
+from arena.games.abalone.rules import AbaloneGame, AbaloneMove, AbaloneState, cell_index
 from arena.games.base import Color
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ import pytest
 from arena.agents.eval_breakthrough import DEFAULT_WEIGHTS, NEAR_WIN, BreakthroughSearch
 from arena.agents.search import Searcher, is_win_score
 from arena.games.base import Color
-from arena.games.breakthrough import BreakthroughGame, BreakthroughMove, BreakthroughState, square_index
+from arena.games.breakthrough.rules import BreakthroughGame, BreakthroughMove, BreakthroughState, square_index
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"

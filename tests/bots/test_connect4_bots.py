@@ -23,7 +23,7 @@ from arena.agents.eval_connect4 import (
 )
 from arena.agents.search import WIN_SCORE, Searcher
 from arena.games.base import Color
-from arena.games.connect4 import ConnectFourGame, ConnectFourState, cell_bit, drop_bit, has_four, state_from_board
+from arena.games.connect4.rules import ConnectFourGame, ConnectFourState, cell_bit, drop_bit, has_four, state_from_board
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"

@@ -13,11 +13,11 @@ from arena.agents.protocol_io import Request
 from arena.agents.search import MATE_BOUND, WIN_SCORE, Searcher
 from arena.agents.search_bot import SearchAgent
 from arena.games import Color, Termination, get_game
-from arena.games import shobu_core as core
-from arena.games.checkers import CheckersMove, state_from_board
-from arena.games.checkers_board import COORDS
-from arena.games.shobu import ShobuMove
-from arena.games.shobu import state_from_board as shobu_state
+from arena.games.checkers.board import COORDS
+from arena.games.checkers.rules import CheckersMove, state_from_board
+from arena.games.shobu import core
+from arena.games.shobu.rules import ShobuMove
+from arena.games.shobu.rules import state_from_board as shobu_state
 
 SHOBU = get_game("shobu")
 CHECKERS = get_game("checkers")

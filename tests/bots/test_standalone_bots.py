@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 from arena.games import Color, Termination, get_game
-from arena.games.checkers import state_from_board
+from arena.games.checkers.rules import state_from_board
 from arena.games.registry import configured_game
 from arena.match.clock import TimeControl
 from arena.match.game import play_game

@@ -17,7 +17,7 @@ BOT = '''
 import sys
 sys.path.insert(0, {root!r})
 from arena.games import get_game
-from arena.games.checkers import state_from_board
+from arena.games.checkers.rules import state_from_board
 from arena.games.base import Color
 game = get_game("checkers")
 lines = (line.strip() for line in sys.stdin if line.strip())

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.export_cmd import export_command
-from arena.games.checkers import CheckersGame
+from arena.games.checkers.rules import CheckersGame
 from arena.games.registry import all_specs
 
 GAME = CheckersGame()

@@ -206,7 +206,7 @@ def page_frames(page: str, index: int = 0) -> tuple[dict[str, Any], list[str]]:
 
 @pytest.mark.parametrize("seat", [None, 1])
 def test_html_page_has_an_svg_per_step(three: Path, tmp_path: Path, seat: int | None) -> None:
-    from arena.games.goofspiel_svg import board_svg
+    from arena.games.goofspiel.svg import board_svg
 
     record = load(three)
     out = tmp_path / "game.html"

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
+import arena.games.checkers.rules as checkers_module
 from arena.games import Color, get_game
-from arena.games import checkers as checkers_module
-from arena.games import shobu_core as core
 from arena.games.base import IllegalMoveError, MoveSyntaxError, Outcome, Termination
-from arena.games.checkers_board import COORDS, INDEX_OF
-from arena.games.shobu import ShobuMove, ShobuState, count_legal_turns
-from arena.games.shobu_checks import check_move, stones_outcome
+from arena.games.checkers.board import COORDS, INDEX_OF
+from arena.games.shobu import core
+from arena.games.shobu.checks import check_move, stones_outcome
+from arena.games.shobu.rules import ShobuMove, ShobuState, count_legal_turns
 
 SHOBU = get_game("shobu")
 CHECKERS = get_game("checkers")

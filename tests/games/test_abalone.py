@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from arena.games import Color, Termination, get_game
-from arena.games.abalone import SPEC, AbaloneGame, AbaloneMove, AbaloneState, cell_index
-from arena.games.abalone_board import DIRECTIONS, START_BLACK, START_WHITE
-from arena.games.abalone_svg import board_svg
+from arena.games.abalone.board import DIRECTIONS, START_BLACK, START_WHITE
+from arena.games.abalone.rules import SPEC, AbaloneGame, AbaloneMove, AbaloneState, cell_index
+from arena.games.abalone.svg import board_svg
 from arena.games.base import IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.registry import load_ref
 
@@ -44,8 +44,8 @@ def move(names: str, direction: str) -> AbaloneMove:
 
 
 def cells_of(state_mask: int) -> set[str]:
-    from arena.games.abalone import cell_name
-    from arena.games.abalone_board import bits
+    from arena.games.abalone.board import bits
+    from arena.games.abalone.rules import cell_name
 
     return {cell_name(i) for i in bits(state_mask)}
 

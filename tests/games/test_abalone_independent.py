@@ -1,6 +1,6 @@
 """Abalone's rules against an independent implementation: bench/abalone_plain.py (cube coordinates,
 a dict board, brute force over every set of 1-3 own marbles and the six directions), which shares
-no code with arena.games.abalone_board.
+no code with arena.games.abalone.board.
 
 Compared here (kept to a few seconds; bench/abalone_plain.py runs the long comparison and perft 3):
 perft 1-2 from the start; the move sets, the game-over verdicts and the boards after a move on
@@ -16,8 +16,8 @@ from types import ModuleType
 import pytest
 from helpers import bench_module
 
-from arena.games.abalone import AbaloneGame, AbaloneMove, AbaloneState, cell_index
-from arena.games.abalone_board import DIRECTIONS
+from arena.games.abalone.board import DIRECTIONS
+from arena.games.abalone.rules import AbaloneGame, AbaloneMove, AbaloneState, cell_index
 from arena.games.base import IllegalMoveError
 
 GAME = AbaloneGame()

@@ -12,7 +12,7 @@ import pytest
 
 from arena.games import Color, Termination, get_game
 from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.breakthrough import (
+from arena.games.breakthrough.rules import (
     ROW_1,
     ROW_8,
     SPEC,

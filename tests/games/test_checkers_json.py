@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from arena.games import Color, StateError, get_game
-from arena.games.checkers import CheckersGame, CheckersState, state_from_board
+from arena.games.checkers.rules import CheckersGame, CheckersState, state_from_board
 
 GAME: CheckersGame = get_game("checkers")  # type: ignore[assignment]
 

@@ -29,8 +29,7 @@ import pytest
 import trio
 
 from arena.games import Color
-from arena.games.checkers import CheckersGame, CheckersState, square_coords, square_number
-from arena.games.checkers_pdn import (
+from arena.games.checkers.pdn import (
     LINE_WIDTH,
     PdnError,
     fen_to_state,
@@ -39,6 +38,7 @@ from arena.games.checkers_pdn import (
     records_to_pdn,
     state_to_fen,
 )
+from arena.games.checkers.rules import CheckersGame, CheckersState, square_coords, square_number
 from arena.games.registry import configured_game
 
 draughts = pytest.importorskip("draughts")

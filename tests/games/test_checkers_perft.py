@@ -13,7 +13,7 @@ import pytest
 
 from arena.games import get_game
 from arena.games.base import Game
-from arena.games.checkers import CheckersGame, CheckersState, count_legal_moves, piece_counts
+from arena.games.checkers.rules import CheckersGame, CheckersState, count_legal_moves, piece_counts
 
 GAME: CheckersGame = get_game("checkers")  # type: ignore[assignment]
 PUBLISHED = [1, 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]

@@ -16,7 +16,7 @@ from arena.games import (
     Termination,
     get_game,
 )
-from arena.games.checkers import (
+from arena.games.checkers.rules import (
     CheckersGame,
     CheckersMove,
     CheckersState,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from arena.games import Color, IllegalMoveError, Termination, get_game
-from arena.games.checkers import (
+from arena.games.checkers.rules import (
     CheckersGame,
     CheckersState,
     piece_counts,

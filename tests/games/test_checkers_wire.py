@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from arena.games import Color, IllegalMoveError, MoveSyntaxError, get_game
-from arena.games.checkers import CheckersGame, CheckersMove, CheckersState, state_from_board
+from arena.games.checkers.rules import CheckersGame, CheckersMove, CheckersState, state_from_board
 
 GAME: CheckersGame = get_game("checkers")  # type: ignore[assignment]
 START = GAME.initial_state()

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from arena.games.base import Color, IllegalMoveError, MoveSyntaxError, Outcome, StateError, Termination
-from arena.games.connect4 import (
+from arena.games.connect4.rules import (
     SPEC,
     ConnectFourGame,
     ConnectFourState,

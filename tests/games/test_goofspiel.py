@@ -1,4 +1,4 @@
-"""Goofspiel (arena.games.goofspiel): the rules, the record form, elimination, what a seat sees,
+"""Goofspiel (arena.games.goofspiel.rules): the rules, the record form, elimination, what a seat sees,
 the bots, and (when pyspiel is installed) perft and random playouts compared step by step with
 OpenSpiel's ``goofspiel``."""
 
@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.goofspiel import SPEC_FIELDS, GoofspielGame, GoofspielState
-from arena.games.goofspiel_svg import board_svg
+from arena.games.goofspiel.rules import SPEC_FIELDS, GoofspielGame, GoofspielState
+from arena.games.goofspiel.svg import board_svg
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, check_chance, draw_chance, ranks
 from tests.games.inprocess import BOTS, load_bot, message, play
 from tests.helpers import spiel_perft_profile
@@ -42,7 +42,7 @@ def test_parameters_and_identity() -> None:
         GoofspielGame(11)
     with pytest.raises(GameError, match="num_cards must be an integer from 1 to 13"):
         GoofspielGame(2, num_cards=14)
-    assert SPEC_FIELDS["rules"] == "arena.games.goofspiel:GoofspielGame"
+    assert SPEC_FIELDS["rules"] == "arena.games.goofspiel.rules:GoofspielGame"
 
 
 def test_a_round_chance_then_simultaneous_bids() -> None:

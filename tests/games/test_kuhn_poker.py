@@ -1,4 +1,4 @@
-"""Kuhn poker (arena.games.kuhn_poker): OpenSpiel's rules, hidden cards, elimination, the wire and
+"""Kuhn poker (arena.games.kuhn_poker.rules): OpenSpiel's rules, hidden cards, elimination, the wire and
 state forms, the SVG, the bots; and, where open_spiel is installed, the whole game tree and random
 playouts compared step by step with pyspiel's ``kuhn_poker``."""
 
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.kuhn_poker import SPEC_FIELDS, KuhnPoker, KuhnState
-from arena.games.kuhn_poker_svg import board_svg
+from arena.games.kuhn_poker.rules import SPEC_FIELDS, KuhnPoker, KuhnState
+from arena.games.kuhn_poker.svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance, ranks
 from tests.helpers import spiel_perft_profile
 
@@ -277,8 +277,8 @@ def test_board_text_and_svg_hide_other_cards_from_a_seat() -> None:
 
 def test_spec_fields_name_the_rules_and_the_svg() -> None:
     assert SPEC_FIELDS["name"] == KuhnPoker.name
-    assert SPEC_FIELDS["rules"] == "arena.games.kuhn_poker:KuhnPoker"
-    assert SPEC_FIELDS["svg"] == "arena.games.kuhn_poker_svg:board_svg"
+    assert SPEC_FIELDS["rules"] == "arena.games.kuhn_poker.rules:KuhnPoker"
+    assert SPEC_FIELDS["svg"] == "arena.games.kuhn_poker.svg:board_svg"
 
 
 # --- the bots ----------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Leduc poker (arena.games.leduc_poker): OpenSpiel's rules, hidden cards, elimination, the wire and
+"""Leduc poker (arena.games.leduc_poker.rules): OpenSpiel's rules, hidden cards, elimination, the wire and
 state forms, the SVG, the bots; and, where open_spiel is installed, perft, the two-player tree and
 random playouts compared step by step with pyspiel's ``leduc_poker``."""
 
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.leduc_poker import SPEC_FIELDS, LeducPoker, LeducState, hand_strength
-from arena.games.leduc_poker_svg import board_svg
+from arena.games.leduc_poker.rules import SPEC_FIELDS, LeducPoker, LeducState, hand_strength
+from arena.games.leduc_poker.svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance
 from tests.helpers import perft_profile, spiel_perft_profile
 
@@ -327,8 +327,8 @@ def test_board_text_and_svg_hide_other_cards_from_a_seat() -> None:
 
 def test_spec_fields_name_the_rules_and_the_svg() -> None:
     assert SPEC_FIELDS["name"] == LeducPoker.name
-    assert SPEC_FIELDS["rules"] == "arena.games.leduc_poker:LeducPoker"
-    assert SPEC_FIELDS["svg"] == "arena.games.leduc_poker_svg:board_svg"
+    assert SPEC_FIELDS["rules"] == "arena.games.leduc_poker.rules:LeducPoker"
+    assert SPEC_FIELDS["svg"] == "arena.games.leduc_poker.svg:board_svg"
 
 
 # --- the bots ----------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Love Letter (arena.games.love_letter), TAG's rules with its default parameters: the deal, every
+"""Love Letter (arena.games.love_letter.rules), TAG's rules with its default parameters: the deal, every
 card's effect, rounds and tokens, elimination, the record form, what a seat sees (a leak test), the
 SVG and the bots."""
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.love_letter import SPEC_FIELDS, LoveLetterGame, LoveLetterState, full_deck
-from arena.games.love_letter_svg import board_svg
+from arena.games.love_letter.rules import SPEC_FIELDS, LoveLetterGame, LoveLetterState, full_deck
+from arena.games.love_letter.svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance
 from tests.games.inprocess import BOTS, load_bot, message, play
 

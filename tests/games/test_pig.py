@@ -1,4 +1,4 @@
-"""Pig (arena.games.pig): the rules, winner takes all, elimination, the state and wire forms, what a
+"""Pig (arena.games.pig.rules): the rules, winner takes all, elimination, the state and wire forms, what a
 seat sees, the text and SVG pictures, and the two shipped bots."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.model import CHANCE, TERMINAL, apply_step, ranks
-from arena.games.pig import HOLD, ROLL, PigGame, PigState
-from arena.games.pig_svg import board_svg
+from arena.games.pig.rules import HOLD, ROLL, PigGame, PigState
+from arena.games.pig.svg import board_svg
 from tests.games.inprocess import BOTS, load_bot, message, play
 
 

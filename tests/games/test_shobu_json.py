@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from arena.games import Color, MoveSyntaxError, StateError, random_opening
-from arena.games.shobu import (
+from arena.games.shobu.rules import (
     START_BOARD,
     ShobuGame,
     ShobuMove,

@@ -14,8 +14,8 @@ import random
 from typing import Any
 
 from arena.games import Color, IllegalMoveError, MoveSyntaxError, Termination
-from arena.games.shobu import ShobuGame, ShobuMove, ShobuState, count_legal_turns, stone_counts
-from arena.games.shobu_core import HEADINGS
+from arena.games.shobu.core import HEADINGS
+from arena.games.shobu.rules import ShobuGame, ShobuMove, ShobuState, count_legal_turns, stone_counts
 
 GAME = ShobuGame()
 GAMES = 300

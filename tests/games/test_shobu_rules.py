@@ -10,7 +10,8 @@ import pytest
 from helpers import bench_module
 
 from arena.games import Color, Game, IllegalMoveError, Termination, get_game, random_opening
-from arena.games.shobu import (
+from arena.games.shobu.core import HEADINGS
+from arena.games.shobu.rules import (
     START_BOARD,
     ShobuGame,
     ShobuMove,
@@ -20,7 +21,6 @@ from arena.games.shobu import (
     state_from_board,
     stone_counts,
 )
-from arena.games.shobu_core import HEADINGS
 
 GAME = ShobuGame()
 N, NE, E, NW, S = (0, -1), (1, -1), (1, 0), (-1, -1), (0, 1)

@@ -10,8 +10,8 @@ from typing import Any
 from rich.console import Console
 
 from arena.games import get_game
-from arena.games.checkers import state_from_board as checkers_state
-from arena.games.shobu import START_BOARD
+from arena.games.checkers.rules import state_from_board as checkers_state
+from arena.games.shobu.rules import START_BOARD
 from arena.ui import boards as board_view
 from arena.ui.boards import checkers_board, legend, render_board, shobu_board, shobu_push
 

@@ -19,7 +19,7 @@ import orjson
 import pytest
 
 from arena.games.base import Color
-from arena.games.breakthrough import BreakthroughGame, BreakthroughMove, BreakthroughState
+from arena.games.breakthrough.rules import BreakthroughGame, BreakthroughMove, BreakthroughState
 from tests.helpers import bench_module
 from tests.referees.driver import Referee, perft
 

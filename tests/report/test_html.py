@@ -151,7 +151,7 @@ def test_a_game_that_starts_as_an_earlier_one_refers_to_it(name: str) -> None:
 
 
 def test_replays_of_one_run_read_each_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.games.connect4 import ConnectFourGame
+    from arena.games.connect4.rules import ConnectFourGame
 
     record = synthetic_record("connect4", seed=4, max_plies=20)
     plain = Replay.from_record(record)

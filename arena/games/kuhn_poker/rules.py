@@ -68,8 +68,8 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
+from arena.games.kuhn_poker.moves import PokerMoves
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.poker_moves import PokerMoves
 from arena.games.registry import table_spec
 
 PASS, BET, OUT = "pass", "bet", "out"
@@ -332,8 +332,8 @@ SPEC_FIELDS: dict[str, str] = {
     "title": "Kuhn poker",
     "summary": "OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
     "notation": '"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls',
-    "rules": "arena.games.kuhn_poker:KuhnPoker",
-    "svg": "arena.games.kuhn_poker_svg:board_svg",
+    "rules": "arena.games.kuhn_poker.rules:KuhnPoker",
+    "svg": "arena.games.kuhn_poker.svg:board_svg",
 }
 
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).

@@ -2,7 +2,7 @@
 
 Board. 61 cells in a hexagon of side five, named by row ``A`` (bottom) to ``I`` (top) and
 north-west/south-east diagonal ``1``-``9``: A1-A5, B1-B6, C1-C7, D1-D8, E1-E9, F2-F9, G3-G9,
-H4-H9, I5-I9 (E5 is the centre; see :mod:`arena.games.abalone_board`). Directions: ``E`` and ``W``
+H4-H9, I5-I9 (E5 is the centre; see :mod:`arena.games.abalone.board`). Directions: ``E`` and ``W``
 along a row, ``NE`` (A1 -> B2), ``NW`` (A1 -> B1), ``SW`` and ``SE`` their opposites.
 
 Start. The standard position: **Black** on A1-A5, B1-B6, C3-C5 and **White** on I5-I9, H4-H9,
@@ -57,8 +57,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from arena.games import abalone_board as board
-from arena.games.abalone_board import (
+from arena.games.abalone import board
+from arena.games.abalone.board import (
     DIRECTIONS,
     INDEX,
     LOSING_COUNT,
@@ -105,7 +105,7 @@ class AbaloneState(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class AbaloneMove:
     """The marbles on ``cells`` (1-3 cell bits, ascending) move one step towards ``direction``
-    (an index into :data:`~arena.games.abalone_board.DIRECTIONS`). Whether they form a line, and
+    (an index into :data:`~arena.games.abalone.board.DIRECTIONS`). Whether they form a line, and
     what the move pushes, is the rules' business (:meth:`AbaloneGame.validate_move`)."""
 
     cells: tuple[int, ...]
@@ -472,13 +472,13 @@ def _cells_text(move: AbaloneMove) -> str:
 SPEC = GameSpec(
     name="abalone",
     title="Abalone",
-    rules="arena.games.abalone:AbaloneGame",
+    rules="arena.games.abalone.rules:AbaloneGame",
     default_max_moves=AbaloneGame.default_max_moves,
     summary="61-cell hexagon, 14 marbles each; move lines of 1-3, push smaller lines; push off six to win",
     protocol="json",
     notation='A1B2 inline (trailing marble, its destination), C3C5D3 broadside (ends, first one\'s '
              'destination); wire: {"marbles": ["C3", "C4", "C5"], "direction": "NW"}',
-    svg="arena.games.abalone_svg:board_svg",
+    svg="arena.games.abalone.svg:board_svg",
     search="arena.agents.eval_abalone:AbaloneSearch",
 )
 

@@ -526,12 +526,12 @@ def board_svg(state: ConnectFourState, last_move: int | None = None) -> str:
 SPEC = GameSpec(
     name="connect4",
     title="Connect Four",
-    rules="arena.games.connect4:ConnectFourGame",
+    rules="arena.games.connect4.rules:ConnectFourGame",
     default_max_moves=ConnectFourGame.default_max_moves,
     summary="7x6 upright board, pieces fall; four in a row wins, a full board draws",
     protocol="json",
     notation="column letter a-g (or 1-7 from the left); wire: column number 0-6",
-    svg="arena.games.connect4:board_svg",
+    svg="arena.games.connect4.rules:board_svg",
     search="arena.agents.eval_connect4:ConnectFourSearch",
 )
 

@@ -77,8 +77,8 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
+from arena.games.kuhn_poker.moves import PokerMoves
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.poker_moves import PokerMoves
 from arena.games.registry import table_spec
 
 FOLD, CALL, RAISE, OUT = "fold", "call", "raise", "out"
@@ -408,8 +408,8 @@ SPEC_FIELDS: dict[str, str] = {
     "summary": "OpenSpiel's Leduc poker: 2 suits of N+1 ranks, a private and a public card, two betting rounds "
                "(2-10 players)",
     "notation": '"fold", "call" or "raise" (JSON strings); call checks when there is nothing to match',
-    "rules": "arena.games.leduc_poker:LeducPoker",
-    "svg": "arena.games.leduc_poker_svg:board_svg",
+    "rules": "arena.games.leduc_poker.rules:LeducPoker",
+    "svg": "arena.games.leduc_poker.svg:board_svg",
 }
 
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).

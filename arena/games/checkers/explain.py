@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from arena.games.base import Color
-from arena.games.checkers_board import (
+from arena.games.checkers.board import (
     BLACK_CROWN,
     BLACK_MAN_JUMPS,
     FULL,

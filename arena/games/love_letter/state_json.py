@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 from arena.games.base import StateError
 
 if TYPE_CHECKING:
-    from arena.games.love_letter import LoveLetterGame, LoveLetterState
+    from arena.games.love_letter.rules import LoveLetterGame, LoveLetterState
 
 KEYS = ("tokens", "round", "turn", "deck", "toDeal", "removed", "reserve", "hands", "discards", "active",
         "protected", "out", "plays", "seen", "lastRound", "princeDraw", "steps", "over")
 
 
 def _cards(value: Any, where: str) -> tuple[str, ...]:
-    from arena.games.love_letter import CARDS
+    from arena.games.love_letter.rules import CARDS
 
     if not isinstance(value, list) or any(card not in CARDS for card in value):
         raise StateError(f"love_letter state: {where} must be a list of card names, got {value!r}")
@@ -50,7 +50,7 @@ def _int(obj: dict[str, Any], key: str, low: int, high: int) -> int:
 
 def read_state(game: LoveLetterGame, obj: Any) -> LoveLetterState:
     """The state ``obj`` describes, or StateError naming the first problem."""
-    from arena.games.love_letter import REMOVED, RESERVE, LoveLetterState, full_deck
+    from arena.games.love_letter.rules import REMOVED, RESERVE, LoveLetterState, full_deck
 
     n = game.players
     if not isinstance(obj, dict):

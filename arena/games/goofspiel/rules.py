@@ -281,7 +281,7 @@ SPEC_FIELDS = {
     "name": "goofspiel", "title": "Goofspiel",
     "summary": "Simultaneous bids for prize cards turned up by chance (OpenSpiel's goofspiel); 2-10 players.",
     "notation": "a bid is the card's value, e.g. 7",
-    "rules": "arena.games.goofspiel:GoofspielGame", "svg": "arena.games.goofspiel_svg:board_svg"}
+    "rules": "arena.games.goofspiel.rules:GoofspielGame", "svg": "arena.games.goofspiel.svg:board_svg"}
 
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
 SPEC = table_spec(SPEC_FIELDS, GoofspielGame)

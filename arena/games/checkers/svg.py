@@ -21,7 +21,7 @@ def _pieces(svg: str) -> tuple[str, ...]:
 def _cells() -> tuple[tuple[tuple[str, ...], int, tuple[int, int]], ...]:
     """Per square, row by row: its background pieces (a dark square's number included), its bit
     (0: a light square) and its ``(col, row)``."""
-    from arena.games.checkers import square_number
+    from arena.games.checkers.rules import square_number
 
     cells = []
     for row in range(8):
@@ -41,7 +41,7 @@ def _cells() -> tuple[tuple[tuple[str, ...], int, tuple[int, int]], ...]:
 def _marks(number: int) -> tuple[str, str, str, tuple[str, ...], str]:
     """Dark square ``number``'s outline (the last move's), black man, white man, king's ring and
     cross (a piece jumped by the last move)."""
-    from arena.games.checkers import square_coords
+    from arena.games.checkers.rules import square_coords
 
     col, row = square_coords(number)
     x, y = MARGIN + col * CELL, MARGIN + row * CELL
@@ -65,7 +65,7 @@ _MARKS = {1 << (number - 1): _marks(number) for number in range(1, 33)}
 
 
 def board_svg(state: Any, last_move: Any = None) -> str:
-    """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.checkers.CheckersState`);
+    """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.checkers.rules.CheckersState`);
     ``last_move`` (a CheckersMove) is marked when given."""
     return "".join(board_svg_pieces(state, last_move))
 

@@ -16,7 +16,7 @@ Public API (all standard library):
   ``(col, row)`` pairs; ``origin``/``target``/``captured`` are masks derived from the path.
 - :func:`piece_counts`, :func:`count_legal_moves`, :func:`relative_masks`,
   :func:`state_from_board`, :func:`square_number`, :func:`square_coords`: helpers for bots,
-  tools and tests. The int-level generator is :mod:`arena.games.checkers_board`.
+  tools and tests. The int-level generator is :mod:`arena.games.checkers.board`.
 
 Notation (:meth:`CheckersGame.parse_notation`, for a human at the terminal; documented there):
 PDN square numbers 1-32 (square ``n`` is at row ``(n-1)//4``, col ``2*((n-1)%4) + (1 if row is
@@ -43,7 +43,7 @@ from arena.games.base import (
     read_state_fields,
     show_value,
 )
-from arena.games.checkers_board import (
+from arena.games.checkers.board import (
     BLACK_CROWN,
     BLACK_MAN_STEPS,
     COORDS,
@@ -58,7 +58,7 @@ from arena.games.checkers_board import (
     perft_rel,
     steps_rel,
 )
-from arena.games.checkers_explain import explain_illegal, square_name
+from arena.games.checkers.explain import explain_illegal, square_name
 from arena.games.registry import GameSpec
 
 SYMBOLS = ".bwBW"
@@ -151,7 +151,7 @@ def piece_counts(state: CheckersState) -> PieceCounts:
 
 def relative_masks(state: CheckersState) -> tuple[int, int, int, bool]:
     """``(me, them, kings, black)`` for the side to move: the form the ``*_rel`` functions of
-    :mod:`arena.games.checkers_board` take."""
+    :mod:`arena.games.checkers.board` take."""
     if state.turn is Color.BLACK:
         return state.black, state.white, state.kings, True
     return state.white, state.black, state.kings, False
@@ -569,13 +569,13 @@ __all__ = [
 SPEC = GameSpec(
     name="checkers",
     title="Checkers",
-    rules="arena.games.checkers:CheckersGame",
+    rules="arena.games.checkers.rules:CheckersGame",
     default_max_moves=CheckersGame.default_max_moves,
     summary="English draughts (American checkers), 8x8, compulsory captures",
     protocol="checkers-lines",
     notation="PDN squares 1-32: 11-15, 22x15x8",
     view="arena.ui.views.checkers:CheckersView",
-    svg="arena.games.checkers_svg:board_svg",
+    svg="arena.games.checkers.svg:board_svg",
     search="arena.agents.eval_checkers:CheckersSearch",
-    pdn="arena.games.checkers_pdn:record_to_pdn",
+    pdn="arena.games.checkers.pdn:record_to_pdn",
 )

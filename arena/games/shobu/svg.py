@@ -67,7 +67,7 @@ def _outline(x: int, y: int) -> str:
 
 def _stone_rows() -> tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]:
     """Per half row of the board (x 0-3 or 4-7 of one y, top row first): where its 4 squares sit in
-    the packed masks (:mod:`arena.games.shobu_core`), and by ``black4 << 4 | white4`` its stones in
+    the packed masks (:mod:`arena.games.shobu.core`), and by ``black4 << 4 | white4`` its stones in
     order (black where both hold a square, as the board string says)."""
     stones = _stones()
     rows = []
@@ -91,7 +91,7 @@ _STONE_ROWS = _stone_rows()
 
 
 def board_svg(state: Any, last_move: Any = None) -> str:
-    """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.shobu.ShobuState`);
+    """A self-contained ``<svg>`` of ``state`` (a :class:`arena.games.shobu.rules.ShobuState`);
     ``last_move`` (a ShobuMove) is marked when given."""
     return "".join(board_svg_pieces(state, last_move))
 

@@ -13,7 +13,7 @@ in one direction at a time), never cell by cell.
 
 A raw move is ``(moved, offset, pushed)``: the mask of the 1-3 own marbles that move, the shift of
 the direction, and the mask of the enemy marbles they push (0 for none). It is what the search
-adapter plays; :mod:`arena.games.abalone` turns it into the rules' move objects.
+adapter plays; :mod:`arena.games.abalone.rules` turns it into the rules' move objects.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Love Letter from one seat's view: a state drawn from those the seat cannot tell apart
-(:meth:`arena.games.love_letter.LoveLetterGame.determinize`). Standard library only.
+(:meth:`arena.games.love_letter.rules.LoveLetterGame.determinize`). Standard library only.
 
 What the seat does not see: the other seats' hands, the order and content of the deck, the card
 removed face down, and what the other seats learnt with a Priest or a Baron. The cards it cannot
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from arena.games.base import StateError
 
 if TYPE_CHECKING:
-    from arena.games.love_letter import LoveLetterGame, LoveLetterState
+    from arena.games.love_letter.rules import LoveLetterGame, LoveLetterState
 
 #: The move counter's guess for each finished round (16 cards dealt, a dozen plays).
 ESTIMATED_ROUND_STEPS = 28
@@ -44,7 +44,7 @@ def determinize(game: LoveLetterGame, observation: dict[str, Any], seat: int, rn
     """A state at a seat's turn (the seat to play holds two cards) that ``seat`` cannot tell from
     the real one. StateError for an observation of another moment (a deal or the end) or one no
     state gives."""
-    from arena.games.love_letter import LoveLetterState, full_deck
+    from arena.games.love_letter.rules import LoveLetterState, full_deck
 
     n = game.players
     turn, sizes = observation["turn"], observation["handSizes"]

@@ -1,7 +1,7 @@
 """Bitboard core of English draughts: square geometry, move tables, generation and counting.
 
 Standard library only. Everything here works on plain ints so that the search bot and perft can
-run without building objects; :mod:`arena.games.checkers` wraps it in the :class:`Game` interface.
+run without building objects; :mod:`arena.games.checkers.rules` wraps it in the :class:`Game` interface.
 
 Squares. The 32 dark squares are numbered by *index* 0..31 = PDN number - 1, row by row from the
 top: index ``i`` is at ``row = i // 4`` and ``col = 2 * (i % 4) + (1 if row is even else 0)``.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from arena.games.abalone_board import DIRECTIONS, NAMES, OFFSETS, ROWS, START_MARBLES, bit_index, row_span
+from arena.games.abalone.board import DIRECTIONS, NAMES, OFFSETS, ROWS, START_MARBLES, bit_index, row_span
 
 CELL = 40  # width of a hexagon (flat side to flat side)
 MARGIN = 30
@@ -33,7 +33,7 @@ def _hexagon(x: float, y: float) -> str:
 
 
 def board_svg(state: Any, last_move: Any = None) -> str:
-    """A self-contained ``<svg>`` of ``state`` (an :class:`arena.games.abalone.AbaloneState`);
+    """A self-contained ``<svg>`` of ``state`` (an :class:`arena.games.abalone.rules.AbaloneState`);
     ``last_move`` (an AbaloneMove played to reach it) is marked when given."""
     width = round(2 * MARGIN + 9 * CELL)
     height = round(2 * MARGIN + 2 * _RADIUS + 8 * _ROW_HEIGHT + 24)

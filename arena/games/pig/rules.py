@@ -250,7 +250,7 @@ SPEC_FIELDS = {
     "summary": "The dice race: roll to gather points, hold to bank them, a 1 loses the turn's; first to "
                "target wins (2-4 players).",
     "notation": '"roll" or "hold" (JSON strings); hold needs points gathered this turn',
-    "rules": "arena.games.pig:PigGame", "svg": "arena.games.pig_svg:board_svg"}
+    "rules": "arena.games.pig.rules:PigGame", "svg": "arena.games.pig.svg:board_svg"}
 
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
 SPEC = table_spec(SPEC_FIELDS, PigGame)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from arena.games.kuhn_poker_svg import CARD_H, MARGIN, ROW_H, WIDTH, card, frame, seat_row
-from arena.games.leduc_poker import LeducPoker, card_name
+from arena.games.kuhn_poker.svg import CARD_H, MARGIN, ROW_H, WIDTH, card, frame, seat_row
+from arena.games.leduc_poker.rules import LeducPoker, card_name
 
 
 def _card(code: int | None, players: int, x: float, y: float, *, hidden: bool = False) -> str:

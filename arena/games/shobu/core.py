@@ -1,6 +1,6 @@
 """Shobu's geometry and fast move generation on packed bitboards (standard library only).
 
-This is the engine room of :mod:`arena.games.shobu`; nothing here knows about JSON, Colors or move
+This is the engine room of :mod:`arena.games.shobu.rules`; nothing here knows about JSON, Colors or move
 objects, only ints.
 
 Packed layout: the stones of one colour are one int of 64 bits, 16 bits per sub-board. The square

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from arena.games.kuhn_poker import KuhnPoker, card_name
+from arena.games.kuhn_poker.rules import KuhnPoker, card_name
 
 CARD_W, CARD_H = 36, 50
 ROW_H = 62

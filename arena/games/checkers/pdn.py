@@ -23,7 +23,7 @@ Conventions (English draughts / American checkers, as CheckerBoard and the PDN s
 
 - Squares are the standard numbers 1-32: square 1 is on Black's side (arena's row 0, column 1),
   Black's men start on 1-12 and move first, White's on 21-32. Arena's own numbering is this one
-  (``arena.games.checkers.square_number``), so a move is written exactly as ``describe_move`` does:
+  (``arena.games.checkers.rules.square_number``), so a move is written exactly as ``describe_move`` does:
   ``11-15`` for a step, ``22x15x8`` for a capture listing every landing square.
 - Each move number holds Black's move then White's (``1. 11-15 23-19``). A game set up with White to
   move starts with ``1... 22-18``.
@@ -50,7 +50,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arena.games.base import Color, GameError, cap_text
-from arena.games.checkers import CheckersGame, CheckersMove, CheckersState
+from arena.games.checkers.rules import CheckersGame, CheckersMove, CheckersState
 
 #: PDN's GameType for English draughts (American checkers).
 GAME_TYPE = "21"

@@ -527,12 +527,12 @@ def board_svg(state: BreakthroughState, last_move: BreakthroughMove | None = Non
 SPEC = GameSpec(
     name="breakthrough",
     title="Breakthrough",
-    rules="arena.games.breakthrough:BreakthroughGame",
+    rules="arena.games.breakthrough.rules:BreakthroughGame",
     default_max_moves=BreakthroughGame.default_max_moves,
     summary="8x8, two rows each; step forward, capture diagonally; reach the far row to win",
     protocol="json",
     notation='a2-a3, b4xc5 for a capture (wire: {"from": "a2", "to": "a3"})',
-    svg="arena.games.breakthrough:board_svg",
+    svg="arena.games.breakthrough.rules:board_svg",
     search="arena.agents.eval_breakthrough:BreakthroughSearch",
 )
 

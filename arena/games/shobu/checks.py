@@ -1,7 +1,7 @@
 """Shobu legality with reasons: why a turn is illegal, in words a bot author can act on.
 
-Used by :meth:`arena.games.shobu.ShobuGame.validate_move` and ``outcome``. The fast generator in
-:mod:`arena.games.shobu_core` decides the same questions with bit tricks; the tests check that both
+Used by :meth:`arena.games.shobu.rules.ShobuGame.validate_move` and ``outcome``. The fast generator in
+:mod:`arena.games.shobu.core` decides the same questions with bit tricks; the tests check that both
 agree on every generated and mutated move.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.games import shobu_core as core
 from arena.games.base import Color, IllegalMoveError, MoveSyntaxError, Outcome, Termination
+from arena.games.shobu import core
 
 if TYPE_CHECKING:
-    from arena.games.shobu import ShobuState
+    from arena.games.shobu.rules import ShobuState
 
 
 def _fmt(pair: tuple[int, int]) -> str:

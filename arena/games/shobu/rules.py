@@ -5,7 +5,7 @@ empty. Sub-boards Q0 top-left, Q1 top-right, Q2 bottom-left, Q3 bottom-right; Wh
 are the top two, Black's the bottom two; board colours go by column (Q0/Q2 left, Q1/Q3 right).
 
 State: :class:`ShobuState`, an immutable value holding packed bitboards (see
-:mod:`arena.games.shobu_core`), the colour to move and the turn counter; ``state.board`` gives the
+:mod:`arena.games.shobu.core`), the colour to move and the turn counter; ``state.board`` gives the
 64-character string. JSON form:
 ``{"board": "<64 chars>", "turn": "BLACK"|"WHITE", "turnNumber": n}``.
 
@@ -39,7 +39,6 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from arena.games import shobu_core as core
 from arena.games.base import (
     Color,
     Game,
@@ -53,7 +52,8 @@ from arena.games.base import (
     show_value,
 )
 from arena.games.registry import GameSpec
-from arena.games.shobu_checks import check_move, stones_outcome
+from arena.games.shobu import core
+from arena.games.shobu.checks import check_move, stones_outcome
 
 START_BOARD = "oooooooo................xxxxxxxxoooooooo................xxxxxxxx"
 
@@ -444,12 +444,12 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
 SPEC = GameSpec(
     name="shobu",
     title="Shobu",
-    rules="arena.games.shobu:ShobuGame",
+    rules="arena.games.shobu.rules:ShobuGame",
     default_max_moves=ShobuGame.default_max_moves,
     summary="four 4x4 boards; a passive then an aggressive move; push all enemy stones off one board",
     protocol="shobu-json",
     notation="<passive xy> <aggressive xy> <direction>[2], e.g. 07 43 N",
     view="arena.ui.views.shobu:ShobuView",
-    svg="arena.games.shobu_svg:board_svg",
+    svg="arena.games.shobu.svg:board_svg",
     search="arena.agents.eval_shobu:ShobuSearch",
 )

@@ -331,7 +331,7 @@ class LoveLetterGame(GeneralGame[LoveLetterState, Move]):
     def determinize(self, observation: Any, seat: int, rng: random.Random) -> LoveLetterState:
         """A state at a seat's turn that ``seat`` cannot tell from the real one (the unseen cards
         dealt at random): :func:`arena.games.love_letter_determinize.determinize`."""
-        from arena.games.love_letter_determinize import determinize
+        from arena.games.love_letter.determinize import determinize
 
         return determinize(self, observation, seat, rng)
 
@@ -384,7 +384,7 @@ class LoveLetterGame(GeneralGame[LoveLetterState, Move]):
 
     def state_from_json(self, obj: Any) -> LoveLetterState:
         """The state of ``state_to_json``; StateError names the first problem found."""
-        from arena.games.love_letter_json import read_state
+        from arena.games.love_letter.state_json import read_state
 
         return read_state(self, obj)
 
@@ -453,7 +453,7 @@ SPEC_FIELDS = {
     "name": "love_letter", "title": "Love Letter",
     "summary": "TAG's Love Letter: 2-4 players, hidden hands, knock-outs, rounds to affection tokens.",
     "notation": "card [target seat] [guessed card], e.g. 'guard 2 priest', 'handmaid', 'prince 0'",
-    "rules": "arena.games.love_letter:LoveLetterGame", "svg": "arena.games.love_letter_svg:board_svg"}
+    "rules": "arena.games.love_letter.rules:LoveLetterGame", "svg": "arena.games.love_letter.svg:board_svg"}
 
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
 SPEC = table_spec(SPEC_FIELDS, LoveLetterGame)

@@ -1,0 +1,3 @@
+"""Breakthrough: the rules and notation (``rules``).
+
+Its modules import only the standard library and :mod:`arena.games` (the rules layer)."""

@@ -1,0 +1,3 @@
+"""Goofspiel, N seats, simultaneous bids: the rules (``rules``) and the SVG (``svg``).
+
+Its modules import only the standard library and :mod:`arena.games` (the rules layer)."""
