@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -90,7 +91,11 @@ class _Worker:
                     continue  # a cancelled game's late frame
                 if message[0] == "event":
                     if game.observer is not None:
-                        game.observer(game.events.loads(message[2], message[3]))
+                        try:
+                            event = game.events.loads(message[2], message[3])
+                        except (pickle.UnpicklingError, IndexError, AttributeError, EOFError, TypeError):
+                            continue  # the live view misses one event; the game and the run go on
+                        game.observer(event)
                 else:
                     game.answer = message
                     game.done.set()

@@ -73,15 +73,20 @@ class EventPickler:
         self.shared: list[Any] = []
 
     def dumps(self, event: Any) -> tuple[list[Any], bytes]:
-        """``event`` pickled, and the shared objects first seen in it (to send before it)."""
+        """``event`` pickled, and the shared objects first seen in it (to send before it). Raises
+        what pickle raises when the event or one of those objects cannot be pickled (a game holding
+        a referee's process): nothing is then counted as shared, so no later event of the game
+        refers to an object the driver never received."""
         fresh = [o for o in (getattr(event, "game", None), getattr(event, "players", None))
                  if o is not None and not any(o is known for known in self.shared)]
-        self.shared.extend(fresh)
+        shared = self.shared + fresh
+        if fresh:
+            pickle.dumps(fresh, protocol=pickle.HIGHEST_PROTOCOL)  # sent by the frame: fail here first
         buffer = io.BytesIO()
         pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        shared = self.shared
         pickler.persistent_id = lambda obj: next((i for i, o in enumerate(shared) if o is obj), None)  # type: ignore[method-assign]
         pickler.dump(event)
+        self.shared = shared
         return fresh, buffer.getvalue()
 
 

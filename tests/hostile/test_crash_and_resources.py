@@ -51,7 +51,7 @@ def test_resource_errors_name_the_cause_and_what_to_do() -> None:
 RLIMIT_SCRIPT = textwrap.dedent('''
     import os, resource, sys, trio
     from arena.errors import ResourceError
-    from arena.games import get_game
+    from arena.games.registry import configured_game
     from arena.process.isolation import sandbox_available
     from arena.match.clock import TimeControl
     from arena.match.game import play_game
