@@ -253,11 +253,14 @@ class ColourProgress(Progress):
         self.entries = [player_entry(s.id, s.record_kind, s.command or s.path, color_of(i))
                         for i, s in enumerate(self.specs)]
         for move in opening:
+            form = self.rules.move_to_record(move)
             self._play(move, seat_of(self.rules.to_move(self.state)), self.rules.ply(self.state),
-                       turn_entry(self.rules, move, opening=True))
+                       turn_entry(self.rules, move, opening=True, form=form), form)
 
-    def _play(self, move: Any, seat: int, ply: int, turn: dict[str, Any]) -> None:
-        self.steps.append(colour_step(self.rules, move, seat, ply, turn))
+    def _play(self, move: Any, seat: int, ply: int, turn: dict[str, Any], form: Any) -> None:
+        # The move's record form is made once for the turn and the step (fewer objects kept a ply:
+        # the collector's passes over a long game's record cost more than the form itself).
+        self.steps.append(colour_step(self.rules, move, seat, ply, turn, form))
         self.state = self.rules.apply(self.state, move)
         self.turns.append(turn)
         self.states.append(self.rules.state_to_json(self.state))
@@ -281,15 +284,14 @@ class ColourProgress(Progress):
         return self.rules.validate_move(self.state, self.rules.parse_move(wire))
 
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
+        form = self.rules.move_to_record(move)
         turn = turn_entry(self.rules, move, opening=False, charged_ms=charged_ms,
-                          clock_left_ms=self.clocks[seat].left_ms)
-        self._play(move, seat, ply, turn)
+                          clock_left_ms=self.clocks[seat].left_ms, form=form)
+        self._play(move, seat, ply, turn, form)
         self.move_times.append(charged_ms)
         if self.observer is not None:
-            # The step a format-3 record would hold; its notation is the turn's, made once.
-            self.stepped({"ply": ply, "kind": "move", "seat": seat, "move": self.rules.move_to_record(move),
-                          "charged_ms": turn["charged_ms"], "clock_left_ms": turn["clock_left_ms"]},
-                         turn["notation"])
+            # The record's step of this ply (a copy: observers keep theirs); the turn's notation.
+            self.stepped(dict(self.steps[-1]), turn["notation"])
 
     def outcome(self) -> Outcome:
         """How the game ended, with a reason that names the bot."""

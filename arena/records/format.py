@@ -84,14 +84,16 @@ def player_entry(agent_id: str, kind: str, command: str | None, color: Color) ->
 
 
 def turn_entry(game: Game[Any, Any], move: Any, *, opening: bool, charged_ms: float | None = None,
-               clock_left_ms: float | None = None) -> dict[str, Any]:
+               clock_left_ms: float | None = None, form: Any = None) -> dict[str, Any]:
     """The record's turn object for ``move``: the game's record form plus :data:`TURN_KEYS`.
 
     ``charged_ms`` and ``clock_left_ms`` are the mover's (null for an opening ply), rounded to
-    3 decimals like ``move_times_ms``.
+    3 decimals like ``move_times_ms``. ``form``: ``game.move_to_record(move)`` when the caller has
+    it already (the step of the same ply holds it too: made once, its parts shared).
     """
     notation = game.describe_move(move)
-    form = game.move_to_record(move)
+    if form is None:
+        form = game.move_to_record(move)
     extra: dict[str, Any] = {
         "notation": notation,
         "opening": opening,
@@ -196,10 +198,13 @@ def build_record(
     return record
 
 
-def colour_step(game: Game[Any, Any], move: Any, seat: int, ply: int, turn: Mapping[str, Any]) -> dict[str, Any]:
+def colour_step(game: Game[Any, Any], move: Any, seat: int, ply: int, turn: Mapping[str, Any],
+                form: Any = None) -> dict[str, Any]:
     """The step of a game of two colours for ``move`` by ``seat`` at ``ply``, its times taken from
-    its ``turn`` (:func:`turn_entry`); an opening ply is marked ``"opening": true``."""
-    step: dict[str, Any] = {"ply": ply, "kind": "move", "seat": seat, "move": game.move_to_record(move),
+    its ``turn`` (:func:`turn_entry`); an opening ply is marked ``"opening": true``. ``form`` as for
+    :func:`turn_entry`."""
+    step: dict[str, Any] = {"ply": ply, "kind": "move", "seat": seat,
+                            "move": game.move_to_record(move) if form is None else form,
                             "charged_ms": turn["charged_ms"], "clock_left_ms": turn["clock_left_ms"]}
     if turn["opening"]:
         step["opening"] = True
