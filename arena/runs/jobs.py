@@ -1,5 +1,5 @@
 """The one job builder: a :class:`arena.backends.GameJob` from what a run's games share, their seats
-and their opening. Tournaments (pairs; tables keep theirs in :mod:`arena.tournament.tables`), SPRT
+and their opening. Tournaments (pairs, and tables through :func:`arena.tournament.tables.table_job`), SPRT
 runs and SPSA iterations build their jobs here, so a new field of a game reaches every run at once.
 """
 

@@ -22,6 +22,7 @@ from typing import Any
 from arena.backends import GameJob
 from arena.records.reader import record_name
 from arena.records.seats import placing
+from arena.runs.jobs import GameSetting, game_job
 from arena.stats.results import RankedResult
 from arena.tournament.config import TournamentConfig
 from arena.tournament.plan import agent_spec, isolation, time_control
@@ -29,14 +30,13 @@ from arena.tournament.schedule import ScheduledTable
 
 
 def table_job(config: TournamentConfig, game: ScheduledTable, player_opts: dict[str, Any] | None) -> GameJob:
-    """The job that plays scheduled game ``game`` of ``config``."""
+    """The job that plays scheduled game ``game`` of ``config`` (through the one job builder)."""
     assert config.players is not None
-    return GameJob(
-        game=config.game, players=config.players, parameters=config.parameters,
-        agents=tuple(agent_spec(config.agent(agent_id)) for agent_id in game.seats),
-        time_control=time_control(config), max_moves=config.max_moves, seed=game.seed,
-        game_index=game.index, isolation=isolation(config), player_opts=player_opts, rules=config.rules_command or (),
-        legal_moves=config.legal_moves)
+    setting = GameSetting(game=config.game, time_control=time_control(config), max_moves=config.max_moves,
+                          isolation=isolation(config), players=config.players, parameters=config.parameters,
+                          rules=config.rules_command or (), legal_moves=config.legal_moves, player_opts=player_opts)
+    return game_job(setting, [agent_spec(config.agent(agent_id)) for agent_id in game.seats], game.index,
+                    seed=game.seed)
 
 
 def table_row(game: ScheduledTable, record: dict[str, Any]) -> dict[str, Any]:
