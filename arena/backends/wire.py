@@ -74,9 +74,9 @@ class EventPickler:
 
     def dumps(self, event: Any) -> tuple[list[Any], bytes]:
         """``event`` pickled, and the shared objects first seen in it (to send before it). Raises
-        what pickle raises when the event or one of those objects cannot be pickled (a game holding
-        a referee's process): nothing is then counted as shared, so no later event of the game
-        refers to an object the driver never received."""
+        what pickle raises when the event or one of those objects cannot be pickled (a plugin's game
+        holding a handle; a referee's game pickles as its command): nothing is then counted as
+        shared, so no later event of the game refers to an object the driver never received."""
         fresh = [o for o in (getattr(event, "game", None), getattr(event, "players", None))
                  if o is not None and not any(o is known for known in self.shared)]
         shared = self.shared + fresh

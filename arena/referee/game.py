@@ -95,6 +95,12 @@ class ExternalGame(GeneralGame[ExternalState, Any]):
         """The game's identity, naming the rules program (``rules``) that plays it."""
         return {**super().identity(), "rules": self.client.command}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as what makes it (the referee's command, players, parameters), never as its
+        # process: a game played in a worker process reaches the driver's live view as the
+        # driver's own game of that referee (the driver registered the same command for the run).
+        return (_configured_external_game, (self.client.argv, self.players, dict(self.params)))
+
     @classmethod
     def has_feature(cls, feature: str) -> bool:
         """Whether the referee lists ``feature`` (``hash``, ``board``, ``svg``, ``playout``,
@@ -281,4 +287,13 @@ def external_game_class(client: RefereeClient) -> type[ExternalGame]:
     return type(f"ExternalGame_{info.name}", (ExternalGame,), attributes)
 
 
+def _configured_external_game(argv: tuple[str, ...], players: int, params: dict[str, int]) -> ExternalGame:
+    """The game of referee ``argv`` with ``players`` and ``params`` in this process: its registered
+    game when this process already asked the referee (no new process), else registered now."""
+    from arena.referee.registration import register_referee  # the layer above this module's
+
+    return register_referee(argv).table(players, params)  # type: ignore[return-value]
+
+
 __all__ = ["NODE_MEMORY", "NOTATION_MEMORY", "ExternalGame", "ExternalState", "external_game_class"]
+

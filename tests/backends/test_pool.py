@@ -23,6 +23,7 @@ from arena.errors import ResourceError
 from arena.match.clock import TimeControl
 from arena.match.progress import GameEnded, GameStarted, StepPlayed
 from arena.players.spec import AgentSpec
+from arena.referee.registration import register_referee
 from arena.tournament import runner
 from arena.tournament.concurrency import local_workers
 from arena.tournament.config import load_config
@@ -201,3 +202,26 @@ def test_ctrl_c_ends_every_worker_and_bot(tmp_path: Path, bot_file: Path) -> Non
     assert proc.returncode == 130, err.decode()
     assert b"Traceback" not in err
     eventually(lambda: not any(running(pid) for pid in started), timeout=15, what="no worker nor bot left")
+
+
+def test_a_referee_game_in_a_worker_reaches_the_driver_as_the_drivers_game() -> None:
+    """An external referee's game cannot cross a pipe (it holds the referee's process): it is sent
+    as its command, players and parameters, and the driver's observer gets every event of the game,
+    with the game the driver registered for that command."""
+    nim = REPO / "examples" / "referees"
+    argv = (sys.executable, str(nim / "nim.py"))
+    driver_game = register_referee(argv).table(3, {})
+    agents = tuple(AgentSpec(id=f"r{i}", command=f"{sys.executable} {nim / 'nim_random.py'}") for i in range(3))
+    nim_job = GameJob(game=driver_game.name, agents=agents, time_control=TimeControl(time_limit_ms=20000),
+                      players=3, seed=4, game_index=0, rules=argv)
+    pool = WorkerPool(1)
+    events: list[Any] = []
+    try:
+        record = trio.run(lambda: pool.play(nim_job, observer=events.append))
+    finally:
+        pool.close()
+    assert isinstance(events[0], GameStarted) and isinstance(events[-1], GameEnded)
+    assert type(events[0].game) is type(driver_game) and events[0].game.players == 3
+    steps = [e for e in events if isinstance(e, StepPlayed)]
+    assert steps and len(steps) == len(record["steps"])
+    assert events[-1].record == record

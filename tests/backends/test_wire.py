@@ -35,7 +35,7 @@ def test_the_game_and_players_are_sent_once_and_read_back() -> None:
 
 def test_an_event_whose_game_cannot_be_pickled_is_refused_and_shares_nothing() -> None:
     pickler, unpickler = EventPickler(), EventUnpickler()
-    game = {"process": threading.Lock()}  # like a game holding a referee's process
+    game = {"process": threading.Lock()}  # like a plugin's game holding a handle
     for ply in range(3):
         with pytest.raises(TypeError):
             pickler.dumps(Event(game, ("a", "b"), ply))
