@@ -7,7 +7,9 @@ games it is sent; a game goes to the worker with the fewest games in play, and a
 started while every worker is busy and there are fewer than ``size``. The driver reads each
 worker's frames (:mod:`arena.backends.wire`) in a task of its own and hands each game its record,
 or its error, and calls the game's observer with the events the worker forwards (only for games
-that have an observer).
+that have an observer). An observer that runs anywhere (:func:`arena.match.progress.runs_anywhere`:
+the tournament's live trace) is sent with the game instead and called in the worker, so a game
+costs the driver nothing a ply.
 
 Faults: a worker that dies (killed, crashed) takes only its games with it: each raises
 :class:`arena.errors.ResourceError` (an ``arena_error``: the tournament plays it again) and the
@@ -35,7 +37,7 @@ import trio
 
 from arena.backends.wire import EventUnpickler, FrameReader, frame
 from arena.errors import ResourceError
-from arena.match.progress import Observer
+from arena.match.progress import Observer, runs_anywhere
 
 #: How long a cancelled game may take to end in its worker (its bots' teardown) before play returns.
 CANCEL_GRACE_S = 10.0
@@ -173,10 +175,12 @@ class WorkerPool:
         """Play ``job`` in a worker; its record. Raises as :meth:`arena.backends.Backend.play`."""
         worker = self._worker()
         job_id = next(self._ids)
-        game = worker.games[job_id] = _Game(observer)
+        # An observer that runs anywhere (a live trace) goes with the job: no event crosses the pipe.
+        portable = observer if runs_anywhere(observer) else None
+        game = worker.games[job_id] = _Game(None if portable else observer)
         try:
             try:
-                await worker.send(("play", job_id, job, stderr_dir, observer is not None))
+                await worker.send(("play", job_id, job, stderr_dir, game.observer is not None, portable))
             except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
                 await game.done.wait()  # the worker died: its reader answers for it
             await game.done.wait()

@@ -17,6 +17,7 @@ import math
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,11 +60,14 @@ class Worker:
 
         return forward
 
-    async def play(self, job_id: int, job: Any, stderr_dir: Path | None, events: bool) -> None:
-        with trio.CancelScope() as scope:
+    async def play(self, job_id: int, job: Any, stderr_dir: Path | None, events: bool, portable: Any = None) -> None:
+        """Play ``job``; forward its events when ``events``; call ``portable`` (an observer that
+        runs anywhere, sent with the job) here, and close it when the game is over."""
+        observer = portable if portable is not None else self.observer(job_id) if events else None
+        with trio.CancelScope() as scope, _closing(portable):
             self.games[job_id] = scope
             try:
-                record = await run_job(job, stderr_dir=stderr_dir, observer=self.observer(job_id) if events else None)
+                record = await run_job(job, stderr_dir=stderr_dir, observer=observer)
             except ResourceError as exc:
                 self.put(("raise", job_id, "resource", str(exc)))
                 return
@@ -78,6 +82,16 @@ class Worker:
             self.put(("done", job_id, record))
         if scope.cancelled_caught:
             self.put(("cancelled", job_id))
+
+
+@contextlib.contextmanager
+def _closing(observer: Any) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        close = getattr(observer, "close", None)
+        if close is not None:
+            close()
 
 
 async def serve(in_fd: int, out_fd: int) -> None:
@@ -102,8 +116,7 @@ async def serve(in_fd: int, out_fd: int) -> None:
                 async with trio.open_nursery() as games:
                     while (message := await reader.next()) is not None:
                         if message[0] == "play":
-                            _, job_id, job, stderr_dir, events = message
-                            games.start_soon(worker.play, job_id, job, stderr_dir, events)
+                            games.start_soon(worker.play, *message[1:])
                         elif message[0] == "cancel" and message[1] in worker.games:
                             worker.games[message[1]].cancel()
                     games.cancel_scope.cancel()  # the driver is gone: so are its games

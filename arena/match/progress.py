@@ -45,6 +45,14 @@ from arena.records.types import Elimination, GameIdentity, PlayerEntry, SeatEntr
 Observer = Callable[[Any], None]
 
 
+def runs_anywhere(observer: Observer | None) -> bool:
+    """Whether ``observer`` may be called in the process that plays the game instead of the one
+    that asked for it: it says so (``runs_anywhere = True``), pickles as what reopens it there, and
+    writes only to files (a game's live trace). A worker process then calls it itself and no event
+    crosses a pipe; any other observer hears the events the worker forwards."""
+    return getattr(observer, "runs_anywhere", False) is True
+
+
 # -- observer events: one vocabulary for every game, made only by Progress (started, stepped, finish)
 
 
@@ -474,4 +482,4 @@ def progress_for(game: GeneralGame[Any, Any], specs: Sequence[AgentSpec], *, tim
 
 
 __all__ = ["ColourProgress", "GameEnded", "GameStarted", "Observer", "Progress", "SeatProgress", "StepPlayed",
-           "progress_for", "step_notation"]
+           "progress_for", "runs_anywhere", "step_notation"]

@@ -71,7 +71,7 @@ class LiveTrace:
                               make_dirs=True, fresh=True)
         except (OSError, ValueError):
             return None
-        trace = GameTrace(fd)
+        trace = GameTrace(fd, self.root, self.folder / live_name(index))
         trace.append(orjson.dumps({"index": index, "players": list(players),
                                    "started": datetime.now(UTC).isoformat(timespec="seconds")}) + b"\n")
         return trace
@@ -89,13 +89,24 @@ class LiveTrace:
 
 
 class GameTrace:
-    """The observer of one game (the events of :mod:`arena.match.progress`): one
-    line per step on the open descriptor ``fd``."""
+    """The observer of one game (the events of :mod:`arena.match.progress`): one line per step on
+    the open descriptor ``fd`` of the file ``path`` (below ``root``).
 
-    __slots__ = ("fd",)
+    It runs anywhere (:func:`arena.match.progress.runs_anywhere`): pickled, it is its file, and a
+    worker process that plays the game reopens the file and writes the lines itself, so no step
+    crosses the worker's pipe and the driver does nothing a ply (issue 36: the driver's CPU a game
+    is what limits games a second on many cores). The copy is closed by whoever plays the game."""
 
-    def __init__(self, fd: int) -> None:
+    __slots__ = ("fd", "path", "root")
+    runs_anywhere = True
+
+    def __init__(self, fd: int, root: Path | None = None, path: Path | None = None) -> None:
         self.fd = fd
+        self.root = root
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_reopened, (self.root, self.path))
 
     def __call__(self, event: Any) -> None:
         if self.fd < 0:
@@ -120,6 +131,17 @@ class GameTrace:
             with contextlib.suppress(OSError):
                 os.close(self.fd)
             self.fd = -1
+
+
+def _reopened(root: Path | None, path: Path | None) -> GameTrace:
+    """A pickled trace in the process that plays its game: its file opened again for appending
+    (never created: a file its run has removed stays removed); a closed trace when it cannot be."""
+    if root is None or path is None:
+        return GameTrace(-1)
+    try:
+        return GameTrace(open_beneath(root, path, os.O_WRONLY | os.O_APPEND), root, path)
+    except (OSError, ValueError):
+        return GameTrace(-1)
 
 
 def chain(*observers: Callable[[Any], None] | None) -> Callable[[Any], None] | None:

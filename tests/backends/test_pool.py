@@ -19,14 +19,16 @@ from tournament_support import bot_command, read_jsonl, shobu_config
 from arena.backends import GameJob
 from arena.backends.local import LocalBackend
 from arena.backends.pool import WorkerPool
+from arena.backends.wire import EventUnpickler
 from arena.errors import ResourceError
 from arena.match.clock import TimeControl
-from arena.match.progress import GameEnded, GameStarted, StepPlayed
+from arena.match.progress import GameEnded, GameStarted, StepPlayed, runs_anywhere
 from arena.players.spec import AgentSpec
 from arena.referee.registration import register_referee
 from arena.tournament import runner
 from arena.tournament.concurrency import local_workers
 from arena.tournament.config import load_config
+from arena.tournament.live import LiveTrace, live_name
 from arena.tournament.runner import RunOptions, SilentReporter, Tournament
 from tests.helpers import eventually
 
@@ -225,3 +227,26 @@ def test_a_referee_game_in_a_worker_reaches_the_driver_as_the_drivers_game() -> 
     steps = [e for e in events if isinstance(e, StepPlayed)]
     assert steps and len(steps) == len(record["steps"])
     assert events[-1].record == record
+
+
+def test_a_live_trace_is_written_by_the_worker_and_no_event_crosses_the_pipe(tmp_path: Path, bot_file: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournament's live trace runs anywhere: it goes to the worker with the game, which writes
+    every step to the trace's file itself; the driver unpickles no event."""
+    unpickled: list[Any] = []
+    loads = EventUnpickler.loads
+    monkeypatch.setattr(EventUnpickler, "loads", lambda self, *a: unpickled.append(a) or loads(self, *a))
+    live = LiveTrace(tmp_path / "run", tmp_path)
+    trace = live.start(0, ["b0", "b1"])
+    assert trace is not None and runs_anywhere(trace)
+    pool = WorkerPool(1)
+    try:
+        record = trio.run(lambda: pool.play(job(bot_file, 0), observer=trace))
+    finally:
+        pool.close()
+    lines = [json.loads(line) for line in (tmp_path / "run" / "live" / live_name(0)).read_text().splitlines()]
+    live.end(0, trace)
+    assert lines[0]["index"] == 0 and lines[0]["players"] == ["b0", "b1"]
+    assert [line["move"] for line in lines[1:]] == [t["notation"] for t in record["turns"]]
+    assert unpickled == []
+    assert not (tmp_path / "run" / "live" / live_name(0)).exists()
