@@ -46,14 +46,19 @@ def live_name(index: int) -> str:
 
 
 class LiveTrace:
-    """Writer of ``folder/live/`` (the run's log folder ``folder``, links refused below ``root``)."""
+    """Writer of ``folder/live/`` (the run's log folder ``folder``, links refused below ``root``).
+    The folder is held open from the first game to the next :meth:`clear` (the run's end), so a
+    game's file costs one open and its removal none."""
 
     def __init__(self, folder: Path, root: Path) -> None:
         self.folder = folder / LIVE_FOLDER
         self.root = root
+        self._fd: int | None = None
 
     def clear(self) -> None:
-        """Remove every file of the folder (a killed run's games), creating it if needed."""
+        """Remove every file of the folder (a killed run's games), creating it if needed; let go
+        of the folder."""
+        self._let_go()
         with contextlib.suppress(OSError, ValueError):
             fd = open_beneath(self.root, self.folder, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
             try:
@@ -67,8 +72,9 @@ class LiveTrace:
         """Create game ``index``'s file; the observer that appends each of its moves (None: the
         file could not be made, so the game goes untraced)."""
         try:
-            fd = open_beneath(self.root, self.folder / live_name(index), os.O_WRONLY | os.O_APPEND,
-                              make_dirs=True, fresh=True)
+            if self._fd is None:
+                self._fd = open_beneath(self.root, self.folder, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
+            fd = open_beneath(self._fd, live_name(index), os.O_WRONLY | os.O_APPEND, fresh=True)
         except (OSError, ValueError):
             return None
         trace = GameTrace(fd, self.root, self.folder / live_name(index))
@@ -80,12 +86,15 @@ class LiveTrace:
         """Game ``index`` is over: close and remove its file."""
         if trace is not None:
             trace.close()
-        with contextlib.suppress(OSError, ValueError):
-            fd = open_beneath(self.root, self.folder, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.unlink(live_name(index), dir_fd=fd)
-            finally:
-                os.close(fd)
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(live_name(index), dir_fd=self._fd)
+
+    def _let_go(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
 
 class GameTrace:
