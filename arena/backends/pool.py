@@ -15,8 +15,8 @@ Scale (bench/speed.py, instant C Breakthrough bots, 59 plies a game, concurrency
 the driver's own CPU is 2.96 ms a game (9.96 when every step crossed the pipe for the live trace),
 so one driver core keeps up with about 340 games a second. A core of instant bots plays about 20
 (arena's worker 0.49 ms and the bots 0.35 ms of CPU a ply): the driver keeps up to about 16 cores.
-What is left is mostly writing the record (its file, two ``fsync`` and the row's ``fdatasync``: 1.6 of
-the 2.96 ms under cProfile); for 64 cores the design is the workers writing and syncing the
+What is left is mostly writing the record (its file, two ``fsync`` and the row's ``fdatasync``: 1.6 ms
+a game under cProfile, the largest part); for 64 cores the design is the workers writing and syncing the
 records (in parallel) and the driver syncing the rows of the games that ended together once.
 
 Faults: a worker that dies (killed, crashed) takes only its games with it: each raises
