@@ -18,9 +18,17 @@ import trio
 
 T = TypeVar("T")
 
+#: A schedule: called each time a worker is free, it gives the next item to play, or None when
+#: there is nothing more now (the run ends once every worker has asked and got None). The
+#: schedules handed to the loop: a tournament's or a league's games (arena.tournament.runner, the
+#: evolutionary bootstrap's rounds being tournaments), an SPRT's colour-swapped pairs until the test
+#: decides (arena.sprt.run), an SPSA iteration's pairs (arena.train.spsa_play).
+Schedule = Callable[[], T | None]
+#: What plays one item and writes what it gives; True stops the run (module docstring).
+PlayItem = Callable[[T], Awaitable[bool]]
 
-async def play_schedule(next_item: Callable[[], T | None], play: Callable[[T], Awaitable[bool]],
-                        workers: int) -> None:
+
+async def play_schedule(next_item: Schedule[T], play: PlayItem[T], workers: int) -> None:
     """Play the schedule ``next_item`` with ``workers`` items at once (module docstring); returns
     when it is exhausted or ``play`` asked to stop. Exceptions from ``play`` propagate."""
     async with trio.open_nursery() as nursery:
@@ -35,4 +43,4 @@ async def play_schedule(next_item: Callable[[], T | None], play: Callable[[T], A
             nursery.start_soon(worker)
 
 
-__all__ = ["play_schedule"]
+__all__ = ["PlayItem", "Schedule", "play_schedule"]
