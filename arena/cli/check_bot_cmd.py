@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from arena.cli.exits import ArenaCommand
-from arena.cli.options import game_option, table_options
+from arena.cli.options import game_option, probe_options, table_options
 
 
 @click.command(cls=ArenaCommand, name="check-bot", short_help="Check a bot against the protocol and rules.", epilog="""\b
@@ -21,12 +21,7 @@ Examples:
 @game_option(from_bots=True)
 @table_options()
 @click.option("--legal-moves", is_flag=True, help="N-seat games: the bot's messages list its legal moves.")
-@click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
-              help="Each side's budget per game, in ms (the probes and games are short).")
-@click.option("--games", type=click.IntRange(min=0, max=20), default=2, show_default=True,
-              help="Whole games against arena's random agent, colours alternating.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
-              help="Seed of the probe positions and of the random agent.")
+@probe_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object (for CI).")
 def check_bot_command(command: str, game_name: str | None, players: int | None, params: tuple[str, ...], legal_moves: bool,
                       time_limit: int, games: int, seed: int, as_json: bool) -> None:

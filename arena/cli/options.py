@@ -284,6 +284,23 @@ def table_options(players_help: str = "Seats, for a game of more than two player
     return decorate
 
 
+def probe_options(prefix: str = "") -> Callable[[F], F]:
+    """``--time-limit``, ``--games`` and ``--seed`` of a bot's probe (``arena check-bot``, and ``arena
+    roster check --probe``, which runs it on each bot): one set of bounds, defaults and words for
+    both; ``prefix`` starts every help text."""
+    def text(words: str) -> str:
+        return prefix + words[0].lower() + words[1:] if prefix else words
+
+    def decorate(f: F) -> F:
+        f = click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
+                         help=text("Seed of the probe positions and of the random agent."))(f)
+        f = click.option("--games", type=click.IntRange(min=0, max=20), default=2, show_default=True,
+                         help=text("Whole games of each bot against arena's random agent, colours alternating."))(f)
+        return click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
+                            help=text("Each side's budget per game, in ms (the probes and games are short)."))(f)
+    return decorate
+
+
 def game_parameters(params: tuple[str, ...]) -> dict[str, int]:
     """``--param KEY=VALUE`` options as a dict (BadParameter for one that is not KEY=INTEGER)."""
     values: dict[str, int] = {}

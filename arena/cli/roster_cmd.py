@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from arena.cli.exits import ArenaGroup
+from arena.cli.options import probe_options
 
 #: Widest command shown in the table (the JSON has it whole).
 COMMAND_WIDTH = 60
@@ -47,12 +48,7 @@ Examples:
   arena roster check class.json --probe --json > gate.json""")
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @click.option("--probe", is_flag=True, help="Also run 'arena check-bot' on each bot that loads, one at a time.")
-@click.option("--time-limit", type=click.IntRange(min=100, max=600_000), default=5000, show_default=True,
-              help="With --probe: each side's budget per game, in ms.")
-@click.option("--games", type=click.IntRange(min=0, max=20), default=2, show_default=True,
-              help="With --probe: whole games against arena's random agent per bot.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**31), default=1, show_default=True,
-              help="With --probe: seed of the probe positions and of the random agent.")
+@probe_options("With --probe: ")
 @click.option("--logs", "logs_root", type=click.Path(file_okay=False), default="tournament_logs", show_default=True,
               help="With --probe: passed probes are kept in LOGS/.probes/, one per version of a bot.")
 @click.option("--again", is_flag=True, help="With --probe: probe every bot, even a version whose passed probe is kept.")
