@@ -53,6 +53,15 @@ def seat_ids(record: Mapping[str, Any]) -> list[str]:
     return [players.get(colour, "?") for colour in _COLOURS]
 
 
+def game_identity(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The game as the record names it: ``{"name", "players", "params"}`` (formats 1 and 2, which
+    do not hold it, are of a two-player game without parameters)."""
+    named = record.get("game_identity")
+    if isinstance(named, Mapping):
+        return {key: named.get(key) for key in ("name", "players", "params")}
+    return {"name": record.get("game"), "players": 2, "params": {}}
+
+
 def colour_returns(winner: str) -> list[float]:
     """The returns of a game of two colours won by ``winner`` (BLACK, WHITE or NONE)."""
     return {"BLACK": [1.0, -1.0], "WHITE": [-1.0, 1.0]}.get(winner, [0.0, 0.0])
@@ -240,6 +249,7 @@ __all__ = [
     "colour_eliminations",
     "colour_ranks",
     "colour_returns",
+    "game_identity",
     "game_states",
     "ranks",
     "record_format",
