@@ -309,8 +309,9 @@ class SprtRun:
         if seat_ids(record) != [game.black.id, game.white.id]:
             return (f"{game.black.id} should sit at seat 0 ({table.seat_names[0]}) and {game.white.id} at seat 1 "
                     f"({table.seat_names[1]})")
-        if game_identity(record) != table.identity():
-            return f"it is a game of {json.dumps(game_identity(record))}"
+        named = game_identity(record)
+        if {key: named.get(key) for key in table.identity()} != table.identity():
+            return f"it is a game of {json.dumps(named)}"
         start = game.opening.start_state
         if start is not None and game_states(record)[:1] != [table.state_to_json(start)]:
             return "it does not start from the pair's opening"
