@@ -42,7 +42,6 @@ import orjson
 
 from arena.games.base import Color, GameError
 from arena.games.model import GeneralGame
-from arena.records.format import TURN_KEYS
 from arena.records.normal import clocks_left, game_identity, game_states, two_colour
 from arena.records.normal import ranks as ranks_of
 from arena.records.normal import returns as returns_of
@@ -126,8 +125,9 @@ class Replay:
                     known: dict[tuple[str, bytes], Any] | None = None,
                     game: GeneralGame[Any, Any] | None = None) -> Replay:
         """The replay of ``record`` of any format (see the module docstring), as ``seat`` saw it
-        (None: everything). ``known``: states already read, by (game, canonical JSON), shared by
-        the replays of one run (``arena report``: games share their openings). ``game``: the rules
+        (None: everything). ``known``: states already read, by (game, canonical JSON), and the
+        games they are of, shared by the replays of one run (``arena report``: games share their
+        openings). ``game``: the rules
         to use instead of those the registry gives for the record's ``game_identity`` (tests). Raises ReplayError naming
         ``label``: an unknown game, a seat the game does not have, a state or step the rules cannot
         read, moves that do not join the states."""
@@ -145,7 +145,7 @@ class Replay:
                 raise ReplayError(f"{label}: not an N-seat record: {problem}")
             entries, key = list(record["steps"]), "steps"
         if game is None:
-            game = _game_of(record, label)
+            game = _game_of(record, label, known)
         if seat is not None and not 0 <= seat < game.players:
             raise ReplayError(f"{label}: --seat {seat}: this game has seats 0 to {game.players - 1}")
         moves = [_move(game, key, i, entry, label) for i, entry in enumerate(entries)]
@@ -400,19 +400,27 @@ class Replay:
 # -- reading a record ---------------------------------------------------------------------------------
 
 
-def _game_of(record: Mapping[str, Any], label: str) -> GeneralGame[Any, Any]:
-    """The game the record names, from the registry (the Shobu engine's records name none)."""
+def _game_of(record: Mapping[str, Any], label: str,
+             known: dict[tuple[str, bytes], Any] | None) -> GeneralGame[Any, Any]:
+    """The game the record names, from the registry (the Shobu engine's records name none); kept
+    in ``known`` for the next record of the same game."""
     from arena.games.registry import JSON_PASS_THROUGH_GAME
     from arena.records.seats import game_of_identity
 
     identity = game_identity(record)
     if identity["name"] is None:
         identity["name"] = JSON_PASS_THROUGH_GAME
-    try:
-        game: GeneralGame[Any, Any] = game_of_identity(identity)
+    key = (json.dumps(identity, sort_keys=True, default=str), b"")
+    if known is not None and key in known:
+        game: GeneralGame[Any, Any] = known[key]
         return game
+    try:
+        game = game_of_identity(identity)
     except GameError as exc:
         raise ReplayError(f"{label}: {exc}") from None
+    if known is not None:
+        known[key] = game
+    return game
 
 
 def _turn_steps(record: Mapping[str, Any], label: str) -> list[dict[str, Any]]:
@@ -421,11 +429,9 @@ def _turn_steps(record: Mapping[str, Any], label: str) -> list[dict[str, Any]]:
     turns, states = record.get("turns"), record.get("game_states")
     if not isinstance(turns, list) or not isinstance(states, list) or not states:
         raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
-    steps = []
-    for turn in turns:
-        step = {key: turn.get(key) for key in TURN_KEYS} if isinstance(turn, Mapping) else {}
-        steps.append({**step, "kind": "move", "turn": turn})
-    return steps
+    return [{"kind": "move", "turn": turn, "notation": turn.get("notation"), "opening": turn.get("opening"),
+             "charged_ms": turn.get("charged_ms"), TURN_CLOCK_KEY: turn.get(TURN_CLOCK_KEY)}
+            if isinstance(turn, Mapping) else {"kind": "move", "turn": turn} for turn in turns]
 
 
 def _move(game: GeneralGame[Any, Any], key: str, i: int, entry: Mapping[str, Any], label: str) -> Any:
@@ -433,7 +439,8 @@ def _move(game: GeneralGame[Any, Any], key: str, i: int, entry: Mapping[str, Any
     step ``entry``, ``key[i]`` of the record."""
     from arena.records.format import turn_move
 
-    where = f"{key}[{i}] is not a {game.name} move" if "turn" in entry else f"{key}[{i}] ({entry.get('kind')}) cannot be read"
+    where = f"{key}[{i}] is not a {game.name} move" if "turn" in entry else \
+        f"{key}[{i}] ({entry.get('kind')}) cannot be read"
     try:
         if "turn" in entry:
             return turn_move(game, entry["turn"])
@@ -490,7 +497,11 @@ def _mover(game: GeneralGame[Any, Any], entry: Mapping[str, Any], state: Any, ra
     if "seat" in entry:
         return int(entry["seat"])
     turn = raw.get("turn") if isinstance(raw, Mapping) else None
-    return _COLOURS.index(turn) if turn in _COLOURS else game.actor(state)
+    if turn in _COLOURS:
+        return _COLOURS.index(turn)
+    if game.actor(state) < 0:
+        raise ValueError("a move where no seat acts")
+    return game.actor(state)
 
 
 def _per_seat(value: Any) -> dict[int, float] | float | None:
@@ -517,7 +528,8 @@ def _seat_ids(record: Mapping[str, Any], colours: bool) -> tuple[str, ...]:
     return tuple(str(s.get("id", "?")) for s in record["seats"])
 
 
-def _states(game: GeneralGame[Any, Any], raw: list[Any], moves: list[Any], label: str, known: dict[tuple[str, bytes], Any] | None = None) -> list[Any]:
+def _states(game: GeneralGame[Any, Any], raw: list[Any], moves: list[Any], label: str,
+            known: dict[tuple[str, bytes], Any] | None = None) -> list[Any]:
     """The record's states, read by the rules (``known``: those already read); a record of two
     colours cut short (the Shobu engine's partial output) has the missing ones played from the first."""
     name = json.dumps(game.identity(), sort_keys=True)
