@@ -125,9 +125,8 @@ class Replay:
                     known: dict[tuple[str, bytes], Any] | None = None,
                     game: GeneralGame[Any, Any] | None = None) -> Replay:
         """The replay of ``record`` of any format (see the module docstring), as ``seat`` saw it
-        (None: everything). ``known``: states already read, by (game, canonical JSON), and the
-        games they are of, shared by the replays of one run (``arena report``: games share their
-        openings). ``game``: the rules
+        (None: everything). ``known``: states already read, by (game, canonical JSON), shared by
+        the replays of one run (``arena report``: games share their openings). ``game``: the rules
         to use instead of those the registry gives for the record's ``game_identity`` (tests). Raises ReplayError naming
         ``label``: an unknown game, a seat the game does not have, a state or step the rules cannot
         read, moves that do not join the states."""
@@ -145,12 +144,14 @@ class Replay:
                 raise ReplayError(f"{label}: not an N-seat record: {problem}")
             entries, key = list(record["steps"]), "steps"
         if game is None:
-            game = _game_of(record, label, known)
+            game = _game_of(record, label)
         if seat is not None and not 0 <= seat < game.players:
             raise ReplayError(f"{label}: --seat {seat}: this game has seats 0 to {game.players - 1}")
         moves = [_move(game, key, i, entry, label) for i, entry in enumerate(entries)]
         raw_states = game_states(record)
-        states = _states(game, raw_states, moves, label, known)
+        # Games of two colours share their openings; a game of seats deals its own cards at its
+        # first step, so its states would cost the table more to key than it saves.
+        states = _states(game, raw_states, moves, label, known if colours else None)
         try:
             movers = [_mover(game, entry, states[i], raw_states[i] if i < len(raw_states) else None)
                       for i, entry in enumerate(entries)]
@@ -400,26 +401,18 @@ class Replay:
 # -- reading a record ---------------------------------------------------------------------------------
 
 
-def _game_of(record: Mapping[str, Any], label: str,
-             known: dict[tuple[str, bytes], Any] | None) -> GeneralGame[Any, Any]:
-    """The game the record names, from the registry (the Shobu engine's records name none); kept
-    in ``known`` for the next record of the same game."""
+def _game_of(record: Mapping[str, Any], label: str) -> GeneralGame[Any, Any]:
+    """The game the record names, from the registry (the Shobu engine's records name none)."""
     from arena.games.registry import JSON_PASS_THROUGH_GAME
     from arena.records.seats import game_of_identity
 
     identity = game_identity(record)
     if identity["name"] is None:
         identity["name"] = JSON_PASS_THROUGH_GAME
-    key = (json.dumps(identity, sort_keys=True, default=str), b"")
-    if known is not None and key in known:
-        game: GeneralGame[Any, Any] = known[key]
-        return game
     try:
-        game = game_of_identity(identity)
+        game: GeneralGame[Any, Any] = game_of_identity(identity)
     except GameError as exc:
         raise ReplayError(f"{label}: {exc}") from None
-    if known is not None:
-        known[key] = game
     return game
 
 
