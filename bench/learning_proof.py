@@ -58,11 +58,11 @@ def _sprt_direct(game: str, new: Path, old: Path, folder: Path, *, elo1: float, 
                  seed: int) -> dict[str, Any]:
     import trio
 
-    from arena.games import get_game
+    from arena.games.registry import configured_game
     from arena.players.spec import AgentSpec
     from arena.sprt.run import SprtRun, SprtSettings
 
-    settings = SprtSettings(game=get_game(game), new=AgentSpec("new", kind="hyperparameters", path=str(new)),
+    settings = SprtSettings(game=configured_game(game), new=AgentSpec("new", kind="hyperparameters", path=str(new)),
                             old=AgentSpec("old", kind="hyperparameters", path=str(old)), elo0=0.0, elo1=elo1,
                             opening_plies=2, seed=seed, max_pairs=max_pairs, concurrency=2)
     run = SprtRun(settings, folder)

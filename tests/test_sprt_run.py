@@ -11,7 +11,7 @@ import trio
 
 from arena.games import get_game
 from arena.games.base import opening_seed
-from arena.games.registry import game_names, get_table_game
+from arena.games.registry import configured_game, game_names, get_table_game
 from arena.match.clock import TimeControl
 from arena.openings.book import OpeningsError, parse_book
 from arena.players.spec import AgentSpec
@@ -28,7 +28,7 @@ KUHN_RANDOM = f"{sys.executable} {ROOT / 'bots' / 'kuhn_poker_random.py'} --seed
 
 
 def settings(new: str, old: str, **kw: object) -> SprtSettings:
-    kw.setdefault("game", get_game(GAME))
+    kw.setdefault("game", configured_game(GAME))
     return SprtSettings(new=AgentSpec("new", command=new), old=AgentSpec("old", command=old),
                         time_control=TC, **kw)  # type: ignore[arg-type]
 
@@ -111,6 +111,27 @@ def test_resume_continues_without_doubling_and_replays_half_pairs(tmp_path: Path
     assert json.loads((tmp_path / "games" / "00004.json").read_text())["game_index"] == 4  # played again
     with pytest.raises(LogError, match="other settings"):
         run(settings(RANDOM, RANDOM, max_pairs=5, elo1=10.0), tmp_path)
+
+
+@pytest.mark.parametrize("seated", [False, True], ids=["connect4", "kuhn_poker"])
+def test_a_run_of_an_earlier_arena_resumes(tmp_path: Path, seated: bool) -> None:
+    """A sprt.json written before every run's settings held the game's identity, referee, legal
+    moves and score (two-player runs had none of them, runs of seats no score): each missing one is
+    compared as the value such runs had, so the run resumes; one that differs is still refused."""
+    kw: dict[str, object] = {"game": get_table_game("kuhn_poker", 2)} if seated else {"opening_plies": 2}
+    bots = (KUHN_HEURISTIC, KUHN_RANDOM) if seated else (RANDOM, RANDOM)
+    run(settings(*bots, max_pairs=1, seed=5, **kw), tmp_path)
+    state = json.loads((tmp_path / "sprt.json").read_text())
+    for key in ("score",) if seated else ("game_identity", "rules", "legal_moves", "score"):
+        del state["settings"][key]
+    (tmp_path / "sprt.json").write_text(json.dumps(state))
+    stopped, runner = run(settings(*bots, max_pairs=2, seed=5, **kw), tmp_path)
+    assert stopped == "max-pairs" and runner.resumed_pairs == 1 and runner.order == [0, 1]
+    assert json.loads((tmp_path / "sprt.json").read_text())["settings"]["score"] == "rank"
+    state["settings"]["rules"] = ["python3", "referee.py"]
+    (tmp_path / "sprt.json").write_text(json.dumps(state))
+    with pytest.raises(LogError, match=r"other settings \(rules \["):
+        run(settings(*bots, max_pairs=3, seed=5, **kw), tmp_path)
 
 
 def test_book_of_states_and_of_moves(tmp_path: Path) -> None:

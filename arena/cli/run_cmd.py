@@ -187,4 +187,4 @@ def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int
     settings = sprt_settings(config, concurrency, isolation, backend)
     if settings.isolation.sandbox:
         require_sandbox("sandbox")
-    run_sprt(settings, logs_root / config.id, as_json=as_json, needs_seed=False, command="arena run")
+    run_sprt(settings, logs_root / config.id, as_json=as_json, command="arena run")

@@ -134,7 +134,7 @@ def _slug(text: str) -> str:
 @click.option("--opening-plies", type=click.IntRange(min=0, max=MAX_MOVES), default=0, show_default=True,
               help="Without a book: random legal plies played before the bots take over (one opening per pair).")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None,
-              help="Seed for the openings (drawn at random and recorded when not given).")
+              help="Seed for the openings and chance draws (drawn at random and recorded when not given).")
 @click.option("--max-pairs", type=click.IntRange(min=1), default=None,
               help="Stop undecided (exit 4) after this many pairs. Default: no cap.")
 @click.option("--time-limit", type=click.IntRange(min=1, max=MAX_TIME_MS), default=DEFAULT_TIME_LIMIT_MS,
@@ -168,6 +168,7 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
     from arena.backends import EMBEDDED_ADDRESS, BackendOptions
     from arena.cli.options import agent_spec, bot_argument, chosen_backend, distinct_ids
     from arena.games import get_game
+    from arena.games.registry import configured_game
     from arena.match.clock import TimeControl
     from arena.openings.book import load_book
     from arena.sprt.run import SprtSettings
@@ -192,7 +193,7 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
     kind_new, value_new, name_new = bot_argument(new, "NEW", game_name)
     kind_old, value_old, name_old = bot_argument(old, "OLD", game_name)
     id_new, id_old = distinct_ids(name_new, name_old)
-    game = get_game(game_name) if table is None else table
+    game = configured_game(game_name) if table is None else table
     cap = game.default_max_moves if max_moves is None else max_moves
     if opening_plies >= cap:
         raise click.BadParameter(f"{opening_plies} random plies leave no move to play before the move "
@@ -200,7 +201,7 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
     isolation = chosen_isolation(ponder, sandbox, inherit_env)
     book = None
     if openings is not None:
-        book = load_book(game, openings)
+        book = load_book(get_game(game_name), openings)  # a two-player game's (refused for the others)
     folder = logs if logs is not None else Path("sprt_logs") / f"{_slug(id_new)}-vs-{_slug(id_old)}-{_slug(game.name)}"
     tc = TimeControl(time_limit_ms=time_limit, time_margin_ms=time_margin, startup_ms=startup_time,
                      move_time_limit_ms=move_time_limit, increment_ms=increment)
@@ -212,10 +213,11 @@ def sprt_command(new: str, old: str, game_name: str | None, players: int | None,
         max_pairs=max_pairs, concurrency=concurrency, isolation=isolation,
         backend=BackendOptions(kind=chosen_backend(backend, ray_address, ray_cpus) or "local",
                                address=ray_address or EMBEDDED_ADDRESS, cpus_per_game=ray_cpus),
-        base_dir=Path.cwd(), parameters=tuple(sorted(game_parameters(params).items())),
+        base_dir=Path.cwd(), players=None if table is None else table.players,
+        parameters=tuple(sorted(game_parameters(params).items())),
         rules=_rules_argv(game.name) if table is not None else (), legal_moves=legal_moves, score=score)
 
-    run_sprt(settings, folder, as_json=as_json, needs_seed=book is not None or opening_plies > 0)
+    run_sprt(settings, folder, as_json=as_json)
 
 
 def _seated_game(game_name: str, players: int | None, params: tuple[str, ...], legal_moves: bool,
@@ -253,13 +255,11 @@ def _rules_argv(game: str) -> tuple[str, ...]:
     return () if command is None else tuple(shlex.split(command))
 
 
-def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
-             command: str = "arena sprt") -> NoReturn:
+def run_sprt(settings: Any, folder: Path, *, as_json: bool, command: str = "arena sprt") -> NoReturn:
     """Run the SPRT of ``settings`` (an :class:`arena.sprt.run.SprtSettings`) in ``folder`` with
     :func:`arena.sprt.run.play_sprt` and show it: one line per pair and the verdict on stderr, the
-    summary on stdout with ``as_json``; then exit with the status the epilog lists. ``needs_seed``:
-    draw a seed (recorded) when the settings have none. The view of ``arena sprt`` and of ``arena
-    run`` of a config with an ``sprt`` key."""
+    summary on stdout with ``as_json``; then exit with the status the epilog lists. The view of
+    ``arena sprt`` and of ``arena run`` of a config with an ``sprt`` key."""
     from arena.sprt.run import SprtRun, play_sprt
 
     id_new, id_old = settings.new.id, settings.old.id
@@ -279,7 +279,7 @@ def run_sprt(settings: Any, folder: Path, *, as_json: bool, needs_seed: bool,
 
     run = SprtRun(settings, folder, on_pair=show)
     run.open()  # another run's folder, a bot that cannot start where games run: arena.cli.exits says it
-    outcome = play_sprt(run, needs_seed=needs_seed, on_start=started)
+    outcome = play_sprt(run, on_start=started)
     stopped = outcome.stopped
     result = dict(run.summary or {})
     result.update(stopped=outcome.status, logs=str(folder), seed=settings.seed)

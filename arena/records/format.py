@@ -44,11 +44,14 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from arena.errors import ArenaError
 from arena.games.base import Color, Game, GameError, MoveSyntaxError, Outcome
 from arena.records.types import PlayerEntry, Record
+
+if TYPE_CHECKING:
+    from arena.games.model import GeneralGame
 
 #: The ``record_format`` of the records arena writes, for every game (:mod:`arena.records.normal`
 #: reads formats 1 to 4).
@@ -110,7 +113,7 @@ def turn_entry(game: Game[Any, Any], move: Any, *, opening: bool, charged_ms: fl
     return {WRAPPED_KEY: form, **extra}
 
 
-def turn_move(game: Game[Any, Any], turn: Any) -> Any:
+def turn_move(game: Game[Any, Any] | GeneralGame[Any, Any], turn: Any) -> Any:
     """The move a record's turn object stands for, in either record format.
 
     Removes arena's keys (:data:`TURN_KEYS`) that the game's own ``move_from_record`` may reject,

@@ -53,6 +53,27 @@ def seat_ids(record: Mapping[str, Any]) -> list[str]:
     return [players.get(colour, "?") for colour in _COLOURS]
 
 
+def game_identity(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The game as the record names it: ``{"name", "players", "params"}`` and, for an external
+    referee's game, its ``rules`` (formats 1 and 2, which do not hold it, are of a two-player game
+    without parameters). A copy."""
+    named = record.get("game_identity")
+    if isinstance(named, Mapping):
+        return dict(named)
+    return {"name": record.get("game"), "players": 2, "params": {}}
+
+
+def clocks_left(record: Mapping[str, Any]) -> list[float] | None:
+    """Every seat's clock at the end (ms), in seat order (formats 1 and 2 hold them by colour); None
+    when the record does not hold them all."""
+    end = record.get("clocks_left_ms")
+    if isinstance(end, Mapping):
+        end = [end.get(colour) for colour in _COLOURS]
+    if not isinstance(end, list) or not all(isinstance(ms, (int, float)) and not isinstance(ms, bool) for ms in end):
+        return None
+    return [float(ms) for ms in end]
+
+
 def colour_returns(winner: str) -> list[float]:
     """The returns of a game of two colours won by ``winner`` (BLACK, WHITE or NONE)."""
     return {"BLACK": [1.0, -1.0], "WHITE": [-1.0, 1.0]}.get(winner, [0.0, 0.0])
@@ -237,9 +258,11 @@ __all__ = [
     "FAULTS",
     "FORMATS",
     "UpgradeError",
+    "clocks_left",
     "colour_eliminations",
     "colour_ranks",
     "colour_returns",
+    "game_identity",
     "game_states",
     "ranks",
     "record_format",

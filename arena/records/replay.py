@@ -8,10 +8,13 @@ first step, ``states[i]`` after ``steps[i - 1]``), the steps (a move, a chance d
 simultaneous step, an elimination) with their notation, thinking times and clocks, and the result
 (termination, reason, returns, ranks). With ``seat``, it is the game as that seat saw it.
 
-Records of two players taking turns in plain sight (formats 1, 2 and 4, :mod:`arena.records.format`)
-are read from their ``turns`` and ``game_states``: formats 2 and 4 hold the random opening as the first turns, marked ``"opening": true``, and each turn's
-``notation``, ``charged_ms`` and ``clock_left_ms``; format 1 has none of these. The record's own
-values are preferred when present; otherwise the notation is the game's ``describe_move``, the
+Every record is read one way, as steps from its ``game_states`` (:mod:`arena.records.normal`
+names the formats), with the game its ``game_identity`` names. A record of two players taking turns
+in plain sight (formats 1, 2 and 4, :mod:`arena.records.format`) has a move step per turn of its
+``turns`` (what the Shobu engine's records and format 2 hold, and format 4's carry the notation):
+formats 2 and 4 hold the random opening as the first turns, marked ``"opening": true``, and each
+turn's ``notation``, ``charged_ms`` and ``clock_left_ms``; format 1 has none of these. The record's
+own values are preferred when present; otherwise the notation is the game's ``describe_move``, the
 charged time comes from ``move_times_ms`` and the clocks are worked out from ``time_control`` the
 way the match charges them (``left = max(0, left - charged) + increment``), the record's final
 ``clocks_left_ms`` being shown at the end. A record whose first state comes after a random opening
@@ -30,15 +33,16 @@ seat. A seat's view shows its own clock and thinking times only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from arena.games.base import Color, Game, GameError
-from arena.games.model import GeneralGame, TwoPlayerGame, as_general
-from arena.records.normal import game_states, two_colour
+from arena.games.base import Color, GameError
+from arena.games.model import GeneralGame
+from arena.records.normal import clocks_left, game_identity, game_states, two_colour
 from arena.records.normal import ranks as ranks_of
 from arena.records.normal import returns as returns_of
 from arena.records.sources import ReplayError, player_names
@@ -48,6 +52,7 @@ from arena.records.visibility import chance_seen, move_seen
 DEFAULT_DELAY_S = 0.5
 #: The turn key holding the mover's clock after the move (ms), in complete records.
 TURN_CLOCK_KEY = "clock_left_ms"
+_COLOURS = ("BLACK", "WHITE")
 #: States a ``known`` table of :meth:`Replay.from_record` holds before it forgets them all.
 KNOWN_STATES = 50_000
 
@@ -122,27 +127,64 @@ class Replay:
         """The replay of ``record`` of any format (see the module docstring), as ``seat`` saw it
         (None: everything). ``known``: states already read, by (game, canonical JSON), shared by
         the replays of one run (``arena report``: games share their openings). ``game``: the rules
-        of an N-seat record to use instead of the registry's (tests). Raises ReplayError naming
+        to use instead of those the registry gives for the record's ``game_identity`` (tests). Raises ReplayError naming
         ``label``: an unknown game, a seat the game does not have, a state or step the rules cannot
         read, moves that do not join the states."""
-        if "seats" in record and not two_colour(record):
+        colours = "seats" not in record or two_colour(record)
+        if colours:
+            if seat is not None:
+                raise ReplayError(f"{label}: --seat is for games of N seats; this {record.get('game', '?')} "
+                                  "game of two players hides nothing (replay it without --seat)")
+            entries, key = _turn_steps(record, label), "turns"
+        else:
             from arena.records.seats import seat_record_problem
 
             problem = seat_record_problem(dict(record))
             if problem is not None:
                 raise ReplayError(f"{label}: not an N-seat record: {problem}")
-            return _seat_replay(record, label, seat, game)
-        if seat is not None:
-            raise ReplayError(f"{label}: --seat is for games of N seats; this {record.get('game', '?')} "
-                              "game of two players hides nothing (replay it without --seat)")
-        return _paired_replay(record, label, known)
+            entries, key = list(record["steps"]), "steps"
+        if game is None:
+            game = _game_of(record, label)
+        if seat is not None and not 0 <= seat < game.players:
+            raise ReplayError(f"{label}: --seat {seat}: this game has seats 0 to {game.players - 1}")
+        moves = [_move(game, key, i, entry, label) for i, entry in enumerate(entries)]
+        raw_states = game_states(record)
+        # Games of two colours share their openings; a game of seats deals its own cards at its
+        # first step, so its states would cost the table more to key than it saves.
+        states = _states(game, raw_states, moves, label, known if colours else None)
+        try:
+            movers = [_mover(game, entry, states[i], raw_states[i] if i < len(raw_states) else None)
+                      for i, entry in enumerate(entries)]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"{label}: {key}: a step's seat cannot be read: {exc}") from None
+        opening = [entry.get("opening") is True for entry in entries]
+        charged = _charged(record, entries, opening)
+        start_clocks, clocks = _clocks(game, record, entries, movers, charged)
+        ply0 = game.ply(states[0])
+        steps = []
+        for i, (entry, move) in enumerate(zip(entries, moves, strict=True)):
+            number = (ply0 + i) // 2 + 1 if colours else i + 1
+            try:
+                steps.append(_step(game, states[i], entry, move, movers[i], number, colours, seat, charged[i],
+                                   clocks[i]))
+            except (GameError, KeyError, TypeError, ValueError) as exc:
+                raise ReplayError(f"{label}: {key}[{i}] ({entry.get('kind')}) cannot be read: {exc}") from None
+        missing = 0
+        if not any(opening) and _count(record.get("opening_plies")) and not _is_start(game, states[0]):
+            missing = _count(record.get("opening_plies"))
+        end = clocks_left(record)
+        return cls(game, dict(record), states, steps, _seat_ids(record, colours), seat, label,
+                   paired=colours, start_clocks_ms=start_clocks, missing_opening=missing,
+                   end_clocks_ms=None if end is None or len(end) != game.players else dict(enumerate(end)))
 
     # -- the game and its seats ------------------------------------------------------------------
 
     @property
-    def rules(self) -> Game[Any, Any] | None:
-        """The two-player :class:`Game` of a paired replay (its boards mark the last move), else None."""
-        return self.game.game if isinstance(self.game, TwoPlayerGame) else None
+    def marks_last_move(self) -> bool:
+        """Whether a board of this game marks the last move: a game of two colours in plain sight
+        (``colour_dialect``), whose terminal view and SVG function draw ``(state, last_move)``;
+        any other game's picture is what the viewer sees of the state."""
+        return self.game.colour_dialect
 
     @property
     def players(self) -> int:
@@ -356,72 +398,103 @@ class Replay:
         return ""
 
 
-# -- N-seat records ----------------------------------------------------------------------------------
+# -- reading a record ---------------------------------------------------------------------------------
 
 
-def _seat_replay(record: Mapping[str, Any], label: str, seat: int | None,
-                 game: GeneralGame[Any, Any] | None) -> Replay:
-    if game is None:
-        from arena.records.seats import game_of_identity
+def _game_of(record: Mapping[str, Any], label: str) -> GeneralGame[Any, Any]:
+    """The game the record names, from the registry (the Shobu engine's records name none)."""
+    from arena.games.registry import JSON_PASS_THROUGH_GAME
+    from arena.records.seats import game_of_identity
 
-        try:
-            game = game_of_identity(dict(record["game_identity"]))
-        except GameError as exc:
-            raise ReplayError(f"{label}: {exc}") from None
-    if seat is not None and not 0 <= seat < game.players:
-        raise ReplayError(f"{label}: --seat {seat}: this game has seats 0 to {game.players - 1}")
-    states = []
-    for i, raw in enumerate(game_states(record)):
-        try:
-            states.append(game.state_from_json(raw))
-        except GameError as exc:
-            raise ReplayError(f"{label}: game_states[{i}] is not a {game.name} state: {exc}") from None
-    steps = []
-    for i, raw_step in enumerate(record["steps"]):
-        try:
-            steps.append(_seat_step(game, states[i], raw_step, i + 1, seat))
-        except (GameError, KeyError, TypeError, ValueError) as exc:
-            raise ReplayError(f"{label}: steps[{i}] ({raw_step.get('kind')}) cannot be read: {exc}") from None
-    tc = record.get("time_control")
-    limit = _number(tc.get("timeLimit")) if isinstance(tc, Mapping) else None
-    end = record.get("clocks_left_ms")
-    return Replay(game, dict(record), states, steps, tuple(str(s.get("id", "?")) for s in record["seats"]), seat,
-                  label, start_clocks_ms=None if limit is None else dict.fromkeys(range(game.players), limit),
-                  end_clocks_ms={s: float(ms) for s, ms in enumerate(end)}
-                  if isinstance(end, list) and len(end) == game.players else None)
+    identity = game_identity(record)
+    if identity["name"] is None:
+        identity["name"] = JSON_PASS_THROUGH_GAME
+    try:
+        game: GeneralGame[Any, Any] = game_of_identity(identity)
+    except GameError as exc:
+        raise ReplayError(f"{label}: {exc}") from None
+    return game
 
 
-def _seat_step(game: GeneralGame[Any, Any], state: Any, raw: Mapping[str, Any], number: int,
-               seat: int | None) -> Step:
-    """A record's step as ``seat`` is told it (see the module docstring)."""
-    kind, label = raw["kind"], f"{number}."
-    charged = _per_seat(raw.get("charged_ms"))
-    clocks = _per_seat(raw.get(TURN_CLOCK_KEY))
+def _turn_steps(record: Mapping[str, Any], label: str) -> list[dict[str, Any]]:
+    """The steps of a record of two colours, one a turn (formats 1 and 2 hold no others; format 4's
+    turns carry what its steps do, and the notation): a move whose seat is the side to move."""
+    turns, states = record.get("turns"), record.get("game_states")
+    if not isinstance(turns, list) or not isinstance(states, list) or not states:
+        raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
+    return [{"kind": "move", "turn": turn, "notation": turn.get("notation"), "opening": turn.get("opening"),
+             "charged_ms": turn.get("charged_ms"), TURN_CLOCK_KEY: turn.get(TURN_CLOCK_KEY)}
+            if isinstance(turn, Mapping) else {"kind": "move", "turn": turn} for turn in turns]
+
+
+def _move(game: GeneralGame[Any, Any], key: str, i: int, entry: Mapping[str, Any], label: str) -> Any:
+    """The move (a chance outcome; ``{seat: move}`` of a joint step; None for an elimination) of
+    step ``entry``, ``key[i]`` of the record."""
+    from arena.records.format import turn_move
+
+    where = f"{key}[{i}] is not a {game.name} move" if "turn" in entry else \
+        f"{key}[{i}] ({entry.get('kind')}) cannot be read"
+    try:
+        if "turn" in entry:
+            return turn_move(game, entry["turn"])
+        if entry["kind"] in ("chance", "move"):
+            return game.move_from_record(entry["outcome" if entry["kind"] == "chance" else "move"])
+        if entry["kind"] == "joint":
+            return {int(s): game.move_from_record(m) for s, m in entry["moves"].items()}
+        return None
+    except GameError as exc:
+        raise ReplayError(f"{label}: {where}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a game's reader choking on a foreign shape
+        raise ReplayError(f"{label}: {where}: {type(exc).__name__}: {exc}") from None
+
+
+def _step(game: GeneralGame[Any, Any], state: Any, raw: Mapping[str, Any], move: Any, mover: int | None,
+          number: int, colours: bool, seat: int | None, charged: dict[int, float] | float | None,
+          clock: dict[int, float] | float | None) -> Step:
+    """A record's step as ``seat`` is told it (see the module docstring); ``charged`` and ``clock``
+    as :func:`_charged` and :func:`_clocks` found them."""
+    kind = raw["kind"]
     if kind == "chance":
-        outcome = game.move_from_record(raw["outcome"])
-        shown = seat is None or chance_seen(game, state, outcome, seat)
-        return Step(kind, (), {}, number, label, outcome, outcome=game.describe_move(outcome) if shown else None,
+        shown = seat is None or chance_seen(game, state, move, seat)
+        return Step(kind, (), {}, number, f"{number}.", move, outcome=game.describe_move(move) if shown else None,
                     probability=str(raw.get("probability")) if shown and raw.get("probability") is not None else None)
     if kind == "elimination":
-        return Step(kind, (int(raw["seat"]),), {}, number, label, termination=str(raw.get("termination", "?")),
+        return Step(kind, (int(raw["seat"]),), {}, number, f"{number}.", termination=str(raw.get("termination", "?")),
                     reason=str(raw.get("reason", "")))
-    if kind == "move":
-        mover = int(raw["seat"])
-        move = game.move_from_record(raw["move"])
+    if kind == "move" and mover is not None:
         seen = seat is None or seat == mover or move_seen(game, state, {mover: move}, mover, seat)
-        return Step(kind, (mover,), {mover: game.describe_move(move) if seen else None}, number, label,
-                    move if seen else None,
+        notation = raw.get("notation")
+        if not isinstance(notation, str) or not notation.strip():
+            notation = game.describe_move(move)
+        label = f"{number}." if mover == 0 or not colours else f"{number}..."
+        return Step(kind, (mover,), {mover: notation if seen else None}, number, label, move if seen else None,
+                    raw.get("opening") is True,
                     charged_ms=_own(charged, seat, {mover: charged} if isinstance(charged, float) else None),
-                    clocks_ms=_own(clocks, seat, {mover: clocks} if isinstance(clocks, float) else None))
+                    clocks_ms=_own(clock, seat, {mover: clock} if isinstance(clock, float) else None))
     if kind != "joint":
         raise ValueError(f"unknown step kind {kind!r}")
-    joint = {int(s): game.move_from_record(m) for s, m in raw["moves"].items()}
     moves: dict[int, str | None] = {}
-    for s in sorted(joint):
-        seen = seat is None or seat == s or move_seen(game, state, joint, s, seat)
-        moves[s] = game.describe_move(joint[s]) if seen else None
-    return Step(kind, tuple(sorted(joint)), moves, number, label,
-                charged_ms=_own(charged, seat, None), clocks_ms=_own(clocks, seat, None))
+    for s in sorted(move):
+        seen = seat is None or seat == s or move_seen(game, state, move, s, seat)
+        moves[s] = game.describe_move(move[s]) if seen else None
+    return Step(kind, tuple(sorted(move)), moves, number, f"{number}.",
+                charged_ms=_own(charged, seat, None), clocks_ms=_own(clock, seat, None))
+
+
+def _mover(game: GeneralGame[Any, Any], entry: Mapping[str, Any], state: Any, raw: Any) -> int | None:
+    """The seat that made move step ``entry`` from ``state`` (``raw``: its JSON when the record
+    holds it), None for any other step: the step's own ``seat``, else (a turn) the side to move of
+    the colour dialect's state (``turn``), else the rules' (a record cut short)."""
+    if entry.get("kind") != "move":
+        return None
+    if "seat" in entry:
+        return int(entry["seat"])
+    turn = raw.get("turn") if isinstance(raw, Mapping) else None
+    if turn in _COLOURS:
+        return _COLOURS.index(turn)
+    if game.actor(state) < 0:
+        raise ValueError("a move where no seat acts")
+    return game.actor(state)
 
 
 def _per_seat(value: Any) -> dict[int, float] | float | None:
@@ -439,70 +512,26 @@ def _own(value: dict[int, float] | float | None, seat: int | None,
     return {s: ms for s, ms in by_seat.items() if seat is None or s == seat}
 
 
-# -- records of two colours (formats 1, 2 and 4) ------------------------------------------------------------
+def _seat_ids(record: Mapping[str, Any], colours: bool) -> tuple[str, ...]:
+    """The agent of every seat: a record of two colours names them in ``players`` (by colour),
+    as the Shobu engine's records do; any other in ``seats``."""
+    if colours:
+        names = player_names(record)
+        return tuple(names[c] for c in Color)
+    return tuple(str(s.get("id", "?")) for s in record["seats"])
 
 
-def _paired_replay(record: Mapping[str, Any], label: str, known: dict[tuple[str, bytes], Any] | None) -> Replay:
-    from arena.games.registry import JSON_PASS_THROUGH_GAME, get_game
-
-    # The Shobu engine's records (of which arena's are a superset) carry no game name.
-    name = record.get("game", JSON_PASS_THROUGH_GAME)
-    try:
-        game = get_game(str(name))
-    except GameError as exc:
-        raise ReplayError(f"{label}: {exc}") from None
-    turns, raw_states = record.get("turns"), record.get("game_states")
-    if not isinstance(turns, list) or not isinstance(raw_states, list) or not raw_states:
-        raise ReplayError(f"{label}: not a game record (needs \"turns\" and \"game_states\" lists)")
-    moves = [_move(game, turn, i, label) for i, turn in enumerate(turns)]
-    states = _states(game, raw_states, moves, label, known)
-    opening = [isinstance(t, Mapping) and t.get("opening") is True for t in turns]
-    general = as_general(game)
-    missing = 0
-    if not any(opening) and _count(record.get("opening_plies")) and not _is_start(general, states[0]):
-        missing = _count(record.get("opening_plies"))
-    charged = _charged(record, turns, opening)
-    start_clocks, clocks = _clocks(game, record, turns, states, charged)
-    ply0 = game.ply(states[0])
-    steps = []
-    for i, (turn, move) in enumerate(zip(turns, moves, strict=True)):
-        notation = turn.get("notation") if isinstance(turn, Mapping) else None
-        if not isinstance(notation, str) or not notation.strip():
-            notation = game.describe_move(move)
-        mover = 0 if game.to_move(states[i]) is Color.BLACK else 1
-        number = (ply0 + i) // 2 + 1
-        steps.append(Step("move", (mover,), {mover: notation}, number, f"{number}." if mover == 0 else f"{number}...",
-                          move, opening[i], charged_ms=None if charged[i] is None else {mover: charged[i] or 0.0},
-                          clocks_ms={mover: clocks[i]} if clocks else None))
-    names = player_names(record)
-    end = record.get("clocks_left_ms")
-    end_clocks = None
-    if isinstance(end, Mapping) and all(_number(end.get(c.value)) is not None for c in Color):
-        end_clocks = {s: float(end[c.value]) for s, c in enumerate(Color)}  # formats 1 and 2
-    elif isinstance(end, list) and len(end) == 2 and all(_number(ms) is not None for ms in end):
-        end_clocks = {s: float(ms) for s, ms in enumerate(end)}
-    return Replay(general, dict(record), states, steps, (names[Color.BLACK], names[Color.WHITE]), None, label,
-                  paired=True, start_clocks_ms=start_clocks, end_clocks_ms=end_clocks, missing_opening=missing)
-
-
-def _move(game: Game[Any, Any], turn: Any, i: int, label: str) -> Any:
-    from arena.records.format import turn_move
-
-    try:
-        return turn_move(game, turn)
-    except GameError as exc:
-        raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - a game's reader choking on a foreign shape
-        raise ReplayError(f"{label}: turns[{i}] is not a {game.name} move: {type(exc).__name__}: {exc}") from None
-
-
-def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str,
+def _states(game: GeneralGame[Any, Any], raw: list[Any], moves: list[Any], label: str,
             known: dict[tuple[str, bytes], Any] | None = None) -> list[Any]:
+    """The record's states, read by the rules (``known``: those already read); a record of two
+    colours cut short (the Shobu engine's partial output) has the missing ones played from the first."""
+    name = json.dumps(game.identity(), sort_keys=True)
+
     def decode(i: int) -> Any:
         key = None
         if known is not None:
             try:
-                key = (game.name, orjson.dumps(raw[i], option=orjson.OPT_SORT_KEYS))
+                key = (name, orjson.dumps(raw[i], option=orjson.OPT_SORT_KEYS))
             except TypeError:  # a value orjson cannot write (an integer past 64 bits): read every time
                 key = None
             found = None if key is None else known.get(key)
@@ -520,51 +549,52 @@ def _states(game: Game[Any, Any], raw: list[Any], moves: list[Any], label: str,
 
     if len(raw) == len(moves) + 1:
         return [decode(i) for i in range(len(raw))]
-    # States missing (a cut record, the Shobu engine's partial output): play the moves from the first.
     states = [decode(0)]
     for i, move in enumerate(moves):
         try:
-            states.append(game.apply(states[-1], game.validate_move(states[-1], move)))
+            states.append(game.apply(states[-1], game.validate_move(states[-1], game.actor(states[-1]), move)))
         except GameError as exc:
             raise ReplayError(f"{label}: turns[{i}] does not follow game_states: {exc}") from None
     return states
 
 
-def _charged(record: Mapping[str, Any], turns: list[Any], opening: list[bool]) -> list[float | None]:
-    charged: list[float | None] = [_number(t.get("charged_ms")) if isinstance(t, Mapping) else None
-                                   for t in turns]
+def _charged(record: Mapping[str, Any], entries: Sequence[Mapping[str, Any]],
+             opening: list[bool]) -> list[dict[int, float] | float | None]:
+    """Each step's charged thinking time: its own (``{seat: ms}`` at a joint step), else a record
+    of format 1's ``move_times_ms`` entry (one a step, or one a step after the opening)."""
+    charged = [_per_seat(entry.get("charged_ms")) for entry in entries]
     times = record.get("move_times_ms")
     if isinstance(times, list) and any(c is None for c in charged):
         played = [i for i, is_opening in enumerate(opening) if not is_opening]
-        # move_times_ms has an entry per turn, or per turn after the opening.
-        targets = list(range(len(turns))) if len(times) == len(turns) else played if len(times) == len(played) else []
+        targets = list(range(len(entries))) if len(times) == len(entries) else played if len(times) == len(played) else []
         for i, value in zip(targets, times, strict=False):
-            if charged[i] is None and not opening[i]:
+            if charged[i] is None and not opening[i] and entries[i].get("kind") == "move":
                 charged[i] = _number(value)
     return charged
 
 
-def _clocks(game: Game[Any, Any], record: Mapping[str, Any], turns: list[Any], states: list[Any],
-            charged: list[float | None]) -> tuple[dict[int, float] | None, list[float]]:
-    """Both clocks at the start, and the mover's after each move: the turn's own clock when
-    recorded, else the match's rule (``left = max(0, left - charged) + increment``)."""
+def _clocks(game: GeneralGame[Any, Any], record: Mapping[str, Any], entries: Sequence[Mapping[str, Any]],
+            movers: list[int | None], charged: list[dict[int, float] | float | None],
+            ) -> tuple[dict[int, float] | None, list[dict[int, float] | float | None]]:
+    """Every clock at the start, and the clocks each step changed: a step's own when recorded,
+    else, after a move, the match's rule (``left = max(0, left - charged) + increment``)."""
     tc = record.get("time_control")
     limit = _number(tc.get("timeLimit")) if isinstance(tc, Mapping) else None
     increment = (_number(tc.get("increment")) or 0.0) if isinstance(tc, Mapping) else 0.0
-    has_turn_clocks = any(isinstance(t, Mapping) and _number(t.get(TURN_CLOCK_KEY)) is not None for t in turns)
-    if limit is None and not has_turn_clocks:
-        return None, []
-    start = dict.fromkeys((0, 1), limit if limit is not None else 0.0)
+    own = [_per_seat(entry.get(TURN_CLOCK_KEY)) for entry in entries]
+    if limit is None and all(value is None for value in own):
+        return None, [None] * len(entries)
+    start = dict.fromkeys(range(game.players), limit if limit is not None else 0.0)
     left = dict(start)
-    after: list[float] = []
-    for i, turn in enumerate(turns):
-        mover = 0 if game.to_move(states[i]) is Color.BLACK else 1
-        own = _number(turn.get(TURN_CLOCK_KEY)) if isinstance(turn, Mapping) else None
-        if own is not None:
-            left[mover] = own
-        elif charged[i] is not None:
-            left[mover] = max(0.0, left[mover] - (charged[i] or 0.0)) + increment
-        after.append(left[mover])
+    after: list[dict[int, float] | float | None] = []
+    for clock, mover, spent in zip(own, movers, charged, strict=True):
+        if mover is not None:
+            if isinstance(clock, float):
+                left[mover] = clock
+            elif isinstance(spent, float):
+                left[mover] = max(0.0, left[mover] - spent) + increment
+            clock = left[mover]
+        after.append(clock)
     return start, after
 
 

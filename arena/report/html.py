@@ -40,6 +40,7 @@ from arena.errors import ArenaError
 from arena.fileio.files import atomic_write
 from arena.fileio.jsonfiles import read_json_file
 from arena.games.base import Game, GameError
+from arena.games.model import GeneralGame
 from arena.limits import MAX_RECORDS_BYTES
 from arena.records.reader import finishing_order, result_text
 from arena.records.replay import Replay
@@ -62,7 +63,7 @@ class ReportError(ArenaError):
 # -- boards ----------------------------------------------------------------------------------------
 
 
-def svg_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], str]:
+def svg_renderer(game: Game[Any, Any] | GeneralGame[Any, Any]) -> Callable[[Any, Any], str]:
     """The registry's ``board_svg(state, last_move)`` for two-player ``game``; for a game without one
     (a plugin that registers no ``svg``), its ``board_text`` set in an SVG ``<text>`` block."""
     from arena.games.registry import get_spec, load_ref
@@ -78,7 +79,7 @@ def svg_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], str]:
     return text_svg
 
 
-def svg_pieces_renderer(game: Game[Any, Any]) -> Callable[[Any, Any], list[str]] | None:
+def svg_pieces_renderer(game: Game[Any, Any] | GeneralGame[Any, Any]) -> Callable[[Any, Any], list[str]] | None:
     """The game's SVG function's twin that gives the picture as its pieces, if its module has one:
     ``board_svg_pieces`` beside ``board_svg`` (same arguments; the join of what it returns is
     exactly what ``board_svg`` returns, each string one piece: see
@@ -135,14 +136,14 @@ def _frames(replay: Replay, pieces: PieceTable) -> tuple[list[str], str]:
     """Every position's picture as frames of ``pieces`` and the CRC of their CRCs. A paired game's
     board marks the last move (keyed by game, state and move); any other game's picture is its
     viewer's view of the state under these rules (their parameters and the seat in the key)."""
-    rules = replay.rules
-    draw_pieces = None if rules is None else svg_pieces_renderer(rules)
-    if rules is not None:
-        draw_paired = svg_renderer(rules)
+    game = replay.game
+    draw_pieces = svg_pieces_renderer(game) if replay.marks_last_move else None
+    if replay.marks_last_move:
+        draw_paired = svg_renderer(game)
 
         def key_and_draw(i: int) -> tuple[Hashable, Callable[[], str]]:
             state, last_move, _ = replay.position(i)
-            return position_key(rules.name, state, last_move), lambda: draw_paired(state, last_move)
+            return position_key(game.name, state, last_move), lambda: draw_paired(state, last_move)
     else:
         draw_seen = seat_svg_renderer(replay)
         identity = json.dumps(replay.game.identity(), sort_keys=True, default=str)

@@ -6,12 +6,9 @@ game of the general model (``players`` 2) its ``parameters``, referee (``rules``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from arena.games import get_game
-from arena.games.base import Game
-from arena.games.model import GeneralGame
-from arena.games.registry import get_spec
+from arena.games.registry import configured_game, get_game
 from arena.tournament.config import TournamentConfig
 
 if TYPE_CHECKING:
@@ -33,23 +30,17 @@ def sprt_settings(config: TournamentConfig, concurrency: int | None, isolation: 
     s = config.sprt
     assert s is not None
     settings = SprtSettings(
-        game=_game(config), new=plan.agent_spec(config.agents[0]), old=plan.agent_spec(config.agents[1]),
+        game=configured_game(config.game, config.players, dict(config.parameters)),
+        new=plan.agent_spec(config.agents[0]), old=plan.agent_spec(config.agents[1]),
         elo0=s["elo0"], elo1=s["elo1"], alpha=s["alpha"], beta=s["beta"], model=s["model"],
         time_control=plan.time_control(config), max_moves=config.max_moves, opening_plies=config.opening_plies,
         seed=config.seed, openings_order=plan.openings_order(config),
         max_pairs=s["maxPairs"], concurrency=concurrency or config.concurrency or 1,
         isolation=plan.isolation(config), backend=backend_options(config, *backend),
         base_dir=Path(config.source).resolve().parent if config.source else None,
-        parameters=config.parameters, rules=config.rules_command or (), legal_moves=config.legal_moves,
-        score=s["score"])
-    # The config refuses openings for a game of N seats: its book is None, whatever the game.
-    settings.book = plan.opening_book(config, settings.game)  # type: ignore[arg-type]
+        players=config.players, parameters=config.parameters, rules=config.rules_command or (),
+        legal_moves=config.legal_moves, score=s["score"])
+    if config.openings is not None:  # the config refuses them for a game of the general model
+        settings.book = plan.opening_book(config, get_game(config.game))
     return settings
 
-
-def _game(config: TournamentConfig) -> Game[Any, Any] | GeneralGame[Any, Any]:
-    """The config's two-player game, or its game of the general model set for ``players`` (two:
-    the config's checks refuse more)."""
-    if config.players is None:
-        return get_game(config.game)
-    return get_spec(config.game).table(config.players, dict(config.parameters))

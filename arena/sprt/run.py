@@ -5,14 +5,16 @@ opening (a book's, or ``opening_plies`` random plies seeded ``opening_seed(seed,
 score for NEW (0, ½, 1, 1½ or 2 points) adds one to the matching pentanomial count; after every
 completed pair :func:`arena.stats.sprt.summary` decides: H1, H0, or play on.
 
-A game of the general model (:mod:`arena.games.model`: an external referee's, OpenSpiel's, Kuhn
-poker...) set for two seats is played the same way with seats for colours: game ``2p`` seats NEW at
-seat 0, game ``2p + 1`` at seat 1, both with the chance seed ``opening_seed(seed, p)`` (the pair
-builder's, as a tournament's rotation group shares one seed), never with openings. Their records are
-seat records (:mod:`arena.records.seats`); a game counts 1 for NEW ranked first alone, ½ for equal
-ranks, 0 otherwise. With ``score`` ``"returns"`` (:data:`SCORES`) a seated pair is scored as a
-duplicate match instead: NEW's returns over the pair's two games against OLD's, the pair scoring 2
-(NEW gained more), 1 (equal) or 0: in poker, what a bot wins in chips, not how many hands.
+Every game is a game of two seats (:mod:`arena.games.model`; a two-player game's seats are BLACK
+and WHITE), played one way: game ``2p`` seats NEW at seat 0, game ``2p + 1`` at seat 1. A game whose
+bots speak the seat envelope (an external referee's, OpenSpiel's, Kuhn poker...) starts at its start
+and draws its chance from the pair's seed ``opening_seed(seed, p)`` (the pair builder's, as a
+tournament's rotation group shares one seed), recorded in both games; a game of the colour dialect
+takes the pair's opening and records a seed only for random plies (its records' bytes as they have
+always been). A game counts 1 for NEW ranked first alone, ½ for equal ranks, 0 otherwise (a win, a
+draw). With ``score`` ``"returns"`` (:data:`SCORES`) a pair is scored as a duplicate match instead:
+NEW's returns over the pair's two games against OLD's, the pair scoring 2 (NEW gained more), 1
+(equal) or 0: in poker, what a bot wins in chips, not how many hands.
 
 What the shared chance seed cancels. Both games of a pair draw their chance outcomes from one
 seeded generator, one draw after another, so the ``k``-th chance event of one game gets the same
@@ -36,13 +38,16 @@ Log folder (held under :class:`arena.records.logstore.FolderLock` for the whole 
 Resume: a pair counts as completed when both its records are in ``games/`` (so a ``kill -9`` between
 the second record and ``sprt.json`` loses nothing). A pair with one record only is played again from
 scratch (its stray record is overwritten). Each record of a completed pair must be that game's (its
-index, NEW and OLD in its colours or seats, the pair's opening or chance seed, the game as set;
-records are written whole, fsynced): one that is not, or cannot be read, is refused with one line
+index, NEW and OLD in its seats, the game as set, the pair's opening and seed; records are written
+whole, fsynced): one that is not, or cannot be read, is refused with one line
 (:class:`arena.records.logstore.LogError`), never counted. As in a tournament's folder, no link is
-followed below the folder's parent and every file must be a regular file (:mod:`arena.fileio.files`). Running again with other settings (bots, game, bounds,
-model, time control, openings, seed; a game of seats' players, parameters, referee and
-``legal_moves``) raises :class:`arena.records.logstore.LogError`; ``max_pairs`` and ``concurrency``
-may change.
+followed below the folder's parent and every file must be a regular file (:mod:`arena.fileio.files`).
+Running again with other settings (bots, game and its identity, bounds, model, time control,
+openings, seed, referee, ``legal_moves``, ``score``) raises :class:`arena.records.logstore.LogError`;
+``max_pairs`` and ``concurrency`` may change. A ``sprt.json`` written by an earlier arena may lack
+settings added since (:data:`SETTINGS_DEFAULTS`: a two-player run's had no ``game_identity``,
+``rules``, ``legal_moves`` or ``score``); a missing one is compared as its default, the value every
+such run had.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ import trio
 from arena.backends import Backend, BackendOptions, make_backend
 from arena.fileio.files import open_beneath, read_input
 from arena.fileio.jsonfiles import read_json_file
-from arena.games.base import ArenaError, Game
+from arena.games.base import ArenaError
 from arena.games.model import GeneralGame
 from arena.limits import MAX_FILE_BYTES, MAX_RECORDS_BYTES
 from arena.match.clock import TimeControl
@@ -72,7 +77,7 @@ from arena.players.spec import AgentSpec
 from arena.process.isolation import DEFAULT_ISOLATION, Isolation
 from arena.process.signals import Interruption, exit_code_for, run_trio_interruptibly
 from arena.records.logstore import FolderLock, LogError, dumps, log_root, write_failure
-from arena.records.normal import ranks, returns, seat_ids
+from arena.records.normal import game_identity, game_states, ranks, returns, seat_ids
 from arena.records.reader import RecordInputError, read_game
 from arena.records.seats import placing
 from arena.records.types import Record
@@ -85,20 +90,29 @@ SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
 #: Exit statuses of ``arena sprt`` by outcome.
 EXIT_H1, EXIT_H0, EXIT_UNDECIDED = 0, 3, 4
-#: How a seated pair is scored: by each game's ranks, or by the returns summed over the pair.
+#: How a pair is scored: by each game's ranks, or by the returns summed over the pair.
 SCORES = ("rank", "returns")
+#: The settings a ``sprt.json`` of an earlier arena may lack, and the value each then had (a
+#: function of the settings it has): compared as that value on resume (module docstring).
+SETTINGS_DEFAULTS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "game_identity": lambda old: {"name": old.get("game"), "players": 2, "params": {}},
+    "rules": lambda old: [],
+    "legal_moves": lambda old: False,
+    "score": lambda old: "rank",
+}
 
 
 @dataclass
 class SprtSettings:
     """What a run is; everything but ``max_pairs`` and ``concurrency`` must match on resume.
 
-    ``game`` is a two-player game, or a game of the general model set for two players (a
-    "seated" run, module docstring): its ``parameters`` as given, the argv of the referee that plays
-    it (``rules``, empty for a game of arena or of a plugin) and ``legal_moves`` (every seat's
-    messages carry its legal moves) are then what :class:`arena.backends.GameJob` needs."""
+    ``game`` is the game as configured for two seats
+    (:func:`arena.games.registry.configured_game`); ``players`` and ``parameters`` as given to
+    configure it (None and none for a two-player game's own dialect), the argv of the referee that
+    plays it (``rules``, empty for a game of arena or of a plugin) and ``legal_moves`` (every seat's
+    messages carry its legal moves) are what :class:`arena.backends.GameJob` needs."""
 
-    game: Game[Any, Any] | GeneralGame[Any, Any]
+    game: GeneralGame[Any, Any]
     new: AgentSpec
     old: AgentSpec
     elo0: float = 0.0
@@ -120,28 +134,19 @@ class SprtSettings:
     backend: BackendOptions | None = None
     #: The folder bot files are found from (the config's, or the current one): what Ray ships.
     base_dir: Path | None = None
-    #: A seated run's game parameters as given (the game's identity in :meth:`identity` has them all).
+    #: The seats the game was configured with, as given (None: the game's own dialect and default).
+    players: int | None = None
+    #: The game parameters as given (the game's identity in :meth:`identity` has them all).
     parameters: tuple[tuple[str, int], ...] = ()
-    #: The argv of the referee of a seated run's external game (docs/referees.md); empty otherwise.
+    #: The argv of the referee of an external game (docs/referees.md); empty otherwise.
     rules: tuple[str, ...] = ()
-    #: A seated run's seats get their legal moves in every message.
+    #: Each seat gets its legal moves in every message.
     legal_moves: bool = False
-    #: How a pair is scored (:data:`SCORES`; ``returns`` only for a seated run).
+    #: How a pair is scored (:data:`SCORES`; ``returns`` for a game that has returns of its own).
     score: str = "rank"
 
-    @property
-    def seated(self) -> bool:
-        """The game is of the general model (two seats), not a two-player game."""
-        return isinstance(self.game, GeneralGame)
-
     def identity(self) -> dict[str, Any]:
-        """The JSON object compared on resume (a seated run's has its game's identity, referee and
-        ``legal_moves`` too; a two-player run's keys are those runs have always written)."""
-        seated: dict[str, Any] = {}
-        if isinstance(self.game, GeneralGame):
-            seated = {"game_identity": self.game.identity(), "rules": list(self.rules), "legal_moves": self.legal_moves}
-            if self.score != "rank":  # only when set: runs written before it resume
-                seated["score"] = self.score
+        """The JSON object compared on resume (:data:`SETTINGS_DEFAULTS` for an earlier arena's)."""
         return {
             "game": self.game.name, "new": agent_identity(self.new), "old": agent_identity(self.old),
             "new_id": self.new.id, "old_id": self.old.id,
@@ -150,7 +155,8 @@ class SprtSettings:
             "opening_plies": self.opening_plies if self.book is None else 0, "seed": self.seed,
             "openings": None if self.book is None else {"path": str(self.book.path), "sha256": self.book.digest,
                                                          "order": self.openings_order},
-            **seated,
+            "game_identity": self.game.identity(), "rules": list(self.rules), "legal_moves": self.legal_moves,
+            "score": self.score,
         }
 
 
@@ -173,9 +179,8 @@ def agent_identity(spec: AgentSpec) -> Any:
 
 
 def pair_score(records: tuple[Mapping[str, Any], Mapping[str, Any]], score: str = "rank") -> float:
-    """NEW's points in a pair: game 0 NEW is BLACK (seat 0), game 1 NEW is WHITE (seat 1); a win 1,
-    a draw ½. A seat record's win is NEW ranked first alone, its draw equal ranks. With ``score``
-    ``"returns"`` (seat records): 2 when NEW's returns summed over both games exceed OLD's, 1 when
+    """NEW's points in a pair: game 0 NEW is at seat 0 (BLACK), game 1 at seat 1 (WHITE); a win
+    (NEW ranked first alone) 1, a draw (equal ranks) ½. With ``score`` ``"returns"``: 2 when NEW's returns summed over both games exceed OLD's, 1 when
     they are equal, 0 otherwise."""
     if score == "returns":
         margin = sum(returns(record)[seat] - returns(record)[1 - seat] for seat, record in enumerate(records))
@@ -251,6 +256,7 @@ class SprtRun:
             if not isinstance(previous, dict) or not isinstance(previous.get("settings"), dict):
                 raise LogError(f"{path}: not an arena sprt state file; pass another --logs")
             old = previous["settings"]
+            old = {**{key: default(old) for key, default in SETTINGS_DEFAULTS.items()}, **old}
             if self.settings.seed is None and old.get("seed") is not None:
                 self.settings.seed = old["seed"]  # resuming a run whose seed was drawn at random
             new = self.settings.identity()
@@ -281,7 +287,7 @@ class SprtRun:
 
     def _read_record(self, index: int) -> Record:
         """The record of game ``index`` of a completed pair, checked to be that game: its index,
-        NEW and OLD in that game's colours, its opening. Records are written whole (atomically),
+        NEW and OLD in that game's seats, the game, its opening and seed. Records are written whole (atomically),
         so one that is unreadable or another game's is not arena's: LogError (one line), and the
         user decides (delete it to have its pair played again)."""
         try:
@@ -295,31 +301,32 @@ class SprtRun:
         return record
 
     def _record_mismatch(self, index: int, record: Mapping[str, Any]) -> str | None:
-        s = self.settings
-        game = self.pair_game(index)
-        black, white = game.black, game.white
+        """Why ``record`` (any format: :mod:`arena.records.normal`) is not game ``index`` of this
+        run (None: it is)."""
+        game, table = self.pair_game(index), self.settings.game
         if record.get("game_index") != index:
             return f"its game_index is {json.dumps(record.get('game_index'))}"
-        if isinstance(s.game, GeneralGame):
-            return _seat_record_mismatch(record, s.game, game)
-        players = [(p.get("id"), p.get("colour")) for p in record.get("players") or []]
-        if players != [(black.id, "BLACK"), (white.id, "WHITE")]:
-            return f"{black.id} should play BLACK and {white.id} WHITE"
-        if s.book is not None:
-            if record["game_states"][0] != s.game.state_to_json(game.opening.start_state):
-                return "it does not start from the pair's opening"
-        elif game.opening.seed is not None and record.get("seed") != game.opening.seed:
-            return "its opening seed is not the pair's"
+        if seat_ids(record) != [game.black.id, game.white.id]:
+            return (f"{game.black.id} should sit at seat 0 ({table.seat_names[0]}) and {game.white.id} at seat 1 "
+                    f"({table.seat_names[1]})")
+        named = game_identity(record)
+        if {key: named.get(key) for key in table.identity()} != table.identity():
+            return f"it is a game of {json.dumps(named)}"
+        start = game.opening.start_state
+        if start is not None and game_states(record)[:1] != [table.state_to_json(start)]:
+            return "it does not start from the pair's opening"
+        if record.get("seed") != game.opening.seed:
+            return f"its {'opening seed' if game.opening.plies else 'seed'} is not the pair's"
         return None
 
     def pair_game(self, index: int) -> PairGame[AgentSpec]:
-        """Game ``index``: the ``index % 2``-th game of pair ``index // 2`` (NEW is BLACK, or at seat
-        0, in the first). A seated run's pair has no opening but always its seed (the chance draws')."""
+        """Game ``index``: the ``index % 2``-th game of pair ``index // 2`` (NEW at seat 0 in the
+        first), from the pair's opening. A game of the seat envelope draws its chance from the pair's
+        seed, so both its games record it; the colour dialect's records hold it for random plies only."""
         s = self.settings
-        if s.seated:
-            return pair_games(s.new, s.old, index // 2, s.seed, always_record_seed=True)[index % 2]
         openings = Openings(s.opening_plies, s.book, s.openings_order)
-        return pair_games(s.new, s.old, index // 2, s.seed, openings)[index % 2]
+        return pair_games(s.new, s.old, index // 2, s.seed, openings,
+                          always_record_seed=s.game.seat_envelope)[index % 2]
 
     def _summary(self) -> dict[str, Any]:
         s = self.settings
@@ -367,10 +374,9 @@ class SprtRun:
     async def _play_game(self, index: int) -> dict[str, Any]:
         s = self.settings
         game = self.pair_game(index)
-        general = s.game if isinstance(s.game, GeneralGame) else None
         setting = GameSetting(game=s.game.name, time_control=s.time_control, max_moves=s.max_moves,
-                              isolation=s.isolation, players=general.players if general else None,
-                              parameters=s.parameters if general else (), rules=s.rules, legal_moves=s.legal_moves)
+                              isolation=s.isolation, players=s.players, parameters=s.parameters, rules=s.rules,
+                              legal_moves=s.legal_moves)
         job = game_job(setting, (game.black, game.white), index, game.opening)
         if self.backend is None:
             self.backend = make_backend()
@@ -429,20 +435,6 @@ class SprtRun:
             self.write_state("interrupted")
 
 
-def _seat_record_mismatch(record: Mapping[str, Any], table: GeneralGame[Any, Any],
-                          game: PairGame[AgentSpec]) -> str | None:
-    """Why ``record`` is not the seat record of ``game`` of ``table`` (None: it is)."""
-    if seat_ids(record) != [game.black.id, game.white.id]:
-        return f"{game.black.id} should sit at seat 0 and {game.white.id} at seat 1"
-    named = record.get("game_identity")
-    identity = {key: named.get(key) for key in ("name", "players", "params")} if isinstance(named, dict) else None
-    if identity != table.identity():
-        return f"it is a game of {json.dumps(identity)}"
-    if record.get("seed") != game.opening.seed:
-        return "its seed is not the pair's"
-    return None
-
-
 @dataclass
 class SprtOutcome:
     """How :func:`play_sprt` ended: ``stopped`` is the run's ``H1``/``H0``/``max-pairs`` (None when
@@ -474,14 +466,15 @@ class SprtOutcome:
         return {"H1": EXIT_H1, "H0": EXIT_H0}.get(self.stopped or "", EXIT_UNDECIDED)
 
 
-def play_sprt(run: SprtRun, *, needs_seed: bool, on_start: Callable[[], None] | None = None) -> SprtOutcome:
+def play_sprt(run: SprtRun, *, on_start: Callable[[], None] | None = None) -> SprtOutcome:
     """Play an opened ``run`` to its end in its own ``trio.run``, under
-    :func:`arena.process.signals.run_trio_interruptibly`, then close it. ``needs_seed``: draw a seed
-    (recorded) when the settings have none (an earlier run's was read by :meth:`SprtRun.open`).
-    A seated run always has a seed (its chance draws). ``on_start()`` runs before the first game. The same for ``arena sprt`` and ``arena run`` of a
-    config with an ``sprt`` key."""
+    :func:`arena.process.signals.run_trio_interruptibly`, then close it. A run without a seed (and
+    none read from an earlier run's ``sprt.json`` by :meth:`SprtRun.open`) gets one drawn at random
+    and recorded, so its pairs (openings, chance draws) can be played again. ``on_start()`` runs
+    before the first game. The same for ``arena sprt`` and ``arena run`` of a config with an
+    ``sprt`` key."""
     outcome = SprtOutcome()
-    if (needs_seed or run.settings.seated) and run.settings.seed is None:
+    if run.settings.seed is None:
         run.settings.seed = random.SystemRandom().randrange(2**31)
     try:
         if on_start is not None:

@@ -162,13 +162,12 @@ def _board(replay: Replay, i: int) -> Text:
     ``board_text`` for the viewer."""
     from rich.text import Text
 
-    rules = replay.rules
-    if rules is None:
+    if not replay.marks_last_move:
         return Text(replay.board(i), no_wrap=True)
     from arena.ui.views import view_for
 
     state, last_move, previous = replay.position(i)
-    return view_for(rules).board(rules, state, last_move, previous)
+    return view_for(replay.game).board(replay.game, state, last_move, previous)
 
 
 def _seat_lines(replay: Replay, i: int) -> list[Text]:

@@ -272,7 +272,7 @@ def test_each_record_and_row_is_synced_before_the_next_game(tmp_path: Path, fake
 
 
 def test_an_sprt_resume_refuses_a_record_that_is_not_its_game(tmp_path: Path) -> None:
-    from arena.games import get_game
+    from arena.games.registry import configured_game
     from arena.match.clock import TimeControl
     from arena.players.spec import AgentSpec
     from arena.sprt.run import SprtRun, SprtSettings
@@ -280,7 +280,7 @@ def test_an_sprt_resume_refuses_a_record_that_is_not_its_game(tmp_path: Path) ->
     bot = f"{sys.executable} {REPO / 'bots' / 'connect4_random.py'}"
 
     def run(max_pairs: int) -> str:
-        settings = SprtSettings(game=get_game("connect4"), new=AgentSpec("new", command=bot),
+        settings = SprtSettings(game=configured_game("connect4"), new=AgentSpec("new", command=bot),
                                 old=AgentSpec("old", command=bot), time_control=TimeControl(time_limit_ms=20000),
                                 max_pairs=max_pairs, opening_plies=2, seed=5)
         runner = SprtRun(settings, tmp_path / "logs" / "s")

@@ -21,8 +21,8 @@ from rich.text import Text
 from arena.games.base import Game
 from arena.games.model import GeneralGame
 
-#: A game as the views take it: the boards of replays draw a two-player Game; the human player
-#: passes every game in the general model.
+#: A game as the views take it: the legend and boards of :mod:`arena.ui.boards` may pass a
+#: two-player Game; the replay and the human player pass every game in the general model.
 AnyGame = Game[Any, Any] | GeneralGame[Any, Any]
 
 
