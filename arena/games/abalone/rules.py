@@ -479,7 +479,6 @@ SPEC = GameSpec(
     notation='A1B2 inline (trailing marble, its destination), C3C5D3 broadside (ends, first one\'s '
              'destination); wire: {"marbles": ["C3", "C4", "C5"], "direction": "NW"}',
     svg="arena.games.abalone.svg:board_svg",
-    search="arena.agents.eval_abalone:AbaloneSearch",
 )
 
 __all__ = [

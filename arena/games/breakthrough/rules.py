@@ -533,7 +533,6 @@ SPEC = GameSpec(
     protocol="json",
     notation='a2-a3, b4xc5 for a capture (wire: {"from": "a2", "to": "a3"})',
     svg="arena.games.breakthrough.rules:board_svg",
-    search="arena.agents.eval_breakthrough:BreakthroughSearch",
 )
 
 __all__ = [

@@ -574,8 +574,6 @@ SPEC = GameSpec(
     summary="English draughts (American checkers), 8x8, compulsory captures",
     protocol="checkers-lines",
     notation="PDN squares 1-32: 11-15, 22x15x8",
-    view="arena.ui.views.checkers:CheckersView",
     svg="arena.games.checkers.svg:board_svg",
-    search="arena.agents.eval_checkers:CheckersSearch",
     pdn="arena.games.checkers.pdn:record_to_pdn",
 )

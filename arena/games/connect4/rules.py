@@ -532,7 +532,6 @@ SPEC = GameSpec(
     protocol="json",
     notation="column letter a-g (or 1-7 from the left); wire: column number 0-6",
     svg="arena.games.connect4.rules:board_svg",
-    search="arena.agents.eval_connect4:ConnectFourSearch",
 )
 
 __all__ = [

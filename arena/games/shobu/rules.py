@@ -449,7 +449,5 @@ SPEC = GameSpec(
     summary="four 4x4 boards; a passive then an aggressive move; push all enemy stones off one board",
     protocol="shobu-json",
     notation="<passive xy> <aggressive xy> <direction>[2], e.g. 07 43 N",
-    view="arena.ui.views.shobu:ShobuView",
     svg="arena.games.shobu.svg:board_svg",
-    search="arena.agents.eval_shobu:ShobuSearch",
 )
