@@ -193,10 +193,15 @@ class GameSpec:
 _rules_cache: dict[str, Game[Any, Any]] = {}
 
 
-def table_spec(fields: dict[str, Any], rules: type[GeneralGame[Any, Any]]) -> GameSpec:
-    """The registry line of a game of the general model from its module's ``SPEC_FIELDS``: the
-    N-seat envelope, the general model and the rules class's move cap added."""
-    return GameSpec(**fields, default_max_moves=rules.default_max_moves, protocol="json-seats", model=GENERAL)
+def spec_of(game_class: type[Game[Any, Any] | GeneralGame[Any, Any]], title: str, **fields: Any) -> GameSpec:
+    """The registry line of the game whose rules class is ``game_class``: its ``name``, ``rules``
+    reference (``"module:Class"``) and move cap read from the class; a class of the general model
+    (not a :class:`Game`) speaks the N-seat envelope. ``fields`` give the rest, and may override."""
+    own: dict[str, Any] = {"name": game_class.name, "rules": f"{game_class.__module__}:{game_class.__qualname__}",
+                           "default_max_moves": game_class.default_max_moves}
+    if not issubclass(game_class, Game):
+        own.update(protocol="json-seats", model=GENERAL)
+    return GameSpec(**{**own, "title": title, **fields})
 
 
 def _rules(spec: GameSpec) -> Game[Any, Any]:
@@ -470,6 +475,7 @@ __all__ = [
     "provided_games",
     "register",
     "reload",
+    "spec_of",
     "table_game_names",
     "unregister",
 ]

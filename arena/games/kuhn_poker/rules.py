@@ -70,7 +70,7 @@ from typing import Any, ClassVar
 from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
 from arena.games.kuhn_poker.moves import PokerMoves
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
 PASS, BET, OUT = "pass", "bet", "out"
 ACTIONS = (PASS, BET)
@@ -326,15 +326,7 @@ def card_name(card: int, players: int) -> str:
     return "JQK"[card] if players == 2 else str(card)
 
 
-#: The registry line's fields (the registry itself is the lead's).
-SPEC_FIELDS: dict[str, str] = {
-    "name": "kuhn_poker",
-    "title": "Kuhn poker",
-    "summary": "OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
-    "notation": '"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls',
-    "rules": "arena.games.kuhn_poker.rules:KuhnPoker",
-    "svg": "arena.games.kuhn_poker.svg:board_svg",
-}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, KuhnPoker)
+SPEC = spec_of(KuhnPoker, "Kuhn poker", svg="arena.games.kuhn_poker.svg:board_svg",
+               summary="OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
+               notation='"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls')

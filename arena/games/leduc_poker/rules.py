@@ -79,7 +79,7 @@ from typing import Any, ClassVar
 from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
 from arena.games.kuhn_poker.moves import PokerMoves
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
 FOLD, CALL, RAISE, OUT = "fold", "call", "raise", "out"
 ACTIONS = (FOLD, CALL, RAISE)
@@ -401,16 +401,8 @@ def card_name(card: int, players: int) -> str:
     return ("JQK"[rank] if players == 2 else str(rank)) + "sh"[card % 2]
 
 
-#: The registry line's fields (the registry itself is the lead's).
-SPEC_FIELDS: dict[str, str] = {
-    "name": "leduc_poker",
-    "title": "Leduc poker",
-    "summary": "OpenSpiel's Leduc poker: 2 suits of N+1 ranks, a private and a public card, two betting rounds "
-               "(2-10 players)",
-    "notation": '"fold", "call" or "raise" (JSON strings); call checks when there is nothing to match',
-    "rules": "arena.games.leduc_poker.rules:LeducPoker",
-    "svg": "arena.games.leduc_poker.svg:board_svg",
-}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, LeducPoker)
+SPEC = spec_of(LeducPoker, "Leduc poker", svg="arena.games.leduc_poker.svg:board_svg",
+               summary="OpenSpiel's Leduc poker: 2 suits of N+1 ranks, a private and a public card, two betting rounds "
+               "(2-10 players)",
+               notation='"fold", "call" or "raise" (JSON strings); call checks when there is nothing to match')
