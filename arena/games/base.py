@@ -227,12 +227,17 @@ T = TypeVar("T", bound=TurnState)
 class TwoColourGame(Game[T, M]):
     """A board game of Black and White whose states carry ``turn`` and ``turn_number`` (arena's
     Shobu, checkers, Breakthrough, Connect Four and Abalone): who moves, the ply, the state's JSON
-    form from :meth:`board_json`, and perft's bounds around the game's own fast counter
-    (:meth:`count_leaves`) are the same for each."""
+    form from :meth:`board_json` and back through :meth:`read_board`, and perft's bounds around the
+    game's own fast counter (:meth:`count_leaves`) are the same for each."""
 
     @abc.abstractmethod
     def board_json(self, state: T) -> Any:
         """The JSON form's ``board``."""
+
+    @abc.abstractmethod
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> T:
+        """The state of the JSON form's ``board`` with ``turn`` and ``turn_number`` (already read):
+        strict, refusing what no game reaches; :class:`StateError` naming the problem."""
 
     @abc.abstractmethod
     def count_leaves(self, state: T, depth: int) -> int:
@@ -248,6 +253,11 @@ class TwoColourGame(Game[T, M]):
         # Once a ply: the turn's name without the enum's ``value`` property (a descriptor call).
         return {"board": self.board_json(state), "turn": "BLACK" if state.turn is _BLACK else "WHITE",
                 "turnNumber": state.turn_number}
+
+    def state_from_json(self, obj: Any) -> T:
+        """Exactly ``{"board", "turn", "turnNumber"}`` (:func:`read_state_fields`), the board as
+        :meth:`read_board` reads it; :class:`StateError` naming the first problem."""
+        return self.read_board(*read_state_fields(obj))
 
     def perft(self, state: T, depth: int) -> int:
         """Leaf count of the move tree ``depth`` plies deep (the same result as :meth:`Game.perft`,

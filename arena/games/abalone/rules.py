@@ -81,7 +81,6 @@ from arena.games.base import (
     TwoColourGame,
     cap_text,
     exact_keys,
-    read_state_fields,
     show_value,
 )
 from arena.games.registry import spec_of
@@ -400,11 +399,10 @@ class AbaloneGame(TwoColourGame[AbaloneState, AbaloneMove]):
     def board_json(self, state: AbaloneState) -> list[str]:
         return board_rows(state)
 
-    def state_from_json(self, obj: Any) -> AbaloneState:
-        """Strict reading of the JSON form (module docstring); also refuses marble counts no game
-        reaches. :class:`StateError` with a one-line message."""
-        rows, turn, turn_number = read_state_fields(obj)
-        black, white = _parse_board(rows)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> AbaloneState:
+        """Strict reading of the JSON form's board (module docstring); also refuses marble counts
+        no game reaches. :class:`StateError` with a one-line message."""
+        black, white = _parse_board(board)
         _check_position(black, white, turn)
         return AbaloneState(black, white, turn, turn_number)
 

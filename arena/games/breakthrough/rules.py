@@ -48,7 +48,6 @@ from arena.games.base import (
     TwoColourGame,
     cap_text,
     exact_keys,
-    read_state_fields,
     show_value,
 )
 from arena.games.registry import spec_of
@@ -453,11 +452,11 @@ class BreakthroughGame(TwoColourGame[BreakthroughState, BreakthroughMove]):
     def board_json(self, state: BreakthroughState) -> list[str]:
         return board_rows(state)
 
-    def state_from_json(self, obj: Any) -> BreakthroughState:
-        """Strict reading of the JSON form (module docstring). Besides the shape, refuses what no
-        game can reach: more than 16 pieces a side, the side to move standing on its far row, and
-        the side that just moved having no pieces. :class:`StateError` with a one-line message."""
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> BreakthroughState:
+        """Strict reading of the JSON form's board (module docstring). Besides the shape, refuses
+        what no game can reach: more than 16 pieces a side, the side to move standing on its far
+        row, and the side that just moved having no pieces. :class:`StateError` with a one-line
+        message."""
         black, white = _parse_board(board)
         _check_position(black, white, turn)
         return BreakthroughState(black, white, turn, turn_number)

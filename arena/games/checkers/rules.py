@@ -40,7 +40,6 @@ from arena.games.base import (
     StateError,
     Termination,
     TwoColourGame,
-    read_state_fields,
     show_value,
 )
 from arena.games.checkers.board import (
@@ -489,14 +488,11 @@ class CheckersGame(TwoColourGame[CheckersState, CheckersMove]):
 
     board_json = board_lines
 
-    def state_from_json(self, obj: Any) -> CheckersState:
-        """Strict reading of ``{"board": [8 lines], "turn": "BLACK"|"WHITE", "turnNumber": n}``.
-
-        Board lines are 8 symbols of ``. b w B W``, separated by spaces or not (trailing spaces
-        tolerated); pieces only on dark squares, men not on their crowning row. Raises
-        :class:`StateError` with a one-line message naming the problem.
-        """
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> CheckersState:
+        """The board of ``{"board": [8 lines], "turn": "BLACK"|"WHITE", "turnNumber": n}``: 8 lines
+        of 8 symbols of ``. b w B W``, separated by spaces or not (trailing spaces tolerated);
+        pieces only on dark squares, men not on their crowning row. Raises :class:`StateError`
+        with a one-line message naming the problem."""
         black, white, kings = _parse_board(board)
         return CheckersState(black, white, kings, turn, turn_number)
 

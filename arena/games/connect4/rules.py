@@ -53,7 +53,6 @@ from arena.games.base import (
     StateError,
     Termination,
     TwoColourGame,
-    read_state_fields,
     show_value,
 )
 from arena.games.registry import spec_of
@@ -408,11 +407,9 @@ class ConnectFourGame(TwoColourGame[ConnectFourState, int]):
         lines.append("  " + " ".join(COLUMN_LETTERS))
         return "\n".join(lines)
 
-    def state_from_json(self, obj: Any) -> ConnectFourState:
-        """Strict reading of ``{"board": [6 rows, top first], "turn", "turnNumber"}``: only
-        positions legal play reaches (see the module docstring). :class:`StateError` naming the
-        first problem."""
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> ConnectFourState:
+        """Strict reading of ``board`` (6 rows, top first): only positions legal play reaches (see
+        the module docstring). :class:`StateError` naming the first problem."""
         black, white = _parse_board(board)
         return _checked_state(black, white, turn, turn_number)
 

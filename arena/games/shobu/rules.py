@@ -48,7 +48,6 @@ from arena.games.base import (
     Termination,
     TwoColourGame,
     exact_keys,
-    read_state_fields,
     show_value,
 )
 from arena.games.registry import spec_of
@@ -383,10 +382,8 @@ class ShobuGame(TwoColourGame[ShobuState, ShobuMove]):
     def board_json(self, state: ShobuState) -> str:
         return core.board_from_masks(state.black, state.white)
 
-    def state_from_json(self, obj: Any) -> ShobuState:
-        """Strict: exactly ``board`` (64 of ``x o .``), ``turn`` (``"BLACK"``/``"WHITE"``) and
-        ``turnNumber`` (an integer >= 0); :class:`StateError` naming the first problem."""
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> ShobuState:
+        """Strict: ``board`` is 64 of ``x o .``; :class:`StateError` naming the first problem."""
         _check_board(board)
         black, white = core.masks_from_board(board)
         return ShobuState(black, white, turn, turn_number)
