@@ -459,10 +459,10 @@ def _cells_text(move: AbaloneMove) -> str:
     return f"{'+'.join(NAMES[c] for c in move.cells)} {DIRECTIONS[move.direction]}"
 
 
-SPEC = spec_of(AbaloneGame, "Abalone", protocol="json", svg="arena.games.abalone.svg:board_svg",
+SPEC = spec_of(AbaloneGame, "Abalone", svg="arena.games.abalone.svg:board_svg",
                summary="61-cell hexagon, 14 marbles each; move lines of 1-3, push smaller lines; push off six to win",
                notation='A1B2 inline (trailing marble, its destination), C3C5D3 broadside (ends, first one\'s '
-             'destination); wire: {"marbles": ["C3", "C4", "C5"], "direction": "NW"}')
+                        'destination); wire: {"marbles": ["C3", "C4", "C5"], "direction": "NW"}')
 
 __all__ = [
     "SPEC",

@@ -510,7 +510,7 @@ def board_svg(state: BreakthroughState, last_move: BreakthroughMove | None = Non
     return "".join(parts)
 
 
-SPEC = spec_of(BreakthroughGame, "Breakthrough", protocol="json", svg="arena.games.breakthrough.rules:board_svg",
+SPEC = spec_of(BreakthroughGame, "Breakthrough", svg="arena.games.breakthrough.rules:board_svg",
                summary="8x8, two rows each; step forward, capture diagonally; reach the far row to win",
                notation='a2-a3, b4xc5 for a capture (wire: {"from": "a2", "to": "a3"})')
 

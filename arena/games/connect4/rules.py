@@ -504,7 +504,7 @@ def board_svg(state: ConnectFourState, last_move: int | None = None) -> str:
     return "".join(parts)
 
 
-SPEC = spec_of(ConnectFourGame, "Connect Four", protocol="json", svg="arena.games.connect4.rules:board_svg",
+SPEC = spec_of(ConnectFourGame, "Connect Four", svg="arena.games.connect4.rules:board_svg",
                summary="7x6 upright board, pieces fall; four in a row wins, a full board draws",
                notation="column letter a-g (or 1-7 from the left); wire: column number 0-6")
 
