@@ -32,6 +32,7 @@ from arena.agents.hyperparameters import Hyperparameters
 from arena.agents.mcts import Budget, Mcts
 from arena.agents.mcts_adapter import AdapterMcts
 from arena.agents.mcts_bot import MctsAgent
+from arena.agents.parts import search_ref
 from arena.agents.protocol_io import Request
 from arena.agents.search_bot import SearchAgent
 from arena.games.registry import GENERAL, all_specs
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=("adapter", "generic"), default="adapter")
     parser.add_argument("--speed-seconds", type=float, default=2.0, help="length of the speed search (default 2)")
     args = parser.parse_args(argv)
-    specs = [s for s in all_specs() if s.model != GENERAL and s.search is not None]
+    specs = [s for s in all_specs() if s.model != GENERAL and search_ref(s) is not None]
     if args.game:
         specs = [s for s in specs if s.name in args.game]
     opponents = args.opponent or ["alphabeta", "random"]

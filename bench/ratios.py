@@ -35,12 +35,13 @@ sys.path.insert(1, str(HERE.parent))
 import mcts_strength  # noqa: E402
 import speed  # noqa: E402
 
+from arena.agents.parts import search_ref  # noqa: E402
 from arena.games.registry import GENERAL, all_specs  # noqa: E402
 
 
 def mcts_section(args: argparse.Namespace) -> None:
     print(f"\n4. MCTS iterations a second (one search from the start, {args.mcts_seconds:g} s; {speed.load()})")
-    for spec in [s for s in all_specs() if s.model != GENERAL and s.search is not None]:
+    for spec in [s for s in all_specs() if s.model != GENERAL and search_ref(s) is not None]:
         generic = mcts_strength.iterations_per_second(spec, args.mcts_seconds, "generic")
         adapter = mcts_strength.iterations_per_second(spec, args.mcts_seconds, "adapter")
         print(f"   {spec.name:<14} adapter {adapter:>9,.0f}   generic {generic:>9,.0f}   ({speed.load()})", flush=True)

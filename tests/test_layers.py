@@ -6,7 +6,7 @@ docstring points there. Every module of ``arena`` is read as a syntax tree (noth
 and each ``import`` of arena's own modules is checked against the table: a module may import its
 own layer and the layers below it, never one above. Imports made only for type checking (``if
 TYPE_CHECKING:``) count too: a type from a higher layer is a dependency all the same. So do dotted
-strings that name a module (``"arena.agents.eval_shobu:ShobuSearch"``, loaded later by
+strings that name a module (``"arena.protocols.seats:SeatEnvelopeProtocol"``, loaded later by
 :func:`arena.games.registry.load_ref`): a string naming a higher layer is allowed only where
 :data:`STRING_REFERENCES` lists it, and every such string must name a module that exists. Further
 rules: the rules package imports only the standard library (and :mod:`arena.limits`), the process
@@ -31,9 +31,10 @@ CONTRIBUTING = PACKAGE.parent / "docs" / "contributing.md"
 #: docs' words). A module belongs to the first entry its dotted name starts with.
 TABLE: list[tuple[tuple[str, ...], str]] = [
     (("arena.limits",), "the standard library"),
-    (("arena.games", "arena.errors"), "`games`: the standard library and `limits` only"),
-    # OpenSpiel's games (the extra arena[openspiel]): the rules layer's adapter over pyspiel.
-    (("arena.openspiel",), "pyspiel (the extra `arena[openspiel]`), imported only when an OpenSpiel game is asked for"),
+    # OpenSpiel's games (the extra arena[openspiel]): the rules layer's provider of `spiel:` games.
+    (("arena.games", "arena.errors", "arena.openspiel"),
+     ("`games`: the standard library and `limits` only; `openspiel`: pyspiel (the extra `arena[openspiel]`), "
+      "imported only when an OpenSpiel game is asked for")),
     (("arena.fileio", "arena.stats"), "`fileio`: orjson; `stats`: the standard library, and numpy for the fit"),
     (("arena.protocols", "arena.process"), "`protocols`: orjson, no I/O; `process`: trio, never a game"),
     (("arena.referee",), "orjson; an external game's referee program (docs/referees.md)"),
@@ -64,26 +65,13 @@ AGENTS_IMPORT = ("arena.agents", "arena.games", "arena.fileio", "arena.errors", 
                  "arena.protocols.framing")
 #: Loaded by the agents only when asked for: an external game's referee (``--rules``).
 AGENTS_IMPORT_LATER = ("arena.referee.registration",)
-#: The dotted strings by which a module names a higher layer, ``(module, named module)``: the rules
-#: layer's game specs name a game's search adapter and terminal view, the registry the protocol
-#: dialects with their agent side and the OpenSpiel provider, the conformance check the referee's
-#: registration; all loaded only when asked for (issue 35 turns them into registrations by the
-#: higher layers). A new one fails the test, and one that is gone must leave this list.
+#: The dotted strings by which a module names a higher layer, ``(module, named module)``. A game's
+#: parts above the rules (its search adapter, terminal view, protocol dialect) are found by the
+#: layers that own them, never named by the rules layer (issue 35); what is left: the conformance
+#: check's command line (``python -m arena.games.conformance --rules CMD``) loads the referee's
+#: registration when asked for. A new one fails the test, and one that is gone must leave this list.
 STRING_REFERENCES: frozenset[tuple[str, str]] = frozenset({
-    ("arena.games.abalone.rules", "arena.agents.eval_abalone"),
-    ("arena.games.breakthrough.rules", "arena.agents.eval_breakthrough"),
-    ("arena.games.checkers.rules", "arena.agents.eval_checkers"),
-    ("arena.games.checkers.rules", "arena.ui.views.checkers"),
     ("arena.games.conformance", "arena.referee.registration"),
-    ("arena.games.connect4.rules", "arena.agents.eval_connect4"),
-    ("arena.games.registry", "arena.agents.protocol_io"),
-    ("arena.games.registry", "arena.openspiel.provider"),
-    ("arena.games.registry", "arena.protocols.checkers_lines"),
-    ("arena.games.registry", "arena.protocols.json_envelope"),
-    ("arena.games.registry", "arena.protocols.seats"),
-    ("arena.games.registry", "arena.protocols.shobu_json"),
-    ("arena.games.shobu.rules", "arena.agents.eval_shobu"),
-    ("arena.games.shobu.rules", "arena.ui.views.shobu"),
 })
 #: A string that names an arena module, maybe with an attribute: ``arena.x.y`` or ``arena.x.y:Name``.
 DOTTED = re.compile(r"arena(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?")
@@ -132,11 +120,24 @@ def imports_of(source: str, module: str) -> list[tuple[int, str, bool]]:
 def string_references(source: str) -> list[tuple[int, str]]:
     """``(line, module)`` for every string constant of ``source`` that names a module of one of
     arena's packages (:data:`DOTTED`; the attribute after a colon left out). Other dotted strings
-    (a click context key, ``"arena.read_only"``) are not module names."""
+    (a click context key, ``"arena.read_only"``) are not module names. An f-string that starts
+    with one (``f"arena.agents.eval_{name}"``, a module found by name) names the package its whole
+    components give (``arena.agents``)."""
     packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")} | {p.stem for p in PACKAGE.glob("*.py")}
-    return [(node.lineno, node.value.split(":")[0]) for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and DOTTED.fullmatch(node.value)
-            and node.value.split(":")[0].split(".")[1] in packages]
+    found: list[tuple[int, str]] = []
+    tree = ast.parse(source)
+    pieces = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+            head = str(node.values[0].value).split(":")[0]
+            text = head.rpartition(".")[0] if len(node.values) > 1 else head
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in pieces:
+            text = node.value
+        else:
+            continue
+        if DOTTED.fullmatch(text) and text.split(":")[0].split(".")[1] in packages:
+            found.append((node.lineno, text.split(":")[0]))
+    return found
 
 
 def within(target: str, prefixes: tuple[str, ...]) -> bool:
@@ -236,6 +237,10 @@ def test_every_package_says_what_it_holds_and_may_import() -> None:
     ("arena.agents.search", "from arena.process.spawn import spawn", "the agents import only"),
     ("arena.agents.search", "from arena.referee.registration import register_command", "the agents import only"),
     ("arena.games.shobu.rules", 'SPEC = GameSpec(view="arena.cli.main:view")', "names arena.cli.main by string"),
+    ("arena.games.shobu.rules", 'SEARCH = "arena.agents.eval_shobu:ShobuSearch"', "names arena.agents.eval_shobu"),
+    ("arena.games.registry", 'PROTOCOLS = {"json": "arena.protocols.json_envelope:JsonEnvelopeProtocol"}',
+     "names arena.protocols.json_envelope"),
+    ("arena.games.registry", 'ref = f"arena.agents.eval_{name}:ADAPTER"', "names arena.agents by string"),
 ])
 def test_a_wrong_import_is_caught(module: str, source: str, expected: str) -> None:
     problems = violations(textwrap.dedent(source), module)
@@ -248,7 +253,10 @@ def test_allowed_imports_pass() -> None:
     assert violations("from arena.limits import MAX_MOVES", "arena.games.base") == []
     assert violations("def main():\n    from arena.referee.registration import register_command",
                       "arena.agents.search_bot") == []
-    assert violations('SEARCH = "arena.agents.eval_shobu:ShobuSearch"', "arena.games.shobu.rules") == []
+    assert violations('DIALECTS = {"json": "arena.protocols.json_envelope:JsonEnvelopeProtocol"}',
+                      "arena.protocols") == []
+    assert violations('PROVIDERS = {"spiel": "arena.openspiel.provider"}', "arena.games.registry") == []
+    assert violations('ref = f"arena.ui.views.{name}"', "arena.ui.views") == []
 
 
 # -- the docs' table, generated from TABLE -----------------------------------------------------------
@@ -276,9 +284,10 @@ def layers_markdown() -> str:
         "",
         textwrap.fill(f"`agents` imports only {agents} (so the search bots start fast), and inside a function "
         f"{later} (an external game's referee, with `--rules`). A dotted string that names a module "
-        "(`\"arena.agents.eval_shobu:ShobuSearch\"`, loaded later) counts as an import: the rules layer "
-        f"names {len(STRING_REFERENCES)} higher modules so ({by_string}), each listed in `STRING_REFERENCES`, "
-        "and a new one fails the test.", 100, break_on_hyphens=False),
+        "(`\"arena.protocols.seats:SeatEnvelopeProtocol\"`, loaded later) counts as an import. A game's parts "
+        "above the rules (search adapter, terminal view, protocol dialect) are found by the layers that own "
+        f"them; {len(STRING_REFERENCES)} higher module is named by a lower one so ({by_string}), listed in "
+        "`STRING_REFERENCES`, and a new one fails the test.", 100, break_on_hyphens=False),
         "",
         textwrap.fill("The test fails when a lower layer imports a higher one, when `games` imports anything but the "
         "standard library and `limits`, when `process` imports a game, when `agents` imports beyond its "

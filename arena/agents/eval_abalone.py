@@ -196,4 +196,7 @@ class AbaloneSearch:
         return round(sum(w * v for w, v in zip(self._vector, values, strict=True)))
 
 
-__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "LEAD_WEIGHTS", "AbaloneSearch", "feature_vector", "features"]
+#: The game's search adapter, as :func:`arena.agents.parts.search_ref` finds it.
+ADAPTER = AbaloneSearch
+
+__all__ = ["ADAPTER", "DEFAULT_WEIGHTS", "FEATURE_NAMES", "LEAD_WEIGHTS", "AbaloneSearch", "feature_vector", "features"]

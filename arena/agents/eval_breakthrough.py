@@ -288,3 +288,7 @@ def features(pos: Position) -> dict[str, float]:
         "hanging": -float(hanging - 1) if hanging > 1 else 0.0,
         "runner": runner,
     }
+
+
+#: The game's search adapter, as :func:`arena.agents.parts.search_ref` finds it.
+ADAPTER = BreakthroughSearch

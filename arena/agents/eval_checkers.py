@@ -255,3 +255,7 @@ def features(pos: Position) -> dict[str, float]:
                 distance += min(max(abs(col - c), abs(row - r)) for c, r in targets)
             out["hunt"] = float(-distance if ahead else distance)
     return out
+
+
+#: The game's search adapter, as :func:`arena.agents.parts.search_ref` finds it.
+ADAPTER = CheckersSearch

@@ -233,5 +233,8 @@ def features(pos: Position) -> dict[str, float]:
     }
 
 
-__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "ConnectFourSearch", "features", "playable_cells", "window_counts",
+#: The game's search adapter, as :func:`arena.agents.parts.search_ref` finds it.
+ADAPTER = ConnectFourSearch
+
+__all__ = ["ADAPTER", "DEFAULT_WEIGHTS", "FEATURE_NAMES", "ConnectFourSearch", "features", "playable_cells", "window_counts",
            "winning_cells"]

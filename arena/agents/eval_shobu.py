@@ -254,3 +254,7 @@ def features(pos: Position) -> dict[str, float]:
         "mobility": (core.count_turns(me, them, black) - core.count_turns(them, me, not black)) / 10,
         "centre": float((me & _CENTRE).bit_count() - (them & _CENTRE).bit_count()),
     }
+
+
+#: The game's search adapter, as :func:`arena.agents.parts.search_ref` finds it.
+ADAPTER = ShobuSearch

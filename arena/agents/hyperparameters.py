@@ -71,20 +71,22 @@ WEIGHT_LIMIT = 100_000
 
 
 def search_adapter_class(spec: Any) -> Any:
-    """The search adapter class a game's :class:`arena.games.registry.GameSpec` names;
-    ConfigError when the game has none or it cannot be loaded."""
+    """The search adapter class of a game (:func:`arena.agents.parts.search_ref`); ConfigError when
+    the game has none or it cannot be loaded."""
+    from arena.agents.parts import search_ref
     from arena.games.base import GameError
     from arena.games.registry import load_ref
 
-    if spec.search is None:
+    ref = search_ref(spec)
+    if ref is None:
         raise ConfigError(f"game {spec.name!r} has no search adapter: {no_adapter_reason(spec)}; "
                           '{"algorithm": "mcts"} plays every game')
     try:
-        adapter = load_ref(spec.search)
+        adapter = load_ref(ref)
     except GameError as error:
         raise ConfigError(f"game {spec.name!r}: {error}") from None
     if not isinstance(getattr(adapter, "DEFAULT_WEIGHTS", None), dict):
-        raise ConfigError(f"game {spec.name!r}: search adapter {spec.search} has no DEFAULT_WEIGHTS dict")
+        raise ConfigError(f"game {spec.name!r}: search adapter {ref} has no DEFAULT_WEIGHTS dict")
     return adapter
 
 

@@ -31,6 +31,7 @@ from arena.agents.hyperparameters import Hyperparameters
 from arena.agents.mcts import DEFAULT_EXPLORATION, Budget, Mcts, SearchResult
 from arena.agents.mcts_adapter import DEFAULT_EXPLORATION as ADAPTER_EXPLORATION
 from arena.agents.mcts_adapter import AdapterMcts
+from arena.agents.parts import search_ref
 from arena.agents.protocol_io import Request, SeatRequest, serve_seats
 from arena.games.base import GameError
 from arena.games.registry import GENERAL, get_spec
@@ -60,7 +61,7 @@ class MctsAgent:
         # A two-player game with a search adapter is searched on it, with its evaluation.
         self.adapter: Any = None
         self.fast: AdapterMcts | None = None
-        if self.spec.model != GENERAL and self.spec.search is not None:
+        if self.spec.model != GENERAL and search_ref(self.spec) is not None:
             from arena.agents.hyperparameters import search_adapter_class
 
             self.rules = self.spec.rules_object()

@@ -1,6 +1,6 @@
 """The bot side of the wire protocols, for arena's own bots (the search bots): read what arena
 sends, hand a rules state to a chooser, write the move back and flush. A game's registry entry
-names which of these its protocol uses (``GameSpec.protocol_refs``).
+names its dialect, and :data:`arena.agents.parts.BOT_SIDES` which of these plays it.
 
 Standard library only. The standalone example bots in ``bots/`` do not use this module on purpose:
 each of them shows the protocol in full.

@@ -84,7 +84,7 @@ class SearchGame(Protocol[P, M]):
 
 
 class SearchAdapter(SearchGame[P, M], Protocol):
-    """A :class:`SearchGame` as a game's registry entry names it (``GameSpec.search``), which lets
+    """A :class:`SearchGame` as :func:`arena.agents.parts.search_ref` finds it for a game, which lets
     the ``hyperparameters`` agent (:mod:`arena.agents.search_bot`) play the game.
 
     The class has ``DEFAULT_WEIGHTS`` (evaluation weights by name: a hyperparameters file's

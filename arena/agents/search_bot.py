@@ -29,6 +29,7 @@ import time
 from typing import Any, NoReturn
 
 from arena.agents.hyperparameters import Hyperparameters, load_hyperparameters, search_adapter_class
+from arena.agents.parts import bot_side_ref
 from arena.agents.protocol_io import Request
 from arena.agents.search import Searcher
 from arena.errors import AGENT_ARENA_FAILURE_EXIT, ConfigError, ResourceError
@@ -58,7 +59,7 @@ def move_budget_ms(left_ms: float, total_ms: float, plies_left: int, move_time_m
 
 class SearchAgent:
     """Chooses moves for one game of ``game_name`` as ``hyperparameters`` say, with the search
-    adapter the game's registry entry names (ConfigError when it has none)."""
+    adapter of the game (:func:`arena.agents.parts.search_ref`; ConfigError when it has none)."""
 
     def __init__(self, game_name: str, hyperparameters: Hyperparameters, *,
                  time_limit_ms: float | None = None, max_moves: int | None = None,
@@ -128,7 +129,7 @@ def serve_protocol(spec: Any, choose: Any, *, name: str) -> int:
     """Play two-player game ``spec``'s protocol on stdin/stdout with ``choose`` (a
     :data:`arena.agents.protocol_io.Chooser`) until arena closes stdin; ConfigError when the
     protocol names no bot side that loads."""
-    _, bot_side = spec.protocol_refs()
+    bot_side = bot_side_ref(spec)
     if bot_side is None:
         raise ConfigError(f"game {spec.name!r} names no bot side for its protocol {spec.protocol!r}")
     try:

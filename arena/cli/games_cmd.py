@@ -77,7 +77,9 @@ def games_command(as_json: bool, show_all: bool) -> None:
 
 
 def _row(spec: Any) -> dict[str, Any]:
+    from arena.agents.parts import search_ref
+
     return {"name": spec.name, "title": spec.title, "protocol": spec.protocol_name(),
             "maxMoves": spec.default_max_moves, "notation": spec.notation, "summary": spec.summary,
-            "origin": spec.origin, "search": spec.search is not None, "model": spec.model,
+            "origin": spec.origin, "search": search_ref(spec) is not None, "model": spec.model,
             "players": list(spec.player_bounds())}

@@ -32,7 +32,7 @@ import functools
 import json
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 # A leaf module of plain constants (no import of its own): the rules package still stands alone.
 from arena.limits import MAX_TURN_NUMBER
@@ -209,6 +209,65 @@ class Game(abc.ABC, Generic[S, M]):
     def divide(self, state: S, depth: int) -> list[tuple[M, int]]:
         """perft(depth - 1) below each legal move, in ``legal_moves`` order (``depth >= 1``)."""
         return [(m, self.perft(self.apply(state, m), depth - 1)) for m in self.legal_moves(state)]
+
+
+class TurnState(Protocol):
+    """A state of a :class:`TwoColourGame`: a named tuple with these fields among its own."""
+
+    @property
+    def turn(self) -> Color: ...
+
+    @property
+    def turn_number(self) -> int: ...
+
+
+T = TypeVar("T", bound=TurnState)
+
+
+class TwoColourGame(Game[T, M]):
+    """A board game of Black and White whose states carry ``turn`` and ``turn_number`` (arena's
+    Shobu, checkers, Breakthrough, Connect Four and Abalone): who moves, the ply, the state's JSON
+    form from :meth:`board_json` and back through :meth:`read_board`, and perft's bounds around the
+    game's own fast counter (:meth:`count_leaves`) are the same for each."""
+
+    @abc.abstractmethod
+    def board_json(self, state: T) -> Any:
+        """The JSON form's ``board``."""
+
+    @abc.abstractmethod
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> T:
+        """The state of the JSON form's ``board`` with ``turn`` and ``turn_number`` (already read):
+        strict, refusing what no game reaches; :class:`StateError` naming the problem."""
+
+    @abc.abstractmethod
+    def count_leaves(self, state: T, depth: int) -> int:
+        """:meth:`perft` for ``depth`` >= 1, fast (on the game's bitboards)."""
+
+    def to_move(self, state: T) -> Color:
+        return state.turn
+
+    def ply(self, state: T) -> int:
+        return state.turn_number
+
+    def state_to_json(self, state: T) -> dict[str, Any]:
+        # Once a ply: the turn's name without the enum's ``value`` property (a descriptor call).
+        return {"board": self.board_json(state), "turn": "BLACK" if state.turn is _BLACK else "WHITE",
+                "turnNumber": state.turn_number}
+
+    def state_from_json(self, obj: Any) -> T:
+        """Exactly ``{"board", "turn", "turnNumber"}`` (:func:`read_state_fields`), the board as
+        :meth:`read_board` reads it; :class:`StateError` naming the first problem."""
+        return self.read_board(*read_state_fields(obj))
+
+    def perft(self, state: T, depth: int) -> int:
+        """Leaf count of the move tree ``depth`` plies deep (the same result as :meth:`Game.perft`,
+        faster); ValueError for a negative depth."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, got {depth}")
+        return 1 if depth == 0 else self.count_leaves(state, depth)
+
+
+_BLACK = Color.BLACK
 
 
 STATE_KEYS = ("board", "turn", "turnNumber")

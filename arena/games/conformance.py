@@ -500,8 +500,10 @@ def check_spec(spec: GameSpec, *, games: int = DEFAULT_GAMES, ply_cap: int | Non
     :func:`player_counts` with ``params`` (default: the game's defaults).
 
     The spec: a valid name, a positive ``default_max_moves``, a title, the rules load and bear the
-    spec's name, and every reference (protocol and bot side, view, svg, search) imports. The search
-    adapter (if any): on the states of ``adapter_games`` random games, its moves are the rules'
+    spec's name, the protocol is one of :data:`arena.games.registry.DIALECTS` or a class, and every
+    reference the spec gives (a plugin's protocol and bot side, view, svg, search) imports. The
+    search adapter the spec gives (arena's own games' are the agents', which their tests pass here
+    with ``dataclasses.replace``): on the states of ``adapter_games`` random games, its moves are the rules'
     legal moves and its terminal verdicts the rules' returns. Raises :class:`ConformanceError`;
     GameError when asked ``players`` or ``params`` the game refuses.
     """
@@ -521,12 +523,12 @@ def check_spec(spec: GameSpec, *, games: int = DEFAULT_GAMES, ply_cap: int | Non
         if players or params:
             raise  # the players or parameters asked for: the caller's mistake
         raise ctx.fail(f"spec.rules: {exc}") from None
-    arena_side, bot_side = spec.protocol_refs()
-    _ref(spec, "protocol", arena_side, ctx)
-    if bot_side is not None:
-        _ref(spec, "bot_side", bot_side, ctx)
-    elif spec.protocol == arena_side:
-        raise ctx.fail(f"a custom protocol ({spec.protocol}) needs bot_side for arena's own agents")
+    if spec.protocol not in registry.DIALECTS:  # a plugin's own protocol class
+        _ref(spec, "protocol", spec.protocol, ctx)
+        if spec.bot_side is None:
+            raise ctx.fail(f"a custom protocol ({spec.protocol}) needs bot_side for arena's own agents")
+    if spec.bot_side is not None:
+        _ref(spec, "bot_side", spec.bot_side, ctx)
     if spec.view is not None:
         _ref(spec, "view", spec.view, ctx)
     adapter_class = _ref(spec, "search", spec.search, ctx) if spec.search is not None else None

@@ -20,6 +20,7 @@ spells a game's name.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -66,16 +67,11 @@ PROVIDERS: dict[str, str] = {
     "spiel": "arena.openspiel.provider",  # OpenSpiel's games, the extra arena[openspiel]
 }
 
-#: The wire protocols arena implements: name -> (arena's side, the bot side used by arena's own
-#: agents). A game may also name its own ``"module:Class"`` protocol (with ``bot_side``).
-PROTOCOLS: dict[str, tuple[str, str]] = {
-    "json": ("arena.protocols.json_envelope:JsonEnvelopeProtocol", "arena.agents.protocol_io:serve_json"),
-    "shobu-json": ("arena.protocols.shobu_json:ShobuJsonProtocol", "arena.agents.protocol_io:serve_json"),
-    "checkers-lines": ("arena.protocols.checkers_lines:CheckersLineProtocol",
-                       "arena.agents.protocol_io:serve_checkers"),
-    # Games of the general model (N seats, chance, hidden information): arena.protocols.seats.
-    "json-seats": ("arena.protocols.seats:SeatEnvelopeProtocol", "arena.agents.protocol_io:serve_json"),
-}
+#: The names of the wire dialects arena implements, the values of ``GameSpec.protocol`` besides a
+#: plugin's own ``"module:Class"``. The layers above own what each name means: arena's side in
+#: :data:`arena.protocols.DIALECTS`, the bot side of arena's own agents in
+#: :data:`arena.agents.parts.BOT_SIDES`.
+DIALECTS: tuple[str, ...] = ("json", "shobu-json", "checkers-lines", "json-seats")
 
 #: ``GameSpec.model`` values: today's two-player alternating games of perfect information
 #: (:class:`arena.games.base.Game`), and games of the general model
@@ -90,29 +86,35 @@ PROVIDED_NAME_PATTERN = re.compile(r"[a-z]+:[a-z0-9][a-z0-9_]{0,63}\Z")
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything one game brings. Only ``name``, ``title``, ``rules`` and ``default_max_moves``
-    are required; the rest has working defaults.
+    """Everything the rules layer knows of one game. Only ``name``, ``title``, ``rules`` and
+    ``default_max_moves`` are required; the rest has working defaults.
 
     - ``rules``: ``"module:attr"`` of a :class:`arena.games.base.Game` subclass (or any zero-argument
       callable returning a ``Game``); its ``name`` must equal ``name``.
-    - ``protocol``: a key of :data:`PROTOCOLS` (default ``"json"``: the generic JSON envelope, see
-      :mod:`arena.protocols.json_envelope`) or ``"module:Class"`` of an
+    - ``protocol``: one of :data:`DIALECTS` (default ``"json"``: the generic JSON envelope, see
+      :mod:`arena.protocols.json_envelope`) or ``"module:Class"`` of a plugin's own
       :class:`arena.protocols.Protocol` subclass, then with ``bot_side``.
     - ``notation``: one line saying how a move is written (for ``arena games`` and the human
       player's help); the notation itself is the game's ``describe_move`` and ``parse_notation``.
-    - ``view``: ``"module:Class"`` of an :class:`arena.ui.views.GameView` for the terminal (default:
-      the generic view, which draws ``Game.board_text`` and reads moves as ``describe_move`` writes
-      them).
     - ``svg``: ``"module:function"``, ``function(state, last_move=None) -> str``, an SVG picture of
       the board (standard library only), for reports; for a game of the general model
       ``function(state_json, seat=None) -> str``, the omniscient picture or what ``seat`` sees.
+    - ``pdn``: ``"module:function"``, ``function(record: dict, *, event=None) -> str``, one game as
+      Portable Draughts Notation (``arena export --pdn``; ``event`` is the tournament's id when the
+      function takes it); None: the game has no PDN form.
+
+    The parts the layers above play a game with are theirs to find (docs/plugins.md): arena's own
+    games' in their tables (:func:`arena.ui.views.view_for`, :func:`arena.agents.parts.search_ref`,
+    :func:`arena.agents.parts.bot_side_ref`, :data:`arena.protocols.DIALECTS`); a plugin game gives
+    its own here, and the rules layer never loads them:
+
+    - ``view``: ``"module:Class"`` of an :class:`arena.ui.views.GameView` for the terminal (default:
+      the generic view, which draws ``Game.board_text`` and reads moves as ``describe_move`` writes
+      them).
     - ``search``: ``"module:Class"`` of a search adapter (see :class:`arena.agents.search.SearchAdapter`),
       which lets the ``hyperparameters`` agent play the game; None: that agent cannot.
     - ``bot_side``: ``"module:function"``, ``function(game, choose, *, name) -> int``, the bot side
       of a custom protocol for arena's own agents.
-    - ``pdn``: ``"module:function"``, ``function(record: dict, *, event=None) -> str``, one game as
-      Portable Draughts Notation (``arena export --pdn``; ``event`` is the tournament's id when the
-      function takes it); None: the game has no PDN form.
     """
 
     name: str
@@ -177,16 +179,10 @@ class GameSpec:
         low, high = self.player_bounds()
         return str(low) if low == high else f"{low} to {high}"
 
-    def protocol_refs(self) -> tuple[str, str | None]:
-        """``(arena side "module:Class", bot side "module:function" or None)``."""
-        if self.protocol in PROTOCOLS:
-            arena_side, bot_side = PROTOCOLS[self.protocol]
-            return arena_side, self.bot_side or bot_side
-        return self.protocol, self.bot_side
-
     def protocol_name(self) -> str:
-        """The protocol's name as ``arena games`` shows it."""
-        if self.protocol in PROTOCOLS:
+        """The protocol's name as ``arena games`` shows it: a dialect's name, or a plugin protocol
+        class's ``name``."""
+        if self.protocol in DIALECTS:
             return self.protocol
         try:
             return str(load_ref(self.protocol).name)
@@ -197,10 +193,15 @@ class GameSpec:
 _rules_cache: dict[str, Game[Any, Any]] = {}
 
 
-def table_spec(fields: dict[str, Any], rules: type[GeneralGame[Any, Any]]) -> GameSpec:
-    """The registry line of a game of the general model from its module's ``SPEC_FIELDS``: the
-    N-seat envelope, the general model and the rules class's move cap added."""
-    return GameSpec(**fields, default_max_moves=rules.default_max_moves, protocol="json-seats", model=GENERAL)
+def spec_of(game_class: type[Game[Any, Any] | GeneralGame[Any, Any]], title: str, **fields: Any) -> GameSpec:
+    """The registry line of the game whose rules class is ``game_class``: its ``name``, ``rules``
+    reference (``"module:Class"``) and move cap read from the class; a class of the general model
+    (not a :class:`Game`) speaks the N-seat envelope. ``fields`` give the rest, and may override."""
+    own: dict[str, Any] = {"name": game_class.name, "rules": f"{game_class.__module__}:{game_class.__qualname__}",
+                           "default_max_moves": game_class.default_max_moves}
+    if not issubclass(game_class, Game):
+        own.update(protocol="json-seats", model=GENERAL)
+    return GameSpec(**{**own, "title": title, **fields})
 
 
 def _rules(spec: GameSpec) -> Game[Any, Any]:
@@ -217,6 +218,19 @@ def _rules(spec: GameSpec) -> Game[Any, Any]:
             raise GameError(f"game {spec.name!r}: its rules object is named {game.name!r}")
         _rules_cache[spec.name] = game
     return game
+
+
+def own_part(name: str, module: str, attr: str) -> str | None:
+    """``"module:attr"`` when ``name`` is one of arena's own games (:data:`BUILTIN_GAMES`) and
+    ``module`` exists, else None; nothing is imported. How a layer above finds its part of one of
+    arena's games: its table is its folder (``arena/agents/eval_<game>.py``, ``arena/ui/views/<game>.py``)."""
+    if name not in BUILTIN_GAMES:
+        return None
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        found = None
+    return f"{module}:{attr}" if found is not None else None
 
 
 def load_ref(ref: str) -> Any:
@@ -442,10 +456,10 @@ __all__ = [
     "BUILTIN_GAMES",
     "DEFAULT_CONFIG_GAME",
     "DEFAULT_MATCH_GAME",
+    "DIALECTS",
     "ENTRY_POINT_GROUP",
     "GENERAL",
     "JSON_PASS_THROUGH_GAME",
-    "PROTOCOLS",
     "PROVIDERS",
     "TWO_PLAYER",
     "GameSpec",
@@ -456,10 +470,12 @@ __all__ = [
     "get_spec",
     "get_table_game",
     "load_ref",
+    "own_part",
     "problems",
     "provided_games",
     "register",
     "reload",
+    "spec_of",
     "table_game_names",
     "unregister",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 
 from arena import install_hint
 from arena.games.base import GameError
-from arena.games.registry import GameSpec, table_spec
+from arena.games.registry import GameSpec, spec_of
 
 PREFIX = "spiel"
 INSTALL_HINT = install_hint("openspiel")
@@ -66,13 +66,8 @@ def spec(short_name: str) -> GameSpec:
     summary += ", chance" if not str(kind.chance_mode).endswith("DETERMINISTIC") else ""
     summary += ", simultaneous moves" if str(kind.dynamics).endswith("SIMULTANEOUS") else ""
     summary += ", hidden information" if not str(kind.information).endswith("PERFECT_INFORMATION") else ""
-    fields: dict[str, Any] = {
-        "name": cls.name, "title": f"{kind.long_name} (OpenSpiel)",
-        "rules": f"{__name__}:classes.{short_name}", "summary": summary,
-        "notation": "OpenSpiel's action name (action_to_string) or id",
-        "origin": f"open_spiel {_version()}",
-    }
-    return table_spec(fields, cls)
+    return spec_of(cls, f"{kind.long_name} (OpenSpiel)", rules=f"{__name__}:classes.{short_name}", summary=summary,
+                   notation="OpenSpiel's action name (action_to_string) or id", origin=f"open_spiel {_version()}")
 
 
 def _version() -> str:

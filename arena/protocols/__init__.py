@@ -6,8 +6,10 @@ write at the start of a game and before each turn, and turns the raw reply into 
 move* — what :meth:`arena.games.base.Game.parse_move` accepts. ``decode_reply`` raises
 :class:`arena.games.base.MoveSyntaxError` (a ``malformed_reply``) with a reason naming the problem.
 
-A game names its protocol in its :class:`arena.games.registry.GameSpec`: most new games use the
-generic JSON envelope (:mod:`arena.protocols.json_envelope`) and need no protocol code.
+A game names its protocol in its :class:`arena.games.registry.GameSpec`: one of the dialects arena
+implements, by name (:data:`DIALECTS`, this layer's table of them), or a plugin's own class. Most
+new games use the generic JSON envelope (:mod:`arena.protocols.json_envelope`) and need no protocol
+code.
 
 May import: the standard library, orjson and :mod:`arena.games`; no I/O.
 """
@@ -46,17 +48,29 @@ class Protocol(abc.ABC):
         """The wire move in one framed reply; MoveSyntaxError when it is not a reply at all."""
 
 
+#: arena's side of each wire dialect, by the name a game's spec gives
+#: (:data:`arena.games.registry.DIALECTS`), loaded when a game speaking it is played.
+DIALECTS: dict[str, str] = {
+    "json": "arena.protocols.json_envelope:JsonEnvelopeProtocol",
+    "shobu-json": "arena.protocols.shobu_json:ShobuJsonProtocol",
+    "checkers-lines": "arena.protocols.checkers_lines:CheckersLineProtocol",
+    # Games of the general model (N seats, chance, hidden information).
+    "json-seats": "arena.protocols.seats:SeatEnvelopeProtocol",
+}
+
+
 def protocol_for(game_name: str) -> Protocol:
-    """The protocol bots speak for the registered game ``game_name`` (a fresh instance);
-    GameError for an unknown game or a protocol that cannot be loaded."""
+    """The protocol bots speak for the registered game ``game_name`` (a fresh instance): the
+    dialect its spec names, or a plugin's own ``"module:Class"``; GameError for an unknown game or
+    a protocol that cannot be loaded."""
     from arena.games.base import GameError
     from arena.games.registry import get_spec, load_ref
 
     spec = get_spec(game_name)
-    arena_side, _ = spec.protocol_refs()
-    cls = load_ref(arena_side)
+    ref = DIALECTS.get(spec.protocol, spec.protocol)
+    cls = load_ref(ref)
     if not (isinstance(cls, type) and issubclass(cls, Protocol)):
-        raise GameError(f"game {game_name!r}: {arena_side} is not an arena.protocols.Protocol class")
+        raise GameError(f"game {game_name!r}: {ref} is not an arena.protocols.Protocol class")
     return cls()
 
 
@@ -65,4 +79,4 @@ def quote_raw(raw: bytes, limit: int = 120) -> str:
     return repr(cap_text(raw[: limit * 4].decode("utf-8", "backslashreplace"), limit))
 
 
-__all__ = ["Framing", "Protocol", "protocol_for", "quote_raw"]
+__all__ = ["DIALECTS", "Framing", "Protocol", "protocol_for", "quote_raw"]

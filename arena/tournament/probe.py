@@ -30,6 +30,7 @@ from typing import Any
 
 import orjson
 
+from arena.agents.parts import search_ref
 from arena.fileio.files import SHARED_FILE_MODE, SHARED_FOLDER_MODE, atomic_write
 from arena.games.base import ArenaError, Color
 from arena.match.clock import TimeControl
@@ -63,7 +64,7 @@ class MiddleGame:
 def _opponent(spec: Any, folder: Path, seed: int) -> AgentSpec:
     """arena's search agent, stronger than random: alpha-beta to depth 2 with the game's evaluation,
     or MCTS for a game without a search adapter. Its file is readable by the user it runs as."""
-    settings = {"algorithm": "alphabeta", "maxDepth": 2, "seed": seed} if spec.search is not None else \
+    settings = {"algorithm": "alphabeta", "maxDepth": 2, "seed": seed} if search_ref(spec) is not None else \
         {"algorithm": "mcts", "iterations": 100, "seed": seed}
     path = folder / "opponent.json"
     path.write_text(json.dumps(settings))

@@ -1,7 +1,7 @@
 """Players that learn: TD(lambda) self-play, the evolutionary bootstrap and SPSA tuning.
 
 The learners work on the linear evaluation of arena's built-in search agent. A game takes part
-when its search adapter's module (the registry's ``GameSpec.search``) follows the linear-feature
+when its search adapter's module (:func:`arena.agents.parts.search_ref`) follows the linear-feature
 contract: it exposes ``FEATURE_NAMES`` (weight names of ``DEFAULT_WEIGHTS``) and
 ``features(position) -> dict[str, float]`` from the side to move's point of view, such that the
 adapter's evaluation is ``sum(weights[name] * features[name])`` (over its linear part, where the

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.agents.hyperparameters import WEIGHT_LIMIT, load_hyperparameters, search_adapter_class
+from arena.agents.parts import search_ref
 from arena.agents.search import Searcher
 from arena.errors import ConfigError
 from arena.fileio.files import FILE_MODE, atomic_write
@@ -99,7 +100,7 @@ def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
         spec = get_spec(name)
     except GameError as error:
         raise ConfigError(str(error)) from None
-    if spec.search is None:  # the learners' one line: what they need, and why this game lacks it
+    if search_ref(spec) is None:  # the learners' one line: what they need, and why this game lacks it
         from arena.agents.hyperparameters import no_adapter_reason
 
         raise ConfigError(f"game {spec.name!r}: TD(lambda), evolution and SPSA of weights need a player with "
@@ -113,7 +114,7 @@ def linear_game(name: str, *, require_features: bool = True) -> LinearGame:
         return LinearGame(spec.name, adapter_class, (), _no_features, dict(adapter_class.DEFAULT_WEIGHTS),
                           spec.default_max_moves, spec.rules_object())
     if not isinstance(names, tuple) or not callable(features):
-        raise ConfigError(f"game {spec.name!r}: its search adapter ({spec.search}) has no linear features "
+        raise ConfigError(f"game {spec.name!r}: its search adapter ({search_ref(spec)}) has no linear features "
                           "(FEATURE_NAMES and features(position)): the learners cannot train it")
     unknown = [n for n in names if n not in adapter_class.DEFAULT_WEIGHTS]
     if unknown:

@@ -23,10 +23,11 @@ from arena.games.registry import DEFAULT_MATCH_GAME
 REPO = Path(__file__).resolve().parents[2]
 RANDOM_BOT = r"""
 import random, sys
+from arena.agents.parts import bot_side_ref
 from arena.games.registry import get_spec, load_ref
 spec = get_spec(sys.argv[1])
 game = spec.rules_object()
-serve = load_ref(spec.protocol_refs()[1])
+serve = load_ref(bot_side_ref(spec))
 rng = random.Random(int(sys.argv[2]))
 sys.exit(serve(game, lambda request: rng.choice(game.legal_moves(request.state)), name="random"))
 """

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from arena.agents.parts import search_ref
 from arena.games import Color, Termination, get_game
 from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.breakthrough.rules import (
@@ -576,5 +577,5 @@ def test_registry_entry() -> None:
     assert isinstance(get_game("breakthrough"), BreakthroughGame)
     assert SPEC.name == GAME.name == "breakthrough" and SPEC.protocol == "json"
     assert load_ref(SPEC.svg) is board_svg  # type: ignore[arg-type]
-    adapter = load_ref(SPEC.search)  # type: ignore[arg-type]
+    adapter = load_ref(search_ref(SPEC) or "")  # arena's agents own the search adapter
     assert set(adapter.DEFAULT_WEIGHTS) >= {"piece", "advance", "runner"}

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import pytest
 
+from arena.agents.parts import search_ref
 from arena.games import registry
 from arena.games.base import (
     Color,
@@ -36,8 +37,11 @@ GAMES_PER_RUN = 30
 
 @pytest.mark.parametrize("name", registry.all_game_names())
 def test_every_registered_game_conforms(name: str) -> None:
-    spec = registry.get_spec(name)
+    # With the search adapter arena's agents play it on (arena's own games': the agents' part).
+    adapter = search_ref(registry.get_spec(name))
+    spec = replace(registry.get_spec(name), search=adapter)
     report = check_spec(spec, games=GAMES_PER_RUN, adapter_games=2)
+    assert (report.adapter_states > 0) == (adapter is not None)
     low, high = spec.player_bounds()
     assert report.players == tuple(n for n in (2, 3, 4) if low <= n <= high)
     assert report.games == GAMES_PER_RUN

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.goofspiel.rules import SPEC_FIELDS, GoofspielGame, GoofspielState
+from arena.games.goofspiel.rules import SPEC, GoofspielGame, GoofspielState
 from arena.games.goofspiel.svg import board_svg
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, check_chance, draw_chance, ranks
 from tests.games.inprocess import BOTS, load_bot, message, play
@@ -42,7 +42,7 @@ def test_parameters_and_identity() -> None:
         GoofspielGame(11)
     with pytest.raises(GameError, match="num_cards must be an integer from 1 to 13"):
         GoofspielGame(2, num_cards=14)
-    assert SPEC_FIELDS["rules"] == "arena.games.goofspiel.rules:GoofspielGame"
+    assert SPEC.rules == "arena.games.goofspiel.rules:GoofspielGame"
 
 
 def test_a_round_chance_then_simultaneous_bids() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.kuhn_poker.rules import SPEC_FIELDS, KuhnPoker, KuhnState
+from arena.games.kuhn_poker.rules import SPEC, KuhnPoker, KuhnState
 from arena.games.kuhn_poker.svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance, ranks
 from tests.helpers import spiel_perft_profile
@@ -276,9 +276,9 @@ def test_board_text_and_svg_hide_other_cards_from_a_seat() -> None:
 
 
 def test_spec_fields_name_the_rules_and_the_svg() -> None:
-    assert SPEC_FIELDS["name"] == KuhnPoker.name
-    assert SPEC_FIELDS["rules"] == "arena.games.kuhn_poker.rules:KuhnPoker"
-    assert SPEC_FIELDS["svg"] == "arena.games.kuhn_poker.svg:board_svg"
+    assert SPEC.name == KuhnPoker.name
+    assert SPEC.rules == "arena.games.kuhn_poker.rules:KuhnPoker"
+    assert SPEC.svg == "arena.games.kuhn_poker.svg:board_svg"
 
 
 # --- the bots ----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.leduc_poker.rules import SPEC_FIELDS, LeducPoker, LeducState, hand_strength
+from arena.games.leduc_poker.rules import SPEC, LeducPoker, LeducState, hand_strength
 from arena.games.leduc_poker.svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance
 from tests.helpers import perft_profile, spiel_perft_profile
@@ -326,9 +326,9 @@ def test_board_text_and_svg_hide_other_cards_from_a_seat() -> None:
 
 
 def test_spec_fields_name_the_rules_and_the_svg() -> None:
-    assert SPEC_FIELDS["name"] == LeducPoker.name
-    assert SPEC_FIELDS["rules"] == "arena.games.leduc_poker.rules:LeducPoker"
-    assert SPEC_FIELDS["svg"] == "arena.games.leduc_poker.svg:board_svg"
+    assert SPEC.name == LeducPoker.name
+    assert SPEC.rules == "arena.games.leduc_poker.rules:LeducPoker"
+    assert SPEC.svg == "arena.games.leduc_poker.svg:board_svg"
 
 
 # --- the bots ----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from arena.games.base import GameError, IllegalMoveError, MoveSyntaxError, StateError
-from arena.games.love_letter.rules import SPEC_FIELDS, LoveLetterGame, LoveLetterState, full_deck
+from arena.games.love_letter.rules import SPEC, LoveLetterGame, LoveLetterState, full_deck
 from arena.games.love_letter.svg import board_svg
 from arena.games.model import CHANCE, TERMINAL, check_chance, draw_chance
 from tests.games.inprocess import BOTS, load_bot, message, play
@@ -57,7 +57,7 @@ def test_parameters_follow_tag() -> None:
     assert LoveLetterGame(3, tokens_to_win=1).tokens_to_win == 1
     with pytest.raises(GameError):
         LoveLetterGame(5)
-    assert SPEC_FIELDS["name"] == "love_letter"
+    assert SPEC.name == "love_letter"
     assert len(full_deck()) == 16
 
 

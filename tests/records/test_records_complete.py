@@ -41,10 +41,11 @@ from arena.records.normal import record_format
 # A random player for any registered game, through the bot side of the game's own protocol.
 RANDOM_BOT = r"""
 import random, sys
+from arena.agents.parts import bot_side_ref
 from arena.games.registry import get_spec, load_ref
 spec = get_spec(sys.argv[1])
 game = spec.rules_object()
-serve = load_ref(spec.protocol_refs()[1])
+serve = load_ref(bot_side_ref(spec))
 rng = random.Random(int(sys.argv[2]))
 sys.exit(serve(game, lambda request: rng.choice(game.legal_moves(request.state)), name="random"))
 """

@@ -73,18 +73,17 @@ from arena.games.abalone.board import (
 )
 from arena.games.base import (
     Color,
-    Game,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
     Termination,
+    TwoColourGame,
     cap_text,
     exact_keys,
-    read_state_fields,
     show_value,
 )
-from arena.games.registry import GameSpec
+from arena.games.registry import spec_of
 
 _CELL = re.compile(r"[A-Ia-i][1-9]\Z")
 _NOTATION = re.compile(r"([A-I][1-9])([A-I][1-9])([A-I][1-9])?\Z")
@@ -201,7 +200,7 @@ def _check_position(black: int, white: int, turn: Color) -> None:
                              f" is down to {LOSING_COUNT}")
 
 
-class AbaloneGame(Game[AbaloneState, AbaloneMove]):
+class AbaloneGame(TwoColourGame[AbaloneState, AbaloneMove]):
     """The rules of Abalone; stateless, shared by all matches. See the module docstring."""
 
     name: ClassVar[str] = "abalone"
@@ -212,12 +211,6 @@ class AbaloneGame(Game[AbaloneState, AbaloneMove]):
 
     def initial_state(self) -> AbaloneState:
         return AbaloneState(START_BLACK, START_WHITE, Color.BLACK, 0)
-
-    def to_move(self, state: AbaloneState) -> Color:
-        return state.turn
-
-    def ply(self, state: AbaloneState) -> int:
-        return state.turn_number
 
     def legal_moves(self, state: AbaloneState) -> list[AbaloneMove]:
         """Every legal move, by cells then direction (E, NE, NW, W, SW, SE); empty when over."""
@@ -247,11 +240,9 @@ class AbaloneGame(Game[AbaloneState, AbaloneMove]):
             return Outcome(Termination.NO_LEGAL_MOVES, mover.other, f"{mover.value} has no legal move")
         return None
 
-    def perft(self, state: AbaloneState, depth: int) -> int:
-        """Leaf count ``depth`` plies deep on the masks (same result as :meth:`Game.perft`)."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, got {depth}")
-        return 1 if depth == 0 else board.perft(*relative(state), depth)
+    def count_leaves(self, state: AbaloneState, depth: int) -> int:
+        """Perft on the masks."""
+        return board.perft(*relative(state), depth)
 
     # --- moves on the wire, in records and for humans -----------------------------------------
 
@@ -405,14 +396,13 @@ class AbaloneGame(Game[AbaloneState, AbaloneMove]):
 
     # --- states as JSON, text and pictures ------------------------------------------------------
 
-    def state_to_json(self, state: AbaloneState) -> dict[str, Any]:
-        return {"board": board_rows(state), "turn": state.turn.value, "turnNumber": state.turn_number}
+    def board_json(self, state: AbaloneState) -> list[str]:
+        return board_rows(state)
 
-    def state_from_json(self, obj: Any) -> AbaloneState:
-        """Strict reading of the JSON form (module docstring); also refuses marble counts no game
-        reaches. :class:`StateError` with a one-line message."""
-        rows, turn, turn_number = read_state_fields(obj)
-        black, white = _parse_board(rows)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> AbaloneState:
+        """Strict reading of the JSON form's board (module docstring); also refuses marble counts
+        no game reaches. :class:`StateError` with a one-line message."""
+        black, white = _parse_board(board)
         _check_position(black, white, turn)
         return AbaloneState(black, white, turn, turn_number)
 
@@ -469,18 +459,10 @@ def _cells_text(move: AbaloneMove) -> str:
     return f"{'+'.join(NAMES[c] for c in move.cells)} {DIRECTIONS[move.direction]}"
 
 
-SPEC = GameSpec(
-    name="abalone",
-    title="Abalone",
-    rules="arena.games.abalone.rules:AbaloneGame",
-    default_max_moves=AbaloneGame.default_max_moves,
-    summary="61-cell hexagon, 14 marbles each; move lines of 1-3, push smaller lines; push off six to win",
-    protocol="json",
-    notation='A1B2 inline (trailing marble, its destination), C3C5D3 broadside (ends, first one\'s '
-             'destination); wire: {"marbles": ["C3", "C4", "C5"], "direction": "NW"}',
-    svg="arena.games.abalone.svg:board_svg",
-    search="arena.agents.eval_abalone:AbaloneSearch",
-)
+SPEC = spec_of(AbaloneGame, "Abalone", svg="arena.games.abalone.svg:board_svg",
+               summary="61-cell hexagon, 14 marbles each; move lines of 1-3, push smaller lines; push off six to win",
+               notation='A1B2 inline (trailing marble, its destination), C3C5D3 broadside (ends, first one\'s '
+                        'destination); wire: {"marbles": ["C3", "C4", "C5"], "direction": "NW"}')
 
 __all__ = [
     "SPEC",

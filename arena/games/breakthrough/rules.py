@@ -40,18 +40,17 @@ from typing import Any, ClassVar, NamedTuple
 
 from arena.games.base import (
     Color,
-    Game,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
     Termination,
+    TwoColourGame,
     cap_text,
     exact_keys,
-    read_state_fields,
     show_value,
 )
-from arena.games.registry import GameSpec
+from arena.games.registry import spec_of
 
 FILES = "abcdefgh"
 FULL = (1 << 64) - 1
@@ -274,7 +273,7 @@ def _check_position(black: int, white: int, turn: Color) -> None:
         raise StateError(f"board: {other} has no pieces, yet it made the last move")
 
 
-class BreakthroughGame(Game[BreakthroughState, BreakthroughMove]):
+class BreakthroughGame(TwoColourGame[BreakthroughState, BreakthroughMove]):
     """The rules of Breakthrough; stateless, shared by all matches. See the module docstring."""
 
     name: ClassVar[str] = "breakthrough"
@@ -285,12 +284,6 @@ class BreakthroughGame(Game[BreakthroughState, BreakthroughMove]):
 
     def initial_state(self) -> BreakthroughState:
         return BreakthroughState(_INITIAL_BLACK, _INITIAL_WHITE, Color.BLACK, 0)
-
-    def to_move(self, state: BreakthroughState) -> Color:
-        return state.turn
-
-    def ply(self, state: BreakthroughState) -> int:
-        return state.turn_number
 
     def legal_moves(self, state: BreakthroughState) -> list[BreakthroughMove]:
         """Every move, by origin square then target square (a1 = 0 ... h8 = 63); empty when the
@@ -333,13 +326,8 @@ class BreakthroughGame(Game[BreakthroughState, BreakthroughMove]):
             return Outcome(Termination.NO_LEGAL_MOVES, mover.other, f"{mover.value} has no legal move")
         return None
 
-    def perft(self, state: BreakthroughState, depth: int) -> int:
-        """Leaf count of the move tree ``depth`` plies deep, counting the last ply without building
-        its moves (same result as :meth:`Game.perft`). ValueError for a negative depth."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, got {depth}")
-        if depth == 0:
-            return 1
+    def count_leaves(self, state: BreakthroughState, depth: int) -> int:
+        """Perft on the masks, counting the last ply without building its moves."""
         return _perft(*relative(state), depth)
 
     # --- moves on the wire, in records and for humans -----------------------------------------
@@ -461,16 +449,14 @@ class BreakthroughGame(Game[BreakthroughState, BreakthroughMove]):
 
     # --- states as JSON, text and pictures ------------------------------------------------------
 
-    def state_to_json(self, state: BreakthroughState) -> dict[str, Any]:
-        # Once a ply: the turn's name without the enum's ``value`` property (a descriptor call).
-        return {"board": board_rows(state), "turn": "BLACK" if state.turn is _BLACK else "WHITE",
-                "turnNumber": state.turn_number}
+    def board_json(self, state: BreakthroughState) -> list[str]:
+        return board_rows(state)
 
-    def state_from_json(self, obj: Any) -> BreakthroughState:
-        """Strict reading of the JSON form (module docstring). Besides the shape, refuses what no
-        game can reach: more than 16 pieces a side, the side to move standing on its far row, and
-        the side that just moved having no pieces. :class:`StateError` with a one-line message."""
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> BreakthroughState:
+        """Strict reading of the JSON form's board (module docstring). Besides the shape, refuses
+        what no game can reach: more than 16 pieces a side, the side to move standing on its far
+        row, and the side that just moved having no pieces. :class:`StateError` with a one-line
+        message."""
         black, white = _parse_board(board)
         _check_position(black, white, turn)
         return BreakthroughState(black, white, turn, turn_number)
@@ -524,17 +510,9 @@ def board_svg(state: BreakthroughState, last_move: BreakthroughMove | None = Non
     return "".join(parts)
 
 
-SPEC = GameSpec(
-    name="breakthrough",
-    title="Breakthrough",
-    rules="arena.games.breakthrough.rules:BreakthroughGame",
-    default_max_moves=BreakthroughGame.default_max_moves,
-    summary="8x8, two rows each; step forward, capture diagonally; reach the far row to win",
-    protocol="json",
-    notation='a2-a3, b4xc5 for a capture (wire: {"from": "a2", "to": "a3"})',
-    svg="arena.games.breakthrough.rules:board_svg",
-    search="arena.agents.eval_breakthrough:BreakthroughSearch",
-)
+SPEC = spec_of(BreakthroughGame, "Breakthrough", svg="arena.games.breakthrough.rules:board_svg",
+               summary="8x8, two rows each; step forward, capture diagonally; reach the far row to win",
+               notation='a2-a3, b4xc5 for a capture (wire: {"from": "a2", "to": "a3"})')
 
 __all__ = [
     "SPEC",

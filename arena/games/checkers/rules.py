@@ -34,13 +34,12 @@ from typing import Any, ClassVar, NamedTuple
 
 from arena.games.base import (
     Color,
-    Game,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
     Termination,
-    read_state_fields,
+    TwoColourGame,
     show_value,
 )
 from arena.games.checkers.board import (
@@ -59,7 +58,7 @@ from arena.games.checkers.board import (
     steps_rel,
 )
 from arena.games.checkers.explain import explain_illegal, square_name
-from arena.games.registry import GameSpec
+from arena.games.registry import spec_of
 
 SYMBOLS = ".bwBW"
 _INITIAL_BLACK = sum(1 << i for i in range(12))
@@ -234,7 +233,7 @@ def state_from_board(
 _PDN_TOKEN = re.compile(r"\s*([-xX])\s*")
 
 
-class CheckersGame(Game[CheckersState, CheckersMove]):
+class CheckersGame(TwoColourGame[CheckersState, CheckersMove]):
     """The rules of English draughts; stateless, shared by all matches."""
 
     name: ClassVar[str] = "checkers"
@@ -244,12 +243,6 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
 
     def initial_state(self) -> CheckersState:
         return CheckersState(_INITIAL_BLACK, _INITIAL_WHITE, 0, Color.BLACK, 0)
-
-    def to_move(self, state: CheckersState) -> Color:
-        return state.turn
-
-    def ply(self, state: CheckersState) -> int:
-        return state.turn_number
 
     def legal_moves(self, state: CheckersState) -> list[CheckersMove]:
         """Captures (by starting square, then direction up-left, up-right, down-left,
@@ -306,13 +299,8 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
             f"{mover.value} has no legal move: all its pieces are blocked",
         )
 
-    def perft(self, state: CheckersState, depth: int) -> int:
-        """Leaf count of the move tree, bulk-counted at the last ply (same result as the plain
-        recursion of :meth:`Game.perft`). ValueError for a negative depth."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, got {depth}")
-        if depth == 0:
-            return 1
+    def count_leaves(self, state: CheckersState, depth: int) -> int:
+        """Perft on the masks, bulk-counted at the last ply."""
         return perft_rel(*relative_masks(state), depth)
 
     # --- moves on the wire, in records and for humans -----------------------------------------
@@ -498,21 +486,13 @@ class CheckersGame(Game[CheckersState, CheckersMove]):
             lines.append(line)
         return lines
 
-    def state_to_json(self, state: CheckersState) -> dict[str, Any]:
-        return {
-            "board": self.board_lines(state),
-            "turn": "BLACK" if state[3] is Color.BLACK else "WHITE",
-            "turnNumber": state[4],
-        }
+    board_json = board_lines
 
-    def state_from_json(self, obj: Any) -> CheckersState:
-        """Strict reading of ``{"board": [8 lines], "turn": "BLACK"|"WHITE", "turnNumber": n}``.
-
-        Board lines are 8 symbols of ``. b w B W``, separated by spaces or not (trailing spaces
-        tolerated); pieces only on dark squares, men not on their crowning row. Raises
-        :class:`StateError` with a one-line message naming the problem.
-        """
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> CheckersState:
+        """The board of ``{"board": [8 lines], "turn": "BLACK"|"WHITE", "turnNumber": n}``: 8 lines
+        of 8 symbols of ``. b w B W``, separated by spaces or not (trailing spaces tolerated);
+        pieces only on dark squares, men not on their crowning row. Raises :class:`StateError`
+        with a one-line message naming the problem."""
         black, white, kings = _parse_board(board)
         return CheckersState(black, white, kings, turn, turn_number)
 
@@ -566,16 +546,7 @@ __all__ = [
 ]
 
 
-SPEC = GameSpec(
-    name="checkers",
-    title="Checkers",
-    rules="arena.games.checkers.rules:CheckersGame",
-    default_max_moves=CheckersGame.default_max_moves,
-    summary="English draughts (American checkers), 8x8, compulsory captures",
-    protocol="checkers-lines",
-    notation="PDN squares 1-32: 11-15, 22x15x8",
-    view="arena.ui.views.checkers:CheckersView",
-    svg="arena.games.checkers.svg:board_svg",
-    search="arena.agents.eval_checkers:CheckersSearch",
-    pdn="arena.games.checkers.pdn:record_to_pdn",
-)
+SPEC = spec_of(CheckersGame, "Checkers", protocol="checkers-lines", svg="arena.games.checkers.svg:board_svg",
+               pdn="arena.games.checkers.pdn:record_to_pdn",
+               summary="English draughts (American checkers), 8x8, compulsory captures",
+               notation="PDN squares 1-32: 11-15, 22x15x8")

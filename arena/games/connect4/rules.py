@@ -47,16 +47,15 @@ from typing import Any, ClassVar, NamedTuple
 
 from arena.games.base import (
     Color,
-    Game,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
     Termination,
-    read_state_fields,
+    TwoColourGame,
     show_value,
 )
-from arena.games.registry import GameSpec
+from arena.games.registry import spec_of
 
 WIDTH, HEIGHT = 7, 6
 CELLS = WIDTH * HEIGHT
@@ -279,7 +278,7 @@ def _reachable_without(black: int, white: int, bit: int) -> bool:
     return check_reachable(black & ~bit, white & ~bit)
 
 
-class ConnectFourGame(Game[ConnectFourState, int]):
+class ConnectFourGame(TwoColourGame[ConnectFourState, int]):
     """The rules of Connect Four; stateless, shared by all matches. A move is a column 0-6."""
 
     name: ClassVar[str] = "connect4"
@@ -289,12 +288,6 @@ class ConnectFourGame(Game[ConnectFourState, int]):
 
     def initial_state(self) -> ConnectFourState:
         return ConnectFourState(0, 0, Color.BLACK, 0)
-
-    def to_move(self, state: ConnectFourState) -> Color:
-        return state.turn
-
-    def ply(self, state: ConnectFourState) -> int:
-        return state.turn_number
 
     def legal_moves(self, state: ConnectFourState) -> list[int]:
         """The columns that are not full, left to right; empty once the game is over."""
@@ -321,13 +314,8 @@ class ConnectFourGame(Game[ConnectFourState, int]):
             return Outcome(Termination.DRAW, None, "the board is full")
         return None
 
-    def perft(self, state: ConnectFourState, depth: int) -> int:
-        """Leaf count of the move tree (a game that ends stops its branch), on bitboards; the same
-        result as :meth:`Game.perft`. ValueError for a negative depth."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, got {depth}")
-        if depth == 0:
-            return 1
+    def count_leaves(self, state: ConnectFourState, depth: int) -> int:
+        """Perft on bitboards (a game that ends stops its branch)."""
         if has_four(state.black) or has_four(state.white):
             return 0
         me, them = (state.black, state.white) if state.turn is Color.BLACK else (state.white, state.black)
@@ -411,24 +399,17 @@ class ConnectFourGame(Game[ConnectFourState, int]):
             rows.append("".join(cells))
         return rows
 
+    board_json = board_rows
+
     def board_text(self, state: ConnectFourState) -> str:
         """Rows 6 (top) to 1 with ``b`` black, ``w`` white, ``.`` empty, and the column letters."""
         lines = [f"{HEIGHT - i} {' '.join(row)}" for i, row in enumerate(self.board_rows(state))]
         lines.append("  " + " ".join(COLUMN_LETTERS))
         return "\n".join(lines)
 
-    def state_to_json(self, state: ConnectFourState) -> dict[str, Any]:
-        return {
-            "board": self.board_rows(state),
-            "turn": "BLACK" if state[2] is Color.BLACK else "WHITE",
-            "turnNumber": state[3],
-        }
-
-    def state_from_json(self, obj: Any) -> ConnectFourState:
-        """Strict reading of ``{"board": [6 rows, top first], "turn", "turnNumber"}``: only
-        positions legal play reaches (see the module docstring). :class:`StateError` naming the
-        first problem."""
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> ConnectFourState:
+        """Strict reading of ``board`` (6 rows, top first): only positions legal play reaches (see
+        the module docstring). :class:`StateError` naming the first problem."""
         black, white = _parse_board(board)
         return _checked_state(black, white, turn, turn_number)
 
@@ -523,17 +504,9 @@ def board_svg(state: ConnectFourState, last_move: int | None = None) -> str:
     return "".join(parts)
 
 
-SPEC = GameSpec(
-    name="connect4",
-    title="Connect Four",
-    rules="arena.games.connect4.rules:ConnectFourGame",
-    default_max_moves=ConnectFourGame.default_max_moves,
-    summary="7x6 upright board, pieces fall; four in a row wins, a full board draws",
-    protocol="json",
-    notation="column letter a-g (or 1-7 from the left); wire: column number 0-6",
-    svg="arena.games.connect4.rules:board_svg",
-    search="arena.agents.eval_connect4:ConnectFourSearch",
-)
+SPEC = spec_of(ConnectFourGame, "Connect Four", svg="arena.games.connect4.rules:board_svg",
+               summary="7x6 upright board, pieces fall; four in a row wins, a full board draws",
+               notation="column letter a-g (or 1-7 from the left); wire: column number 0-6")
 
 __all__ = [
     "BOARD_MASK",

@@ -61,7 +61,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import IllegalMoveError, MoveSyntaxError, StateError
 from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
 NO_BID = 0  # an eliminated seat's bid: below every card
 
@@ -277,11 +277,7 @@ class GoofspielGame(GeneralGame[GoofspielState, int]):
         return "\n".join(lines)
 
 
-SPEC_FIELDS = {
-    "name": "goofspiel", "title": "Goofspiel",
-    "summary": "Simultaneous bids for prize cards turned up by chance (OpenSpiel's goofspiel); 2-10 players.",
-    "notation": "a bid is the card's value, e.g. 7",
-    "rules": "arena.games.goofspiel.rules:GoofspielGame", "svg": "arena.games.goofspiel.svg:board_svg"}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, GoofspielGame)
+SPEC = spec_of(GoofspielGame, "Goofspiel", svg="arena.games.goofspiel.svg:board_svg",
+               summary="Simultaneous bids for prize cards turned up by chance (OpenSpiel's goofspiel); 2-10 players.",
+               notation="a bid is the card's value, e.g. 7")

@@ -68,11 +68,11 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
-from arena.games.kuhn_poker.moves import PokerMoves
+from arena.games.kuhn_poker.moves import OUT, PokerMoves, check_seat, read_entries
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
-PASS, BET, OUT = "pass", "bet", "out"
+PASS, BET = "pass", "bet"
 ACTIONS = (PASS, BET)
 MAX_PLAYERS = 10
 
@@ -134,11 +134,8 @@ def walk(players: int, cards: tuple[int, ...], history: tuple[tuple[int, str], .
         where = f"history[{index}]"
         if over:
             raise StateError(f"{where}: the hand is already over")
-        if type(seat) is not int or not 0 <= seat < players:
-            raise StateError(f"{where}: seat must be an integer from 0 to {players - 1}, got {show_value(seat)}")
+        check_seat(where, seat, action, players, out)
         if action == OUT:
-            if seat in out:
-                raise StateError(f"{where}: seat {seat} is already out")
             out.append(seat)
         elif action in ACTIONS:
             if len(cards) < players:
@@ -260,21 +257,8 @@ class KuhnPoker(PokerMoves, GeneralGame[KuhnState, KuhnMove]):
     # -- what seats see, and the record ---------------------------------------------------------
 
     def observation(self, state: KuhnState, seat: int) -> dict[str, Any]:
-        info = state.info
-        return {
-            "players": self.players,
-            "seat": seat,
-            "card": state.cards[seat] if seat < len(state.cards) else None,
-            "deck": self.players + 1,
-            "history": [[s, a] for s, a in state.history],
-            "contributions": list(info.contributions),
-            "pot": sum(info.contributions),
-            "bettor": info.bettor,
-            "toAct": info.actor if info.actor >= 0 else None,
-            "folded": sorted(info.folded),
-            "out": list(info.out),
-            "over": info.actor == TERMINAL,
-        }
+        return self.seat_view(state, seat, {"deck": self.players + 1, "history": [[s, a] for s, a in state.history]},
+                              {"bettor": state.info.bettor})
 
     def state_to_json(self, state: KuhnState) -> dict[str, Any]:
         return {"players": self.players, "cards": list(state.cards), "history": [[s, a] for s, a in state.history]}
@@ -283,17 +267,10 @@ class KuhnPoker(PokerMoves, GeneralGame[KuhnState, KuhnMove]):
         exact_keys(obj, "kuhn_poker state", ("players", "cards", "history"), StateError)
         if obj["players"] != self.players or type(obj["players"]) is not int:
             raise StateError(f"players must be {self.players}, got {show_value(obj['players'])}")
-        cards, history = obj["cards"], obj["history"]
+        cards = obj["cards"]
         if not isinstance(cards, list):
             raise StateError(f"cards must be a list, got {show_value(cards)}")
-        if not isinstance(history, list):
-            raise StateError(f"history must be a list, got {show_value(history)}")
-        entries: list[tuple[int, str]] = []
-        for index, entry in enumerate(history):
-            if not (isinstance(entry, list) and len(entry) == 2):
-                raise StateError(f"history[{index}] must be [seat, action], got {show_value(entry)}")
-            entries.append((entry[0], entry[1]))
-        state = KuhnState(self.players, tuple(cards), tuple(entries))
+        state = KuhnState(self.players, tuple(cards), read_entries(obj["history"], "history"))
         _ = state.info  # validates
         return state
 
@@ -305,10 +282,7 @@ class KuhnPoker(PokerMoves, GeneralGame[KuhnState, KuhnMove]):
         lines = [f"Kuhn poker, {self.players} players, pot {sum(info.contributions)}"
                  + (", hand over" if info.actor == TERMINAL else "")]
         for s in range(self.players):
-            if s < len(state.cards) and (seat is None or seat == s):
-                card = card_name(state.cards[s], self.players)
-            else:
-                card = "?" if s < len(state.cards) else "-"
+            card = self.shown_card(state, s, seat)
             status = ("out" if s in info.out else "folded" if s in info.folded
                       else "bettor" if s == info.bettor else "called" if info.contributions[s] == 2
                       else "to act" if s == info.actor else "")
@@ -326,15 +300,7 @@ def card_name(card: int, players: int) -> str:
     return "JQK"[card] if players == 2 else str(card)
 
 
-#: The registry line's fields (the registry itself is the lead's).
-SPEC_FIELDS: dict[str, str] = {
-    "name": "kuhn_poker",
-    "title": "Kuhn poker",
-    "summary": "OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
-    "notation": '"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls',
-    "rules": "arena.games.kuhn_poker.rules:KuhnPoker",
-    "svg": "arena.games.kuhn_poker.svg:board_svg",
-}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, KuhnPoker)
+SPEC = spec_of(KuhnPoker, "Kuhn poker", svg="arena.games.kuhn_poker.svg:board_svg",
+               summary="OpenSpiel's Kuhn poker: N+1 cards, one card each, ante 1, one round of pass/bet (2-10 players)",
+               notation='"pass" or "bet" (JSON strings); facing a bet, pass folds and bet calls')

@@ -77,11 +77,11 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from arena.games.base import GameError, IllegalMoveError, StateError, exact_keys, show_value
-from arena.games.kuhn_poker.moves import PokerMoves
+from arena.games.kuhn_poker.moves import OUT, PokerMoves, check_seat, read_entries
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
-FOLD, CALL, RAISE, OUT = "fold", "call", "raise", "out"
+FOLD, CALL, RAISE = "fold", "call", "raise"
 ACTIONS = (FOLD, CALL, RAISE)
 RAISE_AMOUNTS = (2, 4)
 MAX_RAISES = 2
@@ -156,11 +156,8 @@ def walk(state: LeducState) -> LeducInfo:
             where = f"rounds[{number}][{index}]"
             if players - len(folded) <= 1:
                 raise StateError(f"{where}: the hand is already over")
-            if type(seat) is not int or not 0 <= seat < players:
-                raise StateError(f"{where}: seat must be an integer from 0 to {players - 1}, got {show_value(seat)}")
+            check_seat(where, seat, action, players, out)
             if action == OUT:
-                if seat in out:
-                    raise StateError(f"{where}: seat {seat} is already out")
                 if seat in folded:
                     raise StateError(f"{where}: seat {seat} has already folded")
                 if not round_over and seat == current():
@@ -329,24 +326,9 @@ class LeducPoker(PokerMoves, GeneralGame[LeducState, LeducMove]):
     # -- what seats see, and the record ---------------------------------------------------------
 
     def observation(self, state: LeducState, seat: int) -> dict[str, Any]:
-        info = state.info
-        return {
-            "players": self.players,
-            "seat": seat,
-            "card": state.cards[seat] if seat < len(state.cards) else None,
-            "public": state.public,
-            "ranks": self.players + 1,
-            "round": len(state.rounds),
-            "rounds": [[[s, a] for s, a in entries] for entries in state.rounds],
-            "contributions": list(info.contributions),
-            "pot": sum(info.contributions),
-            "stakes": info.stakes,
-            "raises": info.raises,
-            "toAct": info.actor if info.actor >= 0 else None,
-            "folded": sorted(info.folded),
-            "out": list(info.out),
-            "over": info.actor == TERMINAL,
-        }
+        table = {"public": state.public, "ranks": self.players + 1, "round": len(state.rounds),
+                 "rounds": [[[s, a] for s, a in entries] for entries in state.rounds]}
+        return self.seat_view(state, seat, table, {"stakes": state.info.stakes, "raises": state.info.raises})
 
     def state_to_json(self, state: LeducState) -> dict[str, Any]:
         return {"players": self.players, "startingPlayer": state.starting_player, "cards": list(state.cards),
@@ -362,13 +344,8 @@ class LeducPoker(PokerMoves, GeneralGame[LeducState, LeducMove]):
             raise StateError(f"cards must be a list, got {show_value(cards)}")
         if not isinstance(rounds, list) or not all(isinstance(entries, list) for entries in rounds):
             raise StateError(f"rounds must be a list of lists, got {show_value(rounds)}")
-        parsed: list[tuple[Entry, ...]] = []
-        for number, entries in enumerate(rounds):
-            for index, entry in enumerate(entries):
-                if not (isinstance(entry, list) and len(entry) == 2):
-                    raise StateError(f"rounds[{number}][{index}] must be [seat, action], got {show_value(entry)}")
-            parsed.append(tuple((entry[0], entry[1]) for entry in entries))
-        state = LeducState(self.players, obj["startingPlayer"], tuple(cards), obj["public"], tuple(parsed))
+        parsed = tuple(read_entries(entries, f"rounds[{number}]") for number, entries in enumerate(rounds))
+        state = LeducState(self.players, obj["startingPlayer"], tuple(cards), obj["public"], parsed)
         _ = state.info  # validates
         return state
 
@@ -381,10 +358,7 @@ class LeducPoker(PokerMoves, GeneralGame[LeducState, LeducMove]):
         lines = [f"Leduc poker, {self.players} players, round {len(state.rounds)}, pot {sum(info.contributions)}, "
                  f"stakes {info.stakes}, public card {public}" + (", hand over" if info.actor == TERMINAL else "")]
         for s in range(self.players):
-            if s < len(state.cards) and (seat is None or seat == s):
-                card = card_name(state.cards[s], self.players)
-            else:
-                card = "?" if s < len(state.cards) else "-"
+            card = self.shown_card(state, s, seat)
             status = "out" if s in info.out else "folded" if s in info.folded else "to act" if s == info.actor else ""
             mark = "*" if s == seat else " "
             lines.append(f"{mark}P{s}  card {card:>3}  in {info.contributions[s]:>2}  {status}".rstrip())
@@ -401,16 +375,8 @@ def card_name(card: int, players: int) -> str:
     return ("JQK"[rank] if players == 2 else str(rank)) + "sh"[card % 2]
 
 
-#: The registry line's fields (the registry itself is the lead's).
-SPEC_FIELDS: dict[str, str] = {
-    "name": "leduc_poker",
-    "title": "Leduc poker",
-    "summary": "OpenSpiel's Leduc poker: 2 suits of N+1 ranks, a private and a public card, two betting rounds "
-               "(2-10 players)",
-    "notation": '"fold", "call" or "raise" (JSON strings); call checks when there is nothing to match',
-    "rules": "arena.games.leduc_poker.rules:LeducPoker",
-    "svg": "arena.games.leduc_poker.svg:board_svg",
-}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, LeducPoker)
+SPEC = spec_of(LeducPoker, "Leduc poker", svg="arena.games.leduc_poker.svg:board_svg",
+               summary="OpenSpiel's Leduc poker: 2 suits of N+1 ranks, a private and a public card, two betting rounds "
+               "(2-10 players)",
+               notation='"fold", "call" or "raise" (JSON strings); call checks when there is nothing to match')

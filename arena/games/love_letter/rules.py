@@ -73,7 +73,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import IllegalMoveError, MoveSyntaxError
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
 CARDS = ("guard", "priest", "baron", "handmaid", "prince", "king", "countess", "princess")
 VALUE = {card: index + 1 for index, card in enumerate(CARDS)}
@@ -449,11 +449,7 @@ def describe_play(play: Mapping[str, Any]) -> str:
     return text
 
 
-SPEC_FIELDS = {
-    "name": "love_letter", "title": "Love Letter",
-    "summary": "TAG's Love Letter: 2-4 players, hidden hands, knock-outs, rounds to affection tokens.",
-    "notation": "card [target seat] [guessed card], e.g. 'guard 2 priest', 'handmaid', 'prince 0'",
-    "rules": "arena.games.love_letter.rules:LoveLetterGame", "svg": "arena.games.love_letter.svg:board_svg"}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, LoveLetterGame)
+SPEC = spec_of(LoveLetterGame, "Love Letter", svg="arena.games.love_letter.svg:board_svg",
+               summary="TAG's Love Letter: 2-4 players, hidden hands, knock-outs, rounds to affection tokens.",
+               notation="card [target seat] [guessed card], e.g. 'guard 2 priest', 'handmaid', 'prince 0'")

@@ -53,7 +53,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import IllegalMoveError, MoveSyntaxError, StateError, exact_keys, show_value
 from arena.games.model import CHANCE, TERMINAL, GeneralGame, Parameter
-from arena.games.registry import table_spec
+from arena.games.registry import spec_of
 
 ROLL, HOLD = "roll", "hold"
 FACES = 6
@@ -245,12 +245,8 @@ class PigGame(GeneralGame[PigState, PigMove]):
         return "\n".join(lines)
 
 
-SPEC_FIELDS = {
-    "name": "pig", "title": "Pig",
-    "summary": "The dice race: roll to gather points, hold to bank them, a 1 loses the turn's; first to "
-               "target wins (2-4 players).",
-    "notation": '"roll" or "hold" (JSON strings); hold needs points gathered this turn',
-    "rules": "arena.games.pig.rules:PigGame", "svg": "arena.games.pig.svg:board_svg"}
-
 #: The registry line (:data:`arena.games.registry.BUILTIN_GAMES`).
-SPEC = table_spec(SPEC_FIELDS, PigGame)
+SPEC = spec_of(PigGame, "Pig", svg="arena.games.pig.svg:board_svg",
+               summary="The dice race: roll to gather points, hold to bank them, a 1 loses the turn's; first to "
+               "target wins (2-4 players).",
+               notation='"roll" or "hold" (JSON strings); hold needs points gathered this turn')

@@ -41,17 +41,16 @@ from typing import Any, NamedTuple
 
 from arena.games.base import (
     Color,
-    Game,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     StateError,
     Termination,
+    TwoColourGame,
     exact_keys,
-    read_state_fields,
     show_value,
 )
-from arena.games.registry import GameSpec
+from arena.games.registry import spec_of
 from arena.games.shobu import core
 from arena.games.shobu.checks import check_move, stones_outcome
 
@@ -264,7 +263,7 @@ def count_legal_turns(state: ShobuState) -> int:
 _START_STATE = state_from_board(START_BOARD)
 
 
-class ShobuGame(Game[ShobuState, ShobuMove]):
+class ShobuGame(TwoColourGame[ShobuState, ShobuMove]):
     """The Shobu forward model; see the module docstring and :class:`arena.games.base.Game`."""
 
     name = "shobu"
@@ -272,12 +271,6 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
 
     def initial_state(self) -> ShobuState:
         return _START_STATE
-
-    def to_move(self, state: ShobuState) -> Color:
-        return state.turn
-
-    def ply(self, state: ShobuState) -> int:
-        return state.turn_number
 
     def legal_moves(self, state: ShobuState) -> list[ShobuMove]:
         """Every legal turn, ordered by passive board (left home board first), heading (N, NE, ...
@@ -386,17 +379,11 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         rows = [board[8 * y: 8 * y + 4] + " " + board[8 * y + 4: 8 * y + 8] for y in range(8)]
         return "\n".join(rows[:4] + [""] + rows[4:])
 
-    def state_to_json(self, state: ShobuState) -> dict[str, Any]:
-        return {
-            "board": core.board_from_masks(state[0], state[1]),
-            "turn": "BLACK" if state[2] is _BLACK else "WHITE",
-            "turnNumber": state[3],
-        }
+    def board_json(self, state: ShobuState) -> str:
+        return core.board_from_masks(state.black, state.white)
 
-    def state_from_json(self, obj: Any) -> ShobuState:
-        """Strict: exactly ``board`` (64 of ``x o .``), ``turn`` (``"BLACK"``/``"WHITE"``) and
-        ``turnNumber`` (an integer >= 0); :class:`StateError` naming the first problem."""
-        board, turn, turn_number = read_state_fields(obj)
+    def read_board(self, board: Any, turn: Color, turn_number: int) -> ShobuState:
+        """Strict: ``board`` is 64 of ``x o .``; :class:`StateError` naming the first problem."""
         _check_board(board)
         black, white = core.masks_from_board(board)
         return ShobuState(black, white, turn, turn_number)
@@ -434,22 +421,13 @@ class ShobuGame(Game[ShobuState, ShobuMove]):
         p, a, h = check_move(state, move)
         return _new_move(ShobuMove, (_XY[p], _XY[a], _HEADINGS[h], None))
 
-    def perft(self, state: ShobuState, depth: int) -> int:
-        """Leaf count ``depth`` turns deep, counting the last ply in bulk (same as Game.perft)."""
+    def count_leaves(self, state: ShobuState, depth: int) -> int:
+        """Perft on the masks, counting the last ply in bulk."""
         if state.turn is _BLACK:
             return core.perft(state.black, state.white, True, depth)
         return core.perft(state.white, state.black, False, depth)
 
 
-SPEC = GameSpec(
-    name="shobu",
-    title="Shobu",
-    rules="arena.games.shobu.rules:ShobuGame",
-    default_max_moves=ShobuGame.default_max_moves,
-    summary="four 4x4 boards; a passive then an aggressive move; push all enemy stones off one board",
-    protocol="shobu-json",
-    notation="<passive xy> <aggressive xy> <direction>[2], e.g. 07 43 N",
-    view="arena.ui.views.shobu:ShobuView",
-    svg="arena.games.shobu.svg:board_svg",
-    search="arena.agents.eval_shobu:ShobuSearch",
-)
+SPEC = spec_of(ShobuGame, "Shobu", protocol="shobu-json", svg="arena.games.shobu.svg:board_svg",
+               summary="four 4x4 boards; a passive then an aggressive move; push all enemy stones off one board",
+               notation="<passive xy> <aggressive xy> <direction>[2], e.g. 07 43 N")

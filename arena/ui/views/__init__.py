@@ -1,7 +1,9 @@
 """Terminal views of the games: how a board is drawn and how a person writes a move.
 
-A game's registry entry (:class:`arena.games.registry.GameSpec`) may name a :class:`GameView`
-subclass in ``view``; a game without one gets :class:`GameView` itself, which works for any game:
+This layer owns the views: one of arena's own games ``G`` has ``VIEW`` in ``arena/ui/views/G.py``
+where that module exists, a plugin game may name its own :class:`GameView` subclass in its
+:class:`arena.games.registry.GameSpec` (``view``); a game without either gets :class:`GameView`
+itself, which works for any game:
 it draws ``board_text`` (a seat's observation, when a seat is given), lists moves as
 ``describe_move`` writes them and reads them back with the general model's ``parse_notation``
 (:class:`arena.games.model.GeneralGame`). Views return rich renderables and never print; the board
@@ -97,15 +99,16 @@ _views: dict[str, GameView] = {}
 
 
 def view_for(game: AnyGame) -> GameView:
-    """The terminal view of ``game`` (its registry entry's, else the generic one)."""
+    """The terminal view of ``game``: a plugin's own (its spec's ``view``), arena's own game's
+    (``VIEW`` of ``arena.ui.views.<name>``), else the generic one."""
     view = _views.get(game.name)
     if view is None:
         from arena.games.base import GameError
-        from arena.games.registry import get_spec, load_ref
+        from arena.games.registry import get_spec, load_ref, own_part
 
         view = GameView()
         try:
-            ref = get_spec(game.name).view
+            ref = get_spec(game.name).view or own_part(game.name, f"arena.ui.views.{game.name}", "VIEW")
             if ref is not None:
                 view = load_ref(ref)()
         except GameError:

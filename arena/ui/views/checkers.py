@@ -31,3 +31,7 @@ class CheckersView(GameView):
             ("Captures are compulsory and a multi-jump must be finished. The protocol form 2 3 2 2 3"
              " (count, then col row pairs) works too."),
         ]
+
+
+#: The game's terminal view, as :func:`arena.ui.views.view_for` finds it.
+VIEW = CheckersView

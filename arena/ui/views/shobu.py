@@ -74,3 +74,7 @@ class ShobuView(GameView):
              " way and may push one enemy stone."),
             "Example: 07 43 N moves the stone at x=0,y=7 one up, then the stone at x=4,y=3 one up.",
         ]
+
+
+#: The game's terminal view, as :func:`arena.ui.views.view_for` finds it.
+VIEW = ShobuView
