@@ -4,7 +4,8 @@
 polls, so it is as fast as the event, and its timeout is only a hang backstop, never a speed
 requirement (a busy machine must not fail a test). :func:`bench_module` loads a script of
 ``bench/`` that a test checks. :func:`perft_profile` counts perft by arena's convention over any
-implementation's states (:func:`spiel_perft_profile`: OpenSpiel's).
+implementation's states (:func:`spiel_perft_profile`: OpenSpiel's). :func:`fake_distribution`
+writes what ``pip install`` of a plugin would leave, for tests of entry-point groups.
 """
 
 from __future__ import annotations
@@ -46,6 +47,20 @@ async def eventually_async(predicate: Callable[[], T], *, pause: float = 0.01) -
     while not (value := predicate()):  # noqa: ASYNC110 (polls what another process does: no event to wait on)
         await trio.sleep(pause)
     return value
+
+
+def fake_distribution(site: Path, name: str, entry_points: str, modules: dict[str, str] | None = None) -> Path:
+    """``site`` (created) holding what installing the distribution ``name`` would leave, as
+    :mod:`importlib.metadata` reads it: ``NAME-0.1.0.dist-info`` with ``METADATA`` and
+    ``entry_points.txt`` (``entry_points``, the ini form), and ``modules`` (file name -> source)
+    beside it. Put ``site`` on ``sys.path`` to install it."""
+    dist = site / f"{name.replace('-', '_')}-0.1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n")
+    (dist / "entry_points.txt").write_text(entry_points)
+    for file, source in (modules or {}).items():
+        (site / file).write_text(source)
+    return site
 
 
 def bench_module(name: str) -> ModuleType:

@@ -31,7 +31,9 @@ CONTRIBUTING = PACKAGE.parent / "docs" / "contributing.md"
 #: docs' words). A module belongs to the first entry its dotted name starts with.
 TABLE: list[tuple[tuple[str, ...], str]] = [
     (("arena.limits",), "the standard library"),
-    (("arena.games", "arena.errors"), "`games`: the standard library and `limits` only"),
+    # The seams (issue 35): entry-point groups with their contracts, found through importlib.metadata.
+    (("arena.games", "arena.errors", "arena.plugins"),
+     "`games`: the standard library and `limits` only; `plugins`: the standard library and `errors`"),
     # OpenSpiel's games (the extra arena[openspiel]): the rules layer's adapter over pyspiel.
     (("arena.openspiel",), "pyspiel (the extra `arena[openspiel]`), imported only when an OpenSpiel game is asked for"),
     (("arena.fileio", "arena.stats"), "`fileio`: orjson; `stats`: the standard library, and numpy for the fit"),
@@ -40,11 +42,12 @@ TABLE: list[tuple[tuple[str, ...], str]] = [
     (("arena.records", "arena.agents", "arena.openings"),
      ("`records`: orjson in replay.py only (the reader, the store and the checks run without a venv: "
       "`scripts/check_logs.py`); `agents`: see below")),
-    # The public API (issue 35): names re-exported from the layers below, loaded when first used.
-    (("arena.api",), "nothing of its own: names of the layers below, loaded when first used"),
     (("arena.players",), "not rich"),
     (("arena.match",), ""),
     (("arena.backends", "arena.tools"), "Ray only inside the Ray backend, when it is opened"),
+    # The public API (issue 35): names re-exported from the layers below (the seams' contracts among
+    # them: a backend's), loaded when first used.
+    (("arena.api",), "nothing of its own: names of the layers below, loaded when first used"),
     # The run layer (issue 35): the run loop, the one job builder, the lifecycle; schedules sit above.
     (("arena.runs",), "trio; no schedule's package (tournament, sprt, train), no rich, no click"),
     (("arena.tournament", "arena.sprt", "arena.train"), ""),

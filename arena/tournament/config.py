@@ -561,11 +561,11 @@ MAX_CPUS_PER_GAME = 1024
 
 def _backend_settings(obj: dict[str, Any], base_dir: Path) -> dict[str, Any]:
     """The backend keys of ``obj`` as :class:`TournamentConfig` fields (see ``_BACKEND_KEYS``)."""
-    from arena.backends import BACKENDS
+    from arena.backends import BACKEND_SEAM
 
     backend = string(obj, "backend")
-    if backend is not None and backend not in BACKENDS:
-        raise ConfigError(f"backend: {backend!r} is not one of {', '.join(BACKENDS)}")
+    if backend is not None:
+        BACKEND_SEAM.check_name(backend)
     address = string(obj, "rayAddress", what='a string ("local", "auto" or HOST:PORT)')
     if address is not None and not address.strip():
         raise ConfigError('rayAddress: empty; give "local", "auto" or HOST:PORT')
