@@ -24,6 +24,9 @@ only from here.
   :class:`Backend` protocol (the contract), the :class:`BackendOptions` a backend is made from,
   the :class:`GameJob` it plays, :func:`run_job` (play a job in this process) and
   :class:`ClusterError` (the place games run cannot be used).
+- **Rating methods** (a plugin's ``arena.ratings`` entry point, docs/extending.md): the
+  :class:`RatingMethod` protocol, the :class:`RankedResult` games it rates and the :class:`Rating`
+  it gives each agent.
 - **Records**: :class:`SeatRecord` (every game's record, format 4) and :class:`Record` (a game of
   two colours, with the Shobu engine's fields), the typed shapes of the JSON files arena writes
   (``schemas/record.schema.json``; :mod:`arena.records.normal` reads formats 1-3 too).
@@ -70,6 +73,9 @@ _HOMES: dict[str, str] = {
     "ClusterError": "arena.backends",
     "GameJob": "arena.backends",
     "run_job": "arena.backends.local",
+    "Rating": "arena.stats.methods",
+    "RatingMethod": "arena.stats.methods",
+    "RankedResult": "arena.stats.results",
     "Record": "arena.records.types",
     "SeatRecord": "arena.records.types",
 }
@@ -91,6 +97,9 @@ __all__ = [
     "MoveSyntaxError",
     "Outcome",
     "Parameter",
+    "RankedResult",
+    "Rating",
+    "RatingMethod",
     "Record",
     "SeatRecord",
     "StateError",
@@ -134,6 +143,8 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from arena.games.registry import GameSpec, game_names, get_spec
     from arena.records.types import Record, SeatRecord
     from arena.referee.registration import register_referee
+    from arena.stats.methods import Rating, RatingMethod
+    from arena.stats.results import RankedResult
 
 
 def __getattr__(name: str) -> Any:

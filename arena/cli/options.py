@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from arena.plugins import Seam
+from arena.cli.parts import PartName, backend_seam
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.isolation import BotLimits, Isolation, unprotected_note
 
@@ -143,36 +143,6 @@ class GameName(click.ParamType):
         from arena.games.registry import all_game_names
 
         return [CompletionItem(name) for name in all_game_names() if name.startswith(incomplete)]
-
-
-class PartName(click.ParamType):
-    """The name of a registered part of a seam (:class:`arena.plugins.Seam`: a backend...).
-    ``seam`` gives the seam when called: its entry points are read only when the option is used or
-    its help is shown, so ``arena --help`` stays fast."""
-
-    def __init__(self, seam: Callable[[], Seam[Any]], name: str) -> None:
-        self.seam = seam
-        self.name = name
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
-        return "[" + "|".join(self.seam().names()) + "]"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        seam = self.seam()
-        if str(value) not in seam.parts():
-            self.fail(seam.unknown(str(value)), param, ctx)
-        return str(value)
-
-    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
-        from click.shell_completion import CompletionItem
-
-        return [CompletionItem(name) for name in self.seam().names() if name.startswith(incomplete)]
-
-
-def _backend_seam() -> Seam[Any]:
-    from arena.backends import BACKEND_SEAM
-
-    return BACKEND_SEAM
 
 
 def game_option(help_text: str = "Which game to play (see 'arena games').", *,
@@ -436,7 +406,7 @@ def ray_backend_options(from_config: bool, note: str = "") -> Callable[[F], F]:
             help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
                  "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")(func)
         func = click.option(
-            "--backend", type=PartName(_backend_seam, "backend"), default=None,
+            "--backend", type=PartName(backend_seam, "backend"), default=None,
             help="Where games run: local (this process), ray (one Ray task per game; needs arena[ray]) or a "
                  "plugin's backend (docs/extending.md). "
                  f"Default: {default}. How to run, not what is played: a run started with one backend "

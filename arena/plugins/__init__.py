@@ -12,7 +12,7 @@ written where the seam is declared (docs/extending.md gathers them):
 
 Entry points are read when a part is first asked for (``importlib.metadata`` costs about 30 ms to
 import, so ``arena --help`` never reads them), and a part's module is imported only when that part
-is used. arena's own parts come first, in ``pyproject.toml``'s order; a plugin's part named like one
+is used. arena's own parts come first, by name, then plugins in discovery order; a plugin's part named like one
 of arena's, or like a plugin's already found, is left out and reported by :meth:`Seam.problems`.
 
 A checkout whose installed metadata predates a group (``pip install -e .`` not run again after
@@ -71,7 +71,7 @@ class Seam(Generic[T]):
     _loaded: dict[str, T] = field(default_factory=dict, repr=False)
 
     def parts(self) -> dict[str, Part]:
-        """Every usable part by name: arena's own first, then plugins in discovery order."""
+        """Every usable part by name: arena's own first (by name), then plugins in discovery order."""
         if self._parts is None:
             self._parts = self._scan()
         return self._parts
@@ -127,7 +127,8 @@ class Seam(Generic[T]):
         found = [_part(entry) for entry in _entry_points(self.group)]
         if not any(part.own for part in found):
             found = _checkout_parts(self.group) + found
-        own = [part for part in found if part.own]
+        # The installed metadata keeps no order of its own (setuptools sorts it): arena's by name.
+        own = sorted((part for part in found if part.own), key=lambda part: part.name)
         parts: dict[str, Part] = {}
         for part in own + [part for part in found if not part.own]:
             if not NAME_PATTERN.match(part.name):
