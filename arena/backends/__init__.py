@@ -118,9 +118,10 @@ class Backend(Protocol):
     name: str
 
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
-             sandbox: bool = False) -> None:
+             sandbox: bool | str = False) -> None:
         """Connect and check that every agent in ``agents`` can start where games will run (and,
-        with ``sandbox``, that the sandbox works there). ``base_dir``: the config's folder;
+        with ``sandbox``, that the sandbox works there: True the default backend, or a sandbox
+        backend's name). ``base_dir``: the config's folder;
         ``logs_dir``: the driver's log folder (never shipped). Raises ConfigError (a bot missing on
         a node, no sandbox there, the files to ship too large) or ClusterError."""
         ...

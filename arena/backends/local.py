@@ -37,7 +37,7 @@ class LocalBackend:
         return cls(options.workers or 0)
 
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
-             sandbox: bool = False) -> None:
+             sandbox: bool | str = False) -> None:
         """Nothing to connect to: the config's checks already ran on this machine."""
 
     def update_agents(self, agents: list[AgentSpec]) -> dict[str, str]:

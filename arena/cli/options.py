@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from arena.cli.parts import PartName, backend_seam
+from arena.cli.parts import PartName, backend_seam, sandbox_seam
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.isolation import BotLimits, Isolation, unprotected_note
 
@@ -351,6 +351,30 @@ def read_only_given(base: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*base, *given)))
 
 
+_SANDBOX_META = "arena.sandbox_backend"
+
+
+def _keep_sandbox_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[_SANDBOX_META] = value
+
+
+def sandbox_given(sandbox: bool | None) -> bool | str | None:
+    """``--sandbox/--no-sandbox`` (``sandbox``) with ``--sandbox-backend NAME``: None (neither
+    given), False (none), True (the default backend) or another backend's name
+    (:func:`arena.process.sandboxes.normal_sandbox`). ``--no-sandbox`` with a backend other than
+    ``none`` is a usage error."""
+    from arena.process.sandboxes import normal_sandbox
+
+    name = click.get_current_context().meta.get(_SANDBOX_META)
+    if name is None:
+        return sandbox
+    choice = normal_sandbox(name)
+    if sandbox is False and choice:
+        raise click.BadParameter(f"--no-sandbox contradicts --sandbox-backend {name}", param_hint="--sandbox-backend")
+    return choice
+
+
 def isolation_options(from_config: bool) -> Callable[[F], F]:
     """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``
     (each None when not given: the default, or with ``from_config`` the config's key), and the
@@ -374,6 +398,12 @@ def isolation_options(from_config: bool) -> Callable[[F], F]:
             "--inherit-env/--no-inherit-env", "inherit_env", default=None,
             help="Give bots arena's whole environment instead of a minimal one (PATH, HOME, LANG, "
                  f"TMPDIR and the agent's own 'env'). Default: {default('inheritEnv')}.")(func)
+        func = click.option(
+            "--sandbox-backend", "sandbox_backend", type=PartName(sandbox_seam, "sandbox"), default=None,
+            expose_value=False, callback=_keep_sandbox_backend,
+            help="The sandbox to run bots in: bubblewrap (what --sandbox means), none (--no-sandbox) or an "
+                 f"installed plugin's (docs/extending.md). Default: {default('sandbox', 'bubblewrap where it runs')}.",
+        )(func)
         func = click.option(
             "--sandbox/--no-sandbox", "sandbox", default=None,
             help="Run each bot under bubblewrap: own PID namespace, no network, only the files it needs "
@@ -430,11 +460,11 @@ def chosen_isolation(ponder: bool | None, sandbox: bool | None, inherit_env: boo
     from arena.errors import ConfigError
     from arena.process.isolation import require_sandbox
 
-    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits(),
-                          read_only=read_only_given())
+    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox_given(sandbox), inherit_env=bool(inherit_env),
+                          limits=bot_limits(), read_only=read_only_given())
     if isolation.sandbox:
         try:
-            require_sandbox()
+            require_sandbox(choice=isolation.sandbox)
         except ConfigError as exc:
             raise click.BadParameter(str(exc), param_hint="--sandbox") from None
     warn_unprotected(isolation)

@@ -50,3 +50,10 @@ def rating_seam() -> Seam[Any]:
     from arena.stats.methods import RATING_SEAM
 
     return RATING_SEAM
+
+
+def sandbox_seam() -> Seam[Any]:
+    """The sandbox backends (``--sandbox-backend``)."""
+    from arena.process.sandboxes import SANDBOX_SEAM
+
+    return SANDBOX_SEAM
