@@ -10,10 +10,11 @@ writes what ``pip install`` of a plugin would leave, for tests of entry-point gr
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -61,6 +62,38 @@ def fake_distribution(site: Path, name: str, entry_points: str, modules: dict[st
     for file, source in (modules or {}).items():
         (site / file).write_text(source)
     return site
+
+
+@contextlib.contextmanager
+def installed_plugin(monkeypatch: Any, site: Path, seam: Any, name: str, entry_points: str,
+                     modules: dict[str, str]) -> Iterator[Path]:
+    """The distribution ``name`` (:func:`fake_distribution` in ``site``) installed, ``seam`` (an
+    :class:`arena.plugins.Seam`) scanned afresh; on exit uninstalled, scanned again and its modules
+    forgotten."""
+    fake_distribution(site, name, entry_points, modules)
+    monkeypatch.syspath_prepend(str(site))
+    seam.reload()
+    try:
+        yield site
+    finally:
+        monkeypatch.undo()
+        seam.reload()
+        for file in modules:
+            sys.modules.pop(Path(file).stem, None)
+
+
+def own_entry_points(group: str) -> dict[str, str]:
+    """arena's own entry points of ``group`` as its pyproject.toml declares them, after checking that
+    the installed metadata has each, from arena's distribution (a plugin's are found the same way)."""
+    import tomllib
+    from importlib.metadata import entry_points
+
+    root = Path(__file__).resolve().parents[1]
+    declared: dict[str, str] = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"][group]
+    installed = {e.name: (e.value, e.dist.name if e.dist else None) for e in entry_points(group=group)}
+    for name, value in declared.items():
+        assert installed.get(name) == (value, "arena-bots"), f"{group} {name}: reinstall arena (pip install -e .)"
+    return declared
 
 
 def bench_module(name: str) -> ModuleType:

@@ -143,6 +143,18 @@ class Seam(Generic[T]):
         return parts
 
 
+def made(obj: Any, where: str) -> Any:
+    """``obj``, or an instance of it when it is a class (called with no arguments): what a seam
+    whose entry points may name a class or an object checks. Raises ConfigError (``where: cannot
+    be made: ...``) when the class cannot be instantiated so."""
+    if not isinstance(obj, type):
+        return obj
+    try:
+        return obj()
+    except Exception as exc:  # noqa: BLE001 - a plugin's constructor fails in its own way
+        raise ConfigError(f"{where}: cannot be made: {type(exc).__name__}: {exc}") from None
+
+
 def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -190,4 +202,4 @@ def _load_value(value: str) -> Any:
     return obj
 
 
-__all__ = ["NAME_PATTERN", "OWN_DISTRIBUTION", "Part", "Seam"]
+__all__ = ["NAME_PATTERN", "OWN_DISTRIBUTION", "Part", "Seam", "made"]

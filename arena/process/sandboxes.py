@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.errors import ConfigError
-from arena.plugins import Seam
+from arena.plugins import Seam, made
 
 if TYPE_CHECKING:
     from arena.process.botuser import CommandNeeds
@@ -116,11 +116,7 @@ class NoSandbox:
 
 
 def _check_backend(obj: Any, where: str) -> SandboxBackend:
-    if isinstance(obj, type):
-        try:
-            obj = obj()
-        except Exception as exc:  # noqa: BLE001 - a plugin's constructor fails in its own way
-            raise ConfigError(f"{where}: cannot be made: {type(exc).__name__}: {exc}") from None
+    obj = made(obj, where)
     if not callable(getattr(obj, "available", None)) or not callable(getattr(obj, "wrap", None)):
         raise ConfigError(f"{where}: not a sandbox backend (it needs available() and wrap(request))")
     return obj

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena.errors import ConfigError
-from arena.plugins import Seam
+from arena.plugins import Seam, made
 from arena.stats.results import RankedResult
 
 
@@ -54,11 +54,7 @@ class RatingMethod(Protocol):
 
 
 def _check_method(obj: Any, where: str) -> RatingMethod:
-    if isinstance(obj, type):
-        try:
-            obj = obj()
-        except Exception as exc:  # noqa: BLE001 - a plugin's constructor fails in its own way
-            raise ConfigError(f"{where}: cannot be made: {type(exc).__name__}: {exc}") from None
+    obj = made(obj, where)
     if not callable(getattr(obj, "rate", None)) or not isinstance(getattr(obj, "unit", None), str):
         raise ConfigError(f"{where}: not a rating method (it needs rate(games, agents) and a unit)")
     return obj

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Iterator
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from arena.backends.local import LocalBackend
 from arena.cli import cli
 from arena.errors import ConfigError
 from arena.tournament.config import load_config
-from tests.helpers import fake_distribution
+from tests.helpers import installed_plugin, own_entry_points
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,24 +38,13 @@ notcallable = arena_counting_backend:__doc__
 @pytest.fixture
 def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The counting backend installed (a dist-info on sys.path), the seam scanned afresh; undone after."""
-    site = fake_distribution(tmp_path / "site", "arena-counting-backend", ENTRY_POINTS,
-                             {"arena_counting_backend.py": PLUGIN})
-    monkeypatch.syspath_prepend(str(site))
-    BACKEND_SEAM.reload()
-    yield site
-    monkeypatch.undo()
-    BACKEND_SEAM.reload()
-    import sys
-
-    sys.modules.pop("arena_counting_backend", None)
+    with installed_plugin(monkeypatch, tmp_path / "site", BACKEND_SEAM, "arena-counting-backend", ENTRY_POINTS,
+                          {"arena_counting_backend.py": PLUGIN}) as site:
+        yield site
 
 
 def test_arena_own_backends_are_entry_points_of_its_distribution() -> None:
-    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["arena.backends"]
-    installed = {e.name: (e.value, e.dist.name if e.dist else None) for e in entry_points(group="arena.backends")}
-    assert set(declared) == {"local", "ray"}
-    for name, value in declared.items():
-        assert installed.get(name) == (value, "arena-bots"), f"{name}: reinstall arena (pip install -e .)"
+    assert set(own_entry_points("arena.backends")) == {"local", "ray"}
     assert backend_names()[:2] == ("local", "ray")
     assert all(part.own for part in BACKEND_SEAM.parts().values())
     assert type(make_backend()) is LocalBackend and make_backend(BackendOptions(workers=3)).workers == 3  # type: ignore[attr-defined]

@@ -7,10 +7,7 @@ backends are one line each."""
 from __future__ import annotations
 
 import json
-import sys
-import tomllib
 from collections.abc import Iterator
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +19,7 @@ from arena.errors import ConfigError
 from arena.process.isolation import sandbox_available
 from arena.process.sandboxes import SANDBOX_SEAM, NoSandbox, backend_of, names, normal_sandbox, sandbox_field
 from arena.tournament.config import load_config
-from tests.helpers import fake_distribution
+from tests.helpers import installed_plugin, own_entry_points
 
 REPO = Path(__file__).resolve().parents[2]
 BOT = f"python3 {REPO / 'bots' / 'connect4_random.py'}"
@@ -63,22 +60,13 @@ needs_bubblewrap = pytest.mark.skipif(sandbox_available() is not None, reason=st
 
 @pytest.fixture
 def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    site = fake_distribution(tmp_path / "site", "arena-audited-sandbox", ENTRY_POINTS,
-                             {"arena_audited_sandbox.py": PLUGIN})
-    monkeypatch.syspath_prepend(str(site))
-    SANDBOX_SEAM.reload()
-    yield SANDBOX_SEAM.load("audited")
-    monkeypatch.undo()
-    SANDBOX_SEAM.reload()
-    sys.modules.pop("arena_audited_sandbox", None)
+    with installed_plugin(monkeypatch, tmp_path / "site", SANDBOX_SEAM, "arena-audited-sandbox", ENTRY_POINTS,
+                          {"arena_audited_sandbox.py": PLUGIN}):
+        yield SANDBOX_SEAM.load("audited")
 
 
 def test_arena_own_backends_are_entry_points_of_its_distribution() -> None:
-    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["arena.sandboxes"]
-    installed = {e.name: (e.value, e.dist.name if e.dist else None) for e in entry_points(group="arena.sandboxes")}
-    assert set(declared) == {"bubblewrap", "none"}
-    for name, value in declared.items():
-        assert installed.get(name) == (value, "arena-bots"), f"{name}: reinstall arena (pip install -e .)"
+    assert set(own_entry_points("arena.sandboxes")) == {"bubblewrap", "none"}
     assert tuple(names())[:2] == ("bubblewrap", "none")
     assert type(backend_of(True)).__name__ == "BubblewrapSandbox" and isinstance(backend_of(False), NoSandbox)
 

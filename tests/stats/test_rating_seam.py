@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-import tomllib
 from collections.abc import Iterator
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -22,7 +19,7 @@ from arena.errors import ConfigError
 from arena.stats.methods import RATING_SEAM, rate_with, rating_names
 from arena.stats.results import RankedResult
 from tests.cli.test_standings_cmd import two_player_folder
-from tests.helpers import fake_distribution
+from tests.helpers import installed_plugin, own_entry_points
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,14 +30,9 @@ PLUGIN = re.search(r"```python\n# arena_win_share.py\n(.*?)```", (REPO / "docs" 
 
 @pytest.fixture
 def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    site = fake_distribution(tmp_path / "site", "arena-win-share", "[arena.ratings]\nwin-share = arena_win_share:WinShare\n",
-                             {"arena_win_share.py": PLUGIN})
-    monkeypatch.syspath_prepend(str(site))
-    RATING_SEAM.reload()
-    yield site
-    monkeypatch.undo()
-    RATING_SEAM.reload()
-    sys.modules.pop("arena_win_share", None)
+    with installed_plugin(monkeypatch, tmp_path / "site", RATING_SEAM, "arena-win-share",
+                          "[arena.ratings]\nwin-share = arena_win_share:WinShare\n", {"arena_win_share.py": PLUGIN}) as site:
+        yield site
 
 
 def standings(folder: Path, *args: str) -> dict:  # type: ignore[type-arg]
@@ -51,11 +43,7 @@ def standings(folder: Path, *args: str) -> dict:  # type: ignore[type-arg]
 
 
 def test_arena_own_methods_are_entry_points_of_its_distribution() -> None:
-    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["arena.ratings"]
-    installed = {e.name: (e.value, e.dist.name if e.dist else None) for e in entry_points(group="arena.ratings")}
-    assert set(declared) == {"plackett-luce", "online-elo"}
-    for name, value in declared.items():
-        assert installed.get(name) == (value, "arena-bots"), f"{name}: reinstall arena (pip install -e .)"
+    assert set(own_entry_points("arena.ratings")) == {"plackett-luce", "online-elo"}
     assert rating_names()[:2] == ("online-elo", "plackett-luce")
 
 
