@@ -143,8 +143,10 @@ def sandbox_field(obj: dict[str, Any], key: str = "sandbox") -> SandboxChoice | 
     value = obj.get(key)
     if value is None or isinstance(value, bool | str):
         return normal_sandbox(value, key)
+    from arena.fileio.fields import show
+
     raise ConfigError(f"{key}: must be true, false or a sandbox backend's name ({', '.join(names())}), "
-                      f"got {type(value).__name__}")
+                      f"got {show(value)}")
 
 
 def sandbox_name(choice: SandboxChoice) -> str:

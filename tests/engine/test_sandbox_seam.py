@@ -77,7 +77,7 @@ def test_booleans_and_names_are_one_choice() -> None:
     with pytest.raises(ConfigError, match=r"^sandbox: 'nsjail' is not one of bubblewrap, none$"):
         sandbox_field({"sandbox": "nsjail"})
     with pytest.raises(ConfigError, match=r"^sandbox: must be true, false or a sandbox backend's name "
-                                          r"\(bubblewrap, none\), got int$"):
+                                          r"\(bubblewrap, none\), got 1$"):
         sandbox_field({"sandbox": 1})
 
 
