@@ -27,6 +27,9 @@ only from here.
 - **Rating methods** (a plugin's ``arena.ratings`` entry point, docs/extending.md): the
   :class:`RatingMethod` protocol, the :class:`RankedResult` games it rates and the :class:`Rating`
   it gives each agent.
+- **Sandbox backends** (a plugin's ``arena.sandboxes`` entry point, docs/extending.md): the
+  :class:`SandboxBackend` protocol, the :class:`SandboxRequest` it wraps and the
+  :class:`SandboxCommand` it returns.
 - **Records**: :class:`SeatRecord` (every game's record, format 4) and :class:`Record` (a game of
   two colours, with the Shobu engine's fields), the typed shapes of the JSON files arena writes
   (``schemas/record.schema.json``; :mod:`arena.records.normal` reads formats 1-3 too).
@@ -76,6 +79,9 @@ _HOMES: dict[str, str] = {
     "Rating": "arena.stats.methods",
     "RatingMethod": "arena.stats.methods",
     "RankedResult": "arena.stats.results",
+    "SandboxBackend": "arena.process.sandboxes",
+    "SandboxCommand": "arena.process.sandboxes",
+    "SandboxRequest": "arena.process.sandboxes",
     "Record": "arena.records.types",
     "SeatRecord": "arena.records.types",
 }
@@ -101,6 +107,9 @@ __all__ = [
     "Rating",
     "RatingMethod",
     "Record",
+    "SandboxBackend",
+    "SandboxCommand",
+    "SandboxRequest",
     "SeatRecord",
     "StateError",
     "Termination",
@@ -141,6 +150,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from arena.games.conformance import check_spec
     from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter, ranks
     from arena.games.registry import GameSpec, game_names, get_spec
+    from arena.process.sandboxes import SandboxBackend, SandboxCommand, SandboxRequest
     from arena.records.types import Record, SeatRecord
     from arena.referee.registration import register_referee
     from arena.stats.methods import Rating, RatingMethod
