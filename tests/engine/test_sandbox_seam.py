@@ -138,3 +138,14 @@ def test_unavailable_and_broken_plugins_are_one_line(plugin: Any) -> None:
     assert result.exit_code == 2
     assert ("sandbox 'broken' (arena_audited_sandbox:NoSuchClass, from arena-audited-sandbox): cannot load: "
             "AttributeError") in " ".join(result.output.split())
+
+
+def test_doctor_says_whether_each_plugin_sandbox_works(plugin: Any) -> None:
+    result = CliRunner().invoke(cli, ["doctor", "--json"], catch_exceptions=False)
+    found = {f["what"]: f for f in json.loads(result.stdout)}
+    assert found["sandbox missing"] == {"what": "sandbox missing", "ok": False,
+                                        "detail": "the audited sandbox needs auditd (apt-get install auditd)"}
+    assert found["sandbox audited"]["ok"] is (sandbox_available() is None)
+    assert "sandbox broken" in found and not found["sandbox broken"]["ok"]
+    own = [f for what, f in found.items() if not what.startswith("sandbox ")]
+    assert result.exit_code == (0 if all(f["ok"] for f in own) else 1), "a plugin's sandbox never fails arena's doctor"
