@@ -20,6 +20,16 @@ only from here.
 - **Bots written in Python**: :func:`serve_json`, :func:`serve_seats` and :func:`serve_checkers`
   read what arena sends and write the move a chooser picks; :func:`run_alphabeta_bot` is arena's
   alpha-beta search behind a bot command.
+- **Run backends** (a plugin's ``arena.backends`` entry point, docs/extending.md): the
+  :class:`Backend` protocol (the contract), the :class:`BackendOptions` a backend is made from,
+  the :class:`GameJob` it plays, :func:`run_job` (play a job in this process) and
+  :class:`ClusterError` (the place games run cannot be used).
+- **Rating methods** (a plugin's ``arena.ratings`` entry point, docs/extending.md): the
+  :class:`RatingMethod` protocol, the :class:`RankedResult` games it rates and the :class:`Rating`
+  it gives each agent.
+- **Sandbox backends** (a plugin's ``arena.sandboxes`` entry point, docs/extending.md): the
+  :class:`SandboxBackend` protocol, the :class:`SandboxRequest` it wraps and the
+  :class:`SandboxCommand` it returns.
 - **Records**: :class:`SeatRecord` (every game's record, format 4) and :class:`Record` (a game of
   two colours, with the Shobu engine's fields), the typed shapes of the JSON files arena writes
   (``schemas/record.schema.json``; :mod:`arena.records.normal` reads formats 1-3 too).
@@ -61,6 +71,17 @@ _HOMES: dict[str, str] = {
     "serve_seats": "arena.agents.protocol_io",
     "serve_checkers": "arena.agents.protocol_io",
     "run_alphabeta_bot": "arena.agents.search_bot",
+    "Backend": "arena.backends",
+    "BackendOptions": "arena.backends",
+    "ClusterError": "arena.backends",
+    "GameJob": "arena.backends",
+    "run_job": "arena.backends.local",
+    "Rating": "arena.stats.methods",
+    "RatingMethod": "arena.stats.methods",
+    "RankedResult": "arena.stats.results",
+    "SandboxBackend": "arena.process.sandboxes",
+    "SandboxCommand": "arena.process.sandboxes",
+    "SandboxRequest": "arena.process.sandboxes",
     "Record": "arena.records.types",
     "SeatRecord": "arena.records.types",
 }
@@ -69,16 +90,26 @@ __all__ = [
     "CHANCE",
     "SIMULTANEOUS",
     "TERMINAL",
+    "Backend",
+    "BackendOptions",
+    "ClusterError",
     "Color",
     "Game",
     "GameError",
+    "GameJob",
     "GameSpec",
     "GeneralGame",
     "IllegalMoveError",
     "MoveSyntaxError",
     "Outcome",
     "Parameter",
+    "RankedResult",
+    "Rating",
+    "RatingMethod",
     "Record",
+    "SandboxBackend",
+    "SandboxCommand",
+    "SandboxRequest",
     "SeatRecord",
     "StateError",
     "Termination",
@@ -90,6 +121,7 @@ __all__ = [
     "read_state_fields",
     "register_referee",
     "run_alphabeta_bot",
+    "run_job",
     "serve_checkers",
     "serve_json",
     "serve_seats",
@@ -100,6 +132,8 @@ assert sorted(__all__) == sorted(_HOMES)
 if TYPE_CHECKING:  # the same names, for type checkers and editors
     from arena.agents.protocol_io import serve_checkers, serve_json, serve_seats
     from arena.agents.search_bot import run_alphabeta_bot
+    from arena.backends import Backend, BackendOptions, ClusterError, GameJob
+    from arena.backends.local import run_job
     from arena.games.base import (
         Color,
         Game,
@@ -116,8 +150,11 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from arena.games.conformance import check_spec
     from arena.games.model import CHANCE, SIMULTANEOUS, TERMINAL, GeneralGame, Parameter, ranks
     from arena.games.registry import GameSpec, game_names, get_spec
+    from arena.process.sandboxes import SandboxBackend, SandboxCommand, SandboxRequest
     from arena.records.types import Record, SeatRecord
     from arena.referee.registration import register_referee
+    from arena.stats.methods import Rating, RatingMethod
+    from arena.stats.results import RankedResult
 
 
 def __getattr__(name: str) -> Any:

@@ -4,15 +4,17 @@
 polls, so it is as fast as the event, and its timeout is only a hang backstop, never a speed
 requirement (a busy machine must not fail a test). :func:`bench_module` loads a script of
 ``bench/`` that a test checks. :func:`perft_profile` counts perft by arena's convention over any
-implementation's states (:func:`spiel_perft_profile`: OpenSpiel's).
+implementation's states (:func:`spiel_perft_profile`: OpenSpiel's). :func:`fake_distribution`
+writes what ``pip install`` of a plugin would leave, for tests of entry-point groups.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -46,6 +48,52 @@ async def eventually_async(predicate: Callable[[], T], *, pause: float = 0.01) -
     while not (value := predicate()):  # noqa: ASYNC110 (polls what another process does: no event to wait on)
         await trio.sleep(pause)
     return value
+
+
+def fake_distribution(site: Path, name: str, entry_points: str, modules: dict[str, str] | None = None) -> Path:
+    """``site`` (created) holding what installing the distribution ``name`` would leave, as
+    :mod:`importlib.metadata` reads it: ``NAME-0.1.0.dist-info`` with ``METADATA`` and
+    ``entry_points.txt`` (``entry_points``, the ini form), and ``modules`` (file name -> source)
+    beside it. Put ``site`` on ``sys.path`` to install it."""
+    dist = site / f"{name.replace('-', '_')}-0.1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n")
+    (dist / "entry_points.txt").write_text(entry_points)
+    for file, source in (modules or {}).items():
+        (site / file).write_text(source)
+    return site
+
+
+@contextlib.contextmanager
+def installed_plugin(monkeypatch: Any, site: Path, seam: Any, name: str, entry_points: str,
+                     modules: dict[str, str]) -> Iterator[Path]:
+    """The distribution ``name`` (:func:`fake_distribution` in ``site``) installed, ``seam`` (an
+    :class:`arena.plugins.Seam`) scanned afresh; on exit uninstalled, scanned again and its modules
+    forgotten."""
+    fake_distribution(site, name, entry_points, modules)
+    monkeypatch.syspath_prepend(str(site))
+    seam.reload()
+    try:
+        yield site
+    finally:
+        monkeypatch.undo()
+        seam.reload()
+        for file in modules:
+            sys.modules.pop(Path(file).stem, None)
+
+
+def own_entry_points(group: str) -> dict[str, str]:
+    """arena's own entry points of ``group`` as its pyproject.toml declares them, after checking that
+    the installed metadata has each, from arena's distribution (a plugin's are found the same way)."""
+    import tomllib
+    from importlib.metadata import entry_points
+
+    root = Path(__file__).resolve().parents[1]
+    declared: dict[str, str] = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"][group]
+    installed = {e.name: (e.value, e.dist.name if e.dist else None) for e in entry_points(group=group)}
+    for name, value in declared.items():
+        assert installed.get(name) == (value, "arena-bots"), f"{group} {name}: reinstall arena (pip install -e .)"
+    return declared
 
 
 def bench_module(name: str) -> ModuleType:

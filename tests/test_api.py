@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Changing this list is changing what authors may rely on: say so in the changelog of the commit.
 PINNED = [
+    "Backend", "BackendOptions", "ClusterError", "GameJob", "run_job", "RankedResult", "Rating", "RatingMethod",
+    "SandboxBackend", "SandboxCommand", "SandboxRequest",
     "CHANCE", "Color", "Game", "GameError", "GameSpec", "GeneralGame", "IllegalMoveError",
     "MoveSyntaxError", "Outcome", "Parameter", "Record", "SIMULTANEOUS", "SeatRecord", "StateError",
     "TERMINAL", "Termination", "cap_text", "check_spec", "game_names", "get_spec", "ranks",

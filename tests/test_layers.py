@@ -31,21 +31,23 @@ CONTRIBUTING = PACKAGE.parent / "docs" / "contributing.md"
 #: docs' words). A module belongs to the first entry its dotted name starts with.
 TABLE: list[tuple[tuple[str, ...], str]] = [
     (("arena.limits",), "the standard library"),
+    # The seams (issue 35): entry-point groups with their contracts, found through importlib.metadata.
     # OpenSpiel's games (the extra arena[openspiel]): the rules layer's provider of `spiel:` games.
-    (("arena.games", "arena.errors", "arena.openspiel"),
-     ("`games`: the standard library and `limits` only; `openspiel`: pyspiel (the extra `arena[openspiel]`), "
-      "imported only when an OpenSpiel game is asked for")),
+    (("arena.games", "arena.errors", "arena.plugins", "arena.openspiel"),
+     ("`games`: the standard library and `limits` only; `plugins`: the standard library and `errors`; "
+      "`openspiel`: pyspiel (the extra `arena[openspiel]`), imported only when an OpenSpiel game is asked for")),
     (("arena.fileio", "arena.stats"), "`fileio`: orjson; `stats`: the standard library, and numpy for the fit"),
     (("arena.protocols", "arena.process"), "`protocols`: orjson, no I/O; `process`: trio, never a game"),
     (("arena.referee",), "orjson; an external game's referee program (docs/referees.md)"),
     (("arena.records", "arena.agents", "arena.openings"),
      ("`records`: orjson in replay.py only (the reader, the store and the checks run without a venv: "
       "`scripts/check_logs.py`); `agents`: see below")),
-    # The public API (issue 35): names re-exported from the layers below, loaded when first used.
-    (("arena.api",), "nothing of its own: names of the layers below, loaded when first used"),
     (("arena.players",), "not rich"),
     (("arena.match",), ""),
     (("arena.backends", "arena.tools"), "Ray only inside the Ray backend, when it is opened"),
+    # The public API (issue 35): names re-exported from the layers below (the seams' contracts among
+    # them: a backend's), loaded when first used.
+    (("arena.api",), "nothing of its own: names of the layers below, loaded when first used"),
     # The run layer (issue 35): the run loop, the one job builder, the lifecycle; schedules sit above.
     (("arena.runs",), "trio; no schedule's package (tournament, sprt, train), no rich, no click"),
     (("arena.tournament", "arena.sprt", "arena.train"), ""),

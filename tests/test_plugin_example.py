@@ -20,6 +20,7 @@ import pytest
 
 from arena.games import registry
 from arena.games.conformance import check_spec
+from tests.helpers import fake_distribution
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "arena-tictactoe"
 BOT = EXAMPLE / "bots" / "tictactoe_random.py"
@@ -34,11 +35,7 @@ notaspec = arena_tictactoe.rules:TicTacToe
 
 def fake_site(root: Path) -> Path:
     """A folder holding the ``dist-info`` an installation of the example would leave."""
-    dist = root / "arena_tictactoe-0.1.0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: arena-tictactoe\nVersion: 0.1.0\n")
-    (dist / "entry_points.txt").write_text(ENTRY_POINTS)
-    return root
+    return fake_distribution(root, "arena-tictactoe", ENTRY_POINTS)
 
 
 @pytest.fixture

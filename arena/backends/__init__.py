@@ -6,7 +6,10 @@ the only writer of its log folder: a backend never writes there itself, it hands
 (and the bots' stderr, which the driver writes beside it), so persisting a result stays one
 synchronous step in the driver exactly as with local games.
 
-Backends:
+Backends are parts of the ``arena.backends`` entry-point group (:data:`BACKEND_SEAM`); arena's own
+are registered in its ``pyproject.toml`` as a plugin registers its own (docs/extending.md). An
+entry point names a :data:`BackendFactory`: called with :class:`BackendOptions`, it returns a
+:class:`Backend`, not opened yet. arena's own:
 
 - ``local`` (:class:`arena.backends.local.LocalBackend`, the default): ``play_game`` in this process,
   or in ``workers`` worker processes of this machine (:mod:`arena.backends.pool`).
@@ -30,11 +33,13 @@ May import: :mod:`arena.match` and the layers below it; never the tournament or 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ConfigError
+from arena.plugins import Seam
 
 if TYPE_CHECKING:
     from arena.match.clock import TimeControl
@@ -42,9 +47,8 @@ if TYPE_CHECKING:
     from arena.players.spec import AgentSpec
     from arena.process.isolation import Isolation
 
-#: The backends ``--backend`` and the config's ``backend`` key accept (the first is the default).
-BACKENDS = ("local", "ray")
-DEFAULT_BACKEND = BACKENDS[0]
+#: The backend games run on when none is named (``--backend``, the config's ``backend`` key).
+DEFAULT_BACKEND = "local"
 #: ``--ray-address`` default: start an embedded Ray instance on this machine (127.0.0.1 only).
 EMBEDDED_ADDRESS = "local"
 
@@ -114,9 +118,10 @@ class Backend(Protocol):
     name: str
 
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
-             sandbox: bool = False) -> None:
+             sandbox: bool | str = False) -> None:
         """Connect and check that every agent in ``agents`` can start where games will run (and,
-        with ``sandbox``, that the sandbox works there). ``base_dir``: the config's folder;
+        with ``sandbox``, that the sandbox works there: True the default backend, or a sandbox
+        backend's name). ``base_dir``: the config's folder;
         ``logs_dir``: the driver's log folder (never shipped). Raises ConfigError (a bot missing on
         a node, no sandbox there, the files to ship too large) or ClusterError."""
         ...
@@ -145,21 +150,31 @@ class Backend(Protocol):
         ...
 
 
+#: What an ``arena.backends`` entry point names: given the options, a backend not opened yet.
+BackendFactory = Callable[[BackendOptions], Backend]
+
+
+def _check_factory(obj: Any, where: str) -> BackendFactory:
+    if not callable(obj):
+        raise ConfigError(f"{where}: not a callable that makes a backend from BackendOptions")
+    return obj
+
+
+#: The seam of run backends: the ``arena.backends`` entry-point group.
+BACKEND_SEAM: Seam[BackendFactory] = Seam("arena.backends", "backend", _check_factory)
+
+
+def backend_names() -> tuple[str, ...]:
+    """The backends ``--backend`` and the config's ``backend`` key accept, arena's own first."""
+    return BACKEND_SEAM.names()
+
+
 def make_backend(options: BackendOptions | None = None) -> Backend:
-    """The backend ``options.kind`` names (not opened yet). Raises ConfigError for an unknown one."""
+    """The backend ``options.kind`` names (not opened yet). Raises ConfigError for an unknown one, or
+    one whose plugin cannot be loaded."""
     options = options or BackendOptions()
-    if options.kind == "local":
-        from arena.backends.local import LocalBackend
-
-        return LocalBackend(options.workers or 0)
-    if options.kind == "ray":
-        from arena.backends.ray_backend import RayBackend
-
-        return RayBackend(options)
-    from arena.errors import ConfigError
-
-    raise ConfigError(f"backend: {options.kind!r} is not one of {', '.join(BACKENDS)}")
+    return BACKEND_SEAM.load(options.kind)(options)
 
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "EMBEDDED_ADDRESS", "Backend", "BackendOptions", "ClusterError",
-           "GameJob", "make_backend"]
+__all__ = ["BACKEND_SEAM", "DEFAULT_BACKEND", "EMBEDDED_ADDRESS", "Backend", "BackendFactory", "BackendOptions",
+           "ClusterError", "GameJob", "backend_names", "make_backend"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.backends import GameJob
+from arena.backends import BackendOptions, GameJob
 from arena.games.registry import configured_game
 from arena.match.game import play_game
 from arena.match.progress import Observer
@@ -30,8 +30,14 @@ class LocalBackend:
         self.workers = workers
         self._pool: WorkerPool | None = None
 
+    @classmethod
+    def from_options(cls, options: BackendOptions) -> LocalBackend:
+        """The ``local`` entry point of ``arena.backends``: ``options.workers`` worker processes
+        (None or 0: every game in this process)."""
+        return cls(options.workers or 0)
+
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
-             sandbox: bool = False) -> None:
+             sandbox: bool | str = False) -> None:
         """Nothing to connect to: the config's checks already ran on this machine."""
 
     def update_agents(self, agents: list[AgentSpec]) -> dict[str, str]:

@@ -170,15 +170,16 @@ def game_task(job: GameJob, root: str | None, keep_logs: bool = True) -> dict[st
 GAME_FOLDER_PREFIX = "ray-game-"
 
 
-def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool = False) -> dict[str, Any]:
+def probe_task(specs: list[AgentSpec], root: str | None, sandbox: bool | str = False) -> dict[str, Any]:
     """On one node: ``{"node", "problems": [[agent id, why it cannot start here], ...]}`` (the
-    sandbox's own problem, when ``sandbox`` is asked for and unavailable, is listed for every agent)."""
+    sandbox's own problem, when ``sandbox`` (True: the default backend, or a backend's name) is
+    asked for and unavailable, is listed for every agent)."""
     here = os.getcwd()
     problems = []
     if sandbox:
-        from arena.process.isolation import sandbox_available
+        from arena.process.sandboxes import sandbox_name, unavailable
 
-        reason = sandbox_available()
+        reason = unavailable(sandbox_name(sandbox))
         if reason is not None:
             return {"node": node_info(), "problems": [[spec.id, f"sandbox: {reason}"] for spec in specs]}
     for spec in specs:
@@ -210,13 +211,13 @@ class RayBackend:
         # never shipped, the sandbox asked for, and every agent so far by id.
         self._base_dir: Path | None = None
         self._logs_dir: Path | None = None
-        self._sandbox = False
+        self._sandbox: bool | str = False
         self._agents: dict[str, AgentSpec] = {}
 
     # -- open / close ------------------------------------------------------------------------------
 
     def open(self, agents: list[AgentSpec], *, base_dir: Path | None, logs_dir: Path | None,
-             sandbox: bool = False) -> None:
+             sandbox: bool | str = False) -> None:
         for agent in agents:
             if agent.is_human:
                 raise ConfigError(f"backend: {agent.id!r} is a human player, who plays at this terminal, not on a "
@@ -330,7 +331,7 @@ class RayBackend:
         self._nodes = nodes
         self._capacity = max(1, sum(int(n["Resources"]["CPU"] // self.cpus_per_game) for n in nodes))
 
-    def _probe(self, ray: Any, agents: list[AgentSpec], sandbox: bool = False,
+    def _probe(self, ray: Any, agents: list[AgentSpec], sandbox: bool | str = False,
                runtime_env: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Each node's :func:`probe_task` answer for ``agents`` (in ``runtime_env`` when given, else
         the job's). A node that vanished meanwhile (Ray still listed it) is left out."""

@@ -36,15 +36,30 @@ def _findings() -> list[tuple[str, bool, str]]:
     return found
 
 
+def _plugin_sandboxes() -> list[tuple[str, bool, str]]:
+    """(what, works here, one line) for each installed plugin's sandbox backend (docs/extending.md)."""
+    from arena.process.sandboxes import SANDBOX_SEAM, unavailable
+
+    found = []
+    for name, part in SANDBOX_SEAM.parts().items():
+        if not part.own:
+            reason = unavailable(name)
+            found.append((f"sandbox {name}", reason is None,
+                          f"works here (from {part.origin}): --sandbox-backend {name}" if reason is None else reason))
+    return found
+
+
 @click.command(cls=ArenaCommand, name="doctor")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 def doctor_command(as_json: bool) -> None:
     """Say how bots are kept apart on this machine: a user and a cgroup per bot (which cgroup
-    version does what), and whether the sandbox can run. Exit 1 if any of them is missing."""
+    version does what), and whether the sandbox can run (and each plugin's sandbox backend). Exit 1
+    if any of arena's own is missing."""
     found = _findings()
+    plugins = _plugin_sandboxes()  # said, but arena's own protections alone decide the exit status
     if as_json:
-        click.echo(orjson.dumps([{"what": w, "ok": ok, "detail": d} for w, ok, d in found]).decode())
+        click.echo(orjson.dumps([{"what": w, "ok": ok, "detail": d} for w, ok, d in found + plugins]).decode())
     else:
-        for what, ok, detail in found:
+        for what, ok, detail in found + plugins:
             click.echo(f"{'✓' if ok else '✗'} {what}: {detail}")
     sys.exit(0 if all(ok for _, ok, _ in found) else 1)

@@ -18,7 +18,14 @@ from typing import Any
 import click
 
 from arena.cli.exits import ArenaCommand, fail
-from arena.cli.options import bot_limits, chosen_backend, isolation_options, ray_backend_options, read_only_given
+from arena.cli.options import (
+    bot_limits,
+    chosen_backend,
+    isolation_options,
+    ray_backend_options,
+    read_only_given,
+    sandbox_given,
+)
 from arena.cli.run_view import set_up
 from arena.cli.standings_cmd import print_json
 from arena.limits import MAX_CONFIG_CONCURRENCY, MAX_GAMES
@@ -83,7 +90,7 @@ def league_command(config_path: str, games: int | None, rounds: int | None, boun
     def note(line: str) -> None:
         console.print(f"league: {line}", markup=False, highlight=False, soft_wrap=not console.is_terminal)
 
-    isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
+    isolation = {"ponder": ponder, "sandbox": sandbox_given(sandbox), "inherit_env": inherit_env}
     chosen = chosen_backend(backend, ray_address, ray_cpus)
     settings = LeagueSettings(games=games, rounds=rounds, bound=bound, rescan_s=rescan_s)
     with signals_exit_at_once():

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from arena.cli.parts import PartName, backend_seam, sandbox_seam
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.isolation import BotLimits, Isolation, unprotected_note
 
@@ -367,6 +368,30 @@ def read_only_given(base: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*base, *given)))
 
 
+_SANDBOX_META = "arena.sandbox_backend"
+
+
+def _keep_sandbox_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[_SANDBOX_META] = value
+
+
+def sandbox_given(sandbox: bool | None) -> bool | str | None:
+    """``--sandbox/--no-sandbox`` (``sandbox``) with ``--sandbox-backend NAME``: None (neither
+    given), False (none), True (the default backend) or another backend's name
+    (:func:`arena.process.sandboxes.normal_sandbox`). ``--no-sandbox`` with a backend other than
+    ``none`` is a usage error."""
+    from arena.process.sandboxes import normal_sandbox
+
+    name = click.get_current_context().meta.get(_SANDBOX_META)
+    if name is None:
+        return sandbox
+    choice = normal_sandbox(name)
+    if sandbox is False and choice:
+        raise click.BadParameter(f"--no-sandbox contradicts --sandbox-backend {name}", param_hint="--sandbox-backend")
+    return choice
+
+
 def isolation_options(from_config: bool) -> Callable[[F], F]:
     """``--ponder/--no-ponder``, ``--sandbox/--no-sandbox`` and ``--inherit-env/--no-inherit-env``
     (each None when not given: the default, or with ``from_config`` the config's key), and the
@@ -391,6 +416,12 @@ def isolation_options(from_config: bool) -> Callable[[F], F]:
             help="Give bots arena's whole environment instead of a minimal one (PATH, HOME, LANG, "
                  f"TMPDIR and the agent's own 'env'). Default: {default('inheritEnv')}.")(func)
         func = click.option(
+            "--sandbox-backend", "sandbox_backend", type=PartName(sandbox_seam, "sandbox"), default=None,
+            expose_value=False, callback=_keep_sandbox_backend,
+            help="The sandbox to run bots in: bubblewrap (what --sandbox means), none (--no-sandbox) or an "
+                 f"installed plugin's (docs/extending.md). Default: {default('sandbox', 'bubblewrap where it runs')}.",
+        )(func)
+        func = click.option(
             "--sandbox/--no-sandbox", "sandbox", default=None,
             help="Run each bot under bubblewrap: own PID namespace, no network, only the files it needs "
                  "(the system, its interpreter, its own files), read-only, and its private /tmp. --no-sandbox: bots still run as their own users in "
@@ -410,8 +441,6 @@ def ray_backend_options(from_config: bool, note: str = "") -> Callable[[F], F]:
     ``ray_address``, ``ray_cpus``; each None when not given: the config's keys with ``from_config``,
     else the defaults; ``note`` ends the help of ``--backend``). Pass them through
     :func:`chosen_backend`."""
-    from arena.backends import BACKENDS
-
     default = "the config's 'backend', else local" if from_config else "local"
     cpus = "the config's 'rayCpusPerGame', else 2" if from_config else "2"
 
@@ -424,8 +453,9 @@ def ray_backend_options(from_config: bool, note: str = "") -> Callable[[F], F]:
             help="With --backend ray: 'local' (default: an embedded Ray instance on 127.0.0.1), 'auto' "
                  "(the cluster RAY_ADDRESS or `ray start` names) or HOST:PORT of a cluster's head.")(func)
         func = click.option(
-            "--backend", type=click.Choice(BACKENDS), default=None,
-            help="Where games run: local (this process) or ray (one Ray task per game; needs arena[ray]). "
+            "--backend", type=PartName(backend_seam, "backend"), default=None,
+            help="Where games run: local (this process), ray (one Ray task per game; needs arena[ray]) or a "
+                 "plugin's backend (docs/extending.md). "
                  f"Default: {default}. How to run, not what is played: a run started with one backend "
                  f"resumes with the other.{note}")(func)
         return func
@@ -447,11 +477,11 @@ def chosen_isolation(ponder: bool | None, sandbox: bool | None, inherit_env: boo
     from arena.errors import ConfigError
     from arena.process.isolation import require_sandbox
 
-    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox, inherit_env=bool(inherit_env), limits=bot_limits(),
-                          read_only=read_only_given())
+    isolation = Isolation(ponder=bool(ponder), sandbox=sandbox_given(sandbox), inherit_env=bool(inherit_env),
+                          limits=bot_limits(), read_only=read_only_given())
     if isolation.sandbox:
         try:
-            require_sandbox()
+            require_sandbox(choice=isolation.sandbox)
         except ConfigError as exc:
             raise click.BadParameter(str(exc), param_hint="--sandbox") from None
     warn_unprotected(isolation)

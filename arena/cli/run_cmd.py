@@ -14,7 +14,7 @@ import dataclasses
 import re
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
@@ -27,6 +27,7 @@ from arena.cli.options import (
     ray_backend_options,
     read_only_given,
     rules_option,
+    sandbox_given,
 )
 from arena.cli.run_view import set_up
 from arena.cli.standings_cmd import _print_nodes, print_json
@@ -97,7 +98,7 @@ def run_command(config_path: str, concurrency: int | None, logs_root: str | None
     cluster that cannot be reached or has no room for a game: one line, exit 1.
     """
     console = cli_console()
-    isolation = {"ponder": ponder, "sandbox": sandbox, "inherit_env": inherit_env}
+    isolation = {"ponder": ponder, "sandbox": sandbox_given(sandbox), "inherit_env": inherit_env}
     backend = chosen_backend(backend, ray_address, ray_cpus)
     with signals_exit_at_once():
         try:
@@ -176,7 +177,7 @@ def _of(summary: RunSummary) -> str:
 
 
 def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int | None,
-                    isolation: dict[str, bool | None],
+                    isolation: dict[str, Any],
                     backend: tuple[str | None, str | None, float | None] = (None, None, None), *,
                     as_json: bool) -> NoReturn:
     """Run the SPRT of ``config`` in ``logs_root/<id>/`` and exit as ``arena sprt`` does."""
@@ -186,5 +187,5 @@ def _run_config_sprt(config: TournamentConfig, logs_root: Path, concurrency: int
 
     settings = sprt_settings(config, concurrency, isolation, backend)
     if settings.isolation.sandbox:
-        require_sandbox("sandbox")
+        require_sandbox("sandbox", settings.isolation.sandbox)
     run_sprt(settings, logs_root / config.id, as_json=as_json, command="arena run")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -19,7 +20,7 @@ from arena.ui.standings import BoardObserver, PlainReporter, RichReporter
 
 
 def set_up(console: Console, config: TournamentConfig, concurrency: int | None, logs_root: str | None,
-           bootstrap_samples: int, isolation: dict[str, bool | None],
+           bootstrap_samples: int, isolation: dict[str, Any],
            backend: tuple[str | None, str | None, float | None] = (None, None, None),
            make: Callable[[TournamentConfig, RunOptions, Reporter], Tournament] = Tournament,
            processes: int | None = None) -> tuple[Tournament, RichReporter | PlainReporter]:

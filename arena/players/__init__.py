@@ -138,7 +138,7 @@ def make_player(spec: AgentSpec, game: GeneralGame[Any, Any], color: Color, *, s
         if isolation is not None:
             opts.setdefault("env", agent_environment(spec, isolation))
             opts.setdefault("ponder", isolation.ponder)
-            opts.setdefault("sandbox", isolation.use_sandbox())
+            opts.setdefault("sandbox", isolation.sandbox_choice())
             opts.setdefault("limits", isolation.limits)
         read_only = (*(isolation.read_only if isolation is not None else ()), *spec.read_only)
         if spec.kind == "hyperparameters" and "--rules" in argv:

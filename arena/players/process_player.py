@@ -84,7 +84,7 @@ class ProcessPlayer(Player):
         kill_grace: float = DEFAULT_KILL_GRACE_S,
         env: dict[str, str] | None = None,
         ponder: bool = False,
-        sandbox: bool = False,
+        sandbox: bool | str = False,
         logs_dir: Path | None = None,
         limits: BotLimits | None = None,
         arena_agent: bool = False,

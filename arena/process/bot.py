@@ -583,7 +583,7 @@ async def open_bot_process(
     env: Mapping[str, str] | None = None,
     kill_grace: float = DEFAULT_KILL_GRACE_S,
     stopped: bool = False,
-    sandbox: bool = False,
+    sandbox: bool | str = False,
     logs_dir: Path | None = None,
     who: str = "a bot",
     limits: BotLimits | None = None,
@@ -593,9 +593,9 @@ async def open_bot_process(
 
     ``env``: the bot's environment (None: arena's own), to which the tokens are added. ``stopped``:
     SIGSTOP the bot as soon as it starts (it starts up when first resumed). ``sandbox``: run it
-    under bubblewrap (:mod:`arena.process.sandbox`; ``logs_dir`` is hidden from it; what it sees
-    of the filesystem: :mod:`arena.process.view` with ``reach``), ConfigError if the sandbox is
-    not available here. ``who`` names the bot in errors.
+    in a sandbox (True: the default, bubblewrap; a name: that backend's,
+    :mod:`arena.process.sandboxes`; ``logs_dir`` is hidden from it; what it sees of the filesystem:
+    :mod:`arena.process.view` with ``reach``), ConfigError if the sandbox is not available here. ``who`` names the bot in errors.
 
     Raises :class:`BotError` (message names the program) if it cannot be started at all, and
     :class:`ResourceError` if arena ran out of something while starting it.

@@ -2,8 +2,9 @@
 
 :func:`start_confined` is the process layer's way in (:func:`arena.process.bot.open_bot_process` calls
 it); :class:`Confinement` is what it hands back to be given back at teardown. The mechanisms live
-in :mod:`arena.process.botuser` (the uid pool, what a bot's user must be shown), :mod:`arena.process.cgroups` and
-:mod:`arena.process.sandbox` (the bubblewrap command line); this module only puts them together.
+in :mod:`arena.process.botuser` (the uid pool, what a bot's user must be shown), :mod:`arena.process.cgroups`,
+:mod:`arena.process.sandbox` (the bubblewrap command line) and the sandbox backend a ``sandbox``
+choice names (:mod:`arena.process.sandboxes`); this module only puts them together.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from arena.errors import ConfigError, ResourceError
 from arena.process import botuser, cgroups, reclaim, runcgroups, spawn
 from arena.process.cgroups import BotCgroup
 from arena.process.isolation import BotLimits, find_program
+from arena.process.sandboxes import SandboxChoice, SandboxRequest
 from arena.process.view import NO_REACH, BotView, Reach, bot_view, python_path
 
 
@@ -66,8 +68,8 @@ class _Start:
         self.held = held
         self.argv: list[str] = []
         self.env: dict[str, str] = {}
-        self.use_bwrap = False
-        self.seccomp_fd: int | None = None
+        self.use_bwrap = False  # the pipes travel as descriptors 3 and 4 (a sandbox, or bubblewrap without one)
+        self.extra_fds: list[int] = []  # the seccomp filter's pipe, or what a sandbox backend passes
         self.plain: list[str] = []  # without bubblewrap: the command, behind setpriv with a user
 
     def finish_plain(self, scratch: Path) -> None:
@@ -80,14 +82,13 @@ class _Start:
         self.argv = [*(_user_prefix(uid) if uid is not None else ()), *self.plain]
 
     def close_seccomp(self) -> None:
-        if self.seccomp_fd is not None:
-            os.close(self.seccomp_fd)
-            self.seccomp_fd = None
+        while self.extra_fds:
+            os.close(self.extra_fds.pop())
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        """The descriptors the spawned process inherits: the seccomp filter's pipe, if any."""
-        return (self.seccomp_fd,) if self.seccomp_fd is not None else ()
+        """The descriptors the spawned process inherits: the seccomp filter's pipe, or the sandbox's."""
+        return tuple(self.extra_fds)
 
     @property
     def sandboxed(self) -> bool:
@@ -129,15 +130,17 @@ def _allocate_user() -> botuser.BotUser:
 
 
 def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-          sandbox: bool, logs_dir: Path | None, limits: BotLimits, reach: Reach = NO_REACH) -> _Start:
+          sandbox: SandboxChoice, logs_dir: Path | None, limits: BotLimits, reach: Reach = NO_REACH) -> _Start:
     """Allocate the user and the cgroup and work out the command line (the caller spawns it, makes
-    the scratch folder when :attr:`_Start.use_bwrap` is False, and closes the seccomp pipe); with
-    bubblewrap, the bot's filesystem is the view of :mod:`arena.process.view` with ``reach``."""
+    the scratch folder when :attr:`_Start.use_bwrap` is False, and closes the seccomp pipe); in a
+    sandbox (``sandbox``: False, True for the default backend, or a backend's name), the bot's
+    filesystem is the view of :mod:`arena.process.view` with ``reach``."""
     from arena.process import sandbox as box
+    from arena.process import sandboxes
     from arena.process.isolation import require_sandbox, sandbox_available
 
     if sandbox:
-        require_sandbox()
+        require_sandbox(choice=sandbox)
     spawn.check_program(argv[0], cwd, env)
     held = Confinement()
     start = _Start(held)
@@ -158,19 +161,32 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
                 raise spawn.resource_error(exc, f"making a cgroup for {who}") or ResourceError(
                     f"cannot make a cgroup for {who}: {exc.strerror or exc}") from None
         uid = held.user.uid if held.user is not None else None
-        start.use_bwrap = sandbox or (uid is not None and sandbox_available() is None)
+        # Without a sandbox, bubblewrap still gives a bot of its own user a PID namespace and private folders.
+        base_bwrap = uid is not None and sandbox_available() is None
+        start.use_bwrap = bool(sandbox) or base_bwrap
         needs, hide, view = path_plan(argv, cwd, env, who, own_user=uid is not None,
-                                      resolve=uid is not None or start.use_bwrap, sandbox=sandbox,
+                                      resolve=uid is not None or start.use_bwrap, sandbox=bool(sandbox),
                                       logs_dir=logs_dir, reach=reach)
         scratch_bytes = limits.scratch_mb << 20 if limits.scratch_mb else None
-        if start.use_bwrap:
+        cgroup_views = tuple(cgroups.own_views(held.cgroup)) if held.cgroup is not None else ()
+        boxed = None
+        if sandbox and view is not None:
+            boxed = sandboxes.wrap(sandbox, SandboxRequest(
+                (*spawn.sh_prefix(spawn.PIPES_BACK), *needs.argv), needs, view, tuple(hide), uid,
+                os.geteuid() == 0, scratch_bytes, cgroup_views, os.fspath(cwd) if cwd is not None else None))
+            start.use_bwrap = boxed is not None or base_bwrap  # a backend that wraps nothing: as without one
+        if boxed is not None:
             held.wrapped = True
-            start.seccomp_fd = box.seccomp_pipe(sandbox=sandbox)
+            start.extra_fds = list(boxed.pass_fds)
+            start.argv = list(boxed.argv)
+        elif start.use_bwrap:
+            held.wrapped = True
+            seccomp_fd = box.seccomp_pipe(sandbox=False)
+            start.extra_fds = [seccomp_fd] if seccomp_fd is not None else []
             start.argv = box.bot_argv(
-                needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=sandbox, needs=needs, cwd=cwd, hide=hide,
-                uid=uid, as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=start.seccomp_fd,
-                cgroup_views=cgroups.own_views(held.cgroup) if held.cgroup is not None else (),
-                view=view)
+                needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=False, needs=needs, cwd=cwd, hide=hide,
+                uid=uid, as_root=os.geteuid() == 0, scratch_bytes=scratch_bytes, seccomp_fd=seccomp_fd,
+                cgroup_views=cgroup_views)
         elif needs.hidden:
             raise ConfigError(
                 f"{who}: its own user cannot reach {needs.hidden[0]} (which its command needs), and "
@@ -186,7 +202,7 @@ def _plan(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str
 
 
 async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-                 sandbox: bool, logs_dir: Path | None, limits: BotLimits, stopped: bool,
+                 sandbox: SandboxChoice, logs_dir: Path | None, limits: BotLimits, stopped: bool,
                  reach: Reach = NO_REACH) -> tuple[spawn.Spawned, Confinement]:
     """Spawn the bot confined: its own user (arena as root), its own cgroup (where arena can make
     one) and, with bubblewrap, its namespaces (the whole sandbox when ``sandbox``, its filesystem
@@ -206,7 +222,7 @@ async def start_confined(argv: Sequence[str], cwd: str | os.PathLike[str] | None
 
 
 def start_confined_sync(argv: Sequence[str], cwd: str | os.PathLike[str] | None, env: dict[str, str], who: str,
-                        sandbox: bool, limits: BotLimits) -> tuple[spawn.Spawned, Confinement]:
+                        sandbox: SandboxChoice, limits: BotLimits) -> tuple[spawn.Spawned, Confinement]:
     """:func:`start_confined` outside trio, never stopped, no logs to hide (an external referee,
     started in the middle of a synchronous request): the same user, cgroup and sandbox."""
     from arena.process import sandbox as box

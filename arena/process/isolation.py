@@ -13,8 +13,9 @@ environment rule (:func:`bot_environment`); the mechanisms live with the process
   and continued (SIGCONT) once its next input is in the pipe; its clock starts after that. So
   the waiting side cannot use CPU while its opponent's clock runs. True: bots run freely between
   turns (they may think in the opponent's time, "pondering").
-- ``sandbox`` True: each bot runs under bubblewrap (own PID namespace, no network, read-only
-  filesystem except a private scratch directory, the tournament logs invisible).
+- ``sandbox`` True: each bot runs in the default sandbox, bubblewrap (own PID namespace, no network,
+  read-only filesystem except a private scratch directory, the tournament logs invisible); a name:
+  that sandbox backend's (the ``arena.sandboxes`` group, :mod:`arena.process.sandboxes`); False: none.
 - ``inherit_env`` True: bots get arena's whole environment; otherwise a minimal one (PATH, HOME,
   LANG, TMPDIR) plus the agent's own ``env`` map (:attr:`arena.match.game.AgentSpec.env`).
 
@@ -49,10 +50,12 @@ class BotLimits:
 @dataclass(frozen=True)
 class Isolation:
     """The isolation policy of a match or tournament (see the module docstring). ``sandbox`` None
-    means the default: the sandbox when bubblewrap can run here (:meth:`use_sandbox`)."""
+    means the default: the default sandbox when it can run here (:meth:`use_sandbox`); otherwise
+    False (none), True (the default backend) or another backend's name
+    (:func:`arena.process.sandboxes.normal_sandbox`)."""
 
     ponder: bool = False
-    sandbox: bool | None = None
+    sandbox: bool | str | None = None
     inherit_env: bool = False
     limits: BotLimits = field(default_factory=BotLimits)
     #: Paths (absolute) every bot is shown read-only in the sandbox besides what it needs (config
@@ -60,9 +63,15 @@ class Isolation:
     read_only: tuple[str, ...] = ()
 
     def use_sandbox(self) -> bool:
-        """Whether bots run in the sandbox: as asked, or by default when it is available."""
+        """Whether bots run in a sandbox: as asked, or by default when it is available."""
+        return bool(self.sandbox_choice())
+
+    def sandbox_choice(self) -> bool | str:
+        """The sandbox bots run in: False (none), True (the default backend) or a backend's name."""
         if self.sandbox is None:
-            return sandbox_available() is None
+            from arena.process.sandboxes import DEFAULT_SANDBOX, unavailable
+
+            return unavailable(DEFAULT_SANDBOX) is None
         return self.sandbox
 
 
@@ -152,10 +161,13 @@ def sandbox_available() -> str | None:
     return None
 
 
-def require_sandbox(where: str | None = None) -> None:
-    """The one check that the sandbox can be used here: ConfigError when it cannot, whose message
-    is :func:`sandbox_available`'s reason (``<where>: <reason>`` with ``where``, e.g. a config key)."""
-    reason = sandbox_available()
+def require_sandbox(where: str | None = None, choice: bool | str = True) -> None:
+    """The one check that the sandbox ``choice`` names (True: the default backend) can be used
+    here: ConfigError when it cannot, whose message is the backend's reason (``<where>: <reason>``
+    with ``where``, e.g. a config key)."""
+    from arena.process.sandboxes import sandbox_name, unavailable
+
+    reason = unavailable(sandbox_name(choice))
     if reason is not None:
         raise ConfigError(reason if where is None else f"{where}: {reason}")
 

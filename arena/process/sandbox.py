@@ -1,4 +1,6 @@
-"""The sandbox (``Isolation.sandbox``): each bot under bubblewrap, with a private scratch folder.
+"""The ``bubblewrap`` sandbox backend (:class:`BubblewrapSandbox`, the default of the
+``arena.sandboxes`` group: :mod:`arena.process.sandboxes` holds the contract), the bubblewrap command
+line arena's own confinement uses without a sandbox too, and the bots' private scratch folders.
 
 :func:`bot_argv` wraps a bot's argv in ``bwrap`` with:
 
@@ -41,11 +43,13 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from arena.process import isolation
 from arena.process.botuser import PRIVATE_FOLDERS, CommandNeeds
 from arena.process.cgroups import mount_roots
 from arena.process.guardian import SCRATCH_PREFIX, scratch_root_name
 from arena.process.isolation import find_program
 from arena.process.runcgroups import claim_folder
+from arena.process.sandboxes import SandboxCommand, SandboxRequest
 from arena.process.spawn import PASSED_FDS_FROM, PIPES_BACK, guardian_started, run_token, sh_prefix
 from arena.process.view import SYSTEM_FOLDERS, BotView
 
@@ -327,3 +331,24 @@ def seccomp_pipe(*, sandbox: bool = True) -> int | None:
     high = fcntl.fcntl(read_end, fcntl.F_DUPFD_CLOEXEC, PASSED_FDS_FROM)
     os.close(read_end)
     return high
+
+
+class BubblewrapSandbox:
+    """``bubblewrap``: the sandbox of the module docstring (:func:`bot_argv` with ``sandbox``), with
+    the seccomp filter that keeps every process in the bot's process group."""
+
+    def available(self) -> str | None:
+        return isolation.sandbox_available()  # looked up when called: tests stand in for it
+
+    def wrap(self, request: SandboxRequest) -> SandboxCommand:
+        seccomp_fd = seccomp_pipe(sandbox=True)
+        try:
+            argv = bot_argv(request.needs.argv, bwrap=find_program("bwrap") or "bwrap", sandbox=True,
+                            needs=request.needs, cwd=request.cwd, hide=request.hide, uid=request.uid,
+                            as_root=request.as_root, scratch_bytes=request.scratch_bytes, seccomp_fd=seccomp_fd,
+                            cgroup_views=request.cgroup_views, view=request.view)
+        except BaseException:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
+            raise
+        return SandboxCommand(tuple(argv), (seccomp_fd,) if seccomp_fd is not None else ())

@@ -36,7 +36,7 @@ def start(argv: Sequence[str], who: str) -> tuple[spawn.Spawned, Callable[[], No
     started (its cgroup), reap it, give back its cgroup and user. Raises ConfigError (its user
     cannot reach its program), BotError (no such program) or ResourceError, as for a bot."""
     isolation = DEFAULT_ISOLATION
-    sandbox = isolation.use_sandbox()
+    sandbox = isolation.sandbox_choice()
     if not sandbox:
         spawn.note_once(f"no sandbox for external referees: {sandbox_available()}; a referee runs with its own "
                         "user where arena is root, and can use the network and read any file anyone may read")

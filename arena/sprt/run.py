@@ -233,7 +233,7 @@ class SprtRun:
         s = self.settings
         self.backend = make_backend(s.backend)
         self.backend.open([s.new, s.old], base_dir=s.base_dir or Path.cwd(), logs_dir=self.folder,
-                          sandbox=bool(s.isolation.sandbox))
+                          sandbox=s.isolation.sandbox or False)
 
     def close(self) -> None:
         """Release the backend and the folder (idempotent)."""

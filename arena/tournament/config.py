@@ -79,6 +79,7 @@ from arena.limits import (
 from arena.limits import MAX_AGENTS as MAX_AGENTS_LIMIT
 from arena.process.cgroups import DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from arena.process.isolation import BotLimits, require_sandbox
+from arena.process.sandboxes import sandbox_field
 from arena.tournament.agents import (  # noqa: F401 - AGENT_TYPES, AgentConfig, check_programs: importers' names
     AGENT_TYPES,
     SAFE_ID,
@@ -165,7 +166,7 @@ class TournamentConfig:
     openings_digest: str | None = None
     ponder: bool = False
     #: None: the default, the sandbox when bubblewrap can run here.
-    sandbox: bool | None = None
+    sandbox: bool | str | None = None
     inherit_env: bool = False
     #: Per-bot limits (``memoryMb``, ``maxProcesses``, ``scratchMb``; 0 in the file: no limit).
     limits: BotLimits = field(default_factory=BotLimits)
@@ -409,9 +410,9 @@ def parse_config(obj: Any, *, base_dir: Path, source: str | None = None) -> Tour
     no_book: tuple[str | None, str, str | None] = (None, "random", None)
     openings, openings_order, openings_digest = read(lambda: _openings(obj, base_dir, game, opening_plies),
                                                      no_book)
-    sandbox = read(lambda: fields.boolean(obj, "sandbox"), None)
+    sandbox = read(lambda: sandbox_field(obj), None)
     if sandbox:
-        read(lambda: require_sandbox("sandbox"), None)
+        read(lambda: require_sandbox("sandbox", sandbox), None)
 
     def number(key: str, default: Any, low: int, high: int) -> Any:
         return read(lambda: integer(obj, key, default=default, low=low, high=high), default)
@@ -561,11 +562,11 @@ MAX_CPUS_PER_GAME = 1024
 
 def _backend_settings(obj: dict[str, Any], base_dir: Path) -> dict[str, Any]:
     """The backend keys of ``obj`` as :class:`TournamentConfig` fields (see ``_BACKEND_KEYS``)."""
-    from arena.backends import BACKENDS
+    from arena.backends import BACKEND_SEAM
 
     backend = string(obj, "backend")
-    if backend is not None and backend not in BACKENDS:
-        raise ConfigError(f"backend: {backend!r} is not one of {', '.join(BACKENDS)}")
+    if backend is not None:
+        BACKEND_SEAM.check_name(backend)
     address = string(obj, "rayAddress", what='a string ("local", "auto" or HOST:PORT)')
     if address is not None and not address.strip():
         raise ConfigError('rayAddress: empty; give "local", "auto" or HOST:PORT')

@@ -495,11 +495,15 @@ def sorted_nodes(counts: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(counts.values(), key=lambda e: (-e["games"], e["node"]))
 
 
-def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[dict[str, Any], dict[str, Any]]:
+def standings_from_folder(folder: Path, bootstrap_samples: int = 200,
+                          ratings: Sequence[str] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
     """Recompute ``(standings, per-agent seed statistics)`` from a log folder alone (read-only).
 
     Uses ``config.json`` for the agents' order and the bootstrap seed when it is there; otherwise
-    the agents seen in ``games.jsonl``. Raises LogError when ``folder`` is not a tournament's logs.
+    the agents seen in ``games.jsonl``. ``ratings``: rating methods (``arena.ratings``,
+    :mod:`arena.stats.methods`) whose ratings the standings' ``ratings`` key adds. Raises LogError
+    when ``folder`` is not a tournament's logs, ConfigError for a rating method that is none or
+    cannot rate these games.
     """
     if not (folder / GAMES_FILE).exists() and not (folder / CONFIG_FILE).exists():
         raise LogError(f"{folder}: no {GAMES_FILE} or {CONFIG_FILE} here; expected a "
@@ -536,6 +540,9 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
         players = len(head[0]["seats"]) if head and isinstance(head[0].get("seats"), list) else None
     batches = _prepended([first], batches)
     del first  # the batches are let go of one by one
+    kept: list[dict[str, Any]] = []
+    if ratings:
+        batches = _keeping(batches, kept)
     if players is None:
         standings, stats = _pair_standings_of(folder, batches, agent_ids, tournament_id, game, seed, bootstrap_samples)
     else:
@@ -543,7 +550,20 @@ def standings_from_folder(folder: Path, bootstrap_samples: int = 200) -> tuple[d
                                                seed, bootstrap_samples, config.get("tournamentType"))
     if nodes:  # games played on a cluster (the Ray backend), as the run's own standings.json has them
         standings["nodes"] = sorted_nodes(nodes)
+    if ratings:
+        from arena.stats.methods import rate_with
+        from arena.stats.results import ranked_from_game
+
+        ranked = [ranked_from_game(g) if isinstance(g, GameResult) else g for g in load_results(kept, players)]
+        standings["ratings"] = rate_with(ratings, ranked, agent_ids)
     return standings, stats
+
+
+def _keeping(batches: Iterator[RowBatch], kept: list[dict[str, Any]]) -> Iterator[RowBatch]:
+    """``batches``, each one's rows added to ``kept`` on the way."""
+    for batch in batches:
+        kept.extend(batch.rows)
+        yield batch
 
 
 def _counting_nodes(batches: Iterator[RowBatch], nodes: dict[str, dict[str, Any]]) -> Iterator[RowBatch]:

@@ -161,7 +161,7 @@ class RunOptions:
     player_opts: dict[str, Any] | None = None
     observer: Callable[[Any], None] | None = None
     ponder: bool | None = None
-    sandbox: bool | None = None
+    sandbox: bool | str | None = None
     inherit_env: bool | None = None
     #: Per-bot limits that replace the config's (``--memory-mb``...; None: the config's).
     limits: BotLimits | None = None
@@ -321,7 +321,7 @@ class Tournament:
         (another run holds the folder, the folder holds another tournament, a corrupt line...)."""
         check_agent_kinds(self.config)
         if self.options.sandbox:
-            require_sandbox("sandbox")
+            require_sandbox("sandbox", self.options.sandbox)
         if not self.seated:
             self._game = get_game(self.config.game)
             self._book = opening_book(self.config, self._game)
@@ -353,7 +353,7 @@ class Tournament:
         self.backend = backend
         base_dir = Path(self.config.source).resolve().parent if self.config.source else None
         specs = [self._spec(agent_id) for agent_id in self.config.agent_ids]
-        backend.open(specs, base_dir=base_dir, logs_dir=self.folder, sandbox=bool(self.config.sandbox))
+        backend.open(specs, base_dir=base_dir, logs_dir=self.folder, sandbox=self.config.sandbox or False)
         room = backend.capacity()
         if room is not None and not (self.options.concurrency or self.config.concurrency):
             left = None if self.total is None else self.total - self._already_done

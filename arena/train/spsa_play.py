@@ -159,6 +159,7 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
     from arena.games.base import GameError
     from arena.games.registry import get_game
     from arena.process.isolation import require_sandbox
+    from arena.process.sandboxes import sandbox_field
     from arena.tournament.config import OPENINGS_ORDERS, resolve_command
 
     with fields.prefixed(where):
@@ -180,9 +181,10 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
             move_time_limit_ms=integer(obj, "moveTimeLimit", low=1, high=MAX_TIME_MS),
             increment_ms=integer(obj, "increment", default=0, low=0, high=MAX_TIME_MS))
         max_moves = integer(obj, "maxMoves", low=1, high=MAX_MOVES)
-        flags = {key: fields.boolean(obj, key, default=False) for key in ("ponder", "sandbox", "inheritEnv")}
-        if flags["sandbox"]:
-            require_sandbox("sandbox")
+        flags = {key: fields.boolean(obj, key, default=False) for key in ("ponder", "inheritEnv")}
+        sandbox = sandbox_field(obj) or False
+        if sandbox:
+            require_sandbox("sandbox", sandbox)
         order = fields.one_of(obj, "openingsOrder", OPENINGS_ORDERS, default="random")
         book = None
         openings = fields.string(obj, "openings", what="the path of an opening book")
@@ -193,7 +195,7 @@ def load_command_agent(obj: dict[str, Any], base_dir: Path, where: str) -> Comma
                 book = load_book(game, (base_dir / openings).resolve())
             except OpeningsError as error:
                 raise ConfigError(f"openings: {error}") from None
-    isolation = Isolation(ponder=flags["ponder"], sandbox=flags["sandbox"], inherit_env=flags["inheritEnv"])
+    isolation = Isolation(ponder=flags["ponder"], sandbox=sandbox, inherit_env=flags["inheritEnv"])
     return CommandAgent(text, argv, env, time_control, max_moves, isolation, book, order)
 
 

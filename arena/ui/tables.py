@@ -138,12 +138,33 @@ def standings_columns(standings: dict[str, Any]) -> list[Col]:
                 col("wins", lambda r: str(r.get("wins", "-")), drop=4),
                 col("avg rank", lambda r: _num(r.get("avg_rank"), ".2f")),
                 col("avg return", lambda r: _num(r.get("avg_return"), ".2f"), drop=5),
-                col("score", lambda r: _num(r.get("score_pct"), ".1f", "%"))]
+                col("score", lambda r: _num(r.get("score_pct"), ".1f", "%")), *_rating_columns(standings, col)]
     return [*head, col("games", lambda r: str(r["games"]), drop=2),
             col("W-D-L", lambda r: f"{r['wins']}-{r['draws']}-{r['losses']}", "center", 4),
             col("score", lambda r: _num(r.get("score_pct"), ".1f", "%")),
             col("draws", lambda r: _num(r.get("draw_pct"), ".1f", "%"), drop=5),
-            col("online Elo", lambda r: str(r.get("online_elo", "-")), drop=6)]
+            col("online Elo", lambda r: str(r.get("online_elo", "-")), drop=6), *_rating_columns(standings, col)]
+
+
+def _rating_columns(standings: dict[str, Any], col: Any) -> list[Col]:
+    """One column per rating method of the standings' ``ratings`` (``arena standings --rating``):
+    the rating, and its 95% interval when the method gives one."""
+    ratings = standings.get("ratings")
+    columns: list[Col] = []
+    for name, block in (ratings.items() if isinstance(ratings, dict) else ()):
+        by_agent = block.get("ratings", {}) if isinstance(block, dict) else {}
+
+        def shown(row: dict[str, Any], by_agent: dict[str, Any] = by_agent) -> str:
+            cell = by_agent.get(row["id"])
+            if not isinstance(cell, dict) or not isinstance(cell.get("rating"), (int, float)):
+                return "-"
+            text = f"{cell['rating']:.1f}"
+            if isinstance(cell.get("low"), (int, float)) and isinstance(cell.get("high"), (int, float)):
+                text += f" ({cell['low']:.1f}..{cell['high']:.1f})"
+            return text
+
+        columns.append(col(name, shown, drop=7))
+    return columns
 
 
 def standings_table(standings: dict[str, Any], width: int = 200) -> Table:
@@ -162,6 +183,9 @@ def standings_table(standings: dict[str, Any], width: int = 200) -> Table:
         caption = "Elo: joint Bradley-Terry fit, mean 0" + (
             f", first-move advantage {elo_text(first)}" if first is not None else "")
         caption += "; online Elo: the seed's rating, start 1000, K=20, in game order"
+    ratings = standings.get("ratings")
+    for name, block in (ratings.items() if isinstance(ratings, dict) else ()):
+        caption += f"; {name}: {block.get('unit', '') if isinstance(block, dict) else ''}"
     return _render(f"Standings after {standings.get('games', 0)} games", columns, width, caption)
 
 

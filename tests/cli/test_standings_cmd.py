@@ -39,7 +39,7 @@ def test_json_and_tables_of_n_seat_standings(tmp_path: Path, monkeypatch: pytest
     agents = [f"p{i}" for i in range(40)]
     standings = seat_standings(synthetic_seat_rows(agents, 200, 3), agents)
 
-    def from_folder(folder: Path, samples: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    def from_folder(folder: Path, samples: int, ratings: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
         return standings, {"p0": {"games": 1, "wins": 1}}
 
     monkeypatch.setattr("arena.cli.standings_cmd.standings_from_folder", from_folder)

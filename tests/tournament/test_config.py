@@ -230,7 +230,7 @@ def test_python_interpreter_by_absolute_path(folder: Path) -> None:
         ({"openingPlies": 150}, "openingPlies: 150 random plies leave no move"),
         ({"id": "abc\n"}, "id: 'abc\\n' is not a safe folder name"),
         ({"ponder": "yes"}, "ponder: must be true or false"),
-        ({"sandbox": 1}, "sandbox: must be true or false"),
+        ({"sandbox": 1}, "sandbox: must be true, false or a sandbox backend's name (bubblewrap, none), got 1"),
         ({"inheritEnv": None, "colour\n": 1}, "colour\\n: unknown key"),
     ],
 )

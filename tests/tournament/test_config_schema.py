@@ -147,7 +147,7 @@ INVALID = [
     {"sprt": {}, "gamesPerPair": 4},
     {"sprt": {}, "agents": _agents({"id": "b", "path": "python3 bot.py"}, {"id": "c", "path": "python3 bot.py"})},
     {"sprt": {}, "agents": _agents({"id": "me", "type": "player"})},
-    {"backend": "spark"},
+    {"backend": "Spark!"},  # "spark" passes the schema: it cannot know which plugins are installed
     {"rayAddress": " "},
     {"rayCpusPerGame": 0},
     {"rayCpusPerGame": 2000},

@@ -53,7 +53,7 @@ def _config(tmp_path: Path, **changes: object) -> Path:
     ({"agent": 7}, "agent: must be the path of a hyperparameters file or an object with a command"),
     ({"timeLimit": 0}, "timeLimit: must be a positive integer, got 0"),
     ({"maxMoves": "many"}, "maxMoves: must be a positive integer, got 'many'"),
-    ({"sandbox": "yes"}, "sandbox: must be true or false, got 'yes'"),
+    ({"sandbox": "yes"}, "sandbox: 'yes' is not one of bubblewrap, none"),
     ({"openingsOrder": "shuffled"}, "openingsOrder: 'shuffled' is not one of random, sequential"),
     ({"openings": "missing.jsonl"}, ": openings: "),
     ({"game": "no-such-game"}, ": game: unknown game"),
