@@ -32,6 +32,8 @@ NOT_RUN: dict[str, str] = {
     r"^make (run|test)\b": "the whole default tournament, or this test suite itself",
     r"^pip install": "installs packages (tests/test_plugin_example.py installs the example plugin)",
     r"--game tictactoe": "needs the example plugin installed (tests/test_plugin_example.py plays it)",
+    r"--rating weng-lin": "needs the example rating plugin installed (tests/stats/test_openskill_example.py "
+                          "installs it and runs the command as written)",
     r"\bhuman\b": "needs a person at the terminal",
     r"my_bot": "a bot of your own",
     r"--backend ray": "needs a Ray cluster (tests/ray runs the Ray backend)",
