@@ -32,6 +32,8 @@ NOT_RUN: dict[str, str] = {
     r"^make (run|test)\b": "the whole default tournament, or this test suite itself",
     r"^pip install": "installs packages (tests/test_plugin_example.py installs the example plugin)",
     r"--game tictactoe": "needs the example plugin installed (tests/test_plugin_example.py plays it)",
+    r"--sandbox-backend unshare": "needs the example sandbox plugin installed (tests/engine/test_unshare_sandbox.py "
+                                  "plays it)",
     r"\bhuman\b": "needs a person at the terminal",
     r"my_bot": "a bot of your own",
     r"--backend ray": "needs a Ray cluster (tests/ray runs the Ray backend)",
