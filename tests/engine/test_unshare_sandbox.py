@@ -197,3 +197,21 @@ def test_killing_the_wrapper_kills_everything_inside(unshare: Any) -> None:
     for pid in inside:  # reparented to this process where arena made it a subreaper: reap them
         with contextlib.suppress(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+def test_odd_names_are_shown_at_their_places(unshare: Any, tmp_path: Path) -> None:
+    """A shown folder and file whose names hold a blank and a backslash (escaped in the fstab
+    lines), inside what becomes the bot's /tmp; a file beside them is not shown."""
+    folder, file, beside = tmp_path / "a b\\c", tmp_path / "one\tfile", tmp_path / "beside"
+    folder.mkdir()
+    (folder / "inner").write_text("in the folder")
+    file.write_text("a file")
+    beside.write_text("not shown")
+    view = BotView(argv=(), shown=(str(folder), str(file)), etc=(), workdir=str(folder), empty_workdir=False)
+    script = 'cat inner; echo; cat "$FILE"; echo; test -e "$BESIDE" || echo absent'
+    inner = (*sh_prefix(PIPES_BACK), "sh", "-c", script)
+    wrapped = unshare.wrap(SandboxRequest(inner, CommandNeeds(inner), view, (), 65534, True, 1 << 20))
+    done = subprocess.run([*sh_prefix(PIPES_AWAY), *wrapped.argv], capture_output=True, text=True, check=False,
+                          timeout=BACKSTOP_S, env={"PATH": os.environ["PATH"], "FILE": str(file), "BESIDE": str(beside)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == ["in the folder", "a file", "absent", ""]
