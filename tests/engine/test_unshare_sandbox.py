@@ -215,3 +215,27 @@ def test_odd_names_are_shown_at_their_places(unshare: Any, tmp_path: Path) -> No
                           timeout=BACKSTOP_S, env={"PATH": os.environ["PATH"], "FILE": str(file), "BESIDE": str(beside)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n") == ["in the folder", "a file", "absent", ""]
+
+
+def test_a_config_names_it(unshare: Any, tmp_path: Path) -> None:
+    from arena.tournament.config import load_config
+
+    path = tmp_path / "c.json"
+    bot = f"python3 {RANDOM_BOT}"
+    path.write_text(json.dumps({"id": "u", "game": "connect4", "sandbox": "unshare",
+                                "agents": [{"id": "a", "path": bot}, {"id": "b", "path": bot}]}))
+    assert load_config(str(path)).sandbox == "unshare"
+
+
+def test_a_run_of_a_config_naming_it_plays(unshare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run plays its games in worker processes: they find the plugin as an installed one would be
+    found, on their path (PYTHONPATH here)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path / "site"), os.environ.get("PYTHONPATH")])))
+    path = tmp_path / "c.json"
+    bot = f"python3 {RANDOM_BOT}"
+    path.write_text(json.dumps({"id": "u", "game": "connect4", "sandbox": "unshare", "gamesPerPair": 2,
+                                "agents": [{"id": "a", "path": bot}, {"id": "b", "path": bot}]}))
+    result = CliRunner().invoke(cli, ["run", str(path), "--logs", str(tmp_path / "logs")], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    games = [json.loads(line) for line in next((tmp_path / "logs").rglob("games.jsonl")).read_text().splitlines()]
+    assert len(games) == 2 and all(g["termination"] in ("win", "draw") for g in games), games
