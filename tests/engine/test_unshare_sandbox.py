@@ -90,6 +90,8 @@ def match(*args: str) -> Any:
 
 def test_the_examples_entry_point_is_a_sandbox_named_unshare(unshare: Any) -> None:
     assert "unshare" in names() and type(unshare).__name__ == "UnshareSandbox"
+    result = CliRunner().invoke(cli, ["doctor", "--json"], catch_exceptions=False)
+    assert {"what": "sandbox unshare", "ok": True} in [{k: f[k] for k in ("what", "ok")} for f in json.loads(result.stdout)]
 
 
 def test_the_docs_match_plays_in_it(unshare: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,7 @@
 ``umount``, ``mountpoint``, ``pivot_root``, ``setpriv``: the ``util-linux`` and ``mount`` packages
 of every Debian and Ubuntu system, base images included) and ``sh``; no bubblewrap.
 
-The contract is arena's (:mod:`arena.process.sandboxes`); this backend wraps a bot as::
+The contract is arena's (:mod:`arena.process.sandboxes`, its names in :mod:`arena.api`); this backend wraps a bot as::
 
     unshare --pid --fork --kill-child --net --ipc --uts --cgroup --mount [--user --map-root-user]
         -- sh -c SETUP arena-unshare INNER...
@@ -57,7 +57,7 @@ import shlex
 import shutil
 import subprocess
 
-from arena.process.sandboxes import SandboxCommand, SandboxRequest
+from arena.api import SandboxCommand, SandboxRequest
 
 #: The programs the sandbox runs (outside, then inside the new root: they must be in the system).
 PROGRAMS = ("unshare", "mount", "umount", "mountpoint", "pivot_root", "setpriv", "sh")
