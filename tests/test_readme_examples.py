@@ -34,6 +34,8 @@ NOT_RUN: dict[str, str] = {
     r"--game tictactoe": "needs the example plugin installed (tests/test_plugin_example.py plays it)",
     r"--rating weng-lin": "needs the example rating plugin installed (tests/stats/test_openskill_example.py "
                           "installs it and runs the command as written)",
+    r"--sandbox-backend unshare": "needs the example sandbox plugin installed (tests/engine/test_unshare_sandbox.py "
+                                  "plays it)",
     r"\bhuman\b": "needs a person at the terminal",
     r"my_bot": "a bot of your own",
     r"--backend ray": "needs a Ray cluster (tests/ray runs the Ray backend)",
