@@ -225,5 +225,7 @@ def _result(answer: tuple[Any, ...] | None) -> dict[str, Any]:
             raise ResourceError(message)
         if kind == "os":
             raise OSError(message)
+        if kind == "arena":
+            raise message  # the worker's ArenaError, of its own class (worker._portable_error)
         raise RuntimeError(f"in a worker process: {kind}: {message}")
     raise ResourceError(f"the worker ended the game without a record ({answer[0]})")

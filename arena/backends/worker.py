@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import pickle
 import signal
 import sys
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ import trio
 
 from arena.backends.local import run_job
 from arena.backends.wire import EventPickler, FrameReader, frame
-from arena.errors import ResourceError
+from arena.errors import ArenaError, ResourceError
 
 
 class Worker:
@@ -74,6 +75,9 @@ class Worker:
             except OSError as exc:
                 self.put(("raise", job_id, "os", str(exc)))
                 return
+            except ArenaError as exc:  # a user's error (a plugin that cannot load here...): its own class
+                self.put(("raise", job_id, "arena", _portable_error(exc)))
+                return
             except Exception as exc:  # noqa: BLE001 - a bug: the driver raises it as its own
                 self.put(("raise", job_id, type(exc).__name__, str(exc)))
                 return
@@ -82,6 +86,16 @@ class Worker:
             self.put(("done", job_id, record))
         if scope.cancelled_caught:
             self.put(("cancelled", job_id))
+
+
+def _portable_error(exc: ArenaError) -> ArenaError:
+    """``exc`` as it can cross the pipe: itself when it pickles back to its class and message,
+    else an :class:`ArenaError` of its message (one line either way, as the CLI prints it)."""
+    try:
+        back = pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - an error class with its own constructor: its words are enough
+        return ArenaError(str(exc))
+    return exc if type(back) is type(exc) and str(back) == str(exc) else ArenaError(str(exc))
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ and the run goes on; Ctrl-C leaves no worker and no bot alive."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ from arena.backends.local import LocalBackend
 from arena.backends.pool import WorkerPool
 from arena.backends.wire import EventUnpickler
 from arena.errors import ResourceError
+from arena.games.base import GameError
 from arena.match.clock import TimeControl
 from arena.match.progress import GameEnded, GameStarted, StepPlayed, runs_anywhere
 from arena.players.spec import AgentSpec
@@ -250,3 +252,15 @@ def test_a_live_trace_is_written_by_the_worker_and_no_event_crosses_the_pipe(tmp
     assert [line["move"] for line in lines[1:]] == [t["notation"] for t in record["turns"]]
     assert unpickled == []
     assert not (tmp_path / "run" / "live" / live_name(0)).exists()
+
+
+def test_an_arena_error_in_a_worker_is_raised_by_the_driver_as_its_own_class(bot_file: Path) -> None:
+    """A user's error met in the worker (here a game the worker does not know, as a plugin that does
+    not load there) reaches the run as that error, printed in one line, not as a RuntimeError."""
+    unknown = dataclasses.replace(job(bot_file, 0), game="no_such_game")
+    pool = WorkerPool(1)
+    try:
+        with pytest.raises(GameError, match="no_such_game"):
+            trio.run(lambda: pool.play(unknown))
+    finally:
+        pool.close()
