@@ -318,7 +318,10 @@ class _InstantPlayer(Player):
 async def in_process_loop(cycle: Cycle, plies: int, observer: Any = None) -> float:
     """CPU seconds per ply of play_game with in-process instant players (rules included), watched
     by ``observer`` (bench/live_trace.py)."""
-    import arena.match.progress as match_module
+    try:
+        import arena.match.progress as match_module
+    except ImportError:  # a tree from before the one match loop (bench/speed.py --before)
+        import arena.match.game as match_module  # type: ignore[no-redef]
 
     protocol = protocol_for(cycle.game.name)
     tables = {c: [protocol.decode_reply(r.encode()) for r in replies]
