@@ -140,17 +140,18 @@ class OffTurn:
         self.parks += 1
         return True
 
-    def used_cpu(self) -> bool:
-        """Called before the next input of a parked bot: whether it used CPU since it was parked.
-        If it did, it is frozen after every reply from now on (:attr:`thinks_off_turn`)."""
+    def used_cpu(self) -> tuple[bool, float | None]:
+        """Called before the next input of a parked bot: whether it used CPU since it was parked,
+        and its CPU seconds now when they were read for that (None: not read). If it did, it is
+        frozen after every reply from now on (:attr:`thinks_off_turn`)."""
         if self._usage is None:
-            return False
+            return False, None
         now = self.cgroup.cpu_seconds()
         used = now is None or now > self._usage
         self._usage = None
         if used:
             self.thinks_off_turn = True
-        return used
+        return used, now
 
     def close(self) -> None:
         _close_all(self._task_fds)
