@@ -223,16 +223,17 @@ class Progress:
         return tails
 
 
-# A ply of a two-player game as kept until its record is built: (move, seat, ply, opening,
-# charged_ms, clock_left_ms, its turn and step if an observer had them made at once). Kept so, the
-# game's record costs the cyclic collector nothing while the game goes on: such a tuple holds no
-# container (a move is the game's immutable value), and the collector stops tracking it at its first
-# pass, whereas a turn and a step are three to five dicts it walks at every full pass, again and
-# again as a long game's record grows (and with the collector paused while the record is built,
-# it walks none of it). The match loop without pipes, Shobu, 20,000 plies (bench/engine_overhead.py's
-# in_process_loop, medians of 6 interleaved runs at load 24): 37.6 us a ply with a turn and a step
-# kept a ply, 32.4 so, 33.7 before format 4; collector passes 289 -> 57.
-_Ply = tuple[Any, int, int, bool, "float | None", "float | None", "tuple[dict[str, Any], dict[str, Any]] | None"]
+# A ply of a two-player game as kept until its record is built, when no observer watches: (move,
+# seat, ply, opening, charged_ms, clock_left_ms). Kept so, the game's record costs the cyclic
+# collector nothing while the game goes on: such a tuple holds no container (a move is the game's
+# immutable value), and the collector stops tracking it at its first pass, whereas a turn and a step
+# are three to five dicts it walks at every full pass, again and again as a long game's record
+# grows (and with the collector paused while the record is built, it walks none of it). The match
+# loop without pipes, Shobu, 20,000 plies (bench/engine_overhead.py's in_process_loop, medians of 6
+# interleaved runs at load 24): 37.6 us a ply with a turn and a step kept a ply, 32.4 so, 33.7
+# before format 4; collector passes 289 -> 57. An observer hears each step as it is played: its
+# game's turns and steps are made at once (and a tuple beside them would only add to the walks).
+_Ply = tuple[Any, int, int, bool, "float | None", "float | None"]
 
 
 @contextlib.contextmanager
@@ -259,7 +260,9 @@ class ColourProgress(Progress):
     """A two-player game: the record's two colours, the game's own wire dialect (module docstring)."""
 
     opening_plies: int = 0
-    plies: list[_Ply] = field(default_factory=list)  # every ply from the start, for the record
+    plies: list[_Ply] = field(default_factory=list)  # every ply from the start, unless observed
+    turns: list[dict[str, Any]] = field(default_factory=list)  # every ply's turn, when observed
+    steps: list[dict[str, Any]] = field(default_factory=list)  # the turns as steps, when observed
     move_times: list[float] = field(default_factory=list)  # charged ms per bot move
     entries: list[PlayerEntry] = field(default_factory=list)
     rules: Game = field(init=False)  # the two-player game itself (``game`` wraps it)
@@ -283,14 +286,17 @@ class ColourProgress(Progress):
             self._play(move, seat_of(self.rules.to_move(self.state)), self.rules.ply(self.state), True, None, None)
 
     def _play(self, move: Any, seat: int, ply: int, opening: bool, charged_ms: float | None,
-              clock_left_ms: float | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """Apply ``move``, kept for the record as a :data:`_Ply`; its turn and step (as
-        :meth:`_turn_and_step` makes them) when an observer watches, else None."""
-        made = self._turn_and_step(move, seat, ply, opening, charged_ms, clock_left_ms) if self.observer is not None else None
-        self.plies.append((move, seat, ply, opening, charged_ms, clock_left_ms, made))
+              clock_left_ms: float | None) -> None:
+        """Apply ``move``, kept for the record as a :data:`_Ply`, or, when an observer watches, as
+        its turn and step (:meth:`_turn_and_step`)."""
+        if self.observer is None:
+            self.plies.append((move, seat, ply, opening, charged_ms, clock_left_ms))
+        else:
+            turn, step = self._turn_and_step(move, seat, ply, opening, charged_ms, clock_left_ms)
+            self.turns.append(turn)
+            self.steps.append(step)
         self.state = self.rules.apply(self.state, move)
         self.states.append(self.rules.state_to_json(self.state))
-        return made
 
     def _turn_and_step(self, move: Any, seat: int, ply: int, opening: bool, charged_ms: float | None,
                        clock_left_ms: float | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -319,12 +325,11 @@ class ColourProgress(Progress):
         return self.rules.validate_move(self.state, self.rules.parse_move(wire))
 
     def moved(self, seat: int, move: Any, ply: int, charged_ms: float) -> None:
-        made = self._play(move, seat, ply, False, charged_ms, self.clocks[seat].left_ms)
+        self._play(move, seat, ply, False, charged_ms, self.clocks[seat].left_ms)
         self.move_times.append(charged_ms)
-        if made is not None:
+        if self.observer is not None:
             # The record's step of this ply (a copy: observers keep theirs); the turn's notation.
-            turn, step = made
-            self.stepped(dict(step), turn["notation"])
+            self.stepped(dict(self.steps[-1]), self.turns[-1]["notation"])
 
     def outcome(self) -> Outcome:
         """How the game ended, with a reason that names the bot."""
@@ -364,11 +369,13 @@ class ColourProgress(Progress):
                                           "start": player.early_sample.decode("utf-8", "replace")}  # type: ignore[attr-defined]
         tails = self.tails(players, stderr_dir)
         with collector_paused():
-            turns, steps = [], []
-            for move, seat, ply, opening, charged_ms, clock_left_ms, made in self.plies:
-                turn, step = made or self._turn_and_step(move, seat, ply, opening, charged_ms, clock_left_ms)
-                turns.append(turn)
-                steps.append(step)
+            turns, steps = self.turns, self.steps
+            if self.plies:  # no observer watched: the turns and steps are made now
+                turns, steps = [], []
+                for ply in self.plies:
+                    turn, step = self._turn_and_step(*ply)
+                    turns.append(turn)
+                    steps.append(step)
             record = build_record(
                 game_name=self.rules.name, outcome=self.outcome(), players=self.entries, turns=turns,
                 steps=steps, game_states=self.states, move_times_ms=self.move_times,
