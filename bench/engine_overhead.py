@@ -6,7 +6,9 @@ Run: ``.venv/bin/python bench/engine_overhead.py [--plies 20000] [--repeats 3] [
 ``--cpu-only`` prints just arena's CPU per ply (the figure the issue's "10% of arena's CPU per ply"
 rule is reckoned against): ``--repeats`` games per game name as arena plays by default, then the
 median, the spread (min-max) of the repeats, the rules alone and the match loop without pipes
-(medians). Use it to weigh a speed trick: run it with and without the trick.
+(medians). Use it to weigh a speed trick: run it with and without the trick. ``--cpu-only --before
+DIR`` measures the same for the checkout ``DIR`` (e.g. ``git worktree add --detach /tmp/before
+REV``) and this one, in child processes, interleaved, and prints both with the ratio.
 
 For each game:
 
@@ -318,7 +320,10 @@ class _InstantPlayer(Player):
 async def in_process_loop(cycle: Cycle, plies: int, observer: Any = None) -> float:
     """CPU seconds per ply of play_game with in-process instant players (rules included), watched
     by ``observer`` (bench/live_trace.py)."""
-    import arena.match.progress as match_module
+    try:
+        import arena.match.progress as match_module
+    except ImportError:  # a tree from before the one match loop (bench/speed.py --before)
+        import arena.match.game as match_module  # type: ignore[no-redef]
 
     protocol = protocol_for(cycle.game.name)
     tables = {c: [protocol.decode_reply(r.encode()) for r in replies]
@@ -402,16 +407,53 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+async def cpu_figures(game_name: str, plies: int, repeats: int) -> dict[str, list[float]]:
+    """Arena's CPU per ply in ``repeats`` games, the rules alone and the match loop without pipes
+    (us, each a list of ``repeats`` figures)."""
+    cycle = find_cycle(game_name)
+    await long_game(cycle, min(plies, 2000))  # warm up (imports, interned moves, row tables)
+    game_cpu = []
+    for _ in range(repeats):
+        _, _, cpu = await long_game(cycle, plies)
+        game_cpu.append(cpu / plies * 1e6)
+    rules = [rules_cost(cycle, min(plies, 20000)) * 1e6 for _ in range(repeats)]
+    loop = [await in_process_loop(cycle, min(plies, 20000)) * 1e6 for _ in range(repeats)]
+    return {"game": game_cpu, "rules": rules, "loop": loop}
+
+
+def before_after(game_name: str, args: argparse.Namespace) -> None:
+    """``--cpu-only --before DIR``: the figures of :func:`cpu_figures` for the tree ``DIR`` and this
+    one, each measured in a child process whose ``PYTHONPATH`` is the tree, interleaved (before,
+    after, after, before...: the second of two children measured back to back came out slower by
+    itself), ``--repeats`` rounds; medians and the ratio after/before."""
+    trees = [("before", Path(args.before).resolve()), ("after", Path(__file__).resolve().parent.parent)]
+    found: dict[str, dict[str, list[float]]] = {}
+    loads = []
+    for round_ in range(args.repeats):
+        for name, tree in trees if round_ % 2 == 0 else trees[::-1]:
+            loads.append(os.getloadavg()[0])
+            done = subprocess.run([sys.executable, __file__, "--cpu-only", "--games", game_name, "--plies",
+                                   str(args.plies), "--repeats", "1", "--json"],
+                                  env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
+                                  check=False)
+            if done.returncode != 0:
+                raise SystemExit(f"engine_overhead: a measurement failed in {tree}:\n{done.stderr[-3000:]}")
+            for key, values in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                found.setdefault(name, {}).setdefault(key, []).extend(values)
+    print(f"{game_name}: CPU per ply, medians of {args.repeats} interleaved rounds of {args.plies} plies"
+          f" (load average {min(loads):.1f}-{max(loads):.1f} while measuring)")
+    for key, label in (("game", "arena CPU per ply"), ("loop", "match loop without pipes"), ("rules", "rules alone")):
+        before, after = _median(found["before"][key]), _median(found["after"][key])
+        print(f"  {label:26s} before {before:6.1f} us | after {after:6.1f} us  (after/before {after / before:.2f})")
+
+
 async def cpu_only(game_name: str, args: argparse.Namespace) -> None:
     """Arena CPU per ply: the median of ``--repeats`` games, with the spread (see --cpu-only)."""
-    cycle = find_cycle(game_name)
-    await long_game(cycle, min(args.plies, 2000))  # warm up (imports, interned moves, row tables)
-    game_cpu = []
-    for _ in range(args.repeats):
-        _, _, cpu = await long_game(cycle, args.plies)
-        game_cpu.append(cpu / args.plies * 1e6)
-    rules = [rules_cost(cycle, min(args.plies, 20000)) * 1e6 for _ in range(args.repeats)]
-    loop = [await in_process_loop(cycle, min(args.plies, 20000)) * 1e6 for _ in range(args.repeats)]
+    figures = await cpu_figures(game_name, args.plies, args.repeats)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    game_cpu, rules, loop = figures["game"], figures["rules"], figures["loop"]
     median = _median(game_cpu)
     print(f"{game_name}: arena CPU per ply {median:6.1f} us median of {args.repeats} games of {args.plies} plies"
           f" (spread {min(game_cpu):.1f}-{max(game_cpu):.1f}, {(max(game_cpu) - min(game_cpu)) / median:.0%});"
@@ -436,7 +478,9 @@ async def main(args: argparse.Namespace) -> None:
         if spinners:
             print(f"({len(spinners)} niced busy loop(s) keep CPUs awake: see --spin)")
         for game_name in args.games.split(","):
-            if args.cpu_only:
+            if args.before:
+                before_after(game_name.strip(), args)
+            elif args.cpu_only:
                 await cpu_only(game_name.strip(), args)
             else:
                 await bench_game(game_name.strip(), args)
@@ -456,4 +500,6 @@ if __name__ == "__main__":
     parser.add_argument("--spin", type=int, default=0, help="niced busy loops that keep CPUs awake")
     parser.add_argument("--cpu-only", action="store_true", help="only arena's CPU per ply: median of --repeats")
     parser.add_argument("--pin", type=int, default=None, metavar="CPU", help="run everything on this CPU")
+    parser.add_argument("--before", metavar="DIR", help="with --cpu-only: also a checkout to compare with, interleaved")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     trio.run(main, parser.parse_args())

@@ -4,7 +4,8 @@ Replays seeded random Breakthrough games (moves drawn before the clock starts) t
 turn of :mod:`arena.match.game` asks of the rules and the protocol: ``outcome``, ``ply`` and
 ``to_move`` at the top of the turn, the turn's wire message (``encode_turn`` of the state's JSON
 form), the reply read (``decode_reply``, ``parse_move``, ``validate_move``), its record entry
-(``turn_entry``) and the move played and encoded (``ColourProgress._play``: ``apply``, ``state_to_json``).
+(``ColourProgress._turn_and_step``: ``turn_entry``, ``colour_step``) and the move played and encoded
+(``ColourProgress._play``: ``apply``, ``state_to_json``).
 Some games end on a mangled reply (an illegal move or a malformed one) so the error paths count
 too. Prints microseconds per ply (best pass) and a digest of every byte the calls produced (the
 wire messages, turn entries, states, error messages and outcomes), so two trees can be compared for
@@ -77,7 +78,6 @@ def _play(all_replies: list[list[bytes]], sink: list[bytes] | None) -> tuple[int
     from arena.match.clock import TimeControl
     from arena.match.progress import ColourProgress
     from arena.protocols import protocol_for
-    from arena.records.format import turn_entry
 
     game, protocol = get_game("breakthrough"), protocol_for("breakthrough")
     plies, seconds = 0, 0.0
@@ -102,8 +102,9 @@ def _play(all_replies: list[list[bytes]], sink: list[bytes] | None) -> tuple[int
                     sink.append(message)
                     sink.append(f"{type(exc).__name__}: {exc}".encode())
                 break
-            turn = turn_entry(game, move, opening=False, charged_ms=0.125 * ply, clock_left_ms=clock_left - ply)
-            progress._play(move, turn)
+            # The ply's turn and step, as the record is built from them (at the game's end).
+            turn, _ = progress._turn_and_step(move, ply % 2, ply, False, 0.125 * ply, clock_left - ply)
+            progress._play(move, ply % 2, ply, False, 0.125 * ply, clock_left - ply)
             plies += 1
             if sink is not None:
                 sink.append(message)

@@ -9,7 +9,8 @@ Prints, with the machine's load average:
    long game of ``--plies`` plies): arena's CPU per ply against, in the same run, a trio echo of
    the same turn through the same bots, the least a trio round trip costs (``os.write``/``os.read``
    and one ``wait_readable``), and a blocking C pipe (``bench/bots/pipe_floor.c``). Goal: at most
-   2x the bare trio round trip.
+   2x the bare trio round trip. Beside it, the same game's match loop without pipes or processes
+   (``engine_overhead.py``'s in-process instant players): the loop, the rules and the record alone.
 2. **A tournament of instant C bots** (``bench/bots/breakthrough_instant.c``: a random legal
    Breakthrough move, at once): ``--games`` games at concurrency 1 and 2. Arena's own CPU per ply
    (the arena process, all its threads, from the first game to the final standings; not the
@@ -62,18 +63,19 @@ REPO = HERE.parent
 def child_referee(plies: int, repeats: int) -> dict[str, Any]:
     """Arena's CPU per ply in a long Shobu game of replay bots, and the trio echo and floor."""
     import trio
-    from engine_overhead import echo_round_trips, find_cycle, long_game
+    from engine_overhead import echo_round_trips, find_cycle, in_process_loop, long_game
 
     cycle = find_cycle("shobu")
 
     async def main() -> dict[str, Any]:
         await long_game(cycle, min(plies, 2000))  # warm up
-        game, echo, floor = [], [], []
+        game, echo, floor, loop = [], [], [], []
         for _ in range(repeats):
             echo.append((await echo_round_trips(cycle, plies, floor=False))[1])
             floor.append((await echo_round_trips(cycle, plies, floor=True))[1])
             game.append((await long_game(cycle, plies))[2] / plies)
-        return {"game": game, "echo": echo, "floor": floor}
+            loop.append(await in_process_loop(cycle, plies))
+        return {"game": game, "echo": echo, "floor": floor, "loop": loop}
 
     return trio.run(main)
 
@@ -209,10 +211,12 @@ def referee_section(args: argparse.Namespace, floor_c: str) -> None:
     c_pipe = [float(subprocess.run([floor_c, str(args.plies), "400"], capture_output=True, text=True,
                                    check=True).stdout.split()[0]) / 1e6 for _ in range(args.repeats)]
     game = {name: median(r["game"]) for name, r in results.items()}
+    loop = {name: median(r["loop"]) for name, r in results.items()}
     echo = median([v for r in results.values() for v in r["echo"]])
     floor = median([v for r in results.values() for v in r["floor"]])
     pipe = median(c_pipe)
     print("   " + versus("arena CPU per ply", game))
+    print("   " + versus("the match loop without pipes (in-process instant players), CPU per ply", loop))
     print(f"   anchors: trio echo {us(echo)}; bare trio round trip {us(floor)}; blocking C pipe {us(pipe)}")
     for name, value in game.items():
         print(f"   {name}: {value / echo:.1f}x the trio echo, {value / floor:.1f}x a bare trio round trip"

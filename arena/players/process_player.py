@@ -299,8 +299,9 @@ class ProcessPlayer(Player):
         # block us. A stopped bot (no pondering) is continued first: it must be able to drain the pipe.
         # A reply cannot precede its question: what the bot (or anyone) wrote since its last reply
         # is dropped, read while the bot is still stopped so nothing can slip in after this look.
-        if not self.ponder:
-            bot.before_input()  # a bot left running between its turns must not write early bytes now
+        # A bot left running between its turns must not write early bytes now; its CPU time as
+        # read for that (else None) is its CPU time at the input (one read of its cgroup less a ply).
+        cpu_now = None if self.ponder else bot.before_input()
         early = bot.reader.discard_early()
         if early:
             self.early_bytes += len(early)
@@ -310,7 +311,10 @@ class ProcessPlayer(Player):
         begun = self._begun = now()
         self._allowance_s = allowance
         self._stall_at_input = bot.stall_seconds()
-        self._cpu_at_input = bot.cpu_seconds() if self._stall_at_input is not None else None
+        if self._stall_at_input is None:
+            self._cpu_at_input = None
+        else:
+            self._cpu_at_input = cpu_now if cpu_now is not None else bot.cpu_seconds()
         self._own_stall_at_input = arena_run_delay_s()
         try:
             # The input goes into the pipe while the bot is still stopped, then it is continued: a

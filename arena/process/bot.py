@@ -337,13 +337,19 @@ class BotProcess:
             return
         self.stop()
 
-    def before_input(self) -> None:
+    def before_input(self) -> float | None:
         """Before writing a rested bot's next input: if it was parked and used CPU since (a timer
         woke it, say), it thought on the opponent's time, and from now on it is frozen after every
         reply (:attr:`arena.process.offturn.OffTurn.thinks_off_turn`); it is frozen now too, so
-        that nothing it writes can slip in after arena dropped what it wrote early."""
-        if self.stopped and self.off_turn is not None and self.off_turn.used_cpu():
+        that nothing it writes can slip in after arena dropped what it wrote early. Returns the
+        :meth:`cpu_seconds` read for that (None: none was read), so that the turn need not read
+        them again."""
+        if not self.stopped or self.off_turn is None:
+            return None
+        used, cpu = self.off_turn.used_cpu()
+        if used:
             self.off_turn.cgroup.freeze()
+        return cpu
 
     def resume(self) -> None:
         """Continue what :meth:`stop` (or :meth:`rest`) stopped."""

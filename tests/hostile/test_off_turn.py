@@ -89,6 +89,8 @@ async def test_a_bot_asleep_reading_its_input_is_left_alone(sandbox: bool) -> No
             bot.rest()
             assert bot.stopped and not bot.cgroup.frozen  # type: ignore[union-attr]
             assert await _usage_over(bot, 0.1) == 0.0 and not _frozen(bot)
+        # The CPU time read to see that it used none is handed on (the turn's reading at its input).
+        assert bot.before_input() == bot.cpu_seconds() and bot.before_input() is None
         assert (bot.off_turn.parks, bot.off_turn.freezes, bot.off_turn.thinks_off_turn) == (3, 0, False)
 
 
@@ -124,8 +126,8 @@ async def test_a_bot_woken_by_a_timer_between_turns_is_frozen_from_then_on(sandb
         assert off_turn.parks == 1 and not bot.cgroup.frozen  # type: ignore[union-attr]
         parked_at = bot.cpu_seconds()
         await _until(lambda: bot.cpu_seconds() != parked_at)  # its timer fires 0.1 s after its reply
-        bot.before_input()  # the next turn begins: it thought on the opponent's time
-        assert off_turn.thinks_off_turn
+        used_at = bot.before_input()  # the next turn begins: it thought on the opponent's time
+        assert off_turn.thinks_off_turn and used_at is not None and parked_at is not None and used_at > parked_at
         await _until_frozen(bot)
         bot.resume()
         bot.send_nowait(b"two\n")
