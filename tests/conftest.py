@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from arena.records.format import VALIDATE_ENV
+from arena.tournament import runner
+from arena.tournament.concurrency import local_workers
 
 os.environ[VALIDATE_ENV] = "1"
 
@@ -75,6 +77,19 @@ def _bots_may_read_factory_folders(tmp_path_factory: pytest.TempPathFactory) -> 
         return path
 
     tmp_path_factory.mktemp = mktemp  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def _games_in_this_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament run in the test's own process plays its games there, as at ``-j 1``, unless
+    the test asks for worker processes (``workers`` given, or the ``workers`` marker). Each worker
+    is a fresh interpreter that imports arena (about 0.35 s of CPU): 174 of them were 61 of the
+    224 CPU seconds of tests/tournament, whose tests are about schedules, logs and resumes, not
+    about where a game is played. The pool has tests of its own (tests/backends/test_pool.py), and
+    ``arena run`` started as a command (the docs' examples, the signal tests) still uses it."""
+    if request.node.get_closest_marker("workers") is None:
+        monkeypatch.setattr(runner, "local_workers",
+                            lambda asked, concurrency: 0 if asked is None else local_workers(asked, concurrency))
 
 
 #: Folders (and files) whose tests are ``slow``: real Ray clusters, Chromium, hostile bots, the starter
