@@ -203,14 +203,6 @@ class Searcher(Generic[P, M]):
                 break  # the next iteration would almost surely not finish
         return SearchResult(best_move, best_score, reached, self.nodes, time.perf_counter() - started)
 
-    def value(self, pos: P, depth: int) -> int:
-        """The score of ``pos`` for its side to move by a ``depth``-ply search (quiescence
-        included, no clock, the tables kept): what MCTS asks at a leaf (:mod:`arena.agents.mcts_adapter`)."""
-        self._deadline = float("inf")
-        if len(self.table) > _TABLE_LIMIT:
-            self.table.clear()
-        return self._alphabeta(pos, depth, -_INFINITY, _INFINITY, 0)
-
     def _root(self, pos: P, moves: list[M], depth: int) -> tuple[int, M, list[M]]:
         """One iteration over the root moves (previous best first). Returns the score, the best
         move and the order for the next iteration. On timeout raises OutOfTime carrying

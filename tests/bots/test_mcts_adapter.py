@@ -134,3 +134,14 @@ def test_a_quiet_playout_move_is_random_or_greedy_by_epsilon() -> None:
     assert greedy == {capture}
     noisy = {engine(adapter, seed=seed, epsilon=1.0).rollout_move(pos, adapter.moves(pos)) for seed in range(20)}
     assert len(noisy) > 1
+
+
+def test_every_move_of_a_new_node_is_scored_and_a_hanging_piece_scores_lowest() -> None:
+    adapter, pos = breakthrough("c3 d4", "e6 a8 b8 h8")  # d4-d5 walks into e6xd5
+    mcts = engine(adapter, seed=3)
+    mcts.search(pos, Budget(iterations=1))
+    root = mcts._root
+    assert root is not None and sorted(root.moves) == sorted(adapter.moves(pos))
+    assert len(root.priors) == len(root.moves) and all(0.0 < p < 1.0 for p in root.priors)
+    lowest = root.moves[root.priors.index(min(root.priors))]
+    assert lowest == (square("d4"), square("d5"))
