@@ -63,8 +63,9 @@ DEFAULT_ROLLOUT_PLIES = 0
 QUIESCENCE_PLIES = 6
 DEFAULT_EPSILON = 0.3
 DEFAULT_SCALE_FACTOR = 1.0
-#: Visits a move's prior (its static value) counts as in its mean.
-DEFAULT_PRIOR_VISITS = 1.0
+#: Visits a move's prior (its static value) counts as in its mean. Breakthrough against
+#: alpha-beta at 100 ms a move (CPU), exploration 0.3, 12 games each: 1 visit 3-0-9, 4 visits 5-0-7.
+DEFAULT_PRIOR_VISITS = 4.0
 #: Nodes kept in the tree at most (about 200 bytes each); past it leaves are scored, not expanded.
 MAX_NODES = 1_000_000
 
