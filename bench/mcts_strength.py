@@ -11,6 +11,14 @@ stops deepening early when the next iteration would not finish, so it tends to u
 alternate game by game; seeds are the game's number, so a run is repeatable up to timing. The
 match's move cap is the game's default (a draw there).
 
+The clock (``--clock``). Both agents measure a move's time with ``time.perf_counter()``; with
+``--clock cpu`` (the default) this process replaces it with ``time.process_time()`` before any game,
+so every move's budget is CPU time of the process, which is the CPU time of the agent on move: the
+two agents take turns in one process, and each game runs in a process of its own (``--jobs``
+games at once, 1 by default). On a shared machine a wall-clock budget gives each side whatever share
+of a core the other jobs leave it, move by move; the CPU clock gives both the same work a move.
+``--clock wall`` keeps the wall clock (what a bot does in a real match).
+
 ``--engine generic`` plays the MCTS of the rules' states with random playouts (what the agent did
 before it searched on the search adapters), ``adapter`` (default) what it does now. Every
 two-player game with a search adapter is played by default; the N-seat games keep the generic
@@ -22,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import sys
@@ -117,6 +126,21 @@ def play(spec: Any, opponent: str, move_ms: int, seed: int, mcts_first: bool, en
     return 1.0 if outcome.winner == mcts_colour else 0.0
 
 
+def _play_one(job: tuple[str, str, int, int, str, str]) -> float:
+    """:func:`play` for one game, in a worker process (``job``: game, opponent, move ms, seed,
+    engine, clock)."""
+    game, opponent, move_ms, seed, engine, clock = job
+    use_clock(clock)
+    spec = next(s for s in all_specs() if s.name == game)
+    return play(spec, opponent, move_ms, seed, seed % 2 == 0, engine)
+
+
+def use_clock(clock: str) -> None:
+    """Make ``time.perf_counter`` this process's CPU time (``"cpu"``) or leave it (``"wall"``)."""
+    if clock == "cpu":
+        time.perf_counter = time.process_time
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--move-ms", type=int, default=1000, help="time a move for both sides (default 1000)")
@@ -126,13 +150,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", action="append", choices=("alphabeta", "random"),
                         help="repeatable; default both")
     parser.add_argument("--engine", choices=("adapter", "generic"), default="adapter")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="what a move's time is: this process's CPU time (default) or the wall clock")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
     parser.add_argument("--speed-seconds", type=float, default=2.0, help="length of the speed search (default 2)")
     args = parser.parse_args(argv)
     specs = [s for s in all_specs() if s.model != GENERAL and search_ref(s) is not None]
     if args.game:
         specs = [s for s in specs if s.name in args.game]
     opponents = args.opponent or ["alphabeta", "random"]
-    print(f"MCTS engine {args.engine}; {_load()}")
+    use_clock(args.clock)
+    print(f"MCTS engine {args.engine}; {args.clock} clock; {_load()}")
     print("\niterations a second (one search from the start):")
     for spec in specs:
         generic = iterations_per_second(spec, args.speed_seconds, "generic")
@@ -142,15 +170,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'game':<14} {'opponent':<10} {'W-D-L':>10} {'score':>7}  95% interval")
     for spec in specs:
         for opponent in opponents:
-            started = time.perf_counter()
-            scores = [play(spec, opponent, args.move_ms, seed, seed % 2 == 0, args.engine)
-                      for seed in range(args.games)]
+            started = time.time()
+            jobs = [(spec.name, opponent, args.move_ms, seed, args.engine, args.clock) for seed in range(args.games)]
+            if args.jobs > 1:
+                with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+                    scores = pool.map(_play_one, jobs, chunksize=1)
+            else:
+                scores = [_play_one(job) for job in jobs]
             wins, draws = scores.count(1.0), scores.count(0.5)
             total = wins + draws / 2
             low, high = wilson(total, len(scores))
             print(f"  {spec.name:<14} {opponent:<10} {f'{wins}-{draws}-{len(scores) - wins - draws}':>10} "
                   f"{total / len(scores):>7.1%}  [{low:.1%}, {high:.1%}]  "
-                  f"({time.perf_counter() - started:.0f} s, {_load()})", flush=True)
+                  f"({time.time() - started:.0f} s wall, {_load()})", flush=True)
     return 0
 
 

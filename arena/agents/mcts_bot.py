@@ -5,7 +5,7 @@ a bot process, for every registered game (started by :mod:`arena.agents.search_b
   :func:`arena.agents.protocol_io.serve_json`); the state it is sent is searched as it is: on the
   game's search adapter with its evaluation (:mod:`arena.agents.mcts_adapter`, the tree kept from
   move to move) where the registry names one, else by :class:`arena.agents.mcts.Mcts`. The
-  adapter engine's exploration is its own default (0.7) unless the file sets another than sqrt(2).
+  adapter engine's exploration is its own default (0.3) unless the file sets another than sqrt(2).
 - A game of the general model speaks the N-seat envelope (:func:`arena.agents.protocol_io.serve_seats`):
   the bot sees only its seat's observation, so every iteration starts from a state drawn with
   ``game.determinize(observation, seat, rng)`` (information-set MCTS). The game is configured with

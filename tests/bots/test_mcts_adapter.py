@@ -86,3 +86,62 @@ def test_the_agent_plays_legal_moves_and_is_repeatable(game: str) -> None:
             state = rules.apply(state, rules.validate_move(state, move))
         played.append(moves)
     assert played[0] == played[1] and played[0]
+
+
+def square(name: str) -> int:
+    """A Breakthrough square index from its name (``"c2"``)."""
+    return ord(name[0]) - ord("a") + 8 * (int(name[1]) - 1)
+
+
+def breakthrough(black: str, white: str) -> tuple[BreakthroughSearch, Any]:
+    """Black to move with pieces on ``black`` and White's on ``white`` (space-separated names)."""
+    mine = sum(1 << square(n) for n in black.split())
+    theirs = sum(1 << square(n) for n in white.split())
+    return BreakthroughSearch(), (mine, theirs, True, 20)
+
+
+# epsilon=1: apart from the decisive and anti-decisive rules the playout policy moves at random, so
+# only those rules can make every seed choose the same move.
+@pytest.mark.parametrize(("black", "white", "expected"), [
+    ("a1 d4 a7", "e5 h8", {("a7", "a8"), ("a7", "b8")}),  # a7 reaches the last row; d4xe5 is only a capture
+    ("b1 d4 g6", "c2 e5 h8", {("b1", "c2")}),  # c2 would reach row 1: only taking it saves the game
+    ("b1 a7 d4", "c2 e5 h8", {("a7", "a8"), ("a7", "b8")}),  # a win of ours goes before the defence
+])
+def test_the_breakthrough_playout_takes_a_win_and_else_stops_one(black: str, white: str,
+                                                                 expected: set[tuple[str, str]]) -> None:
+    adapter, pos = breakthrough(black, white)
+    wanted = {(square(a), square(b)) for a, b in expected}
+    for seed in range(20):
+        mcts = engine(adapter, seed=seed, epsilon=1.0)
+        assert mcts.rollout_move(pos, adapter.moves(pos)) in wanted
+
+
+@pytest.mark.parametrize(("columns", "expected"), [
+    ("001122", 3),  # Black wins on the bottom row
+    ("00112", 3),  # White blocks Black's bottom row
+    ("061626", 3),  # Black wins at 3 rather than block White's column 6
+])
+def test_the_connect4_playout_takes_a_win_and_else_blocks_one(columns: str, expected: int) -> None:
+    adapter, pos = connect4(columns)
+    for seed in range(20):
+        assert engine(adapter, seed=seed, epsilon=1.0).rollout_move(pos, adapter.moves(pos)) == expected
+
+
+def test_a_quiet_playout_move_is_random_or_greedy_by_epsilon() -> None:
+    adapter, pos = breakthrough("a1 d4 g5", "e5 h8")  # one capture (d4xe5), no race
+    capture = (square("d4"), square("e5"))
+    greedy = {engine(adapter, seed=seed, epsilon=0.0).rollout_move(pos, adapter.moves(pos)) for seed in range(20)}
+    assert greedy == {capture}
+    noisy = {engine(adapter, seed=seed, epsilon=1.0).rollout_move(pos, adapter.moves(pos)) for seed in range(20)}
+    assert len(noisy) > 1
+
+
+def test_every_move_of_a_new_node_is_scored_and_a_hanging_piece_scores_lowest() -> None:
+    adapter, pos = breakthrough("c3 d4", "e6 a8 b8 h8")  # d4-d5 walks into e6xd5
+    mcts = engine(adapter, seed=3)
+    mcts.search(pos, Budget(iterations=1))
+    root = mcts._root
+    assert root is not None and sorted(root.moves) == sorted(adapter.moves(pos))
+    assert len(root.priors) == len(root.moves) and all(0.0 < p < 1.0 for p in root.priors)
+    lowest = root.moves[root.priors.index(min(root.priors))]
+    assert lowest == (square("d4"), square("d5"))
