@@ -26,7 +26,7 @@ from arena.games.base import GameError
 from arena.match.clock import TimeControl
 from arena.match.progress import GameEnded, GameStarted, StepPlayed, runs_anywhere
 from arena.players.spec import AgentSpec
-from arena.referee.registration import register_referee
+from arena.referee.registration import forget_referees, register_referee
 from arena.tournament import runner
 from arena.tournament.concurrency import local_workers
 from arena.tournament.config import load_config
@@ -224,6 +224,7 @@ def test_a_referee_game_in_a_worker_reaches_the_driver_as_the_drivers_game() -> 
         record = trio.run(lambda: pool.play(nim_job, observer=events.append))
     finally:
         pool.close()
+        forget_referees()  # the registry is this test process's: the next test must not see Nim
     assert isinstance(events[0], GameStarted) and isinstance(events[-1], GameEnded)
     assert type(events[0].game) is type(driver_game) and events[0].game.players == 3
     steps = [e for e in events if isinstance(e, StepPlayed)]
