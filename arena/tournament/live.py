@@ -47,7 +47,7 @@ def live_name(index: int) -> str:
 
 class LiveTrace:
     """Writer of ``folder/live/`` (the run's log folder ``folder``, links refused below ``root``).
-    The folder is held open from the first game to the next :meth:`clear` (the run's end), so a
+    The folder is held open from the run's first game to :meth:`close` (the run's end), so a
     game's file costs one open and its removal none."""
 
     def __init__(self, folder: Path, root: Path) -> None:
@@ -56,9 +56,8 @@ class LiveTrace:
         self._fd: int | None = None
 
     def clear(self) -> None:
-        """Remove every file of the folder (a killed run's games), creating it if needed; let go
-        of the folder."""
-        self._let_go()
+        """Remove every file of the folder (a killed run's games), creating it if needed."""
+        self.close()
         with contextlib.suppress(OSError, ValueError):
             fd = open_beneath(self.root, self.folder, os.O_RDONLY | os.O_DIRECTORY, make_dirs=True)
             try:
@@ -90,7 +89,8 @@ class LiveTrace:
             with contextlib.suppress(OSError):
                 os.unlink(live_name(index), dir_fd=self._fd)
 
-    def _let_go(self) -> None:
+    def close(self) -> None:
+        """Let go of the folder (a later game opens it again)."""
         if self._fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self._fd)

@@ -734,6 +734,7 @@ class Tournament:
                 if problem is not None:
                     warnings.append(problem)
                 self._log.close()
+            self._live.close()
             self._lock.release()
         self._finished = True
         finished = self._already_done + self._played_now

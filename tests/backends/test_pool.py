@@ -265,3 +265,14 @@ def test_an_arena_error_in_a_worker_is_raised_by_the_driver_as_its_own_class(bot
             trio.run(lambda: pool.play(unknown))
     finally:
         pool.close()
+
+
+def test_a_finished_run_holds_no_descriptor_of_its_live_folder(tmp_path: Path, bot_file: Path) -> None:
+    """The live trace's folder is held open while the run plays, and let go at its end: a process
+    that runs many tournaments (the evolutionary bootstrap) keeps no descriptor per tournament."""
+    tournament, rows = play_tournament(tmp_path, bot_file, LocalBackend(0), "held")
+    assert len(rows) == 6
+    assert tournament._live._fd is None
+    live = str(tmp_path / "held" / "live")
+    held = [fd for fd in os.listdir("/proc/self/fd") if os.path.realpath(f"/proc/self/fd/{fd}") == live]
+    assert held == []
